@@ -1,0 +1,171 @@
+"""Citations as text: parsing the compact form and in-prose tokens, claims, and quotes.
+
+Pure functions only: nothing here reads a file or talks to git (verify.py does).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+OPEN_QUOTES = {"“": "”", '"': '"'}
+
+_COMPACT = re.compile(
+    r"(?:(?P<alias>[A-Za-z][A-Za-z0-9_-]*):(?=[^\s:]))?"
+    r"(?P<path>[^\s:]+):(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))?"
+    r"(?:\s+(?P<rest>.*))?\Z",
+    re.DOTALL,
+)
+
+# In prose a citation is `[ALIAS:]PATH:LINE[-END]` whose PATH holds a '/' or an extension.
+PROSE_CITATION = re.compile(
+    r"(?<![\w/.:-])"
+    r"(?:(?P<alias>[A-Za-z][A-Za-z0-9_-]*):)?"
+    r"(?P<path>[A-Za-z0-9_.][\w.\-/]*):(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))?"
+    r"(?![\w-])"
+)
+
+
+class CitationSyntaxError(ValueError):
+    """A compact citation that cannot be read; the message says how to write it."""
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """The parts of a citation as written, before its source is known."""
+
+    alias: str | None
+    path: str
+    start: int
+    end: int
+    quote: str | None
+    token: str = ""
+    """`PATH:LINES` exactly as written, which `register fix` rewrites."""
+
+    @property
+    def lines_text(self) -> str:
+        return str(self.start) if self.start == self.end else f"{self.start}-{self.end}"
+
+
+def parse_compact(text: str) -> Parsed:
+    """Parse `[ALIAS:]PATH:LINE[-END] [QUOTE]`; raises `CitationSyntaxError`."""
+    match = _COMPACT.match(text.strip())
+    if not match:
+        raise CitationSyntaxError(
+            f"malformed citation '{text}': expected [ALIAS:]PATH:LINE[-END] [“QUOTE”]"
+        )
+    start = int(match["start"])
+    end = int(match["end"]) if match["end"] else start
+    _check_range(start, end, text)
+    quote = parse_quote(match["rest"]) if match["rest"] else None
+    token = match.string[
+        match.start("path") : match.end("end") if match["end"] else match.end("start")
+    ]
+    return Parsed(match["alias"], match["path"], start, end, quote, token)
+
+
+def parse_lines(value: int | str) -> tuple[int, int]:
+    """The mapping form's `lines`: 421 or "658-665"."""
+    text = str(value)
+    first, _, last = text.partition("-")
+    start, end = int(first), int(last or first)
+    _check_range(start, end, text)
+    return start, end
+
+
+def _check_range(start: int, end: int, text: str) -> None:
+    if start < 1:
+        raise CitationSyntaxError(f"line numbers start at 1 in '{text}'")
+    if end < start:
+        raise CitationSyntaxError(f"reversed line range {start}-{end} in '{text}'")
+
+
+def parse_quote(rest: str) -> str:
+    """The text between “curly” or "straight" quotes after the location."""
+    rest = rest.strip()
+    opener = rest[:1]
+    if opener not in OPEN_QUOTES:
+        raise CitationSyntaxError(
+            f"unexpected text after the location: '{rest}' (a quote goes in “curly” "
+            'or "straight" quotes)'
+        )
+    closer = OPEN_QUOTES[opener]
+    if len(rest) < 2 or not rest.endswith(closer):
+        raise CitationSyntaxError(
+            f"quote opens with {opener} but never closes: YAML ends a plain value at ' #' "
+            "(a comment); write the whole citation in single quotes"
+        )
+    return rest[1:-1]
+
+
+def is_citation_path(path: str) -> bool:
+    """An in-prose token is a citation when its path holds a '/' or a file extension."""
+    return "/" in path or re.search(r"\.[A-Za-z0-9]+$", path) is not None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """An unprefixed path pattern a source owns; `under` is prepended to the path."""
+
+    glob: str
+    under: str = ""
+
+
+def claimants(path: str, claims: dict[str, tuple[Claim, ...]]) -> list[tuple[str, str]]:
+    """(alias, full path in the repository) for every source whose claims match `path`."""
+    found = []
+    for alias, patterns in claims.items():
+        for claim in patterns:
+            if _glob_match(path, claim.glob):
+                found.append((alias, claim.under + path))
+                break
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _glob_regex(glob: str) -> re.Pattern[str]:
+    # '**' crosses directories, '*' and '?' do not: the usual gitignore-style reading.
+    parts = re.split(r"(\*\*/?|\*|\?|\[[^\]]*\])", glob)
+    out = []
+    for part in parts:
+        if part in ("**", "**/"):
+            out.append(".*")
+        elif part == "*":
+            out.append("[^/]*")
+        elif part == "?":
+            out.append("[^/]")
+        elif part.startswith("[") and part.endswith("]") and len(part) > 2:
+            out.append(fnmatch.translate(part)[4:-3])
+        else:
+            out.append(re.escape(part))
+    return re.compile("".join(out) + r"\Z")
+
+
+def _glob_match(path: str, glob: str) -> bool:
+    return _glob_regex(glob).match(path) is not None
+
+
+_MARKUP = re.compile(r"`+|\*+|(?<!\w)_+|_+(?!\w)")
+_SPACE = re.compile(r"\s+")
+_QUOTE_MAP = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
+
+
+def normalise(text: str) -> str:
+    """The form in which quotes and cited lines are compared.
+
+    Markdown inline markup is dropped (so `**SHOULD NOT**` reads as `SHOULD NOT`), curly
+    and straight quotes are equal, and runs of whitespace are one space.
+    """
+    text = _MARKUP.sub("", text.translate(_QUOTE_MAP))
+    return _SPACE.sub(" ", text).strip()
+
+
+def normalise_quote(quote: str) -> str:
+    """A quote normalised, with a trailing `…` or `...` (a truncated quote) dropped."""
+    text = normalise(quote)
+    for ellipsis in ("…", "..."):
+        if text.endswith(ellipsis):
+            text = text[: -len(ellipsis)].rstrip()
+    return text

@@ -1,0 +1,91 @@
+"""The register set as plain JSON-ready data, for other tools (`register export`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .models import Citation, Entry, Rated, Register, RegisterSet, Source
+
+EXPORT_VERSION = 1
+
+
+def export(registers: RegisterSet) -> dict[str, Any]:
+    """Everything a reader of the YAML knows, plus resolved citations and backlinks."""
+    sources = registers.sources
+    return {
+        "version": EXPORT_VERSION,
+        "revisions": sources.revisions,
+        "sources": {alias: source_data(s) for alias, s in sources.sources.items()},
+        "pending": sources.pending,
+        "registers": [register_data(r) for r in registers.registers],
+    }
+
+
+def source_data(source: Source) -> dict[str, Any]:
+    return {
+        "title": source.title,
+        "repo": source.repo,
+        "commit": source.commit,
+        "claims": [{"glob": c.glob, "under": c.under} for c in source.claims],
+        "_meta": source.meta,
+    }
+
+
+def register_data(register: Register) -> dict[str, Any]:
+    return {
+        "slug": register.slug,
+        "file": register.file,
+        "title": register.title,
+        "prefix": register.prefix,
+        "description": register.description,
+        "status": register.status,
+        "tags": register.tags,
+        "created": register.created,
+        "last-updated": register.last_updated,
+        "increment": register.increment,
+        "subject": register.subject,
+        "summary": register.summary,
+        "summary_citations": [citation_data(c) for c in register.summary_citations],
+        "entries": [entry_data(e) for e in register.entries],
+        "_meta": register.meta,
+    }
+
+
+def _rated(rated: Rated, key: str) -> dict[str, Any]:
+    return {key: rated.key, "note": rated.note, "_meta": rated.meta}
+
+
+def entry_data(entry: Entry) -> dict[str, Any]:
+    return {
+        "id": entry.id,
+        "title": entry.title,
+        "what": entry.what,
+        "where": entry.where_text,
+        "revisions": entry.revisions,
+        "status": _rated(entry.status, "state"),
+        "value": _rated(entry.value, "level"),
+        "effort": _rated(entry.effort, "size"),
+        "risk": entry.risk,
+        "detail": entry.detail,
+        "notes": [{"title": n.title, "text": n.text} for n in entry.notes],
+        "tags": entry.tags,
+        "citations": [citation_data(c) for c in entry.all_citations()],
+        "backlinks": entry.backlinks,
+        "file": entry.where.file,
+        "line": entry.where.line,
+        "_meta": entry.meta,
+    }
+
+
+def citation_data(citation: Citation) -> dict[str, Any]:
+    return {
+        "text": citation.text,
+        "in_prose": citation.in_prose,
+        "source": citation.source,
+        "path": citation.repo_path or citation.path,
+        "lines": [citation.start, citation.end],
+        "quote": citation.quote,
+        "file": citation.where.file,
+        "line": citation.where.line,
+        "col": citation.where.col,
+    }

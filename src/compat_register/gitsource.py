@@ -1,0 +1,418 @@
+"""Pinned sources: the only module of compat-register that talks to git.
+
+It checks what users write before git sees it (repo URLs, commits, paths), reads files at
+pinned commits without touching a work tree (`Checkout`), and fills the cache of source
+repositories (`SourceCache`). Every failure is a `GitSourceError` holding one line.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import fcntl
+import os
+import re
+import shutil
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+import git
+
+Hunk = tuple[int, int, int, int]
+"""A unified-diff hunk: (old_start, old_count, new_start, new_count)."""
+
+_HEX = re.compile(r"[0-9a-fA-F]{7,40}")
+_FULL_SHA = re.compile(r"[0-9a-f]{40}")
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/]*)")
+# git hands `<helper>::<address>` to the program git-remote-<helper> (`ext::` runs a command).
+_TRANSPORT = re.compile(r"[A-Za-z0-9+.-]*::")
+_ALIAS = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+_HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_SCHEMES = ("https", "ssh", "file")
+_BINARY = "binary"
+# Explicit prefixes, no colour/ext-diff/textconv: the user's git config must not change the parse.
+_DIFF_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "-M", "--unified=0")
+_DIFF_PREFIXES = ("--src-prefix=a/", "--dst-prefix=b/")
+# The environment of every fetch: no transport but these, and no prompt that would hang CI.
+_FETCH_ENV = {"GIT_ALLOW_PROTOCOL": "https:ssh:file", "GIT_TERMINAL_PROMPT": "0"}
+
+
+class GitSourceError(Exception):
+    """One-line, user-facing message (no traceback ever reaches a user)."""
+
+
+def check_repo_url(url: str) -> str | None:
+    """Return an error message if `url` is not an accepted repo location, else None.
+
+    Accepted: https://..., ssh://..., scp-like git@host:path, or a local filesystem path
+    (absolute, relative, or file://). Rejected: ext::, fd:: and any other `<transport>::`
+    form, plain http://, git://, anything starting with '-', anything with a newline/NUL.
+    """
+    if not url:
+        return "repo URL is empty"
+    if any(c in url for c in "\n\r\0"):
+        return f"repo URL {url!r} holds a newline or NUL"
+    if url.startswith("-"):
+        return f"repo URL {url!r} starts with '-'"
+    if _TRANSPORT.match(url):
+        return f"repo URL {url!r} names a git transport ('...::'); use https, ssh or a path"
+    scheme = _SCHEME.match(url)
+    if scheme and scheme.group(1) not in _SCHEMES:
+        return f"repo URL {url!r}: '{scheme.group(1)}://' is not allowed; use https, ssh or a path"
+    authority = scheme.group(2) if scheme else _scp_host(url)
+    # ssh would read a user or host starting with '-' as an option (CVE-2017-1000117).
+    if authority and any(part.startswith("-") for part in authority.split("@")):
+        return f"repo URL {url!r} has a user or host starting with '-'"
+    if scheme and scheme.group(1) != "file" and not authority:
+        return f"repo URL {url!r} has no host"
+    return None
+
+
+def _scp_host(url: str) -> str | None:
+    """The `user@host` of an scp-like URL (a ':' before any '/'), None for a local path."""
+    head, colon, _ = url.partition(":")
+    return head if colon and "/" not in head else None
+
+
+def check_commit(commit: str) -> str | None:
+    """Error message unless `commit` is 7..40 lowercase/uppercase hex characters."""
+    if _HEX.fullmatch(commit):
+        return None
+    return f"commit {commit!r} is not 7 to 40 hex digits"
+
+
+def check_repo_path(path: str) -> str | None:
+    """Error unless a safe repository-relative path: not empty, not absolute, no '..' segment,
+    no leading '-', no NUL/newline, no backslash."""
+    problems = (
+        (not path, "is empty"),
+        (any(c in path for c in "\n\r\0"), "holds a newline or NUL"),
+        ("\\" in path, "holds a backslash"),
+        (path.startswith("/"), "is absolute"),
+        (path.startswith("-"), "starts with '-'"),
+        (".." in path.split("/"), "has a '..' segment"),
+    )
+    return next((f"path {path!r} {text}" for bad, text in problems if bad), None)
+
+
+def _require(problem: str | None) -> None:
+    if problem is not None:
+        raise GitSourceError(problem)
+
+
+def _require_sha(sha: str) -> None:
+    if not _FULL_SHA.fullmatch(sha):
+        raise GitSourceError(f"{sha!r} is not a full lowercase commit sha")
+
+
+def _git_message(exc: Exception) -> str:
+    """The line of a git failure worth showing: git's own `fatal:`/`error:` line if any."""
+    text = exc.stderr if isinstance(exc, git.GitCommandError) else str(exc)
+    for line in str(text).splitlines():
+        for mark in ("fatal:", "error:"):
+            if mark in line:
+                return line[line.index(mark) :].strip().rstrip("'")
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+class Checkout:
+    """A git repository (bare or not) from which blobs at pinned commits are read without
+    touching any work tree.
+
+    Reads go through one persistent `git cat-file --batch` process, so thousands of reads
+    cost one process start; each (commit, path) is read at most once (an in-memory cache).
+    Not thread-safe: use one Checkout per thread.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        try:
+            self._repo = git.Repo(root)
+        except (git.GitError, OSError) as exc:
+            raise GitSourceError(f"{root} is not a git repository") from exc
+        self._texts: dict[tuple[str, str], list[str] | str | None] = {}
+        self._diffs: dict[tuple[str, str], dict[str, tuple[str | None, list[Hunk]]]] = {}
+
+    def resolve(self, commit: str) -> str | None:
+        """Full 40-hex sha of the commit named by the hex prefix `commit`, or None when this
+        repository does not hold it. An ambiguous prefix raises GitSourceError."""
+        _require(check_commit(commit))
+        found = self._object(f"{commit.lower()}^{{commit}}")
+        if found is not None:
+            return found[0]
+        # git answers "missing" for an ambiguous `<hex>^{commit}`; only the bare name says
+        # "ambiguous", and _object raises for that.
+        self._object(commit.lower())
+        return None
+
+    def read_text(self, sha: str, path: str) -> list[str] | None:
+        """The lines of `path` at full commit sha `sha` (str, no line endings, decoded as
+        UTF-8 with errors='replace'), or None if the path does not exist there or is a tree.
+        Raises GitSourceError('... is a binary file') when the blob holds a NUL byte in its
+        first 8000 bytes (git's own test). Cached per (sha, path)."""
+        _require_sha(sha)
+        _require(check_repo_path(path))
+        if (sha, path) not in self._texts:
+            self._texts[sha, path] = self._read(sha, path)
+        text = self._texts[sha, path]
+        if isinstance(text, str):
+            raise GitSourceError(f"{path} is a binary file")
+        return None if text is None else list(text)
+
+    def changed_ranges(
+        self, old_sha: str, new_sha: str, path: str
+    ) -> tuple[str | None, list[Hunk]]:
+        """Follow `path` from commit `old_sha` to `new_sha`: (its new path, or None if it was
+        deleted; the hunks of `git diff -M --unified=0` for it). A path the diff does not
+        mention comes back unchanged with no hunks. One `git diff` per commit pair."""
+        _require_sha(old_sha)
+        _require_sha(new_sha)
+        _require(check_repo_path(path))
+        if (old_sha, new_sha) not in self._diffs:
+            self._diffs[old_sha, new_sha] = _parse_diff(self._diff(old_sha, new_sha))
+        new_path, hunks = self._diffs[old_sha, new_sha].get(path, (path, []))
+        return new_path, list(hunks)
+
+    def close(self) -> None:
+        """End the cat-file processes."""
+        self._repo.close()
+
+    def __enter__(self) -> Checkout:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _read(self, sha: str, path: str) -> list[str] | str | None:
+        found = self._object(f"{sha}:{path}")
+        if found is None or found[1] != "blob":
+            return None
+        if b"\0" in found[3][:8000]:
+            return _BINARY
+        return _lines(found[3])
+
+    def _object(self, name: str) -> tuple[str, str, int, bytes] | None:
+        """(sha, type, size, data) of the object `name`, None if git says it is missing."""
+        try:
+            return self._repo.git.get_object_data(name)
+        except ValueError as exc:
+            # GitPython ends its message with git's reply: "<name> missing" or "... ambiguous".
+            reply = str(exc).rstrip("'\"")
+            if reply.endswith(" missing"):
+                return None
+            if reply.endswith(" ambiguous"):
+                raise GitSourceError(f"commit {name!r} is ambiguous in {self.root}") from exc
+            raise GitSourceError(f"git cannot read {self.root}: {_git_message(exc)}") from exc
+
+    def _diff(self, old_sha: str, new_sha: str) -> str:
+        try:
+            out = self._repo.git.diff(
+                *_DIFF_OPTIONS, old_sha, new_sha, "--", stdout_as_string=False
+            )
+        except git.GitCommandError as exc:
+            raise GitSourceError(f"git diff failed in {self.root}: {_git_message(exc)}") from exc
+        return bytes(out).decode("utf-8", errors="replace")
+
+
+def _lines(data: bytes) -> list[str]:
+    # Split on '\n' only (not str.splitlines, which also splits on \f, \x1c, U+2028, ...) so
+    # line numbers agree with git and GitHub.
+    lines = data.decode("utf-8", errors="replace").split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def _parse_diff(text: str) -> dict[str, tuple[str | None, list[Hunk]]]:
+    """Map each old path in a `git diff -M --unified=0` to (new path or None, hunks)."""
+    # Hunk lines start with '+', '-', ' ' or '\\': only a file header starts with "diff --git".
+    files = re.split(r"^diff --git ", text, flags=re.MULTILINE)[1:]
+    return {old: (new, hunks) for old, new, hunks in map(_parse_file, files) if old is not None}
+
+
+def _parse_file(text: str) -> tuple[str | None, str | None, list[Hunk]]:
+    header, *lines = text.split("\n")
+    old = new = _header_path(header)
+    hunks: list[Hunk] = []
+    for line in lines:
+        match = _HUNK.match(line)
+        if match:
+            a, b, c, d = match.groups()
+            hunks.append((int(a), int(b or 1), int(c), int(d or 1)))
+        elif hunks:
+            continue  # inside hunks: a removed line '--- x' is not a header
+        elif line.startswith("rename from "):
+            old = _unquote(line[len("rename from ") :])
+        elif line.startswith("rename to "):
+            new = _unquote(line[len("rename to ") :])
+        elif line.startswith("deleted file mode "):
+            new = None
+        elif line.startswith("new file mode "):
+            old = None
+    return old, new, hunks
+
+
+def _header_path(rest: str) -> str | None:
+    """The path of `a/P b/P`; None for a rename, whose header is split by `rename` lines."""
+    half = (len(rest) - 1) // 2
+    a, b = rest[:half], rest[half + 1 :]
+    if rest[half : half + 1] != " " or a.replace("a/", "b/", 1) != b:
+        return None
+    return _unquote(a)[2:]
+
+
+def _unquote(name: str) -> str:
+    """Undo git's C-style quoting of a path that holds a quote, backslash or control byte."""
+    if len(name) < 2 or not name.startswith('"') or not name.endswith('"'):
+        return name
+    raw: bytes = codecs.escape_decode(name[1:-1].encode("utf-8"))[0]
+    return raw.decode("utf-8", errors="replace")
+
+
+class SourceCache:
+    """The cache of source repositories: `<root>/<alias>.git`, each a real bare repository
+    that can fetch more commits later. A repo dir appears only once it holds its commit."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def repo_dir(self, alias: str) -> Path:
+        """Where the cached repository of source `alias` lives (it may not exist)."""
+        if not _ALIAS.fullmatch(alias):
+            raise GitSourceError(f"source alias {alias!r} is not a plain name")
+        return self.root / f"{alias}.git"
+
+    def sync(
+        self, alias: str, repo: str, commit: str, progress: Callable[[str], None] | None = None
+    ) -> str:
+        """Make the cache hold `commit` of `repo`; return its full sha.
+
+        A full sha is fetched alone (`--depth=1`) if the server allows; else all branches and
+        tags are. git's stderr lines (progress) go to `progress`. Safe to interrupt and to run
+        twice at once; a failure raises GitSourceError and leaves an existing repo as it was.
+        """
+        _require(check_repo_url(repo))
+        _require(check_commit(commit))
+        final = self.repo_dir(alias)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            with _locked(self.root / f"{alias}.lock"):
+                for stale in self.root.glob(f"{alias}.git.tmp-*"):  # left by a killed sync
+                    shutil.rmtree(stale, ignore_errors=True)
+                if final.exists():
+                    return _fetch_into(final, repo, commit, progress)
+                return _build(final, repo, commit, progress)
+        except (OSError, git.GitError) as exc:
+            raise GitSourceError(f"cannot sync {alias}: {_git_message(exc)}") from exc
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock; the file stays, as deleting it would race
+
+
+def _build(final: Path, repo: str, commit: str, progress: Callable[[str], None] | None) -> str:
+    tmp = final.with_name(f"{final.name}.tmp-{os.getpid()}")
+    try:
+        tmp.mkdir()
+        git.Git(tmp).init("--bare", "--quiet")
+        sha = _fetch_into(tmp, repo, commit, progress)
+        tmp.rename(final)  # atomic: `final` never exists half-made
+        return sha
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _fetch_into(
+    repo_dir: Path, repo: str, commit: str, progress: Callable[[str], None] | None
+) -> str:
+    with Checkout(repo_dir) as checkout:
+        sha = checkout.resolve(commit)
+    if sha is not None:
+        return sha
+    cmd = git.Git(repo_dir)
+    # `git remote add` has no `--` before its URL; a config value is never read as an option.
+    # A relative local path is meant from the current directory, not from the cache.
+    local = not _SCHEME.match(repo) and _scp_host(repo) is None
+    cmd.config("--", "remote.origin.url", os.path.abspath(repo) if local else repo)
+    _fetch(cmd, commit.lower(), progress)
+    with Checkout(repo_dir) as checkout:
+        sha = checkout.resolve(commit)
+    if sha is None:
+        raise GitSourceError(f"commit {commit} not found in {repo}")
+    # A ref keeps the pinned commit from being garbage-collected.
+    cmd.update_ref(f"refs/register/{sha}", sha)
+    return sha
+
+
+def _fetch(cmd: git.Git, commit: str, progress: Callable[[str], None] | None) -> None:
+    if _FULL_SHA.fullmatch(commit):
+        with contextlib.suppress(GitSourceError):  # the server refuses unadvertised commits
+            _run_fetch(cmd, ["--depth=1", "origin", f"+{commit}:refs/register/{commit}"], progress)
+            return
+    all_refs = ["origin", "+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"]
+    _run_fetch(cmd, all_refs, progress)
+
+
+def _run_fetch(cmd: git.Git, args: list[str], progress: Callable[[str], None] | None) -> None:
+    # git's stderr is read here, not in GitPython's pump threads (RemoteProgress), so that an
+    # exception raised by `progress`, or Ctrl-C, stops git at once.
+    flags = ["--progress"] if progress else []
+    # unpackLimit=1: keep every fetch as one pack, which git installs whole or not at all, so
+    # an interrupted fetch never leaves a commit without its trees and blobs.
+    handle: Any = cmd(c="fetch.unpackLimit=1").fetch(
+        *flags, "--", *args, as_process=True, with_stdout=False, env=_FETCH_ENV
+    )
+    proc = handle.proc
+    problem = "git fetch failed"
+    try:
+        for line in _stderr_lines(proc.stderr):
+            if line.startswith(("fatal:", "error:")):
+                problem = line
+            if progress:
+                progress(line)
+        if proc.wait() != 0:
+            raise GitSourceError(problem)
+    finally:
+        if proc.poll() is None:
+            proc.terminate()  # SIGTERM lets git remove its own temporary files
+            proc.wait()
+
+
+def _stderr_lines(stream: IO[bytes]) -> Iterator[str]:
+    # git ends a progress update with '\r' and a finished step with '\n'.
+    pending = b""
+    while chunk := os.read(stream.fileno(), 65536):
+        *done, pending = re.split(rb"[\r\n]", pending + chunk)
+        yield from (d.decode(errors="replace").strip() for d in done if d.strip())
+    if pending.strip():
+        yield pending.decode(errors="replace").strip()
+
+
+def locate(
+    alias: str, path_key: str | None, cache: SourceCache, environ: Mapping[str, str]
+) -> Path | None:
+    """Where a source's checkout is, in DESIGN order: env REGISTER_SOURCE_<ALIAS> (alias
+    upper-cased, non-alphanumerics -> '_'), then the sources.yaml `path:` key, then the cache
+    dir if it exists; None if none. Relative paths are returned as given."""
+    variable = "REGISTER_SOURCE_" + re.sub(r"[^A-Za-z0-9]", "_", alias).upper()
+    if environ.get(variable):
+        return Path(environ[variable])
+    if path_key:
+        return Path(path_key)
+    cached = cache.repo_dir(alias)
+    return cached if cached.is_dir() else None
+
+
+def default_cache_root(environ: Mapping[str, str], registers_dir: Path) -> Path:
+    """REGISTER_CACHE if set, else `<registers_dir>/../.register/cache`."""
+    if environ.get("REGISTER_CACHE"):
+        return Path(environ["REGISTER_CACHE"])
+    # normpath, not .parent: the parent of Path(".") is "." again.
+    return Path(os.path.normpath(registers_dir / ".." / ".register" / "cache"))

@@ -1,0 +1,296 @@
+"""Load stage: YAML text -> plain data, with the line and column of every key and value.
+
+PyYAML's own constructors are not used: they accept duplicate keys, resolve aliases,
+and turn `2026-07-28`, `0512345` and `1_000` into dates and numbers. We walk the parser's
+events instead, which gives one place to reject what registers must not contain and to
+keep every scalar as the text its author wrote.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .diagnostics import Diagnostic
+
+try:  # the C parser is an order of magnitude faster; fall back where libyaml is absent
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+MAX_FILE_BYTES = 4 * 1024 * 1024
+"""Larger files are refused: a register is hand-written, and a runaway generated file
+would otherwise cost seconds on every `mkdocs serve` reload."""
+
+Path_ = tuple[str | int, ...]
+"""Where a value sits in a document: keys and list indexes from the top."""
+
+_NULLS = {"", "~", "null", "Null", "NULL"}
+_BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)\Z")
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A 1-based position in a file, with the character offset for editors of the text."""
+
+    line: int
+    col: int
+    index: int = 0
+
+
+@dataclass
+class Document:
+    """One loaded YAML file: its data and where each part of it was written."""
+
+    file: str
+    text: str
+    data: Any
+    values: dict[Path_, Mark] = field(default_factory=dict)
+    """Start of every value (mapping, sequence or scalar) by path."""
+    keys: dict[Path_, Mark] = field(default_factory=dict)
+    """Start of the key that introduced each mapping value."""
+    ends: dict[Path_, int] = field(default_factory=dict)
+    """Character offset just past each scalar value, for byte-preserving edits."""
+    styles: dict[Path_, str] = field(default_factory=dict)
+    """Quoting style of each scalar: '' plain, "'", '"', '|' or '>'."""
+    _starts: list[int] = field(default_factory=list, repr=False)
+
+    def mark(self, path: Path_) -> Mark:
+        """The position of `path`, or of its nearest written ancestor."""
+        while path and path not in self.values:
+            path = path[:-1]
+        return self.values.get(path, Mark(1, 1))
+
+    def key_mark(self, path: Path_) -> Mark:
+        """The position of the key introducing `path` (for unknown-field messages)."""
+        return self.keys.get(path) or self.mark(path)
+
+    def raw(self, path: Path_) -> tuple[int, int]:
+        """The character span of the scalar at `path` as written, quotes included."""
+        start = self.values[path].index
+        return start, self.ends.get(path, start)
+
+    def find(self, path: Path_, token: str, occurrence: int = 0) -> int | None:
+        """Character offset of the `occurrence`-th `token` inside the scalar at `path`.
+
+        Tokens without spaces (IDs, `path:line`) appear verbatim in the written scalar
+        whatever its quoting or folding, which lets edits and messages find them.
+        """
+        if path not in self.values:
+            return None
+        start, end = self.raw(path)
+        offset = start - 1
+        for _ in range(occurrence + 1):
+            offset = self.text.find(token, offset + 1, end)
+            if offset < 0:
+                return None
+        return offset
+
+    def position(self, index: int) -> Mark:
+        """The line and column of a character offset."""
+        starts = self._line_starts()
+        line = bisect.bisect_right(starts, index)
+        return Mark(line, index - starts[line - 1] + 1, index)
+
+    def token_mark(self, path: Path_, token: str, occurrence: int = 0) -> Mark:
+        """Where a token inside a scalar was written, else where the scalar starts."""
+        index = self.find(path, token, occurrence)
+        return self.mark(path) if index is None else self.position(index)
+
+    def _line_starts(self) -> list[int]:
+        if not self._starts:
+            self._starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        return self._starts
+
+
+class LoadError(Exception):
+    """A file that cannot be read as a register document, with where it went wrong."""
+
+    def __init__(self, mark: Mark, code: str, message: str):
+        super().__init__(message)
+        self.mark, self.code, self.message = mark, code, message
+
+
+def load_file(path: Path, display: str, integer_keys: frozenset[str]) -> Document | Diagnostic:
+    """Read and parse one file; a problem comes back as a `Diagnostic`, never raised."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            mb = size / 1024 / 1024
+            raise LoadError(Mark(1, 1), "file-too-large", _too_large(mb))
+        text = _decode(path.read_bytes())
+        return parse(text, display, integer_keys)
+    except LoadError as err:
+        stem = Path(display).stem
+        return Diagnostic(
+            display, err.mark.line, err.mark.col, "error", stem, err.code, err.message
+        )
+    except OSError as err:
+        stem = Path(display).stem
+        reason = err.strerror or str(err)
+        return Diagnostic(display, 1, 1, "error", stem, "unreadable", f"cannot read file: {reason}")
+
+
+def _too_large(mb: float) -> str:
+    limit = MAX_FILE_BYTES // 1024 // 1024
+    return f"file is {mb:.1f} MB, over the {limit} MB limit for one register file: split it"
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = raw.count(b"\n", 0, err.start) + 1
+        col = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
+        byte = raw[err.start : err.start + 1].hex()
+        message = f"not UTF-8: byte 0x{byte} cannot be decoded; save the file as UTF-8"
+        raise LoadError(Mark(line, col, err.start), "not-utf8", message) from None
+
+
+def parse(text: str, display: str, integer_keys: frozenset[str]) -> Document:
+    """Parse YAML text into a `Document`; raises `LoadError` on any rejected construct."""
+    _reject_tabs(text)
+    doc = Document(display, text, None)
+    try:
+        events = list(yaml.parse(text, Loader=_Loader))
+    except yaml.MarkedYAMLError as err:
+        raise _syntax_error(err) from None
+    builder = _Builder(doc, events, integer_keys)
+    doc.data = builder.build()
+    return doc
+
+
+def _reject_tabs(text: str) -> None:
+    # PyYAML's message for this ("cannot start any token") does not say what to do.
+    for number, line in enumerate(text.splitlines(), 1):
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        if "\t" in indent:
+            col = indent.index("\t") + 1
+            message = "tab character in indentation: YAML indents with spaces only"
+            raise LoadError(Mark(number, col), "tab-indent", message)
+
+
+def _syntax_error(err: yaml.MarkedYAMLError) -> LoadError:
+    mark = err.problem_mark or err.context_mark
+    if mark is None:
+        return LoadError(Mark(1, 1), "yaml-syntax", f"invalid YAML: {err}")
+    where = Mark(mark.line + 1, mark.column + 1, mark.index)
+    problem = (err.problem or "invalid YAML").strip()
+    hint = ""
+    if "mapping values are not allowed" in problem:
+        hint = ": a value holding ': ' must be quoted; write the whole scalar in single quotes"
+    elif "found character" in problem and "cannot start any token" in problem:
+        hint = ": a value starting with this character must be quoted"
+    context = f" ({err.context.strip()})" if err.context and not hint else ""
+    return LoadError(where, "yaml-syntax", f"invalid YAML: {problem}{context}{hint}")
+
+
+def _mark(ev: yaml.Event) -> Mark:
+    m: Any = ev.start_mark
+    return Mark(m.line + 1, m.column + 1, m.index)
+
+
+class _Builder:
+    """Turns a flat list of parser events into nested dicts, lists and scalars."""
+
+    def __init__(self, doc: Document, events: list[yaml.Event], integer_keys: frozenset[str]):
+        self.doc, self.events, self.pos = doc, events, 0
+        self.integer_keys = integer_keys
+
+    def next(self) -> yaml.Event:
+        ev = self.events[self.pos]
+        self.pos += 1
+        return ev
+
+    def build(self) -> Any:
+        self.next()  # StreamStart
+        ev = self.next()
+        if isinstance(ev, yaml.StreamEndEvent):
+            raise LoadError(Mark(1, 1), "empty-file", "file is empty: expected a mapping")
+        data = self.node(self.next(), (), in_meta=False, key=None)
+        ev = self.next()  # DocumentEnd
+        if not isinstance(self.events[self.pos], yaml.StreamEndEvent):
+            extra = _mark(self.events[self.pos])
+            raise LoadError(extra, "multiple-documents", "more than one YAML document in file")
+        if data is None:
+            raise LoadError(Mark(1, 1), "empty-file", "file is empty: expected a mapping")
+        if not isinstance(data, dict):
+            kind = "a list" if isinstance(data, list) else "a single value"
+            raise LoadError(Mark(1, 1), "not-a-mapping", f"top level is {kind}: expected a mapping")
+        return data
+
+    def node(self, ev: yaml.Event, path: Path_, in_meta: bool, key: str | None) -> Any:
+        self._reject_anchor_and_tag(ev)
+        self.doc.values[path] = _mark(ev)
+        if isinstance(ev, yaml.ScalarEvent):
+            end: Any = ev.end_mark
+            self.doc.ends[path] = end.index
+            self.doc.styles[path] = ev.style or ""
+            return self.scalar(ev, in_meta, key)
+        if isinstance(ev, yaml.SequenceStartEvent):
+            return self.sequence(path, in_meta)
+        return self.mapping(path, in_meta)
+
+    def _reject_anchor_and_tag(self, ev: yaml.Event) -> None:
+        anchor = getattr(ev, "anchor", None)
+        if isinstance(ev, yaml.AliasEvent):
+            message = f"alias '*{anchor}' is not allowed: write the value out in full"
+            raise LoadError(_mark(ev), "yaml-alias", message)
+        if anchor:
+            message = f"anchor '&{anchor}' is not allowed: registers are plain data"
+            raise LoadError(_mark(ev), "yaml-anchor", message)
+        tag = getattr(ev, "tag", None)
+        if tag and tag not in (_STR_TAG, "!") and not _is_implicit_tag(ev):
+            raise LoadError(_mark(ev), "yaml-tag", f"tag '{tag}' is not allowed")
+
+    def scalar(self, ev: yaml.ScalarEvent, in_meta: bool, key: str | None) -> Any:
+        value: str = ev.value
+        if ev.style or ev.tag == _STR_TAG:
+            return value
+        if value in _NULLS:
+            return None
+        if value in _BOOLS:
+            return _BOOLS[value]
+        if _INT.match(value) and (in_meta or key in self.integer_keys):
+            return int(value)
+        return value
+
+    def sequence(self, path: Path_, in_meta: bool) -> list[Any]:
+        items: list[Any] = []
+        while not isinstance(ev := self.next(), yaml.SequenceEndEvent):
+            items.append(self.node(ev, (*path, len(items)), in_meta, key=None))
+        return items
+
+    def mapping(self, path: Path_, in_meta: bool) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        while not isinstance(ev := self.next(), yaml.MappingEndEvent):
+            key = self._key(ev)
+            child = (*path, key)
+            if key in result:
+                first = self.doc.keys[child]
+                message = f"duplicate key '{key}' (first set on line {first.line})"
+                raise LoadError(_mark(ev), "duplicate-key", message)
+            self.doc.keys[child] = _mark(ev)
+            value_meta = in_meta or key == "_meta"
+            result[key] = self.node(self.next(), child, value_meta, key)
+        return result
+
+    def _key(self, ev: yaml.Event) -> str:
+        self._reject_anchor_and_tag(ev)
+        if not isinstance(ev, yaml.ScalarEvent):
+            raise LoadError(_mark(ev), "complex-key", "a key must be a plain string")
+        return str(ev.value)
+
+
+def _is_implicit_tag(ev: yaml.Event) -> bool:
+    implicit = getattr(ev, "implicit", None)
+    if isinstance(implicit, tuple):
+        return any(implicit)
+    return bool(implicit)

@@ -1,0 +1,204 @@
+"""The register set as typed data. Built by registerset.py from validated YAML."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .citations import Claim
+from .loader import Path_
+
+
+@dataclass(frozen=True)
+class Where:
+    """A position in a register file, carried by everything a diagnostic can point at."""
+
+    file: str
+    line: int
+    col: int
+
+
+@dataclass
+class Source:
+    """A pinned repository that citations point into."""
+
+    alias: str
+    title: str
+    repo: str | None
+    """https, ssh or local path; None when there is no public URL."""
+    commit: str
+    """As written in sources.yaml: 7 to 40 hex digits."""
+    path: str | None
+    """A local checkout named in sources.yaml, relative to the registers directory."""
+    claims: tuple[Claim, ...]
+    where: Where
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def blob_url(self, path: str, start: int, end: int) -> str | None:
+        """Permalink to the cited lines at the pinned commit, when the repo is public."""
+        base = web_base(self.repo)
+        if base is None:
+            return None
+        anchor = f"#L{start}" if start == end else f"#L{start}-L{end}"
+        return f"{base}/blob/{self.commit}/{path}{anchor}"
+
+    def commit_url(self) -> str | None:
+        base = web_base(self.repo)
+        return f"{base}/commit/{self.commit}" if base else None
+
+
+def web_base(repo: str | None) -> str | None:
+    """The browsable https base of a repo URL (GitHub-style hosts), or None."""
+    if not repo or not repo.startswith("https://"):
+        return None
+    return re.sub(r"\.git$", "", repo.rstrip("/"))
+
+
+@dataclass(frozen=True)
+class LinkPattern:
+    """An external reference pattern in prose: `SEP-(\\d+)` -> a pull request URL."""
+
+    pattern: re.Pattern[str]
+    url: str
+
+    def url_for(self, match: re.Match[str]) -> str:
+        url = self.url
+        for number, group in enumerate(match.groups(), 1):
+            url = url.replace("{" + str(number) + "}", group or "")
+        return url.replace("{0}", match.group(0))
+
+
+@dataclass
+class Sources:
+    """registers/sources.yaml."""
+
+    file: str
+    revisions: list[str]
+    sources: dict[str, Source]
+    links: list[LinkPattern]
+    pending: list[str]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def claims(self) -> dict[str, tuple[Claim, ...]]:
+        return {alias: source.claims for alias, source in self.sources.items()}
+
+
+@dataclass
+class Citation:
+    """One citation, listed under `sources:` or found in prose, as written."""
+
+    text: str
+    """The citation as written (the compact form; mapping forms are rendered compact)."""
+    alias: str | None
+    """The `ALIAS:` prefix or the mapping's `source`, if any."""
+    path: str
+    """The path as written (unprefixed paths are relative to their claim's `under`)."""
+    start: int
+    end: int
+    quote: str | None
+    in_prose: bool
+    register: str
+    entry: str
+    where: Where
+    field: Path_
+    """Where the scalar holding the citation sits in its document (for `register fix`)."""
+    token: str
+    """The `PATH:LINES` text inside that scalar that a fix rewrites."""
+    occurrence: int = 0
+    """Which occurrence of `token` in the scalar this is (prose may repeat a citation)."""
+    source: str | None = None
+    """Resolved alias, once claims are applied; None when unresolved."""
+    repo_path: str | None = None
+    """The full path in the source's repository, once resolved."""
+
+    @property
+    def lines_text(self) -> str:
+        return str(self.start) if self.start == self.end else f"{self.start}-{self.end}"
+
+
+@dataclass
+class Rated:
+    """A status, value or effort: a keyword and an optional Markdown note."""
+
+    key: str
+    note: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Note:
+    title: str
+    text: str
+
+
+@dataclass
+class Entry:
+    """One row of a register."""
+
+    id: str
+    title: str
+    what: str
+    where_text: str | None
+    revisions: dict[str, str]
+    status: Rated
+    value: Rated
+    effort: Rated
+    risk: str
+    detail: str | None
+    notes: list[Note]
+    tags: list[str]
+    citations: list[Citation]
+    """The listed `sources:`."""
+    prose_citations: list[Citation]
+    register: str
+    where: Where
+    meta: dict[str, Any] = field(default_factory=dict)
+    backlinks: list[str] = field(default_factory=list)
+    """IDs of the entries whose prose references this one, in register order."""
+
+    @property
+    def anchor(self) -> str:
+        return self.id.lower()
+
+    def all_citations(self) -> list[Citation]:
+        return self.citations + self.prose_citations
+
+
+@dataclass
+class Register:
+    slug: str
+    file: str
+    title: str
+    prefix: str
+    description: str
+    status: str
+    tags: list[str]
+    created: str
+    last_updated: str
+    increment: int
+    subject: str
+    summary: str | None
+    entries: list[Entry]
+    where: Where
+    summary_citations: list[Citation] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RegisterSet:
+    """Everything under registers/: the sources and every register, in file-name order."""
+
+    sources: Sources
+    registers: list[Register]
+
+    def entries(self) -> dict[str, Entry]:
+        return {entry.id: entry for register in self.registers for entry in register.entries}
+
+    def citations(self) -> list[Citation]:
+        found: list[Citation] = []
+        for register in self.registers:
+            found.extend(register.summary_citations)
+            for entry in register.entries:
+                found.extend(entry.all_citations())
+        return found

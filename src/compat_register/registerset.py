@@ -1,0 +1,355 @@
+"""Build stage: loaded, schema-checked documents -> the typed `RegisterSet`.
+
+Building is tolerant: a field with a schema error is read as empty, so that one run
+reports every problem in every file instead of stopping at the first.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import schema
+from .citations import (
+    PROSE_CITATION,
+    CitationSyntaxError,
+    Claim,
+    Parsed,
+    is_citation_path,
+    parse_compact,
+    parse_lines,
+)
+from .diagnostics import Diagnostic
+from .loader import Document, Path_, load_file
+from .models import (
+    Citation,
+    Entry,
+    LinkPattern,
+    Note,
+    Rated,
+    Register,
+    RegisterSet,
+    Source,
+    Sources,
+    Where,
+)
+from .prose import PROSE_FIELDS, outside_code
+
+SOURCES_FILE = "sources.yaml"
+
+
+@dataclass
+class Loaded:
+    """The outcome of loading a registers directory: data, documents, problems so far."""
+
+    registers: RegisterSet
+    documents: dict[str, Document] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def display_path(path: Path) -> str:
+    """A path as users typed it: relative to the working directory when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def load(root: Path) -> Loaded:
+    """Load every register file under `root` and its sources.yaml."""
+    diagnostics: list[Diagnostic] = []
+    documents: dict[str, Document] = {}
+    sources_doc = _load(root / SOURCES_FILE, schema.SOURCES, documents, diagnostics)
+    sources = build_sources(sources_doc, diagnostics, display_path(root / SOURCES_FILE))
+    registers = []
+    for path in sorted(root.glob("*.yaml")):
+        if path.name == SOURCES_FILE:
+            continue
+        doc = _load(path, schema.REGISTER, documents, diagnostics)
+        if doc is not None:
+            registers.append(build_register(doc, path.stem, diagnostics))
+    return Loaded(RegisterSet(sources, registers), documents, diagnostics)
+
+
+def _load(
+    path: Path, schema_name: str, documents: dict[str, Document], out: list[Diagnostic]
+) -> Document | None:
+    display = display_path(path)
+    if not path.exists():
+        message = f"{path.name} not found in {display_path(path.parent)}"
+        out.append(Diagnostic(display, 1, 1, "error", path.stem, "missing-file", message))
+        return None
+    loaded = load_file(path, display, schema.integer_keys())
+    if isinstance(loaded, Diagnostic):
+        out.append(loaded)
+        return None
+    documents[display] = loaded
+    out.extend(schema.validate(loaded, schema_name, owner_of(loaded, path.stem)))
+    return loaded
+
+
+def owner_of(doc: Document, stem: str) -> Any:
+    """A function naming the ID a problem at a path belongs to: its entry's ID, or `stem`."""
+
+    def owner(path: Path_) -> str:
+        if len(path) >= 2 and path[0] == "entries" and isinstance(path[1], int):
+            entries = doc.data.get("entries")
+            if isinstance(entries, list) and path[1] < len(entries):
+                entry = entries[path[1]]
+                if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+                    return str(entry["id"])
+        return stem
+
+    return owner
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _opt_text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _where(doc: Document, path: Path_) -> Where:
+    mark = doc.mark(path)
+    return Where(doc.file, mark.line, mark.col)
+
+
+# --- sources.yaml -------------------------------------------------------------------------
+
+
+def build_sources(doc: Document | None, out: list[Diagnostic], display: str) -> Sources:
+    """The typed sources.yaml; an unreadable file gives an empty one (already reported)."""
+    if doc is None:
+        return Sources(display, [], {}, [], [])
+    data = doc.data
+    sources = {
+        alias: _build_source(doc, alias, value)
+        for alias, value in _dict(data.get("sources")).items()
+        if isinstance(value, dict)
+    }
+    links = list(_build_links(doc, out))
+    revisions = [r for r in _list(data.get("revisions")) if isinstance(r, str)]
+    pending = [p for p in _list(data.get("pending")) if isinstance(p, str)]
+    return Sources(doc.file, revisions, sources, links, pending, _dict(data.get("_meta")))
+
+
+def _build_source(doc: Document, alias: str, data: dict[str, Any]) -> Source:
+    claims = []
+    for claim in _list(data.get("claims")):
+        if isinstance(claim, str):
+            claims.append(Claim(claim))
+        elif isinstance(claim, dict) and isinstance(claim.get("glob"), str):
+            claims.append(Claim(claim["glob"], _text(claim.get("under"))))
+    return Source(
+        alias=alias,
+        title=_text(data.get("title")) or alias,
+        repo=_opt_text(data.get("repo")),
+        commit=_text(data.get("commit")),
+        path=_opt_text(data.get("path")),
+        claims=tuple(claims),
+        where=_where(doc, ("sources", alias)),
+        meta=_dict(data.get("_meta")),
+    )
+
+
+def _build_links(doc: Document, out: list[Diagnostic]) -> Any:
+    for index, link in enumerate(_list(doc.data.get("links"))):
+        if not isinstance(link, dict) or not isinstance(link.get("pattern"), str):
+            continue
+        try:
+            pattern = re.compile(link["pattern"])
+        except re.error as err:
+            mark = doc.mark(("links", index, "pattern"))
+            message = f"link pattern '{link['pattern']}' is not a valid regular expression: {err}"
+            out.append(
+                Diagnostic(
+                    doc.file, mark.line, mark.col, "error", "sources", "bad-pattern", message
+                )
+            )
+            continue
+        yield LinkPattern(pattern, _text(link.get("url")))
+
+
+# --- register files -----------------------------------------------------------------------
+
+
+def build_register(doc: Document, slug: str, out: list[Diagnostic]) -> Register:
+    """The typed register of one file; citation syntax errors are reported to `out`."""
+    data = doc.data
+    register = Register(
+        slug=slug,
+        file=doc.file,
+        title=_text(data.get("title")) or slug,
+        prefix=_text(data.get("prefix")),
+        description=_text(data.get("description")),
+        status=_text(data.get("status")),
+        tags=[t for t in _list(data.get("tags")) if isinstance(t, str)],
+        created=_text(data.get("created")),
+        last_updated=_text(data.get("last-updated")),
+        increment=data.get("increment") if isinstance(data.get("increment"), int) else 0,
+        subject=_text(data.get("subject")),
+        summary=_opt_text(data.get("summary")),
+        entries=[],
+        where=Where(doc.file, 1, 1),
+        meta=_dict(data.get("_meta")),
+    )
+    builder = _CitationBuilder(doc, slug, out)
+    register.summary_citations = builder.in_prose(("summary",), slug)
+    for index, entry in enumerate(_list(data.get("entries"))):
+        if isinstance(entry, dict):
+            register.entries.append(_build_entry(doc, slug, index, entry, builder))
+    return register
+
+
+def _rated(data: Any, key: str) -> Rated:
+    data = _dict(data)
+    return Rated(_text(data.get(key)), _opt_text(data.get("note")), _dict(data.get("_meta")))
+
+
+def _build_entry(
+    doc: Document, slug: str, index: int, data: dict[str, Any], builder: _CitationBuilder
+) -> Entry:
+    base: Path_ = ("entries", index)
+    entry_id = _text(data.get("id")) or f"{slug}[{index}]"
+    notes = [
+        Note(_text(n.get("title")), _text(n.get("text")))
+        for n in _list(data.get("notes"))
+        if isinstance(n, dict)
+    ]
+    listed = [
+        c
+        for number, item in enumerate(_list(data.get("sources")))
+        if (c := builder.listed((*base, "sources", number), item, entry_id)) is not None
+    ]
+    prose = [c for path in prose_paths(data) for c in builder.in_prose((*base, *path), entry_id)]
+    return Entry(
+        id=entry_id,
+        title=_text(data.get("title")),
+        what=_text(data.get("what")),
+        where_text=_opt_text(data.get("where")),
+        revisions={k: v for k, v in _dict(data.get("revisions")).items() if isinstance(v, str)},
+        status=_rated(data.get("status"), "state"),
+        value=_rated(data.get("value"), "level"),
+        effort=_rated(data.get("effort"), "size"),
+        risk=_text(data.get("risk")),
+        detail=_opt_text(data.get("detail")),
+        notes=notes,
+        tags=[t for t in _list(data.get("tags")) if isinstance(t, str)],
+        citations=listed,
+        prose_citations=prose,
+        register=slug,
+        where=_where(doc, base),
+        meta=_dict(data.get("_meta")),
+    )
+
+
+def prose_paths(entry: dict[str, Any]) -> list[Path_]:
+    """Paths (relative to the entry) of its prose fields that hold text."""
+    paths: list[Path_] = [p for p in PROSE_FIELDS if isinstance(_get(entry, p), str)]
+    for number, note in enumerate(_list(entry.get("notes"))):
+        if isinstance(note, dict) and isinstance(note.get("text"), str):
+            paths.append(("notes", number, "text"))
+    return paths
+
+
+def _get(data: Any, path: Path_) -> Any:
+    for part in path:
+        if isinstance(data, dict) and isinstance(part, str):
+            data = data.get(part)
+        elif isinstance(data, list) and isinstance(part, int) and part < len(data):
+            data = data[part]
+        else:
+            return None
+    return data
+
+
+class _CitationBuilder:
+    """Reads citations out of one document, reporting syntax errors where they were written."""
+
+    def __init__(self, doc: Document, slug: str, out: list[Diagnostic]):
+        self.doc, self.slug, self.out = doc, slug, out
+
+    def listed(self, path: Path_, item: Any, entry_id: str) -> Citation | None:
+        try:
+            if isinstance(item, str):
+                parsed = parse_compact(item)
+                return self._citation(parsed, item.strip(), False, entry_id, path)
+            if isinstance(item, dict):
+                return self._mapping(path, item, entry_id)
+        except CitationSyntaxError as err:
+            mark = self.doc.mark(path)
+            self.out.append(
+                Diagnostic(
+                    self.doc.file, mark.line, mark.col, "error", entry_id, "bad-citation", str(err)
+                )
+            )
+        return None
+
+    def _mapping(self, path: Path_, item: dict[str, Any], entry_id: str) -> Citation | None:
+        if not isinstance(item.get("path"), str) or not isinstance(item.get("lines"), (int, str)):
+            return None  # the schema already said what is missing
+        start, end = parse_lines(item["lines"])
+        alias = _opt_text(item.get("source"))
+        quote = _opt_text(item.get("quote"))
+        parsed = Parsed(alias, item["path"], start, end, quote, str(item["lines"]))
+        text = f"{alias + ':' if alias else ''}{parsed.path}:{parsed.lines_text}"
+        if quote:
+            text += f" “{quote}”"
+        return self._citation(parsed, text, False, entry_id, (*path, "lines"))
+
+    def in_prose(self, path: Path_, entry_id: str) -> list[Citation]:
+        text = _get(self.doc.data, path)
+        if not isinstance(text, str):
+            return []
+        found: list[Citation] = []
+        seen: dict[str, int] = {}
+        for match in outside_code(PROSE_CITATION, text):
+            if not is_citation_path(match["path"]):
+                continue
+            end = int(match["end"]) if match["end"] else int(match["start"])
+            token = text[match.start("path") : match.end()]
+            parsed = Parsed(match["alias"], match["path"], int(match["start"]), end, None, token)
+            occurrence = seen.get(token, 0)
+            seen[token] = occurrence + 1
+            found.append(self._citation(parsed, match.group(0), True, entry_id, path, occurrence))
+        return found
+
+    def _citation(
+        self,
+        parsed: Parsed,
+        text: str,
+        in_prose: bool,
+        entry_id: str,
+        path: Path_,
+        occurrence: int = 0,
+    ) -> Citation:
+        mark = (
+            self.doc.token_mark(path, parsed.token, occurrence) if in_prose else self.doc.mark(path)
+        )
+        return Citation(
+            text=text,
+            alias=parsed.alias,
+            path=parsed.path,
+            start=parsed.start,
+            end=parsed.end,
+            quote=parsed.quote,
+            in_prose=in_prose,
+            register=self.slug,
+            entry=entry_id,
+            where=Where(self.doc.file, mark.line, mark.col),
+            field=path,
+            token=parsed.token,
+            occurrence=occurrence,
+        )

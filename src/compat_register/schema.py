@@ -1,0 +1,186 @@
+"""Shape validation against the published JSON Schemas, with messages that point at YAML.
+
+The schemas in `schema/` (published as docs/schema/) are the single source of truth for
+shape; this module only turns jsonschema's errors into one clear line each.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterator
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator, ValidationError
+
+from .diagnostics import Diagnostic
+from .loader import Document, Path_
+
+REGISTER = "register.schema.json"
+SOURCES = "sources.schema.json"
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    """One of the shipped schemas, parsed."""
+    text = resources.files("compat_register").joinpath("schema").joinpath(name).read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+@cache
+def _validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator(load_schema(name))
+
+
+@cache
+def integer_keys() -> frozenset[str]:
+    """Names of the properties the schemas type as integers (`increment`, `lines`).
+
+    The loader turns a plain decimal scalar into an int only under these keys, so a
+    commit such as 1234567 stays the text its author wrote.
+    """
+    found: set[str] = set()
+    for name in (REGISTER, SOURCES):
+        _collect_integer_keys(load_schema(name), found)
+    return frozenset(found)
+
+
+def _collect_integer_keys(node: Any, found: set[str]) -> None:
+    if isinstance(node, dict):
+        for key, sub in node.get("properties", {}).items():
+            kind = sub.get("type") if isinstance(sub, dict) else None
+            if kind == "integer" or (isinstance(kind, list) and "integer" in kind):
+                found.add(key)
+        for value in node.values():
+            _collect_integer_keys(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _collect_integer_keys(value, found)
+
+
+def validate(doc: Document, name: str, owner: Any) -> Iterator[Diagnostic]:
+    """Yield one diagnostic per schema violation in `doc`.
+
+    `owner(path)` names the ID a problem at `path` belongs to (an entry ID or the file stem).
+    """
+    errors = _validator(name).iter_errors(doc.data)
+    for error in sorted(errors, key=lambda e: _sort_key(doc, e)):
+        for path, code, message, at_key in _describe(error, name):
+            mark = doc.key_mark(path) if at_key else doc.mark(path)
+            yield Diagnostic(doc.file, mark.line, mark.col, "error", owner(path), code, message)
+
+
+def _sort_key(doc: Document, error: ValidationError) -> tuple[int, int]:
+    mark = doc.mark(tuple(error.absolute_path))
+    return mark.line, mark.col
+
+
+Described = tuple[Path_, str, str, bool]
+
+
+def _describe(error: ValidationError, schema_name: str) -> Iterator[Described]:
+    path: Path_ = tuple(error.absolute_path)
+    where = _field_name(path)
+    kind = error.validator
+    if kind == "additionalProperties":
+        yield from _unknown_fields(error, path)
+    elif kind == "required":
+        missing = str(error.message).split("'")[1]
+        yield path, "missing-field", f"missing required field '{missing}'{_in(where)}", False
+    elif kind == "type":
+        yield (
+            path,
+            "wrong-type",
+            f"{_field(where)} must be {_kind(error.validator_value)}, "
+            + (f"not {_describe_value(error.instance)}"),
+            False,
+        )
+    elif kind == "enum":
+        allowed = ", ".join(str(v) for v in error.validator_value)
+        message = f"{_field(where)} is '{error.instance}', expected one of: {allowed}"
+        yield path, "bad-value", message, False
+    else:
+        yield path, _code(str(kind)), _other_message(error, where), False
+
+
+def _unknown_fields(error: ValidationError, path: Path_) -> Iterator[Described]:
+    known = sorted(error.schema.get("properties", {}))
+    extras = [key for key in error.instance if key not in error.schema.get("properties", {})]
+    for key in extras:
+        guess = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+        hint = f" (did you mean '{guess[0]}'?)" if guess else f" (known: {', '.join(known)})"
+        yield (*path, key), "unknown-field", f"unknown field '{key}'{hint}", True
+
+
+def _other_message(error: ValidationError, where: str) -> str:
+    kind, value = error.validator, error.validator_value
+    if kind == "pattern":
+        return f"{_field(where)} '{error.instance}' does not match the expected form {value}"
+    if kind in ("minLength", "minItems", "minProperties"):
+        return f"{_field(where)} must not be empty"
+    if kind == "minimum":
+        return f"{_field(where)} must be at least {value}, not {error.instance}"
+    if kind == "uniqueItems":
+        return f"{_field(where)} lists the same item twice"
+    if kind == "propertyNames":
+        return f"name '{error.instance}' in {where} is not allowed: {error.message}"
+    return f"{_field(where)}: {error.message}"
+
+
+def _code(kind: str) -> str:
+    return {"pattern": "bad-value", "minimum": "bad-value", "uniqueItems": "duplicate-item"}.get(
+        kind, "empty-field" if kind.startswith("min") else "invalid"
+    )
+
+
+def _field_name(path: Path_) -> str:
+    """A readable name for a place: `entries[3].status.state` -> `status.state`."""
+    parts: list[str] = []
+    for part in path:
+        if isinstance(part, int):
+            parts[-1:] = [f"{parts[-1]}[{part}]"] if parts else [f"[{part}]"]
+        else:
+            parts.append(str(part))
+    if len(parts) >= 2 and parts[0].startswith("entries["):
+        parts = parts[1:]
+    return ".".join(parts)
+
+
+def _field(where: str) -> str:
+    return f"'{where}'" if where else "the file"
+
+
+def _in(where: str) -> str:
+    return f" in '{where}'" if where else ""
+
+
+def _kind(expected: Any) -> str:
+    names: dict[str, str] = {
+        "string": "a string",
+        "integer": "an integer",
+        "object": "a mapping",
+        "array": "a list",
+        "null": "null",
+        "boolean": "true or false",
+        "number": "a number",
+    }
+    if isinstance(expected, list):
+        return " or ".join(names.get(str(e), str(e)) for e in expected)
+    return names.get(expected, str(expected))
+
+
+def _describe_value(value: Any) -> str:
+    if value is None:
+        return "empty (null)"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a boolean)"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, int):
+        return f"{value} (an integer)"
+    return f"'{value}' (a string)"

@@ -1,0 +1,173 @@
+"""Validate stage: the rules a JSON Schema cannot express. Each check yields diagnostics."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import datetime, timezone
+
+from .citations import claimants
+from .diagnostics import Diagnostic
+from .loader import Document
+from .models import Citation, Entry, Register, RegisterSet, Sources, Where
+from .safety import check_repo_path, check_repo_url
+
+ID_PATTERN = re.compile(r"[A-Z][A-Z0-9]*-[0-9]+\Z")
+
+
+def _at(where: Where, owner: str, code: str, message: str, severity: str = "error") -> Diagnostic:
+    return Diagnostic(where.file, where.line, where.col, severity, owner, code, message)  # type: ignore[arg-type]
+
+
+def check(registers: RegisterSet, documents: dict[str, Document]) -> Iterator[Diagnostic]:
+    """Every cross-file and semantic rule, over the whole register set."""
+    yield from check_sources(registers.sources, documents.get(registers.sources.file))
+    yield from check_prefixes(registers)
+    yield from check_unique_ids(registers)
+    for register in registers.registers:
+        doc = documents[register.file]
+        yield from check_header(register, registers.sources, doc)
+        for entry in register.entries:
+            yield from check_entry(entry, register, registers.sources)
+        for citation in registers_citations(register):
+            yield from check_citation(citation, registers.sources)
+
+
+def registers_citations(register: Register) -> Iterator[Citation]:
+    yield from register.summary_citations
+    for entry in register.entries:
+        yield from entry.all_citations()
+
+
+def check_sources(sources: Sources, doc: Document | None) -> Iterator[Diagnostic]:
+    """Repo locations must be safe to hand to git; revision names unique (schema) and sane."""
+    if doc is None:
+        return
+    for alias, source in sources.sources.items():
+        if source.repo is not None and (problem := check_repo_url(source.repo)):
+            mark = doc.mark(("sources", alias, "repo"))
+            yield _at(Where(doc.file, mark.line, mark.col), alias, "bad-repo", problem)
+
+
+def check_prefixes(registers: RegisterSet) -> Iterator[Diagnostic]:
+    """One register per prefix; a published prefix should leave the pending list."""
+    seen: dict[str, Register] = {}
+    for register in registers.registers:
+        if not register.prefix:
+            continue
+        if first := seen.get(register.prefix):
+            message = f"prefix {register.prefix} is already used by {first.file}"
+            yield _at(register.where, register.slug, "duplicate-prefix", message)
+        seen.setdefault(register.prefix, register)
+        if register.prefix in registers.sources.pending:
+            message = f"prefix {register.prefix} is published here but still listed as pending"
+            yield _at(register.where, register.slug, "pending-published", message, "warning")
+
+
+def check_unique_ids(registers: RegisterSet) -> Iterator[Diagnostic]:
+    """Entry IDs are unique across all registers."""
+    seen: dict[str, Entry] = {}
+    for register in registers.registers:
+        for entry in register.entries:
+            if first := seen.get(entry.id):
+                where = f"{first.where.file}:{first.where.line}"
+                message = f"duplicate ID {entry.id} (first defined at {where})"
+                yield _at(entry.where, entry.id, "duplicate-id", message)
+            else:
+                seen[entry.id] = entry
+
+
+def check_header(register: Register, sources: Sources, doc: Document) -> Iterator[Diagnostic]:
+    """Dates parse and are in order; the subject is a declared source."""
+    dates = {}
+    for key, text in (("created", register.created), ("last-updated", register.last_updated)):
+        if not text:
+            continue
+        mark = doc.mark((key,))
+        where = Where(doc.file, mark.line, mark.col)
+        try:
+            dates[key] = parse_timestamp(text)
+        except ValueError:
+            message = f"'{key}' is not a real date: {text}"
+            yield _at(where, register.slug, "bad-date", message)
+            continue
+        if key == "last-updated" and "created" in dates and dates[key] < dates["created"]:
+            message = f"'last-updated' {text} is before 'created' {register.created}"
+            yield _at(where, register.slug, "date-order", message)
+    if register.subject and register.subject not in sources.sources:
+        mark = doc.mark(("subject",))
+        message = f"subject '{register.subject}' is not a source in sources.yaml{_known(sources)}"
+        yield _at(Where(doc.file, mark.line, mark.col), register.slug, "unknown-source", message)
+
+
+def parse_timestamp(text: str) -> datetime:
+    """An ISO 8601 date or date-time; naive times are taken as UTC so all compare."""
+    value = datetime.fromisoformat(text.replace("Z", "+00:00").replace(" ", "T"))
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+def check_entry(entry: Entry, register: Register, sources: Sources) -> Iterator[Diagnostic]:
+    """ID form and prefix; revision names declared and in order."""
+    if not ID_PATTERN.match(entry.id):
+        message = f"ID '{entry.id}' is not of the form PREFIX-NN (e.g. {register.prefix}-01)"
+        yield _at(entry.where, entry.id, "bad-id", message)
+    elif register.prefix and entry.id.rsplit("-", 1)[0] != register.prefix:
+        message = f"ID {entry.id} does not use this register's prefix {register.prefix}"
+        yield _at(entry.where, entry.id, "wrong-prefix", message)
+    yield from _check_revisions(entry, sources)
+
+
+def _check_revisions(entry: Entry, sources: Sources) -> Iterator[Diagnostic]:
+    order = {name: index for index, name in enumerate(sources.revisions)}
+    for key, name in entry.revisions.items():
+        if key != "_meta" and name not in order:
+            message = f"revision '{name}' is not declared in sources.yaml revisions{_list(order)}"
+            yield _at(entry.where, entry.id, "unknown-revision", message)
+    added, removed = entry.revisions.get("added"), entry.revisions.get("removed")
+    if added in order and removed in order and order[removed] <= order[added]:
+        message = f"revision removed ({removed}) is not after added ({added})"
+        yield _at(entry.where, entry.id, "revision-order", message)
+
+
+def check_citation(citation: Citation, sources: Sources) -> Iterator[Diagnostic]:
+    """A prefixed citation names a declared source; an unprefixed one is claimed once."""
+    resolve(citation, sources)
+    if citation.alias and citation.alias not in sources.sources:
+        message = f"unknown source alias '{citation.alias}' in {citation.text}{_known(sources)}"
+        yield _at(citation.where, citation.entry, "unknown-source", message)
+    elif citation.source is None:
+        message = _claim_problem(citation, sources)
+        yield _at(citation.where, citation.entry, "citation-unresolved", message)
+    elif problem := check_repo_path(citation.repo_path or ""):
+        yield _at(citation.where, citation.entry, "bad-path", problem)
+
+
+def resolve(citation: Citation, sources: Sources) -> None:
+    """Set the citation's source and full repository path from its prefix or the claims."""
+    if citation.alias:
+        if citation.alias in sources.sources:
+            citation.source, citation.repo_path = citation.alias, citation.path
+        return
+    found = claimants(citation.path, sources.claims())
+    if len(found) == 1:
+        citation.source, citation.repo_path = found[0]
+
+
+def _claim_problem(citation: Citation, sources: Sources) -> str:
+    found = claimants(citation.path, sources.claims())
+    if not found:
+        return f"no source claims {citation.path}: prefix it with ALIAS: {_aliases(sources)}"
+    names = ", ".join(alias for alias, _ in found)
+    return f"{citation.path} is claimed by several sources ({names}): prefix it with ALIAS:"
+
+
+def _known(sources: Sources) -> str:
+    return f" (known: {', '.join(sources.sources)})" if sources.sources else ""
+
+
+def _aliases(sources: Sources) -> str:
+    return f"(one of {', '.join(sources.sources)})" if sources.sources else ""
+
+
+def _list(order: dict[str, int]) -> str:
+    return f" ({', '.join(order)})" if order else ""
