@@ -5,10 +5,12 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import refs, registerset, validate
+from . import edit, pins, refs, registerset, validate, verify
 from .diagnostics import Diagnostic, sort_diagnostics
 from .loader import Document
 from .models import RegisterSet
@@ -35,3 +37,57 @@ def check(root: Path) -> Checked:
     diagnostics.extend(validate.check(loaded.registers, loaded.documents))
     diagnostics.extend(refs.resolve(loaded.registers, loaded.documents))
     return Checked(root, loaded.registers, loaded.documents, sort_diagnostics(diagnostics))
+
+
+@dataclass
+class Verified(Checked):
+    """A checked register set with the outcome of every citation."""
+
+    outcomes: list[verify.Outcome] = field(default_factory=list)
+
+    @property
+    def summary(self) -> dict[str, int]:
+        return verify.summary(self.outcomes)
+
+
+def verify_citations(
+    root: Path,
+    *,
+    skip: Iterable[str] = (),
+    offline: bool = False,
+    environ: Mapping[str, str] | None = None,
+) -> Verified:
+    """`register verify`: everything `check` does, plus every citation at its pinned commit."""
+    checked = check(root)
+    outcomes, diagnostics = verify.verify(
+        checked.registers,
+        root,
+        skip=skip,
+        offline=offline,
+        environ=os.environ if environ is None else environ,
+    )
+    all_diagnostics = sort_diagnostics([*checked.diagnostics, *diagnostics])
+    return Verified(root, checked.registers, checked.documents, all_diagnostics, outcomes)
+
+
+def fix(root: Path, environ: Mapping[str, str] | None = None) -> tuple[Verified, list[edit.Change]]:
+    """`register fix`: rewrite the lines of every `moved` citation in place, atomically."""
+    verified = verify_citations(root, environ=environ)
+    moved = [o for o in verified.outcomes if o.outcome == "moved" and o.proposed]
+    changes = edit.apply(verified.documents, [(o.citation, o.proposed) for o in moved])  # type: ignore[misc]
+    return verified, changes
+
+
+def sync(
+    root: Path,
+    aliases: Iterable[str] = (),
+    progress: Callable[[str, str], None] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
+    """`register sync`: fetch each source's pinned commit into the cache.
+
+    Returns (alias, full sha) for each source synced, and a diagnostic per failure.
+    """
+    checked = check(root)
+    environ = os.environ if environ is None else environ
+    return pins.sync_all(checked.registers.sources, root, list(aliases), progress, environ)

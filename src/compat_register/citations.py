@@ -5,9 +5,10 @@ Pure functions only: nothing here reads a file or talks to git (verify.py does).
 
 from __future__ import annotations
 
+import bisect
 import fnmatch
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 OPEN_QUOTES = {"“": "”", '"': '"'}
@@ -169,3 +170,35 @@ def normalise_quote(quote: str) -> str:
         if text.endswith(ellipsis):
             text = text[: -len(ellipsis)].rstrip()
     return text
+
+
+@dataclass
+class FileText:
+    """A file's lines at one commit, with a normalised copy for quote searches."""
+
+    lines: list[str]
+    _joined: str = ""
+    _starts: list[int] = field(default_factory=list)
+
+    def find_nearest(self, quote: str, near: int) -> tuple[int, int] | None:
+        """The (first, last) lines of the occurrence of `quote` nearest to line `near`."""
+        self._index()
+        found: list[tuple[int, int]] = []
+        offset = self._joined.find(quote)
+        while offset >= 0:
+            first = bisect.bisect_right(self._starts, offset)
+            last = bisect.bisect_right(self._starts, offset + len(quote) - 1)
+            found.append((first, last))
+            offset = self._joined.find(quote, offset + 1)
+        return min(found, key=lambda span: abs(span[0] - near), default=None)
+
+    def _index(self) -> None:
+        if self._starts:
+            return
+        pieces, position = [], 0
+        for line in self.lines:
+            self._starts.append(position)
+            text = normalise(line)
+            pieces.append(text)
+            position += len(text) + 1
+        self._joined = " ".join(pieces)

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import click
 
-from . import api, export
+from . import api, edit, export
 from .diagnostics import Diagnostic, format_report
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -109,6 +109,74 @@ def check(registers_dir: Path, fmt: str, strict: bool) -> None:
     result = api.check(registers_dir)
     report(result.diagnostics, fmt)
     sys.exit(exit_code(result.diagnostics, strict))
+
+
+@main.command()
+@registers_option
+@format_option
+@strict_option
+@click.option(
+    "--skip",
+    "skip",
+    multiple=True,
+    metavar="ALIAS",
+    help="Leave this source's citations unverified on purpose (repeatable).",
+)
+@click.option("--offline", is_flag=True, help="Verify nothing: every citation stays unverified.")
+@no_traceback
+def verify(
+    registers_dir: Path, fmt: str, strict: bool, skip: tuple[str, ...], offline: bool
+) -> None:
+    """Check, then verify every citation against its source's pinned commit."""
+    _require_dir(registers_dir)
+    result = api.verify_citations(registers_dir, skip=skip, offline=offline)
+    extra = {"citations": [export.outcome_data(o) for o in result.outcomes]}
+    report(result.diagnostics, fmt, result.summary, extra)
+    sys.exit(exit_code(result.diagnostics, strict))
+
+
+@main.command()
+@registers_option
+@format_option
+@no_traceback
+def fix(registers_dir: Path, fmt: str) -> None:
+    """Rewrite the line numbers of moved citations in place (nothing else changes)."""
+    _require_dir(registers_dir)
+    try:
+        result, changes = api.fix(registers_dir)
+    except edit.EditError as err:
+        raise click.ClickException(str(err)) from None
+    remaining = [d for d in result.diagnostics if d.code != "citation-moved"]
+    if fmt != "json":
+        for change in changes:
+            click.echo(change.as_text())
+    extra = {"changes": [change.__dict__ for change in changes]}
+    summary = {**result.summary, "fixed": len(changes)}
+    report(remaining, fmt, summary, extra)
+    sys.exit(exit_code(remaining, strict=False))
+
+
+@main.command()
+@registers_option
+@click.argument("aliases", nargs=-1, metavar="[ALIAS]...")
+@no_traceback
+def sync(registers_dir: Path, aliases: tuple[str, ...]) -> None:
+    """Fetch each source's pinned commit into the cache (all sources with a repo by default)."""
+    _require_dir(registers_dir)
+    show = sys.stderr.isatty()
+
+    def progress(alias: str, line: str) -> None:
+        if show:
+            click.echo(f"\r{alias}: {line[:100]:<100}", err=True, nl=False)
+
+    synced, problems = api.sync(registers_dir, aliases, progress)
+    if show:
+        click.echo("", err=True)
+    for alias, sha in synced:
+        click.echo(f"{alias}: {sha}")
+    for problem in problems:
+        click.echo(problem.as_text())
+    sys.exit(exit_code(problems, strict=False))
 
 
 @main.command(name="export")

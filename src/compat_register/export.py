@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .models import Citation, Entry, Rated, Register, RegisterSet, Source
+from .verify import Outcome
 
 EXPORT_VERSION = 1
 
@@ -88,4 +89,17 @@ def citation_data(citation: Citation) -> dict[str, Any]:
         "file": citation.where.file,
         "line": citation.where.line,
         "col": citation.where.col,
+    }
+
+
+def outcome_data(outcome: Outcome) -> dict[str, Any]:
+    """A verified citation as in `register verify --format json`."""
+    citation = outcome.citation
+    return {
+        "register": citation.register,
+        "entry": citation.entry,
+        **citation_data(citation),
+        "outcome": outcome.outcome,
+        "message": outcome.message,
+        "proposed": list(outcome.proposed) if outcome.proposed else None,
     }

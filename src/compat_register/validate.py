@@ -139,6 +139,7 @@ def check_citation(citation: Citation, sources: Sources) -> Iterator[Diagnostic]
         message = _claim_problem(citation, sources)
         yield _at(citation.where, citation.entry, "citation-unresolved", message)
     elif problem := check_repo_path(citation.repo_path or ""):
+        citation.source = citation.repo_path = None  # so verify never hands it to git
         yield _at(citation.where, citation.entry, "bad-path", problem)
 
 

@@ -1,0 +1,150 @@
+"""Pinned sources on disk: finding each source's checkout, resolving its pin, syncing the cache.
+
+The I/O side of citations; `verify.py` judges what is read here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from .citations import FileText
+from .diagnostics import Diagnostic
+from .gitsource import Checkout, GitSourceError, SourceCache, default_cache_root, locate
+from .models import Source, Sources
+
+
+@dataclass
+class Pin:
+    """One source's checkout and resolved commit, or why there is none."""
+
+    checkout: Checkout | None
+    sha: str | None
+    problem: str | None = None
+
+
+class Checkouts:
+    """Opens each source's checkout once and resolves its pin; closes them all at the end."""
+
+    def __init__(self, registers_dir: Path, environ: Mapping[str, str]):
+        self.registers_dir = registers_dir
+        self.environ = environ
+        self.cache = SourceCache(default_cache_root(environ, registers_dir))
+        self.pins: dict[str, Pin] = {}
+        self.texts: dict[tuple[str, str], FileText | None] = {}
+
+    def pin(self, source: Source) -> Pin:
+        if source.alias not in self.pins:
+            self.pins[source.alias] = self._open(source)
+        return self.pins[source.alias]
+
+    def _open(self, source: Source) -> Pin:
+        path_key = str(self.registers_dir / source.path) if source.path else None
+        root = locate(source.alias, path_key, self.cache, self.environ)
+        if root is None:
+            return Pin(None, None, _no_checkout(source))
+        try:
+            checkout = Checkout(root)
+            sha = checkout.resolve(source.commit)
+        except GitSourceError as err:
+            return Pin(None, None, str(err))
+        if sha is None:
+            checkout.close()
+            problem = (
+                f"the checkout at {root} does not hold commit "
+                f"{source.commit} (fetch it, or run register sync {source.alias})"
+            )
+            return Pin(None, None, problem)
+        return Pin(checkout, sha)
+
+    def text(self, pin: Pin, path: str) -> FileText | None:
+        """A file at a pin, read once per run so its quote index is built at most once."""
+        assert pin.checkout is not None and pin.sha is not None
+        key = (pin.sha, path)
+        if key not in self.texts:
+            lines = pin.checkout.read_text(pin.sha, path)
+            self.texts[key] = None if lines is None else FileText(lines)
+        return self.texts[key]
+
+    def close(self) -> None:
+        for pin in self.pins.values():
+            if pin.checkout:
+                pin.checkout.close()
+
+
+def _no_checkout(source: Source) -> str:
+    variable = "REGISTER_SOURCE_" + "".join(c if c.isalnum() else "_" for c in source.alias).upper()
+    how = f"run register sync {source.alias}, " if source.repo else ""
+    return (
+        f"no checkout to verify against ({how}set {variable} to a clone, "
+        "or add path: to sources.yaml)"
+    )
+
+
+def sync_all(
+    sources: Sources,
+    registers_dir: Path,
+    aliases: list[str],
+    progress: Callable[[str, str], None] | None,
+    environ: Mapping[str, str],
+) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
+    """Fetch the pinned commit of each named source (all with a repo when none is named)."""
+    cache = SourceCache(default_cache_root(environ, registers_dir))
+    synced: list[tuple[str, str]] = []
+    problems: list[Diagnostic] = []
+    for source in _chosen(sources, aliases, problems):
+        report = (lambda line, alias=source.alias: progress(alias, line)) if progress else None
+        try:
+            synced.append(
+                (
+                    source.alias,
+                    cache.sync(source.alias, _repo(source, registers_dir), source.commit, report),
+                )
+            )
+        except GitSourceError as err:
+            where = source.where
+            problems.append(
+                Diagnostic(
+                    where.file,
+                    where.line,
+                    where.col,
+                    "error",
+                    source.alias,
+                    "sync-failed",
+                    str(err),
+                )
+            )
+    return synced, problems
+
+
+def _chosen(sources: Sources, aliases: list[str], problems: list[Diagnostic]) -> list[Source]:
+    for alias in aliases:
+        if alias not in sources.sources:
+            known = ", ".join(sources.sources)
+            problems.append(
+                Diagnostic(
+                    sources.file,
+                    1,
+                    1,
+                    "error",
+                    alias,
+                    "unknown-source",
+                    f"no source '{alias}' in sources.yaml (known: {known})",
+                )
+            )
+    if aliases:
+        return [sources.sources[a] for a in aliases if a in sources.sources]
+    return [s for s in sources.sources.values() if s.repo]
+
+
+def _repo(source: Source, registers_dir: Path) -> str:
+    if source.repo is None:
+        raise GitSourceError(
+            f"source {source.alias} has no repo to fetch from: set REGISTER_SOURCE_"
+            f"{source.alias.upper()} to a local clone instead"
+        )
+    # A relative local path in sources.yaml is relative to the registers directory.
+    if "://" not in source.repo and not source.repo.startswith("/") and ":" not in source.repo:
+        return str(registers_dir / source.repo)
+    return source.repo
