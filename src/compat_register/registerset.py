@@ -121,6 +121,11 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+def _key_where(doc: Document, path: Path_) -> Where:
+    mark = doc.key_mark(path)
+    return Where(doc.file, mark.line, mark.col)
+
+
 def _where(doc: Document, path: Path_) -> Where:
     mark = doc.mark(path)
     return Where(doc.file, mark.line, mark.col)
@@ -159,7 +164,7 @@ def _build_source(doc: Document, alias: str, data: dict[str, Any]) -> Source:
         commit=_text(data.get("commit")),
         path=_opt_text(data.get("path")),
         claims=tuple(claims),
-        where=_where(doc, ("sources", alias)),
+        where=_key_where(doc, ("sources", alias)),
         meta=_dict(data.get("_meta")),
     )
 

@@ -59,7 +59,8 @@ def judge(citation: Citation, text: FileText | None, where: str) -> Outcome:
         message = _moved_message(citation, where, proposed, in_range)
         return Outcome(citation, "moved", message, proposed, excerpt, start)
     if not in_range:
-        message = f"lines {citation.lines_text} are outside {where}, which has {len(text.lines)}"
+        cited = f"line {citation.start} is" if citation.start == end else f"lines {start}-{end} are"
+        message = f"{cited} outside {where}, which has {len(text.lines)} lines"
         return Outcome(citation, "out-of-range", message)
     message = f"quote “{citation.quote}” is not in {where}: the cited text is gone"
     return Outcome(citation, "broken", message, excerpt=excerpt, first_line=start)
