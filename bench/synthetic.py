@@ -1,0 +1,119 @@
+"""A large synthetic register set over a generated git repository, for the benchmarks.
+
+    python bench/synthetic.py DIR            # writes DIR/registers and DIR/repo
+
+Deterministic (fixed seed): `registers` register files holding `citations` citations in all,
+half of them quoted, spread over a repository of `files` source files of 120 lines each.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+LINES_PER_FILE = 120
+CITATIONS_PER_ENTRY = 10
+EPOCH = "1700000000 +0000"
+
+
+def file_line(file_number: int, line: int) -> str:
+    """The text of one generated source line: unique, so every quote has one home."""
+    return f"    value_{file_number}_{line} = compute(arg_{line}, 'text {line}')  # note {line}"
+
+
+def file_text(file_number: int) -> str:
+    return "".join(file_line(file_number, n) + "\n" for n in range(1, LINES_PER_FILE + 1))
+
+
+def file_path(file_number: int) -> str:
+    return f"src/pkg{file_number // 100:02d}/module_{file_number:04d}.py"
+
+
+def generate_repo(repo: Path, files: int) -> str:
+    """A git repository with `files` files in one commit; returns the commit sha."""
+    repo.mkdir(parents=True, exist_ok=True)
+    git = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com"]
+    subprocess.run([*git, "init", "--quiet", "--initial-branch=main"], cwd=repo, check=True)
+    for number in range(files):
+        path = repo / file_path(number)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(file_text(number), encoding="utf-8")
+    env = {"GIT_AUTHOR_DATE": EPOCH, "GIT_COMMITTER_DATE": EPOCH, "PATH": "/usr/bin:/bin"}
+    subprocess.run([*git, "add", "--all"], cwd=repo, check=True)
+    subprocess.run([*git, "commit", "--quiet", "-m", "generated"], cwd=repo, check=True, env=env)
+    done = subprocess.run([*git, "rev-parse", "HEAD"], cwd=repo, check=True, capture_output=True)
+    return done.stdout.decode().strip()
+
+
+def citation(rng: random.Random, files: int) -> str:
+    number = rng.randrange(files)
+    line = rng.randrange(1, LINES_PER_FILE - 3)
+    if rng.random() < 0.5:
+        return f"{file_path(number)}:{line}-{line + 3}"
+    quote = f"value_{number}_{line} = compute(arg_{line}"
+    return f"'{file_path(number)}:{line} “{quote}”'"
+
+
+def register_text(index: int, count: int, rng: random.Random, files: int) -> str:
+    prefix = f"R{index:03d}"
+    lines = [
+        f"title: Register {index}",
+        f"prefix: {prefix}",
+        f"description: Synthetic register {index}.",
+        "status: standard",
+        "tags: [area:bench]",
+        "created: 2026-01-01T00:00:00Z",
+        "last-updated: 2026-01-02T00:00:00Z",
+        "increment: 1",
+        "subject: code",
+        "summary: A generated register for benchmarks.",
+        "entries:",
+    ]
+    for entry in range(1, count // CITATIONS_PER_ENTRY + 1):
+        lines += entry_lines(f"{prefix}-{entry:02d}", rng, files, index, entry)
+    return "\n".join(lines) + "\n"
+
+
+def entry_lines(entry_id: str, rng: random.Random, files: int, index: int, entry: int) -> list[str]:
+    other = f"R{(index + 1) % 100:03d}-01" if entry == 1 else f"R{index:03d}-{entry - 1:02d}"
+    return [
+        f"  - id: {entry_id}",
+        f"    title: Entry {entry_id}",
+        f"    what: What {entry_id} says about the spec; see {other}.",
+        "    status: {state: partial, note: Partly done.}",
+        "    value: {level: med}",
+        "    effort: {size: S}",
+        "    risk: Low.",
+        "    sources:",
+        *(f"      - {citation(rng, files)}" for _ in range(CITATIONS_PER_ENTRY)),
+    ]
+
+
+def generate(root: Path, registers: int = 100, citations: int = 20_000, files: int = 2_000) -> Path:
+    """Write `root/repo` and `root/registers`; returns the registers directory."""
+    rng = random.Random(20261130)
+    sha = generate_repo(root / "repo", files)
+    out = root / "registers"
+    out.mkdir(parents=True, exist_ok=True)
+    sources = (
+        "revisions: [2026-01-01]\n"
+        "sources:\n"
+        "  code:\n"
+        "    title: Generated code\n"
+        "    repo: null\n"
+        f"    commit: {sha}\n"
+        "    path: ../repo\n"
+        "    claims: [src/**]\n"
+    )
+    (out / "sources.yaml").write_text(sources, encoding="utf-8")
+    per_register = citations // registers
+    for index in range(registers):
+        text = register_text(index, per_register, rng, files)
+        (out / f"r{index:03d}.yaml").write_text(text, encoding="utf-8")
+    return out
+
+
+if __name__ == "__main__":
+    print(generate(Path(sys.argv[1])))

@@ -1,0 +1,85 @@
+"""Benchmark: `register verify` on the synthetic register set against its floor.
+
+    python bench/verify.py [--registers 100] [--citations 20000] [--files 2000]
+
+The floor is the least any verifier must do: parse the same YAML with PyYAML's C loader
+and read every cited blob through one `git cat-file --batch`. Both run as child processes
+in this one run, so the ratio compares like with like on this machine; each is timed
+(wall, best of --repeat) and its peak memory (max RSS) read from the kernel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from synthetic import generate  # noqa: E402
+
+FLOOR = r"""
+import re, subprocess, sys, yaml
+from pathlib import Path
+registers, repo = Path(sys.argv[1]), sys.argv[2]
+commit = None
+paths = set()
+for path in sorted(registers.glob("*.yaml")):
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+    if path.name == "sources.yaml":
+        commit = data["sources"]["code"]["commit"]
+        continue
+    for entry in data["entries"]:
+        for citation in entry["sources"]:
+            paths.add(re.match(r"([^:\s]+):", citation).group(1))
+specs = "".join(f"{commit}:{p}\n" for p in sorted(paths)).encode()
+out = subprocess.run(["git", "-C", repo, "cat-file", "--batch"], input=specs,
+                     capture_output=True, check=True).stdout
+assert out.count(b" blob ") == len(paths), "a blob is missing"
+"""
+
+
+def run_child(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MiB) of one child process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"failed: {' '.join(args)}: {proc.stderr.read().decode() if proc.stderr else ''}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def best(args: list[str], env: dict[str, str], repeat: int) -> tuple[float, float]:
+    runs = [run_child(args, env) for _ in range(repeat)]
+    return min(r[0] for r in runs), max(r[1] for r in runs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--registers", type=int, default=100)
+    parser.add_argument("--citations", type=int, default=20_000)
+    parser.add_argument("--files", type=int, default=2_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    options = parser.parse_args()
+    root = Path(tempfile.mkdtemp(prefix="register-bench-"))
+    try:
+        registers = generate(root, options.registers, options.citations, options.files)
+        env = {**os.environ, "REGISTER_CACHE": str(root / "cache")}
+        floor = best([sys.executable, "-c", FLOOR, str(registers), str(root / "repo")], env, options.repeat)
+        register = shutil.which("register") or "register"
+        verify = best([register, "verify", "--registers", str(registers)], env, options.repeat)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print(f"synthetic set: {options.registers} registers, {options.citations} citations, {options.files} files")
+    print(f"floor (C YAML parse + git cat-file --batch): {floor[0]:.3f} s, peak {floor[1]:.0f} MiB")
+    print(f"register verify:                             {verify[0]:.3f} s, peak {verify[1]:.0f} MiB")
+    print(f"ratio: time {verify[0] / floor[0]:.2f}x, memory {verify[1] / floor[1]:.2f}x (target: time <= 2x)")
+
+
+if __name__ == "__main__":
+    main()
