@@ -162,6 +162,8 @@ def parse(text: str, display: str, integer_keys: frozenset[str]) -> Document:
         events = list(yaml.parse(text, Loader=_Loader))
     except yaml.MarkedYAMLError as err:
         raise _syntax_error(err) from None
+    except yaml.reader.ReaderError as err:
+        raise _reader_error(doc, err) from None
     builder = _Builder(doc, events, integer_keys)
     doc.data = builder.build()
     return doc
@@ -190,6 +192,14 @@ def _syntax_error(err: yaml.MarkedYAMLError) -> LoadError:
         hint = ": a value starting with this character must be quoted"
     context = f" ({err.context.strip()})" if err.context and not hint else ""
     return LoadError(where, "yaml-syntax", f"invalid YAML: {problem}{context}{hint}")
+
+
+def _reader_error(doc: Document, err: yaml.reader.ReaderError) -> LoadError:
+    # libyaml reports a byte offset here, not a character one: find the character instead.
+    code = err.character if isinstance(err.character, int) else 0
+    index = max(doc.text.find(chr(code)), 0)
+    message = f"control character U+{code:04X} is not allowed in YAML: remove it"
+    return LoadError(doc.position(index), "yaml-syntax", message)
 
 
 def _mark(ev: yaml.Event) -> Mark:

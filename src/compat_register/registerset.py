@@ -22,7 +22,7 @@ from .citations import (
     parse_lines,
 )
 from .diagnostics import Diagnostic
-from .loader import Document, Path_, load_file
+from .loader import Document, Mark, Path_, load_file
 from .models import (
     Citation,
     Entry,
@@ -38,6 +38,8 @@ from .models import (
 from .prose import PROSE_FIELDS, outside_code
 
 SOURCES_FILE = "sources.yaml"
+_LINES = re.compile(r"[1-9][0-9]*(?:-[1-9][0-9]*)?\Z")
+"""The mapping form's `lines` as the schema allows them; others are reported there."""
 
 
 @dataclass
@@ -294,21 +296,28 @@ class _CitationBuilder:
             if isinstance(item, dict):
                 return self._mapping(path, item, entry_id)
         except CitationSyntaxError as err:
-            mark = self.doc.mark(path)
-            self.out.append(
-                Diagnostic(
-                    self.doc.file, mark.line, mark.col, "error", entry_id, "bad-citation", str(err)
-                )
-            )
+            self._report(self.doc.mark(path), entry_id, str(err))
         return None
 
+    def _report(self, mark: Mark, entry_id: str, message: str) -> None:
+        self.out.append(
+            Diagnostic(
+                self.doc.file, mark.line, mark.col, "error", entry_id, "bad-citation", message
+            )
+        )
+
     def _mapping(self, path: Path_, item: dict[str, Any], entry_id: str) -> Citation | None:
-        if not isinstance(item.get("path"), str) or not isinstance(item.get("lines"), (int, str)):
-            return None  # the schema already said what is missing
-        start, end = parse_lines(item["lines"])
+        lines = item.get("lines")
+        if not isinstance(item.get("path"), str) or not _LINES.match(str(lines)):
+            return None  # the schema already said what is missing or malformed
+        try:
+            start, end = parse_lines(str(lines))
+        except CitationSyntaxError as err:
+            self._report(self.doc.mark((*path, "lines")), entry_id, str(err))
+            return None
         alias = _opt_text(item.get("source"))
         quote = _opt_text(item.get("quote"))
-        parsed = Parsed(alias, item["path"], start, end, quote, str(item["lines"]))
+        parsed = Parsed(alias, item["path"], start, end, quote, str(lines))
         text = f"{alias + ':' if alias else ''}{parsed.path}:{parsed.lines_text}"
         if quote:
             text += f" “{quote}”"
@@ -328,6 +337,11 @@ class _CitationBuilder:
             parsed = Parsed(match["alias"], match["path"], int(match["start"]), end, None, token)
             occurrence = seen.get(token, 0)
             seen[token] = occurrence + 1
+            try:  # a token such as internal/x.go:9-5 is a citation, and a wrong one
+                parse_compact(match.group(0))
+            except CitationSyntaxError as err:
+                self._report(self.doc.token_mark(path, token, occurrence), entry_id, str(err))
+                continue
             found.append(self._citation(parsed, match.group(0), True, entry_id, path, occurrence))
         return found
 

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from datetime import datetime, timezone
 
+from . import schema
 from .citations import claimants
 from .diagnostics import Diagnostic
 from .loader import Document
@@ -13,6 +14,8 @@ from .models import Citation, Entry, Register, RegisterSet, Sources, Where
 from .safety import check_repo_path, check_repo_url
 
 ID_PATTERN = re.compile(r"[A-Z][A-Z0-9]*-[0-9]+\Z")
+PREFIX_PATTERN = re.compile(r"[A-Z][A-Z0-9]*\Z")
+TIMESTAMP = re.compile(schema.load_schema(schema.REGISTER)["$defs"]["timestamp"]["pattern"])
 
 
 def _at(where: Where, owner: str, code: str, message: str, severity: str = "error") -> Diagnostic:
@@ -28,7 +31,9 @@ def check(registers: RegisterSet, documents: dict[str, Document]) -> Iterator[Di
         doc = documents[register.file]
         yield from check_header(register, registers.sources, doc)
         for entry in register.entries:
-            yield from check_entry(entry, register, registers.sources)
+            yield from check_entry(entry, register, registers.sources, doc)
+        if not registers.sources.sources:
+            continue  # sources.yaml is missing, unreadable or empty: reported there, once
         for citation in registers_citations(register):
             yield from check_citation(citation, registers.sources)
 
@@ -81,8 +86,8 @@ def check_header(register: Register, sources: Sources, doc: Document) -> Iterato
     """Dates parse and are in order; the subject is a declared source."""
     dates = {}
     for key, text in (("created", register.created), ("last-updated", register.last_updated)):
-        if not text:
-            continue
+        if not TIMESTAMP.match(text):
+            continue  # empty or not of the form: the schema said so
         mark = doc.mark((key,))
         where = Where(doc.file, mark.line, mark.col)
         try:
@@ -94,7 +99,7 @@ def check_header(register: Register, sources: Sources, doc: Document) -> Iterato
         if key == "last-updated" and "created" in dates and dates[key] < dates["created"]:
             message = f"'last-updated' {text} is before 'created' {register.created}"
             yield _at(where, register.slug, "date-order", message)
-    if register.subject and register.subject not in sources.sources:
+    if register.subject and sources.sources and register.subject not in sources.sources:
         mark = doc.mark(("subject",))
         message = f"subject '{register.subject}' is not a source in sources.yaml{_known(sources)}"
         yield _at(Where(doc.file, mark.line, mark.col), register.slug, "unknown-source", message)
@@ -106,27 +111,55 @@ def parse_timestamp(text: str) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
 
 
-def check_entry(entry: Entry, register: Register, sources: Sources) -> Iterator[Diagnostic]:
+def check_entry(
+    entry: Entry, register: Register, sources: Sources, doc: Document | None = None
+) -> Iterator[Diagnostic]:
     """ID form and prefix; revision names declared and in order."""
+    if not _unnamed(entry, register):  # an entry with no usable `id` was reported by the schema
+        yield from _check_id(entry, register)
+    yield from _check_revisions(entry, sources, doc)
+
+
+def _check_id(entry: Entry, register: Register) -> Iterator[Diagnostic]:
+    prefix_ok = PREFIX_PATTERN.match(register.prefix) is not None
     if not ID_PATTERN.match(entry.id):
-        message = f"ID '{entry.id}' is not of the form PREFIX-NN (e.g. {register.prefix}-01)"
+        example = f"{register.prefix if prefix_ok else 'META'}-01"
+        message = f"ID '{entry.id}' is not of the form PREFIX-NN (e.g. {example})"
         yield _at(entry.where, entry.id, "bad-id", message)
-    elif register.prefix and entry.id.rsplit("-", 1)[0] != register.prefix:
+    elif prefix_ok and entry.id.rsplit("-", 1)[0] != register.prefix:
         message = f"ID {entry.id} does not use this register's prefix {register.prefix}"
         yield _at(entry.where, entry.id, "wrong-prefix", message)
-    yield from _check_revisions(entry, sources)
 
 
-def _check_revisions(entry: Entry, sources: Sources) -> Iterator[Diagnostic]:
+def _unnamed(entry: Entry, register: Register) -> bool:
+    # registerset names an entry without a string `id` `slug[index]`
+    return re.fullmatch(rf"{re.escape(register.slug)}\[[0-9]+\]", entry.id) is not None
+
+
+def _check_revisions(entry: Entry, sources: Sources, doc: Document | None) -> Iterator[Diagnostic]:
     order = {name: index for index, name in enumerate(sources.revisions)}
     for key, name in entry.revisions.items():
         if key != "_meta" and name not in order:
             message = f"revision '{name}' is not declared in sources.yaml revisions{_list(order)}"
-            yield _at(entry.where, entry.id, "unknown-revision", message)
+            yield _at(_revision_where(entry, key, doc), entry.id, "unknown-revision", message)
     added, removed = entry.revisions.get("added"), entry.revisions.get("removed")
     if added in order and removed in order and order[removed] <= order[added]:
         message = f"revision removed ({removed}) is not after added ({added})"
-        yield _at(entry.where, entry.id, "revision-order", message)
+        where = _revision_where(entry, "removed", doc)
+        yield _at(where, entry.id, "revision-order", message)
+
+
+def _revision_where(entry: Entry, key: str, doc: Document | None) -> Where:
+    """Where `revisions.KEY` of `entry` was written; the entry's start when not known."""
+    entries = doc.data.get("entries") if doc is not None else None
+    if doc is None or not isinstance(entries, list):
+        return entry.where
+    for index in range(len(entries)):
+        start = doc.mark(("entries", index))
+        if (start.line, start.col) == (entry.where.line, entry.where.col):
+            mark = doc.mark(("entries", index, "revisions", key))
+            return Where(doc.file, mark.line, mark.col)
+    return entry.where
 
 
 def check_citation(citation: Citation, sources: Sources) -> Iterator[Diagnostic]:
