@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
@@ -83,11 +84,63 @@ def validate(doc: Document, name: str, owner: Any) -> Iterator[Diagnostic]:
 
     `owner(path)` names the ID a problem at `path` belongs to (an entry ID or the file stem).
     """
-    errors = _validator(name).iter_errors(doc.data)
-    for error in sorted(errors, key=lambda e: _sort_key(doc, e)):
-        for path, code, message, at_key in _describe(error, name):
-            mark = doc.key_mark(path) if at_key else doc.mark(path)
-            yield Diagnostic(doc.file, mark.line, mark.col, "error", owner(path), code, message)
+    errors = sorted(_validator(name).iter_errors(doc.data), key=lambda e: _sort_key(doc, e))
+    typos, split = _typos(errors), _split_citations(errors)
+    said: set[Path_] = set()
+    for error in errors:
+        path: Path_ = tuple(error.absolute_path)
+        holder = next((s for s in split if path[: len(s)] == s), None)
+        if holder in said or _is_typo(error, typos):
+            continue  # the split citation or the misspelt key beside it says it all
+        if holder is not None:
+            said.add(holder)
+            described = [split[holder]]
+        else:
+            described = list(_describe(error, name))
+        for where, code, message, at_key in described:
+            mark = doc.key_mark(where) if at_key else doc.mark(where)
+            yield Diagnostic(doc.file, mark.line, mark.col, "error", owner(where), code, message)
+
+
+def _is_typo(error: ValidationError, typos: set[Path_]) -> bool:
+    """A missing required field whose misspelling beside it is already reported."""
+    return error.validator == "required" and _required_path(error) in typos
+
+
+def _required_path(error: ValidationError) -> Path_:
+    return (*error.absolute_path, str(error.message).split("'")[1])
+
+
+def _typos(errors: list[ValidationError]) -> set[Path_]:
+    """Paths of the fields that unknown keys beside them probably misspell."""
+    return {
+        (*error.absolute_path, guess)
+        for error in errors
+        if error.validator == "additionalProperties"
+        for _, guess in _extras(error)
+        if guess
+    }
+
+
+_CITATION_KEY = re.compile(r"(?:[A-Za-z][\w-]*:)?[^\s:]+:[0-9]+\b")
+
+
+def _split_citations(errors: list[ValidationError]) -> dict[Path_, Described]:
+    """Compact citations YAML read as a one-key mapping because they hold ': '."""
+    found: dict[Path_, Described] = {}
+    for error in errors:
+        value = error.instance
+        if error.validator != "additionalProperties" or len(value) != 1:
+            continue
+        key, rest = next(iter(value.items()))
+        if isinstance(rest, str) and _CITATION_KEY.match(str(key)):
+            message = (
+                f"citation '{key}: {rest}' was read as a mapping because it holds ': ': "
+                "write the whole citation in single quotes"
+            )
+            path: Path_ = tuple(error.absolute_path)
+            found[path] = (path, "bad-citation", message, False)
+    return found
 
 
 def _sort_key(doc: Document, error: ValidationError) -> tuple[int, int]:
@@ -115,6 +168,13 @@ def _describe(error: ValidationError, schema_name: str) -> Iterator[Described]:
             + (f"not {_describe_value(error.instance)}"),
             False,
         )
+    elif "propertyNames" in error.absolute_schema_path:
+        message = f"name '{error.instance}' in {_field(where)} must match {error.validator_value}"
+        yield (*path, error.instance), "bad-value", message, True
+    elif kind == "uniqueItems":
+        index = _first_repeat(error.instance)
+        message = f"{_field(where)} lists '{error.instance[index]}' twice"
+        yield (*path, index), "duplicate-item", message, False
     elif kind == "enum":
         allowed = ", ".join(str(v) for v in error.validator_value)
         message = f"{_field(where)} is '{error.instance}', expected one of: {allowed}"
@@ -125,11 +185,18 @@ def _describe(error: ValidationError, schema_name: str) -> Iterator[Described]:
 
 def _unknown_fields(error: ValidationError, path: Path_) -> Iterator[Described]:
     known = sorted(error.schema.get("properties", {}))
-    extras = [key for key in error.instance if key not in error.schema.get("properties", {})]
-    for key in extras:
-        guess = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
-        hint = f" (did you mean '{guess[0]}'?)" if guess else f" (known: {', '.join(known)})"
+    for key, guess in _extras(error):
+        hint = f" (did you mean '{guess}'?)" if guess else f" (known: {', '.join(known)})"
         yield (*path, key), "unknown-field", f"unknown field '{key}'{hint}", True
+
+
+def _extras(error: ValidationError) -> Iterator[tuple[str, str | None]]:
+    """Each key `additionalProperties` rejected, with the known key it most resembles."""
+    known = sorted(error.schema.get("properties", {}))
+    for key in error.instance:
+        if key not in known:
+            guess = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+            yield str(key), guess[0] if guess else None
 
 
 def _other_message(error: ValidationError, where: str) -> str:
@@ -140,11 +207,11 @@ def _other_message(error: ValidationError, where: str) -> str:
         return f"{_field(where)} must not be empty"
     if kind == "minimum":
         return f"{_field(where)} must be at least {value}, not {error.instance}"
-    if kind == "uniqueItems":
-        return f"{_field(where)} lists the same item twice"
-    if kind == "propertyNames":
-        return f"name '{error.instance}' in {where} is not allowed: {error.message}"
     return f"{_field(where)}: {error.message}"
+
+
+def _first_repeat(items: list[Any]) -> int:
+    return next((i for i, item in enumerate(items) if item in items[:i]), 0)
 
 
 def _code(kind: str) -> str:
