@@ -185,13 +185,24 @@ def _syntax_error(err: yaml.MarkedYAMLError) -> LoadError:
         return LoadError(Mark(1, 1), "yaml-syntax", f"invalid YAML: {err}")
     where = Mark(mark.line + 1, mark.column + 1, mark.index)
     problem = (err.problem or "invalid YAML").strip()
-    hint = ""
+    hint = context = ""
     if "mapping values are not allowed" in problem:
         hint = ": a value holding ': ' must be quoted; write the whole scalar in single quotes"
     elif "found character" in problem and "cannot start any token" in problem:
         hint = ": a value starting with this character must be quoted"
-    context = f" ({err.context.strip()})" if err.context and not hint else ""
+    elif err.context:
+        context = f" ({err.context.strip()}{_opened(err, mark)})"
+        if "flow" in err.context:
+            hint = ": a value holding '{' or '[' as text must be quoted"
     return LoadError(where, "yaml-syntax", f"invalid YAML: {problem}{context}{hint}")
+
+
+def _opened(err: yaml.MarkedYAMLError, problem: Any) -> str:
+    # "while parsing a flow mapping" is only useful with where that mapping opened.
+    opened = err.context_mark
+    if opened is None or opened.line == problem.line:
+        return ""
+    return f" opened at line {opened.line + 1}, column {opened.column + 1}"
 
 
 def _reader_error(doc: Document, err: yaml.reader.ReaderError) -> LoadError:
