@@ -1,0 +1,304 @@
+"""Render stage: a register set and its citation outcomes -> Markdown pages, as strings.
+
+Nothing here writes a file: the MkDocs plugin adds the pages to the site in memory and
+`register render` writes them to a folder. Templates (Jinja2) hold the shape of a page;
+`PageFormatter` holds the formatting they call, so a site's own templates reuse it.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import jinja2
+import yaml
+
+from .markdown import Linker, code_span, escape_inline, prose, safe_url
+from .models import Citation, Entry, Register, RegisterSet
+
+if TYPE_CHECKING:
+    from .verify import Outcome
+
+PACKAGED_TEMPLATES = Path(__file__).parent / "templates"
+"""The templates shipped in the wheel; a site may point the plugin at its own copy."""
+
+ASSETS = ("register.css", "register.js")
+"""Files under `templates/assets/` that the pages need (badges, overview sorting)."""
+
+OUTCOME_ORDER = ("broken", "moved", "missing-file", "out-of-range", "unresolved", "unverified", "ok")
+"""Health page order: what needs fixing first."""
+
+RANKS = {
+    "state": ("done", "partial", "missing", "n/a"),
+    "value": ("high", "med", "low", "none"),
+    "effort": ("S", "M", "L", "XL"),
+}
+"""Sort order of badge keywords in the overview (the JavaScript sorts by this rank)."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the generated pages go, as paths relative to the docs dir (or `--out DIR`)."""
+
+    pages: str = "registers"
+    """Folder of the register pages: `registers/meta.md` for registers/meta.yaml."""
+    overview: str = "registers/index.md"
+    health: str = "registers/health.md"
+    legend: str | None = None
+    """A page explaining the fields, linked from every register page's header."""
+
+    def page_of(self, slug: str) -> str:
+        return posixpath.join(self.pages, f"{slug}.md")
+
+
+@dataclass
+class SourceView:
+    """One listed citation as its page shows it."""
+
+    link: str
+    quote: str | None
+    outcome: str
+    excerpt: str | None = None
+    """A fenced, highlighted code block of the cited lines (not indented)."""
+    excerpt_title: str = ""
+
+
+def relative(target: str, page: str) -> str:
+    """The relative link from `page` to `target` (both relative to the docs dir)."""
+    return posixpath.relpath(target, posixpath.dirname(page) or ".")
+
+
+@dataclass
+class PageFormatter:
+    """Formatting helpers for one page; templates call these as `fmt.*`."""
+
+    page: str
+    linker: Linker
+    outcomes: dict[int, Outcome] = field(default_factory=dict)
+
+    def prose(self, text: str | None) -> str:
+        """Register Markdown, made safe, with references and citations linked."""
+        return prose(text or "", self.linker)
+
+    def cell(self, text: str | None) -> str:
+        """Prose for a table cell: one line, `|` escaped."""
+        return " ".join(self.prose(text).split()).replace("|", "\\|")
+
+    def inline(self, text: str | None) -> str:
+        """Plain text (titles, dates, tags) exactly as written."""
+        return escape_inline(str(text or ""))
+
+    def link(self, target: str, anchor: str = "") -> str:
+        """A relative link to another generated page, or a bare anchor on this one."""
+        if target == self.page and anchor:
+            return "#" + anchor
+        return relative(target, self.page) + ("#" + anchor if anchor else "")
+
+    def entry_link(self, entry_id: str) -> str:
+        """`[META-07](meta.md#meta-07)`, or the bare ID when it is not published."""
+        url = self.linker.entry_link(entry_id)
+        return f"[{entry_id}]({url})" if url else entry_id
+
+    def badge(self, kind: str, key: str, label: str | None = None) -> str:
+        """A coloured keyword: `<span class="reg-badge reg-state--missing">missing</span>`."""
+        css = re.sub(r"[^a-z0-9]+", "-", key.lower()).strip("-") or "none"
+        rank = RANKS[kind].index(key) if key in RANKS.get(kind, ()) else len(RANKS.get(kind, ()))
+        text = escape_inline(label or key)
+        return (
+            f'<span class="reg-badge reg-{kind} reg-{kind}--{css}" data-rank="{rank}">{text}</span>'
+        )
+
+    def sources(self, entry: Entry) -> list[SourceView]:
+        return [self.source(citation) for citation in entry.citations]
+
+    def source(self, citation: Citation) -> SourceView:
+        outcome = self.outcomes.get(id(citation))
+        view = SourceView(
+            link=self.citation_link(citation),
+            quote=escape_inline(citation.quote) if citation.quote else None,
+            outcome=outcome.outcome if outcome else "unverified",
+        )
+        if outcome and outcome.excerpt:
+            view.excerpt = excerpt_block(citation, outcome.excerpt, outcome.first_line)
+            sha = (outcome.commit or self._commit(citation))[:7]
+            view.excerpt_title = f"{citation.repo_path or citation.path}:{citation.lines_text}"
+            view.excerpt_title += f" @ {sha}" if sha else ""
+        return view
+
+    def citation_link(self, citation: Citation) -> str:
+        """The pinned blob permalink of a citation, or the citation as code text."""
+        label = citation.text.split(" ", 1)[0] if not citation.in_prose else citation.text
+        source = self.linker.sources.sources.get(citation.source or "")
+        url = source.blob_url(citation.repo_path or "", citation.start, citation.end) if source else None
+        if url and safe_url(url):
+            return f"[{escape_inline(label)}]({url})"
+        return code_span(label)
+
+    def _commit(self, citation: Citation) -> str:
+        source = self.linker.sources.sources.get(citation.source or "")
+        return source.commit if source else ""
+
+    def backlinks(self, entry: Entry) -> str:
+        return ", ".join(self.entry_link(entry_id) for entry_id in entry.backlinks)
+
+    def subject(self, register: Register) -> str:
+        """"mcpx @ 05c78b2", linked to the commit when the source is public."""
+        source = self.linker.sources.sources.get(register.subject)
+        if source is None:
+            return self.inline(register.subject)
+        text = f"{escape_inline(source.alias)} @ {escape_inline(source.commit[:7])}"
+        url = source.commit_url()
+        return f"[{text}]({url})" if url and safe_url(url) else text
+
+
+def excerpt_block(citation: Citation, lines: list[str], first_line: int) -> str:
+    """The cited lines as a fenced block: line numbers from `first_line`, cited lines marked."""
+    body = "\n".join(line.rstrip("\r\n") for line in lines)
+    longest = max((len(run) for run in re.findall(r"`{3,}", body)), default=2)
+    fence = "`" * (longest + 1)
+    low = citation.start - first_line + 1
+    high = min(citation.end - first_line + 1, len(lines))
+    marked = str(low) if low == high else f"{low}-{high}"
+    language = language_of(citation.repo_path or citation.path)
+    options = f'linenums="{first_line}" hl_lines="{marked}"'
+    return f"{fence} {language} {options}\n{body}\n{fence}"
+
+
+@lru_cache(maxsize=256)
+def language_of(path: str) -> str:
+    """The highlighting language of a file, from its name (`text` when unknown)."""
+    if path.endswith((".md", ".mdx")):
+        return "markdown"
+    from pygments.lexers import find_lexer_class_for_filename  # noqa: PLC0415 - slow import
+
+    lexer = find_lexer_class_for_filename(posixpath.basename(path))
+    return lexer.aliases[0] if lexer and lexer.aliases else "text"
+
+
+class Renderer:
+    """Renders every page of a register set with one Jinja2 environment."""
+
+    def __init__(
+        self,
+        registers: RegisterSet,
+        outcomes: Sequence[Outcome] = (),
+        *,
+        layout: Layout | None = None,
+        templates: Path | None = None,
+    ):
+        self.registers = registers
+        self.layout = layout or Layout()
+        self.outcomes = {id(o.citation): o for o in outcomes}
+        self.env = environment(templates)
+        self.entry_pages = {
+            entry.id: self.layout.page_of(register.slug)
+            for register in registers.registers
+            for entry in register.entries
+        }
+
+    def formatter(self, page: str) -> PageFormatter:
+        linker = Linker(self.registers.sources, self.entry_pages, page, relative)
+        return PageFormatter(page, linker, self.outcomes)
+
+    def pages(self) -> dict[str, str]:
+        """Every generated page: path relative to the docs dir -> Markdown."""
+        pages = {self.layout.overview: self.overview()}
+        for register in self.registers.registers:
+            pages[self.layout.page_of(register.slug)] = self.register(register)
+        pages[self.layout.health] = self.health()
+        return pages
+
+    def register(self, register: Register) -> str:
+        page = self.layout.page_of(register.slug)
+        fmt = self.formatter(page)
+        legend = fmt.link(self.layout.legend) if self.layout.legend else None
+        return self._render(
+            "register.md.j2", fmt, register=register, legend=legend,
+            front_matter=front_matter({"tags": register.tags} if register.tags else {}),
+        )
+
+    def overview(self) -> str:
+        fmt = self.formatter(self.layout.overview)
+        rows = [(register, entry) for register in self.registers.registers for entry in register.entries]
+        return self._render(
+            "overview.md.j2", fmt, rows=rows, layout=self.layout,
+            registers=self.registers.registers, states=RANKS["state"],
+            tags=sorted({t for r, e in rows for t in tags_of(r, e)}), tags_of=tags_of,
+        )
+
+    def health(self) -> str:
+        fmt = self.formatter(self.layout.health)
+        groups = outcome_groups(self.registers.citations(), self.outcomes)
+        register_of = {r.slug: r for r in self.registers.registers}
+        return self._render(
+            "health.md.j2", fmt, groups=groups, layout=self.layout, register_of=register_of,
+            total=sum(len(items) for items in groups.values()),
+        )
+
+    def _render(self, name: str, fmt: PageFormatter, **context: Any) -> str:
+        text = self.env.get_template(name).render(fmt=fmt, **context)
+        return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+def tags_of(register: Register, entry: Entry) -> list[str]:
+    """An entry's tags for filtering: its own and its register's."""
+    return list(dict.fromkeys([*entry.tags, *register.tags]))
+
+
+def outcome_groups(
+    citations: Iterable[Citation], outcomes: dict[int, Outcome]
+) -> dict[str, list[tuple[Citation, str]]]:
+    """(citation, message) per outcome, in `OUTCOME_ORDER`; a citation never verified is unverified."""
+    groups: dict[str, list[tuple[Citation, str]]] = {name: [] for name in OUTCOME_ORDER}
+    for citation in citations:
+        outcome = outcomes.get(id(citation))
+        name = outcome.outcome if outcome else "unverified"
+        groups.setdefault(name, []).append((citation, outcome.message if outcome else ""))
+    return {name: items for name, items in groups.items() if items}
+
+
+def front_matter(meta: dict[str, Any]) -> str:
+    """A YAML front matter block (material reads `tags` and `search` from it)."""
+    if not meta:
+        return ""
+    return "---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) + "---\n"
+
+
+@lru_cache(maxsize=8)
+def environment(templates: Path | None = None) -> jinja2.Environment:
+    """Jinja2 for Markdown: no autoescape (formatters escape), a site's templates first."""
+    loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(str(PACKAGED_TEMPLATES))]
+    if templates is not None:
+        loaders.insert(0, jinja2.FileSystemLoader(str(templates)))
+    return jinja2.Environment(
+        loader=jinja2.ChoiceLoader(loaders),
+        autoescape=False,  # noqa: S701 - the output is Markdown; PageFormatter escapes
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def render_site(
+    registers: RegisterSet,
+    outcomes: Sequence[Outcome] = (),
+    *,
+    layout: Layout | None = None,
+    templates: Path | None = None,
+) -> dict[str, str]:
+    """Every generated page of `registers`: path relative to the docs dir -> Markdown."""
+    return Renderer(registers, outcomes, layout=layout, templates=templates).pages()
+
+
+def asset(name: str, templates: Path | None = None) -> str:
+    """The text of an asset (`register.css`, `register.js`), a site's own copy first."""
+    for folder in (templates, PACKAGED_TEMPLATES):
+        if folder is not None and (folder / "assets" / name).is_file():
+            return (folder / "assets" / name).read_text(encoding="utf-8")
+    raise FileNotFoundError(name)
