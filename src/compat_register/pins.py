@@ -5,7 +5,8 @@ The I/O side of citations; `verify.py` judges what is read here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import contextlib
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,6 +58,13 @@ class Checkouts:
             )
             return Pin(None, None, problem)
         return Pin(checkout, sha)
+
+    def prefetch(self, source: Source, paths: Iterable[str]) -> None:
+        """Read every file a source's citations name in one pass (when it has a checkout)."""
+        pin = self.pin(source)
+        if pin.checkout is not None and pin.sha is not None:
+            with contextlib.suppress(GitSourceError):  # read_text reports it, file by file
+                pin.checkout.prefetch(pin.sha, paths)
 
     def text(self, pin: Pin, path: str) -> FileText | None:
         """A file at a pin, read once per run so its quote index is built at most once."""

@@ -51,8 +51,10 @@ def judge(citation: Citation, text: FileText | None, where: str) -> Outcome:
     start, end = citation.start, citation.end
     in_range = end <= len(text.lines)
     excerpt = text.lines[start - 1 : end] if in_range else None
+    if in_range and _quoted(citation.quote, excerpt or []):
+        return Outcome(citation, "ok", excerpt=excerpt, first_line=start)
     quote = normalise_quote(citation.quote) if citation.quote else ""
-    if in_range and (not quote or quote in normalise(" ".join(excerpt or []))):
+    if in_range and quote and quote in normalise(" ".join(excerpt or [])):
         return Outcome(citation, "ok", excerpt=excerpt, first_line=start)
     if quote and (span := text.find_nearest(quote, start)):
         proposed = (span[0], max(span[1], span[0] + end - start))
@@ -64,6 +66,11 @@ def judge(citation: Citation, text: FileText | None, where: str) -> Outcome:
         return Outcome(citation, "out-of-range", message)
     message = f"quote “{citation.quote}” is not in {where}: the cited text is gone"
     return Outcome(citation, "broken", message, excerpt=excerpt, first_line=start)
+
+
+def _quoted(quote: str | None, excerpt: list[str]) -> bool:
+    # The quick test: most quotes are copied verbatim from one line.
+    return not quote or any(quote in line for line in excerpt)
 
 
 def _moved_message(
@@ -86,6 +93,8 @@ def verify(
     skipped = set(skip)
     checkouts = Checkouts(registers_dir, environ)
     try:
+        if not offline:
+            _prefetch(registers, checkouts, skipped)
         outcomes = [
             _verify_one(citation, registers, checkouts, offline or citation.source in skipped)
             for citation in registers.citations()
@@ -95,6 +104,15 @@ def verify(
     diagnostics = list(_pin_problems(registers, checkouts, outcomes))
     diagnostics.extend(_stale(outcomes))
     return outcomes, diagnostics
+
+
+def _prefetch(registers: RegisterSet, checkouts: Checkouts, skipped: set[str]) -> None:
+    paths: dict[str, set[str]] = {}
+    for citation in registers.citations():
+        if citation.source and citation.repo_path and citation.source not in skipped:
+            paths.setdefault(citation.source, set()).add(citation.repo_path)
+    for alias, wanted in paths.items():
+        checkouts.prefetch(registers.sources.sources[alias], wanted)
 
 
 def _verify_one(

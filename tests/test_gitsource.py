@@ -1,0 +1,645 @@
+"""gitsource against real repositories built in tmp dirs (no git mocks)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import git
+import pytest
+
+from compat_register import gitsource
+from compat_register.gitsource import (
+    Checkout,
+    GitSourceError,
+    SourceCache,
+    check_commit,
+    check_repo_path,
+    check_repo_url,
+    default_cache_root,
+    locate,
+)
+from gitrepo import EPOCH, GitRepo, git_env
+
+
+@pytest.fixture(autouse=True)
+def _quiet_git_config(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The git run by gitsource reads no user or system config either."""
+    for name in list(os.environ):
+        if name.startswith("GIT_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+
+
+@pytest.fixture
+def src(tmp_path: Path) -> GitRepo:
+    return GitRepo(tmp_path / "src")
+
+
+def one_line(exc: pytest.ExceptionInfo[GitSourceError]) -> str:
+    message = str(exc.value)
+    assert message and "\n" not in message and "Traceback" not in message
+    return message
+
+
+# --- input checks -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://github.com/modelcontextprotocol/modelcontextprotocol",
+        "ssh://git@github.com/owner/repo.git",
+        "ssh://git@[::1]:2222/repo.git",
+        "git@github.com:owner/repo.git",
+        "file:///srv/git/repo.git",
+        "/srv/git/repo",
+        "../mcpx",
+        "mcpx",
+        "./odd:name",
+    ],
+)
+def test_accepted_repo_urls(url: str) -> None:
+    assert check_repo_url(url) is None
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("ext::sh -c touch% /tmp/pwned", "transport"),
+        ("fd::17", "transport"),
+        ("::x", "transport"),
+        ("http://example.com/repo", "'http://' is not allowed"),
+        ("git://example.com/repo", "'git://' is not allowed"),
+        ("HTTPS://example.com/repo", "not allowed"),
+        ("-uhack", "starts with '-'"),
+        ("--upload-pack=touch x", "starts with '-'"),
+        ("https://example.com/a\nb", "newline"),
+        ("/srv/repo\0", "NUL"),
+        ("ssh://-oProxyCommand=touch%20x/repo", "starting with '-'"),
+        ("-oProxyCommand=x:repo", "starts with '-'"),
+        ("git@-oProxyCommand=x:repo", "starting with '-'"),
+        ("https:///repo", "no host"),
+        ("", "empty"),
+    ],
+)
+def test_rejected_repo_urls(url: str, says: str) -> None:
+    message = check_repo_url(url)
+    assert message is not None and says in message and "\n" not in message
+
+
+@pytest.mark.parametrize("commit", ["05c78b2", "B0F60BA5409DB7A6582440A7B473CC0398890F15"])
+def test_accepted_commits(commit: str) -> None:
+    assert check_commit(commit) is None
+
+
+@pytest.mark.parametrize(
+    "commit", ["", "05c78b", "g5c78b2", "05c78b2\n", "a" * 41, "--upload-pack=touch x", "HEAD"]
+)
+def test_rejected_commits(commit: str) -> None:
+    message = check_commit(commit)
+    assert message is not None and "7 to 40 hex" in message and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("path", "says"),
+    [
+        ("", "empty"),
+        ("/etc/passwd", "absolute"),
+        ("../../etc/passwd", "'..'"),
+        ("docs/../../x", "'..'"),
+        ("--output=/tmp/x", "starts with '-'"),
+        ("a\\b", "backslash"),
+        ("a\nb", "newline"),
+        ("a\0b", "NUL"),
+    ],
+)
+def test_rejected_paths(path: str, says: str) -> None:
+    message = check_repo_path(path)
+    assert message is not None and says in message and "\n" not in message
+
+
+def test_accepted_paths() -> None:
+    assert check_repo_path("docs/specification/2025-06-18/basic/index.mdx") is None
+    assert check_repo_path("a/..b/c..d/.hidden") is None
+
+
+# --- Checkout -----------------------------------------------------------------------------
+
+
+def test_read_lines_at_two_commits(src: GitRepo) -> None:
+    src.write("docs/a.md", "one\ntwo\n")
+    first = src.commit()
+    src.write("docs/a.md", "zero\none\r\ntwo\n\nlast, no newline \xe9")
+    second = src.commit()
+    with Checkout(src.root) as checkout:
+        assert checkout.read_text(first, "docs/a.md") == ["one", "two"]
+        assert checkout.read_text(second, "docs/a.md") == [
+            "zero",
+            "one",
+            "two",
+            "",
+            "last, no newline \xe9",
+        ]
+
+
+def test_lines_split_on_newline_only_and_decode_with_replacement(src: GitRepo) -> None:
+    src.write("a.txt", b"form\x0cfeed\x1cfs \xe2\x80\xa8 ls\nbad \xff byte\n")
+    sha = src.commit()
+    with Checkout(src.root) as checkout:
+        assert checkout.read_text(sha, "a.txt") == [
+            "form\x0cfeed\x1cfs \u2028 ls",
+            "bad \ufffd byte",
+        ]
+
+
+def test_empty_file_has_no_lines(src: GitRepo) -> None:
+    src.write("empty", "")
+    sha = src.commit()
+    with Checkout(src.root) as checkout:
+        assert checkout.read_text(sha, "empty") == []
+
+
+def test_missing_file_and_directory_are_none(src: GitRepo) -> None:
+    src.write("docs/a.md", "one\n")
+    first = src.commit()
+    src.write("docs/b.md", "b\n")
+    second = src.commit()
+    with Checkout(src.root) as checkout:
+        assert checkout.read_text(first, "docs/b.md") is None
+        assert checkout.read_text(second, "docs/b.md") == ["b"]
+        assert checkout.read_text(second, "docs") is None
+        assert checkout.read_text(second, "docs/a.md/x") is None
+        assert checkout.read_text(second, "docs/a.md") == ["one"]  # still in sync after misses
+
+
+def test_binary_file_is_an_error(src: GitRepo) -> None:
+    src.write("logo.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")
+    src.write("late.bin", b"x" * 8000 + b"\0")  # NUL past git's 8000 bytes: text
+    sha = src.commit()
+    with Checkout(src.root) as checkout:
+        for _ in range(2):  # the cached answer raises too
+            with pytest.raises(GitSourceError) as exc:
+                checkout.read_text(sha, "logo.png")
+            assert one_line(exc) == "logo.png is a binary file"
+        assert checkout.read_text(sha, "late.bin") == ["x" * 8000 + "\0"]
+
+
+def test_each_path_is_read_once(src: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    src.write("a.md", "a\n")
+    sha = src.commit()
+    calls = spy(monkeypatch, "get_object_data")
+    with Checkout(src.root) as checkout:
+        lines = checkout.read_text(sha, "a.md")
+        assert lines == ["a"]
+        assert lines is not None
+        lines.append("caller's own copy")
+        assert checkout.read_text(sha, "a.md") == ["a"]
+        assert checkout.read_text(sha, "gone.md") is None
+        assert checkout.read_text(sha, "gone.md") is None
+    assert [args[0] for args in calls] == [f"{sha}:a.md", f"{sha}:gone.md"]
+
+
+def spy(monkeypatch: pytest.MonkeyPatch, method: str) -> list[tuple[object, ...]]:
+    """Record the arguments of every call of a GitPython `Git` method (it has __slots__)."""
+    calls: list[tuple[object, ...]] = []
+    real = getattr(git.Git, method)
+
+    def recording(self: git.Git, *args: object, **kwargs: object) -> object:
+        calls.append(args)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(git.Git, method, recording)
+    return calls
+
+
+def test_read_text_rejects_hostile_input(src: GitRepo, tmp_path: Path) -> None:
+    sha = src.commit()
+    marker = tmp_path / "x"
+    with Checkout(src.root) as checkout:
+        for path in (f"--output={marker}", "../../etc/passwd", "a\nHEAD:b"):
+            with pytest.raises(GitSourceError) as exc:
+                checkout.read_text(sha, path)
+            assert "path" in one_line(exc)
+        for bad_sha in ("HEAD", sha[:7], "--output=x"):
+            with pytest.raises(GitSourceError) as exc:
+                checkout.read_text(bad_sha, "a.md")
+            assert "full lowercase commit sha" in one_line(exc)
+    assert not marker.exists()
+
+
+def test_resolve_short_full_and_absent(src: GitRepo) -> None:
+    src.write("a.md", "a\n")
+    sha = src.commit()
+    blob = src.git("rev-parse", "HEAD:a.md")
+    with Checkout(src.root) as checkout:
+        assert checkout.resolve(sha) == sha
+        assert checkout.resolve(sha[:7]) == sha
+        assert checkout.resolve(sha[:12].upper()) == sha
+        assert checkout.resolve("0" * 40) is None
+        assert checkout.resolve("deadbee") is None
+        assert checkout.resolve(blob) is None  # an object, but not a commit
+        with pytest.raises(GitSourceError) as exc:
+            checkout.resolve("--upload-pack=touch x")
+        assert "7 to 40 hex" in one_line(exc)
+
+
+def colliding_commits(repo: GitRepo) -> tuple[str, str]:
+    """Write two commits whose shas share their first 7 hex digits (found by brute force)."""
+    tree = repo.git("hash-object", "-t", "tree", "-w", "--stdin", input="")
+    seen: dict[str, str] = {}
+    for n in range(1_000_000):
+        body = (
+            f"tree {tree}\nauthor a <a@b> {EPOCH} +0000\ncommitter a <a@b> {EPOCH} +0000\n\n{n}\n"
+        )
+        data = body.encode()
+        sha = hashlib.sha1(b"commit %d\0" % len(data) + data).hexdigest()
+        if sha[:7] in seen:
+            break
+        seen[sha[:7]] = body
+    written = [
+        repo.git("hash-object", "-t", "commit", "-w", "--stdin", input=text)
+        for text in (seen[sha[:7]], body)
+    ]
+    assert written[0][:7] == written[1][:7] and written[1] == sha
+    return written[0], written[1]
+
+
+def test_resolve_ambiguous_prefix_is_an_error(src: GitRepo) -> None:
+    one, two = colliding_commits(src)
+    with Checkout(src.root) as checkout:
+        with pytest.raises(GitSourceError) as exc:
+            checkout.resolve(one[:7])
+        assert "ambiguous" in one_line(exc)
+        assert checkout.resolve(one[:12]) == one
+        assert checkout.resolve(two) == two
+
+
+def test_checkout_of_a_non_repository(tmp_path: Path) -> None:
+    for root in (tmp_path, tmp_path / "absent"):
+        with pytest.raises(GitSourceError) as exc:
+            Checkout(root)
+        assert one_line(exc) == f"{root} is not a git repository"
+
+
+def test_paths_gitpython_would_expand_are_refused(src: GitRepo, tmp_path: Path) -> None:
+    odd = tmp_path / "$HOME"
+    src.root.rename(odd)
+    with pytest.raises(GitSourceError) as exc:
+        Checkout(odd)
+    assert "would expand the '$'" in one_line(exc)
+    with pytest.raises(GitSourceError) as exc:
+        SourceCache(odd / "cache").sync("spec", src.url, "a" * 40)
+    assert "would expand the '$'" in one_line(exc)
+
+
+def test_checkout_of_a_bare_repository(src: GitRepo, tmp_path: Path) -> None:
+    src.write("a.md", "a\n")
+    sha = src.commit()
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(src.root), str(bare)], check=True)
+    with Checkout(bare) as checkout:
+        assert checkout.read_text(sha, "a.md") == ["a"]
+
+
+# --- changed_ranges -----------------------------------------------------------------------
+
+
+def numbered(n: int, tag: str = "line") -> str:
+    return "".join(f"{tag} {i}\n" for i in range(1, n + 1))
+
+
+def test_changed_ranges(src: GitRepo) -> None:
+    src.write("docs/above.md", numbered(10))
+    src.write("docs/old-name.md", numbered(20))
+    src.write("docs/gone.md", numbered(5))
+    src.write("docs/same.md", numbered(3))
+    old = src.commit()
+    src.write("docs/above.md", "new 1\nnew 2\n" + numbered(10).replace("line 7\n", ""))
+    src.mv("docs/old-name.md", "spec/new-name.md")
+    src.write("spec/new-name.md", numbered(20).replace("line 15\n", "line fifteen\n"))
+    src.rm("docs/gone.md")
+    src.write("docs/added.md", "x\n")
+    new = src.commit()
+    with Checkout(src.root) as checkout:
+        assert checkout.changed_ranges(old, new, "docs/above.md") == (
+            "docs/above.md",
+            [(0, 0, 1, 2), (7, 1, 8, 0)],
+        )
+        assert checkout.changed_ranges(old, new, "docs/old-name.md") == (
+            "spec/new-name.md",
+            [(15, 1, 15, 1)],
+        )
+        assert checkout.changed_ranges(old, new, "docs/gone.md") == (None, [(1, 5, 0, 0)])
+        assert checkout.changed_ranges(old, new, "docs/same.md") == ("docs/same.md", [])
+        assert checkout.changed_ranges(new, old, "spec/new-name.md") == (
+            "docs/old-name.md",
+            [(15, 1, 15, 1)],
+        )
+
+
+def test_changed_ranges_of_awkward_names(src: GitRepo) -> None:
+    names = ["sp ace.md", "tab\there.md", "caf\u00e9.md", 'quote".md', "x b/y.md"]
+    for name in names:
+        src.write(name, numbered(4, name))
+    src.write("mode.sh", "echo\n")
+    old = src.commit()
+    for name in names:
+        src.write(name, numbered(4, name).replace(" 2\n", " two\n"))
+    src.mv("sp ace.md", "moved/sp ace 2.md")
+    src.mv("tab\there.md", "moved/tab\tthere.md")
+    src.git("update-index", "--chmod=+x", "mode.sh")
+    new = src.commit()
+    with Checkout(src.root) as checkout:
+        assert checkout.changed_ranges(old, new, "sp ace.md") == (
+            "moved/sp ace 2.md",
+            [(2, 1, 2, 1)],
+        )
+        assert checkout.changed_ranges(old, new, "tab\there.md") == (
+            "moved/tab\tthere.md",
+            [(2, 1, 2, 1)],
+        )
+        for name in ("caf\u00e9.md", 'quote".md', "x b/y.md"):
+            assert checkout.changed_ranges(old, new, name) == (name, [(2, 1, 2, 1)])
+        assert checkout.changed_ranges(old, new, "mode.sh") == ("mode.sh", [])
+
+
+def test_changed_ranges_ignores_the_users_diff_config(src: GitRepo) -> None:
+    src.write("a.md", "a\n")
+    src.write("same.md", "s\n")
+    old = src.commit()
+    src.mv("a.md", "b.md")
+    src.write("b.md", "a\nb\n")
+    src.write("same.md", "t\n")
+    new = src.commit()
+    for key, value in [
+        ("diff.noprefix", "true"),
+        ("color.diff", "always"),
+        ("color.ui", "always"),
+        ("diff.renames", "false"),
+        ("diff.context", "5"),
+        ("diff.external", "false"),
+    ]:
+        src.git("config", key, value)
+    with Checkout(src.root) as checkout:
+        assert checkout.changed_ranges(old, new, "a.md") == ("b.md", [(1, 0, 2, 1)])
+        assert checkout.changed_ranges(old, new, "same.md") == ("same.md", [(1, 1, 1, 1)])
+
+
+def test_changed_ranges_runs_one_diff_per_pair(
+    src: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    src.write("a.md", "a\n")
+    src.write("b.md", "b\n")
+    old = src.commit()
+    src.write("a.md", "A\n")
+    src.write("b.md", "B\n")
+    new = src.commit()
+    runs = spy(monkeypatch, "_call_process")
+    with Checkout(src.root) as checkout:
+        assert checkout.changed_ranges(old, new, "a.md") == ("a.md", [(1, 1, 1, 1)])
+        assert checkout.changed_ranges(old, new, "b.md") == ("b.md", [(1, 1, 1, 1)])
+        assert checkout.changed_ranges(old, new, "c.md") == ("c.md", [])
+    assert [args[0] for args in runs] == ["diff"]
+
+
+def test_changed_ranges_with_an_absent_commit(src: GitRepo) -> None:
+    sha = src.commit()
+    with Checkout(src.root) as checkout, pytest.raises(GitSourceError) as exc:
+        checkout.changed_ranges(sha, "0" * 40, "a.md")
+    assert "git diff failed" in one_line(exc)
+
+
+# --- SourceCache --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def cache(tmp_path: Path) -> SourceCache:
+    return SourceCache(tmp_path / "cache")
+
+
+def read_cached(cache: SourceCache, alias: str, sha: str, path: str) -> list[str] | None:
+    with Checkout(cache.repo_dir(alias)) as checkout:
+        assert checkout.resolve(sha[:7]) == sha
+        return checkout.read_text(sha, path)
+
+
+def test_sync_then_read_from_the_cache(src: GitRepo, cache: SourceCache) -> None:
+    src.write("docs/a.md", "pinned\n")
+    pinned = src.commit()
+    src.write("docs/a.md", "later\n")
+    src.commit()
+    lines: list[str] = []
+    assert cache.sync("spec", src.url, pinned, progress=lines.append) == pinned
+    assert any("objects" in line for line in lines)
+    assert read_cached(cache, "spec", pinned, "docs/a.md") == ["pinned"]
+    assert locate("spec", None, cache, {}) == cache.repo_dir("spec")
+    assert sorted(p.name for p in cache.root.iterdir()) == ["spec.git", "spec.lock"]
+
+
+def test_sync_twice_is_a_no_op(src: GitRepo, cache: SourceCache) -> None:
+    pinned = src.commit()
+    assert cache.sync("spec", src.url, pinned) == pinned
+    packs = sorted((cache.repo_dir("spec") / "objects" / "pack").iterdir())
+    lines: list[str] = []
+    assert cache.sync("spec", src.url, pinned[:7], progress=lines.append) == pinned
+    assert lines == []  # nothing fetched
+    assert sorted((cache.repo_dir("spec") / "objects" / "pack").iterdir()) == packs
+
+
+def test_sync_a_short_sha_fetches_all_refs(src: GitRepo, cache: SourceCache) -> None:
+    src.write("a.md", "a\n")
+    first = src.commit()
+    src.git("tag", "v1")
+    src.write("a.md", "b\n")
+    src.commit()
+    assert cache.sync("spec", src.url, first[:9].upper()) == first
+    assert read_cached(cache, "spec", first, "a.md") == ["a"]
+
+
+def test_sync_moves_to_a_new_commit_in_place(src: GitRepo, cache: SourceCache) -> None:
+    src.write("a.md", "a\n")
+    first = src.commit()
+    cache.sync("spec", src.url, first)
+    src.write("a.md", "b\n")
+    second = src.commit()
+    assert cache.sync("spec", src.url, second) == second
+    assert read_cached(cache, "spec", first, "a.md") == ["a"]
+    assert read_cached(cache, "spec", second, "a.md") == ["b"]
+
+
+def test_sync_from_a_relative_local_path(
+    src: GitRepo, cache: SourceCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sha = src.commit()
+    monkeypatch.chdir(src.root.parent)
+    assert cache.sync("spec", "src", sha) == sha
+
+
+def test_sync_of_an_absent_commit_keeps_the_cache(src: GitRepo, cache: SourceCache) -> None:
+    src.write("a.md", "a\n")
+    pinned = src.commit()
+    cache.sync("spec", src.url, pinned)
+    for absent in ("f" * 40, "fffffff"):
+        with pytest.raises(GitSourceError) as exc:
+            cache.sync("spec", src.url, absent)
+        assert one_line(exc) == f"commit {absent} not found in {src.url}"
+        assert read_cached(cache, "spec", pinned, "a.md") == ["a"]
+
+
+def test_sync_of_an_absent_commit_into_an_empty_cache(src: GitRepo, cache: SourceCache) -> None:
+    src.commit()
+    with pytest.raises(GitSourceError) as exc:
+        cache.sync("spec", src.url, "f" * 40)
+    assert "not found" in one_line(exc)
+    assert sorted(p.name for p in cache.root.iterdir()) == ["spec.lock"]
+    assert locate("spec", None, cache, {}) is None
+
+
+def test_sync_of_an_absent_repository(tmp_path: Path, cache: SourceCache) -> None:
+    with pytest.raises(GitSourceError) as exc:
+        cache.sync("spec", (tmp_path / "nowhere").as_uri(), "a" * 40)
+    assert one_line(exc).startswith(f"cannot fetch {'a' * 40} from file://")
+    assert "fatal: " in one_line(exc)
+    assert not cache.repo_dir("spec").exists()
+
+
+class Interrupted(Exception):
+    pass
+
+
+def interrupt(line: str) -> None:
+    raise Interrupted(line)
+
+
+def test_interrupted_sync_leaves_no_cache(src: GitRepo, cache: SourceCache) -> None:
+    src.write("a.md", "a\n")
+    pinned = src.commit()
+    with pytest.raises(Interrupted):
+        cache.sync("spec", src.url, pinned, progress=interrupt)
+    assert sorted(p.name for p in cache.root.iterdir()) == ["spec.lock"]
+    assert locate("spec", None, cache, {}) is None
+    assert cache.sync("spec", src.url, pinned) == pinned
+
+
+def test_interrupted_sync_keeps_the_previous_commit(src: GitRepo, cache: SourceCache) -> None:
+    src.write("a.md", "a\n")
+    first = src.commit()
+    cache.sync("spec", src.url, first)
+    src.write("a.md", "b\n")
+    second = src.commit()
+    with pytest.raises(Interrupted):
+        cache.sync("spec", src.url, second, progress=interrupt)
+    assert read_cached(cache, "spec", first, "a.md") == ["a"]
+    # git may or may not have finished before it was stopped: never half of it.
+    with Checkout(cache.repo_dir("spec")) as checkout:
+        if checkout.resolve(second) is not None:
+            assert checkout.read_text(second, "a.md") == ["b"]
+
+
+KILLER = """
+import os, signal, sys
+from pathlib import Path
+from compat_register.gitsource import SourceCache
+def die(line):
+    os.killpg(0, signal.SIGKILL)  # this process and its git, as a cancelled CI job
+SourceCache(Path(sys.argv[1])).sync("spec", sys.argv[2], sys.argv[3], progress=die)
+"""
+
+
+def test_killed_sync_leaves_no_valid_looking_cache(src: GitRepo, cache: SourceCache) -> None:
+    src.write("a.md", "a\n")
+    pinned = src.commit()
+    run = [sys.executable, "-c", KILLER, str(cache.root), src.url, pinned]
+    killed = subprocess.run(run, env=git_env(), start_new_session=True)
+    assert killed.returncode == -signal.SIGKILL
+    leftovers = sorted(p.name for p in cache.root.iterdir())
+    assert "spec.git" not in leftovers
+    assert any(name.startswith("spec.git.tmp-") for name in leftovers)
+    assert locate("spec", None, cache, {}) is None
+    assert cache.sync("spec", src.url, pinned) == pinned  # and cleans up after the dead one
+    assert sorted(p.name for p in cache.root.iterdir()) == ["spec.git", "spec.lock"]
+
+
+def test_two_syncs_at_once(src: GitRepo, cache: SourceCache) -> None:
+    src.write("a.md", "a\n")
+    pinned = src.commit()
+    start = threading.Barrier(3)
+    results: list[str] = []
+
+    def sync(cache: SourceCache) -> None:
+        start.wait()
+        results.append(cache.sync("spec", src.url, pinned))
+
+    threads = [threading.Thread(target=sync, args=(SourceCache(cache.root),)) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [pinned] * 3
+    assert read_cached(cache, "spec", pinned, "a.md") == ["a"]
+
+
+def test_two_sync_processes_at_once(src: GitRepo, cache: SourceCache) -> None:
+    pinned = src.commit()
+    code = (
+        "import sys; from pathlib import Path; from compat_register.gitsource import SourceCache;"
+        "print(SourceCache(Path(sys.argv[1])).sync('spec', sys.argv[2], sys.argv[3]))"
+    )
+    run = [sys.executable, "-c", code, str(cache.root), src.url, pinned]
+    procs = [subprocess.Popen(run, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    assert [proc.communicate()[0].strip() for proc in procs] == [pinned, pinned]
+
+
+def test_sync_rejects_hostile_input(src: GitRepo, cache: SourceCache, tmp_path: Path) -> None:
+    sha = src.commit()
+    pwned = tmp_path / "pwned"
+    cases = [
+        ("spec", f"ext::sh -c touch% {pwned}", sha, "transport"),
+        ("spec", src.url, f"--upload-pack=touch {pwned}", "7 to 40 hex"),
+        ("spec", f"--upload-pack=touch {pwned}", sha, "starts with '-'"),
+        ("../spec", src.url, sha, "not a plain name"),
+    ]
+    for alias, repo, commit, says in cases:
+        with pytest.raises(GitSourceError) as exc:
+            cache.sync(alias, repo, commit)
+        assert says in one_line(exc)
+    assert not pwned.exists()
+    assert not cache.root.exists()
+
+
+def test_fetch_allows_no_other_transport(src: GitRepo, tmp_path: Path) -> None:
+    """Even an ext:: URL that got past the checks is refused by git itself."""
+    pwned = tmp_path / "pwned"
+    repo = GitRepo(tmp_path / "cache.git")
+    repo.git("config", "remote.origin.url", f"ext::sh -c touch% {pwned}")
+    with pytest.raises(GitSourceError):
+        gitsource._fetch(git.Git(repo.root), "a" * 40, None)
+    assert not pwned.exists()
+
+
+# --- where checkouts are ------------------------------------------------------------------
+
+
+def test_locate_order(tmp_path: Path) -> None:
+    cache = SourceCache(tmp_path / "cache")
+    assert locate("spec-v2", None, cache, {}) is None
+    cache.repo_dir("spec-v2").mkdir(parents=True)
+    assert locate("spec-v2", None, cache, {}) == cache.repo_dir("spec-v2")
+    assert locate("spec-v2", "../spec", cache, {}) == Path("../spec")
+    environ = {"REGISTER_SOURCE_SPEC_V2": "/src/spec"}
+    assert locate("spec-v2", "../spec", cache, environ) == Path("/src/spec")
+    assert locate("spec-v2", "../spec", cache, {"REGISTER_SOURCE_SPEC_V2": ""}) == Path("../spec")
+
+
+def test_default_cache_root() -> None:
+    assert default_cache_root({"REGISTER_CACHE": "/c"}, Path("registers")) == Path("/c")
+    assert default_cache_root({}, Path("registers")) == Path(".register/cache")
+    assert default_cache_root({}, Path(".")) == Path("../.register/cache")
+    assert default_cache_root({}, Path("/w/site/registers")) == Path("/w/site/.register/cache")

@@ -1,0 +1,44 @@
+"""The fast validity gate (fastjsonschema) and jsonschema agree on every test document.
+
+schema.validate trusts the gate on valid documents, so a document the gate passes but
+jsonschema rejects would lose its diagnostics: this test holds the two to one verdict.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compat_register import schema
+from compat_register.loader import Document, load_file
+
+TESTS = Path(__file__).parent
+DOCUMENTS = sorted(
+    path
+    for pattern in ("cases/**/*.yaml", "golden/**/*.yaml", "../registers/*.yaml")
+    for path in TESTS.glob(pattern)
+)
+
+
+def schema_for(path: Path) -> str:
+    return schema.SOURCES if path.name == "sources.yaml" else schema.REGISTER
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: str(p.relative_to(TESTS.parent)))
+def test_gate_agrees_with_jsonschema(path: Path) -> None:
+    loaded = load_file(path, str(path), schema.integer_keys())
+    if not isinstance(loaded, Document):
+        pytest.skip("not loadable YAML: the loader reports it before any schema")
+    name = schema_for(path)
+    explained = list(schema._validator(name).iter_errors(loaded.data))
+    assert schema._fast_check(name)(loaded.data) == (not explained), explained[:1]
+
+
+def test_there_are_documents_on_both_sides() -> None:
+    verdicts = set()
+    for path in DOCUMENTS:
+        loaded = load_file(path, str(path), schema.integer_keys())
+        if isinstance(loaded, Document):
+            verdicts.add(schema._fast_check(schema_for(path))(loaded.data))
+    assert verdicts == {True, False}
