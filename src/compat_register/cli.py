@@ -200,3 +200,46 @@ def export_command(registers_dir: Path, output: Path | None) -> None:
     else:
         click.echo(text)
     sys.exit(exit_code(result.diagnostics, strict=False))
+
+
+@main.command(name="render")
+@registers_option
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder to write the pages to (a docs dir: registers/*.md, assets/compat-register/).",
+)
+@click.option("--offline", is_flag=True, help="Read no checkout: every citation unverified.")
+@click.option(
+    "--templates",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Jinja2 templates overriding the packaged ones, file by file.",
+)
+@click.option("--legend", metavar="PAGE", help="A page in the docs dir to link as the legend.")
+@no_traceback
+def render_command(
+    registers_dir: Path, out: Path, offline: bool, templates: Path | None, legend: str | None
+) -> None:
+    """Write the site's pages as Markdown, for engines that run no MkDocs plugins."""
+    from . import render  # noqa: PLC0415 - only this command needs Jinja2 and Pygments
+
+    _require_dir(registers_dir)
+    result = api.verify_citations(registers_dir, offline=offline)
+    for diagnostic in result.diagnostics:
+        if render.site_level(diagnostic) != "info":
+            click.echo(diagnostic.as_text(), err=True)
+    layout = render.Layout(legend=legend)
+    pages = render.render_site(
+        result.registers, result.outcomes, layout=layout, templates=templates
+    )
+    for name in render.ASSETS:
+        pages[f"assets/compat-register/{name}"] = render.asset(name, templates)
+    for uri, text in pages.items():
+        target = out / uri
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    click.echo(f"wrote {len(pages)} files to {out}")
+    errors = [d for d in result.diagnostics if render.site_level(d) == "error"]
+    sys.exit(1 if errors else 0)

@@ -27,9 +27,6 @@ from .diagnostics import Diagnostic
 
 log = get_plugin_logger(__name__)
 
-QUIET = {"pending-reference", "source-unavailable"}
-"""Diagnostic codes logged at info level: expected while registers or checkouts are missing."""
-
 ASSET_DIR = "assets/compat-register"
 
 
@@ -82,7 +79,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         for name in render.ASSETS:
             content = render.asset(name, templates)
             _add(files, File.generated(config, f"{ASSET_DIR}/{name}", content=content))
-        self._extend_nav(config, pages, result)
+        self._extend_nav(config, layout, result)
         return files
 
     def _load(self, root: Path) -> api.Checked:
@@ -90,14 +87,15 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
             return api.verify_citations(root)
         return api.check(root)
 
-    def _extend_nav(self, config: MkDocsConfig, pages: dict[str, str], result: Any) -> None:
+    def _extend_nav(self, config: MkDocsConfig, layout: render.Layout, result: api.Checked) -> None:
         """Append a nav section with the generated pages, unless the nav already has them."""
-        if config.nav is None or _mentions(config.nav, set(pages)):
-            return  # without a nav, MkDocs lists every page by folder anyway
-        titles = {self.config.overview: "Overview", self.config.health: "Citation health"}
+        section = [{"Overview": layout.overview}]
         for register in result.registers.registers:
-            titles[render.Layout(self.config.pages).page_of(register.slug)] = register.title
-        section = [{titles[uri]: uri} for uri in pages]
+            section.append({register.title: layout.page_of(register.slug)})
+        section.append({"Citation health": layout.health})
+        uris = {uri for item in section for uri in item.values()}
+        if config.nav is None or _mentions(config.nav, uris):
+            return  # without a nav, MkDocs lists every page by folder anyway
         config.nav.append({self.config.nav_title: section})
 
     def on_serve(
@@ -131,20 +129,12 @@ def report(result: api.Checked) -> None:
     """Log every problem; warnings and errors make `mkdocs build --strict` fail."""
     quiet = 0
     for diagnostic in result.diagnostics:
-        level = _level(diagnostic)
+        level = render.site_level(diagnostic)
         if level == "info":
             quiet += 1
         getattr(log, level)(_message(diagnostic))
     if quiet:
         log.info("%d expected notices (pending registers, sources without a checkout)", quiet)
-
-
-def _level(diagnostic: Diagnostic) -> str:
-    if diagnostic.code in QUIET:
-        return "info"
-    if diagnostic.code.startswith("citation-"):
-        return "warning"  # a stale citation: `register verify` calls it an error, the site warns
-    return "error" if diagnostic.severity == "error" else "warning"
 
 
 def _message(d: Diagnostic) -> str:

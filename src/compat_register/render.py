@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 import yaml
 
+from .diagnostics import Diagnostic
 from .markdown import Linker, code_span, escape_inline, prose, safe_url
 from .models import Citation, Entry, Register, RegisterSet
 
@@ -30,7 +31,15 @@ PACKAGED_TEMPLATES = Path(__file__).parent / "templates"
 ASSETS = ("register.css", "register.js")
 """Files under `templates/assets/` that the pages need (badges, overview sorting)."""
 
-OUTCOME_ORDER = ("broken", "moved", "missing-file", "out-of-range", "unresolved", "unverified", "ok")
+OUTCOME_ORDER = (
+    "broken",
+    "moved",
+    "missing-file",
+    "out-of-range",
+    "unresolved",
+    "unverified",
+    "ok",
+)
 """Health page order: what needs fixing first."""
 
 RANKS = {
@@ -134,7 +143,8 @@ class PageFormatter:
         """The pinned blob permalink of a citation, or the citation as code text."""
         label = citation.text.split(" ", 1)[0] if not citation.in_prose else citation.text
         source = self.linker.sources.sources.get(citation.source or "")
-        url = source.blob_url(citation.repo_path or "", citation.start, citation.end) if source else None
+        path = citation.repo_path or ""
+        url = source.blob_url(path, citation.start, citation.end) if source else None
         if url and safe_url(url):
             return f"[{escape_inline(label)}]({url})"
         return code_span(label)
@@ -147,7 +157,7 @@ class PageFormatter:
         return ", ".join(self.entry_link(entry_id) for entry_id in entry.backlinks)
 
     def subject(self, register: Register) -> str:
-        """"mcpx @ 05c78b2", linked to the commit when the source is public."""
+        """ "mcpx @ 05c78b2", linked to the commit when the source is public."""
         source = self.linker.sources.sources.get(register.subject)
         if source is None:
             return self.inline(register.subject)
@@ -218,17 +228,25 @@ class Renderer:
         fmt = self.formatter(page)
         legend = fmt.link(self.layout.legend) if self.layout.legend else None
         return self._render(
-            "register.md.j2", fmt, register=register, legend=legend,
+            "register.md.j2",
+            fmt,
+            register=register,
+            legend=legend,
             front_matter=front_matter({"tags": register.tags} if register.tags else {}),
         )
 
     def overview(self) -> str:
         fmt = self.formatter(self.layout.overview)
-        rows = [(register, entry) for register in self.registers.registers for entry in register.entries]
+        rows = [(r, entry) for r in self.registers.registers for entry in r.entries]
         return self._render(
-            "overview.md.j2", fmt, rows=rows, layout=self.layout,
-            registers=self.registers.registers, states=RANKS["state"],
-            tags=sorted({t for r, e in rows for t in tags_of(r, e)}), tags_of=tags_of,
+            "overview.md.j2",
+            fmt,
+            rows=rows,
+            layout=self.layout,
+            registers=self.registers.registers,
+            states=RANKS["state"],
+            tags=sorted({t for r, e in rows for t in tags_of(r, e)}),
+            tags_of=tags_of,
         )
 
     def health(self) -> str:
@@ -236,13 +254,31 @@ class Renderer:
         groups = outcome_groups(self.registers.citations(), self.outcomes)
         register_of = {r.slug: r for r in self.registers.registers}
         return self._render(
-            "health.md.j2", fmt, groups=groups, layout=self.layout, register_of=register_of,
+            "health.md.j2",
+            fmt,
+            groups=groups,
+            layout=self.layout,
+            register_of=register_of,
             total=sum(len(items) for items in groups.values()),
         )
 
     def _render(self, name: str, fmt: PageFormatter, **context: Any) -> str:
         text = self.env.get_template(name).render(fmt=fmt, **context)
         return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+QUIET = frozenset({"pending-reference", "source-unavailable"})
+"""Diagnostic codes a site reports at info level: expected while a register is pending or
+no checkout of a source is present (its citations then show as unverified)."""
+
+
+def site_level(diagnostic: Diagnostic) -> str:
+    """How a site build reports a diagnostic: `info`, `warning` or `error`."""
+    if diagnostic.code in QUIET:
+        return "info"
+    if diagnostic.code.startswith("citation-"):
+        return "warning"  # stale: `register verify` fails on it; a site shows it and warns
+    return "error" if diagnostic.severity == "error" else "warning"
 
 
 def tags_of(register: Register, entry: Entry) -> list[str]:
@@ -253,7 +289,7 @@ def tags_of(register: Register, entry: Entry) -> list[str]:
 def outcome_groups(
     citations: Iterable[Citation], outcomes: dict[int, Outcome]
 ) -> dict[str, list[tuple[Citation, str]]]:
-    """(citation, message) per outcome, in `OUTCOME_ORDER`; a citation never verified is unverified."""
+    """(citation, message) per outcome, in `OUTCOME_ORDER`; one without an outcome is unverified."""
     groups: dict[str, list[tuple[Citation, str]]] = {name: [] for name in OUTCOME_ORDER}
     for citation in citations:
         outcome = outcomes.get(id(citation))

@@ -75,7 +75,7 @@
     var table = tableAfter(box);
     if (!table || !table.tHead || !table.tBodies.length) return;
     box.setAttribute("data-ready", "1");
-    table.classList.add("reg-sortable");
+    table.setAttribute("data-reg-sortable", "");  // not a class: material styles table:not([class])
     var names = headerIndex(table);
     Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, column) {
       th.setAttribute("role", "button");
