@@ -21,17 +21,14 @@ from typing import IO, Any
 import git
 from git.util import expand_path
 
+from .safety import SCHEME, check_commit, check_repo_path, check_repo_url, scp_host
+
 Hunk = tuple[int, int, int, int]
 """A unified-diff hunk: (old_start, old_count, new_start, new_count)."""
 
-_HEX = re.compile(r"[0-9a-fA-F]{7,40}")
 _FULL_SHA = re.compile(r"[0-9a-f]{40}")
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/]*)")
-# git hands `<helper>::<address>` to the program git-remote-<helper> (`ext::` runs a command).
-_TRANSPORT = re.compile(r"[A-Za-z0-9+.-]*::")
 _ALIAS = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 _HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-_SCHEMES = ("https", "ssh", "file")
 _BINARY = "binary"
 # Explicit prefixes, no colour/ext-diff/textconv: the user's git config must not change the parse.
 _DIFF_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "-M", "--unified=0")
@@ -42,60 +39,6 @@ _FETCH_ENV = {"GIT_ALLOW_PROTOCOL": "https:ssh:file", "GIT_TERMINAL_PROMPT": "0"
 
 class GitSourceError(Exception):
     """One-line, user-facing message (no traceback ever reaches a user)."""
-
-
-def check_repo_url(url: str) -> str | None:
-    """Return an error message if `url` is not an accepted repo location, else None.
-
-    Accepted: https://..., ssh://..., scp-like git@host:path, or a local filesystem path
-    (absolute, relative, or file://). Rejected: ext::, fd:: and any other `<transport>::`
-    form, plain http://, git://, anything starting with '-', anything with a newline/NUL.
-    """
-    if not url:
-        return "repo URL is empty"
-    if any(c in url for c in "\n\r\0"):
-        return f"repo URL {url!r} holds a newline or NUL"
-    if url.startswith("-"):
-        return f"repo URL {url!r} starts with '-'"
-    if _TRANSPORT.match(url):
-        return f"repo URL {url!r} names a git transport ('...::'); use https, ssh or a path"
-    scheme = _SCHEME.match(url)
-    if scheme and scheme.group(1) not in _SCHEMES:
-        return f"repo URL {url!r}: '{scheme.group(1)}://' is not allowed; use https, ssh or a path"
-    authority = scheme.group(2) if scheme else _scp_host(url)
-    # ssh would read a user or host starting with '-' as an option (CVE-2017-1000117).
-    if authority and any(part.startswith("-") for part in authority.split("@")):
-        return f"repo URL {url!r} has a user or host starting with '-'"
-    if scheme and scheme.group(1) != "file" and not authority:
-        return f"repo URL {url!r} has no host"
-    return None
-
-
-def _scp_host(url: str) -> str | None:
-    """The `user@host` of an scp-like URL (a ':' before any '/'), None for a local path."""
-    head, colon, _ = url.partition(":")
-    return head if colon and "/" not in head else None
-
-
-def check_commit(commit: str) -> str | None:
-    """Error message unless `commit` is 7..40 lowercase/uppercase hex characters."""
-    if _HEX.fullmatch(commit):
-        return None
-    return f"commit {commit!r} is not 7 to 40 hex digits"
-
-
-def check_repo_path(path: str) -> str | None:
-    """Error unless a safe repository-relative path: not empty, not absolute, no '..' segment,
-    no leading '-', no NUL/newline, no backslash."""
-    problems = (
-        (not path, "is empty"),
-        (any(c in path for c in "\n\r\0"), "holds a newline or NUL"),
-        ("\\" in path, "holds a backslash"),
-        (path.startswith("/"), "is absolute"),
-        (path.startswith("-"), "starts with '-'"),
-        (".." in path.split("/"), "has a '..' segment"),
-    )
-    return next((f"path {path!r} {text}" for bad, text in problems if bad), None)
 
 
 def _require(problem: str | None) -> None:
@@ -386,7 +329,7 @@ def _fetch_into(
     cmd = git.Git(repo_dir)
     # `git remote add` has no `--` before its URL; a config value is never read as an option.
     # A relative local path is meant from the current directory, not from the cache.
-    local = not _SCHEME.match(repo) and _scp_host(repo) is None
+    local = not SCHEME.match(repo) and scp_host(repo) is None
     cmd.config("--", "remote.origin.url", os.path.abspath(repo) if local else repo)
     try:
         _fetch(cmd, commit.lower(), progress)

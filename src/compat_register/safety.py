@@ -1,51 +1,76 @@
 """What may be handed to git: repository locations, commits and paths written by users.
 
 Pure checks, shared by validation (which needs no git) and the git layer, so that a value
-rejected by `register check` is the same value `register sync` refuses to run.
+`register check` rejects is the same value `register sync` refuses to run.
 """
 
 from __future__ import annotations
 
 import re
 
-_HEX = re.compile(r"[0-9a-fA-F]{7,40}\Z")
-_SCP = re.compile(r"[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^:]")
-_TRANSPORT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*::")
+_HEX = re.compile(r"[0-9a-fA-F]{7,40}")
+SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/]*)")
+"""A URL's scheme and authority."""
+# git hands `<helper>::<address>` to the program git-remote-<helper> (`ext::` runs a command).
+_TRANSPORT = re.compile(r"[A-Za-z0-9+.-]*::")
+_SCHEMES = ("https", "ssh", "file")
+# Path segments of ordinary characters, none of them '..' nor starting with '-'.
+_PLAIN_PATH = re.compile(
+    r"(?!-)(?!\.\.(?:/|$))[\w.@+=,~ -]+(?:/(?!-)(?!\.\.(?:/|$))[\w.@+=,~ -]+)*"
+)
 
 
 def check_repo_url(url: str) -> str | None:
-    """An error message unless `url` is https://, ssh://, scp-like, or a local path."""
-    if not url or any(c in url for c in "\n\r\0"):
-        return "repository location is empty or holds a control character"
+    """Return an error message if `url` is not an accepted repo location, else None.
+
+    Accepted: https://..., ssh://..., scp-like git@host:path, or a local filesystem path
+    (absolute, relative, or file://). Rejected: ext::, fd:: and any other `<transport>::`
+    form, plain http://, git://, anything starting with '-', anything with a newline/NUL.
+    """
+    if not url:
+        return "repo URL is empty"
+    if any(c in url for c in "\n\r\0"):
+        return f"repo URL {url!r} holds a newline or NUL"
     if url.startswith("-"):
-        return f"repository location '{url}' starts with '-', which git would read as an option"
+        return f"repo URL {url!r} starts with '-', which git would read as an option"
     if _TRANSPORT.match(url):
-        return f"repository location '{url}' uses a git transport helper; use https, ssh or a path"
-    scheme = url.split("://", 1)[0].lower() if "://" in url else None
-    if scheme in ("https", "ssh", "file") or (scheme is None and not _looks_like_url(url)):
-        return None
-    if scheme is None and _SCP.match(url):
-        return None
-    return f"repository location '{url}' is not https://, ssh:// or a local path"
+        return f"repo URL {url!r} names a git transport ('...::'); use https, ssh or a path"
+    scheme = SCHEME.match(url)
+    if scheme and scheme.group(1) not in _SCHEMES:
+        return f"repo URL {url!r}: '{scheme.group(1)}://' is not allowed; use https, ssh or a path"
+    authority = scheme.group(2) if scheme else scp_host(url)
+    # ssh would read a user or host starting with '-' as an option (CVE-2017-1000117).
+    if authority and any(part.startswith("-") for part in authority.split("@")):
+        return f"repo URL {url!r} has a user or host starting with '-'"
+    if scheme and scheme.group(1) != "file" and not authority:
+        return f"repo URL {url!r} has no host"
+    return None
 
 
-def _looks_like_url(url: str) -> bool:
-    return ":" in url.split("/", 1)[0] and not _SCP.match(url)
+def scp_host(url: str) -> str | None:
+    """The `user@host` of an scp-like URL (a ':' before any '/'), None for a local path."""
+    head, colon, _ = url.partition(":")
+    return head if colon and "/" not in head else None
 
 
 def check_commit(commit: str) -> str | None:
-    """An error message unless `commit` is 7 to 40 hex digits."""
-    if _HEX.match(commit):
+    """Error message unless `commit` is 7..40 lowercase/uppercase hex characters."""
+    if _HEX.fullmatch(commit):
         return None
-    return f"commit '{commit}' is not 7 to 40 hex digits"
+    return f"commit {commit!r} is not 7 to 40 hex digits"
 
 
 def check_repo_path(path: str) -> str | None:
-    """An error message unless `path` is a plain path inside a repository."""
-    if not path or any(c in path for c in "\n\r\0\\"):
-        return f"path '{path}' is empty or holds a control character or backslash"
-    if path.startswith(("/", "-")):
-        return f"path '{path}' must be relative to the repository root and not start with '-'"
-    if ".." in path.split("/"):
-        return f"path '{path}' leaves the repository ('..')"
-    return None
+    """Error unless a safe repository-relative path: not empty, not absolute, no '..' segment,
+    no leading '-', no NUL/newline, no backslash."""
+    if _PLAIN_PATH.fullmatch(path):  # the quick answer for nearly every path
+        return None
+    problems = (
+        (not path, "is empty"),
+        (any(c in path for c in "\n\r\0"), "holds a newline or NUL"),
+        ("\\" in path, "holds a backslash"),
+        (path.startswith("/"), "is absolute"),
+        (path.startswith("-"), "starts with '-'"),
+        (".." in path.split("/"), "has a '..' segment"),
+    )
+    return next((f"path {path!r} {text}" for bad, text in problems if bad), None)
