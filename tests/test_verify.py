@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from gitrepo import GitRepo
 
 from compat_register.cli import main
+from gitrepo import GitRepo
 
 SPEC_V1 = """# Basic
 
@@ -229,7 +229,8 @@ def test_fix_round_trip(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> N
     assert code == 0, out
     assert out.count(": fixed: T-01: ") == 3
     fixed = (registers / "t.yaml").read_text(encoding="utf-8")
-    changed = [(a, b) for a, b in zip(original.splitlines(), fixed.splitlines()) if a != b]
+    pairs = zip(original.splitlines(), fixed.splitlines(), strict=True)
+    changed = [(a, b) for a, b in pairs if a != b]
     assert len(changed) == 3
     for before, after in changed:  # only the line numbers differ
         assert re.sub(r"\d+", "N", before) == re.sub(r"\d+", "N", after)
