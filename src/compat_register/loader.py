@@ -149,9 +149,11 @@ def _decode(raw: bytes) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        line = raw.count(b"\n", 0, err.start) + 1
-        col = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
-        byte = raw[err.start : err.start + 1].hex()
+        data: bytes = err.object  # after a byte order mark, offsets count from its end
+        line = data.count(b"\n", 0, err.start) + 1
+        before = data[data.rfind(b"\n", 0, err.start) + 1 : err.start]
+        col = len(before.decode("utf-8")) + 1  # in characters, as editors count
+        byte = data[err.start : err.start + 1].hex()
         message = f"not UTF-8: byte 0x{byte} cannot be decoded; save the file as UTF-8"
         raise LoadError(Mark(line, col, err.start), "not-utf8", message) from None
 

@@ -1,0 +1,322 @@
+"""loader.parse: data as written, and the line and column of every key, value and token."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compat_register import loader
+from compat_register.diagnostics import Diagnostic
+from compat_register.loader import Document, LoadError, Path_
+
+INTS = frozenset({"increment", "lines"})
+
+
+def parse(text: str) -> Document:
+    return loader.parse(text, "t.yaml", INTS)
+
+
+def at(doc: Document, path: Path_) -> tuple[int, int]:
+    mark = doc.mark(path)
+    return mark.line, mark.col
+
+
+def key_at(doc: Document, path: Path_) -> tuple[int, int]:
+    mark = doc.key_mark(path)
+    return mark.line, mark.col
+
+
+def token_at(doc: Document, path: Path_, token: str, occurrence: int = 0) -> tuple[int, int]:
+    mark = doc.token_mark(path, token, occurrence)
+    return mark.line, mark.col
+
+
+def error_of(text: str) -> tuple[int, int, str, str]:
+    with pytest.raises(LoadError) as info:
+        parse(text)
+    err = info.value
+    return err.mark.line, err.mark.col, err.code, err.message
+
+
+# --- positions ----------------------------------------------------------------------------
+
+NESTED = """\
+title: T
+entries:
+  - id: A-1
+    status: {state: done, note: kept}
+    sources:
+      - x.go:1
+      -   'y.go:2 “q”'
+"""
+
+
+def test_positions_of_keys_and_values() -> None:
+    doc = parse(NESTED)
+    assert key_at(doc, ("title",)) == (1, 1)
+    assert at(doc, ("title",)) == (1, 8)
+    assert key_at(doc, ("entries",)) == (2, 1)
+    assert at(doc, ("entries",)) == (3, 3)
+    assert at(doc, ("entries", 0)) == (3, 5)
+    assert key_at(doc, ("entries", 0, "id")) == (3, 5)
+    assert at(doc, ("entries", 0, "id")) == (3, 9)
+    assert at(doc, ("entries", 0, "status")) == (4, 13)
+    assert key_at(doc, ("entries", 0, "status", "note")) == (4, 27)
+    assert at(doc, ("entries", 0, "status", "note")) == (4, 33)
+    assert at(doc, ("entries", 0, "sources", 0)) == (6, 9)
+    assert at(doc, ("entries", 0, "sources", 1)) == (7, 11)
+
+
+def test_a_missing_path_points_at_its_nearest_written_ancestor() -> None:
+    doc = parse(NESTED)
+    assert at(doc, ("entries", 0, "status", "missing", "deeper")) == (4, 13)
+    assert at(doc, ("nothing",)) == (1, 1)
+    assert key_at(doc, ("entries", 0, "effort")) == (3, 5)
+
+
+def test_columns_count_characters_not_bytes() -> None:
+    doc = parse("a: “é” 🔑\nb: {c: ✓, d: x}\n")
+    assert at(doc, ("b", "d")) == (2, 14)
+    assert key_at(doc, ("b", "d")) == (2, 11)
+    assert doc.data["a"] == "“é” 🔑"
+
+
+def test_crlf_line_ends() -> None:
+    doc = parse("a: 1\r\nb:\r\n  c: x.go:3\r\n")
+    assert at(doc, ("b", "c")) == (3, 6)
+    assert token_at(doc, ("b", "c"), "x.go:3") == (3, 6)
+    assert doc.data == {"a": "1", "b": {"c": "x.go:3"}}
+
+
+# --- tokens inside scalars ----------------------------------------------------------------
+
+BLOCKS = """\
+literal: |
+  first line
+  see META-03 here
+    and x.go:4-5 indented
+folded: >-
+  folded text
+  names META-04
+quoted: "a double
+  quoted META-05"
+single: 'it''s META-06'
+plain: one
+  two META-07
+"""
+
+
+@pytest.mark.parametrize(
+    ("key", "token", "where"),
+    [
+        ("literal", "META-03", (3, 7)),
+        ("literal", "x.go:4-5", (4, 9)),
+        ("folded", "META-04", (7, 9)),
+        ("quoted", "META-05", (9, 10)),
+        ("single", "META-06", (10, 16)),
+        ("plain", "META-07", (12, 7)),
+    ],
+)
+def test_token_mark_inside_every_scalar_style(key: str, token: str, where: tuple[int, int]) -> None:
+    assert token_at(parse(BLOCKS), (key,), token) == where
+
+
+def test_block_scalar_values_and_styles() -> None:
+    doc = parse(BLOCKS)
+    assert doc.data["literal"] == "first line\nsee META-03 here\n  and x.go:4-5 indented\n"
+    assert doc.data["folded"] == "folded text names META-04"
+    assert doc.data["quoted"] == "a double quoted META-05"
+    assert doc.data["single"] == "it's META-06"
+    assert doc.data["plain"] == "one two META-07"
+    styles = {key: doc.styles[(key,)] for key in doc.data}
+    assert styles == {
+        "literal": "|",
+        "folded": ">",
+        "quoted": '"',
+        "single": "'",
+        "plain": "",
+    }
+
+
+def test_token_mark_counts_occurrences_and_falls_back_to_the_scalar() -> None:
+    doc = parse("what: |\n  META-01 and\n  META-01 again\n")
+    assert token_at(doc, ("what",), "META-01") == (2, 3)
+    assert token_at(doc, ("what",), "META-01", occurrence=1) == (3, 3)
+    assert token_at(doc, ("what",), "META-01", occurrence=2) == (1, 7)
+    assert token_at(doc, ("what",), "META-99") == (1, 7)
+
+
+def test_token_mark_stays_inside_its_own_scalar() -> None:
+    doc = parse("a: x.go:1\nb: y x.go:1\n")
+    assert token_at(doc, ("b",), "x.go:1") == (2, 6)
+    assert doc.find(("a",), "y") is None
+
+
+def test_raw_span_holds_the_quotes() -> None:
+    doc = parse("a: 'q: x'  # comment\n")
+    start, end = doc.raw(("a",))
+    assert doc.text[start:end] == "'q: x'"
+
+
+def test_position_of_an_offset() -> None:
+    doc = parse("ab: c\nde: f\n")
+    assert doc.position(0)[:2] == (1, 1)
+    assert doc.position(doc.text.index("f"))[:2] == (2, 5)
+
+
+# --- scalars as written -------------------------------------------------------------------
+
+
+def test_scalars_keep_the_text_their_author_wrote() -> None:
+    doc = parse(
+        "created: 2026-09-30T08:00:00-05:00\nday: 2026-09-30\ncommit: 0512345\n"
+        "digits: 1234567\nfloat: 1.50\nunderscored: 1_000\nhex: 0x1F\nyes: yes\non: on\n"
+    )
+    assert doc.data == {
+        "created": "2026-09-30T08:00:00-05:00",
+        "day": "2026-09-30",
+        "commit": "0512345",
+        "digits": "1234567",
+        "float": "1.50",
+        "underscored": "1_000",
+        "hex": "0x1F",
+        "yes": "yes",
+        "on": "on",
+    }
+
+
+def test_integers_only_under_integer_keys_and_in_meta() -> None:
+    doc = parse("increment: 3\nlines: '4'\ncommit: 5\n_meta: {n: 6, deep: [7, '8'], m: 0512}\n")
+    assert doc.data == {
+        "increment": 3,
+        "lines": "4",
+        "commit": "5",
+        "_meta": {"n": 6, "deep": [7, "8"], "m": "0512"},
+    }
+
+
+def test_nulls_and_booleans() -> None:
+    doc = parse("a:\nb: ~\nc: null\nd: true\ne: False\nf: 'null'\ng: 'true'\n")
+    assert doc.data == {
+        "a": None,
+        "b": None,
+        "c": None,
+        "d": True,
+        "e": False,
+        "f": "null",
+        "g": "true",
+    }
+
+
+def test_keys_are_strings() -> None:
+    assert parse("1: a\ntrue: b\n2026-01-01: c\n").data == {
+        "1": "a",
+        "true": "b",
+        "2026-01-01": "c",
+    }
+
+
+def test_explicit_str_tag_is_allowed() -> None:
+    assert parse("increment: !!str 3\n").data == {"increment": "3"}
+
+
+# --- rejected constructs ------------------------------------------------------------------
+
+
+def test_duplicate_key_in_a_nested_mapping() -> None:
+    assert error_of("a:\n  b: 1\n  c: 2\n  b: 3\n") == (
+        4,
+        3,
+        "duplicate-key",
+        "duplicate key 'b' (first set on line 2)",
+    )
+
+
+def test_same_key_in_two_mappings_is_fine() -> None:
+    assert parse("a: {b: 1}\nc: {b: 2}\n").data == {"a": {"b": "1"}, "c": {"b": "2"}}
+
+
+def test_anchor_on_a_key_and_alias_as_a_key() -> None:
+    assert error_of("&k a: 1\n")[2:] == (
+        "yaml-anchor",
+        "anchor '&k' is not allowed: registers are plain data",
+    )
+    assert error_of("a: 1\n*k : 2\n")[2] == "yaml-alias"
+
+
+def test_tab_in_indentation_but_not_inside_text() -> None:
+    assert error_of("a:\n\t b: 1\n")[:3] == (2, 1, "tab-indent")
+    assert error_of("a:\n  \tb: 1\n")[:3] == (2, 3, "tab-indent")
+    assert parse("a: x\ty\n").data == {"a": "x\ty"}
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("", "empty-file"),
+        ("# only a comment\n", "empty-file"),
+        ("---\n", "empty-file"),
+        ("~\n", "empty-file"),
+        ("- a\n", "not-a-mapping"),
+        ("text\n", "not-a-mapping"),
+        ("a: 1\n---\nb: 2\n", "multiple-documents"),
+        ("? [a]\n: b\n", "complex-key"),
+        ("a: !!binary aGk=\n", "yaml-tag"),
+        ("a: !custom x\n", "yaml-tag"),
+    ],
+)
+def test_rejected_documents(text: str, code: str) -> None:
+    assert error_of(text)[2] == code
+
+
+# --- load_file ----------------------------------------------------------------------------
+
+
+def load(tmp_path: Path, data: bytes) -> Document | Diagnostic:
+    path = tmp_path / "r.yaml"
+    path.write_bytes(data)
+    return loader.load_file(path, "r.yaml", INTS)
+
+
+def test_load_file_strips_a_byte_order_mark(tmp_path: Path) -> None:
+    doc = load(tmp_path, "\ufeffa: b\n".encode())
+    assert isinstance(doc, Document)
+    assert doc.data == {"a": "b"}
+    assert at(doc, ("a",)) == (1, 4)
+
+
+def test_not_utf8_names_the_byte_and_its_column_in_characters(tmp_path: Path) -> None:
+    found = load(tmp_path, "a: ok\nb: “é” \xff\n".encode().replace(b"\xc3\xbf", b"\xff"))
+    assert isinstance(found, Diagnostic)
+    assert (found.line, found.col, found.code) == (2, 8, "not-utf8")
+    assert found.message == "not UTF-8: byte 0xff cannot be decoded; save the file as UTF-8"
+
+
+def test_not_utf8_after_a_byte_order_mark(tmp_path: Path) -> None:
+    found = load(tmp_path, b"\xef\xbb\xbfa: \xff\n")
+    assert isinstance(found, Diagnostic)
+    assert (found.line, found.col, found.code) == (1, 4, "not-utf8")
+
+
+def test_utf16_is_not_utf8(tmp_path: Path) -> None:
+    found = load(tmp_path, "a: b\n".encode("utf-16"))
+    assert isinstance(found, Diagnostic)
+    assert (found.line, found.col, found.code) == (1, 1, "not-utf8")
+
+
+def test_too_large_is_refused_before_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(loader, "MAX_FILE_BYTES", 1024 * 1024)
+    found = load(tmp_path, b"a: b\n" + b"#" * (3 * 1024 * 1024) + b"\n")
+    assert isinstance(found, Diagnostic)
+    assert (found.line, found.col, found.code) == (1, 1, "file-too-large")
+    assert found.message == "file is 3.0 MB, over the 1 MB limit for one register file: split it"
+
+
+def test_a_control_character_is_an_error_where_it_is(tmp_path: Path) -> None:
+    found = load(tmp_path, "a: “é”\nb: x\x07y\n".encode())
+    assert isinstance(found, Diagnostic)
+    assert (found.line, found.col, found.code) == (2, 5, "yaml-syntax")
+    assert found.message == "control character U+0007 is not allowed in YAML: remove it"
