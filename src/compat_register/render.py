@@ -89,6 +89,8 @@ class PageFormatter:
     page: str
     linker: Linker
     outcomes: dict[int, Outcome] = field(default_factory=dict)
+    registers: dict[str, tuple[Register, str]] = field(default_factory=dict)
+    """Register slug -> the register and its page."""
 
     def prose(self, text: str | None) -> str:
         """Register Markdown, made safe, with references and citations linked."""
@@ -154,7 +156,14 @@ class PageFormatter:
         return source.commit if source else ""
 
     def backlinks(self, entry: Entry) -> str:
-        return ", ".join(self.entry_link(entry_id) for entry_id in entry.backlinks)
+        """ "META-06, META-10": the entries (or register summaries) that reference `entry`."""
+        return ", ".join(self._backlink(owner) for owner in entry.backlinks)
+
+    def _backlink(self, owner: str) -> str:
+        if owner in self.linker.entry_pages or owner not in self.registers:
+            return self.entry_link(owner)
+        register, page = self.registers[owner]  # a reference in a register's summary
+        return f"[{escape_inline(register.title)}]({self.link(page)})"
 
     def subject(self, register: Register) -> str:
         """ "mcpx @ 05c78b2", linked to the commit when the source is public."""
@@ -213,7 +222,8 @@ class Renderer:
 
     def formatter(self, page: str) -> PageFormatter:
         linker = Linker(self.registers.sources, self.entry_pages, page, relative)
-        return PageFormatter(page, linker, self.outcomes)
+        registers = {r.slug: (r, self.layout.page_of(r.slug)) for r in self.registers.registers}
+        return PageFormatter(page, linker, self.outcomes, registers)
 
     def pages(self) -> dict[str, str]:
         """Every generated page: path relative to the docs dir -> Markdown."""
