@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .models import Citation, Entry, Rated, Register, RegisterSet, Source
-from .verify import Outcome
+
+if TYPE_CHECKING:  # verify brings in GitPython, which `register export` does not need
+    from .verify import Outcome
 
 EXPORT_VERSION = 1
 
