@@ -320,3 +320,17 @@ def test_a_control_character_is_an_error_where_it_is(tmp_path: Path) -> None:
     assert isinstance(found, Diagnostic)
     assert (found.line, found.col, found.code) == (2, 5, "yaml-syntax")
     assert found.message == "control character U+0007 is not allowed in YAML: remove it"
+
+
+@pytest.mark.parametrize("depth", [loader.MAX_DEPTH + 1, 100_000])
+def test_deep_nesting_is_refused_without_recursion_error(depth: int) -> None:
+    line, col, code, _ = error_of("a: " + "[" * depth + "]" * depth + "\n")
+    assert (line, col, code) == (1, 4 + loader.MAX_DEPTH, "too-deep")
+
+
+def test_nesting_up_to_the_limit_loads() -> None:
+    depth = loader.MAX_DEPTH
+    value = parse("a: " + "[" * depth + "]" * depth + "\n").data["a"]
+    for _ in range(depth - 1):
+        (value,) = value
+    assert value == []

@@ -27,6 +27,10 @@ MAX_FILE_BYTES = 4 * 1024 * 1024
 """Larger files are refused: a register is hand-written, and a runaway generated file
 would otherwise cost seconds on every `mkdocs serve` reload."""
 
+MAX_DEPTH = 50
+"""Deeper nesting is refused: a register needs six levels, and thousands of `[` would
+exhaust Python's recursion limit here and in the schema validator."""
+
 Path_ = tuple[str | int, ...]
 """Where a value sits in a document: keys and list indexes from the top."""
 
@@ -197,7 +201,7 @@ def _syntax_error(err: yaml.MarkedYAMLError) -> LoadError:
     elif err.context:
         context = f" ({err.context.strip()}{_opened(err, mark)})"
         if "flow" in err.context:
-            hint = ": a value holding '{' or '[' as text must be quoted"
+            hint = ": close it, or quote the value if its '{' or '[' is text"
     return LoadError(where, "yaml-syntax", f"invalid YAML: {problem}{context}{hint}")
 
 
@@ -253,6 +257,9 @@ class _Builder:
 
     def node(self, ev: yaml.Event, path: Path_, in_meta: bool, key: str | None) -> Any:
         self._reject_anchor_and_tag(ev)
+        if len(path) > MAX_DEPTH:
+            message = f"nested more than {MAX_DEPTH} levels deep: registers are shallow data"
+            raise LoadError(_mark(ev), "too-deep", message)
         self.doc.values[path] = _mark(ev)
         if isinstance(ev, yaml.ScalarEvent):
             end: Any = ev.end_mark
