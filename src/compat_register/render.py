@@ -96,6 +96,13 @@ class PageFormatter:
         """Register Markdown, made safe, with references and citations linked."""
         return prose(text or "", self.linker)
 
+    def item(self, text: str | None) -> str:
+        """Prose as the rest of a list item: continuation lines indented, and a blank line
+        after a multi-line one, or a fenced block in it would swallow the next item."""
+        body = self.prose(text).replace("\n", "\n    ")
+        body = re.sub(r"\n[ ]+\n", "\n\n", body)
+        return body + "\n" if "\n" in body else body
+
     def cell(self, text: str | None) -> str:
         """Prose for a table cell: one line, `|` escaped."""
         return " ".join(self.prose(text).split()).replace("|", "\\|")
@@ -304,7 +311,10 @@ def outcome_groups(
     for citation in citations:
         outcome = outcomes.get(id(citation))
         name = outcome.outcome if outcome else "unverified"
-        groups.setdefault(name, []).append((citation, outcome.message if outcome else ""))
+        message = outcome.message if outcome else ""
+        if name == "unverified" and message in ("", "skipped"):
+            message = "not verified in this build"
+        groups.setdefault(name, []).append((citation, message))
     return {name: items for name, items in groups.items() if items}
 
 
