@@ -1,0 +1,267 @@
+"""The built site in headless Chromium: search, cross-references, permalinks, the overview
+table, and an entry that tries to run a script.
+
+The repository's own site (docs/, registers/, mkdocs.yml) plus one hostile register is built
+into a tmp dir and served by `python -m http.server` on 127.0.0.1. Needs Debian's chromium
+and chromium-driver (`.ci/run` installs them); skipped with a reason when they are absent.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+DRIVER = Path("/usr/bin/chromedriver")
+SPEC = "https://github.com/modelcontextprotocol/modelcontextprotocol/blob/"
+SPEC_COMMIT = "b0f60ba5409db7a6582440a7b473cc0398890f15"
+
+HOSTILE = """\
+title: Hostile
+prefix: XSS
+description: An entry that tries to run a script.
+status: draft
+created: 2026-01-01
+last-updated: 2026-01-01
+increment: 1
+subject: mcpx
+entries:
+  - id: XSS-01
+    title: <script>window.__pwned = "title"</script>
+    what: >-
+      <script>window.__pwned = "what"</script>
+      <img src=x onerror="window.__pwned = 'img'">
+      [click me](javascript:window.__pwned='link')
+    where: 'Here {: onmouseover="window.__pwned = 1" }'
+    status: {state: missing}
+    value: {level: none}
+    effort: {size: S}
+    risk: <svg onload="window.__pwned = 'svg'"></svg>
+    sources:
+      - spec:schema/2024-11-05/schema.ts:21
+"""
+
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM.exists() and DRIVER.exists()),
+    reason="needs /usr/bin/chromium and /usr/bin/chromedriver (apt-get install chromium "
+    "chromium-driver; .ci/run does)",
+)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The built site, served on a free local port; yields its base URL."""
+    root = tmp_path_factory.mktemp("browser")
+    shutil.copytree(REPO / "docs", root / "docs")
+    shutil.copytree(REPO / "registers", root / "registers")
+    shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
+    (root / "registers" / "xss.yaml").write_text(HOSTILE)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "site")]
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+        cwd=root / "site",
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_for_port(port: int, seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise TimeoutError(f"http.server did not listen on {port}")
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1400,1000",
+        f"--user-data-dir={profile}",
+    ):
+        options.add_argument(flag)
+    # An explicit driver path: Selenium Manager would otherwise try to download one.
+    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def wait(condition, seconds: float = 10):  # type: ignore[no-untyped-def]
+    """Poll `condition()` until it returns something truthy."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError("timed out waiting for the page")
+
+
+def search(driver, base: str, query: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The result links material's search shows for `query`, in order."""
+    from selenium.webdriver.common.by import By
+
+    driver.get(base)
+    box = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")
+    box.click()
+    box.send_keys(query)
+
+    def links() -> list[str]:
+        found = driver.find_elements(By.CSS_SELECTOR, ".md-search-result__list a")
+        return [a.get_attribute("href") for a in found]
+
+    def settled() -> list[str]:
+        # Results update as each key lands: take them once two reads agree.
+        first = links()
+        time.sleep(0.3)
+        return first if first and first == links() else []
+
+    return list(wait(settled))
+
+
+@pytest.mark.parametrize("query", ["META-07", "traceparent"])
+def test_search_shows_the_entry_first(site: str, browser, query: str) -> None:  # type: ignore[no-untyped-def]
+    results = search(browser, site, query)
+    sections = [href for href in results if "#" in href]
+    # The first group is the register page, and its first section is the entry.
+    assert results[0].split("?")[0] == site + "registers/meta/"
+    assert sections[0].endswith("#meta-07"), results
+
+
+@pytest.mark.parametrize(
+    "query, anchor",
+    [
+        ("internal/mcpserver/conn.go", "#meta-04"),
+        ("io.modelcontextprotocol/protocolVersion", "#meta-06"),
+    ],
+)
+def test_search_finds_paths_and_dotted_keys(site: str, browser, query: str, anchor: str) -> None:  # type: ignore[no-untyped-def]
+    results = search(browser, site, query)
+    assert any(href.endswith(anchor) for href in results), results
+
+
+def test_cross_reference_lands_on_its_anchor(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    browser.get(site + "registers/meta/")
+    link = browser.find_element(By.CSS_SELECTOR, "#meta-02 ~ ul a[href='#meta-03']")
+    browser.execute_script("arguments[0].click()", link)
+    wait(lambda: browser.current_url.endswith("#meta-03"))
+    top = browser.execute_script(
+        "return document.getElementById('meta-03').getBoundingClientRect().top"
+    )
+    assert 0 <= top < 200  # scrolled to the heading (below material's sticky header)
+
+
+def test_source_link_is_the_pinned_permalink(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    browser.get(site + "registers/meta/")
+    link = browser.find_element(By.LINK_TEXT, "2026-07-28/basic/index.mdx:421")
+    expected = f"{SPEC}{SPEC_COMMIT}/docs/specification/2026-07-28/basic/index.mdx#L421"
+    assert link.get_attribute("href") == expected
+
+
+def visible_ids(browser) -> list[str]:  # type: ignore[no-untyped-def]
+    return browser.execute_script(
+        "var table = document.querySelector('table[data-reg-sortable]');"
+        "return Array.from(table.tBodies[0].rows).filter(r => !r.hidden)"
+        ".map(r => r.cells[0].textContent.trim());"
+    )
+
+
+def test_overview_sorts_and_filters(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(site + "registers/")
+    wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
+    assert visible_ids(browser)[:2] == ["META-01", "META-02"]
+    header = browser.find_element(By.XPATH, "//table[@data-reg-sortable]//th[text()='ID']")
+    header.click()
+    header.click()  # the second click sorts descending
+    assert visible_ids(browser)[:2] == ["XSS-01", "META-11"]
+    Select(
+        browser.find_element(By.CSS_SELECTOR, "select[data-filter='Register']")
+    ).select_by_visible_text("_meta")
+    Select(
+        browser.find_element(By.CSS_SELECTOR, "select[data-filter='State']")
+    ).select_by_visible_text("missing")
+    assert sorted(visible_ids(browser)) == ["META-07", "META-09"]
+    shown = browser.find_element(By.CSS_SELECTOR, "[data-reg-shown]").text
+    assert shown == "2 of 12 entries"
+    tag = Select(browser.find_element(By.CSS_SELECTOR, "select[data-filter='Tags']"))
+    tag.select_by_visible_text("area:compare")
+    assert sorted(visible_ids(browser)) == ["META-07", "META-09"]
+
+
+def test_state_column_sorts_by_rank(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    browser.get(site + "registers/")
+    browser.find_element(By.XPATH, "//table[@data-reg-sortable]//th[text()='State']").click()
+    states = browser.execute_script(
+        "return Array.from(document.querySelectorAll('table[data-reg-sortable] tbody tr'))"
+        ".map(r => r.cells[3].textContent.trim());"
+    )
+    assert states == sorted(states, key=["done", "partial", "missing", "n/a"].index)
+
+
+def test_an_entry_runs_no_script(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    browser.get(site + "registers/xss/")
+    wait(lambda: browser.find_elements(By.ID, "xss-01"))
+    heading = browser.find_element(By.ID, "xss-01").text
+    assert "<script>" in heading  # shown as text
+    for element in browser.find_elements(By.CSS_SELECTOR, "#xss-01 ~ ul *"):
+        element.get_attribute("outerHTML")  # touch everything (an onload would have fired)
+    links = browser.find_elements(By.CSS_SELECTOR, "article a[href^='javascript']")
+    assert links == []
+    assert browser.execute_script("return window.__pwned") is None
+    what = browser.find_element(By.CSS_SELECTOR, "#xss-01 ~ ul li").text
+    assert "[click me](javascript:" in what.replace("\\", "")
