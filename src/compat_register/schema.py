@@ -12,10 +12,12 @@ import re
 from collections.abc import Callable, Iterator
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
-from jsonschema import Draft202012Validator, ValidationError
+
+if TYPE_CHECKING:  # imported when a document is invalid: valid runs never load jsonschema
+    from jsonschema import Draft202012Validator, ValidationError
 
 from .diagnostics import Diagnostic
 from .loader import Document, Path_
@@ -44,6 +46,8 @@ def _inlined(name: str) -> dict[str, Any]:
 @cache
 def _validator(name: str) -> Draft202012Validator:
     """The validator that explains what is wrong, one error per violation."""
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(_inlined(name))
 
 
