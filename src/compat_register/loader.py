@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -166,14 +167,14 @@ def parse(text: str, display: str, integer_keys: frozenset[str]) -> Document:
     """Parse YAML text into a `Document`; raises `LoadError` on any rejected construct."""
     _reject_tabs(text)
     doc = Document(display, text, None)
+    # Events are consumed as parsed, so a rejected construct stops the parser early: libyaml
+    # takes time quadratic in the nesting depth to get to the end of `[[[[...`.
     try:
-        events = list(yaml.parse(text, Loader=_Loader))
+        doc.data = _Builder(doc, yaml.parse(text, Loader=_Loader), integer_keys).build()
     except yaml.MarkedYAMLError as err:
         raise _syntax_error(err) from None
     except yaml.reader.ReaderError as err:
         raise _reader_error(doc, err) from None
-    builder = _Builder(doc, events, integer_keys)
-    doc.data = builder.build()
     return doc
 
 
@@ -227,16 +228,14 @@ def _mark(ev: yaml.Event) -> Mark:
 
 
 class _Builder:
-    """Turns a flat list of parser events into nested dicts, lists and scalars."""
+    """Turns a stream of parser events into nested dicts, lists and scalars."""
 
-    def __init__(self, doc: Document, events: list[yaml.Event], integer_keys: frozenset[str]):
-        self.doc, self.events, self.pos = doc, events, 0
+    def __init__(self, doc: Document, events: Iterator[yaml.Event], integer_keys: frozenset[str]):
+        self.doc, self.events = doc, events
         self.integer_keys = integer_keys
 
     def next(self) -> yaml.Event:
-        ev = self.events[self.pos]
-        self.pos += 1
-        return ev
+        return next(self.events)
 
     def build(self) -> Any:
         self.next()  # StreamStart
@@ -244,10 +243,9 @@ class _Builder:
         if isinstance(ev, yaml.StreamEndEvent):
             raise LoadError(Mark(1, 1), "empty-file", "file is empty: expected a mapping")
         data = self.node(self.next(), (), in_meta=False, key=None)
-        ev = self.next()  # DocumentEnd
-        if not isinstance(self.events[self.pos], yaml.StreamEndEvent):
-            extra = _mark(self.events[self.pos])
-            raise LoadError(extra, "multiple-documents", "more than one YAML document in file")
+        self.next()  # DocumentEnd
+        if not isinstance(ev := self.next(), yaml.StreamEndEvent):
+            raise LoadError(_mark(ev), "multiple-documents", "more than one YAML document in file")
         if data is None:
             raise LoadError(Mark(1, 1), "empty-file", "file is empty: expected a mapping")
         if not isinstance(data, dict):
