@@ -1,0 +1,104 @@
+"""Benchmark: `mkdocs build` with the register plugin against a plain build of the same pages.
+
+    python bench/build.py [--registers 100] [--citations 20000] [--files 2000] [--repeat 1]
+
+Both sites use the same theme, plugins and Markdown extensions. The plain one builds the
+pages `register render` wrote beforehand (with the same checkout, so it has the same
+excerpts); the plugin one loads, verifies and renders the registers during the build. Both
+run as child processes in this one run, timed by wall clock (best of --repeat). Target: the
+plugin build within 1.5x of the plain one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from synthetic import generate  # noqa: E402
+
+CONFIG = """\
+site_name: bench
+docs_dir: {docs}
+theme: {{name: material}}
+plugins:
+  - search:
+      separator: '[\\s\\-,;:!?=()\\[\\]{{}}<>"“”‘’|*`]+|\\.(?=\\s|$)|&[lg]t;|&amp;'
+  - tags
+{plugin}
+markdown_extensions:
+  - admonition
+  - attr_list
+  - tables
+  - toc: {{permalink: true}}
+  - pymdownx.details
+  - pymdownx.highlight
+  - pymdownx.superfences
+{extra}
+"""
+
+
+def prepare(root: Path, registers: int, citations: int, files: int) -> None:
+    """The synthetic registers (with a public repo URL, so sources link), and both sites."""
+    generate(root, registers, citations, files)
+    sources = root / "registers" / "sources.yaml"
+    text = sources.read_text().replace("repo: null", "repo: https://github.com/example/bench")
+    sources.write_text(text)
+    for docs in ("docs_plugin", "docs_plain"):
+        (root / docs).mkdir()
+        (root / docs / "index.md").write_text("# Bench\n\nThe [registers](registers/index.md).\n")
+    plugin = CONFIG.format(docs="docs_plugin", plugin="  - register", extra="")
+    extra = (
+        "extra_css: [assets/compat-register/register.css]\n"
+        "extra_javascript: [assets/compat-register/register.js]"
+    )
+    plain = CONFIG.format(docs="docs_plain", plugin="", extra=extra)
+    (root / "plugin.yml").write_text(plugin)
+    (root / "plain.yml").write_text(plain)
+    cli = "from compat_register.cli import main; main()"
+    render = [sys.executable, "-c", cli, "render", "--out", "docs_plain"]
+    subprocess.run(render, cwd=root, check=True, stdout=subprocess.DEVNULL)
+
+
+def build(root: Path, config: str, repeat: int) -> float:
+    """Best wall time of `mkdocs build` with `config`, in seconds."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    command = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", config, "-d", "site"]
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
+        best = min(best, time.perf_counter() - start)
+        if done.returncode != 0:
+            raise SystemExit(f"mkdocs build -f {config} failed:\n{done.stderr}")
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--registers", type=int, default=100)
+    parser.add_argument("--citations", type=int, default=20_000)
+    parser.add_argument("--files", type=int, default=2_000)
+    parser.add_argument("--repeat", type=int, default=1)
+    args = parser.parse_args()
+    root = Path(tempfile.mkdtemp(prefix="register-bench-"))
+    try:
+        prepare(root, args.registers, args.citations, args.files)
+        plain = build(root, "plain.yml", args.repeat)
+        plugin = build(root, "plugin.yml", args.repeat)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print(f"{args.registers} registers, {args.citations} citations, {args.files} files")
+    print(f"plain mkdocs build (pages from register render): {plain:7.2f} s")
+    print(f"mkdocs build with the register plugin:           {plugin:7.2f} s")
+    print(f"ratio: {plugin / plain:.2f}x (target: within 1.5x)")
+
+
+if __name__ == "__main__":
+    main()
