@@ -10,7 +10,7 @@ from .citations import Claim
 from .loader import Path_
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Where:
     """A position in a register file, carried by everything a diagnostic can point at."""
 
@@ -84,7 +84,7 @@ class Sources:
         return {alias: source.claims for alias, source in self.sources.items()}
 
 
-@dataclass
+@dataclass(slots=True)
 class Citation:
     """One citation, listed under `sources:` or found in prose, as written."""
 
