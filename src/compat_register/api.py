@@ -21,6 +21,7 @@ from .models import RegisterSet
 # verify, pins and edit bring in GitPython: imported where used, so `register check` and
 # `register export` never load git.
 if TYPE_CHECKING:
+    from . import bump as bumping
     from . import edit, verify
 
 
@@ -73,6 +74,8 @@ class Verified(Checked):
     """A checked register set with the outcome of every citation."""
 
     outcomes: list[verify.Outcome] = field(default_factory=list)
+    preview: verify.Preview | None = None
+    """With `against`: the citations that moving that pin would make stale."""
 
     @property
     def summary(self) -> dict[str, int]:
@@ -87,21 +90,30 @@ def verify_citations(
     skip: Iterable[str] = (),
     offline: bool = False,
     environ: Mapping[str, str] | None = None,
+    against: tuple[str, str] | None = None,
 ) -> Verified:
-    """`register verify`: everything `check` does, plus every citation at its pinned commit."""
+    """`register verify`: everything `check` does, plus every citation at its pinned commit.
+
+    With `against=(ALIAS, REV)`, that source's citations are judged as if its pin were
+    moved to REV (`register verify --against`); raises `verify.PreviewError` when the
+    source has no checkout or REV names no commit in it.
+    """
     from . import verify
 
     with bulk_allocation():
         checked = _check(root)
-        outcomes, diagnostics = verify.verify(
+        if against is not None and against[0] not in checked.registers.sources.sources:
+            raise verify.PreviewError(f"--against: no source '{against[0]}' in sources.yaml")
+        outcomes, diagnostics, preview = verify.verify_against(
             checked.registers,
             root,
+            against,
             skip=skip,
             offline=offline,
             environ=os.environ if environ is None else environ,
         )
     all_diagnostics = sort_diagnostics([*checked.diagnostics, *diagnostics])
-    return Verified(root, checked.registers, checked.documents, all_diagnostics, outcomes)
+    return Verified(root, checked.registers, checked.documents, all_diagnostics, outcomes, preview)
 
 
 def fix(root: Path, environ: Mapping[str, str] | None = None) -> tuple[Verified, list[edit.Change]]:
@@ -129,3 +141,93 @@ def sync(
     checked = check(root)
     environ = os.environ if environ is None else environ
     return pins.sync_all(checked.registers.sources, root, list(aliases), progress, environ)
+
+
+def bump(
+    root: Path,
+    alias: str,
+    rev: str | None = None,
+    *,
+    dry_run: bool = False,
+    progress: Callable[[str], None] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> tuple[Checked, bumping.Bump | None]:
+    """`register bump`: move the pin of `alias` to `rev` and every citation of it along.
+
+    Refuses (returns no bump) while `register check` reports errors: a file that does not
+    load would otherwise keep citations the move never saw. Raises `bump.BumpError` when
+    the move cannot be made and `edit.EditError` when a file cannot be rewritten safely;
+    in every failure nothing is written.
+    """
+    from . import bump as bumping
+
+    with bulk_allocation():
+        checked = _check(root)
+        if checked.failed:
+            return checked, None
+        result = bumping.bump(
+            checked.registers,
+            checked.documents,
+            root,
+            alias,
+            rev,
+            dry_run=dry_run,
+            environ=os.environ if environ is None else environ,
+            progress=progress,
+        )
+    return checked, result
+
+
+class UnknownID(Exception):
+    """An entry ID named on the command line that has no citations."""
+
+
+@dataclass
+class Stamped:
+    """What `register stamp` recorded."""
+
+    stamped: list[verify.Outcome]
+    """The citations whose lines were stamped."""
+    refused: list[verify.Outcome]
+    """Chosen citations that could not be stamped: their lines are not readable as cited."""
+    written: bool
+
+
+def stamp(
+    root: Path, ids: Iterable[str] = (), environ: Mapping[str, str] | None = None
+) -> tuple[Verified, Stamped]:
+    """`register stamp [ID...]`: record the cited lines of the given entries (every entry
+    when none is given) in citations.lock, as reviewed. A citation is stamped only when its
+    lines read as cited (`ok`, `changed` or `unstamped`); the others keep any old stamp."""
+    from . import edit, stamps
+
+    verified = verify_citations(root, environ=environ)
+    chosen = set(ids) or None
+    known = {c.entry for c in verified.registers.citations()}
+    if chosen and (unknown := sorted(chosen - known)):
+        raise UnknownID(f"no citations of {', '.join(unknown)} to stamp")
+    mine = [o for o in verified.outcomes if chosen is None or o.citation.entry in chosen]
+    keys = stamps.keys(stamps.place(o.citation) for o in verified.outcomes)
+    current = [
+        (key, _digest(outcome))
+        for outcome, key in zip(verified.outcomes, keys, strict=True)
+        if key is not None
+    ]
+    lock = stamps.read(root)
+    text = stamps.format_lock(stamps.restamp(lock.stamps if lock else {}, current, chosen))
+    path = stamps.lock_path(root)
+    old_text = path.read_text(encoding="utf-8") if path.exists() else ""
+    if text != old_text:
+        edit.write_all([(path, edit.encoded(path, old_text, text))])
+    stamped = [o for o in mine if _digest(o) is not None]
+    refused = [o for o in mine if _digest(o) is None and o.citation.source is not None]
+    return verified, Stamped(stamped, refused, text != old_text)
+
+
+def _digest(outcome: verify.Outcome) -> str | None:
+    """The stamp of a citation's lines, when they read as cited."""
+    from . import stamps
+
+    if outcome.outcome not in ("ok", "changed", "unstamped") or outcome.excerpt is None:
+        return None
+    return stamps.digest(outcome.excerpt)

@@ -124,18 +124,61 @@ def check(registers_dir: Path, fmt: str, strict: bool) -> None:
     help="Leave this source's citations unverified on purpose (repeatable).",
 )
 @click.option("--offline", is_flag=True, help="Verify nothing: every citation stays unverified.")
+@click.option(
+    "--against",
+    metavar="ALIAS=REV",
+    callback=lambda _ctx, _param, value: _alias_rev(value),
+    help="Judge ALIAS's citations as if its pin were moved to REV (a commit, branch, tag or "
+    "HEAD of its checkout), as register bump would move them; report what would go stale.",
+)
 @no_traceback
 def verify(
-    registers_dir: Path, fmt: str, strict: bool, skip: tuple[str, ...], offline: bool
+    registers_dir: Path,
+    fmt: str,
+    strict: bool,
+    skip: tuple[str, ...],
+    offline: bool,
+    against: tuple[str, str] | None,
 ) -> None:
     """Check, then verify every citation against its source's pinned commit."""
+    from .verify import PreviewError  # noqa: PLC0415 - brings in GitPython
+
     _require_dir(registers_dir)
-    result = api.verify_citations(registers_dir, skip=skip, offline=offline)
-    extra = (
-        {"citations": [export.outcome_data(o) for o in result.outcomes]} if fmt == "json" else {}
-    )
+    try:
+        result = api.verify_citations(registers_dir, skip=skip, offline=offline, against=against)
+    except PreviewError as err:
+        raise click.UsageError(str(err)) from None
+    extra: dict[str, Any] = {}
+    if fmt == "json":
+        extra["citations"] = [export.outcome_data(o) for o in result.outcomes]
+        if result.preview:
+            extra["against"] = export.preview_data(result.preview)
     report(result.diagnostics, fmt, result.summary, extra)
+    if result.preview and fmt != "json":
+        click.echo(preview_text(result.preview))
     sys.exit(exit_code(result.diagnostics, strict))
+
+
+def _alias_rev(value: str | None) -> tuple[str, str] | None:
+    if value is None:
+        return None
+    alias, equals, rev = value.partition("=")
+    if not equals or not alias or not rev:
+        raise click.BadParameter(f"'{value}': expected ALIAS=REV, e.g. mcpx=HEAD")
+    return alias, rev
+
+
+def preview_text(preview: Any) -> str:
+    """The closing lines of `verify --against`: how many citations the move makes stale,
+    then each, at its place in the register, with the lines in the code."""
+    label = f"{preview.alias} {preview.rev} ({preview.commit[:7]})"
+    number = len(preview.stale)
+    noun = "citation" if number == 1 else "citations"
+    lines = [f"against {label}: this change makes {number} register {noun} stale"]
+    for outcome in preview.stale:
+        c = outcome.citation
+        lines.append(f"  {c.where.file}:{c.where.line}:{c.where.col}: {c.entry}: {outcome.message}")
+    return "\n".join(lines)
 
 
 @main.command()
@@ -157,6 +200,112 @@ def fix(registers_dir: Path, fmt: str) -> None:
     summary = {**result.summary, "fixed": len(changes)}
     report(remaining, fmt, summary, extra)
     sys.exit(exit_code(remaining, strict=False))
+
+
+@main.command()
+@registers_option
+@click.argument("alias")
+@click.argument("rev", required=False, metavar="[COMMIT]")
+@click.option("--dry-run", is_flag=True, help="Print the report; write nothing.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: one line per citation that moved; json: one object.",
+)
+@no_traceback
+def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: str) -> None:
+    """Move ALIAS's pin to COMMIT and every citation of it along.
+
+    COMMIT defaults to the newest commit: the HEAD of a local checkout, else the tip of the
+    repository's default branch, fetched into the cache. Each cited range is followed
+    through git's diff: carried over, re-anchored (new lines or a renamed file, rewritten in
+    place), changed (the cited lines were edited: read them), or gone (deleted). Exit 1
+    when a citation changed or is gone, even though the files were written.
+    """
+    from .bump import BumpError, UnknownSource  # noqa: PLC0415 - brings in GitPython
+
+    _require_dir(registers_dir)
+    try:
+        checked, result = api.bump(
+            registers_dir, alias, rev, dry_run=dry_run, progress=_progress(alias)
+        )
+    except UnknownSource as err:
+        raise click.UsageError(str(err)) from None
+    except (BumpError, edit.EditError) as err:
+        raise click.ClickException(str(err)) from None
+    if result is None:
+        report(checked.diagnostics, "text")
+        raise click.ClickException("bump needs a register set without errors: fix them first")
+    click.echo(bump_report(result, dry_run, fmt))
+    counts = result.counts()
+    sys.exit(1 if counts["changed"] or counts["gone"] else 0)
+
+
+def _progress(alias: str) -> Callable[[str], None] | None:
+    if not sys.stderr.isatty():
+        return None
+    return lambda line: click.echo(f"\r{alias}: {line[:100]:<100}", err=True, nl=False)
+
+
+def bump_report(result: Any, dry_run: bool, fmt: str) -> str:
+    """The report of a bump: every citation that did not stay as it was, then the counts."""
+    if fmt == "json":
+        return json.dumps(export.bump_data(result, dry_run), ensure_ascii=False, indent=2)
+    lines = [f"{result.alias}: {result.old[:12]} -> {result.new[:12]}"]
+    moved = [f for f in result.followed if f.kind != "carried"]
+    moved.sort(key=lambda f: (f.citation.where.file, f.citation.where.line, f.citation.where.col))
+    lines += [followed_text(f) for f in moved]
+    counts = result.counts()
+    lines.append(
+        f"{counts['carried']} carried over, {counts['re-anchored']} re-anchored, "
+        f"{counts['changed']} changed, {counts['gone']} gone"
+    )
+    files = ", ".join(result.files) or "nothing"
+    lines.append(f"would write {files} (dry run)" if dry_run else f"wrote {files}")
+    return "\n".join(lines)
+
+
+def followed_text(followed: Any) -> str:
+    """`FILE:LINE:COL: KIND: ID: PATH:LINES -> NEW: why`, pointing at the citation."""
+    c = followed.citation
+    line = f"{c.where.file}:{c.where.line}:{c.where.col}: {followed.kind}: {c.entry}: "
+    line += f"{c.repo_path}:{c.lines_text}"
+    if followed.lines is not None:
+        lines = edit.lines_text(followed.lines)
+        line += f" -> {lines}" if followed.path == c.repo_path else f" -> {followed.path}:{lines}"
+    if followed.kind == "changed":
+        return f"{line}: {followed.note}; read them, then register stamp {c.entry}"
+    return f"{line}: {followed.note}" if followed.note else line
+
+
+@main.command()
+@registers_option
+@click.argument("ids", nargs=-1, metavar="[ID]...")
+@no_traceback
+def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
+    """Record the cited lines of the given entries (all when none is named) as reviewed.
+
+    Writes registers/citations.lock: one line per citation, the hash of its normalised
+    lines at the pinned commit. Run it after reading the lines `register verify` reports
+    as changed or unstamped. A citation whose lines do not read as cited is not stamped.
+    """
+    _require_dir(registers_dir)
+    try:
+        verified, stamped = api.stamp(registers_dir, ids)
+    except api.UnknownID as err:
+        raise click.UsageError(str(err)) from None
+    refused = {id(o.citation) for o in stamped.refused}
+    for outcome in stamped.refused:
+        c = outcome.citation
+        where = f"{c.where.file}:{c.where.line}:{c.where.col}"
+        click.echo(f"{where}: error: {c.entry}: not stamped ({outcome.outcome}): {outcome.message}")
+    entries = len({o.citation.entry for o in stamped.stamped})
+    lock = "citations.lock " + ("written" if stamped.written else "unchanged")
+    click.echo(f"stamped {len(stamped.stamped)} citations of {entries} entries; {lock}")
+    sys.exit(1 if refused else 0)
 
 
 @main.command()

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import codecs
 import os
+import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from .loader import Document, LoadError, parse
+from .citations import PROSE_CITATION
+from .loader import Document, LoadError, Path_, parse
 from .models import Citation
+from .prose import outside_code
 from .schema import integer_keys
 
 
@@ -56,7 +60,7 @@ def plan(
     """Where each change goes in `doc.text` (character offset) and what it changes."""
     planned: dict[int, Change] = {}
     for citation, lines in moves:
-        offset = doc.find(citation.field, citation.token, citation.occurrence)
+        offset = citation_offset(doc, citation)
         if offset is None:
             raise EditError(f"{doc.file}: cannot find {citation.token} where it was written")
         new = new_token(citation, lines)
@@ -124,3 +128,136 @@ def write_atomic(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the `occurrence`-th `old` (counted as plain text) in the scalar at `field`."""
+
+    field: Path_
+    old: str
+    new: str
+    entry: str
+    occurrence: int = 0
+
+
+def citation_offset(doc: Document, citation: Citation) -> int | None:
+    """Where a citation's token was written in `doc.text`.
+
+    An in-prose token is counted the way it was found: whole tokens outside code only, so
+    that `x.go:5` is not taken from inside `x.go:50` or from a code span before it.
+    """
+    return doc.find(citation.field, citation.token, raw_occurrence(doc, citation))
+
+
+def raw_occurrence(doc: Document, citation: Citation) -> int:
+    """The index of a citation's token among all plain-text occurrences in its scalar."""
+    value = _value(doc.data, citation.field)
+    if not citation.in_prose or not isinstance(value, str):
+        return citation.occurrence
+    starts = [
+        m.start("path")
+        for m in outside_code(PROSE_CITATION, value)
+        if value[m.start("path") : m.end()] == citation.token
+    ]
+    if citation.occurrence >= len(starts):
+        return citation.occurrence
+    target, count, offset = starts[citation.occurrence], 0, value.find(citation.token)
+    while 0 <= offset < target:
+        count, offset = count + 1, value.find(citation.token, offset + 1)
+    return count
+
+
+def _value(data: Any, path: Path_) -> Any:
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def plan_edits(doc: Document, edits: Iterable[Edit]) -> list[tuple[int, Change]]:
+    """Where each edit goes in `doc.text` (character offset), in order; raises EditError
+    for an edit whose text is not where it was read."""
+    planned: dict[int, Change] = {}
+    for edit in edits:
+        offset = doc.find(edit.field, edit.old, edit.occurrence)
+        if offset is None:
+            raise EditError(f"{doc.file}: cannot find {edit.old} where it was written")
+        if edit.new != edit.old:
+            mark = doc.position(offset)
+            planned[offset] = Change(doc.file, mark.line, mark.col, edit.entry, edit.old, edit.new)
+    return sorted(planned.items())
+
+
+def check_yaml(file: str, text: str) -> None:
+    """Raise EditError unless `text` loads as a register document."""
+    try:
+        parse(text, file, integer_keys())
+    except LoadError as err:  # never write a file the loader would then reject
+        raise EditError(f"{file}: the edit would break the YAML ({err.message})") from None
+
+
+def encoded(path: Path, old_text: str, new_text: str) -> bytes:
+    """`new_text` as the bytes to write over `path`, which must still hold `old_text`
+    (its byte order mark, if any, is kept)."""
+    raw = path.read_bytes() if path.exists() else b""
+    bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
+    if raw[len(bom) :].decode("utf-8", errors="replace") != old_text:
+        raise EditError(f"{path} changed since it was read; run the command again")
+    return bom + new_text.encode("utf-8")
+
+
+def write_all(files: Sequence[tuple[Path, bytes]]) -> None:
+    """Replace several files so that all change or none does.
+
+    Every new file is written and synced beside its target first; only then are the
+    targets replaced, one rename each, each old file kept (hard-linked) as a backup. A
+    failure or an interrupt at any point puts back the files already replaced.
+    """
+    temps: list[Path] = []
+    replaced: list[tuple[Path, Path | None]] = []
+    try:
+        temps.extend(_write_temp(path, data) for path, data in files)
+        for (path, _), temp in zip(files, temps, strict=True):
+            replaced.append((path, _backup(path)))
+            os.replace(temp, path)
+    except BaseException:
+        _restore(replaced)
+        raise
+    finally:
+        for leftover in [*temps, *(b for _, b in replaced if b)]:
+            leftover.unlink(missing_ok=True)
+
+
+def _write_temp(path: Path, data: bytes) -> Path:
+    mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with os.fdopen(handle, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+    os.chmod(name, mode)
+    return Path(name)
+
+
+def _backup(path: Path) -> Path | None:
+    """A second name for the current file (None if there is none), to roll back to."""
+    if not path.exists():
+        return None
+    backup = path.with_name(f".{path.name}.{os.getpid()}.bak")
+    backup.unlink(missing_ok=True)
+    try:
+        os.link(path, backup)
+    except OSError:  # no hard links on this file system: a copy does as well
+        shutil.copy2(path, backup)
+    return backup
+
+
+def _restore(replaced: list[tuple[Path, Path | None]]) -> None:
+    for path, backup in reversed(replaced):
+        if backup is None:
+            path.unlink(missing_ok=True)
+        else:
+            os.replace(backup, path)

@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING, Any
 from .models import Citation, Entry, Rated, Register, RegisterSet, Source
 
 if TYPE_CHECKING:  # verify brings in GitPython, which `register export` does not need
-    from .verify import Outcome
+    from .bump import Bump
+    from .follow import Followed
+    from .verify import Outcome, Preview
 
 EXPORT_VERSION = 1
 
@@ -104,4 +106,42 @@ def outcome_data(outcome: Outcome) -> dict[str, Any]:
         "outcome": outcome.outcome,
         "message": outcome.message,
         "proposed": list(outcome.proposed) if outcome.proposed else None,
+    }
+
+
+def preview_data(preview: Preview) -> dict[str, Any]:
+    """`register verify --against` in `--format json`: the move and what it makes stale."""
+    return {
+        "source": preview.alias,
+        "rev": preview.rev,
+        "commit": preview.commit,
+        "stale": [outcome_data(o) for o in preview.stale],
+    }
+
+
+def bump_data(bump: Bump, dry_run: bool) -> dict[str, Any]:
+    """`register bump --format json`: the move, the counts, every citation, the files."""
+    return {
+        "source": bump.alias,
+        "from": bump.old,
+        "to": bump.new,
+        "pin": bump.pin,
+        "dry_run": dry_run,
+        "summary": bump.counts(),
+        "citations": [followed_data(f) for f in bump.followed],
+        "files": list(bump.files),
+        "written": bump.written,
+    }
+
+
+def followed_data(followed: Followed) -> dict[str, Any]:
+    citation = followed.citation
+    return {
+        "register": citation.register,
+        "entry": citation.entry,
+        **citation_data(citation),
+        "kind": followed.kind,
+        "new_path": followed.path,
+        "new_lines": list(followed.lines) if followed.lines else None,
+        "note": followed.note,
     }

@@ -30,6 +30,9 @@ _FULL_SHA = re.compile(r"[0-9a-f]{40}")
 _ALIAS = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 _HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _BINARY = "binary"
+# A branch or tag name as `bump` fetches it: no refspec syntax (':', '+', '*', '^'), no option.
+_REF = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_][A-Za-z0-9_.-]*)*")
+_TIP = "refs/register/tip"
 # Explicit prefixes, no colour/ext-diff/textconv: the user's git config must not change the parse.
 _DIFF_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "-M", "--unified=0")
 _DIFF_PREFIXES = ("--src-prefix=a/", "--dst-prefix=b/")
@@ -94,6 +97,19 @@ class Checkout:
         # "ambiguous", and _object raises for that.
         self._object(commit.lower())
         return None
+
+    def resolve_rev(self, rev: str) -> str | None:
+        """Full sha of the commit `rev` names: a hex prefix, a branch, a tag, `HEAD`, ...;
+        None when this repository has no such commit.
+
+        The name goes to git on the standard input of `cat-file --batch` (as `REV^{commit}`),
+        never on a command line, so no text of a user's can be read as an option.
+        """
+        _require(_check_rev(rev))
+        if check_commit(rev) is None and (sha := self.resolve(rev)) is not None:
+            return sha
+        found = self._object(f"{rev}^{{commit}}")
+        return found[0] if found is not None else None
 
     def read_text(self, sha: str, path: str) -> list[str] | None:
         """The lines of `path` at full commit sha `sha` (str, no line endings, decoded as
@@ -178,6 +194,13 @@ class Checkout:
         except git.GitCommandError as exc:
             raise GitSourceError(f"git diff failed in {self.root}: {_git_message(exc)}") from exc
         return bytes(out).decode("utf-8", errors="replace")
+
+
+def _check_rev(rev: str) -> str | None:
+    # cat-file --batch reads one name per line: a newline would start a second request.
+    if not rev or len(rev) > 256 or any(c in rev for c in "\n\r\0"):
+        return f"revision {rev!r} is empty, too long, or holds a newline or NUL"
+    return None
 
 
 def _text_of(found: tuple[str, bytes] | None) -> list[str] | str | None:
@@ -283,6 +306,28 @@ class SourceCache:
         """
         _require(check_repo_url(repo))
         _require(check_commit(commit))
+        return self._update(alias, lambda repo_dir: _fetch_into(repo_dir, repo, commit, progress))
+
+    def fetch_ref(
+        self,
+        alias: str,
+        repo: str,
+        ref: str = "HEAD",
+        progress: Callable[[str], None] | None = None,
+    ) -> str:
+        """Fetch the commit `ref` names in `repo` into the cache; return its full sha.
+
+        `ref` is a branch or tag name, or `HEAD`: the tip of the remote's default branch
+        (what `register bump` moves to by default). Only that commit is fetched
+        (`--depth=1`): moving a pin needs the trees of two commits, not the history
+        between them. The same rules as `sync`: safe to interrupt and to run twice at once.
+        """
+        _require(check_repo_url(repo))
+        _require(_check_ref(ref))
+        return self._update(alias, lambda repo_dir: _fetch_ref_into(repo_dir, repo, ref, progress))
+
+    def _update(self, alias: str, fetch: Callable[[Path], str]) -> str:
+        """Run `fetch` on the cached repo of `alias` (made first if missing), under its lock."""
         final = self.repo_dir(alias)
         _require_literal(self.root)
         try:
@@ -291,8 +336,8 @@ class SourceCache:
                 for stale in self.root.glob(f"{alias}.git.tmp-*"):  # left by a killed sync
                     shutil.rmtree(stale, ignore_errors=True)
                 if final.exists():
-                    return _fetch_into(final, repo, commit, progress)
-                return _build(final, repo, commit, progress)
+                    return fetch(final)
+                return _build(final, fetch)
         except (OSError, git.GitError) as exc:
             raise GitSourceError(f"cannot sync {alias}: {_git_message(exc)}") from exc
 
@@ -307,12 +352,12 @@ def _locked(path: Path) -> Iterator[None]:
         os.close(fd)  # releases the lock; the file stays, as deleting it would race
 
 
-def _build(final: Path, repo: str, commit: str, progress: Callable[[str], None] | None) -> str:
+def _build(final: Path, fetch: Callable[[Path], str]) -> str:
     tmp = final.with_name(f"{final.name}.tmp-{os.getpid()}")
     try:
         tmp.mkdir()
         git.Git(tmp).init("--bare", "--quiet")
-        sha = _fetch_into(tmp, repo, commit, progress)
+        sha = fetch(tmp)
         tmp.rename(final)  # atomic: `final` never exists half-made
         return sha
     finally:
@@ -326,11 +371,7 @@ def _fetch_into(
         sha = checkout.resolve(commit)
     if sha is not None:
         return sha
-    cmd = git.Git(repo_dir)
-    # `git remote add` has no `--` before its URL; a config value is never read as an option.
-    # A relative local path is meant from the current directory, not from the cache.
-    local = not SCHEME.match(repo) and scp_host(repo) is None
-    cmd.config("--", "remote.origin.url", os.path.abspath(repo) if local else repo)
+    cmd = _origin(repo_dir, repo)
     try:
         _fetch(cmd, commit.lower(), progress)
     except GitSourceError as exc:
@@ -342,6 +383,39 @@ def _fetch_into(
     # A ref keeps the pinned commit from being garbage-collected.
     cmd.update_ref(f"refs/register/{sha}", sha)
     return sha
+
+
+def _origin(repo_dir: Path, repo: str) -> git.Git:
+    """A git command in `repo_dir` whose remote `origin` is `repo`."""
+    cmd = git.Git(repo_dir)
+    # `git remote add` has no `--` before its URL; a config value is never read as an option.
+    # A relative local path is meant from the current directory, not from the cache.
+    local = not SCHEME.match(repo) and scp_host(repo) is None
+    cmd.config("--", "remote.origin.url", os.path.abspath(repo) if local else repo)
+    return cmd
+
+
+def _fetch_ref_into(
+    repo_dir: Path, repo: str, ref: str, progress: Callable[[str], None] | None
+) -> str:
+    cmd = _origin(repo_dir, repo)
+    try:
+        _run_fetch(cmd, ["--depth=1", "origin", f"+{ref}:{_TIP}"], progress)
+    except GitSourceError as exc:
+        raise GitSourceError(f"cannot fetch {ref} from {repo}: {exc}") from exc
+    with Checkout(repo_dir) as checkout:
+        sha = checkout.resolve_rev(_TIP)
+    if sha is None:
+        raise GitSourceError(f"{ref} of {repo} is not a commit")
+    cmd.update_ref(f"refs/register/{sha}", sha)  # kept from garbage collection
+    return sha
+
+
+def _check_ref(ref: str) -> str | None:
+    """Error unless `ref` is HEAD or a plain branch or tag name (it goes into a refspec)."""
+    if _REF.fullmatch(ref) and ".." not in ref and not ref.endswith((".lock", "/", ".")):
+        return None
+    return f"{ref!r} is not a branch or tag name"
 
 
 def _fetch(cmd: git.Git, commit: str, progress: Callable[[str], None] | None) -> None:

@@ -14,6 +14,7 @@ from .citations import FileText
 from .diagnostics import Diagnostic
 from .gitsource import Checkout, GitSourceError, SourceCache, default_cache_root, locate
 from .models import Source, Sources
+from .safety import check_commit
 
 
 @dataclass
@@ -156,3 +157,44 @@ def _repo(source: Source, registers_dir: Path) -> str:
     if "://" not in source.repo and not source.repo.startswith("/") and ":" not in source.repo:
         return str(registers_dir / source.repo)
     return source.repo
+
+
+def open_moved(
+    source: Source,
+    registers_dir: Path,
+    rev: str | None,
+    environ: Mapping[str, str],
+    progress: Callable[[str], None] | None = None,
+) -> tuple[Checkout, str, str]:
+    """A checkout of `source` holding both its pinned commit and `rev`, and their full shas.
+
+    A local checkout (REGISTER_SOURCE_<ALIAS> or `path:`) is used as it is, and `rev`
+    defaults to its HEAD. Otherwise the cache is used: the pin is synced, and `rev` (a
+    commit, branch or tag; by default the tip of the remote's default branch) fetched.
+    """
+    cache = SourceCache(default_cache_root(environ, registers_dir))
+    path_key = str(registers_dir / source.path) if source.path else None
+    root = locate(source.alias, path_key, cache, environ)
+    if root is not None and root != cache.repo_dir(source.alias):
+        return _open_local(root, source, rev or "HEAD")
+    repo = _repo(source, registers_dir)
+    old = cache.sync(source.alias, repo, source.commit, progress)
+    if rev is not None and check_commit(rev) is None:
+        new = cache.sync(source.alias, repo, rev, progress)
+    else:
+        new = cache.fetch_ref(source.alias, repo, rev or "HEAD", progress)
+    return Checkout(cache.repo_dir(source.alias)), old, new
+
+
+def _open_local(root: Path, source: Source, rev: str) -> tuple[Checkout, str, str]:
+    checkout = Checkout(root)
+    try:
+        old = checkout.resolve(source.commit)
+        new = checkout.resolve_rev(rev)
+        if old is None or new is None:
+            missing = source.commit if old is None else rev
+            raise GitSourceError(f"the checkout at {root} holds no commit {missing} (fetch it)")
+    except GitSourceError:
+        checkout.close()
+        raise
+    return checkout, old, new

@@ -7,17 +7,34 @@ I/O: it finds each source's checkout, resolves the pin, and reads blobs through 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from . import stamps
 from .citations import FileText, normalise, normalise_quote
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, Severity
+from .follow import Followed, follow
 from .gitsource import GitSourceError
 from .models import Citation, RegisterSet
-from .pins import Checkouts
+from .pins import Checkouts, Pin
 
-OUTCOMES = ("ok", "moved", "broken", "missing-file", "out-of-range", "unresolved", "unverified")
-"""Every citation gets exactly one of these."""
+OUTCOMES = (
+    "ok",
+    "moved",
+    "broken",
+    "missing-file",
+    "out-of-range",
+    "unresolved",
+    "unverified",
+    "changed",
+    "unstamped",
+)
+"""Every citation gets exactly one of these. `changed` and `unstamped` come from the review
+stamps (citations.lock): a citation that would be `ok` but whose lines no longer hash to its
+stamp is `changed`, one without a stamp `unstamped`; without a lock file neither occurs."""
+
+WARNINGS = frozenset({"unstamped"})
+"""Outcomes reported as warnings, not errors."""
 
 
 @dataclass
@@ -39,6 +56,11 @@ class Outcome:
     @property
     def stale(self) -> bool:
         return self.outcome not in ("ok", "unverified")
+
+    @property
+    def failing(self) -> bool:
+        """Whether this outcome fails `register verify` (stale, and not a warning)."""
+        return self.stale and self.outcome not in WARNINGS
 
 
 def judge(citation: Citation, text: FileText | None, where: str) -> Outcome:
@@ -90,8 +112,30 @@ def verify(
     environ: Mapping[str, str],
 ) -> tuple[list[Outcome], list[Diagnostic]]:
     """Verify every citation; returns one outcome each and the diagnostics to report."""
+    outcomes, diagnostics, _ = verify_against(
+        registers, registers_dir, None, skip=skip, offline=offline, environ=environ
+    )
+    return outcomes, diagnostics
+
+
+def verify_against(
+    registers: RegisterSet,
+    registers_dir: Path,
+    against: tuple[str, str] | None,
+    *,
+    skip: Iterable[str] = (),
+    offline: bool = False,
+    environ: Mapping[str, str],
+) -> tuple[list[Outcome], list[Diagnostic], Preview | None]:
+    """`verify`, and with `against=(ALIAS, REV)` as if that source's pin were at REV.
+
+    The citations of ALIAS are followed from the pin to REV through git's diff (as
+    `register bump` would move them) and judged there; the `Preview` lists those that
+    the move would make stale. REV is a commit, a branch, a tag or `HEAD` of the checkout.
+    """
     skipped = set(skip)
     checkouts = Checkouts(registers_dir, environ)
+    preview = None
     try:
         if not offline:
             _prefetch(registers, checkouts, skipped)
@@ -99,11 +143,17 @@ def verify(
             _verify_one(citation, registers, checkouts, offline or citation.source in skipped)
             for citation in registers.citations()
         ]
+        if against is not None:
+            preview = _preview(registers, checkouts, against, outcomes)
     finally:
         checkouts.close()
     diagnostics = list(_pin_problems(registers, checkouts, outcomes))
+    diagnostics.extend(_check_stamps(registers_dir, outcomes, preview))
     diagnostics.extend(_stale(outcomes))
-    return outcomes, diagnostics
+    if preview is not None:
+        pairs = zip(preview.baseline, preview.moved, strict=True)
+        preview.stale = [new for old, new in pairs if new.failing and not old.failing]
+    return outcomes, diagnostics, preview
 
 
 def _prefetch(registers: RegisterSet, checkouts: Checkouts, skipped: set[str]) -> None:
@@ -161,8 +211,9 @@ def _stale(outcomes: list[Outcome]) -> Iterator[Diagnostic]:
         if outcome.stale and outcome.outcome != "unresolved":  # check already said why
             c = outcome.citation
             code = f"citation-{outcome.outcome}"
+            severity: Severity = "error" if outcome.failing else "warning"
             yield Diagnostic(
-                c.where.file, c.where.line, c.where.col, "error", c.entry, code, outcome.message
+                c.where.file, c.where.line, c.where.col, severity, c.entry, code, outcome.message
             )
 
 
@@ -172,3 +223,121 @@ def summary(outcomes: list[Outcome]) -> dict[str, int]:
     for outcome in outcomes:
         counts[outcome.outcome] += 1
     return counts
+
+
+# --- verify --against ---------------------------------------------------------------------
+
+
+class PreviewError(Exception):
+    """`--against` cannot be honoured (no checkout, no such revision); one line."""
+
+
+@dataclass
+class Preview:
+    """What `register verify --against ALIAS=REV` found."""
+
+    alias: str
+    rev: str
+    commit: str
+    """The full sha REV named."""
+    baseline: list[Outcome]
+    """The outcomes of the source's citations at the pin."""
+    moved: list[Outcome]
+    """The same citations followed to REV and judged there (in the same order)."""
+    stale: list[Outcome] = field(default_factory=list)
+    """The outcomes at REV that fail where they passed at the pin."""
+
+
+def _preview(
+    registers: RegisterSet, checkouts: Checkouts, against: tuple[str, str], outcomes: list[Outcome]
+) -> Preview:
+    """Replace the outcomes of one source's citations by their outcomes as if moved to REV."""
+    alias, rev = against
+    pin = checkouts.pin(registers.sources.sources[alias])
+    if pin.checkout is None or pin.sha is None:
+        raise PreviewError(f"--against {alias}={rev}: {pin.problem}")
+    try:
+        sha = pin.checkout.resolve_rev(rev)
+    except GitSourceError as err:
+        raise PreviewError(f"--against {alias}={rev}: {err}") from None
+    if sha is None:
+        raise PreviewError(f"--against {alias}={rev}: no such commit in {pin.checkout.root}")
+    mine = [i for i, o in enumerate(outcomes) if o.citation.source == alias and o.commit]
+    followed = follow(pin.checkout, pin.sha, sha, [outcomes[i].citation for i in mine])
+    pin.checkout.prefetch(sha, {f.path for f in followed if f.lines})
+    preview = Preview(alias, rev, sha, [outcomes[i] for i in mine], [])
+    target = Pin(pin.checkout, sha)
+    for i, moved in zip(mine, followed, strict=True):
+        outcomes[i] = _judge_moved(moved, checkouts, target, f"{alias} {rev} ({sha[:7]})")
+        preview.moved.append(outcomes[i])
+    return preview
+
+
+def _judge_moved(followed: Followed, checkouts: Checkouts, target: Pin, label: str) -> Outcome:
+    """The outcome of a citation followed to another commit (`label` names it)."""
+    citation, lines = followed.citation, followed.lines
+    was = f"{citation.repo_path}:{citation.lines_text}"
+    if lines is None:
+        kind = "missing-file" if followed.file_deleted else "broken"
+        return Outcome(citation, kind, f"{was}: {followed.note} at {label}", commit=target.sha)
+    moved = replace(citation, repo_path=followed.path, start=lines[0], end=lines[1])
+    try:
+        text = checkouts.text(target, followed.path)
+    except GitSourceError as err:
+        return Outcome(citation, "broken", f"{was} at {label}: {err}", commit=target.sha)
+    outcome = judge(moved, text, f"{followed.path} @ {label}")
+    outcome.citation, outcome.commit = citation, target.sha
+    if followed.kind == "changed":
+        now = f"{followed.path}:{moved.lines_text}"
+        outcome.outcome, outcome.message = (
+            "changed",
+            f"{was}: {followed.note} at {label} (now {now})",
+        )
+    return outcome
+
+
+# --- review stamps ------------------------------------------------------------------------
+
+
+def _check_stamps(
+    registers_dir: Path, outcomes: list[Outcome], preview: Preview | None
+) -> list[Diagnostic]:
+    """Apply the lock, when there is one, to the outcomes (and the preview's baseline)."""
+    lock = stamps.read(registers_dir)
+    if lock is None:
+        return []
+    apply_stamps(outcomes, lock.stamps)
+    if preview is not None:
+        apply_stamps(preview.baseline, lock.stamps)
+    return lock.problems
+
+
+def apply_stamps(outcomes: list[Outcome], lock: Mapping[stamps.Key, str]) -> None:
+    """Turn each `ok` outcome into `changed` or `unstamped` where the lock says so (in place).
+
+    `outcomes` must be in `RegisterSet.citations()` order: a repeated citation's key counts
+    its occurrences in that order, as `register stamp` did.
+    """
+    keys = stamps.keys(stamps.place(o.citation) for o in outcomes)
+    for outcome, key in zip(outcomes, keys, strict=True):
+        if outcome.outcome != "ok" or key is None or outcome.excerpt is None:
+            continue
+        stamp = lock.get(key)
+        if stamp is None:
+            outcome.outcome, outcome.message = "unstamped", _unstamped(outcome.citation)
+        elif stamp != stamps.digest(outcome.excerpt):
+            outcome.outcome, outcome.message = "changed", _changed(outcome.citation)
+
+
+def _unstamped(citation: Citation) -> str:
+    return (
+        f"{citation.repo_path}:{citation.lines_text} has no review stamp in citations.lock "
+        f"(read the lines, then run register stamp {citation.entry})"
+    )
+
+
+def _changed(citation: Citation) -> str:
+    return (
+        f"{citation.repo_path}:{citation.lines_text} changed since it was stamped "
+        f"(read the lines, then run register stamp {citation.entry})"
+    )

@@ -1,0 +1,280 @@
+"""`register bump`: move a source's pin and carry every citation of it along.
+
+Every cited range of the source is followed from the old commit to the new one through
+git's diff (`follow`). The new texts of the register files, of sources.yaml (the pin) and
+of citations.lock (the stamps, re-keyed) are made in memory; each is parsed, and the
+register files are read back to check that every citation now says what was meant. Only
+then is anything written, all files or none (`edit.write_all`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import edit, stamps
+from .citations import claimants, is_citation_path
+from .edit import Edit, EditError
+from .follow import Followed, follow
+from .gitsource import Checkout, GitSourceError
+from .loader import Document, parse
+from .models import Citation, Register, RegisterSet, Source
+from .pins import open_moved
+from .registerset import build_register
+from .remap import KINDS
+from .schema import integer_keys
+
+# A path the compact and in-prose forms can hold, unquoted, in any YAML scalar style.
+_WRITABLE = re.compile(r"[A-Za-z0-9_.][\w.\-/]*\Z")
+
+
+class BumpError(Exception):
+    """A bump that cannot be made; nothing was written. One line."""
+
+
+class UnknownSource(BumpError):
+    """The alias names no source (a usage error)."""
+
+
+@dataclass
+class Bump:
+    """What moving one source's pin did (or, with --dry-run, would do)."""
+
+    alias: str
+    old: str
+    """Full sha of the old pin."""
+    new: str
+    """Full sha of the new pin."""
+    pin: str
+    """The new `commit:` text (as many hex digits as the old one had)."""
+    followed: list[Followed]
+    files: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Each file that changes: (old text, new text)."""
+    written: bool = False
+
+    def counts(self) -> dict[str, int]:
+        """How many citations of each kind, every kind named."""
+        counts = dict.fromkeys(KINDS, 0)
+        for followed in self.followed:
+            counts[followed.kind] += 1
+        return counts
+
+
+def bump(
+    registers: RegisterSet,
+    documents: Mapping[str, Document],
+    registers_dir: Path,
+    alias: str,
+    rev: str | None = None,
+    *,
+    dry_run: bool = False,
+    environ: Mapping[str, str],
+    progress: Callable[[str], None] | None = None,
+) -> Bump:
+    """Move the pin of `alias` to `rev` (default: the newest commit) and its citations along."""
+    source = registers.sources.sources.get(alias)
+    if source is None:
+        raise UnknownSource(
+            f"no source '{alias}' in sources.yaml ({', '.join(registers.sources.sources)})"
+        )
+    try:
+        checkout, old, new = open_moved(source, registers_dir, rev, environ, progress)
+        with checkout:
+            result = _plan(registers, documents, registers_dir, source, checkout, old, new)
+    except GitSourceError as err:
+        raise BumpError(f"cannot bump {alias}: {err}") from None
+    if not dry_run and result.files:
+        write(result)
+    return result
+
+
+def _plan(
+    registers: RegisterSet,
+    documents: Mapping[str, Document],
+    registers_dir: Path,
+    source: Source,
+    checkout: Checkout,
+    old: str,
+    new: str,
+) -> Bump:
+    citations = [c for c in registers.citations() if c.source == source.alias and c.repo_path]
+    followed = follow(checkout, old, new, citations)
+    plans = {id(f.citation): _edits(f, source, registers) for f in followed}
+    followed = [_unwritable(f) if plans[id(f.citation)] is None else f for f in followed]
+    result = Bump(source.alias, old, new, short_sha(checkout, new, source.commit), followed)
+    edits = {cid: found for cid, found in plans.items() if found}
+    for register in registers.registers:
+        _rewrite_register(result, documents[register.file], register, edits)
+    _rewrite_lock(result, registers, registers_dir, edits)
+    _rewrite_pin(result, documents[registers.sources.file], source)  # written last
+    return result
+
+
+def write(result: Bump) -> None:
+    """Write every changed file of a bump, all or none."""
+    files = [
+        (Path(name), edit.encoded(Path(name), old, new))
+        for name, (old, new) in result.files.items()
+    ]
+    edit.write_all(files)
+    result.written = True
+
+
+# --- one citation -------------------------------------------------------------------------
+
+Planned = tuple[list[Edit], tuple[str | None, str, int, int]]
+"""The edits of one citation, and what it must read as afterwards: (alias, path, start, end)."""
+
+
+def _edits(followed: Followed, source: Source, registers: RegisterSet) -> Planned | None:
+    """How to rewrite one citation; ([], as before) when it stays; None when its new
+    path cannot be written in its form (it is then reported for a hand edit)."""
+    citation, lines = followed.citation, followed.lines
+    unchanged: Planned = ([], (citation.alias, citation.path, citation.start, citation.end))
+    if lines is None or (
+        followed.path == citation.repo_path and lines == (citation.start, citation.end)
+    ):
+        return unchanged
+    written = _written_path(citation, followed.path, source, registers)
+    if written is None:
+        return None
+    alias, path = written
+    lines_text = edit.lines_text(lines)
+    if citation.field and citation.field[-1] == "lines":  # the mapping form
+        found = [Edit(citation.field, citation.token, lines_text, citation.entry)]
+        if path != citation.path:
+            found.append(Edit((*citation.field[:-1], "path"), citation.path, path, citation.entry))
+        return found, (alias, path, *lines)
+    prefix = f"{alias}:" if alias and not citation.alias else ""
+    token = Edit(citation.field, citation.token, f"{prefix}{path}:{lines_text}", citation.entry)
+    return [token], (alias, path, *lines)
+
+
+def _written_path(
+    citation: Citation, new_path: str, source: Source, registers: RegisterSet
+) -> tuple[str | None, str] | None:
+    """(alias prefix, path) as the citation must now be written, or None if it cannot be.
+
+    A prefixed path is the full path; an unprefixed one is relative to a claim of the same
+    source, and must stay claimed by it alone (else it gets the `ALIAS:` prefix).
+    """
+    if new_path == citation.repo_path:
+        return citation.alias, citation.path
+    if citation.alias:
+        return (citation.alias, new_path) if _writable(citation, new_path) else None
+    for claim in source.claims:
+        relative = new_path.removeprefix(claim.under)
+        owners = claimants(relative, registers.sources.claims())
+        if new_path.startswith(claim.under) and owners == [(source.alias, new_path)]:
+            return (None, relative) if _writable(citation, relative) else None
+    mapping = bool(citation.field) and citation.field[-1] == "lines"
+    return (source.alias, new_path) if not mapping and _writable(citation, new_path) else None
+
+
+def _writable(citation: Citation, path: str) -> bool:
+    return bool(_WRITABLE.match(path)) and (not citation.in_prose or is_citation_path(path))
+
+
+def _unwritable(followed: Followed) -> Followed:
+    note = f"{followed.note}; {followed.path} cannot be written in this form: edit it by hand"
+    return Followed(followed.citation, "changed", followed.path, followed.lines, note.lstrip("; "))
+
+
+# --- files --------------------------------------------------------------------------------
+
+
+def _rewrite_register(
+    result: Bump, doc: Document, register: Register, edits: Mapping[int, Planned]
+) -> None:
+    citations = register.summary_citations + [
+        c for e in register.entries for c in e.all_citations()
+    ]
+    planned = [(c, edits[id(c)]) for c in citations if id(c) in edits]
+    changes = [e for c, (found, _) in planned for e in _located(doc, c, found)]
+    if not changes:
+        return
+    text = edit.rewrite(doc.text, edit.plan_edits(doc, changes))
+    edit.check_yaml(doc.file, text)
+    _read_back(doc.file, text, register.slug, citations, edits)
+    result.files[doc.file] = (doc.text, text)
+
+
+def _located(doc: Document, citation: Citation, edits: list[Edit]) -> list[Edit]:
+    """The edits with the token's occurrence counted as `Document.find` counts it."""
+    occurrence = edit.raw_occurrence(doc, citation)
+    return [
+        Edit(e.field, e.old, e.new, e.entry, occurrence if e.old == citation.token else 0)
+        for e in edits
+    ]
+
+
+def _read_back(
+    file: str, text: str, slug: str, citations: list[Citation], edits: Mapping[int, Planned]
+) -> None:
+    """Refuse a rewrite whose citations do not read back as planned, in number and order."""
+    register = build_register(parse(text, file, integer_keys()), slug, [])
+    found = register.summary_citations + [c for e in register.entries for c in e.all_citations()]
+    for old, new in zip(citations, found, strict=False):
+        expected = (
+            edits[id(old)][1] if id(old) in edits else (old.alias, old.path, old.start, old.end)
+        )
+        if (new.alias, new.path, new.start, new.end) != expected:
+            raise EditError(f"{file}: rewriting {old.text} would not read back as planned")
+    if len(found) != len(citations):
+        raise EditError(f"{file}: the rewrite would change the number of citations")
+
+
+def _rewrite_pin(result: Bump, doc: Document, source: Source) -> None:
+    if result.pin == source.commit:
+        return
+    change = Edit(("sources", source.alias, "commit"), source.commit, result.pin, source.alias)
+    text = edit.rewrite(doc.text, edit.plan_edits(doc, [change]))
+    edit.check_yaml(doc.file, text)
+    result.files[doc.file] = (doc.text, text)
+
+
+def short_sha(checkout: Checkout, sha: str, written: str) -> str:
+    """`sha` cut to as many hex digits as `written` has (at least 7), longer if ambiguous."""
+    for length in range(max(7, len(written)), 40):
+        try:
+            if checkout.resolve(sha[:length]) == sha:
+                return sha[:length]
+        except GitSourceError:  # ambiguous at this length
+            continue
+    return sha
+
+
+def _rewrite_lock(
+    result: Bump, registers: RegisterSet, registers_dir: Path, edits: Mapping[int, Planned]
+) -> None:
+    """Carry each stamp of a followed citation to its new key (a changed one keeps its old
+    hash, so that `register verify` reports it `changed` until someone stamps it again)."""
+    lock = stamps.read(registers_dir)
+    if lock is None:
+        return
+    if lock.problems:
+        raise BumpError(f"{lock.file} has lines that are not stamps: run register stamp first")
+    citations = registers.citations()
+    by_id = {id(f.citation): f for f in result.followed}
+    before = stamps.keys(stamps.place(c) for c in citations)
+    after = stamps.keys(_new_place(c, by_id.get(id(c)), edits) for c in citations)
+    moved = {
+        b: a for b, a in zip(before, after, strict=True) if b and a and b != a and b in lock.stamps
+    }
+    kept = {key: value for key, value in lock.stamps.items() if key not in moved}
+    kept.update({moved[key]: lock.stamps[key] for key in moved})
+    text = stamps.format_lock(kept)
+    old = lock.path.read_text(encoding="utf-8")
+    if text != old:
+        result.files[lock.file] = (old, text)
+
+
+def _new_place(
+    citation: Citation, followed: Followed | None, edits: Mapping[int, Planned]
+) -> stamps.Place | None:
+    place = stamps.place(citation)
+    if place is None or followed is None or followed.lines is None or id(citation) not in edits:
+        return place
+    return (citation.entry, place[1], followed.path, *followed.lines)

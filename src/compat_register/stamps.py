@@ -1,0 +1,171 @@
+"""Review stamps: `registers/citations.lock`, a hash of each citation's lines as last reviewed.
+
+A quote protects a citation against its lines changing; a range without a quote has nothing
+to protect it. A stamp is the hash of the normalised cited lines at the pinned commit, taken
+when someone has read them (`register stamp`); `register verify` then reports a citation
+whose lines no longer hash to its stamp as `changed`, and one without a stamp as `unstamped`.
+
+The lock is text: one line per citation, sorted, so a pull request shows which stamps moved.
+
+    # citations.lock: review stamps written by `register stamp` and `register bump`.
+    META-07 spec docs/specification/2026-07-28/basic/index.mdx:421 sha256:1f0c9a3b5e7d2468
+    META-07 mcpx internal/mcpserver/server.go:658-665 sha256:9b2e...
+    META-07 mcpx internal/mcpserver/server.go:658-665#2 sha256:9b2e...
+
+The key is the entry, the source, the full path and the lines; `#2` marks a second
+citation of the same lines in the same entry. Paths are %-escaped where they hold a space,
+`%` or `#`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .citations import normalise
+from .diagnostics import Diagnostic
+from .models import Citation
+from .registerset import display_path
+
+LOCK_FILE = "citations.lock"
+HEADER = (
+    "# citations.lock: review stamps, written by `register stamp` and `register bump`.\n"
+    "# One line per citation: ENTRY SOURCE PATH:LINES[#N] sha256:HASH of its normalised\n"
+    "# lines at the pinned commit. Do not edit by hand: run `register stamp ID` after review.\n"
+)
+_LINE = re.compile(r"(\S+) (\S+) (.+):([0-9]+)(?:-([0-9]+))?(?:#([0-9]+))? sha256:([0-9a-f]{16})\Z")
+_ESCAPE = re.compile(r"[%#\s]")
+
+
+@dataclass(frozen=True, order=True)
+class Key:
+    """What a stamp belongs to: one citation of one entry."""
+
+    entry: str
+    source: str
+    path: str
+    start: int
+    end: int
+    occurrence: int = 1
+    """1 for the first citation of these lines in the entry, 2 for the second, ..."""
+
+    def as_text(self) -> str:
+        lines = str(self.start) if self.start == self.end else f"{self.start}-{self.end}"
+        more = f"#{self.occurrence}" if self.occurrence > 1 else ""
+        path = _ESCAPE.sub(lambda m: "".join(f"%{b:02X}" for b in m[0].encode()), self.path)
+        return f"{self.entry} {self.source} {path}:{lines}{more}"
+
+
+Place = tuple[str, str, str, int, int]
+"""(entry, source, full path, start, end) of a citation, before occurrences are counted."""
+
+
+def keys(places: Iterable[Place | None]) -> list[Key | None]:
+    """The key of each place, counting repeats of the same place in order (None stays None)."""
+    seen: dict[Place, int] = {}
+    found: list[Key | None] = []
+    for place in places:
+        if place is None:
+            found.append(None)
+            continue
+        seen[place] = seen.get(place, 0) + 1
+        found.append(Key(*place, occurrence=seen[place]))
+    return found
+
+
+def place(citation: Citation) -> Place | None:
+    """Where a resolved citation points; None for one without a source."""
+    if citation.source is None or citation.repo_path is None:
+        return None
+    return (citation.entry, citation.source, citation.repo_path, citation.start, citation.end)
+
+
+def digest(lines: Sequence[str]) -> str:
+    """The stamp of some cited lines: a short sha256 of their normalised text.
+
+    Normalised as quotes are (markup, quote style and whitespace runs ignored), so
+    re-indenting or re-wrapping inside the range does not ask for a new review.
+    """
+    text = normalise(" ".join(lines))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def restamp(
+    old: Mapping[Key, str], current: Iterable[tuple[Key, str | None]], entries: set[str] | None
+) -> dict[Key, str]:
+    """The stamps after `register stamp`: each current citation of the chosen entries (all
+    when `entries` is None) gets its digest, or keeps its old stamp when it has none (its
+    lines could not be read); other entries' stamps stay; stamps of chosen entries that
+    match no citation any more are dropped."""
+    chosen: Callable[[str], bool] = lambda entry: entries is None or entry in entries  # noqa: E731
+    new = {key: value for key, value in old.items() if not chosen(key.entry)}
+    for key, value in current:
+        if chosen(key.entry) and (value is not None or key in old):
+            new[key] = value if value is not None else old[key]
+    return new
+
+
+def lock_path(registers_dir: Path) -> Path:
+    return registers_dir / LOCK_FILE
+
+
+def parse(text: str, file: str) -> tuple[dict[Key, str], list[Diagnostic]]:
+    """The stamps of a lock file's text, and a diagnostic per line that is not one."""
+    stamps: dict[Key, str] = {}
+    problems = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        match = _LINE.match(line)
+        if match is None:
+            message = "not a stamp line (ENTRY SOURCE PATH:LINES sha256:HASH): run register stamp"
+            problems.append(Diagnostic(file, number, 1, "error", "citations", "bad-stamp", message))
+            continue
+        entry, source, path, start, end, occurrence, value = match.groups()
+        key = Key(
+            entry, source, _unescape(path), int(start), int(end or start), int(occurrence or 1)
+        )
+        stamps[key] = value
+    return stamps, problems
+
+
+def _unescape(path: str) -> str:
+    raw = re.sub(rb"%([0-9A-F]{2})", lambda m: bytes([int(m[1], 16)]), path.encode("utf-8"))
+    return raw.decode("utf-8", errors="replace")
+
+
+def format_lock(stamps: dict[Key, str]) -> str:
+    """The lock file's text: the header, then one line per stamp in key order."""
+    body = "".join(f"{key.as_text()} sha256:{stamps[key]}\n" for key in sorted(stamps))
+    return HEADER + body
+
+
+@dataclass
+class Lock:
+    """A register set's lock file, as read."""
+
+    path: Path
+    file: str
+    """The path as messages show it."""
+    stamps: dict[Key, str]
+    problems: list[Diagnostic]
+
+    def text(self) -> str:
+        return format_lock(self.stamps)
+
+
+def read(registers_dir: Path) -> Lock | None:
+    """The lock of a register set, or None when it has none (stamps are then not checked)."""
+    path = lock_path(registers_dir)
+    if not path.exists():
+        return None
+    file = display_path(path)
+    try:
+        stamps, problems = parse(path.read_text(encoding="utf-8"), file)
+    except (OSError, UnicodeDecodeError) as err:
+        problem = Diagnostic(file, 1, 1, "error", "citations", "bad-stamp", f"cannot read: {err}")
+        return Lock(path, file, {}, [problem])
+    return Lock(path, file, stamps, problems)
