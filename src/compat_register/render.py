@@ -7,6 +7,7 @@ Nothing here writes a file: the MkDocs plugin adds the pages to the site in memo
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
@@ -77,6 +78,7 @@ class SourceView:
     excerpt_title: str = ""
 
 
+@lru_cache(maxsize=4096)
 def relative(target: str, page: str) -> str:
     """The relative link from `page` to `target` (both relative to the docs dir)."""
     return posixpath.relpath(target, posixpath.dirname(page) or ".")
@@ -195,15 +197,26 @@ def excerpt_block(citation: Citation, lines: list[str], first_line: int) -> str:
     return f"{fence} {language} {options}\n{body}\n{fence}"
 
 
-@lru_cache(maxsize=256)
 def language_of(path: str) -> str:
     """The highlighting language of a file, from its name (`text` when unknown)."""
-    if path.endswith((".md", ".mdx")):
-        return "markdown"
-    from pygments.lexers import find_lexer_class_for_filename  # noqa: PLC0415 - slow import
+    name = posixpath.basename(path)
+    stem, extension = posixpath.splitext(name)
+    # Cached per extension: Pygments tries every lexer's patterns on each lookup.
+    return _language("x" + extension if extension and stem else name)
 
-    lexer = find_lexer_class_for_filename(posixpath.basename(path))
-    return lexer.aliases[0] if lexer and lexer.aliases else "text"
+
+@lru_cache(maxsize=1024)
+def _language(name: str) -> str:
+    if name.endswith((".md", ".mdx")):
+        return "markdown"
+    # Pygments' own table, not find_lexer_class_for_filename: that also loads every lexer
+    # plugin installed (IPython's, for one), which costs seconds.
+    from pygments.lexers._mapping import LEXERS  # noqa: PLC0415 - only when highlighting
+
+    for _module, _name, aliases, patterns, _mimetypes in LEXERS.values():
+        if aliases and any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns):
+            return str(aliases[0])
+    return "text"
 
 
 class Renderer:
