@@ -30,6 +30,7 @@ def check_here(run_line: RunLine, folder: Path, monkeypatch: pytest.MonkeyPatch)
     result = run_line(["check", "--registers", "."])
     assert "Traceback" not in result.output
     assert "internal error" not in result.output
+    assert isinstance(result.exception, (SystemExit, type(None))), result.exception
     assert result.exit_code == 1, result.output
     lines = result.stdout.splitlines()
     assert lines and lines[-1].endswith("warnings"), result.output

@@ -53,6 +53,7 @@ def test_valid_case(name: str, run_line: RunLine, monkeypatch: pytest.MonkeyPatc
     monkeypatch.chdir(folder)
     result = run_line(["check", "--registers", "."])
     assert "Traceback" not in result.output
+    assert isinstance(result.exception, (SystemExit, type(None))), result.exception
     assert result.exit_code == 0, result.output
     *lines, summary = result.stdout.splitlines()
     golden = folder / "expected.txt"
