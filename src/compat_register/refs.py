@@ -78,12 +78,10 @@ class _Context:
 
 def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Iterator[Diagnostic]:
     """Check every reference and fill backlinks. Unknown prefixes are plain text."""
-    ctx = _Context(
-        registers,
-        registers.entries(),
-        {r.prefix: r.slug for r in registers.registers if r.prefix},
-        set(registers.sources.pending),
-    )
+    published = {r.prefix: r.slug for r in registers.registers if r.prefix}
+    # a prefix both published and still listed as pending is published (validate warns)
+    pending = set(registers.sources.pending) - set(published)
+    ctx = _Context(registers, registers.entries(), published, pending)
     backlinks: dict[str, list[str]] = {entry_id: [] for entry_id in ctx.entries}
     for register in registers.registers:
         doc = documents[register.file]

@@ -290,7 +290,7 @@ class _CitationBuilder:
 
     def listed(self, path: Path_, item: Any, entry_id: str) -> Citation | None:
         try:
-            if isinstance(item, str):
+            if isinstance(item, str) and item:  # '' is the schema's to report
                 parsed = parse_compact(item)
                 return self._citation(parsed, item.strip(), False, entry_id, path)
             if isinstance(item, dict):

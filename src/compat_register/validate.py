@@ -49,7 +49,7 @@ def check_sources(sources: Sources, doc: Document | None) -> Iterator[Diagnostic
     if doc is None:
         return
     for alias, source in sources.sources.items():
-        if source.repo is not None and (problem := check_repo_url(source.repo)):
+        if source.repo and (problem := check_repo_url(source.repo)):  # '' is the schema's
             mark = doc.mark(("sources", alias, "repo"))
             yield _at(Where(doc.file, mark.line, mark.col), alias, "bad-repo", problem)
 
