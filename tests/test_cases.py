@@ -11,6 +11,7 @@ rewrites every expected.txt from the current output; read the diff before commit
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -46,6 +47,25 @@ def test_invalid_case(name: str, run_line: RunLine, monkeypatch: pytest.MonkeyPa
         golden.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
     assert lines, "an invalid case must produce at least one diagnostic"
     assert lines == golden.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.mark.parametrize("name", INVALID)
+def test_invalid_case_as_json(
+    name: str, run_line: RunLine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--format json` reports the same diagnostics, and its summary counts them."""
+    folder = CASES / "invalid" / name
+    monkeypatch.chdir(folder)
+    result = run_line(["check", "--registers", ".", "--format", "json"])
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    lines = [
+        f"{d['file']}:{d['line']}:{d['col']}: {d['severity']}: {d['id']}: {d['message']}"
+        for d in report["diagnostics"]
+    ]
+    assert lines == (folder / "expected.txt").read_text(encoding="utf-8").splitlines()
+    errors = sum(d["severity"] == "error" for d in report["diagnostics"])
+    assert report["summary"]["errors"] == errors
 
 
 def test_enough_kinds_of_bad_input() -> None:
