@@ -400,7 +400,7 @@ def _fetch_ref_into(
 ) -> str:
     cmd = _origin(repo_dir, repo)
     try:
-        _run_fetch(cmd, ["--depth=1", "origin", f"+{ref}:{_TIP}"], progress)
+        _run_fetch(cmd, ["origin", f"+{ref}:{_TIP}"], progress, shallow=True)
     except GitSourceError as exc:
         raise GitSourceError(f"cannot fetch {ref} from {repo}: {exc}") from exc
     with Checkout(repo_dir) as checkout:
@@ -421,16 +421,21 @@ def _check_ref(ref: str) -> str | None:
 def _fetch(cmd: git.Git, commit: str, progress: Callable[[str], None] | None) -> None:
     if _FULL_SHA.fullmatch(commit):
         with contextlib.suppress(GitSourceError):  # the server refuses unadvertised commits
-            _run_fetch(cmd, ["--depth=1", "origin", f"+{commit}:refs/register/{commit}"], progress)
+            refspec = f"+{commit}:refs/register/{commit}"
+            _run_fetch(cmd, ["origin", refspec], progress, shallow=True)
             return
     all_refs = ["origin", "+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"]
     _run_fetch(cmd, all_refs, progress)
 
 
-def _run_fetch(cmd: git.Git, args: list[str], progress: Callable[[str], None] | None) -> None:
+def _run_fetch(
+    cmd: git.Git, args: list[str], progress: Callable[[str], None] | None, shallow: bool = False
+) -> None:
     # git's stderr is read here, not in GitPython's pump threads (RemoteProgress), so that an
     # exception raised by `progress`, or Ctrl-C, stops git at once.
     flags = ["--progress"] if progress else []
+    # Options go before `--`: after it git reads `--depth=1` as a repository path.
+    flags += ["--depth=1"] if shallow else []
     # unpackLimit=1: keep every fetch as one pack, which git installs whole or not at all, so
     # an interrupted fetch never leaves a commit without its trees and blobs.
     handle: Any = cmd(c="fetch.unpackLimit=1").fetch(

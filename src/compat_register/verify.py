@@ -152,7 +152,8 @@ def verify_against(
     diagnostics.extend(_stale(outcomes))
     if preview is not None:
         pairs = zip(preview.baseline, preview.moved, strict=True)
-        preview.stale = [new for old, new in pairs if new.failing and not old.failing]
+        stale = [new for old, new in pairs if new.failing and not old.failing]
+        preview.stale = sorted(stale, key=lambda o: _place(o.citation))
     return outcomes, diagnostics, preview
 
 
@@ -271,6 +272,10 @@ def _preview(
         outcomes[i] = _judge_moved(moved, checkouts, target, f"{alias} {rev} ({sha[:7]})")
         preview.moved.append(outcomes[i])
     return preview
+
+
+def _place(citation: Citation) -> tuple[str, int, int]:
+    return citation.where.file, citation.where.line, citation.where.col
 
 
 def _judge_moved(followed: Followed, checkouts: Checkouts, target: Pin, label: str) -> Outcome:

@@ -1,0 +1,253 @@
+"""Review stamps (citations.lock) and `register verify --against`, on real git repositories."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compat_register.cli import main
+from compat_register.stamps import Key, digest, format_lock, parse
+from gitrepo import GitRepo
+
+CODE = "".join(f"line {n}\n" for n in range(1, 11))
+
+SOURCES = """revisions: [2025-06-18]
+sources:
+  up: {{title: Upstream, repo: null, commit: {commit}, path: {path}, claims: [src/**]}}
+"""
+
+ENTRY = """  - id: {id}
+    title: Entry
+    what: Something.
+    status: {{state: done, note: 'see src/a.go:{prose}'}}
+    value: {{level: low}}
+    effort: {{size: S}}
+    risk: None.
+    sources: [{sources}]
+"""
+
+HEAD = """title: Test
+prefix: T
+description: A test register.
+status: draft
+created: 2026-01-01
+last-updated: 2026-01-02
+increment: 1
+subject: up
+entries:
+"""
+
+
+def register(*entries: tuple[str, int, str]) -> str:
+    return HEAD + "".join(ENTRY.format(id=i, prose=p, sources=s) for i, p, s in entries)
+
+
+ENTRIES = [("T-01", 2, "src/a.go:5-6, src/a.go:2"), ("T-02", 8, "src/a.go:8")]
+
+
+@pytest.fixture
+def setup(tmp_path: Path) -> tuple[Path, GitRepo, dict[str, str]]:
+    repo = GitRepo(tmp_path / "up")
+    repo.write("src/a.go", CODE)
+    first = repo.commit()
+    registers = tmp_path / "registers"
+    registers.mkdir()
+    sources = SOURCES.format(commit=first[:7], path="../up")
+    (registers / "sources.yaml").write_text(sources, encoding="utf-8")
+    (registers / "t.yaml").write_text(register(*ENTRIES), encoding="utf-8")
+    return registers, repo, {}
+
+
+def run(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(main, args, env=env or {})
+    assert "Traceback" not in result.output, result.output
+    return result.exit_code, result.output
+
+
+def verify_json(registers: Path, *more: str) -> dict:
+    _, out = run(["verify", "--registers", str(registers), "--format", "json", *more])
+    return json.loads(out)
+
+
+def test_stamp_writes_a_sorted_stable_lock(setup: tuple[Path, GitRepo, dict[str, str]]) -> None:
+    registers, _, _ = setup
+    code, out = run(["stamp", "--registers", str(registers)])
+    assert code == 0, out
+    assert out.strip() == "stamped 5 citations of 2 entries; citations.lock written"
+    lock = (registers / "citations.lock").read_text(encoding="utf-8")
+    body = [line for line in lock.splitlines() if not line.startswith("#")]
+    assert [line.rsplit(" ", 1)[0] for line in body] == [
+        "T-01 up src/a.go:2",
+        "T-01 up src/a.go:2#2",  # listed and in prose: the second citation of the same line
+        "T-01 up src/a.go:5-6",
+        "T-02 up src/a.go:8",
+        "T-02 up src/a.go:8#2",
+    ]
+    assert body[0].endswith(f"sha256:{digest(['line 2'])}")
+    assert lock.startswith("# citations.lock: review stamps")
+    code, out = run(["stamp", "--registers", str(registers)])
+    assert out.strip() == "stamped 5 citations of 2 entries; citations.lock unchanged"
+    assert (registers / "citations.lock").read_text(encoding="utf-8") == lock
+    report = verify_json(registers)
+    assert (report["summary"]["ok"], report["summary"]["changed"]) == (5, 0)
+    assert report["summary"]["unstamped"] == 0
+
+
+def test_without_a_lock_nothing_is_unstamped(setup: tuple[Path, GitRepo, dict[str, str]]) -> None:
+    registers, _, _ = setup
+    report = verify_json(registers)
+    assert report["summary"]["ok"] == 5
+    assert (report["summary"]["changed"], report["summary"]["unstamped"]) == (0, 0)
+
+
+def test_a_new_citation_is_unstamped(setup: tuple[Path, GitRepo, dict[str, str]]) -> None:
+    registers, _, _ = setup
+    run(["stamp", "--registers", str(registers)])
+    entries = [*ENTRIES, ("T-03", 9, "src/a.go:9")]
+    (registers / "t.yaml").write_text(register(*entries), encoding="utf-8")
+    code, out = run(["verify", "--registers", str(registers)])
+    assert code == 0, out  # a warning
+    assert "warning: T-03: src/a.go:9 has no review stamp in citations.lock" in out
+    assert out.splitlines()[-1].endswith("0 changed, 2 unstamped, 0 errors, 2 warnings")
+    code, _ = run(["verify", "--registers", str(registers), "--strict"])
+    assert code == 1
+    code, out = run(["stamp", "--registers", str(registers), "T-03"])
+    assert out.strip() == "stamped 2 citations of 1 entries; citations.lock written"
+    assert verify_json(registers)["summary"]["unstamped"] == 0
+
+
+def test_an_edited_line_is_changed_after_the_pin_moves(
+    setup: tuple[Path, GitRepo, dict[str, str]],
+) -> None:
+    registers, repo, _ = setup
+    run(["stamp", "--registers", str(registers)])
+    repo.write("src/a.go", CODE.replace("line 8\n", "line eight\n"))
+    second = repo.commit()
+    sources = (registers / "sources.yaml").read_text(encoding="utf-8")
+    moved = sources.replace(f"commit: {repo.git('rev-parse', 'HEAD~1')[:7]}", f"commit: {second}")
+    (registers / "sources.yaml").write_text(moved, encoding="utf-8")
+    code, out = run(["verify", "--registers", str(registers)])
+    assert code == 1
+    assert "error: T-02: src/a.go:8 changed since it was stamped" in out
+    assert out.splitlines()[-1].startswith("3 ok, 0 moved")
+    assert "2 changed, 0 unstamped" in out.splitlines()[-1]
+    code, out = run(["stamp", "--registers", str(registers), "T-02"])
+    assert code == 0
+    assert verify_json(registers)["summary"]["changed"] == 0
+
+
+def test_bump_carries_stamps_and_keeps_a_changed_ones_old_hash(
+    setup: tuple[Path, GitRepo, dict[str, str]],
+) -> None:
+    registers, repo, _ = setup
+    run(["stamp", "--registers", str(registers)])
+    repo.write("src/a.go", "new 1\nnew 2\n" + CODE.replace("line 8\n", "line eight\n"))
+    repo.commit()
+    code, out = run(["bump", "--registers", str(registers), "up"])
+    assert code == 1
+    assert "changed: T-02: src/a.go:8 -> 10: the cited lines were edited" in out
+    lock = (registers / "citations.lock").read_text(encoding="utf-8")
+    assert "T-01 up src/a.go:7-8 sha256:" in lock and "T-02 up src/a.go:10 sha256:" in lock
+    assert "src/a.go:8 " not in lock and "src/a.go:5-6 " not in lock
+    report = verify_json(registers)
+    outcomes = {(c["entry"], c["text"]): c["outcome"] for c in report["citations"]}
+    assert outcomes[("T-01", "src/a.go:7-8")] == "ok"  # re-anchored: its stamp came along
+    assert outcomes[("T-02", "src/a.go:10")] == "changed"  # until someone looks again
+    assert "wrote" in out and "citations.lock" in out
+
+
+def test_stamp_refuses_a_citation_that_does_not_read_as_cited(
+    setup: tuple[Path, GitRepo, dict[str, str]],
+) -> None:
+    registers, _, _ = setup
+    entries = [("T-01", 2, "src/a.go:2"), ("T-02", 8, "src/a.go:80")]
+    (registers / "t.yaml").write_text(register(*entries), encoding="utf-8")
+    code, out = run(["stamp", "--registers", str(registers)])
+    assert code == 1
+    assert "error: T-02: not stamped (out-of-range)" in out
+    assert "T-02" in (registers / "citations.lock").read_text(encoding="utf-8")  # the prose one
+    code, out = run(["stamp", "--registers", str(registers), "T-99"])
+    assert code == 2 and "no citations of T-99" in out
+
+
+def test_lock_format_round_trips_awkward_paths() -> None:
+    stamps = {
+        Key("A-01", "up", "dir/sp ace#1%.md", 3, 4, 2): "0123456789abcdef",
+        Key("A-01", "up", "a.md", 10, 10): "fedcba9876543210",
+        Key("A-01", "up", "a.md", 9, 9): "0000000000000000",
+    }
+    text = format_lock(stamps)
+    assert "A-01 up dir/sp%20ace%231%25.md:3-4#2 sha256:0123456789abcdef" in text
+    assert text.index("a.md:9 ") < text.index("a.md:10 ")
+    assert parse(text, "citations.lock") == (stamps, [])
+    _, problems = parse(text + "garbage\n", "citations.lock")
+    assert [(p.line, p.code) for p in problems] == [(len(text.splitlines()) + 1, "bad-stamp")]
+
+
+# --- verify --against: a register kept in the implementation's own repository -----------
+
+
+@pytest.fixture
+def inside(tmp_path: Path) -> tuple[GitRepo, Path]:
+    """One repository holding the code and, in registers/, the register citing it."""
+    repo = GitRepo(tmp_path / "impl")
+    repo.write("src/a.go", CODE)
+    first = repo.commit("code")
+    registers = repo.root / "registers"
+    registers.mkdir()
+    sources = SOURCES.format(commit=first[:7], path="..")
+    (registers / "sources.yaml").write_text(sources, encoding="utf-8")
+    (registers / "t.yaml").write_text(register(*ENTRIES), encoding="utf-8")
+    repo.commit("register")
+    return repo, registers
+
+
+def test_against_head_reports_what_a_change_makes_stale(inside: tuple[GitRepo, Path]) -> None:
+    repo, registers = inside
+    repo.write(
+        "src/a.go", "// new\n" + CODE.replace("line 5\n", "line five\n").replace("line 8\n", "")
+    )
+    repo.commit("a pull request")
+    code, out = run(["verify", "--registers", str(registers)])
+    assert code == 0, out  # at the pin all is well
+    code, out = run(["verify", "--registers", str(registers), "--against", "up=HEAD"])
+    assert code == 1
+    lines = out.splitlines()
+    head = repo.git("rev-parse", "HEAD")[:7]
+    assert lines[-4] == f"against up HEAD ({head}): this change makes 3 register citations stale"
+    t = registers / "t.yaml"
+    assert lines[-3].startswith(f"  {t}:17:")
+    assert lines[-3].endswith(
+        f"T-01: src/a.go:5-6: the cited lines were edited at up HEAD ({head}) (now src/a.go:6-7)"
+    )
+    assert f"T-02: src/a.go:8: the cited lines were deleted at up HEAD ({head})" in lines[-2]
+    assert f"T-02: src/a.go:8: the cited lines were deleted at up HEAD ({head})" in lines[-1]
+    report = verify_json(registers, "--against", "up=main")
+    assert report["against"]["commit"] == repo.git("rev-parse", "HEAD")
+    assert [c["lines"] for c in report["against"]["stale"]] == [[5, 6], [8, 8], [8, 8]]
+    assert report["summary"]["ok"] == 2  # line 2, re-anchored to 3, is still fine
+
+
+def test_against_a_harmless_change(inside: tuple[GitRepo, Path]) -> None:
+    repo, registers = inside
+    repo.write("src/a.go", "// new\n" + CODE)
+    repo.commit("lines above")
+    code, out = run(["verify", "--registers", str(registers), "--against", "up=HEAD"])
+    assert code == 0, out
+    assert "this change makes 0 register citations stale" in out
+
+
+def test_against_needs_a_source_and_a_revision(inside: tuple[GitRepo, Path]) -> None:
+    _, registers = inside
+    for value, message in [
+        ("up", "expected ALIAS=REV"),
+        ("nope=HEAD", "no source 'nope'"),
+        ("up=no-such-branch", "no such commit"),
+        ("up=--output=x", "no such commit"),
+    ]:
+        code, out = run(["verify", "--registers", str(registers), "--against", value])
+        assert code == 2, (value, out)
+        assert message in out
