@@ -324,8 +324,11 @@ def test_a_control_character_is_an_error_where_it_is(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("depth", [loader.MAX_DEPTH + 1, 100_000])
 def test_deep_nesting_is_refused_without_recursion_error(depth: int) -> None:
-    line, col, code, _ = error_of("a: " + "[" * depth + "]" * depth + "\n")
-    assert (line, col, code) == (1, 4 + loader.MAX_DEPTH, "too-deep")
+    line, col, code, message = error_of("a: " + "[" * depth + "]" * depth + "\n")
+    if code == "yaml-syntax":  # PyYAML >= 6.0.4 stops at its own depth limit while scanning
+        assert line == 1 and "nesting depth" in message
+    else:
+        assert (line, col, code) == (1, 4 + loader.MAX_DEPTH, "too-deep")
 
 
 def test_nesting_up_to_the_limit_loads() -> None:
