@@ -98,6 +98,8 @@ def parse_quote(rest: str) -> str:
             f"quote opens with {opener} but never closes: YAML ends a plain value at ' #' "
             "(a comment); write the whole citation in single quotes"
         )
+    if not rest[1:-1].strip():
+        raise CitationSyntaxError("empty quote: quote the cited text, or leave the quote out")
     return rest[1:-1]
 
 

@@ -278,7 +278,10 @@ class _Builder:
             raise LoadError(_mark(ev), "yaml-anchor", message)
         tag = getattr(ev, "tag", None)
         if tag and tag not in (_STR_TAG, "!") and not _is_implicit_tag(ev):
-            raise LoadError(_mark(ev), "yaml-tag", f"tag '{tag}' is not allowed")
+            shown = tag.replace("tag:yaml.org,2002:", "!!")
+            raise LoadError(
+                _mark(ev), "yaml-tag", f"tag '{shown}' is not allowed: registers are plain data"
+            )
 
     def scalar(self, ev: yaml.ScalarEvent, in_meta: bool, key: str | None) -> Any:
         value: str = ev.value

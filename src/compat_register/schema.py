@@ -238,7 +238,8 @@ def _extras(error: ValidationError) -> Iterator[tuple[str, str | None]]:
 def _other_message(error: ValidationError, where: str) -> str:
     kind, value = error.validator, error.validator_value
     if kind == "pattern":
-        return f"{_field(where)} '{error.instance}' does not match the expected form {value}"
+        expected = _expected_form(error.schema) or f"the form {value}"
+        return f"{_field(where)} '{error.instance}' is not {expected}"
     if kind in ("minLength", "minItems", "minProperties"):
         return f"{_field(where)} must not be empty"
     if kind == "minimum":
@@ -248,6 +249,16 @@ def _other_message(error: ValidationError, where: str) -> str:
 
 def _first_repeat(items: list[Any]) -> int:
     return next((i for i, item in enumerate(items) if item in items[:i]), 0)
+
+
+def _expected_form(schema: dict[str, Any]) -> str | None:
+    """What a pattern stands for, in words: the schema's own `description` says it."""
+    description = schema.get("description")
+    if not isinstance(description, str):
+        return None
+    if description[:2].istitle():  # "The pinned commit" -> "the pinned commit"; keep "ISO"
+        description = description[0].lower() + description[1:]
+    return "a valid value: " + description.rstrip(".")
 
 
 def _code(kind: str) -> str:
