@@ -1,6 +1,7 @@
 """A large synthetic register set over a generated git repository, for the benchmarks.
 
     python bench/synthetic.py DIR            # writes DIR/registers and DIR/repo
+    python bench/synthetic.py DIR --history  # and 500 more commits on top of the pin
 
 Deterministic (fixed seed): `registers` register files holding `citations` citations in all,
 half of them quoted, spread over a repository of `files` source files of 120 lines each.
@@ -115,5 +116,48 @@ def generate(root: Path, registers: int = 100, citations: int = 20_000, files: i
     return out
 
 
+def add_history(repo: Path, commits: int = 500, files: int = 2_000, per_commit: int = 5) -> str:
+    """Add `commits` commits on top of the repository's HEAD; returns the new HEAD's sha.
+
+    Each commit inserts two lines at a random place in `per_commit` random files and edits
+    one random line of each (appending a comment, so quotes still match). All commits go
+    through one `git fast-import`, which writes 500 commits in a fraction of a second.
+    """
+    rng = random.Random(20261201)
+    texts: dict[int, list[str]] = {}
+    stream = [b"reset refs/heads/main\nfrom refs/heads/main^0\n"]
+    for number in range(commits):
+        stream.append(_commit_header(number))
+        for _ in range(per_commit):
+            stream.append(_touch(rng, texts, rng.randrange(files), number))
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=repo, input=b"".join(stream), check=True)
+    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, check=True, capture_output=True)
+    return done.stdout.decode().strip()
+
+
+def _data(text: str) -> bytes:
+    raw = text.encode("utf-8")
+    return b"data %d\n%s\n" % (len(raw), raw)
+
+
+def _commit_header(number: int) -> bytes:
+    when = f"{1700000000 + number + 1} +0000"
+    who = f"bench <bench@example.com> {when}"
+    return f"commit refs/heads/main\ncommitter {who}\n".encode() + _data(f"change {number}")
+
+
+def _touch(rng: random.Random, texts: dict[int, list[str]], file: int, number: int) -> bytes:
+    """One file's new content in a fast-import commit: two lines in, one line edited."""
+    lines = texts.setdefault(file, file_text(file).splitlines())
+    at = rng.randrange(len(lines) + 1)
+    lines[at:at] = [f"    # inserted by change {number}", ""]
+    edited = rng.randrange(len(lines))
+    lines[edited] += f"  # edited in change {number}"
+    return f"M 100644 inline {file_path(file)}\n".encode() + _data("\n".join(lines) + "\n")
+
+
 if __name__ == "__main__":
-    print(generate(Path(sys.argv[1])))
+    registers = generate(Path(sys.argv[1]))
+    if "--history" in sys.argv[2:]:
+        add_history(registers.parent / "repo")
+    print(registers)

@@ -19,12 +19,11 @@ from .citations import claimants, is_citation_path
 from .edit import Edit, EditError
 from .follow import Followed, follow
 from .gitsource import Checkout, GitSourceError
-from .loader import Document, parse
+from .loader import Document
 from .models import Citation, Register, RegisterSet, Source
 from .pins import open_moved
 from .registerset import build_register
 from .remap import KINDS
-from .schema import integer_keys
 
 # A path the compact and in-prose forms can hold, unquoted, in any YAML scalar style.
 _WRITABLE = re.compile(r"[A-Za-z0-9_.][\w.\-/]*\Z")
@@ -196,8 +195,7 @@ def _rewrite_register(
     if not changes:
         return
     text = edit.rewrite(doc.text, edit.plan_edits(doc, changes))
-    edit.check_yaml(doc.file, text)
-    _read_back(doc.file, text, register.slug, citations, edits)
+    _read_back(edit.check_yaml(doc.file, text), register.slug, citations, edits)
     result.files[doc.file] = (doc.text, text)
 
 
@@ -211,10 +209,11 @@ def _located(doc: Document, citation: Citation, edits: list[Edit]) -> list[Edit]
 
 
 def _read_back(
-    file: str, text: str, slug: str, citations: list[Citation], edits: Mapping[int, Planned]
+    doc: Document, slug: str, citations: list[Citation], edits: Mapping[int, Planned]
 ) -> None:
     """Refuse a rewrite whose citations do not read back as planned, in number and order."""
-    register = build_register(parse(text, file, integer_keys()), slug, [])
+    file = doc.file
+    register = build_register(doc, slug, [])
     found = register.summary_citations + [c for e in register.entries for c in e.all_citations()]
     for old, new in zip(citations, found, strict=False):
         expected = (

@@ -191,10 +191,10 @@ def plan_edits(doc: Document, edits: Iterable[Edit]) -> list[tuple[int, Change]]
     return sorted(planned.items())
 
 
-def check_yaml(file: str, text: str) -> None:
-    """Raise EditError unless `text` loads as a register document."""
+def check_yaml(file: str, text: str) -> Document:
+    """`text` loaded as a register document; raises EditError if it does not load."""
     try:
-        parse(text, file, integer_keys())
+        return parse(text, file, integer_keys())
     except LoadError as err:  # never write a file the loader would then reject
         raise EditError(f"{file}: the edit would break the YAML ({err.message})") from None
 

@@ -38,7 +38,9 @@ def follow(
     """Where each citation (all of one source, resolved) goes from `old_sha` to `new_sha`."""
     if old_sha == new_sha:
         return [Followed(c, "carried", _path(c), (c.start, c.end)) for c in citations]
-    diffs = [checkout.changed_ranges(old_sha, new_sha, _path(c)) for c in citations]
+    paths = {_path(c) for c in citations}
+    by_path = {path: checkout.changed_ranges(old_sha, new_sha, path) for path in paths}
+    diffs = [by_path[_path(c)] for c in citations]
     first = [
         _first_guess(c, path, hunks) for c, (path, hunks) in zip(citations, diffs, strict=True)
     ]
