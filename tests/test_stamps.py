@@ -115,7 +115,7 @@ def test_a_new_citation_is_unstamped(setup: tuple[Path, GitRepo, dict[str, str]]
     code, _ = run(["verify", "--registers", str(registers), "--strict"])
     assert code == 1
     code, out = run(["stamp", "--registers", str(registers), "T-03"])
-    assert out.strip() == "stamped 2 citations of 1 entries; citations.lock written"
+    assert out.strip() == "stamped 2 citations of 1 entry; citations.lock written"
     assert verify_json(registers)["summary"]["unstamped"] == 0
 
 
@@ -221,7 +221,7 @@ def test_against_head_reports_what_a_change_makes_stale(inside: tuple[GitRepo, P
     t = registers / "t.yaml"
     assert lines[-3].startswith(f"  {t}:17:")
     assert lines[-3].endswith(
-        f"T-01: src/a.go:5-6: the cited lines were edited at up HEAD ({head}) (now src/a.go:6-7)"
+        f"T-01: src/a.go:5-6: the cited lines were edited at up HEAD ({head}) (now 6-7)"
     )
     assert f"T-02: src/a.go:8: the cited lines were deleted at up HEAD ({head})" in lines[-2]
     assert f"T-02: src/a.go:8: the cited lines were deleted at up HEAD ({head})" in lines[-1]

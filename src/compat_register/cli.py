@@ -268,6 +268,11 @@ def bump_report(result: Any, dry_run: bool, fmt: str) -> str:
     return "\n".join(lines)
 
 
+def _count(number: int, noun: str) -> str:
+    plural = noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
+    return f"{number} {noun if number == 1 else plural}"
+
+
 def followed_text(followed: Any) -> str:
     """`FILE:LINE:COL: KIND: ID: PATH:LINES -> NEW: why`, pointing at the citation."""
     c = followed.citation
@@ -304,7 +309,8 @@ def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
         click.echo(f"{where}: error: {c.entry}: not stamped ({outcome.outcome}): {outcome.message}")
     entries = len({o.citation.entry for o in stamped.stamped})
     lock = "citations.lock " + ("written" if stamped.written else "unchanged")
-    click.echo(f"stamped {len(stamped.stamped)} citations of {entries} entries; {lock}")
+    counted = f"{_count(len(stamped.stamped), 'citation')} of {_count(entries, 'entry')}"
+    click.echo(f"stamped {counted}; {lock}")
     sys.exit(1 if refused else 0)
 
 

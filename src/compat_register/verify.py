@@ -293,7 +293,8 @@ def _judge_moved(followed: Followed, checkouts: Checkouts, target: Pin, label: s
     outcome = judge(moved, text, f"{followed.path} @ {label}")
     outcome.citation, outcome.commit = citation, target.sha
     if followed.kind == "changed":
-        now = f"{followed.path}:{moved.lines_text}"
+        now = moved.lines_text
+        now = now if followed.path == citation.repo_path else f"{followed.path}:{now}"
         outcome.outcome, outcome.message = (
             "changed",
             f"{was}: {followed.note} at {label} (now {now})",
