@@ -128,3 +128,22 @@ def test_properdocs_runs_the_plugin_unchanged(tmp_path: Path) -> None:
     done = build(site, sys.executable, "-m", "properdocs")
     assert done.returncode == 0, done.stderr
     assert 'id="alp-01"' in html(site, "registers/alpha")
+
+
+def test_serve_watches_registers_and_templates(tmp_path: Path) -> None:
+    from compat_register import render
+    from compat_register.plugin import RegisterPlugin
+
+    class Server:
+        def __init__(self) -> None:
+            self.watched: list[str] = []
+
+        def watch(self, path: str) -> None:
+            self.watched.append(path)
+
+    plugin = RegisterPlugin()
+    errors, warnings = plugin.load_config({}, str(tmp_path / "mkdocs.yml"))
+    assert not errors and not warnings
+    server = Server()
+    plugin.on_serve(server, config=None, builder=None)  # type: ignore[arg-type]
+    assert server.watched == [str(tmp_path / "registers"), str(render.PACKAGED_TEMPLATES)]
