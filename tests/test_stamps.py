@@ -251,3 +251,22 @@ def test_against_needs_a_source_and_a_revision(inside: tuple[GitRepo, Path]) -> 
         code, out = run(["verify", "--registers", str(registers), "--against", value])
         assert code == 2, (value, out)
         assert message in out
+
+
+def test_the_site_shows_changed_and_unstamped(setup: tuple[Path, GitRepo, dict[str, str]]) -> None:
+    from compat_register import api, render
+
+    registers, repo, _ = setup
+    run(["stamp", "--registers", str(registers), "T-02"])
+    result = api.verify_citations(registers, environ={})
+    pages = render.render_site(result.registers, result.outcomes)
+    health = pages["registers/health.md"]
+    assert "## unstamped (3)" in health
+    assert "reg-outcome--unstamped" in pages["registers/t.md"]
+    repo.write("src/a.go", CODE.replace("line 8\n", "line eight\n"))
+    repo.commit()
+    run(["bump", "--registers", str(registers), "up"])
+    result = api.verify_citations(registers, environ={})
+    pages = render.render_site(result.registers, result.outcomes)
+    assert "## changed (2)" in pages["registers/health.md"]
+    assert "reg-outcome--changed" in pages["registers/t.md"]

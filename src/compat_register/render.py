@@ -34,10 +34,12 @@ ASSETS = ("register.css", "register.js")
 
 OUTCOME_ORDER = (
     "broken",
+    "changed",
     "moved",
     "missing-file",
     "out-of-range",
     "unresolved",
+    "unstamped",
     "unverified",
     "ok",
 )
