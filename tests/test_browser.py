@@ -151,8 +151,13 @@ def search(driver, base: str, query: str) -> list[str]:  # type: ignore[no-untyp
     box.send_keys(query)
 
     def links() -> list[str]:
-        found = driver.find_elements(By.CSS_SELECTOR, ".md-search-result__list a")
-        return [a.get_attribute("href") for a in found]
+        # Read in one script: the list is re-rendered as results arrive (stale elements).
+        return list(
+            driver.execute_script(
+                "return Array.from(document.querySelectorAll('.md-search-result__list a'))"
+                ".map(a => a.href)"
+            )
+        )
 
     def settled() -> list[str]:
         # Results update as each key lands: take them once two reads agree.
