@@ -251,6 +251,8 @@ def test_against_needs_a_source_and_a_revision(inside: tuple[GitRepo, Path]) -> 
         code, out = run(["verify", "--registers", str(registers), "--against", value])
         assert code == 2, (value, out)
         assert message in out
+    code, out = run(["verify", "--registers", str(registers), "--against", "up=HEAD", "--offline"])
+    assert code == 2 and "needs that source's checkout" in out
 
 
 def test_the_site_shows_changed_and_unstamped(setup: tuple[Path, GitRepo, dict[str, str]]) -> None:
@@ -270,3 +272,26 @@ def test_the_site_shows_changed_and_unstamped(setup: tuple[Path, GitRepo, dict[s
     pages = render.render_site(result.registers, result.outcomes)
     assert "## changed (2)" in pages["registers/health.md"]
     assert "reg-outcome--changed" in pages["registers/t.md"]
+
+
+def test_fix_carries_the_stamps_of_the_citations_it_moves(
+    setup: tuple[Path, GitRepo, dict[str, str]],
+) -> None:
+    registers, repo, _ = setup
+    entries = [("T-01", 2, "'src/a.go:5 “line 5”', src/a.go:2")]
+    (registers / "t.yaml").write_text(register(*entries), encoding="utf-8")
+    run(["stamp", "--registers", str(registers)])
+    repo.write("src/a.go", "new\n" + CODE)
+    second = repo.commit()
+    sources = (registers / "sources.yaml").read_text(encoding="utf-8")
+    (registers / "sources.yaml").write_text(
+        sources.replace(f"commit: {repo.git('rev-parse', 'HEAD~1')[:7]}", f"commit: {second}"),
+        encoding="utf-8",
+    )
+    assert verify_json(registers)["summary"]["moved"] == 1
+    code, out = run(["fix", "--registers", str(registers)])
+    assert "src/a.go:5 -> src/a.go:6" in out
+    lock = (registers / "citations.lock").read_text(encoding="utf-8")
+    assert "T-01 up src/a.go:6 sha256:" in lock and "src/a.go:5 " not in lock
+    summary = verify_json(registers)["summary"]
+    assert (summary["ok"], summary["unstamped"], summary["changed"]) == (1, 0, 2)

@@ -123,7 +123,28 @@ def fix(root: Path, environ: Mapping[str, str] | None = None) -> tuple[Verified,
     verified = verify_citations(root, environ=environ)
     moves = [(o.citation, o.proposed) for o in verified.outcomes if o.proposed is not None]
     changes = edit.apply(verified.documents, moves)
+    if changes:
+        _carry_stamps(root, verified.registers, {id(c): lines for c, lines in moves})
     return verified, changes
+
+
+def _carry_stamps(root: Path, registers: RegisterSet, moved: dict[int, tuple[int, int]]) -> None:
+    """Move the review stamps of citations `register fix` re-pointed to their new keys."""
+    from . import edit, stamps
+
+    lock = stamps.read(root)
+    if lock is None or lock.problems:
+        return
+    citations = registers.citations()
+    before = [stamps.place(c) for c in citations]
+    after = [
+        (*place[:3], *moved[id(c)]) if place and id(c) in moved else place
+        for c, place in zip(citations, before, strict=True)
+    ]
+    text = stamps.format_lock(stamps.carry(lock.stamps, before, after))
+    old_text = lock.path.read_text(encoding="utf-8")
+    if text != old_text:
+        edit.write_all([(lock.path, edit.encoded(lock.path, old_text, text))])
 
 
 def sync(

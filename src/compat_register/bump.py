@@ -257,14 +257,9 @@ def _rewrite_lock(
         raise BumpError(f"{lock.file} has lines that are not stamps: run register stamp first")
     citations = registers.citations()
     by_id = {id(f.citation): f for f in result.followed}
-    before = stamps.keys(stamps.place(c) for c in citations)
-    after = stamps.keys(_new_place(c, by_id.get(id(c)), edits) for c in citations)
-    moved = {
-        b: a for b, a in zip(before, after, strict=True) if b and a and b != a and b in lock.stamps
-    }
-    kept = {key: value for key, value in lock.stamps.items() if key not in moved}
-    kept.update({moved[key]: lock.stamps[key] for key in moved})
-    text = stamps.format_lock(kept)
+    before = [stamps.place(c) for c in citations]
+    after = [_new_place(c, by_id.get(id(c)), edits) for c in citations]
+    text = stamps.format_lock(stamps.carry(lock.stamps, before, after))
     old = lock.path.read_text(encoding="utf-8")
     if text != old:
         result.files[lock.file] = (old, text)

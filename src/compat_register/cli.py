@@ -144,6 +144,8 @@ def verify(
     from .verify import PreviewError  # noqa: PLC0415 - brings in GitPython
 
     _require_dir(registers_dir)
+    if against and (offline or against[0] in skip):
+        raise click.UsageError(f"--against {against[0]}=... needs that source's checkout")
     try:
         result = api.verify_citations(registers_dir, skip=skip, offline=offline, against=against)
     except PreviewError as err:

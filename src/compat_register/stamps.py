@@ -108,6 +108,19 @@ def restamp(
     return new
 
 
+def carry(
+    old: Mapping[Key, str], before: Sequence[Place | None], after: Sequence[Place | None]
+) -> dict[Key, str]:
+    """The stamps after citations moved from `before` to `after` (the same citations, in
+    the same order): each stamp goes to its citation's new key with its hash unchanged, so
+    `register verify` compares the lines at the new place with what was reviewed."""
+    pairs = zip(keys(before), keys(after), strict=True)
+    moved = {b: a for b, a in pairs if b and a and b != a and b in old}
+    carried = {key: value for key, value in old.items() if key not in moved}
+    carried.update({moved[key]: old[key] for key in moved})
+    return carried
+
+
 def lock_path(registers_dir: Path) -> Path:
     return registers_dir / LOCK_FILE
 
