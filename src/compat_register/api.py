@@ -8,7 +8,7 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from . import refs, registerset, validate
 from .diagnostics import Diagnostic, sort_diagnostics
 from .loader import Document
-from .models import RegisterSet
+from .models import Register, RegisterSet, Sources
 
 # verify, pins and edit bring in GitPython: imported where used, so `register check` and
 # `register export` never load git.
@@ -61,8 +61,8 @@ def check(root: Path) -> Checked:
         return _check(root)
 
 
-def _check(root: Path) -> Checked:
-    loaded = registerset.load(root)
+def _check(root: Path, on_register: Callable[[Register, Sources], None] | None = None) -> Checked:
+    loaded = registerset.load(root, on_register)
     diagnostics = list(loaded.diagnostics)
     diagnostics.extend(validate.check(loaded.registers, loaded.documents))
     diagnostics.extend(refs.resolve(loaded.registers, loaded.documents))
@@ -100,8 +100,11 @@ def verify_citations(
     """
     from . import verify
 
-    with bulk_allocation():
-        checked = _check(root)
+    environ = os.environ if environ is None else environ
+    checkouts = verify.Checkouts(root, environ)
+    reader = None if offline else verify.background_reader(checkouts, skip)
+    with bulk_allocation(), closing(checkouts):
+        checked = _check(root, on_register=reader)
         if against is not None and against[0] not in checked.registers.sources.sources:
             raise verify.PreviewError(f"--against: no source '{against[0]}' in sources.yaml")
         outcomes, diagnostics, preview = verify.verify_against(
@@ -110,7 +113,8 @@ def verify_citations(
             against,
             skip=skip,
             offline=offline,
-            environ=os.environ if environ is None else environ,
+            environ=environ,
+            checkouts=checkouts,
         )
     all_diagnostics = sort_diagnostics([*checked.diagnostics, *diagnostics])
     return Verified(root, checked.registers, checked.documents, all_diagnostics, outcomes, preview)

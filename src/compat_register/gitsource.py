@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
@@ -83,6 +84,7 @@ class Checkout:
             self._repo = git.Repo(root)
         except (git.GitError, OSError) as exc:
             raise GitSourceError(f"{root} is not a git repository") from exc
+        self.git_dir = os.path.abspath(self._repo.git_dir)
         self._texts: dict[tuple[str, str], list[str] | str | None] = {}
         self._diffs: dict[tuple[str, str], dict[str, tuple[str | None, list[Hunk]]]] = {}
 
@@ -126,22 +128,15 @@ class Checkout:
         return None if text is None else list(text)
 
     def prefetch(self, sha: str, paths: Iterable[str]) -> None:
-        """Read many files at `sha` in one pass: all requests go to one `git cat-file --batch`
-        at once instead of one request and answer at a time, which halves the time for
-        thousands of files. Later `read_text` calls are then answered from the cache."""
+        """Read many files at `sha` in one pass; later `read_text` calls hit the cache."""
+        batch = self.batch(sha)
+        batch.ask(paths)
+        batch.collect()
+
+    def batch(self, sha: str) -> BlobBatch:
+        """Start reading files at `sha` in the background: see `BlobBatch`."""
         _require_sha(sha)
-        wanted = sorted({p for p in paths if (sha, p) not in self._texts})
-        for path in wanted:
-            _require(check_repo_path(path))
-        if not wanted:
-            return
-        specs = "".join(f"{sha}:{path}\n" for path in wanted).encode("utf-8")
-        handle: Any = self._repo.git.cat_file("--batch", as_process=True, istream=subprocess.PIPE)
-        out, _ = handle.proc.communicate(specs)
-        if handle.proc.returncode != 0:
-            raise GitSourceError(f"git cat-file failed in {self.root}")
-        for path, found in zip(wanted, _batch_objects(out), strict=True):
-            self._texts[sha, path] = _text_of(found)
+        return BlobBatch(self, sha)
 
     def changed_ranges(
         self, old_sha: str, new_sha: str, path: str
@@ -201,6 +196,51 @@ def _check_rev(rev: str) -> str | None:
     if not rev or len(rev) > 256 or any(c in rev for c in "\n\r\0"):
         return f"revision {rev!r} is empty, too long, or holds a newline or NUL"
     return None
+
+
+class BlobBatch:
+    """Files at one commit, read by a `git cat-file --batch` that runs beside the caller.
+
+    Paths are asked for as the caller learns them (say, register by register while the rest
+    is still being parsed) and git answers into a temporary file rather than a pipe, so it
+    never waits for the caller to read: the blobs are ready by the time they are needed.
+    `collect` puts them in the checkout's cache, where `read_text` finds them.
+    """
+
+    def __init__(self, checkout: Checkout, sha: str) -> None:
+        self.checkout, self.sha = checkout, sha
+        self._asked: list[str] = []
+        self._seen: set[str] = set()
+        self._answers = tempfile.TemporaryFile()  # noqa: SIM115 - closed by collect()
+        # Not through GitPython: it ties git's stdout to a pipe that git would fill and stall.
+        command = ["git", "--git-dir", checkout.git_dir, "cat-file", "--batch"]
+        self._process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=self._answers, stderr=subprocess.DEVNULL
+        )
+
+    def ask(self, paths: Iterable[str]) -> None:
+        """Request the files not yet read or asked for; unsafe paths are left to read_text."""
+        wanted = [p for p in paths if p not in self._seen and check_repo_path(p) is None]
+        wanted = [p for p in wanted if (self.sha, p) not in self.checkout._texts]
+        self._seen.update(wanted)
+        self._asked.extend(wanted)
+        assert self._process.stdin is not None
+        with contextlib.suppress(BrokenPipeError):  # git died: collect() says so
+            self._process.stdin.write("".join(f"{self.sha}:{p}\n" for p in wanted).encode())
+
+    def collect(self) -> None:
+        """Wait for git's answers and cache them; on failure nothing is cached."""
+        assert self._process.stdin is not None
+        with contextlib.suppress(BrokenPipeError):
+            self._process.stdin.close()
+        failed = self._process.wait() != 0
+        self._answers.seek(0)
+        out = self._answers.read()
+        self._answers.close()
+        if failed:
+            raise GitSourceError(f"git cat-file failed in {self.checkout.root}")
+        for path, found in zip(self._asked, _batch_objects(out), strict=True):
+            self.checkout._texts[self.sha, path] = _text_of(found)
 
 
 def _text_of(found: tuple[str, bytes] | None) -> list[str] | str | None:

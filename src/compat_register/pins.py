@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .citations import FileText
 from .diagnostics import Diagnostic
-from .gitsource import Checkout, GitSourceError, SourceCache, default_cache_root, locate
+from .gitsource import BlobBatch, Checkout, GitSourceError, SourceCache, default_cache_root, locate
 from .models import Source, Sources
 from .safety import check_commit
 
@@ -35,6 +35,7 @@ class Checkouts:
         self.cache = SourceCache(default_cache_root(environ, registers_dir))
         self.pins: dict[str, Pin] = {}
         self.texts: dict[tuple[str, str], FileText | None] = {}
+        self.batches: dict[str, BlobBatch] = {}
 
     def pin(self, source: Source) -> Pin:
         if source.alias not in self.pins:
@@ -60,12 +61,21 @@ class Checkouts:
             return Pin(None, None, problem)
         return Pin(checkout, sha)
 
-    def prefetch(self, source: Source, paths: Iterable[str]) -> None:
-        """Read every file a source's citations name in one pass (when it has a checkout)."""
+    def ask(self, source: Source, paths: Iterable[str]) -> None:
+        """Start reading files at a source's pin in the background (when it has a checkout)."""
         pin = self.pin(source)
-        if pin.checkout is not None and pin.sha is not None:
-            with contextlib.suppress(GitSourceError):  # read_text reports it, file by file
-                pin.checkout.prefetch(pin.sha, paths)
+        if pin.checkout is None or pin.sha is None:
+            return
+        if source.alias not in self.batches:
+            self.batches[source.alias] = pin.checkout.batch(pin.sha)
+        self.batches[source.alias].ask(paths)
+
+    def collect(self) -> None:
+        """Wait for every background read; a failed one is left to read_text to report."""
+        for batch in self.batches.values():
+            with contextlib.suppress(GitSourceError):
+                batch.collect()
+        self.batches.clear()
 
     def text(self, pin: Pin, path: str) -> FileText | None:
         """A file at a pin, read once per run so its quote index is built at most once."""
@@ -77,6 +87,7 @@ class Checkouts:
         return self.texts[key]
 
     def close(self) -> None:
+        self.collect()
         for pin in self.pins.values():
             if pin.checkout:
                 pin.checkout.close()

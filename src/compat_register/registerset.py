@@ -7,6 +7,7 @@ reports every problem in every file instead of stopping at the first.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,8 +60,12 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-def load(root: Path) -> Loaded:
-    """Load every register file under `root` and its sources.yaml."""
+def load(root: Path, on_register: Callable[[Register, Sources], None] | None = None) -> Loaded:
+    """Load every register file under `root` and its sources.yaml.
+
+    `on_register` sees each register as soon as it is built (verify starts reading the
+    cited files in the background while the next register is parsed).
+    """
     diagnostics: list[Diagnostic] = []
     documents: dict[str, Document] = {}
     sources_doc = _load(root / SOURCES_FILE, schema.SOURCES, documents, diagnostics)
@@ -72,6 +77,8 @@ def load(root: Path) -> Loaded:
         doc = _load(path, schema.REGISTER, documents, diagnostics)
         if doc is not None:
             registers.append(build_register(doc, path.stem, diagnostics))
+            if on_register is not None:
+                on_register(registers[-1], sources)
     return Loaded(RegisterSet(sources, registers), documents, diagnostics)
 
 

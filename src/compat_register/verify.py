@@ -6,16 +6,16 @@ I/O: it finds each source's checkout, resolves the pin, and reads blobs through 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import stamps
+from . import stamps, validate
 from .citations import FileText, normalise, normalise_quote
 from .diagnostics import Diagnostic, Severity
 from .follow import Followed, follow
 from .gitsource import GitSourceError
-from .models import Citation, RegisterSet
+from .models import Citation, Register, RegisterSet, Sources
 from .pins import Checkouts, Pin
 
 OUTCOMES = (
@@ -126,19 +126,24 @@ def verify_against(
     skip: Iterable[str] = (),
     offline: bool = False,
     environ: Mapping[str, str],
+    checkouts: Checkouts | None = None,
 ) -> tuple[list[Outcome], list[Diagnostic], Preview | None]:
     """`verify`, and with `against=(ALIAS, REV)` as if that source's pin were at REV.
 
     The citations of ALIAS are followed from the pin to REV through git's diff (as
     `register bump` would move them) and judged there; the `Preview` lists those that
     the move would make stale. REV is a commit, a branch, a tag or `HEAD` of the checkout.
+    `checkouts` may come from the caller, already reading (`background_reader`); the
+    caller then closes them.
     """
     skipped = set(skip)
-    checkouts = Checkouts(registers_dir, environ)
+    owned = checkouts is None
+    checkouts = checkouts or Checkouts(registers_dir, environ)
     preview = None
     try:
         if not offline:
-            _prefetch(registers, checkouts, skipped)
+            ask(registers.citations(), registers.sources, checkouts, skipped)
+            checkouts.collect()
         outcomes = [
             _verify_one(citation, registers, checkouts, offline or citation.source in skipped)
             for citation in registers.citations()
@@ -146,7 +151,8 @@ def verify_against(
         if against is not None:
             preview = _preview(registers, checkouts, against, outcomes)
     finally:
-        checkouts.close()
+        if owned:
+            checkouts.close()
     diagnostics = list(_pin_problems(registers, checkouts, outcomes))
     diagnostics.extend(_check_stamps(registers_dir, outcomes, preview))
     diagnostics.extend(_stale(outcomes))
@@ -157,13 +163,32 @@ def verify_against(
     return outcomes, diagnostics, preview
 
 
-def _prefetch(registers: RegisterSet, checkouts: Checkouts, skipped: set[str]) -> None:
+def background_reader(
+    checkouts: Checkouts, skip: Iterable[str]
+) -> Callable[[Register, Sources], None]:
+    """A hook for `registerset.load`: as each register is built, start reading the files it
+    cites, so git reads them while the rest of the registers are parsed."""
+    skipped = set(skip)
+
+    def read(register: Register, sources: Sources) -> None:
+        citations = list(validate.registers_citations(register))
+        for citation in citations:
+            validate.resolve(citation, sources)
+        ask(citations, sources, checkouts, skipped)
+
+    return read
+
+
+def ask(
+    citations: Iterable[Citation], sources: Sources, checkouts: Checkouts, skipped: set[str]
+) -> None:
+    """Ask each source's checkout for the files `citations` name (not yet asked for)."""
     paths: dict[str, set[str]] = {}
-    for citation in registers.citations():
+    for citation in citations:
         if citation.source and citation.repo_path and citation.source not in skipped:
             paths.setdefault(citation.source, set()).add(citation.repo_path)
     for alias, wanted in paths.items():
-        checkouts.prefetch(registers.sources.sources[alias], wanted)
+        checkouts.ask(sources.sources[alias], wanted)
 
 
 def _verify_one(
