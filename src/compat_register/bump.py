@@ -200,10 +200,9 @@ def _rewrite_register(
 
 
 def _located(doc: Document, citation: Citation, edits: list[Edit]) -> list[Edit]:
-    """The edits with the token's occurrence counted as `Document.find` counts it."""
-    occurrence = edit.raw_occurrence(doc, citation)
+    """The edits, the token's at the citation's own occurrence."""
     return [
-        Edit(e.field, e.old, e.new, e.entry, occurrence if e.old == citation.token else 0)
+        Edit(e.field, e.old, e.new, e.entry, citation.occurrence if e.old == citation.token else 0)
         for e in edits
     ]
 

@@ -15,12 +15,9 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from .citations import PROSE_CITATION
 from .loader import Document, LoadError, Path_, parse
 from .models import Citation
-from .prose import outside_code
 from .schema import integer_keys
 
 
@@ -142,39 +139,8 @@ class Edit:
 
 
 def citation_offset(doc: Document, citation: Citation) -> int | None:
-    """Where a citation's token was written in `doc.text`.
-
-    An in-prose token is counted the way it was found: whole tokens outside code only, so
-    that `x.go:5` is not taken from inside `x.go:50` or from a code span before it.
-    """
-    return doc.find(citation.field, citation.token, raw_occurrence(doc, citation))
-
-
-def raw_occurrence(doc: Document, citation: Citation) -> int:
-    """The index of a citation's token among all plain-text occurrences in its scalar."""
-    value = _value(doc.data, citation.field)
-    if not citation.in_prose or not isinstance(value, str):
-        return citation.occurrence
-    starts = [
-        m.start("path")
-        for m in outside_code(PROSE_CITATION, value)
-        if value[m.start("path") : m.end()] == citation.token
-    ]
-    if citation.occurrence >= len(starts):
-        return citation.occurrence
-    target, count, offset = starts[citation.occurrence], 0, value.find(citation.token)
-    while 0 <= offset < target:
-        count, offset = count + 1, value.find(citation.token, offset + 1)
-    return count
-
-
-def _value(data: Any, path: Path_) -> Any:
-    for part in path:
-        try:
-            data = data[part]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return data
+    """Where a citation's token was written in `doc.text`."""
+    return doc.find(citation.field, citation.token, citation.occurrence)
 
 
 def plan_edits(doc: Document, edits: Iterable[Edit]) -> list[tuple[int, Change]]:

@@ -106,7 +106,8 @@ class Citation:
     token: str
     """The `PATH:LINES` text inside that scalar that a fix rewrites."""
     occurrence: int = 0
-    """Which occurrence of `token` in the scalar this is (prose may repeat a citation)."""
+    """Which occurrence of `token` in the scalar this is, counted as plain text the way
+    `Document.find` counts it (prose may repeat a citation, or hold `x.go:50` before it)."""
     source: str | None = None
     """Resolved alias, once claims are applied; None when unresolved."""
     repo_path: str | None = None

@@ -46,6 +46,18 @@ def _inside(offset: int, ranges: list[tuple[int, int]]) -> bool:
     return any(start <= offset < end for start, end in ranges)
 
 
+def occurrences_before(text: str, token: str, start: int) -> int:
+    """How many times `token` occurs in `text` before offset `start`, counted as plain text.
+
+    This is how `Document.find` counts a token in the written scalar, so a token found by a
+    scanner (whole words, outside code) is then found again at the same place in the file.
+    """
+    count, offset = 0, text.find(token)
+    while 0 <= offset < start:
+        count, offset = count + 1, text.find(token, offset + 1)
+    return count
+
+
 def outside_code(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
     """Matches of `pattern` in `text` that do not start inside code."""
     if "`" not in text and "~~~" not in text:

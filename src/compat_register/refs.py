@@ -14,7 +14,7 @@ from .citations import PROSE_CITATION, is_citation_path
 from .diagnostics import Diagnostic, Severity
 from .loader import Document, Path_
 from .models import Entry, LinkPattern, RegisterSet, Where
-from .prose import outside_code
+from .prose import occurrences_before, outside_code
 from .registerset import prose_paths
 
 _ID = r"[A-Z][A-Z0-9]*-[0-9]+"
@@ -86,11 +86,11 @@ def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Iterator[
     for register in registers.registers:
         doc = documents[register.file]
         for path, owner in _prose_fields(doc):
-            seen: dict[str, int] = {}
-            for ref in scan(_get_text(doc, path), registers.sources.links):
+            text = _get_text(doc, path)
+            for ref in scan(text, registers.sources.links):
                 if ref.url:
                     continue
-                occurrence = seen[ref.text] = seen.get(ref.text, -1) + 1
+                occurrence = occurrences_before(text, ref.text, ref.start)
                 mark = doc.token_mark(path, ref.text, occurrence)
                 where = Where(doc.file, mark.line, mark.col)
                 yield from _check(ref, ctx, where, owner, backlinks)

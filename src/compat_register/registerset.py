@@ -36,7 +36,7 @@ from .models import (
     Sources,
     Where,
 )
-from .prose import PROSE_FIELDS, outside_code
+from .prose import PROSE_FIELDS, occurrences_before, outside_code
 
 SOURCES_FILE = "sources.yaml"
 _LINES = re.compile(r"[1-9][0-9]*(?:-[1-9][0-9]*)?\Z")
@@ -335,15 +335,13 @@ class _CitationBuilder:
         if not isinstance(text, str):
             return []
         found: list[Citation] = []
-        seen: dict[str, int] = {}
         for match in outside_code(PROSE_CITATION, text):
             if not is_citation_path(match["path"]):
                 continue
             end = int(match["end"]) if match["end"] else int(match["start"])
             token = text[match.start("path") : match.end()]
             parsed = Parsed(match["alias"], match["path"], int(match["start"]), end, None, token)
-            occurrence = seen.get(token, 0)
-            seen[token] = occurrence + 1
+            occurrence = occurrences_before(text, token, match.start("path"))
             try:  # a token such as internal/x.go:9-5 is a citation, and a wrong one
                 parse_compact(match.group(0))
             except CitationSyntaxError as err:
