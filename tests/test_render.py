@@ -119,7 +119,7 @@ def test_escape_inline_shows_text_as_written() -> None:
 
 
 def test_excerpt_from_a_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A real git repo as the checkout: the excerpt shows the cited lines, marked."""
+    """A real git repo as the checkout: the excerpt shows the cited lines in context, marked."""
     repo = GitRepo(tmp_path / "impl")
     repo.write("internal/server.go", "".join(f"line {n}\n" for n in range(1, 61)))
     sha = repo.commit("impl")
@@ -133,7 +133,9 @@ def test_excerpt_from_a_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     )
     page = render.render_site(result.registers, result.outcomes)["registers/alpha.md"]
     assert f'        ??? quote "internal/server.go:40 @ {sha[:7]}"' in page
-    assert '            ``` go linenums="40" hl_lines="1"\n            line 40\n' in page
+    # Three lines of context either side; only the cited one is marked.
+    excerpt = "".join(f"            line {n}\n" for n in range(37, 44))
+    assert '            ``` go linenums="37" hl_lines="4"\n' + excerpt in page
 
 
 def test_excerpt_block_marks_the_cited_lines() -> None:

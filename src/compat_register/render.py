@@ -146,7 +146,7 @@ class PageFormatter:
             outcome=outcome.outcome if outcome else "unverified",
         )
         if outcome and outcome.excerpt:
-            view.excerpt = excerpt_block(citation, outcome.excerpt, outcome.first_line)
+            view.excerpt = excerpt_block(citation, *outcome.shown())
             sha = (outcome.commit or self._commit(citation))[:7]
             view.excerpt_title = f"{citation.repo_path or citation.path}:{citation.lines_text}"
             view.excerpt_title += f" @ {sha}" if sha else ""

@@ -52,6 +52,18 @@ class Outcome:
     """The line number of `excerpt[0]`."""
     commit: str | None = None
     """The full sha the citation was checked at."""
+    file_lines: list[str] | None = field(default=None, repr=False)
+    """Every line of the cited file (shared, not copied), for context around the excerpt."""
+
+    def shown(self, context: int = 3) -> tuple[list[str], int]:
+        """The cited lines with up to `context` lines either side, and the first one's number."""
+        if self.excerpt is None:
+            return [], 0
+        if self.file_lines is None:
+            return self.excerpt, self.first_line
+        first = max(1, self.first_line - context)
+        last = min(len(self.file_lines), self.first_line + len(self.excerpt) - 1 + context)
+        return self.file_lines[first - 1 : last], first
 
     @property
     def stale(self) -> bool:
@@ -68,6 +80,13 @@ def judge(citation: Citation, text: FileText | None, where: str) -> Outcome:
 
     `where` names the file and commit for messages, e.g. `server.go @ 05c78b2`.
     """
+    outcome = _judge(citation, text, where)
+    if outcome.excerpt is not None and text is not None:
+        outcome.file_lines = text.lines
+    return outcome
+
+
+def _judge(citation: Citation, text: FileText | None, where: str) -> Outcome:
     if text is None:
         return Outcome(citation, "missing-file", f"{where} does not exist")
     start, end = citation.start, citation.end
