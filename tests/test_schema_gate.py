@@ -14,11 +14,13 @@ from compat_register import schema
 from compat_register.loader import Document, load_file
 
 TESTS = Path(__file__).parent
-DOCUMENTS = sorted(
+FILES = sorted(
     path
     for pattern in ("cases/**/*.yaml", "golden/**/*.yaml", "../registers/*.yaml")
     for path in TESTS.glob(pattern)
 )
+# Files the loader refuses (bad YAML) never reach a schema, so they are not cases here.
+DOCUMENTS = [p for p in FILES if isinstance(load_file(p, str(p), schema.integer_keys()), Document)]
 
 
 def schema_for(path: Path) -> str:
@@ -28,8 +30,7 @@ def schema_for(path: Path) -> str:
 @pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: str(p.relative_to(TESTS.parent)))
 def test_gate_agrees_with_jsonschema(path: Path) -> None:
     loaded = load_file(path, str(path), schema.integer_keys())
-    if not isinstance(loaded, Document):
-        pytest.skip("not loadable YAML: the loader reports it before any schema")
+    assert isinstance(loaded, Document)
     name = schema_for(path)
     explained = list(schema._validator(name).iter_errors(loaded.data))
     assert schema._fast_check(name)(loaded.data) == (not explained), explained[:1]
