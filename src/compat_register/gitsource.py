@@ -227,6 +227,7 @@ class BlobBatch:
         assert self._process.stdin is not None
         with contextlib.suppress(BrokenPipeError):  # git died: collect() says so
             self._process.stdin.write("".join(f"{self.sha}:{p}\n" for p in wanted).encode())
+            self._process.stdin.flush()  # git starts on these now, not when a buffer fills
 
     def collect(self) -> None:
         """Wait for git's answers and cache them; on failure nothing is cached."""
