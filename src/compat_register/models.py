@@ -115,7 +115,12 @@ class Citation:
 
     @property
     def lines_text(self) -> str:
-        return str(self.start) if self.start == self.end else f"{self.start}-{self.end}"
+        return lines_text(self.start, self.end)
+
+
+def lines_text(start: int, end: int) -> str:
+    """A line range as citations write it: `421`, or `658-665`."""
+    return str(start) if start == end else f"{start}-{end}"
 
 
 @dataclass
