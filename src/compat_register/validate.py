@@ -177,7 +177,10 @@ def check_citation(citation: Citation, sources: Sources) -> Iterator[Diagnostic]
 
 
 def resolve(citation: Citation, sources: Sources) -> None:
-    """Set the citation's source and full repository path from its prefix or the claims."""
+    """Set the citation's source and full repository path from its prefix or the claims
+    (once: a citation already resolved, as verify resolves them while loading, is kept)."""
+    if citation.source is not None:
+        return
     if citation.alias:
         if citation.alias in sources.sources:
             citation.source, citation.repo_path = citation.alias, citation.path
