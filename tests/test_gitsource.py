@@ -23,6 +23,7 @@ from compat_register.gitsource import (
     check_repo_url,
     default_cache_root,
     locate,
+    source_variable,
 )
 from gitrepo import EPOCH, GitRepo, git_env
 
@@ -198,9 +199,10 @@ def test_each_path_is_read_once(src: GitRepo, monkeypatch: pytest.MonkeyPatch) -
     with Checkout(src.root) as checkout:
         lines = checkout.read_text(sha, "a.md")
         assert lines == ["a"]
-        assert lines is not None
-        lines.append("caller's own copy")
-        assert checkout.read_text(sha, "a.md") == ["a"]
+        assert checkout.read_text(sha, "a.md") is lines  # the one cache: no copy
+        text = checkout.file_text(sha, "a.md")
+        assert text is not None and text.lines is lines
+        assert checkout.file_text(sha, "a.md") is text  # its quote index is built once
         assert checkout.read_text(sha, "gone.md") is None
         assert checkout.read_text(sha, "gone.md") is None
     assert [args[0] for args in calls] == [f"{sha}:a.md", f"{sha}:gone.md"]
@@ -390,6 +392,27 @@ def test_changed_ranges_ignores_the_users_diff_config(src: GitRepo) -> None:
     with Checkout(src.root) as checkout:
         assert checkout.changed_ranges(old, new, "a.md") == ("b.md", [(1, 0, 2, 1)])
         assert checkout.changed_ranges(old, new, "same.md") == ("same.md", [(1, 1, 1, 1)])
+
+
+@pytest.mark.parametrize("where", ["checkout", "global"])
+def test_changed_ranges_of_a_file_git_calls_binary(
+    src: GitRepo, where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `-diff` attribute would make git print "Binary files ... differ" with no hunks."""
+    if where == "checkout":
+        src.write(".gitattributes", "*.md -diff\n")
+    else:
+        attributes = tmp_path / "attributes"
+        attributes.write_text("*.md binary\n", encoding="utf-8")
+        config = tmp_path / "gitconfig"
+        config.write_text(f"[core]\n\tattributesFile = {attributes}\n", encoding="utf-8")
+        monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
+    src.write("a.md", numbered(4, "a"))
+    old = src.commit()
+    src.write("a.md", numbered(4, "a").replace(" 2\n", " two\n"))
+    new = src.commit()
+    with Checkout(src.root) as checkout:
+        assert checkout.changed_ranges(old, new, "a.md") == ("a.md", [(2, 1, 2, 1)])
 
 
 def test_changed_ranges_runs_one_diff_per_pair(
@@ -643,3 +666,44 @@ def test_default_cache_root() -> None:
     assert default_cache_root({}, Path("registers")) == Path(".register/cache")
     assert default_cache_root({}, Path(".")) == Path("../.register/cache")
     assert default_cache_root({}, Path("/w/site/registers")) == Path("/w/site/.register/cache")
+
+
+def test_source_variable() -> None:
+    assert source_variable("open-code") == "REGISTER_SOURCE_OPEN_CODE"
+    assert source_variable("spec.v2") == "REGISTER_SOURCE_SPEC_V2"
+    assert source_variable("mcpx") == "REGISTER_SOURCE_MCPX"
+
+
+def test_a_relative_local_repo_is_relative_to_the_registers_directory() -> None:
+    from compat_register.models import Source, Where
+    from compat_register.pins import _repo
+
+    def repo_of(repo: str) -> str:
+        source = Source("up", "Up", repo, "1234567", None, (), Where("s.yaml", 1, 1))
+        return _repo(source, Path("registers"))
+
+    assert repo_of("../up") == str(Path("registers/../up"))
+    assert repo_of("./a:b") == str(Path("registers/a:b"))  # a ':' after a '/': still a path
+    assert repo_of("/srv/up") == "/srv/up"
+    assert repo_of("git@example.com:up.git") == "git@example.com:up.git"
+    assert repo_of("file:///srv/up") == "file:///srv/up"
+
+
+def test_a_pin_that_cannot_be_resolved_closes_its_checkout(
+    src: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from compat_register.models import Source, Where
+    from compat_register.pins import Checkouts
+
+    src.commit()
+    closed: list[Path] = []
+
+    def ambiguous(self: Checkout, commit: str) -> str:
+        raise GitSourceError(f"commit {commit!r} is ambiguous in {self.root}")
+
+    monkeypatch.setattr(Checkout, "resolve", ambiguous)
+    monkeypatch.setattr(Checkout, "close", lambda self: closed.append(self.root))
+    source = Source("up", "Up", None, "1234567", str(src.root), (), Where("s.yaml", 1, 1))
+    pin = Checkouts(tmp_path, {}).pin(source)
+    assert pin.checkout is None and "ambiguous" in (pin.problem or "")
+    assert closed == [src.root]

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from compat_register import api
-from compat_register.edit import citation_offset
 
 SOURCES = """revisions: [r1]
 sources:
@@ -52,6 +51,7 @@ def test_prose_tokens_point_where_they_were_written(tmp_path: Path) -> None:
     line = REGISTER.splitlines()[11]
     assert in_prose[1].where.col == line.index("src/x.go:5 and") + 1
     doc = checked.documents[entry.where.file]
-    offset = citation_offset(doc, in_prose[1])
+    c = in_prose[1]
+    offset = doc.find(c.field, c.token, c.occurrence)
     assert offset is not None and doc.text[offset : offset + 14] == "src/x.go:5 and"
     assert checked.registers.entries()["T-02"].backlinks == ["T-01"]

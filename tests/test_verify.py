@@ -15,7 +15,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from compat_register.citations import FileText
 from compat_register.cli import main
+from compat_register.models import Citation, Where
+from compat_register.verify import judge
 from gitrepo import GitRepo
 
 SPEC_V1 = """# Basic
@@ -349,3 +352,43 @@ def test_sync_then_verify_from_cache(tmp_path: Path, upstream: tuple[GitRepo, st
         ["git", "--git-dir", str(tmp_path / "cache" / "up.git"), "fsck", "--no-progress"],
         check=True,
     )
+
+
+# --- judge: the quote search ---------------------------------------------------------------
+
+
+def cited(lines: str, quote: str) -> Citation:
+    start, _, end = lines.partition("-")
+    where = Where("t.yaml", 1, 1)
+    return Citation(
+        lines, None, "a.md", int(start), int(end or start), quote, False, "t", "T-01", where,
+        ("x",), lines, source="up", repo_path="a.md",
+    )  # fmt: skip
+
+
+def test_a_quote_spanning_a_blank_line_reads_the_same_in_place_and_moved() -> None:
+    quote = "The end of one paragraph. The start of the next."
+    text = FileText(["The end of one paragraph.", "", "The start of the next."])
+    assert text.find_nearest(quote, 1) == (1, 3)
+    assert judge(cited("1-3", quote), text, "a.md").outcome == "ok"
+    moved = FileText(["# Title", "", *text.lines])
+    outcome = judge(cited("1-3", quote), moved, "a.md")
+    assert (outcome.outcome, outcome.proposed) == ("moved", (3, 5))
+    assert judge(cited("3-5", quote), moved, "a.md").outcome == "ok"
+
+
+def test_a_quote_across_lines_of_markup_only() -> None:
+    text = FileText(["one", "   ", "**", "two three", "four"])
+    assert text.find_nearest("one two", 4) == (1, 4)
+    assert text.find_nearest("three four", 1) == (4, 5)
+    assert text.find_nearest("absent", 1) is None
+
+
+def test_a_proposed_range_ends_inside_the_file() -> None:
+    text = FileText([f"line {n}" for n in range(1, 11)])
+    outcome = judge(cited("2-6", "line 9"), text, "a.md")
+    assert (outcome.outcome, outcome.proposed) == ("moved", (9, 10))
+    outcome = judge(cited("8-20", "line 2"), text, "a.md")  # past the end, found above
+    assert (outcome.outcome, outcome.proposed) == ("moved", (2, 10))
+    outcome = judge(cited("12", "line 99"), text, "a.md")  # past the end, found nowhere
+    assert outcome.outcome == "out-of-range"

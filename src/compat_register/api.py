@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import refs, registerset, validate
+from . import refs, registerset, schema, validate
 from .diagnostics import Diagnostic, sort_diagnostics
 from .loader import Document
-from .models import Register, RegisterSet, Sources
+from .models import Citation, Register, RegisterSet, Sources, Where
 
 # verify, pins and edit bring in GitPython: imported where used, so `register check` and
 # `register export` never load git.
@@ -76,6 +76,9 @@ class Verified(Checked):
     outcomes: list[verify.Outcome] = field(default_factory=list)
     preview: verify.Preview | None = None
     """With `against`: the citations that moving that pin would make stale."""
+    check_failed: bool = False
+    """Whether `register check` alone reports errors: a file that does not load holds
+    citations no outcome speaks of."""
 
     @property
     def summary(self) -> dict[str, int]:
@@ -117,38 +120,70 @@ def verify_citations(
             checkouts=checkouts,
         )
     all_diagnostics = sort_diagnostics([*checked.diagnostics, *diagnostics])
-    return Verified(root, checked.registers, checked.documents, all_diagnostics, outcomes, preview)
+    return Verified(
+        root,
+        checked.registers,
+        checked.documents,
+        all_diagnostics,
+        outcomes,
+        preview,
+        check_failed=checked.failed,
+    )
 
 
-def fix(root: Path, environ: Mapping[str, str] | None = None) -> tuple[Verified, list[edit.Change]]:
-    """`register fix`: rewrite the lines of every `moved` citation in place, atomically."""
-    from . import edit
+@dataclass
+class Fixed:
+    """What `register fix` rewrote."""
 
-    verified = verify_citations(root, environ=environ)
-    moves = [(o.citation, o.proposed) for o in verified.outcomes if o.proposed is not None]
-    changes = edit.apply(verified.documents, moves)
-    if changes:
-        _carry_stamps(root, verified.registers, {id(c): lines for c, lines in moves})
-    return verified, changes
+    changes: list[edit.Change]
+    """Each token rewritten, file by file."""
+    fixed: list[Citation]
+    """The moved citations that now point at their proposed lines."""
+    remaining: list[Diagnostic]
+    """The run's diagnostics but those of the citations fixed."""
 
 
-def _carry_stamps(root: Path, registers: RegisterSet, moved: dict[int, tuple[int, int]]) -> None:
-    """Move the review stamps of citations `register fix` re-pointed to their new keys."""
+def fix(root: Path, environ: Mapping[str, str] | None = None) -> tuple[Verified, Fixed]:
+    """`register fix`: point every `moved` citation at its proposed lines, in place.
+
+    The register files and citations.lock (the stamps of the citations moved go with
+    them) are made in memory, read back, and written all at once or not at all: raises
+    `edit.EditError`, having written nothing, when that cannot be done safely.
+    """
     from . import edit, stamps
 
-    lock = stamps.read(root)
-    if lock is None or lock.problems:
-        return
-    citations = registers.citations()
-    before = [stamps.place(c) for c in citations]
-    after = [
-        (*place[:3], *moved[id(c)]) if place and id(c) in moved else place
-        for c, place in zip(citations, before, strict=True)
+    verified = verify_citations(root, environ=environ)
+    moves = _moves(verified.outcomes)
+    planned = {id(c): edit.move_lines(c, lines) for c, lines in moves}
+    files: dict[str, tuple[str, str]] = {}
+    changes: list[edit.Change] = []
+    for register in verified.registers.registers:
+        doc = verified.documents[register.file]
+        if rewritten := edit.rewrite_register(doc, register, planned):
+            files[doc.file] = (doc.text, rewritten[0])
+            changes.extend(rewritten[1])
+    places = {id(c): (*p[:3], *lines) for c, lines in moves if (p := stamps.place(c))}
+    if lock := stamps.carry_lock(root, verified.registers.citations(), places):
+        files[lock[0]] = lock[1:]
+    edit.write_texts(files)
+    done = {(c.where, c.entry) for c, _ in moves}
+    remaining = [d for d in verified.diagnostics if not _fixed(d, done)]
+    return verified, Fixed(changes, [c for c, _ in moves], remaining)
+
+
+def _moves(outcomes: list[verify.Outcome]) -> list[tuple[Citation, tuple[int, int]]]:
+    """Each moved citation and the lines proposed for it, where they differ from its own."""
+    return [
+        (o.citation, o.proposed)
+        for o in outcomes
+        if o.proposed is not None and o.proposed != (o.citation.start, o.citation.end)
     ]
-    text = stamps.format_lock(stamps.carry(lock.stamps, before, after))
-    old_text = lock.path.read_text(encoding="utf-8")
-    if text != old_text:
-        edit.write_all([(lock.path, edit.encoded(lock.path, old_text, text))])
+
+
+def _fixed(diagnostic: Diagnostic, done: set[tuple[Where, str]]) -> bool:
+    """Whether a diagnostic says a citation has moved that `register fix` just re-pointed."""
+    where = Where(diagnostic.file, diagnostic.line, diagnostic.col)
+    return diagnostic.code == "citation-moved" and (where, diagnostic.id) in done
 
 
 def sync(
@@ -159,13 +194,22 @@ def sync(
 ) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
     """`register sync`: fetch each source's pinned commit into the cache.
 
-    Returns (alias, full sha) for each source synced, and a diagnostic per failure.
+    Reads sources.yaml alone (the register files play no part). Returns (alias, full sha)
+    for each source synced and every problem: those of sources.yaml, when it has errors
+    nothing is fetched, and one per source that failed.
     """
     from . import pins
 
-    checked = check(root)
+    path = root / registerset.SOURCES_FILE
+    problems: list[Diagnostic] = []
+    doc = registerset._load(path, schema.SOURCES, {}, problems)
+    sources = registerset.build_sources(doc, problems, registerset.display_path(path))
+    problems.extend(validate.check_sources(sources, doc))
+    if any(p.severity == "error" for p in problems):
+        return [], sort_diagnostics(problems)
     environ = os.environ if environ is None else environ
-    return pins.sync_all(checked.registers.sources, root, list(aliases), progress, environ)
+    synced, failed = pins.sync_all(sources, root, list(aliases), progress, environ)
+    return synced, sort_diagnostics([*problems, *failed])
 
 
 def bump(
@@ -220,13 +264,20 @@ class Stamped:
 
 def stamp(
     root: Path, ids: Iterable[str] = (), environ: Mapping[str, str] | None = None
-) -> tuple[Verified, Stamped]:
+) -> tuple[Verified, Stamped | None]:
     """`register stamp [ID...]`: record the cited lines of the given entries (every entry
     when none is given) in citations.lock, as reviewed. A citation is stamped only when its
-    lines read as cited (`ok`, `changed` or `unstamped`); the others keep any old stamp."""
+    lines read as cited (`ok`, `changed` or `unstamped`); the others keep any old stamp.
+
+    Refuses (returns nothing stamped, writes nothing) while `register check` reports
+    errors: the stamps of a file that does not load would otherwise be dropped. Raises
+    `edit.EditError` when the lock cannot be rewritten safely.
+    """
     from . import edit, stamps
 
     verified = verify_citations(root, environ=environ)
+    if verified.check_failed:
+        return verified, None
     chosen = set(ids) or None
     known = {c.entry for c in verified.registers.citations()}
     if chosen and (unknown := sorted(chosen - known)):
@@ -238,12 +289,11 @@ def stamp(
         for outcome, key in zip(verified.outcomes, keys, strict=True)
         if key is not None
     ]
-    lock = stamps.read(root)
+    lock = stamps.read_to_rewrite(root)
     text = stamps.format_lock(stamps.restamp(lock.stamps if lock else {}, current, chosen))
-    path = stamps.lock_path(root)
-    old_text = path.read_text(encoding="utf-8") if path.exists() else ""
+    old_text = lock.text if lock and lock.text else ""
     if text != old_text:
-        edit.write_all([(path, edit.encoded(path, old_text, text))])
+        edit.write_texts({str(stamps.lock_path(root)): (old_text, text)})
     stamped = [o for o in mine if _digest(o) is not None]
     refused = [o for o in mine if _digest(o) is None and o.citation.source is not None]
     return verified, Stamped(stamped, refused, text != old_text)

@@ -180,7 +180,13 @@ class FileText:
 
     lines: list[str]
     _joined: str = ""
+    """The normalised lines that hold any text, joined by one space: a quote spanning a
+    blank line matches here as it does in the cited lines (`normalise` of them joined)."""
     _starts: list[int] = field(default_factory=list)
+    """Where each of those lines starts in `_joined`."""
+    _numbers: list[int] = field(default_factory=list)
+    """The line number of each of those lines."""
+    _indexed: bool = False
 
     def find_nearest(self, quote: str, near: int) -> tuple[int, int] | None:
         """The (first, last) lines of the occurrence of `quote` nearest to line `near`."""
@@ -188,19 +194,22 @@ class FileText:
         found: list[tuple[int, int]] = []
         offset = self._joined.find(quote)
         while offset >= 0:
-            first = bisect.bisect_right(self._starts, offset)
-            last = bisect.bisect_right(self._starts, offset + len(quote) - 1)
+            first = self._numbers[bisect.bisect_right(self._starts, offset) - 1]
+            last = self._numbers[bisect.bisect_right(self._starts, offset + len(quote) - 1) - 1]
             found.append((first, last))
             offset = self._joined.find(quote, offset + 1)
         return min(found, key=lambda span: abs(span[0] - near), default=None)
 
     def _index(self) -> None:
-        if self._starts:
+        if self._indexed:
             return
         pieces, position = [], 0
-        for line in self.lines:
-            self._starts.append(position)
+        for number, line in enumerate(self.lines, 1):
             text = normalise(line)
-            pieces.append(text)
-            position += len(text) + 1
+            if text:
+                self._starts.append(position)
+                self._numbers.append(number)
+                pieces.append(text)
+                position += len(text) + 1
         self._joined = " ".join(pieces)
+        self._indexed = True

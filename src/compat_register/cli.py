@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -14,6 +15,7 @@ import click
 
 from . import api, edit, export
 from .diagnostics import Diagnostic, format_report
+from .models import lines_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -59,11 +61,24 @@ def no_traceback(func: F) -> F:
         except KeyboardInterrupt:
             click.echo("register: interrupted", err=True)
             sys.exit(130)
+        except BrokenPipeError:  # `register export | head`: the reader has all it wanted
+            quiet_stdout()
+            sys.exit(1)
         except Exception as err:  # noqa: BLE001 - the last line of defence
             click.echo(f"register: internal error: {type(err).__name__}: {err}", err=True)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
+
+
+def quiet_stdout() -> None:
+    """Point standard output at /dev/null once its reader has gone, so that the final
+    flush does not fail a second time (what the Python docs advise for SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor (click's test runner): nothing to do
+        pass
 
 
 def _require_dir(registers_dir: Path) -> None:
@@ -191,17 +206,16 @@ def fix(registers_dir: Path, fmt: str) -> None:
     """Rewrite the line numbers of moved citations in place (nothing else changes)."""
     _require_dir(registers_dir)
     try:
-        result, changes = api.fix(registers_dir)
+        result, fixed = api.fix(registers_dir)
     except edit.EditError as err:
         raise click.ClickException(str(err)) from None
-    remaining = [d for d in result.diagnostics if d.code != "citation-moved"]
     if fmt != "json":
-        for change in changes:
+        for change in fixed.changes:
             click.echo(change.as_text())
-    extra = {"changes": [change.__dict__ for change in changes]}
-    summary = {**result.summary, "fixed": len(changes)}
-    report(remaining, fmt, summary, extra)
-    sys.exit(exit_code(remaining, strict=False))
+    extra = {"changes": [change.__dict__ for change in fixed.changes]}
+    summary = {**result.summary, "fixed": len(fixed.fixed)}
+    report(fixed.remaining, fmt, summary, extra)
+    sys.exit(exit_code(fixed.remaining, strict=False))
 
 
 @main.command()
@@ -281,7 +295,7 @@ def followed_text(followed: Any) -> str:
     line = f"{c.where.file}:{c.where.line}:{c.where.col}: {followed.kind}: {c.entry}: "
     line += f"{c.repo_path}:{c.lines_text}"
     if followed.lines is not None:
-        lines = edit.lines_text(followed.lines)
+        lines = lines_text(*followed.lines)
         line += f" -> {lines}" if followed.path == c.repo_path else f" -> {followed.path}:{lines}"
     if followed.kind == "changed":
         return f"{line}: {followed.note}; read them, then register stamp {c.entry}"
@@ -304,6 +318,11 @@ def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
         verified, stamped = api.stamp(registers_dir, ids)
     except api.UnknownID as err:
         raise click.UsageError(str(err)) from None
+    except edit.EditError as err:
+        raise click.ClickException(str(err)) from None
+    if stamped is None:
+        report([d for d in verified.diagnostics if d.severity == "error"], "text")
+        raise click.ClickException("stamp needs a register set without errors: fix them first")
     refused = {id(o.citation) for o in stamped.refused}
     for outcome in stamped.refused:
         c = outcome.citation
@@ -356,7 +375,10 @@ def export_command(registers_dir: Path, output: Path | None) -> None:
         click.echo(diagnostic.as_text(), err=True)
     text = json.dumps(export.export(result.registers), ensure_ascii=False, indent=2)
     if output:
-        output.write_text(text + "\n", encoding="utf-8")
+        try:
+            output.write_text(text + "\n", encoding="utf-8")
+        except OSError as err:
+            raise click.ClickException(f"cannot write {output}: {err.strerror or err}") from None
     else:
         click.echo(text)
     sys.exit(exit_code(result.diagnostics, strict=False))
@@ -419,6 +441,14 @@ def run() -> None:
         code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
         if isinstance(done.code, str):
             click.echo(done.code, err=True)
-    sys.stdout.flush()
-    sys.stderr.flush()
+    except BrokenPipeError:  # raised outside a command (say, by --help | head)
+        quiet_stdout()
+        code = 1
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader left before the last of the output
+        quiet_stdout()
+        code = code or 1
+    with contextlib.suppress(OSError):
+        sys.stderr.flush()
     os._exit(code)

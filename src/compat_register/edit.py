@@ -1,9 +1,10 @@
-"""Byte-preserving edits of register files: only line numbers change, everything else stays.
+"""Byte-preserving edits of register files: only line numbers (and paths) change.
 
 Used by `register fix` (moved citations) and `register bump` (a moved pin). Each edit
-replaces one `PATH:LINES` token (or a mapping's `lines` value) where it was written; the
-result is parsed again before it is written, and written atomically, so a failed edit
-leaves the old file intact.
+replaces one `PATH:LINES` token (or a mapping's `lines` or `path` value) where it was
+written. Every new text is made in memory and parsed again, each register file read back
+to check that its citations now say what was planned; only then is anything written, all
+files at once or none (`write_texts`).
 """
 
 from __future__ import annotations
@@ -12,22 +13,24 @@ import codecs
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from .loader import Document, LoadError, Path_, parse
-from .models import Citation
+from .models import Citation, Register, lines_text
+from .registerset import build_register
 from .schema import integer_keys
+from .validate import registers_citations
 
 
 class EditError(Exception):
-    """An edit that cannot be made safely; the file was left as it was."""
+    """An edit that cannot be made safely; nothing was written. One line."""
 
 
 @dataclass(frozen=True)
 class Change:
-    """One rewritten citation."""
+    """One rewritten token."""
 
     file: str
     line: int
@@ -38,93 +41,6 @@ class Change:
 
     def as_text(self) -> str:
         return f"{self.file}:{self.line}:{self.col}: fixed: {self.entry}: {self.old} -> {self.new}"
-
-
-def lines_text(lines: tuple[int, int]) -> str:
-    return str(lines[0]) if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"
-
-
-def new_token(citation: Citation, lines: tuple[int, int]) -> str:
-    """The token that replaces `citation.token` when its lines become `lines`."""
-    if citation.field and citation.field[-1] == "lines":  # the mapping form's `lines:` value
-        return lines_text(lines)
-    return f"{citation.path}:{lines_text(lines)}"
-
-
-def plan(
-    doc: Document, moves: Iterable[tuple[Citation, tuple[int, int]]]
-) -> list[tuple[int, Change]]:
-    """Where each change goes in `doc.text` (character offset) and what it changes."""
-    planned: dict[int, Change] = {}
-    for citation, lines in moves:
-        offset = citation_offset(doc, citation)
-        if offset is None:
-            raise EditError(f"{doc.file}: cannot find {citation.token} where it was written")
-        new = new_token(citation, lines)
-        if new != citation.token:
-            mark = doc.position(offset)
-            planned[offset] = Change(
-                doc.file, mark.line, mark.col, citation.entry, citation.token, new
-            )
-    return sorted(planned.items())
-
-
-def rewrite(text: str, changes: list[tuple[int, Change]]) -> str:
-    """`text` with each change applied at its offset (pure)."""
-    pieces, position = [], 0
-    for offset, change in changes:
-        pieces.append(text[position:offset])
-        pieces.append(change.new)
-        position = offset + len(change.old)
-    pieces.append(text[position:])
-    return "".join(pieces)
-
-
-def apply(
-    documents: dict[str, Document], moves: Iterable[tuple[Citation, tuple[int, int]]]
-) -> list[Change]:
-    """Rewrite every file holding a moved citation; returns the changes made."""
-    by_file: dict[str, list[tuple[Citation, tuple[int, int]]]] = {}
-    for citation, lines in moves:
-        by_file.setdefault(citation.where.file, []).append((citation, lines))
-    made: list[Change] = []
-    for file, file_moves in by_file.items():
-        doc = documents[file]
-        changes = plan(doc, file_moves)
-        if changes:
-            write_document(doc, rewrite(doc.text, changes))
-            made.extend(change for _, change in changes)
-    return made
-
-
-def write_document(doc: Document, text: str) -> None:
-    """Replace the file behind `doc` with `text`, keeping its BOM; refuses invalid YAML."""
-    try:
-        parse(text, doc.file, integer_keys())
-    except LoadError as err:  # never write a file the loader would then reject
-        raise EditError(f"{doc.file}: the edit would break the YAML ({err.message})") from None
-    path = Path(doc.file)
-    raw = path.read_bytes()
-    bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
-    if raw[len(bom) :].decode("utf-8") != doc.text:
-        raise EditError(f"{doc.file} changed since it was read; run the command again")
-    write_atomic(path, bom + text.encode("utf-8"))
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so that readers see the old file or the new, never a mix."""
-    mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
-    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 @dataclass(frozen=True)
@@ -138,9 +54,69 @@ class Edit:
     occurrence: int = 0
 
 
-def citation_offset(doc: Document, citation: Citation) -> int | None:
-    """Where a citation's token was written in `doc.text`."""
-    return doc.find(citation.field, citation.token, citation.occurrence)
+Reading = tuple[str | None, str, int, int]
+"""What a citation reads as: (alias as written, path as written, start, end)."""
+
+Planned = tuple[list[Edit], Reading]
+"""The edits of one citation, and what it must read as once they are made."""
+
+
+def move_lines(citation: Citation, lines: tuple[int, int]) -> Planned:
+    """The edit that points `citation` at `lines` of the same file (`register fix`)."""
+    new = lines_text(*lines)
+    if not is_mapping(citation):
+        new = f"{citation.path}:{new}"
+    return [Edit(citation.field, citation.token, new, citation.entry)], (
+        citation.alias,
+        citation.path,
+        *lines,
+    )
+
+
+def is_mapping(citation: Citation) -> bool:
+    """Whether a citation is in the mapping form (its token is the `lines:` value)."""
+    return bool(citation.field) and citation.field[-1] == "lines"
+
+
+def rewrite_register(
+    doc: Document, register: Register, planned: Mapping[int, Planned]
+) -> tuple[str, list[Change]] | None:
+    """The new text of a register file with the planned edits of its citations (keyed by
+    `id(citation)`) made, and the changes; None when nothing in it changes. Raises
+    EditError when an edit cannot be placed or the result does not read back as planned."""
+    citations = list(registers_citations(register))
+    edits = [e for c in citations if id(c) in planned for e in _located(c, planned[id(c)][0])]
+    changes = plan_edits(doc, edits)
+    if not changes:
+        return None
+    text = rewrite(doc.text, changes)
+    _read_back(check_yaml(doc.file, text), register.slug, citations, planned)
+    return text, [change for _, change in changes]
+
+
+def _located(citation: Citation, edits: list[Edit]) -> list[Edit]:
+    """The edits, the token's at the citation's own occurrence."""
+    return [
+        Edit(e.field, e.old, e.new, e.entry, citation.occurrence if e.old == citation.token else 0)
+        for e in edits
+    ]
+
+
+def _read_back(
+    doc: Document, slug: str, citations: list[Citation], planned: Mapping[int, Planned]
+) -> None:
+    """Refuse a rewrite whose citations do not read back as planned, in number and order."""
+    found = list(registers_citations(build_register(doc, slug, [])))
+    if len(found) != len(citations):
+        raise EditError(f"{doc.file}: the rewrite would change the number of citations")
+    for old, new in zip(citations, found, strict=True):
+        expected = planned[id(old)][1] if id(old) in planned else _reading(old)
+        if _reading(new) != expected:
+            raise EditError(f"{doc.file}: rewriting {old.text} would not read back as planned")
+
+
+def _reading(citation: Citation) -> Reading:
+    return citation.alias, citation.path, citation.start, citation.end
 
 
 def plan_edits(doc: Document, edits: Iterable[Edit]) -> list[tuple[int, Change]]:
@@ -157,12 +133,36 @@ def plan_edits(doc: Document, edits: Iterable[Edit]) -> list[tuple[int, Change]]
     return sorted(planned.items())
 
 
+def rewrite(text: str, changes: list[tuple[int, Change]]) -> str:
+    """`text` with each change applied at its offset (pure)."""
+    pieces, position = [], 0
+    for offset, change in changes:
+        pieces.append(text[position:offset])
+        pieces.append(change.new)
+        position = offset + len(change.old)
+    pieces.append(text[position:])
+    return "".join(pieces)
+
+
 def check_yaml(file: str, text: str) -> Document:
     """`text` loaded as a register document; raises EditError if it does not load."""
     try:
         return parse(text, file, integer_keys())
     except LoadError as err:  # never write a file the loader would then reject
         raise EditError(f"{file}: the edit would break the YAML ({err.message})") from None
+
+
+def write_texts(files: Mapping[str, tuple[str, str]]) -> None:
+    """Write each file's new text over its old one (`{name: (old text, new text)}`), all
+    or none. Raises EditError when a file no longer holds its old text or cannot be
+    written (say, a read-only directory)."""
+    try:
+        write_all(
+            [(Path(name), encoded(Path(name), old, new)) for name, (old, new) in files.items()]
+        )
+    except OSError as err:
+        where = err.filename or ", ".join(files)
+        raise EditError(f"cannot write {where}: {err.strerror or err}") from None
 
 
 def encoded(path: Path, old_text: str, new_text: str) -> bytes:
@@ -198,13 +198,18 @@ def write_all(files: Sequence[tuple[Path, bytes]]) -> None:
 
 
 def _write_temp(path: Path, data: bytes) -> Path:
+    """`data` in a new file beside `path`, synced, with `path`'s mode; removed on failure."""
     mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
     handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(handle, "wb") as out:
-        out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
-    os.chmod(name, mode)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(name, mode)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
     return Path(name)
 
 

@@ -22,7 +22,8 @@ from typing import IO, Any
 import git
 from git.util import expand_path
 
-from .safety import SCHEME, check_commit, check_repo_path, check_repo_url, scp_host
+from .citations import FileText
+from .safety import check_commit, check_repo_path, check_repo_url, is_local_path
 
 Hunk = tuple[int, int, int, int]
 """A unified-diff hunk: (old_start, old_count, new_start, new_count)."""
@@ -34,8 +35,10 @@ _BINARY = "binary"
 # A branch or tag name as `bump` fetches it: no refspec syntax (':', '+', '*', '^'), no option.
 _REF = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_][A-Za-z0-9_.-]*)*")
 _TIP = "refs/register/tip"
-# Explicit prefixes, no colour/ext-diff/textconv: the user's git config must not change the parse.
-_DIFF_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "-M", "--unified=0")
+# Explicit prefixes, no colour/ext-diff/textconv: the user's git config must not change the
+# parse. --text: a `-diff` or `binary` attribute (a .gitattributes, core.attributesFile) would
+# otherwise turn a file's hunks into one "Binary files ... differ" line, read as no change.
+_DIFF_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "--text", "-M", "--unified=0")
 _DIFF_PREFIXES = ("--src-prefix=a/", "--dst-prefix=b/")
 # The environment of every fetch: no transport but these, and no prompt that would hang CI.
 _FETCH_ENV = {"GIT_ALLOW_PROTOCOL": "https:ssh:file", "GIT_TERMINAL_PROMPT": "0"}
@@ -73,8 +76,9 @@ class Checkout:
     touching any work tree.
 
     Reads go through one persistent `git cat-file --batch` process, so thousands of reads
-    cost one process start; each (commit, path) is read at most once (an in-memory cache).
-    Not thread-safe: use one Checkout per thread.
+    cost one process start; each (commit, path) is read at most once, and kept (as a
+    `FileText`, the one cache of file texts in a run). Not thread-safe: use one Checkout
+    per thread.
     """
 
     def __init__(self, root: Path) -> None:
@@ -85,7 +89,7 @@ class Checkout:
         except (git.GitError, OSError) as exc:
             raise GitSourceError(f"{root} is not a git repository") from exc
         self.git_dir = os.path.abspath(self._repo.git_dir)
-        self._texts: dict[tuple[str, str], list[str] | str | None] = {}
+        self._texts: dict[tuple[str, str], FileText | str | None] = {}
         self._diffs: dict[tuple[str, str], dict[str, tuple[str | None, list[Hunk]]]] = {}
 
     def resolve(self, commit: str) -> str | None:
@@ -117,7 +121,12 @@ class Checkout:
         """The lines of `path` at full commit sha `sha` (str, no line endings, decoded as
         UTF-8 with errors='replace'), or None if the path does not exist there or is a tree.
         Raises GitSourceError('... is a binary file') when the blob holds a NUL byte in its
-        first 8000 bytes (git's own test). Cached per (sha, path)."""
+        first 8000 bytes (git's own test). The cached list itself: do not change it."""
+        text = self.file_text(sha, path)
+        return None if text is None else text.lines
+
+    def file_text(self, sha: str, path: str) -> FileText | None:
+        """`read_text`'s lines as a `FileText` (whose quote index is then built once)."""
         _require_sha(sha)
         _require(check_repo_path(path))
         if (sha, path) not in self._texts:
@@ -125,7 +134,7 @@ class Checkout:
         text = self._texts[sha, path]
         if isinstance(text, str):
             raise GitSourceError(f"{path} is a binary file")
-        return None if text is None else list(text)
+        return text
 
     def prefetch(self, sha: str, paths: Iterable[str]) -> None:
         """Read many files at `sha` in one pass; later `read_text` calls hit the cache."""
@@ -162,7 +171,7 @@ class Checkout:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _read(self, sha: str, path: str) -> list[str] | str | None:
+    def _read(self, sha: str, path: str) -> FileText | str | None:
         found = self._object(f"{sha}:{path}")
         return _text_of(None if found is None else (found[1], found[2]))
 
@@ -244,13 +253,13 @@ class BlobBatch:
             self.checkout._texts[self.sha, path] = _text_of(found)
 
 
-def _text_of(found: tuple[str, bytes] | None) -> list[str] | str | None:
-    """What the cache holds for an object (type, data): its lines, _BINARY, or None."""
+def _text_of(found: tuple[str, bytes] | None) -> FileText | str | None:
+    """What the cache holds for an object (type, data): its text, _BINARY, or None."""
     if found is None or found[0] != "blob":
         return None
     if b"\0" in found[1][:8000]:
         return _BINARY
-    return _lines(found[1])
+    return FileText(_lines(found[1]))
 
 
 def _batch_objects(out: bytes) -> Iterator[tuple[str, bytes] | None]:
@@ -431,8 +440,7 @@ def _origin(repo_dir: Path, repo: str) -> git.Git:
     cmd = git.Git(repo_dir)
     # `git remote add` has no `--` before its URL; a config value is never read as an option.
     # A relative local path is meant from the current directory, not from the cache.
-    local = not SCHEME.match(repo) and scp_host(repo) is None
-    cmd.config("--", "remote.origin.url", os.path.abspath(repo) if local else repo)
+    cmd.config("--", "remote.origin.url", os.path.abspath(repo) if is_local_path(repo) else repo)
     return cmd
 
 
@@ -512,16 +520,22 @@ def _stderr_lines(stream: IO[bytes]) -> Iterator[str]:
 def locate(
     alias: str, path_key: str | None, cache: SourceCache, environ: Mapping[str, str]
 ) -> Path | None:
-    """Where a source's checkout is, in DESIGN order: env REGISTER_SOURCE_<ALIAS> (alias
-    upper-cased, non-alphanumerics -> '_'), then the sources.yaml `path:` key, then the cache
-    dir if it exists; None if none. Relative paths are returned as given."""
-    variable = "REGISTER_SOURCE_" + re.sub(r"[^A-Za-z0-9]", "_", alias).upper()
+    """Where a source's checkout is, in DESIGN order: env `source_variable(alias)`, then
+    the sources.yaml `path:` key, then the cache dir if it exists; None if none. Relative
+    paths are returned as given."""
+    variable = source_variable(alias)
     if environ.get(variable):
         return Path(environ[variable])
     if path_key:
         return Path(path_key)
     cached = cache.repo_dir(alias)
     return cached if cached.is_dir() else None
+
+
+def source_variable(alias: str) -> str:
+    """The environment variable naming a local clone of source `alias`:
+    `REGISTER_SOURCE_` and the alias upper-cased, other characters than A-Z and 0-9 `_`."""
+    return "REGISTER_SOURCE_" + re.sub(r"[^A-Za-z0-9]", "_", alias).upper()
 
 
 def default_cache_root(environ: Mapping[str, str], registers_dir: Path) -> Path:

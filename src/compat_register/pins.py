@@ -6,15 +6,24 @@ The I/O side of citations; `verify.py` judges what is read here.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from .citations import FileText
 from .diagnostics import Diagnostic
-from .gitsource import BlobBatch, Checkout, GitSourceError, SourceCache, default_cache_root, locate
+from .gitsource import (
+    BlobBatch,
+    Checkout,
+    GitSourceError,
+    SourceCache,
+    default_cache_root,
+    locate,
+    source_variable,
+)
 from .models import Source, Sources
-from .safety import check_commit
+from .safety import check_commit, is_local_path
 
 
 @dataclass
@@ -34,7 +43,6 @@ class Checkouts:
         self.environ = environ
         self.cache = SourceCache(default_cache_root(environ, registers_dir))
         self.pins: dict[str, Pin] = {}
-        self.texts: dict[tuple[str, str], FileText | None] = {}
         self.batches: dict[str, BlobBatch] = {}
 
     def pin(self, source: Source) -> Pin:
@@ -49,8 +57,12 @@ class Checkouts:
             return Pin(None, None, _no_checkout(source))
         try:
             checkout = Checkout(root)
-            sha = checkout.resolve(source.commit)
         except GitSourceError as err:
+            return Pin(None, None, str(err))
+        try:
+            sha = checkout.resolve(source.commit)
+        except GitSourceError as err:  # an ambiguous pin
+            checkout.close()
             return Pin(None, None, str(err))
         if sha is None:
             checkout.close()
@@ -78,13 +90,9 @@ class Checkouts:
         self.batches.clear()
 
     def text(self, pin: Pin, path: str) -> FileText | None:
-        """A file at a pin, read once per run so its quote index is built at most once."""
+        """A file at a pin (read once per run, its quote index built at most once)."""
         assert pin.checkout is not None and pin.sha is not None
-        key = (pin.sha, path)
-        if key not in self.texts:
-            lines = pin.checkout.read_text(pin.sha, path)
-            self.texts[key] = None if lines is None else FileText(lines)
-        return self.texts[key]
+        return pin.checkout.file_text(pin.sha, path)
 
     def close(self) -> None:
         self.collect()
@@ -94,7 +102,7 @@ class Checkouts:
 
 
 def _no_checkout(source: Source) -> str:
-    variable = "REGISTER_SOURCE_" + "".join(c if c.isalnum() else "_" for c in source.alias).upper()
+    variable = source_variable(source.alias)
     how = f"run register sync {source.alias}, " if source.repo else ""
     return (
         f"no checkout to verify against ({how}set {variable} to a clone, "
@@ -161,11 +169,11 @@ def _chosen(sources: Sources, aliases: list[str], problems: list[Diagnostic]) ->
 def _repo(source: Source, registers_dir: Path) -> str:
     if source.repo is None:
         raise GitSourceError(
-            f"source {source.alias} has no repo to fetch from: set REGISTER_SOURCE_"
-            f"{source.alias.upper()} to a local clone instead"
+            f"source {source.alias} has no repo to fetch from: set "
+            f"{source_variable(source.alias)} to a local clone instead"
         )
     # A relative local path in sources.yaml is relative to the registers directory.
-    if "://" not in source.repo and not source.repo.startswith("/") and ":" not in source.repo:
+    if is_local_path(source.repo) and not os.path.isabs(source.repo):
         return str(registers_dir / source.repo)
     return source.repo
 

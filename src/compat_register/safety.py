@@ -53,6 +53,12 @@ def scp_host(url: str) -> str | None:
     return head if colon and "/" not in head else None
 
 
+def is_local_path(repo: str) -> bool:
+    """Whether a repo location is a path on this machine (relative or absolute), as git
+    reads it: neither a URL (`scheme://`) nor scp-like (`host:path`)."""
+    return not SCHEME.match(repo) and scp_host(repo) is None
+
+
 def check_commit(commit: str) -> str | None:
     """Error message unless `commit` is 7..40 lowercase/uppercase hex characters."""
     if _HEX.fullmatch(commit):

@@ -27,7 +27,8 @@ from pathlib import Path
 
 from .citations import normalise
 from .diagnostics import Diagnostic
-from .models import Citation
+from .edit import EditError
+from .models import Citation, lines_text
 from .registerset import display_path
 
 LOCK_FILE = "citations.lock"
@@ -53,10 +54,9 @@ class Key:
     """1 for the first citation of these lines in the entry, 2 for the second, ..."""
 
     def as_text(self) -> str:
-        lines = str(self.start) if self.start == self.end else f"{self.start}-{self.end}"
         more = f"#{self.occurrence}" if self.occurrence > 1 else ""
         path = _ESCAPE.sub(lambda m: "".join(f"%{b:02X}" for b in m[0].encode()), self.path)
-        return f"{self.entry} {self.source} {path}:{lines}{more}"
+        return f"{self.entry} {self.source} {path}:{lines_text(self.start, self.end)}{more}"
 
 
 Place = tuple[str, str, str, int, int]
@@ -165,9 +165,9 @@ class Lock:
     """The path as messages show it."""
     stamps: dict[Key, str]
     problems: list[Diagnostic]
-
-    def text(self) -> str:
-        return format_lock(self.stamps)
+    text: str | None = None
+    """The file's text as read (what a rewrite must find there still); None when it could
+    not be read."""
 
 
 def read(registers_dir: Path) -> Lock | None:
@@ -177,8 +177,40 @@ def read(registers_dir: Path) -> Lock | None:
         return None
     file = display_path(path)
     try:
-        stamps, problems = parse(path.read_text(encoding="utf-8"), file)
+        text = path.read_text(encoding="utf-8-sig")  # a byte order mark is not a line
     except (OSError, UnicodeDecodeError) as err:
         problem = Diagnostic(file, 1, 1, "error", "citations", "bad-stamp", f"cannot read: {err}")
         return Lock(path, file, {}, [problem])
-    return Lock(path, file, stamps, problems)
+    stamps, problems = parse(text, file)
+    return Lock(path, file, stamps, problems, text)
+
+
+def read_to_rewrite(registers_dir: Path) -> Lock | None:
+    """`read`, for a command that rewrites the lock: one that cannot be read is refused
+    (EditError) rather than written over."""
+    lock = read(registers_dir)
+    if lock is not None and lock.text is None:
+        raise EditError(f"{lock.file}: {lock.problems[0].message}")
+    return lock
+
+
+def carry_lock(
+    registers_dir: Path, citations: Sequence[Citation], moved: Mapping[int, Place]
+) -> tuple[str, str, str] | None:
+    """The lock after the citations in `moved` (keyed by `id(citation)`; `citations` is the
+    whole set, in `RegisterSet.citations()` order) went to new places, as (file, old text,
+    new text); None when there is no lock or it stays as it is.
+
+    Each stamp goes to its citation's new key with its hash unchanged (`carry`). A lock
+    holding lines that are not stamps is refused (EditError) rather than rewritten without
+    them: `register stamp` rewrites it.
+    """
+    lock = read_to_rewrite(registers_dir) if moved else None
+    if lock is None or lock.text is None:
+        return None
+    if lock.problems:
+        raise EditError(f"{lock.file} has lines that are not stamps: run register stamp first")
+    before = [place(c) for c in citations]
+    after = [moved.get(id(c), old) for c, old in zip(citations, before, strict=True)]
+    text = format_lock(carry(lock.stamps, before, after))
+    return None if text == lock.text else (lock.file, lock.text, text)

@@ -1,7 +1,8 @@
 """Resolve-citations stage: every citation against the file at its source's pinned commit.
 
-`judge` is pure (a citation and the file's lines in, an `Outcome` out); `verify` does the
-I/O: it finds each source's checkout, resolves the pin, and reads blobs through gitsource.
+`judge` is pure (a citation and the file's lines in, an `Outcome` out); `verify_against`
+does the I/O: it finds each source's checkout, resolves the pin, and reads blobs through
+gitsource (`pins.Checkouts`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from .citations import FileText, normalise, normalise_quote
 from .diagnostics import Diagnostic, Severity
 from .follow import Followed, follow
 from .gitsource import GitSourceError
-from .models import Citation, Register, RegisterSet, Sources
+from .models import Citation, Register, RegisterSet, Sources, lines_text
 from .pins import Checkouts, Pin
 
 OUTCOMES = (
@@ -98,7 +99,8 @@ def _judge(citation: Citation, text: FileText | None, where: str) -> Outcome:
     if in_range and quote and quote in normalise(" ".join(excerpt or [])):
         return Outcome(citation, "ok", excerpt=excerpt, first_line=start)
     if quote and (span := text.find_nearest(quote, start)):
-        proposed = (span[0], max(span[1], span[0] + end - start))
+        # As many lines as were cited, where the file has them.
+        proposed = (span[0], min(len(text.lines), max(span[1], span[0] + end - start)))
         message = _moved_message(citation, where, proposed, in_range)
         return Outcome(citation, "moved", message, proposed, excerpt, start)
     if not in_range:
@@ -117,24 +119,9 @@ def _quoted(quote: str | None, excerpt: list[str]) -> bool:
 def _moved_message(
     citation: Citation, where: str, proposed: tuple[int, int], in_range: bool
 ) -> str:
-    lines = str(proposed[0]) if proposed[0] == proposed[1] else f"{proposed[0]}-{proposed[1]}"
+    lines = lines_text(*proposed)
     was = f"is no longer at line {citation.lines_text}" if in_range else "is past the end"
     return f"quote “{citation.quote}” {was} of {where}; found at {lines} (register fix rewrites it)"
-
-
-def verify(
-    registers: RegisterSet,
-    registers_dir: Path,
-    *,
-    skip: Iterable[str] = (),
-    offline: bool = False,
-    environ: Mapping[str, str],
-) -> tuple[list[Outcome], list[Diagnostic]]:
-    """Verify every citation; returns one outcome each and the diagnostics to report."""
-    outcomes, diagnostics, _ = verify_against(
-        registers, registers_dir, None, skip=skip, offline=offline, environ=environ
-    )
-    return outcomes, diagnostics
 
 
 def verify_against(
@@ -147,7 +134,8 @@ def verify_against(
     environ: Mapping[str, str],
     checkouts: Checkouts | None = None,
 ) -> tuple[list[Outcome], list[Diagnostic], Preview | None]:
-    """`verify`, and with `against=(ALIAS, REV)` as if that source's pin were at REV.
+    """Verify every citation: one outcome each, the diagnostics to report, and with
+    `against=(ALIAS, REV)` the outcomes of that source's citations as if its pin were at REV.
 
     The citations of ALIAS are followed from the pin to REV through git's diff (as
     `register bump` would move them) and judged there; the `Preview` lists those that
