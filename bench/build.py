@@ -17,10 +17,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from common import best  # noqa: E402
 from synthetic import generate  # noqa: E402
 
 CONFIG = """\
@@ -73,17 +73,8 @@ def build(root: Path, config: str, repeat: int) -> tuple[float, float]:
     """
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     command = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", config, "-d", "site"]
-    walls, cpus = [], []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        proc = subprocess.Popen(command, cwd=root, env=env, stderr=subprocess.PIPE, text=True)
-        _, status, usage = os.wait4(proc.pid, 0)
-        walls.append(time.perf_counter() - start)
-        cpus.append(usage.ru_utime + usage.ru_stime)
-        if os.waitstatus_to_exitcode(status) != 0:
-            errors = proc.stderr.read() if proc.stderr else ""
-            raise SystemExit(f"mkdocs build -f {config} failed:\n{errors}")
-    return min(walls), min(cpus)
+    wall, _, cpu = best(command, env, repeat, cwd=root)
+    return wall, cpu
 
 
 def main() -> None:

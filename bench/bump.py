@@ -17,36 +17,14 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from common import Run, best  # noqa: E402
 from synthetic import add_history, generate  # noqa: E402
-
-Run = tuple[float, float, float]
-"""Wall seconds, peak RSS in MiB, CPU seconds."""
-
-
-def run_child(args: list[str], env: dict[str, str], before: list[str] | None = None) -> Run:
-    """Time one child process; `bump` exits 1 when citations changed, which is expected."""
-    if before:
-        subprocess.run(before, check=True)
-    start = time.perf_counter()
-    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) not in (0, 1):
-        error = proc.stderr.read().decode() if proc.stderr else ""
-        raise SystemExit(f"failed: {' '.join(args)}: {error}")
-    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
-
-
-def best(args: list[str], env: dict[str, str], repeat: int, before: list[str] | None = None) -> Run:
-    runs = [run_child(args, env, before) for _ in range(repeat)]
-    return min(r[0] for r in runs), max(r[1] for r in runs), min(r[2] for r in runs)
 
 
 def pin_of(registers: Path) -> str:
@@ -92,9 +70,10 @@ def measure(
     floor = best(diff, env, options.repeat)
     check = best([register, "check", "--registers", str(registers)], env, options.repeat)
     bump = [register, "bump", "code", head, "--registers"]
-    dry = best([*bump, str(registers), "--dry-run"], env, options.repeat)
+    changed = (0, 1)  # bump exits 1 when citations changed, which is expected here
+    dry = best([*bump, str(registers), "--dry-run"], env, options.repeat, ok=changed)
     fresh = [sys.executable, "-c", _COPY, str(registers), str(copy)]
-    real = best([*bump, str(copy)], env, options.repeat, before=fresh)
+    real = best([*bump, str(copy)], env, options.repeat, before=fresh, ok=changed)
     sizes = f"{options.registers} registers, {options.citations} citations, {options.files} files"
     print(f"synthetic set: {sizes}; {options.commits} commits written in {history:.2f} s")
     print(f"{'floor (one git diff -M --unified=0 PIN HEAD)':<44} {floor[0]:6.3f} s wall")

@@ -13,13 +13,12 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from common import best  # noqa: E402
 from synthetic import generate  # noqa: E402
 
 FLOOR = r"""
@@ -41,26 +40,6 @@ out = subprocess.run(["git", "-C", repo, "cat-file", "--batch"], input=specs,
                      capture_output=True, check=True).stdout
 assert out.count(b" blob ") == len(paths), "a blob is missing"
 """
-
-
-def run_child(args: list[str], env: dict[str, str]) -> tuple[float, float, float]:
-    """Wall seconds, peak RSS (MiB) and CPU seconds (user + system) of one child process.
-
-    CPU time is printed beside wall time because it holds steady on a busy machine."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(
-            f"failed: {' '.join(args)}: {proc.stderr.read().decode() if proc.stderr else ''}"
-        )
-    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
-
-
-def best(args: list[str], env: dict[str, str], repeat: int) -> tuple[float, float, float]:
-    runs = [run_child(args, env) for _ in range(repeat)]
-    return min(r[0] for r in runs), max(r[1] for r in runs), min(r[2] for r in runs)
 
 
 def main() -> None:

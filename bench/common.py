@@ -1,0 +1,58 @@
+"""What the benchmarks share: timing a child process, and the best of several runs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+import time
+from collections.abc import Collection, Mapping, Sequence
+from pathlib import Path
+
+Run = tuple[float, float, float]
+"""Wall seconds, peak RSS in MiB, CPU seconds (user + system)."""
+
+
+def run_child(
+    args: Sequence[str],
+    env: Mapping[str, str] | None = None,
+    *,
+    cwd: Path | None = None,
+    ok: Collection[int] = (0,),
+) -> Run:
+    """Time one child process; exit with its error output when its exit code is not in `ok`.
+
+    CPU time is measured beside wall time because it holds steady on a busy machine. The
+    child's stderr goes to a temporary file, not a pipe: a pipe nobody reads while waiting
+    fills up and stalls the child for ever.
+    """
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        proc = subprocess.Popen(args, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        if proc.returncode not in ok:
+            errors.seek(0)
+            output = errors.read().decode(errors="replace")
+            raise SystemExit(f"failed ({proc.returncode}): {' '.join(args)}\n{output}")
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
+
+
+def best(
+    args: Sequence[str],
+    env: Mapping[str, str] | None,
+    repeat: int,
+    *,
+    before: Sequence[str] | None = None,
+    cwd: Path | None = None,
+    ok: Collection[int] = (0,),
+) -> Run:
+    """The best of `repeat` runs: least wall and CPU time, most memory. `before` is a
+    command run (untimed) ahead of each run."""
+    runs = []
+    for _ in range(repeat):
+        if before:
+            subprocess.run(before, check=True)
+        runs.append(run_child(args, env, cwd=cwd, ok=ok))
+    return min(r[0] for r in runs), max(r[1] for r in runs), min(r[2] for r in runs)
