@@ -173,8 +173,9 @@ def verify_against(
 def background_reader(
     checkouts: Checkouts, skip: Iterable[str]
 ) -> Callable[[Register, Sources], None]:
-    """A hook for `registerset.load`: as each register is built, start reading the files it
-    cites, so git reads them while the rest of the registers are parsed."""
+    """A hook for `registerset.load`: as each register is built, resolve its citations and
+    start reading the files they cite, so git reads them while the rest of the registers
+    are parsed. (Each citation is resolved once: `validate.resolve` keeps a resolved one.)"""
     skipped = set(skip)
 
     def read(register: Register, sources: Sources) -> None:
