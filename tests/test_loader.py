@@ -82,6 +82,54 @@ def test_columns_count_characters_not_bytes() -> None:
     assert doc.data["a"] == "“é” 🔑"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: 1\r\nb:\r\n  c: [x, y]\r\n",
+        "a: “é” 🔑\nb: {c: ✓, d: 🔑🔑}\n'🔑': |\n  x\n  y\n",
+        "a:\tx\nb: 'p\n\n  q'\nc: >\n  r\n\n  s\nd: z\n",
+    ],
+)
+def test_libyaml_lines_are_the_lines_position_counts(text: str) -> None:
+    """Where libyaml's own line numbers are used (no odd breaks), they are position's."""
+    doc = parse(text)
+    for mark in [*doc.values.values(), *doc.keys.values()]:
+        assert doc.position(mark.offset) == mark
+
+
+@pytest.mark.parametrize("odd", ["\r", "\u2028"])
+def test_lines_after_a_break_libyaml_counts_and_editors_do_not(odd: str) -> None:
+    """libyaml ends a line at a lone CR, or at U+2028 in quotes; positions count only \\n."""
+    doc = parse(f"a: 'x{odd}y'\nb: [p,\n  q]\nc: z\n")
+    assert at(doc, ("b", 1)) == (3, 3)
+    assert at(doc, ("c",)) == (4, 4)
+    assert key_at(doc, ("c",)) == (4, 1)
+    assert error_of(f"a: 'x{odd}y'\nb: [p,\n  q\n")[:2] == (4, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "name"),
+    [
+        ("a: x\u2028y\nb: 1\n", (1, 5), "line separator U+2028"),
+        ("a: x # c\u2029b: 1\n", (1, 9), "paragraph separator U+2029"),
+        ("a: |\n  x\u2028y\nb: 1\n", (2, 4), "line separator U+2028"),
+        ("a: 'x'\nb: \"p\x85q\"\n", (2, 6), "next line character U+0085"),
+    ],
+)
+def test_breaks_libyaml_reads_and_editors_do_not_are_refused(
+    text: str, where: tuple[int, int], name: str
+) -> None:
+    line, col, code, message = error_of(text)
+    assert (line, col, code) == (*where, "odd-line-break")
+    assert message.startswith(f"{name} is not allowed")
+    assert message.endswith("YAML parsers disagree on whether it ends a line; remove it")
+
+
+def test_line_and_paragraph_separators_in_quotes_are_text() -> None:
+    doc = parse("a: 'x\u2028y'\nb: \"p\u2029q\"\n")
+    assert doc.data == {"a": "x\u2028y", "b": "p\u2029q"}
+
+
 def test_crlf_line_ends() -> None:
     doc = parse("a: 1\r\nb:\r\n  c: x.go:3\r\n")
     assert at(doc, ("b", "c")) == (3, 6)
@@ -196,6 +244,27 @@ def test_integers_only_under_integer_keys_and_in_meta() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        ("increment: 1234567890\n", (1, 12), "'increment' takes at most 9 digits, not 10"),
+        ("a:\n  lines: " + "9" * 5000 + "\n", (2, 10), "'lines' takes at most 9 digits, not 5000"),
+        (
+            "_meta: {n: -1234567890123456789}\n",
+            (1, 12),
+            "a number in _meta takes at most 18 digits, not 19; quote it to keep it as text",
+        ),
+    ],
+)
+def test_numbers_too_large(text: str, where: tuple[int, int], message: str) -> None:
+    assert error_of(text) == (*where, "number-too-large", f"number too large: {message}")
+
+
+def test_numbers_up_to_the_limits() -> None:
+    doc = parse("increment: 999999999\nlines: '" + "9" * 5000 + "'\n_meta: [123456789012345678]\n")
+    assert doc.data == {"increment": 999999999, "lines": "9" * 5000, "_meta": [123456789012345678]}
+
+
 def test_nulls_and_booleans() -> None:
     doc = parse("a:\nb: ~\nc: null\nd: true\ne: False\nf: 'null'\ng: 'true'\n")
     assert doc.data == {
@@ -245,10 +314,27 @@ def test_anchor_on_a_key_and_alias_as_a_key() -> None:
     assert error_of("a: 1\n*k : 2\n")[2] == "yaml-alias"
 
 
-def test_tab_in_indentation_but_not_inside_text() -> None:
-    assert error_of("a:\n\t b: 1\n")[:3] == (2, 1, "tab-indent")
-    assert error_of("a:\n  \tb: 1\n")[:3] == (2, 3, "tab-indent")
-    assert parse("a: x\ty\n").data == {"a": "x\ty"}
+TAB_MESSAGE = "tab character in indentation: YAML indents with spaces only"
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("a:\n\t b: 1\n", (2, 1)),
+        ("a:\n  \tb: 1\n", (2, 3)),
+        ("a:\n  b: 1\n\tc: 2\n", (3, 1)),
+        ("a: |\n  x\n\tfoo\n", (3, 1)),
+        ("é🔑: x\n\tb: 1\n", (2, 1)),
+    ],
+)
+def test_tab_in_indentation(text: str, where: tuple[int, int]) -> None:
+    assert error_of(text) == (*where, "tab-indent", TAB_MESSAGE)
+
+
+def test_tab_inside_text_is_text() -> None:
+    go = "detail: |\n  func f() {\n  \treturn\n  }\nnext: x\ty\n"
+    assert parse(go).data == {"detail": "func f() {\n\treturn\n}\n", "next": "x\ty"}
+    assert parse("a: x\n  \t\nb: 'p\n\tq'\n").data == {"a": "x", "b": "p q"}
 
 
 @pytest.mark.parametrize(

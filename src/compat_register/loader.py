@@ -32,6 +32,13 @@ MAX_DEPTH = 50
 """Deeper nesting is refused: a register needs six levels, and thousands of `[` would
 exhaust Python's recursion limit here and in the schema validator."""
 
+MAX_DIGITS = 9
+"""Most digits in an integer field (`increment`, `lines`): a billion is past any line number,
+and Python refuses to read a number of over 4300 digits at all."""
+
+MAX_META_DIGITS = 18
+"""Most digits in a number under `_meta`, which any JSON reader holds as a 64-bit integer."""
+
 Path_ = tuple[str | int, ...]
 """Where a value sits in a document: keys and list indexes from the top."""
 
@@ -39,6 +46,13 @@ _NULLS = {"", "~", "null", "Null", "NULL"}
 _BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _INT = re.compile(r"[-+]?(0|[1-9][0-9]*)\Z")
 _STR_TAG = "tag:yaml.org,2002:str"
+_ODD_BREAKS = {
+    "\x85": "next line character U+0085",
+    "\u2028": "line separator U+2028",
+    "\u2029": "paragraph separator U+2029",
+}
+"""Characters libyaml (YAML 1.1) reads as line breaks and YAML 1.2 tools as text."""
+_ODD_BREAK = re.compile("[\x85\u2028\u2029]")
 
 
 class Mark(NamedTuple):
@@ -101,7 +115,12 @@ class Document:
         return offset
 
     def position(self, index: int) -> Mark:
-        """The line and column of a character offset."""
+        """The line and column of a character offset: the one way lines are counted here.
+
+        Only `\\n` ends a line (`\\r\\n` too, as its `\\r` is the end of the line before), as
+        editors, `grep -n` and GitHub count; libyaml also counts a lone `\\r`, U+0085, U+2028
+        and U+2029, so its own line numbers are used only for a file without them.
+        """
         starts = self._line_starts()
         line = bisect.bisect_right(starts, index)
         return Mark(line, index - starts[line - 1] + 1, index)
@@ -165,34 +184,36 @@ def _decode(raw: bytes) -> str:
 
 def parse(text: str, display: str, integer_keys: frozenset[str]) -> Document:
     """Parse YAML text into a `Document`; raises `LoadError` on any rejected construct."""
-    _reject_tabs(text)
     doc = Document(display, text, None)
     # Events are consumed as parsed, so a rejected construct stops the parser early: libyaml
     # takes time quadratic in the nesting depth to get to the end of `[[[[...`.
+    builder = _Builder(doc, yaml.parse(text, Loader=_Loader), integer_keys)
+    error: LoadError | None = None
     try:
-        doc.data = _Builder(doc, yaml.parse(text, Loader=_Loader), integer_keys).build()
+        doc.data = builder.build()
     except yaml.MarkedYAMLError as err:
-        raise _syntax_error(err) from None
+        error = _syntax_error(doc, err)
     except yaml.reader.ReaderError as err:
-        raise _reader_error(doc, err) from None
+        error = _reader_error(doc, err)
+    except LoadError as err:
+        error = err
+    if builder.quoted is not None:  # an odd line break before the error is its likely cause
+        builder.reject_odd_breaks(len(text) if error is None else error.mark.offset)
+    if error is not None:
+        raise error
     return doc
 
 
-def _reject_tabs(text: str) -> None:
-    # PyYAML's message for this ("cannot start any token") does not say what to do.
-    for number, line in enumerate(text.splitlines(), 1):
-        indent = line[: len(line) - len(line.lstrip(" \t"))]
-        if "\t" in indent:
-            col = indent.index("\t") + 1
-            message = "tab character in indentation: YAML indents with spaces only"
-            raise LoadError(Mark(number, col), "tab-indent", message)
-
-
-def _syntax_error(err: yaml.MarkedYAMLError) -> LoadError:
+def _syntax_error(doc: Document, err: yaml.MarkedYAMLError) -> LoadError:
     mark = err.problem_mark or err.context_mark
     if mark is None:
         return LoadError(Mark(1, 1), "yaml-syntax", f"invalid YAML: {err}")
-    where = Mark(mark.line + 1, mark.column + 1, mark.index)
+    where = doc.position(mark.index)
+    if doc.text[mark.index : mark.index + 1] == "\t":
+        # libyaml says "found character that cannot start any token" or "found a tab
+        # character that violates indentation", neither of which says what to do.
+        message = "tab character in indentation: YAML indents with spaces only"
+        return LoadError(where, "tab-indent", message)
     problem = (err.problem or "invalid YAML").strip()
     hint = context = ""
     if "mapping values are not allowed" in problem:
@@ -200,18 +221,20 @@ def _syntax_error(err: yaml.MarkedYAMLError) -> LoadError:
     elif "found character" in problem and "cannot start any token" in problem:
         hint = ": a value starting with this character must be quoted"
     elif err.context:
-        context = f" ({err.context.strip()}{_opened(err, mark)})"
+        context = f" ({err.context.strip()}{_opened(doc, err, where)})"
         if "flow" in err.context:
             hint = ": close it, or quote the value if its '{' or '[' is text"
     return LoadError(where, "yaml-syntax", f"invalid YAML: {problem}{context}{hint}")
 
 
-def _opened(err: yaml.MarkedYAMLError, problem: Any) -> str:
+def _opened(doc: Document, err: yaml.MarkedYAMLError, problem: Mark) -> str:
     # "while parsing a flow mapping" is only useful with where that mapping opened.
-    opened = err.context_mark
-    if opened is None or opened.line == problem.line:
+    if err.context_mark is None:
         return ""
-    return f" opened at line {opened.line + 1}, column {opened.column + 1}"
+    opened = doc.position(err.context_mark.index)
+    if opened.line == problem.line:
+        return ""
+    return f" opened at line {opened.line}, column {opened.col}"
 
 
 def _reader_error(doc: Document, err: yaml.reader.ReaderError) -> LoadError:
@@ -222,17 +245,45 @@ def _reader_error(doc: Document, err: yaml.reader.ReaderError) -> LoadError:
     return LoadError(doc.position(index), "yaml-syntax", message)
 
 
-def _mark(ev: yaml.Event) -> Mark:
-    m: Any = ev.start_mark
-    return Mark(m.line + 1, m.column + 1, m.index)
-
-
 class _Builder:
     """Turns a stream of parser events into nested dicts, lists and scalars."""
 
     def __init__(self, doc: Document, events: Iterator[yaml.Event], integer_keys: frozenset[str]):
         self.doc, self.events = doc, events
         self.integer_keys = integer_keys
+        text = doc.text
+        odd = any(char in text for char in _ODD_BREAKS)
+        self.libyaml_lines = not odd and text.count("\r") == text.count("\r\n")
+        """libyaml counts lines as `Document.position` does: no lone CR, no odd break."""
+        self.quoted: list[tuple[int, int]] | None = [] if odd else None
+        """Character spans of the quoted scalars, kept only when there are odd breaks."""
+
+    def mark(self, ev: yaml.Event) -> Mark:
+        m: Any = ev.start_mark
+        if self.libyaml_lines:  # the same numbers, without a search per event
+            return Mark(m.line + 1, m.column + 1, m.index)
+        return self.doc.position(m.index)
+
+    def reject_odd_breaks(self, before: int) -> None:
+        """Refuse U+0085, and U+2028 or U+2029 outside quotes, found before `before`.
+
+        libyaml ends a line at them where YAML 1.2 and editors see one line, so the same
+        text would mean one thing here and another in an editor. Quoted, U+2028 and U+2029
+        are kept as text by both; libyaml folds U+0085 into a space even there.
+        """
+        quoted = self.quoted or []
+        starts = [start for start, _ in quoted]
+        for found in _ODD_BREAK.finditer(self.doc.text, 0, before):
+            index, char = found.start(), found.group()
+            span = bisect.bisect_right(starts, index) - 1
+            if char != "\x85" and span >= 0 and index < quoted[span][1]:
+                continue
+            where = "in YAML" if char == "\x85" else "outside quotes"
+            message = (
+                f"{_ODD_BREAKS[char]} is not allowed {where}: "
+                "YAML parsers disagree on whether it ends a line; remove it"
+            )
+            raise LoadError(self.doc.position(index), "odd-line-break", message)
 
     def next(self) -> yaml.Event:
         return next(self.events)
@@ -245,7 +296,9 @@ class _Builder:
         data = self.node(self.next(), (), in_meta=False, key=None)
         self.next()  # DocumentEnd
         if not isinstance(ev := self.next(), yaml.StreamEndEvent):
-            raise LoadError(_mark(ev), "multiple-documents", "more than one YAML document in file")
+            raise LoadError(
+                self.mark(ev), "multiple-documents", "more than one YAML document in file"
+            )
         if data is None:
             raise LoadError(Mark(1, 1), "empty-file", "file is empty: expected a mapping")
         if not isinstance(data, dict):
@@ -257,12 +310,13 @@ class _Builder:
         self._reject_anchor_and_tag(ev)
         if len(path) > MAX_DEPTH:
             message = f"nested more than {MAX_DEPTH} levels deep: registers are shallow data"
-            raise LoadError(_mark(ev), "too-deep", message)
-        self.doc.values[path] = _mark(ev)
+            raise LoadError(self.mark(ev), "too-deep", message)
+        self.doc.values[path] = self.mark(ev)
         if isinstance(ev, yaml.ScalarEvent):
             end: Any = ev.end_mark
             self.doc.ends[path] = end.index
             self.doc.styles[path] = ev.style or ""
+            self._note_quoted(ev)
             return self.scalar(ev, in_meta, key)
         if isinstance(ev, yaml.SequenceStartEvent):
             return self.sequence(path, in_meta)
@@ -272,15 +326,15 @@ class _Builder:
         anchor = getattr(ev, "anchor", None)
         if isinstance(ev, yaml.AliasEvent):
             message = f"alias '*{anchor}' is not allowed: write the value out in full"
-            raise LoadError(_mark(ev), "yaml-alias", message)
+            raise LoadError(self.mark(ev), "yaml-alias", message)
         if anchor:
             message = f"anchor '&{anchor}' is not allowed: registers are plain data"
-            raise LoadError(_mark(ev), "yaml-anchor", message)
+            raise LoadError(self.mark(ev), "yaml-anchor", message)
         tag = getattr(ev, "tag", None)
         if tag and tag not in (_STR_TAG, "!") and not _is_implicit_tag(ev):
             shown = tag.replace("tag:yaml.org,2002:", "!!")
             raise LoadError(
-                _mark(ev), "yaml-tag", f"tag '{shown}' is not allowed: registers are plain data"
+                self.mark(ev), "yaml-tag", f"tag '{shown}' is not allowed: registers are plain data"
             )
 
     def scalar(self, ev: yaml.ScalarEvent, in_meta: bool, key: str | None) -> Any:
@@ -291,9 +345,20 @@ class _Builder:
             return None
         if value in _BOOLS:
             return _BOOLS[value]
-        if _INT.match(value) and (in_meta or key in self.integer_keys):
-            return int(value)
+        if (in_meta or key in self.integer_keys) and _INT.match(value):
+            return self.integer(ev, value, key if not in_meta else None)
         return value
+
+    def integer(self, ev: yaml.ScalarEvent, value: str, key: str | None) -> int:
+        """`value` as a number, refused when it has more digits than `key` takes."""
+        digits = len(value.lstrip("+-"))
+        limit = MAX_DIGITS if key else MAX_META_DIGITS
+        if digits <= limit:
+            return int(value)
+        where = f"'{key}' takes" if key else "a number in _meta takes"
+        hint = "" if key else "; quote it to keep it as text"
+        message = f"number too large: {where} at most {limit} digits, not {digits}{hint}"
+        raise LoadError(self.mark(ev), "number-too-large", message)
 
     def sequence(self, path: Path_, in_meta: bool) -> list[Any]:
         items: list[Any] = []
@@ -309,8 +374,8 @@ class _Builder:
             if key in result:
                 first = self.doc.keys[child]
                 message = f"duplicate key '{key}' (first set on line {first.line})"
-                raise LoadError(_mark(ev), "duplicate-key", message)
-            self.doc.keys[child] = _mark(ev)
+                raise LoadError(self.mark(ev), "duplicate-key", message)
+            self.doc.keys[child] = self.mark(ev)
             value_meta = in_meta or key == "_meta"
             result[key] = self.node(self.next(), child, value_meta, key)
         return result
@@ -318,8 +383,15 @@ class _Builder:
     def _key(self, ev: yaml.Event) -> str:
         self._reject_anchor_and_tag(ev)
         if not isinstance(ev, yaml.ScalarEvent):
-            raise LoadError(_mark(ev), "complex-key", "a key must be a plain string")
+            raise LoadError(self.mark(ev), "complex-key", "a key must be a plain string")
+        self._note_quoted(ev)
         return str(ev.value)
+
+    def _note_quoted(self, ev: yaml.ScalarEvent) -> None:
+        if self.quoted is not None and ev.style in ("'", '"'):
+            start: Any = ev.start_mark
+            end: Any = ev.end_mark
+            self.quoted.append((start.index, end.index))
 
 
 def _is_implicit_tag(ev: yaml.Event) -> bool:
