@@ -7,6 +7,7 @@ without one, `register check` must print nothing but the summary line.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -170,3 +171,37 @@ def test_dates_and_revisions_stay_text(export_of: Any) -> None:
     assert (register["created"], register["last-updated"]) == ("2026-09-30", "2026-09-30T13:00:00Z")
     revisions = entry(export_of("revisions-in-order"), "META-02")["revisions"]
     assert revisions == {"added": "2024-11-05", "removed": "2026-07-28"}
+
+
+def test_tabs_inside_a_block_scalar_are_kept(export_of: Any) -> None:
+    """Go code pasted into `detail: |` keeps its tabs: YAML only refuses them as indentation."""
+    detail = entry(export_of("tab-in-block-scalar"), "META-02")["detail"]
+    assert detail == "Go code:\n\n    func f() {\n\treturn\n    }\n"
+
+
+def test_editor_files_are_not_registers(export_of: Any) -> None:
+    """An Emacs lock `.#meta.yaml` (a link to nowhere) is skipped; `notes.yml` is only warned
+    about (`expected.txt`), and neither becomes a register."""
+    folder = CASES / "valid" / "editor-files"
+    assert (folder / ".#meta.yaml").is_symlink() and not (folder / ".#meta.yaml").exists()
+    assert [r["slug"] for r in export_of("editor-files")["registers"]] == ["meta"]
+
+
+def test_links_are_named_as_found_and_pipes_are_not_read(
+    tmp_path: Path, run_line: RunLine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A message names the link in the folder, not its target; a FIFO is never opened."""
+    registers, elsewhere = tmp_path / "registers", tmp_path / "elsewhere"
+    registers.mkdir()
+    elsewhere.mkdir()
+    for item in (CASES / "base").iterdir():
+        (registers / item.name).write_bytes(item.read_bytes())
+    (elsewhere / "target.yaml").write_text("title: [\n", encoding="utf-8")
+    (registers / "linked.yaml").symlink_to(elsewhere / "target.yaml")
+    os.mkfifo(registers / "pipe.yaml")
+    monkeypatch.chdir(tmp_path)
+    result = run_line(["check", "--registers", "registers"])
+    assert result.exit_code == 1
+    (message, summary) = result.stdout.splitlines()
+    assert message.startswith("registers/linked.yaml:2:1: error: linked: invalid YAML")
+    assert summary == "1 errors, 0 warnings"

@@ -162,6 +162,10 @@ class Entry:
     meta: dict[str, Any] = field(default_factory=dict)
     backlinks: list[str] = field(default_factory=list)
     """IDs of the entries whose prose references this one, in register order."""
+    field: Path_ = ()
+    """Where the entry sits in its document: `("entries", index)`."""
+    named: bool = True
+    """Whether the entry has an `id` string; without one, `id` is a stand-in `slug[index]`."""
 
     @property
     def anchor(self) -> str:
@@ -187,8 +191,16 @@ class Register:
     summary: str | None
     entries: list[Entry]
     where: Where
+    """Where the `prefix:` value is written (1:1 without one): what names the register."""
     summary_citations: list[Citation] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
+
+    def citations(self) -> list[Citation]:
+        """Every citation in the register: its summary's, then each entry's, in file order."""
+        found = list(self.summary_citations)
+        for entry in self.entries:
+            found.extend(entry.all_citations())
+        return found
 
 
 @dataclass
@@ -202,9 +214,5 @@ class RegisterSet:
         return {entry.id: entry for register in self.registers for entry in register.entries}
 
     def citations(self) -> list[Citation]:
-        found: list[Citation] = []
-        for register in self.registers:
-            found.extend(register.summary_citations)
-            for entry in register.entries:
-                found.extend(entry.all_citations())
-        return found
+        """Every citation in every register, in file order."""
+        return [citation for register in self.registers for citation in register.citations()]

@@ -6,7 +6,9 @@ reports every problem in every file instead of stopping at the first.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +16,7 @@ from typing import Any
 
 from . import schema
 from .citations import (
+    OPEN_QUOTES,
     PROSE_CITATION,
     CitationSyntaxError,
     Claim,
@@ -23,7 +26,7 @@ from .citations import (
     parse_lines,
 )
 from .diagnostics import Diagnostic
-from .loader import Document, Mark, Path_, load_file
+from .loader import MAX_DIGITS, Document, Mark, Path_, load_file
 from .models import (
     Citation,
     Entry,
@@ -39,8 +42,13 @@ from .models import (
 from .prose import PROSE_FIELDS, occurrences_before, outside_code
 
 SOURCES_FILE = "sources.yaml"
-_LINES = re.compile(r"[1-9][0-9]*(?:-[1-9][0-9]*)?\Z")
-"""The mapping form's `lines` as the schema allows them; others are reported there."""
+_LINES = re.compile(
+    schema.python_pattern(
+        schema.load_schema(schema.REGISTER)["$defs"]["citation"]["properties"]["lines"]["pattern"]
+    )
+)
+"""The mapping form's `lines` as the schema allows them: the schema reports the others."""
+_UNCLOSED = re.compile(r"quote opens with (.) but never closes")
 
 
 @dataclass
@@ -53,9 +61,12 @@ class Loaded:
 
 
 def display_path(path: Path) -> str:
-    """A path as users typed it: relative to the working directory when inside it."""
+    """A path as users typed it: relative to the working directory when inside it.
+
+    Symbolic links are not followed: a message names the link the user sees in the folder.
+    """
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(Path(os.path.abspath(path)).relative_to(os.getcwd()))
     except ValueError:
         return str(path)
 
@@ -71,9 +82,8 @@ def load(root: Path, on_register: Callable[[Register, Sources], None] | None = N
     sources_doc = _load(root / SOURCES_FILE, schema.SOURCES, documents, diagnostics)
     sources = build_sources(sources_doc, diagnostics, display_path(root / SOURCES_FILE))
     registers = []
-    for path in sorted(root.glob("*.yaml")):
-        if path.name == SOURCES_FILE:
-            continue
+    diagnostics.extend(_not_read(root))
+    for path in _register_files(root):
         doc = _load(path, schema.REGISTER, documents, diagnostics)
         if doc is not None:
             registers.append(build_register(doc, path.stem, diagnostics))
@@ -82,11 +92,50 @@ def load(root: Path, on_register: Callable[[Register, Sources], None] | None = N
     return Loaded(RegisterSet(sources, registers), documents, diagnostics)
 
 
+def _register_files(root: Path) -> list[Path]:
+    """The register files under `root`, in name order.
+
+    Hidden files are skipped, such as an editor's lock `.#meta.yaml` (a symbolic link to
+    nowhere), and so are FIFOs, sockets and devices, which reading would hang on or which
+    hold no register. A directory or a broken link named like a register is reported.
+    """
+    return [
+        path
+        for path in sorted(root.glob("*.yaml"))
+        if path.name != SOURCES_FILE and not path.name.startswith(".") and _may_read(path)
+    ]
+
+
+def _may_read(path: Path) -> bool:
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return True  # a broken link: load_file says so
+    return stat.S_ISREG(mode) or stat.S_ISDIR(mode)
+
+
+def _not_read(root: Path) -> list[Diagnostic]:
+    """A warning for each `*.yml` file, which its author probably meant as a register."""
+    return [
+        Diagnostic(
+            display_path(path),
+            1,
+            1,
+            "warning",
+            path.stem,
+            "not-read",
+            f"{path.name} is not read: register files end in .yaml",
+        )
+        for path in sorted(root.glob("*.yml"))
+        if not path.name.startswith(".")
+    ]
+
+
 def _load(
     path: Path, schema_name: str, documents: dict[str, Document], out: list[Diagnostic]
 ) -> Document | None:
     display = display_path(path)
-    if not path.exists():
+    if path.name == SOURCES_FILE and not path.exists():
         message = f"{path.name} not found in {display_path(path.parent)}"
         out.append(Diagnostic(display, 1, 1, "error", path.stem, "missing-file", message))
         return None
@@ -107,7 +156,7 @@ def owner_of(doc: Document, stem: str) -> Any:
             entries = doc.data.get("entries")
             if isinstance(entries, list) and path[1] < len(entries):
                 entry = entries[path[1]]
-                if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+                if isinstance(entry, dict) and isinstance(entry.get("id"), str) and entry["id"]:
                     return str(entry["id"])
         return stem
 
@@ -216,7 +265,7 @@ def build_register(doc: Document, slug: str, out: list[Diagnostic]) -> Register:
         subject=_text(data.get("subject")),
         summary=_opt_text(data.get("summary")),
         entries=[],
-        where=Where(doc.file, 1, 1),
+        where=_where(doc, ("prefix",)),
         meta=_dict(data.get("_meta")),
     )
     builder = _CitationBuilder(doc, slug, out)
@@ -236,7 +285,8 @@ def _build_entry(
     doc: Document, slug: str, index: int, data: dict[str, Any], builder: _CitationBuilder
 ) -> Entry:
     base: Path_ = ("entries", index)
-    entry_id = _text(data.get("id")) or f"{slug}[{index}]"
+    named = isinstance(data.get("id"), str) and data["id"] != ""  # else the schema says so
+    entry_id = data["id"] if named else f"{slug}[{index}]"
     notes = [
         Note(_text(n.get("title")), _text(n.get("text")))
         for n in _list(data.get("notes"))
@@ -265,6 +315,8 @@ def _build_entry(
         prose_citations=prose,
         register=slug,
         where=_where(doc, base),
+        field=base,
+        named=named,
         meta=_dict(data.get("_meta")),
     )
 
@@ -276,6 +328,16 @@ def prose_paths(entry: dict[str, Any]) -> list[Path_]:
         if isinstance(note, dict) and isinstance(note.get("text"), str):
             paths.append(("notes", number, "text"))
     return paths
+
+
+def _parse_lines(text: str) -> tuple[int, int]:
+    """A mapping citation's `lines`, refused when a number is too long to be a line."""
+    longest = max(len(number) for number in text.split("-"))
+    if longest > MAX_DIGITS:
+        raise CitationSyntaxError(
+            f"number too large: a line number has at most {MAX_DIGITS} digits, not {longest}"
+        )
+    return parse_lines(text)
 
 
 def _get(data: Any, path: Path_) -> Any:
@@ -303,8 +365,16 @@ class _CitationBuilder:
             if isinstance(item, dict):
                 return self._mapping(path, item, entry_id)
         except CitationSyntaxError as err:
-            self._report(self.doc.mark(path), entry_id, str(err))
+            self._report(self.doc.mark(path), entry_id, self._reworded(path, str(err)))
         return None
+
+    def _reworded(self, path: Path_, message: str) -> str:
+        # parse_quote blames YAML's ' #' for a quote that never closes: in quotes or a block
+        # scalar, YAML cut nothing, and the closing mark is simply missing.
+        unclosed = _UNCLOSED.match(message)
+        if unclosed is None or not self.doc.styles.get(path):
+            return message
+        return f"{unclosed.group()}: add the closing {OPEN_QUOTES[unclosed.group(1)]}"
 
     def _report(self, mark: Mark, entry_id: str, message: str) -> None:
         self.out.append(
@@ -316,9 +386,9 @@ class _CitationBuilder:
     def _mapping(self, path: Path_, item: dict[str, Any], entry_id: str) -> Citation | None:
         lines = item.get("lines")
         if not isinstance(item.get("path"), str) or not _LINES.match(str(lines)):
-            return None  # the schema already said what is missing or malformed
+            return None  # the schema refuses these (the same pattern) and has said why
         try:
-            start, end = parse_lines(str(lines))
+            start, end = _parse_lines(str(lines))
         except CitationSyntaxError as err:
             self._report(self.doc.mark((*path, "lines")), entry_id, str(err))
             return None

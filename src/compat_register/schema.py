@@ -39,7 +39,7 @@ def _inlined(name: str) -> dict[str, Any]:
     # References are inlined: jsonschema resolves each `$ref` anew on every use, which was
     # half of its validation time for a register of thousands of citations.
     schema = load_schema(name)
-    inlined: dict[str, Any] = _inline_refs(schema, schema.get("$defs", {}))
+    inlined: dict[str, Any] = _python_patterns(_inline_refs(schema, schema.get("$defs", {})))
     return inlined
 
 
@@ -85,6 +85,39 @@ def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
         return inlined
     target = _inline_refs(defs[ref.removeprefix("#/$defs/")], defs)
     return {**target, **inlined}
+
+
+_DOLLAR = re.compile(r"\\.|\[(?:\\.|[^\]\\])*\]|\$")
+"""An escape, a character class, or a `$` anchor: the parts of a pattern `python_pattern` reads."""
+
+
+def python_pattern(pattern: str) -> str:
+    """A JSON Schema `pattern` for Python's `re`: each `$` anchor becomes `\\Z`.
+
+    In ECMA 262 regular expressions, which JSON Schema uses, `$` matches only at the end of
+    the text; in Python it also matches before a final newline, so `^[A-Z]+$` would pass
+    "META\\n" and every later stage would see a value the schema was meant to refuse.
+    """
+    return _DOLLAR.sub(lambda m: "\\Z" if m.group() == "$" else m.group(), pattern)
+
+
+def published_pattern(pattern: str) -> str:
+    """A pattern `python_pattern` rewrote, as the schema file writes it (for messages)."""
+    return pattern.replace("\\Z", "$")  # ECMA patterns have no \Z of their own
+
+
+def _python_patterns(node: Any) -> Any:
+    """`node` with every `pattern` keyword rewritten by `python_pattern`."""
+    if isinstance(node, list):
+        return [_python_patterns(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    return {
+        key: python_pattern(value)
+        if key == "pattern" and isinstance(value, str)
+        else _python_patterns(value)
+        for key, value in node.items()
+    }
 
 
 @cache
@@ -205,15 +238,16 @@ def _describe(error: ValidationError, schema_name: str) -> Iterator[Described]:
             False,
         )
     elif "propertyNames" in error.absolute_schema_path:
-        message = f"name '{error.instance}' in {_field(where)} must match {error.validator_value}"
+        pattern = published_pattern(str(error.validator_value))
+        message = f"name '{_shown(error.instance)}' in {_field(where)} must match {pattern}"
         yield (*path, error.instance), "bad-value", message, True
     elif kind == "uniqueItems":
         index = _first_repeat(error.instance)
-        message = f"{_field(where)} lists '{error.instance[index]}' twice"
+        message = f"{_field(where)} lists '{_shown(error.instance[index])}' twice"
         yield (*path, index), "duplicate-item", message, False
     elif kind == "enum":
         allowed = ", ".join(str(v) for v in error.validator_value)
-        message = f"{_field(where)} is '{error.instance}', expected one of: {allowed}"
+        message = f"{_field(where)} is '{_shown(error.instance)}', expected one of: {allowed}"
         yield path, "bad-value", message, False
     else:
         yield path, _code(str(kind)), _other_message(error, where), False
@@ -223,7 +257,7 @@ def _unknown_fields(error: ValidationError, path: Path_) -> Iterator[Described]:
     known = sorted(error.schema.get("properties", {}))
     for key, guess in _extras(error):
         hint = f" (did you mean '{guess}'?)" if guess else f" (known: {', '.join(known)})"
-        yield (*path, key), "unknown-field", f"unknown field '{key}'{hint}", True
+        yield (*path, key), "unknown-field", f"unknown field '{_shown(key)}'{hint}", True
 
 
 def _extras(error: ValidationError) -> Iterator[tuple[str, str | None]]:
@@ -238,8 +272,8 @@ def _extras(error: ValidationError) -> Iterator[tuple[str, str | None]]:
 def _other_message(error: ValidationError, where: str) -> str:
     kind, value = error.validator, error.validator_value
     if kind == "pattern":
-        expected = _expected_form(error.schema) or f"the form {value}"
-        return f"{_field(where)} '{error.instance}' is not {expected}"
+        expected = _expected_form(error.schema) or f"the form {published_pattern(value)}"
+        return f"{_field(where)} '{_shown(error.instance)}' is not {expected}"
     if kind in ("minLength", "minItems", "minProperties"):
         return f"{_field(where)} must not be empty"
     if kind == "minimum":
@@ -314,4 +348,12 @@ def _describe_value(value: Any) -> str:
         return "a list"
     if isinstance(value, int):
         return f"{value} (an integer)"
-    return f"'{value}' (a string)"
+    return f"'{_shown(value)}' (a string)"
+
+
+def _shown(value: Any) -> str:
+    """A value for a one-line message: a newline, tab or other unprintable character escaped."""
+    text = str(value)
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)

@@ -15,7 +15,9 @@ from .safety import check_repo_path, check_repo_url
 
 ID_PATTERN = re.compile(r"[A-Z][A-Z0-9]*-[0-9]+\Z")
 PREFIX_PATTERN = re.compile(r"[A-Z][A-Z0-9]*\Z")
-TIMESTAMP = re.compile(schema.load_schema(schema.REGISTER)["$defs"]["timestamp"]["pattern"])
+TIMESTAMP = re.compile(
+    schema.python_pattern(schema.load_schema(schema.REGISTER)["$defs"]["timestamp"]["pattern"])
+)
 
 
 def _at(where: Where, owner: str, code: str, message: str, severity: str = "error") -> Diagnostic:
@@ -34,14 +36,13 @@ def check(registers: RegisterSet, documents: dict[str, Document]) -> Iterator[Di
             yield from check_entry(entry, register, registers.sources, doc)
         if not registers.sources.sources:
             continue  # sources.yaml is missing, unreadable or empty: reported there, once
-        for citation in registers_citations(register):
+        for citation in register.citations():
             yield from check_citation(citation, registers.sources)
 
 
-def registers_citations(register: Register) -> Iterator[Citation]:
-    yield from register.summary_citations
-    for entry in register.entries:
-        yield from entry.all_citations()
+def registers_citations(register: Register) -> list[Citation]:
+    """Kept for verify.py, which calls it: use `Register.citations()`."""
+    return register.citations()
 
 
 def check_sources(sources: Sources, doc: Document | None) -> Iterator[Diagnostic]:
@@ -112,10 +113,10 @@ def parse_timestamp(text: str) -> datetime:
 
 
 def check_entry(
-    entry: Entry, register: Register, sources: Sources, doc: Document | None = None
+    entry: Entry, register: Register, sources: Sources, doc: Document
 ) -> Iterator[Diagnostic]:
     """ID form and prefix; revision names declared and in order."""
-    if not _unnamed(entry, register):  # an entry with no usable `id` was reported by the schema
+    if entry.named:  # an entry with no string `id` was reported by the schema
         yield from _check_id(entry, register)
     yield from _check_revisions(entry, sources, doc)
 
@@ -131,12 +132,7 @@ def _check_id(entry: Entry, register: Register) -> Iterator[Diagnostic]:
         yield _at(entry.where, entry.id, "wrong-prefix", message)
 
 
-def _unnamed(entry: Entry, register: Register) -> bool:
-    # registerset names an entry without a string `id` `slug[index]`
-    return re.fullmatch(rf"{re.escape(register.slug)}\[[0-9]+\]", entry.id) is not None
-
-
-def _check_revisions(entry: Entry, sources: Sources, doc: Document | None) -> Iterator[Diagnostic]:
+def _check_revisions(entry: Entry, sources: Sources, doc: Document) -> Iterator[Diagnostic]:
     order = {name: index for index, name in enumerate(sources.revisions)}
     for key, name in entry.revisions.items():
         if key != "_meta" and name not in order:
@@ -149,17 +145,10 @@ def _check_revisions(entry: Entry, sources: Sources, doc: Document | None) -> It
         yield _at(where, entry.id, "revision-order", message)
 
 
-def _revision_where(entry: Entry, key: str, doc: Document | None) -> Where:
-    """Where `revisions.KEY` of `entry` was written; the entry's start when not known."""
-    entries = doc.data.get("entries") if doc is not None else None
-    if doc is None or not isinstance(entries, list):
-        return entry.where
-    for index in range(len(entries)):
-        start = doc.mark(("entries", index))
-        if (start.line, start.col) == (entry.where.line, entry.where.col):
-            mark = doc.mark(("entries", index, "revisions", key))
-            return Where(doc.file, mark.line, mark.col)
-    return entry.where
+def _revision_where(entry: Entry, key: str, doc: Document) -> Where:
+    """Where `revisions.KEY` of `entry` was written."""
+    mark = doc.mark((*entry.field, "revisions", key))
+    return Where(doc.file, mark.line, mark.col)
 
 
 def check_citation(citation: Citation, sources: Sources) -> Iterator[Diagnostic]:
