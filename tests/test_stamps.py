@@ -231,6 +231,18 @@ def test_against_head_reports_what_a_change_makes_stale(inside: tuple[GitRepo, P
     assert report["summary"]["ok"] == 2  # line 2, re-anchored to 3, is still fine
 
 
+def test_against_reads_hunks_of_files_git_calls_binary(inside: tuple[GitRepo, Path]) -> None:
+    """`-diff` would turn the hunks into "Binary files ... differ": every citation carried."""
+    repo, registers = inside
+    repo.write(".gitattributes", "*.go -diff\n")
+    repo.write("src/a.go", "// new\n" + CODE.replace("line 5\n", "line five\n"))
+    repo.commit("a pull request")
+    code, out = run(["verify", "--registers", str(registers), "--against", "up=HEAD"])
+    assert code == 1
+    assert "this change makes 1 register citation stale" in out
+    assert "T-01: src/a.go:5-6: the cited lines were edited" in out.splitlines()[-1]
+
+
 def test_against_a_harmless_change(inside: tuple[GitRepo, Path]) -> None:
     repo, registers = inside
     repo.write("src/a.go", "// new\n" + CODE)
