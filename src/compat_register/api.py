@@ -155,13 +155,9 @@ def fix(root: Path, environ: Mapping[str, str] | None = None) -> tuple[Verified,
     verified = verify_citations(root, environ=environ)
     moves = _moves(verified.outcomes)
     planned = {id(c): edit.move_lines(c, lines) for c, lines in moves}
-    files: dict[str, tuple[str, str]] = {}
-    changes: list[edit.Change] = []
-    for register in verified.registers.registers:
-        doc = verified.documents[register.file]
-        if rewritten := edit.rewrite_register(doc, register, planned):
-            files[doc.file] = (doc.text, rewritten[0])
-            changes.extend(rewritten[1])
+    files, changes = edit.rewrite_registers(
+        verified.registers.registers, verified.documents, planned
+    )
     places = {id(c): (*p[:3], *lines) for c, lines in moves if (p := stamps.place(c))}
     if lock := stamps.carry_lock(root, verified.registers.citations(), places):
         files[lock[0]] = lock[1:]

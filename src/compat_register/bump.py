@@ -103,10 +103,7 @@ def _plan(
     followed = [_unwritable(f) if plans[id(f.citation)] is None else f for f in followed]
     result = Bump(source.alias, old, new, short_sha(checkout, new, source.commit), followed)
     edits = {cid: found for cid, found in plans.items() if found is not None}
-    for register in registers.registers:
-        doc = documents[register.file]
-        if rewritten := edit.rewrite_register(doc, register, edits):
-            result.files[doc.file] = (doc.text, rewritten[0])
+    result.files, _ = edit.rewrite_registers(registers.registers, documents, edits)
     moved = _new_places(result.followed, edits)
     if lock := stamps.carry_lock(registers_dir, registers.citations(), moved):
         result.files[lock[0]] = lock[1:]

@@ -78,6 +78,21 @@ def is_mapping(citation: Citation) -> bool:
     return bool(citation.field) and citation.field[-1] == "lines"
 
 
+def rewrite_registers(
+    registers: Iterable[Register], documents: Mapping[str, Document], planned: Mapping[int, Planned]
+) -> tuple[dict[str, tuple[str, str]], list[Change]]:
+    """Every register file that the planned edits change, `{file: (old text, new text)}`,
+    and the changes, file by file (see `rewrite_register`)."""
+    files: dict[str, tuple[str, str]] = {}
+    changes: list[Change] = []
+    for register in registers:
+        doc = documents[register.file]
+        if rewritten := rewrite_register(doc, register, planned):
+            files[doc.file] = (doc.text, rewritten[0])
+            changes.extend(rewritten[1])
+    return files, changes
+
+
 def rewrite_register(
     doc: Document, register: Register, planned: Mapping[int, Planned]
 ) -> tuple[str, list[Change]] | None:
