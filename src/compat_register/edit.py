@@ -21,7 +21,6 @@ from .loader import Document, LoadError, Path_, parse
 from .models import Citation, Register, lines_text
 from .registerset import build_register
 from .schema import integer_keys
-from .validate import registers_citations
 
 
 class EditError(Exception):
@@ -99,7 +98,7 @@ def rewrite_register(
     """The new text of a register file with the planned edits of its citations (keyed by
     `id(citation)`) made, and the changes; None when nothing in it changes. Raises
     EditError when an edit cannot be placed or the result does not read back as planned."""
-    citations = list(registers_citations(register))
+    citations = register.citations()
     edits = [e for c in citations if id(c) in planned for e in _located(c, planned[id(c)][0])]
     changes = plan_edits(doc, edits)
     if not changes:
@@ -121,7 +120,7 @@ def _read_back(
     doc: Document, slug: str, citations: list[Citation], planned: Mapping[int, Planned]
 ) -> None:
     """Refuse a rewrite whose citations do not read back as planned, in number and order."""
-    found = list(registers_citations(build_register(doc, slug, [])))
+    found = build_register(doc, slug, []).citations()
     if len(found) != len(citations):
         raise EditError(f"{doc.file}: the rewrite would change the number of citations")
     for old, new in zip(citations, found, strict=True):

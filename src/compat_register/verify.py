@@ -179,7 +179,7 @@ def background_reader(
     skipped = set(skip)
 
     def read(register: Register, sources: Sources) -> None:
-        citations = list(validate.registers_citations(register))
+        citations = register.citations()
         for citation in citations:
             validate.resolve(citation, sources)
         ask(citations, sources, checkouts, skipped)
