@@ -321,7 +321,7 @@ def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
     except edit.EditError as err:
         raise click.ClickException(str(err)) from None
     if stamped is None:
-        report([d for d in verified.diagnostics if d.severity == "error"], "text")
+        report(verified.diagnostics, "text", verified.summary)
         raise click.ClickException("stamp needs a register set without errors: fix them first")
     refused = {id(o.citation) for o in stamped.refused}
     for outcome in stamped.refused:
