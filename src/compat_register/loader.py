@@ -209,12 +209,12 @@ def _syntax_error(doc: Document, err: yaml.MarkedYAMLError) -> LoadError:
     if mark is None:
         return LoadError(Mark(1, 1), "yaml-syntax", f"invalid YAML: {err}")
     where = doc.position(mark.index)
-    if doc.text[mark.index : mark.index + 1] == "\t":
+    problem = (err.problem or "invalid YAML").strip()
+    if doc.text[mark.index : mark.index + 1] == "\t" and ("tab" in problem or "token" in problem):
         # libyaml says "found character that cannot start any token" or "found a tab
         # character that violates indentation", neither of which says what to do.
         message = "tab character in indentation: YAML indents with spaces only"
         return LoadError(where, "tab-indent", message)
-    problem = (err.problem or "invalid YAML").strip()
     hint = context = ""
     if "mapping values are not allowed" in problem:
         hint = ": a value holding ': ' must be quoted; write the whole scalar in single quotes"
@@ -316,7 +316,8 @@ class _Builder:
             end: Any = ev.end_mark
             self.doc.ends[path] = end.index
             self.doc.styles[path] = ev.style or ""
-            self._note_quoted(ev)
+            if self.quoted is not None:
+                self._note_quoted(ev)
             return self.scalar(ev, in_meta, key)
         if isinstance(ev, yaml.SequenceStartEvent):
             return self.sequence(path, in_meta)
@@ -384,11 +385,12 @@ class _Builder:
         self._reject_anchor_and_tag(ev)
         if not isinstance(ev, yaml.ScalarEvent):
             raise LoadError(self.mark(ev), "complex-key", "a key must be a plain string")
-        self._note_quoted(ev)
+        if self.quoted is not None:
+            self._note_quoted(ev)
         return str(ev.value)
 
     def _note_quoted(self, ev: yaml.ScalarEvent) -> None:
-        if self.quoted is not None and ev.style in ("'", '"'):
+        if self.quoted is not None and ev.style in ("'", '"'):  # quoted: a span to skip
             start: Any = ev.start_mark
             end: Any = ev.end_mark
             self.quoted.append((start.index, end.index))
