@@ -40,11 +40,6 @@ def check(registers: RegisterSet, documents: dict[str, Document]) -> Iterator[Di
             yield from check_citation(citation, registers.sources)
 
 
-def registers_citations(register: Register) -> list[Citation]:
-    """Kept for verify.py, which calls it: use `Register.citations()`."""
-    return register.citations()
-
-
 def check_sources(sources: Sources, doc: Document | None) -> Iterator[Diagnostic]:
     """Repo locations must be safe to hand to git; revision names unique (schema) and sane."""
     if doc is None:
