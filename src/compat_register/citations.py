@@ -8,8 +8,12 @@ from __future__ import annotations
 import bisect
 import fnmatch
 import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+
+from .loader import MAX_DIGITS
+from .prose import non_prose_ranges, outside
 
 OPEN_QUOTES = {"“": "”", '"': '"'}
 
@@ -20,13 +24,17 @@ _COMPACT = re.compile(
     re.DOTALL,
 )
 
-# In prose a citation is `[ALIAS:]PATH:LINE[-END]` whose PATH holds a '/' or an extension.
+# In prose a citation is `[ALIAS:]PATH:LINE[-END]` whose PATH is a file (`is_citation_path`),
+# not inside a word, a path, or an address (`user@host.example.com:22`).
 PROSE_CITATION = re.compile(
-    r"(?<![\w/.:-])"
+    r"(?<![\w/.:@-])"
     r"(?:(?P<alias>[A-Za-z][A-Za-z0-9_-]*):)?"
     r"(?P<path>[A-Za-z0-9_.][\w.\-/]*):(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))?"
     r"(?![\w-])"
 )
+_LINES = re.compile(r"(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))?\Z")
+_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]*\Z")
+_HOST_SUFFIX = re.compile(r"\.(?:com|org|net|io|dev)\Z", re.IGNORECASE)
 
 
 class CitationSyntaxError(ValueError):
@@ -57,9 +65,7 @@ def parse_compact(text: str) -> Parsed:
         raise CitationSyntaxError(
             f"malformed citation '{text}': expected [ALIAS:]PATH:LINE[-END] [“QUOTE”]"
         )
-    start = int(match["start"])
-    end = int(match["end"]) if match["end"] else start
-    _check_range(start, end, text)
+    start, end = _range(match["start"], match["end"], text)
     quote = parse_quote(match["rest"]) if match["rest"] else None
     token = match.string[
         match.start("path") : match.end("end") if match["end"] else match.end("start")
@@ -67,13 +73,45 @@ def parse_compact(text: str) -> Parsed:
     return Parsed(match["alias"], match["path"], start, end, quote, token)
 
 
+def parse_prose(match: re.Match[str]) -> Parsed:
+    """The citation of a `PROSE_CITATION` match; raises `CitationSyntaxError`."""
+    start, end = _range(match["start"], match["end"], match.group(0))
+    token = match.string[match.start("path") : match.end()]
+    return Parsed(match["alias"], match["path"], start, end, None, token)
+
+
+def prose_citations(
+    text: str, skip: Sequence[tuple[int, int]] | None = None
+) -> Iterator[re.Match[str]]:
+    """The in-prose citations of Markdown `text`: `PROSE_CITATION` matches whose path is a
+    file, outside code, link destinations and URLs (`skip`: `non_prose_ranges(text)`)."""
+    for match in outside(PROSE_CITATION, text, non_prose_ranges(text) if skip is None else skip):
+        if is_citation_path(match["path"]):
+            yield match
+
+
 def parse_lines(value: int | str) -> tuple[int, int]:
     """The mapping form's `lines`: 421 or "658-665"."""
     text = str(value)
-    first, _, last = text.partition("-")
-    start, end = int(first), int(last or first)
+    match = _LINES.match(text)
+    if match is None:
+        raise CitationSyntaxError(f"malformed lines '{text}': expected LINE or LINE-END")
+    return _range(match["start"], match["end"], text)
+
+
+def _range(first: str, last: str | None, text: str) -> tuple[int, int]:
+    start = _line_number(first)
+    end = _line_number(last) if last else start
     _check_range(start, end, text)
     return start, end
+
+
+def _line_number(digits: str) -> int:
+    if len(digits) > MAX_DIGITS:
+        raise CitationSyntaxError(
+            f"number too large: a line number has at most {MAX_DIGITS} digits, not {len(digits)}"
+        )
+    return int(digits)
 
 
 def _check_range(start: int, end: int, text: str) -> None:
@@ -98,14 +136,19 @@ def parse_quote(rest: str) -> str:
             f"quote opens with {opener} but never closes: YAML ends a plain value at ' #' "
             "(a comment); write the whole citation in single quotes"
         )
-    if not rest[1:-1].strip():
+    if not normalise_quote(rest[1:-1]):
+        # `“...”` or `“**”` is no text at all once normalised, and would match any line
         raise CitationSyntaxError("empty quote: quote the cited text, or leave the quote out")
     return rest[1:-1]
 
 
 def is_citation_path(path: str) -> bool:
-    """An in-prose token is a citation when its path holds a '/' or a file extension."""
-    return "/" in path or re.search(r"\.[A-Za-z0-9]+$", path) is not None
+    """Whether an in-prose `PATH:LINE` token is a citation: PATH holds a '/', or ends in a
+    file extension that starts with a letter and is not a host's (`schema.ts:21` is one;
+    `4.5:1` and `api.example.com:443` are not)."""
+    if "/" in path:
+        return True
+    return _EXTENSION.search(path) is not None and _HOST_SUFFIX.search(path) is None
 
 
 @dataclass(frozen=True)
@@ -116,24 +159,41 @@ class Claim:
     under: str = ""
 
 
-def claimants(path: str, claims: dict[str, tuple[Claim, ...]]) -> list[tuple[str, str]]:
-    """(alias, full path in the repository) for every source whose claims match `path`."""
+class Claims(dict[str, tuple[Claim, ...]]):
+    """Every source's claims (alias -> claims), with each glob compiled once."""
+
+    def __init__(self, claims: Mapping[str, Sequence[Claim]]):
+        super().__init__((alias, tuple(patterns)) for alias, patterns in claims.items())
+        self.compiled: list[tuple[str, list[tuple[re.Pattern[str], str]]]] = [
+            (alias, [(_glob_regex(claim.glob), claim.under) for claim in patterns])
+            for alias, patterns in self.items()
+        ]
+
+
+def claimants(path: str, claims: Mapping[str, Sequence[Claim]]) -> list[tuple[str, str]]:
+    """(alias, full path in the repository) for every source whose claims match `path`.
+
+    Pass `Sources.claims()`, a `Claims` built once per run; a plain mapping is compiled here.
+    """
+    compiled = claims if isinstance(claims, Claims) else Claims(claims)
     found = []
-    for alias, patterns in claims.items():
-        for claim in patterns:
-            if _glob_match(path, claim.glob):
-                found.append((alias, claim.under + path))
-                break
+    for alias, patterns in compiled.compiled:
+        under = next((under for regex, under in patterns if regex.match(path)), None)
+        if under is not None:
+            found.append((alias, under + path))
     return found
 
 
 @lru_cache(maxsize=4096)
 def _glob_regex(glob: str) -> re.Pattern[str]:
-    # '**' crosses directories, '*' and '?' do not: the usual gitignore-style reading.
-    parts = re.split(r"(\*\*/?|\*|\?|\[[^\]]*\])", glob)
+    # '**' crosses directories, '*' and '?' do not: the usual gitignore-style reading. So
+    # `a/**/b.go` is a/b.go or a/x/y/b.go, never a/xb.go.
+    parts = re.split(r"((?:(?<=/)|^)\*\*/|\*\*|\*|\?|\[[^\]]*\])", glob)
     out = []
     for part in parts:
-        if part in ("**", "**/"):
+        if part == "**/":
+            out.append("(?:.*/)?")
+        elif part == "**":
             out.append(".*")
         elif part == "*":
             out.append("[^/]*")
@@ -144,10 +204,6 @@ def _glob_regex(glob: str) -> re.Pattern[str]:
         else:
             out.append(re.escape(part))
     return re.compile("".join(out) + r"\Z")
-
-
-def _glob_match(path: str, glob: str) -> bool:
-    return _glob_regex(glob).match(path) is not None
 
 
 _MARKUP = re.compile(r"`+|\*+|(?<!\w)_+|_+(?!\w)")

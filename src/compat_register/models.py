@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .citations import Claim
+from .citations import Claim, Claims
 from .loader import Path_
 
 
@@ -80,8 +80,13 @@ class Sources:
     pending: list[str]
     meta: dict[str, Any] = field(default_factory=dict)
 
-    def claims(self) -> dict[str, tuple[Claim, ...]]:
-        return {alias: source.claims for alias, source in self.sources.items()}
+    _claims: Claims | None = field(default=None, init=False, repr=False, compare=False)
+
+    def claims(self) -> Claims:
+        """Every source's claims, compiled once: resolving each citation asks for them."""
+        if self._claims is None:
+            self._claims = Claims({alias: s.claims for alias, s in self.sources.items()})
+        return self._claims
 
 
 @dataclass(slots=True)

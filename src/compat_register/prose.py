@@ -1,12 +1,22 @@
-"""Markdown prose as text to scan: where code is, so nothing inside it is linked or checked."""
+"""Markdown prose as text to scan: which parts are not prose, so nothing there is linked or checked.
+
+Code (see mdcode.py), link destinations, autolinks, link definitions and bare URLs are not
+prose: `[the doc](https://example.org/META-99/x)` mentions no META-99. Scanners (references,
+in-prose citations) take `non_prose_ranges` once per text and skip every match touching one.
+"""
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import lru_cache
+from typing import Any
 
-_FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})", re.MULTILINE)
-_CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+from . import mdcode
+from .loader import Path_
+
+Span = tuple[int, int]
 
 PROSE_FIELDS: tuple[tuple[str, ...], ...] = (
     ("what",),
@@ -19,31 +29,90 @@ PROSE_FIELDS: tuple[tuple[str, ...], ...] = (
 )
 """Entry fields scanned for references and in-prose citations (titles are not)."""
 
-
-def code_ranges(text: str) -> list[tuple[int, int]]:
-    """Character ranges of fenced code blocks and inline code spans in Markdown `text`."""
-    ranges = _fenced_ranges(text)
-    for match in _CODE_SPAN.finditer(text):
-        if not _inside(match.start(), ranges):
-            ranges.append(match.span())
-    return sorted(ranges)
-
-
-def _fenced_ranges(text: str) -> list[tuple[int, int]]:
-    ranges: list[tuple[int, int]] = []
-    pos = 0
-    while opening := _FENCE.search(text, pos):
-        fence = opening.group(1)
-        closing = re.compile(rf"^[ ]{{0,3}}{fence[0]}{{{len(fence)},}}[ \t]*$", re.MULTILINE)
-        end_match = closing.search(text, opening.end())
-        end = end_match.end() if end_match else len(text)
-        ranges.append((opening.start(), end))
-        pos = end
-    return ranges
+_LINK_TARGET = re.compile(
+    r"\]\((?P<target>\s*(?:<[^<>\n]*>|(?:[^()\s]|\([^()\s]*\))*)"
+    r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)?)"
+)
+"""`[text](destination "title")`: the part in parentheses (all of it up to a missing `)`)."""
+_NOT_PROSE = re.compile(
+    r"^[ ]{0,3}\[[^\]\n]+\]:.*"  # link reference definition
+    r"|<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>"  # autolink
+    r"|<[^\s<>@]+@[^\s<>]+>"  # email autolink
+    r"|(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://[^\s<>]*",  # bare URL
+    re.MULTILINE,
+)
 
 
-def _inside(offset: int, ranges: list[tuple[int, int]]) -> bool:
-    return any(start <= offset < end for start, end in ranges)
+def prose_fields(entry: Mapping[str, Any]) -> list[tuple[Path_, str]]:
+    """(path relative to the entry, text) of each of an entry's prose fields holding text."""
+    found: list[tuple[Path_, str]] = []
+    for path in PROSE_FIELDS:
+        value: Any = entry
+        for key in path:
+            value = value.get(key) if isinstance(value, Mapping) else None
+        if isinstance(value, str):
+            found.append((path, value))
+    notes = entry.get("notes")
+    for number, note in enumerate(notes if isinstance(notes, list) else []):
+        if isinstance(note, Mapping) and isinstance(note.get("text"), str):
+            found.append((("notes", number, "text"), note["text"]))
+    return found
+
+
+def code_ranges(text: str) -> list[Span]:
+    """Character ranges of Markdown text that are code, as Python-Markdown would render them.
+
+    Sorted and disjoint. Where unsure (a page and a list item read the text differently, or
+    a block is more than paragraphs, lists and quotes), a range is left out. See mdcode.py.
+    """
+    return list(_code(text))
+
+
+def non_prose_ranges(text: str) -> list[Span]:
+    """Sorted, disjoint ranges of `text` that are not prose: code, link destinations and
+    titles, autolinks, link reference definitions, and bare URLs (`https://...`)."""
+    return list(_non_prose(text))
+
+
+@lru_cache(maxsize=512)
+def _code(text: str) -> tuple[Span, ...]:
+    # Cached: a field is scanned when built, when its references resolve, and when rendered.
+    return tuple(mdcode.code_ranges(text))
+
+
+@lru_cache(maxsize=512)
+def _non_prose(text: str) -> tuple[Span, ...]:
+    code = _code(text)
+    found = list(code)
+    for match in _LINK_TARGET.finditer(text):
+        if not overlaps((match.start(), match.start() + 2), code):
+            found.append(match.span("target"))
+    found.extend(m.span() for m in _NOT_PROSE.finditer(text) if not overlaps(m.span(), code))
+    return tuple(merge(found))
+
+
+def merge(ranges: Iterable[Span]) -> list[Span]:
+    """The same characters as sorted, disjoint ranges, as `overlaps` needs them."""
+    merged: list[Span] = []
+    for start, end in sorted(ranges):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def overlaps(span: Span, ranges: Sequence[Span]) -> bool:
+    """Whether `span` shares a character with one of `ranges` (sorted and disjoint)."""
+    index = bisect.bisect_left(ranges, (span[1],))
+    return index > 0 and ranges[index - 1][1] > span[0]
+
+
+def outside(pattern: re.Pattern[str], text: str, ranges: Sequence[Span]) -> Iterator[re.Match[str]]:
+    """Matches of `pattern` in `text` that touch none of `ranges` (sorted and disjoint)."""
+    for match in pattern.finditer(text):
+        if not overlaps(match.span(), ranges):
+            yield match
 
 
 def occurrences_before(text: str, token: str, start: int) -> int:
@@ -56,14 +125,3 @@ def occurrences_before(text: str, token: str, start: int) -> int:
     while 0 <= offset < start:
         count, offset = count + 1, text.find(token, offset + 1)
     return count
-
-
-def outside_code(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
-    """Matches of `pattern` in `text` that do not start inside code."""
-    if "`" not in text and "~~~" not in text:
-        yield from pattern.finditer(text)
-        return
-    ranges = code_ranges(text)
-    for match in pattern.finditer(text):
-        if not _inside(match.start(), ranges):
-            yield match

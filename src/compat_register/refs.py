@@ -6,20 +6,24 @@ against the register set, yields diagnostics, and fills every entry's backlinks.
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .citations import PROSE_CITATION, is_citation_path
+from .citations import prose_citations
 from .diagnostics import Diagnostic, Severity
 from .loader import Document, Path_
-from .models import Entry, LinkPattern, RegisterSet, Where
-from .prose import occurrences_before, outside_code
-from .registerset import prose_paths
+from .models import Entry, LinkPattern, Register, RegisterSet
+from .prose import Span, non_prose_ranges, occurrences_before, outside, overlaps, prose_fields
 
 _ID = r"[A-Z][A-Z0-9]*-[0-9]+"
 ID = re.compile(rf"{_ID}\Z")
-REFERENCE = re.compile(rf"(?<![\w-])(?P<first>{_ID})(?:\.\.(?P<last>{_ID}))?(?![\w-])")
+# Whole words, where a word is letters, digits and '-': `GOMETA-04` is not META-04, but
+# `_META-04_` (emphasis) is.
+REFERENCE = re.compile(
+    rf"(?<![A-Za-z0-9-])(?P<first>{_ID})(?:\.\.(?P<last>{_ID}))?(?![A-Za-z0-9-])"
+)
 
 
 @dataclass(frozen=True)
@@ -35,28 +39,24 @@ class Ref:
     """Set for an external link pattern match."""
 
 
-def scan(text: str, links: list[LinkPattern]) -> list[Ref]:
-    """References in Markdown `text`, in order, outside code and outside citation tokens."""
-    taken: list[tuple[int, int]] = [
-        m.span() for m in outside_code(PROSE_CITATION, text) if is_citation_path(m["path"])
-    ]
+def scan(text: str, links: list[LinkPattern], skip: list[Span] | None = None) -> list[Ref]:
+    """References in Markdown `text`, in order, outside citation tokens and outside what is
+    not prose (`skip`: `non_prose_ranges(text)`, computed when not given)."""
+    skip = non_prose_ranges(text) if skip is None else skip
+    taken = [match.span() for match in prose_citations(text, skip)]
     found: list[Ref] = []
     for link in links:
-        for match in outside_code(link.pattern, text):
-            if not _overlaps(match.span(), taken):
+        for match in outside(link.pattern, text, skip):
+            if not overlaps(match.span(), taken):
                 found.append(
                     Ref(match.start(), match.end(), match.group(0), url=link.url_for(match))
                 )
-                taken.append(match.span())
-    for match in outside_code(REFERENCE, text):
-        if not _overlaps(match.span(), taken):
+                bisect.insort(taken, match.span())
+    for match in outside(REFERENCE, text, skip):
+        if not overlaps(match.span(), taken):
             first, last = match["first"], match["last"] or ""
             found.append(Ref(match.start(), match.end(), match.group(0), first, last))
     return sorted(found, key=lambda ref: ref.start)
-
-
-def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
-    return any(span[0] < end and start < span[1] for start, end in taken)
 
 
 def prefix_of(entry_id: str) -> str:
@@ -85,81 +85,82 @@ def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Iterator[
     backlinks: dict[str, list[str]] = {entry_id: [] for entry_id in ctx.entries}
     for register in registers.registers:
         doc = documents[register.file]
-        for path, owner in _prose_fields(doc):
-            text = _get_text(doc, path)
+        for path, text, owner in _prose(register, doc):
+            place = _Place(doc, path, text, owner)
             for ref in scan(text, registers.sources.links):
-                if ref.url:
-                    continue
-                occurrence = occurrences_before(text, ref.text, ref.start)
-                mark = doc.token_mark(path, ref.text, occurrence)
-                where = Where(doc.file, mark.line, mark.col)
-                yield from _check(ref, ctx, where, owner, backlinks)
+                if not ref.url:
+                    yield from _check(ref, ctx, place, backlinks)
     for entry_id, sources in backlinks.items():
         ctx.entries[entry_id].backlinks = list(dict.fromkeys(sources))
 
 
-def _prose_fields(doc: Document) -> Iterator[tuple[Path_, str]]:
-    data = doc.data
-    stem = doc.file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    if isinstance(data.get("summary"), str):
-        yield ("summary",), stem
-    entries = data.get("entries")
-    for index, entry in enumerate(entries if isinstance(entries, list) else []):
-        if isinstance(entry, dict):
-            owner = entry.get("id") if isinstance(entry.get("id"), str) else stem
-            for path in prose_paths(entry):
-                yield ("entries", index, *path), str(owner)
+def _prose(register: Register, doc: Document) -> Iterator[tuple[Path_, str, str]]:
+    """(path, text, owner) of each prose field: the summary (owned by the register), then
+    each entry's (owned by its ID, or by the `slug[index]` that stands in for a missing one)."""
+    if register.summary is not None:
+        yield ("summary",), register.summary, register.slug
+    entries = doc.data.get("entries")
+    for entry in register.entries:
+        index = entry.field[-1] if entry.field else None
+        data = entries[index] if isinstance(entries, list) and isinstance(index, int) else None
+        for path, text in prose_fields(data if isinstance(data, dict) else {}):
+            yield (*entry.field, *path), text, entry.id
 
 
-def _get_text(doc: Document, path: Path_) -> str:
-    value = doc.data
-    for part in path:
-        value = value[part]
-    return str(value)
+@dataclass(frozen=True)
+class _Place:
+    """One prose field: where its tokens were written, and whose problems they are."""
+
+    doc: Document
+    path: Path_
+    text: str
+    owner: str
+
+    def problem(
+        self, token: str, start: int, code: str, message: str, severity: Severity = "error"
+    ) -> Diagnostic:
+        """A problem pointing at `token`, found at `start` in the text."""
+        occurrence = occurrences_before(self.text, token, start)
+        mark = self.doc.token_mark(self.path, token, occurrence)
+        return Diagnostic(self.doc.file, mark.line, mark.col, severity, self.owner, code, message)
 
 
 def _check(
-    ref: Ref,
-    ctx: _Context,
-    where: Where,
-    owner: str,
-    backlinks: dict[str, list[str]],
+    ref: Ref, ctx: _Context, place: _Place, backlinks: dict[str, list[str]]
 ) -> Iterator[Diagnostic]:
     ends = [ref.first] + ([ref.last] if ref.last else [])
     prefixes = {prefix_of(end) for end in ends}
     if not prefixes & (set(ctx.published) | ctx.pending):
         return  # M-3, UTF-8: not a register prefix, so not a reference
-
-    def problem(code: str, message: str, severity: Severity = "error") -> Diagnostic:
-        return Diagnostic(where.file, where.line, where.col, severity, owner, code, message)
-
     if prefixes <= ctx.pending:
         names = ", ".join(sorted(prefixes))
-        yield problem(
-            "pending-reference", f"{ref.text}: register {names} is not published yet", "warning"
-        )
+        message = f"{ref.text}: register {names} is not published yet"
+        yield place.problem(ref.text, ref.start, "pending-reference", message, "warning")
         return
     missing = [end for end in ends if end not in ctx.entries and prefix_of(end) not in ctx.pending]
     for end in missing:
-        yield problem("dangling-reference", f"{end} does not exist{_nearest(end, ctx)}")
+        # the last end of a range is pointed at where it is written, not where the range starts
+        start = ref.start if end == ref.first else ref.end - len(end)
+        message = f"{end} does not exist{_nearest(end, ctx)}"
+        yield place.problem(end, start, "dangling-reference", message)
     if missing:
         return
     if ref.last:
-        yield from _check_range(ref, ctx, problem)
+        yield from _check_range(ref, ctx, place)
     for target in _targets(ref, ctx):
-        if target != owner:
-            backlinks[target].append(owner)
+        if target != place.owner:
+            backlinks[target].append(place.owner)
 
 
-def _check_range(
-    ref: Ref, ctx: _Context, problem: Callable[[str, str], Diagnostic]
-) -> Iterator[Diagnostic]:
+def _check_range(ref: Ref, ctx: _Context, place: _Place) -> Iterator[Diagnostic]:
     first, last = ref.first, ref.last
     registers = {ctx.entries[e].register for e in (first, last) if e in ctx.entries}
     if len(registers) > 1:
-        yield problem("bad-range", f"range {ref.text} spans two registers")
+        message = f"range {ref.text} spans two registers"
+        yield place.problem(ref.text, ref.start, "bad-range", message)
     elif prefix_of(first) == prefix_of(last) and number_of(last) < number_of(first):
-        yield problem("reversed-range", f"range {ref.text} is reversed: write {last}..{first}")
+        message = f"range {ref.text} is reversed: write {last}..{first}"
+        yield place.problem(ref.text, ref.start, "reversed-range", message)
 
 
 def _targets(ref: Ref, ctx: _Context) -> list[str]:

@@ -17,13 +17,13 @@ from typing import Any
 from . import schema
 from .citations import (
     OPEN_QUOTES,
-    PROSE_CITATION,
     CitationSyntaxError,
     Claim,
     Parsed,
-    is_citation_path,
     parse_compact,
     parse_lines,
+    parse_prose,
+    prose_citations,
 )
 from .diagnostics import Diagnostic
 from .loader import MAX_DIGITS, Document, Mark, Path_, load_file
@@ -39,7 +39,7 @@ from .models import (
     Sources,
     Where,
 )
-from .prose import PROSE_FIELDS, occurrences_before, outside_code
+from .prose import occurrences_before, prose_fields
 
 SOURCES_FILE = "sources.yaml"
 _LINES = re.compile(
@@ -323,11 +323,7 @@ def _build_entry(
 
 def prose_paths(entry: dict[str, Any]) -> list[Path_]:
     """Paths (relative to the entry) of its prose fields that hold text."""
-    paths: list[Path_] = [p for p in PROSE_FIELDS if isinstance(_get(entry, p), str)]
-    for number, note in enumerate(_list(entry.get("notes"))):
-        if isinstance(note, dict) and isinstance(note.get("text"), str):
-            paths.append(("notes", number, "text"))
-    return paths
+    return [path for path, _ in prose_fields(entry)]
 
 
 def _parse_lines(text: str) -> tuple[int, int]:
@@ -405,15 +401,11 @@ class _CitationBuilder:
         if not isinstance(text, str):
             return []
         found: list[Citation] = []
-        for match in outside_code(PROSE_CITATION, text):
-            if not is_citation_path(match["path"]):
-                continue
-            end = int(match["end"]) if match["end"] else int(match["start"])
+        for match in prose_citations(text):
             token = text[match.start("path") : match.end()]
-            parsed = Parsed(match["alias"], match["path"], int(match["start"]), end, None, token)
             occurrence = occurrences_before(text, token, match.start("path"))
             try:  # a token such as internal/x.go:9-5 is a citation, and a wrong one
-                parse_compact(match.group(0))
+                parsed = parse_prose(match)
             except CitationSyntaxError as err:
                 self._report(self.doc.token_mark(path, token, occurrence), entry_id, str(err))
                 continue

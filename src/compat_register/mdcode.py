@@ -1,0 +1,403 @@
+"""Where Python-Markdown sees code in register prose: a model of the site's renderer.
+
+The site renders prose with Python-Markdown and pymdownx.superfences, either as a page's own
+paragraphs (a register's summary) or as the rest of a list item (an entry's fields, indented
+under `- **What.** `). Whatever this module calls code reaches the page unescaped, so where
+the model is unsure it says "not code": code taken for text is only escaped twice, while text
+taken for code would let HTML through.
+
+What it follows, from the Python-Markdown 3.x and pymdownx 10+ sources:
+
+- superfences finds fences in every line before any block parsing: a fence opens with three
+  or more backticks or tildes and a header superfences accepts, closes with the same marker
+  at the same indentation, and is dropped (not code) when a line is indented less or the text
+  ends first. A fence stands in its paragraph like one line of text.
+- Blocks are the runs of non-blank lines. One that starts with four spaces, after a plain
+  paragraph or code, is an indented code block.
+- In a plain paragraph, a backtick run not preceded by an odd number of backslashes opens a
+  span, closed by the first later run of the same length; failing that by the first longest
+  later run when it is shorter than the opener; failing that the opener is text and the
+  search goes on `2 * len(opener)` characters after its start (Python-Markdown's own
+  arithmetic, kept because it decides which run opens next).
+- Anything else (lists, quotes, headings, tables, rules, HTML, link definitions,
+  admonitions) changes how a block's lines are grouped, differently in a page and in a list
+  item, so a block holding one has no code spans here.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+Span = tuple[int, int]
+Block = list[tuple[int, int]]
+"""Runs of non-blank lines: (first, last) line numbers, a fence standing as one line."""
+
+# pymdownx.superfences' RE_NESTED_FENCE_START.
+_FENCE_START = re.compile(
+    r"""(?x)
+    (?P<fence>~{3,}|`{3,})
+    (?:[ \t]*\.?(?P<lang>[\w#.+-]+)(?=[\t ]|$))?
+    (?:
+        [ \t]*(\{(?P<attrs>[^\n]*)\}) |
+        (?P<options>
+            (?:
+                (?:[ \t]*[a-zA-Z][a-zA-Z0-9_]*(?:=(?P<quot>"|').*?(?P=quot))?)(?=[\t ]|$)
+            )+
+        ) |
+        (?P<unrecognized>
+            (?:([ \t]*[^\s]+)(?=[\t ]|$))+
+        )
+    )?[ \t]*$
+    """
+)
+_OPTION = re.compile(r"(?P<key>[a-zA-Z][a-zA-Z0-9_]*)(?:=(?P<quot>\"|')(?P<value>.*?)(?P=quot))?")
+# The options pymdownx.highlight accepts on a fence; any other makes it no fence at all.
+_OPTION_VALUES = {
+    "hl_lines": re.compile(r"\d+(?:-\d+)?(?:[ \t]+\d+(?:-\d+)?)*\Z"),
+    "linenums": re.compile(r"\d+"),
+    "title": re.compile(""),
+    "title_mode": re.compile(""),
+}
+_PREFIX = re.compile(r"[ \t>]*")
+_HEADING = re.compile(r"#")
+_QUOTE = re.compile(r"[ ]{0,3}>[ ]?")
+_ITEM = re.compile(r"[ ]{0,3}(?:[*+-]|[0-9]+\.)[ \t]+")
+_RUN = re.compile(r"`+")
+_ODD = re.compile(r"[\r\x02\x03]|^[ >]*\t", re.MULTILINE)
+_LINE = re.compile(r"(?P<body>[^\r\n]*)(?P<end>\r\n|\r|\n|\Z)")
+
+# Generous on purpose: a line that might start or end a block other than a paragraph.
+_BLOCK_LINE = re.compile(
+    r"[ \t]*(?:"
+    r"[#>|<]"  # heading, blockquote, table row, raw HTML
+    r"|[*+-](?:[ \t]|$)"  # bullet item
+    r"|[0-9]+[.)](?:[ \t]|$)"  # numbered item
+    r"|[=-]+[ \t]*$"  # setext underline
+    r"|(?:[-_*][ \t]*){3,}$"  # rule
+    r"|[ |:]*-[ |:-]*$"  # table separator
+    r"|\[[^\]]*\]:"  # link reference definition
+    r"|!!!|\?\?\?"  # admonition, details
+    r"|```|~~~"  # a fence marker that opens no fence
+    r"|[ \t]{4}"  # indented: a code block or a list item's continuation
+    r")"
+)
+
+
+def code_ranges(text: str) -> list[Span]:
+    """Character ranges of `text` that are code in both a page and a list item."""
+    normal, origin = _normalise(text)
+    lines = _lines(normal)
+    ranges = _Page(normal, lines, first_line_fences=True).code()
+    if lines and _Fence.open(normal[lines[0][0] : lines[0][1]]) is not None:
+        # In a list item the first line follows `- **What.** `: it opens no fence there.
+        ranges = _intersect(ranges, _Page(normal, lines, first_line_fences=False).code())
+    if origin is None:
+        return ranges
+    return [(origin[start], origin[end]) for start, end in ranges]
+
+
+def _normalise(text: str) -> tuple[str, list[int] | None]:
+    """The text as Python-Markdown reads it, and where each of its characters came from.
+
+    Line breaks become `\\n`, its placeholder markers (STX, ETX) are dropped, and tabs that
+    indent a line are expanded to stops of four. Tabs inside a line stay one character.
+    """
+    if not _ODD.search(text):
+        return text, None
+    out: list[str] = []
+    origin: list[int] = []
+    for line in _LINE.finditer(text):
+        _normalise_line(text, line.start(), line.end("body"), out, origin)
+        if line["end"]:
+            out.append("\n")
+            origin.append(line.start("end"))
+    origin.append(len(text))
+    return "".join(out), origin
+
+
+def _normalise_line(text: str, start: int, end: int, out: list[str], origin: list[int]) -> None:
+    column, leading = 0, True
+    for index in range(start, end):
+        char = text[index]
+        leading = leading and char in " \t>"
+        if char in "\x02\x03":
+            continue
+        expand = char == "\t" and leading
+        width = 4 - column % 4 if expand else 1
+        out.append(" " * width if expand else char)
+        origin.extend([index] * width)
+        column += width
+
+
+def _lines(text: str) -> list[Span]:
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    ends = [start - 1 for start in starts[1:]] + [len(text)]
+    return list(zip(starts, ends, strict=True))
+
+
+@dataclass
+class _Fence:
+    """An open superfences fence: its marker and the prefix (indentation, `>`) of its line."""
+
+    marker: str
+    prefix: str
+
+    @classmethod
+    def open(cls, line: str) -> _Fence | None:
+        prefix = _PREFIX.match(line)
+        assert prefix is not None
+        match = _FENCE_START.match(line, prefix.end())
+        if match is None or not _accepted(match):
+            return None
+        return cls(match["fence"], prefix.group(0))
+
+    def end(self, lines: list[str], first: int) -> tuple[int, bool]:
+        """The line the fence closes on (True) or is dropped on (False): superfences' rules."""
+        empty = False
+        for number in range(first, len(lines)):
+            ws, content = self._split(lines[number])
+            if ">" in self.prefix:
+                verdict = self._quoted(ws, content, empty)
+            else:
+                verdict = self._plain(ws, content)
+            if verdict is not None:
+                return number, verdict
+            empty = content == ""
+        return len(lines), False
+
+    def _split(self, line: str) -> tuple[str, str]:
+        """The line's prefix, up to the fence's width, and the rest."""
+        cut = 0
+        while cut < min(len(self.prefix), len(line)) and line[cut] in " >":
+            cut += 1
+        return line[:cut], line[cut:]
+
+    def _closes(self, content: str) -> bool:
+        return re.match(re.escape(self.marker) + r"[ \t]*$", content) is not None
+
+    def _plain(self, ws: str, content: str) -> bool | None:
+        if ">" in ws:
+            return False
+        if not (ws + content).strip():
+            return None
+        if len(ws) != len(self.prefix):
+            return False
+        return True if self._closes(content) and not content.startswith((" ", "\t")) else None
+
+    def _quoted(self, ws: str, content: str, empty_before: bool) -> bool | None:
+        level, own = ws.count(">"), self.prefix.count(">")
+        if level > own:
+            return False
+        if content == "":
+            return None
+        if len(ws) < len(self.prefix) or (empty_before and level < own):
+            return False
+        return True if self._closes(content) else None
+
+
+def _accepted(match: re.Match[str]) -> bool:
+    """Whether superfences, with pymdownx.highlight, takes this header as a fence."""
+    if match["unrecognized"]:
+        return False
+    if match["attrs"] is not None:
+        return True
+    options = {m["key"]: m["value"] or m["key"] for m in _OPTION.finditer(match["options"] or "")}
+    return all(
+        key in _OPTION_VALUES and _OPTION_VALUES[key].match(value) is not None
+        for key, value in options.items()
+    )
+
+
+class _Page:
+    """Text laid out as Python-Markdown reads it: fences first, then blocks of lines."""
+
+    def __init__(self, text: str, lines: list[Span], first_line_fences: bool):
+        self.text, self.lines = text, lines
+        # Python-Markdown empties a line of spaces before anything reads it.
+        self.rows = [text[start:end].strip(" ") and text[start:end] for start, end in lines]
+        self.fences = dict(self._fences(0 if first_line_fences else 1))
+        """First line -> last line of each fence."""
+
+    def code(self) -> list[Span]:
+        ranges = []
+        plain_so_far = True  # after a list, an indented block is the list's, not code
+        for number, block in enumerate(self._blocks()):
+            if self._indented(block):
+                if number > 0 and plain_so_far:
+                    ranges.append(self._span(block[0][0], block[-1][1]))
+                continue
+            kind, contexts = self._contexts(block)
+            for context in contexts:
+                ranges.extend(_code_spans(self.text, self._runs(context)) or [])
+            if self._flat(block):
+                ranges.extend(self._span(*line) for line in block if line[0] in self.fences)
+            plain_so_far = plain_so_far and kind == "paragraph"
+        return sorted(ranges)
+
+    def _span(self, first: int, last: int) -> Span:
+        return self.lines[first][0], self.lines[last][1]
+
+    def _fences(self, number: int) -> list[tuple[int, int]]:
+        found = []
+        while number < len(self.rows):
+            fence = _Fence.open(self.rows[number])
+            if fence is None:
+                number += 1
+                continue
+            last, closed = fence.end(self.rows, number + 1)
+            if closed:
+                found.append((number, last))
+            number = last + 1
+        return found
+
+    def _blocks(self) -> list[Block]:
+        """Runs of non-blank lines, a fence standing as one line: (first, last) line numbers."""
+        blocks: list[Block] = [[]]
+        number = 0
+        while number < len(self.rows):
+            last = self.fences.get(number, number)
+            if last == number and not self.rows[number]:
+                blocks.append([])
+            else:
+                blocks[-1].append((number, last))
+            number = last + 1
+        return [block for block in blocks if block]
+
+    def _indented(self, block: Block) -> bool:
+        rows = [self.rows[first] for first, _ in block if first not in self.fences]
+        return len(rows) == len(block) and all(row.startswith("    ") for row in rows)
+
+    def _contexts(self, block: Block) -> tuple[str, list[Block]]:
+        """The block's kind and its paragraphs: the lines whose backticks pair together.
+
+        Only blocks read the same way in a page and in a list item have any.
+        """
+        rows = [self.rows[first] for first, _ in block]
+        if all(self._plain(line) for line in block):
+            return "paragraph", [block]
+        if len(rows) == 1 and _HEADING.match(rows[0]):
+            return "heading", [block]
+        if _QUOTE.match(rows[0]) and all(self._plain(line, _QUOTE) for line in block):
+            return "quote", [block]
+        if _ITEM.match(rows[0]) and all(self._plain(line, _ITEM) for line in block):
+            items = [n for n, (first, _) in enumerate(block) if _ITEM.match(self.rows[first])]
+            ends = items[1:] + [len(block)]
+            return "list", [block[n:m] for n, m in zip(items, ends, strict=True)]
+        return "other", []
+
+    def _plain(self, line: tuple[int, int], marker: re.Pattern[str] | None = None) -> bool:
+        """A line that starts no block, once a `marker` (quote, list item) is taken off."""
+        row = self.rows[line[0]]
+        if line[0] in self.fences:
+            prefix = _PREFIX.match(row)
+            assert prefix is not None
+            return ">" not in prefix[0] and len(prefix[0]) < 4
+        found = marker.match(row) if marker else None
+        if found:
+            return bool(row[found.end() :].strip()) and not _BLOCK_LINE.match(row, found.end())
+        return not _BLOCK_LINE.match(row)
+
+    def _flat(self, block: Block) -> bool:
+        """No line indented or quoted: else a fence may fall in a block that starts indented
+        once a quote or list marker is taken off, and superfences puts it back as text."""
+        for first, _ in block:
+            prefix = _PREFIX.match(self.rows[first])
+            assert prefix is not None
+            if ">" in prefix[0] or len(prefix[0]) >= 4:
+                return False
+        return True
+
+    def _runs(self, block: Block) -> list[tuple[int, int, int]]:
+        """Backtick runs outside fences: (start, end, end of their line)."""
+        runs: list[tuple[int, int, int]] = []
+        for first, last in block:
+            if first == last and first not in self.fences:
+                start, end = self.lines[first]
+                runs.extend((m.start(), m.end(), end) for m in _RUN.finditer(self.text, start, end))
+        return runs
+
+
+def _code_spans(text: str, runs: list[tuple[int, int, int]]) -> list[Span] | None:
+    """Python-Markdown's inline code spans over one paragraph's backtick runs.
+
+    None when an unpaired opener makes the search skip past its line or into a later run:
+    how far that skip reaches depends on what the page puts around and into the text.
+    """
+    lengths = [end - start for start, end, _ in runs]
+    by_length: dict[int, list[int]] = {}
+    for index, length in enumerate(lengths):
+        by_length.setdefault(length, []).append(index)
+    longest = _first_longest(lengths)
+    spans: list[Span] = []
+    pos, index = 0, 0
+    while index < len(runs):
+        start, end, line_end = runs[index]
+        opener = start if _opens(text, start, pos) else start + 1
+        if end <= pos or opener >= end:
+            index += 1
+            continue
+        width = end - opener
+        closer = _closer(index, width, lengths, by_length, longest)
+        if closer is not None:
+            spans.append((opener, runs[closer][1]))
+            pos, index = runs[closer][1], closer + 1
+            continue
+        pos = opener + 2 * width  # sic: Python-Markdown's next search starts here
+        if index + 1 < len(runs) and (pos > line_end or "`" in text[end:pos]):
+            return None
+        index += 1
+    return spans
+
+
+def _opens(text: str, start: int, pos: int) -> bool:
+    """Whether the run at `start` opens: not escaped by an odd run of backslashes (an even
+    run is read as escaped backslashes only when the search reaches its first one)."""
+    count = 0
+    while start - count > 0 and text[start - count - 1] == "\\":
+        count += 1
+    return count == 0 or (count % 2 == 0 and start - count >= pos)
+
+
+def _closer(
+    index: int,
+    width: int,
+    lengths: list[int],
+    by_length: dict[int, list[int]],
+    longest: list[int],
+) -> int | None:
+    """The run that closes an opener of `width` at run `index`, as Python-Markdown pairs them."""
+    same = by_length.get(width, [])
+    after = bisect.bisect_right(same, index)
+    if after < len(same):
+        return same[after]
+    if index + 1 < len(lengths) and lengths[longest[index + 1]] < width:
+        return longest[index + 1]
+    return None
+
+
+def _first_longest(lengths: list[int]) -> list[int]:
+    """For each index, the first index of the longest length from there on."""
+    found = [0] * len(lengths)
+    best = len(lengths) - 1
+    for index in range(len(lengths) - 1, -1, -1):
+        if lengths[index] >= lengths[best]:
+            best = index
+        found[index] = best
+    return found
+
+
+def _intersect(one: list[Span], other: list[Span]) -> list[Span]:
+    """The ranges covered by both sorted, disjoint lists."""
+    found, index = [], 0
+    for start, end in one:
+        while index < len(other) and other[index][1] <= start:
+            index += 1
+        probe = index
+        while probe < len(other) and other[probe][0] < end:
+            low, high = max(start, other[probe][0]), min(end, other[probe][1])
+            if low < high:
+                found.append((low, high))
+            probe += 1
+    return found
