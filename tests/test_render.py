@@ -19,8 +19,11 @@ from click.testing import CliRunner
 
 from compat_register import api, render
 from compat_register.cli import main
-from compat_register.markdown import Linker, escape_inline, prose, safe_url
+from compat_register.markdown import Linker, citation_link, escape_inline, prose, safe_url
+from compat_register.models import Citation, Where
+from compat_register.verify import Outcome
 from gitrepo import GitRepo
+from pagehtml import hostile, to_html
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "registers").is_dir())
@@ -60,7 +63,13 @@ def linker(monkeypatch: pytest.MonkeyPatch) -> Linker:
     monkeypatch.chdir(GOLDEN / "basic")
     registers = api.check(Path("registers")).registers
     pages = {e.id: f"registers/{r.slug}.md" for r in registers.registers for e in r.entries}
-    return Linker(registers.sources, pages, "registers/alpha.md", render.relative)
+    citations = render.prose_citations(registers)
+    return Linker(registers.sources, pages, "registers/alpha.md", render.relative, citations)
+
+
+@pytest.fixture
+def fmt(linker: Linker) -> render.PageFormatter:
+    return render.PageFormatter("registers/alpha.md", linker)
 
 
 @pytest.mark.parametrize(
@@ -77,6 +86,12 @@ def linker(monkeypatch: pytest.MonkeyPatch) -> Linker:
         "[x]: javascript:alert(1)\n\n[x]",
         "<javascript:alert(1)>",
         'para {: onclick="alert(1)" }',
+        # Link definitions Python-Markdown reads beyond `[x]: dest` at the start of a line.
+        "[x]:\n    javascript:alert(1)\n\n[x]",
+        "[x]: <javascript:alert(1)>\n\n[x]",
+        "> [z]: javascript:alert(1)\n>\n> [z]",
+        "- a\n    - b\n\n        [y]: javascript:alert(1)\n\n        [y]",
+        "[`x`]: javascript:alert(1)\n\n[`x`]",
     ],
 )
 def test_hostile_prose_is_defused(text: str, linker: Linker) -> None:
@@ -84,7 +99,15 @@ def test_hostile_prose_is_defused(text: str, linker: Linker) -> None:
     assert "<script" not in out and "<img" not in out
     assert "](javascript" not in out.lower().replace(" ", "")
     assert "{:" not in out.replace("\\{:", "")
-    assert "](jav&#x61;" not in out and "\n[x]:" not in "\n" + out
+    assert "](jav&#x61;" not in out and "]:" not in out
+    assert hostile(to_html(out)) == []
+
+
+def test_a_safe_link_definition_is_text_too(linker: Linker) -> None:
+    """Every `]:` outside code is broken, whatever follows it; an inline link still links."""
+    html = to_html(prose("[x]: https://e.org\n\n[x] and [y](https://e.org) `[z]: a`", linker))
+    assert "[x]&#58; https://e.org" in html and '<a href="https://e.org">y</a>' in html
+    assert "<code>[z]: a</code>" in html
 
 
 def test_safe_links_stay_links(linker: Linker) -> None:
@@ -107,6 +130,118 @@ def test_references_citations_and_patterns_link(linker: Linker) -> None:
     assert "[SEP-7](https://example.org/seps/7)" in out
     assert "GOALP-01" in out and "[GOALP" not in out
     assert "`internal/server.go:3`" in out  # impl has no public repo: code text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "~~~\n<img src=x onerror=alert(1)>\n~~~",
+        "```\n<img src=x onerror=alert(1)>\n```",
+        "text\n\n~~~\n<img src=x onerror=alert(1)>\n~~~\n\nmore",
+        "x ` y\n\n`<img src=x onerror=alert(1)>`",
+        "`a`\n`<img src=x onerror=alert(1)>`",
+        "[a](https://e.org/`) then\n\n`<img src=x onerror=alert(1)>`",
+        "<https://e.org/`> then\n\n`<img src=x onerror=alert(1)>`",
+        "a | b\n\n`c | <img src=x onerror=alert(1)>`",
+    ],
+)
+def test_a_table_cell_is_one_safe_line(text: str, fmt: render.PageFormatter) -> None:
+    cell = fmt.cell(text)
+    assert "\n" not in cell
+    html = to_html(f"| A | B |\n|---|---|\n| {cell} | end |\n")
+    assert hostile(html) == [], cell
+    assert html.count("<td>") == 2 and "<td>end</td>" in html  # no `|` split the cell
+
+
+def test_a_code_block_in_a_cell_shows_its_text(fmt: render.PageFormatter) -> None:
+    assert fmt.cell("see\n\n~~~go\nx := `y`\n  z\n~~~\n") == "see ``x := `y` z``"
+    assert fmt.cell("a `b` and `c\nd`") == "a `b` and `c d`"
+    assert fmt.cell("no code: a ` b") == "no code: a \\` b"
+
+
+@pytest.mark.parametrize("fence", ["~~~", "```", "~~~~ {: onclick=alert(1) }"])
+def test_prose_opening_with_a_block_starts_on_its_own_line(
+    fence: str, fmt: render.PageFormatter
+) -> None:
+    """After `- **What.** ` a fence is text: its code, left raw, would be read as HTML."""
+    closing = fence.split()[0]
+    item = fmt.item(f"{fence}\n<img src=x onerror=alert(1)>\n{closing}\nafter")
+    html = to_html(f"- **What.** {item}\n- **Next.** b\n")
+    assert hostile(html) == []
+    assert "<code>&lt;img src=x onerror=alert(1)&gt;" in html and "<li>\n<p><strong>Next" in html
+
+
+def test_a_citation_path_is_percent_encoded(linker: Linker) -> None:
+    """A path may hold `#`, `?`, `%`, `(`, `)` or a space; its label is built from the fields."""
+    path = "dir (1)/a b#c?d%e.md"
+    citation = Citation(
+        text=f"spec:{path}:3-4 “q”", alias="spec", path=path, start=3, end=4, quote="q",
+        in_prose=False, register="alpha", entry="ALP-01", where=Where("x.yaml", 1, 1),
+        field=("entries", 0, "sources", 0), token="3-4", source="spec", repo_path=path,
+    )  # fmt: skip
+    link = citation_link(citation, linker.sources)
+    url = "https://github.com/example/spec/blob/" + "0123456789abcdef" * 2 + "01234567"
+    assert link == (
+        f"[spec:dir (1)/a b\\#c?d%e.md:3-4]({url}/dir%20%281%29/a%20b%23c%3Fd%25e.md#L3-L4)"
+    )
+    assert f'href="{url}/dir%20%281%29/a%20b%23c%3Fd%25e.md#L3-L4"' in to_html(link)
+
+
+def test_a_prose_citation_links_what_verify_resolved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The link is the loaded citation's: one that failed validation (a `..` path, which
+    git is never asked for) is not linked, though a claim matches its path."""
+    shutil.copytree(GOLDEN / "basic" / "registers", tmp_path / "registers")
+    alpha = tmp_path / "registers" / "alpha.yaml"
+    text = "See BET-01 and schema/2024-11-05/schema.ts:9."
+    bad = "See schema/../secret.ts:2, twice; schema/../secret.ts:2, and schema/a.ts:1."
+    alpha.write_text(alpha.read_text().replace(text, bad))
+    monkeypatch.chdir(tmp_path)
+    result = api.check(Path("registers"))
+    assert [d.code for d in result.diagnostics].count("bad-path") == 2
+    page = render.render_site(result.registers)["registers/alpha.md"]
+    assert (
+        "See `schema/../secret.ts:2`, twice; `schema/../secret.ts:2`, and [schema/a.ts:1](" in page
+    )
+    # The index is what the loader found: a token in no loaded field is not linked.
+    fmt = render.Renderer(result.registers).formatter("registers/alpha.md")
+    assert fmt.prose("schema/a.ts:1") == "`schema/a.ts:1`"
+
+
+def test_an_excerpt_title_is_escaped(fmt: render.PageFormatter) -> None:
+    path = 'x"<img src=x onerror=alert(1)>*.go'
+    citation = Citation(
+        text=f"internal/{path}:2", alias=None, path=f"internal/{path}", start=2, end=2,
+        quote=None, in_prose=False, register="alpha", entry="ALP-01",
+        where=Where("x.yaml", 1, 1), field=("entries", 0, "sources", 0), token="2",
+        source="impl", repo_path=f"internal/{path}",
+    )  # fmt: skip
+    outcome = Outcome(citation, "ok", excerpt=["b"], first_line=2, commit="f" * 40)
+    fmt.outcomes[id(citation)] = outcome
+    view = fmt.source(citation)
+    assert '"' not in view.excerpt_title and "<" not in view.excerpt_title
+    html = to_html(f'??? quote "{view.excerpt_title}"\n\n    text\n')
+    assert hostile(html) == []
+    title = "internal/x&quot;&lt;img src=x onerror=alert(1)&gt;*.go:2 @ fffffff"
+    assert f"<summary>{title}</summary>" in html
+
+
+def test_an_unpublished_id_is_escaped_text(fmt: render.PageFormatter) -> None:
+    assert fmt.entry_link("ALP-01") == "[ALP-01](#alp-01)"
+    assert fmt.entry_link("my_<register>") == "my\\_&lt;register&gt;"
+
+
+def test_a_template_error_names_the_template_line(tmp_path: Path) -> None:
+    registers = api.check(GOLDEN / "basic" / "registers").registers
+    (tmp_path / "health.md.j2").write_text("# Health\n\n{{ fmt.no_such_thing() }}\n")
+    with pytest.raises(render.TemplateProblem) as raised:
+        render.render_site(registers, templates=tmp_path)
+    assert raised.value.file == str(tmp_path / "health.md.j2") and raised.value.line == 3
+    assert "no attribute 'no_such_thing'" in str(raised.value)
+    (tmp_path / "health.md.j2").write_text("# Health\n{% if %}\n")
+    with pytest.raises(render.TemplateProblem, match=r"health.md.j2:2: Expected an expression"):
+        render.render_site(registers, templates=tmp_path)
 
 
 def test_safe_url() -> None:

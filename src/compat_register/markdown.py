@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from . import refs
-from .citations import PROSE_CITATION, claimants, is_citation_path
-from .models import Sources
-from .prose import code_ranges
-
-Span = tuple[int, int]
+from .citations import prose_citations
+from .models import Citation, Sources
+from .prose import Span, code_ranges, merge, non_prose_ranges, occurrences_before, overlaps
 
 # `[text](dest "title")`, one level of parentheses inside dest (as in Wikipedia URLs).
 _INLINE_LINK = re.compile(
@@ -27,7 +25,6 @@ _INLINE_LINK = re.compile(
     r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"
 )
 _LINK_OPEN = re.compile(r"\]\(")
-_REF_DEFINITION = re.compile(r"^[ ]{0,3}\[[^\]\n]+\]:[ \t]*<?(?P<dest>[^\s>]*)", re.MULTILINE)
 _AUTOLINK = re.compile(r"<https?://[^\s<>]+>", re.IGNORECASE)
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _SAFE_SCHEME = re.compile(r"https?://", re.IGNORECASE)
@@ -35,6 +32,9 @@ _BLOCKQUOTE = re.compile(r"^[ ]{0,3}>", re.MULTILINE)
 _FENCE_INFO = re.compile(r"^([ ]{0,3}(?:`{3,}|~{3,}))[ \t]*([\w+#.\-]*)[^\n]*", re.MULTILINE)
 _UNSAFE_CHARS = re.compile(r"[\x00-\x20\\\x7f]")
 _INLINE_SPECIALS = re.compile(r"([\\`*_\[\]{}|~#!])")
+_OPEN_BACKTICK = re.compile(r"(?<!\\)((?:\\\\)*)`")
+_FENCE_LINE = re.compile(r"^[ ]{0,3}(?:`{3,}|~{3,})[^\n]*(?:\n|$)", re.MULTILINE)
+_URL_LINE = {"`": "%60", "|": "%7C"}
 
 
 def safe_url(url: str) -> bool:
@@ -89,6 +89,9 @@ class Linker:
     """The page being rendered: links to its own entries are bare anchors."""
     relative: Callable[[str, str], str] = field(default=lambda target, page: target)
     """(target page, current page) -> the relative link between them."""
+    citations: Mapping[str, Sequence[Citation]] = field(default_factory=dict)
+    """Prose text -> the in-prose citations found in it when it was loaded, resolved (and
+    verified) there: a citation in prose links to what verify checked, not to a second guess."""
 
     def entry_link(self, entry_id: str) -> str | None:
         target = self.entry_pages.get(entry_id)
@@ -97,28 +100,78 @@ class Linker:
         anchor = "#" + entry_id.lower()
         return anchor if target == self.page else self.relative(target, self.page) + anchor
 
-    def citation_url(self, alias: str | None, path: str, start: int, end: int) -> str | None:
-        """The pinned blob permalink of a citation, when its source has a public repo."""
-        if alias:
-            source = self.sources.sources.get(alias)
-            return source.blob_url(path, start, end) if source else None
-        found = claimants(path, self.sources.claims())
-        if len(found) != 1:
-            return None
-        return self.sources.sources[found[0][0]].blob_url(found[0][1], start, end)
+    def citation_in(self, text: str, match: re.Match[str]) -> Citation | None:
+        """The loaded citation of a `prose_citations` match in `text`, found as the loader
+        found it: by its token and which occurrence of that token it is."""
+        token = text[match.start("path") : match.end()]
+        occurrence = occurrences_before(text, token, match.start("path"))
+        for citation in self.citations.get(text, ()):
+            if citation.token == token and citation.occurrence == occurrence:
+                return citation
+        return None
 
 
-def prose(text: str, linker: Linker) -> str:
-    """Register prose as safe Markdown, with references, citations and patterns linked."""
+def citation_link(citation: Citation, sources: Sources) -> str:
+    """A citation as `[alias:path:lines](pinned blob permalink)`, or as code text when its
+    source has no public repository (or the citation did not resolve)."""
+    label = citation_label(citation)
+    source = sources.sources.get(citation.source or "")
+    url = None
+    if source is not None and citation.repo_path is not None:
+        url = source.blob_url(citation.repo_path, citation.start, citation.end)
+    if url and safe_url(url):
+        return f"[{escape_inline(label)}]({url})"
+    return code_span(label)
+
+
+def citation_label(citation: Citation) -> str:
+    """`ALIAS:PATH:LINES` as written, without the quote (a path may hold spaces)."""
+    prefix = f"{citation.alias}:" if citation.alias else ""
+    return f"{prefix}{citation.path}:{citation.lines_text}"
+
+
+def prose(text: str, linker: Linker, *, one_line: bool = False, own_line: bool = False) -> str:
+    """Register prose as safe Markdown, with references, citations and patterns linked.
+
+    Code is found as Python-Markdown finds it where the text goes: after `- **What.** `,
+    or, with `own_line`, at the start of a line of its own (see `opens_with_fence`). With
+    `one_line` (a table cell) the result holds no line break: each code block becomes a
+    code span and every other backtick and `|` is escaped, so that joining the lines cannot
+    turn text into code (left unescaped) or code into text (left raw).
+    """
     if not text:
         return ""
-    code = code_ranges(text)
-    links = list(_safe_links(text, code))
-    protected = sorted(code + [span for span, _ in links])
-    edits = [(s, e, _code(text[s:e])) for s, e in code]
+    code, skip = _ranges(text, own_line)
+    links = list(_safe_links(text, code, one_line))
+    protected = merge(skip + [span for span, _ in links])
+    as_code = _code_on_one_line if one_line else _code
+    edits = [(s, e, as_code(text[s:e])) for s, e in code]
     edits += [(s, e, rendered) for (s, e), rendered in links]
-    edits += [r for r in _replacements(text, linker) if not _overlaps((r[0], r[1]), protected)]
-    return _apply(text, sorted(edits), _defuse)
+    edits += [r for r in _replacements(text, skip, linker) if not overlaps(r[:2], protected)]
+    if not one_line:
+        return _apply(text, sorted(edits), _defuse)
+    return " ".join(_apply(text, sorted(edits), _defuse_on_one_line).split())
+
+
+def opens_with_fence(text: str) -> bool:
+    """True when `text` starts with a fenced code block. After `- **What.** ` a fence is no
+    fence, so such prose is put on a line of its own (and rendered with `own_line`)."""
+    lead = len(text) - len(text.lstrip())
+    code, _ = _ranges(text, own_line=True)
+    return bool(code) and code[0][0] <= lead and _FENCE_LINE.match(text, lead) is not None
+
+
+def _ranges(text: str, own_line: bool) -> tuple[list[Span], list[Span]]:
+    """(code, everything not prose) of `text`, as read in a list item after its first words
+    or, with `own_line`, after a blank line in it."""
+    if not own_line:
+        return code_ranges(text), non_prose_ranges(text)
+    shifted = "\n\n" + text
+    return _unshift(code_ranges(shifted)), _unshift(non_prose_ranges(shifted))
+
+
+def _unshift(ranges: list[Span]) -> list[Span]:
+    return [(max(start - 2, 0), end - 2) for start, end in ranges if end > 2]
 
 
 def _apply(text: str, edits: list[tuple[int, int, str]], plain: Callable[[str], str]) -> str:
@@ -133,36 +186,60 @@ def _apply(text: str, edits: list[tuple[int, int, str]], plain: Callable[[str], 
     return "".join(out)
 
 
-def _overlaps(span: Span, ranges: list[Span]) -> bool:
-    return any(span[0] < end and start < span[1] for start, end in ranges)
-
-
 def _code(block: str) -> str:
     """Code as written, except a fence's info string loses its `{...}` attributes."""
     return _FENCE_INFO.sub(lambda m: f"{m[1]}{m[2]}", block, count=1)
 
 
+def _code_on_one_line(block: str) -> str:
+    """A code block or span as one code span holding its text on one line."""
+    if _FENCE_LINE.match(block):
+        lines = block.splitlines()
+        closed = len(lines) > 1 and _FENCE_LINE.fullmatch(lines[-1]) is not None
+        block = "\n".join(lines[1:-1] if closed else lines[1:])
+    elif block.startswith("`"):
+        block = block.strip("`")
+    return code_span(" ".join(block.split())) if block.strip() else ""
+
+
 def _defuse(text: str) -> str:
-    """Plain prose: unsafe link definitions broken, HTML escaped, any `](` left broken."""
-    text = _REF_DEFINITION.sub(
-        lambda m: m[0] if safe_url(m["dest"]) else "\\" + m[0].lstrip(" "), text
-    )
-    return _LINK_OPEN.sub(r"]\\(", escape_html(text))  # a safe inline link is not plain text
+    """Plain prose: HTML escaped, and no `](` or `]:` left for a link or link definition.
+
+    Every `]:` is broken (`]&#58;`), not only a definition's: Python-Markdown also reads one
+    inside a blockquote or a nested list item, and with its address on the next line.
+    """
+    text = escape_html(text).replace("]:", "]&#58;")
+    return _LINK_OPEN.sub(r"]\\(", text)  # a safe inline link is not plain text
 
 
-def _safe_links(text: str, code: list[Span]) -> Iterator[tuple[Span, str]]:
+def _defuse_on_one_line(text: str) -> str:
+    """Plain prose for a table cell: also no unescaped backtick (it would pair with one on
+    a line this one is joined to) and no `|` (it would end the cell)."""
+    text = _OPEN_BACKTICK.sub(r"\1\\`", _defuse(text))
+    return text.replace("|", "\\|")
+
+
+def _safe_links(text: str, code: list[Span], one_line: bool) -> Iterator[tuple[Span, str]]:
     """Inline links and autolinks to safe URLs, rendered; their text is escaped, not linked."""
     for match in _AUTOLINK.finditer(text):
-        if not _overlaps(match.span(), code):
-            yield match.span(), match[0]
+        if not overlaps(match.span(), code):
+            yield match.span(), _url_on_one_line(match[0]) if one_line else match[0]
     for match in _INLINE_LINK.finditer(text):
-        if _overlaps((match.start(), match.start() + 1), code) or not safe_url(match["dest"]):
+        if overlaps((match.start(), match.start() + 1), code) or not safe_url(match["dest"]):
             continue
         head = text[match.start() : match.start("text")]
+        if one_line:  # no code span, no title: nothing that could pair with another line
+            dest = _url_on_one_line(match["dest"]).replace("&", "&amp;")
+            yield match.span(), f"{head}{escape_inline(match['text'])}]({dest})"
+            continue
         middle = text[match.end("text") : match.start("dest")]
         # `&` as an entity: the browser decodes the href, so `a=1&amp;b=2` reaches it as `&`.
         tail = text[match.start("dest") : match.end()].replace("&", "&amp;")
         yield match.span(), head + _escape_code_aware(match["text"]) + middle + tail
+
+
+def _url_on_one_line(url: str) -> str:
+    return "".join(_URL_LINE.get(char, char) for char in url)
 
 
 def _escape_code_aware(text: str) -> str:
@@ -170,20 +247,13 @@ def _escape_code_aware(text: str) -> str:
     return _apply(text, [(s, e, text[s:e]) for s, e in code_ranges(text)], escape_html)
 
 
-def _replacements(text: str, linker: Linker) -> Iterator[tuple[int, int, str]]:
-    for ref in refs.scan(text, linker.sources.links):
+def _replacements(text: str, skip: list[Span], linker: Linker) -> Iterator[tuple[int, int, str]]:
+    for ref in refs.scan(text, linker.sources.links, skip):
         yield ref.start, ref.end, _reference(ref, linker)
-    for match in PROSE_CITATION.finditer(text):
-        if is_citation_path(match["path"]):
-            yield match.start(), match.end(), _citation(match, linker)
-
-
-def _citation(match: re.Match[str], linker: Linker) -> str:
-    end = int(match["end"] or match["start"])
-    url = linker.citation_url(match["alias"], match["path"], int(match["start"]), end)
-    if url is None:
-        return code_span(match[0])
-    return f"[{escape_inline(match[0])}]({url})"
+    for match in prose_citations(text, skip):
+        citation = linker.citation_in(text, match)
+        rendered = citation_link(citation, linker.sources) if citation else code_span(match[0])
+        yield match.start(), match.end(), rendered
 
 
 def _reference(ref: refs.Ref, linker: Linker) -> str:
@@ -197,12 +267,17 @@ def _reference(ref: refs.Ref, linker: Linker) -> str:
 
 
 def _one_reference(entry_id: str, linker: Linker) -> str:
-    url = linker.entry_link(entry_id)
+    return entry_link(entry_id, linker.entry_link(entry_id), linker.sources.pending)
+
+
+def entry_link(entry_id: str, url: str | None, pending: Sequence[str] = ()) -> str:
+    """`[META-07](meta.md#meta-07)`; without a page, the ID as text (titled when its register
+    is pending). The ID is escaped either way: an owner may be any text, not only an ID."""
     if url is not None:
-        return f"[{entry_id}]({url})"
-    if refs.prefix_of(entry_id) in linker.sources.pending:
+        return f"[{escape_inline(entry_id)}]({url})"
+    if refs.prefix_of(entry_id) in pending:
         return pending_span(entry_id, [refs.prefix_of(entry_id)])
-    return entry_id  # a dangling reference (reported by check) or not a register prefix
+    return escape_inline(entry_id)  # a dangling reference (reported by check), or not an ID
 
 
 def pending_span(text: str, prefixes: list[str]) -> str:
@@ -210,5 +285,5 @@ def pending_span(text: str, prefixes: list[str]) -> str:
     names = ", ".join(prefixes)
     verb = "is" if len(prefixes) == 1 else "are"
     noun = "register" if len(prefixes) == 1 else "registers"
-    title = f"{noun} {names} {verb} not published yet"
+    title = html.escape(f"{noun} {names} {verb} not published yet")
     return f'<span class="reg-pending" title="{title}">{escape_inline(text)}</span>'

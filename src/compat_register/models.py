@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 from .citations import Claim, Claims
 from .loader import Path_
@@ -41,18 +42,22 @@ class Source:
         if base is None:
             return None
         anchor = f"#L{start}" if start == end else f"#L{start}-L{end}"
-        return f"{base}/blob/{self.commit}/{path}{anchor}"
+        # Percent-encoded: a path may hold `#`, `?`, `%`, spaces or parentheses, each of
+        # which would end the path in a URL or the destination of a Markdown link.
+        return f"{base}/blob/{quote(self.commit, safe='')}/{quote(path, safe='/')}{anchor}"
 
     def commit_url(self) -> str | None:
         base = web_base(self.repo)
-        return f"{base}/commit/{self.commit}" if base else None
+        return f"{base}/commit/{quote(self.commit, safe='')}" if base else None
 
 
 def web_base(repo: str | None) -> str | None:
     """The browsable https base of a repo URL (GitHub-style hosts), or None."""
     if not repo or not repo.startswith("https://"):
         return None
-    return re.sub(r"\.git$", "", repo.rstrip("/"))
+    # Characters a URL keeps as they are; the rest (spaces, parentheses, quotes, `<>`, `#`,
+    # `?`) percent-encoded so the base stays one URL inside a Markdown link.
+    return quote(re.sub(r"\.git$", "", repo.rstrip("/")), safe=":/@!$&'*+,;=%~")
 
 
 @dataclass(frozen=True)

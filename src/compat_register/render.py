@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
+import traceback
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -20,7 +21,16 @@ import jinja2
 import yaml
 
 from .diagnostics import Diagnostic
-from .markdown import Linker, code_span, escape_inline, prose, safe_url
+from .loader import Path_
+from .markdown import (
+    Linker,
+    citation_link,
+    entry_link,
+    escape_inline,
+    opens_with_fence,
+    prose,
+    safe_url,
+)
 from .models import Citation, Entry, Register, RegisterSet
 
 if TYPE_CHECKING:
@@ -78,6 +88,7 @@ class SourceView:
     excerpt: str | None = None
     """A fenced, highlighted code block of the cited lines (not indented)."""
     excerpt_title: str = ""
+    """`path:lines @ sha`, escaped for `??? quote "{{ excerpt_title }}"`."""
 
 
 @lru_cache(maxsize=4096)
@@ -102,14 +113,21 @@ class PageFormatter:
 
     def item(self, text: str | None) -> str:
         """Prose as the rest of a list item: continuation lines indented, and a blank line
-        after a multi-line one, or a fenced block in it would swallow the next item."""
-        body = self.prose(text).replace("\n", "\n    ")
-        body = re.sub(r"\n[ ]+\n", "\n\n", body)
+        after a multi-line one, or a fenced block in it would swallow the next item.
+
+        Prose that opens with a fenced block starts on a line of its own: after
+        `**What.**` a fence is no fence.
+        """
+        if opens_with_fence(text or ""):
+            body = "\n\n" + prose(text or "", self.linker, own_line=True).lstrip("\n")
+        else:
+            body = self.prose(text)
+        body = re.sub(r"\n[ ]+\n", "\n\n", body.replace("\n", "\n    "))
         return body + "\n" if "\n" in body else body
 
     def cell(self, text: str | None) -> str:
-        """Prose for a table cell: one line, `|` escaped."""
-        return " ".join(self.prose(text).split()).replace("|", "\\|")
+        """Prose for a table cell: one line, code blocks as code spans, `|` escaped."""
+        return prose(text or "", self.linker, one_line=True)
 
     def inline(self, text: str | None) -> str:
         """Plain text (titles, dates, tags) exactly as written."""
@@ -122,9 +140,8 @@ class PageFormatter:
         return relative(target, self.page) + ("#" + anchor if anchor else "")
 
     def entry_link(self, entry_id: str) -> str:
-        """`[META-07](meta.md#meta-07)`, or the bare ID when it is not published."""
-        url = self.linker.entry_link(entry_id)
-        return f"[{entry_id}]({url})" if url else entry_id
+        """`[META-07](meta.md#meta-07)`, or the ID as (escaped) text when it is not published."""
+        return entry_link(entry_id, self.linker.entry_link(entry_id))
 
     def badge(self, kind: str, key: str, label: str | None = None) -> str:
         """A coloured keyword: `<span class="reg-badge reg-state--missing">missing</span>`."""
@@ -148,19 +165,14 @@ class PageFormatter:
         if outcome and outcome.excerpt:
             view.excerpt = excerpt_block(citation, *outcome.shown())
             sha = (outcome.commit or self._commit(citation))[:7]
-            view.excerpt_title = f"{citation.repo_path or citation.path}:{citation.lines_text}"
-            view.excerpt_title += f" @ {sha}" if sha else ""
+            title = f"{citation.repo_path or citation.path}:{citation.lines_text}"
+            title += f" @ {sha}" if sha else ""
+            view.excerpt_title = escape_inline(title).replace('"', "&quot;")
         return view
 
     def citation_link(self, citation: Citation) -> str:
         """The pinned blob permalink of a citation, or the citation as code text."""
-        label = citation.text.split(" ", 1)[0] if not citation.in_prose else citation.text
-        source = self.linker.sources.sources.get(citation.source or "")
-        path = citation.repo_path or ""
-        url = source.blob_url(path, citation.start, citation.end) if source else None
-        if url and safe_url(url):
-            return f"[{escape_inline(label)}]({url})"
-        return code_span(label)
+        return citation_link(citation, self.linker.sources)
 
     def _commit(self, citation: Citation) -> str:
         source = self.linker.sources.sources.get(citation.source or "")
@@ -241,9 +253,12 @@ class Renderer:
             for register in registers.registers
             for entry in register.entries
         }
+        self.prose_citations = prose_citations(registers)
 
     def formatter(self, page: str) -> PageFormatter:
-        linker = Linker(self.registers.sources, self.entry_pages, page, relative)
+        linker = Linker(
+            self.registers.sources, self.entry_pages, page, relative, self.prose_citations
+        )
         registers = {r.slug: (r, self.layout.page_of(r.slug)) for r in self.registers.registers}
         return PageFormatter(page, linker, self.outcomes, registers)
 
@@ -295,8 +310,62 @@ class Renderer:
         )
 
     def _render(self, name: str, fmt: PageFormatter, **context: Any) -> str:
-        text = self.env.get_template(name).render(fmt=fmt, **context)
+        try:
+            text = self.env.get_template(name).render(fmt=fmt, **context)
+        except jinja2.TemplateSyntaxError as err:
+            raise TemplateProblem(err.filename or name, err.lineno, err.message or "") from err
+        except Exception as err:  # noqa: BLE001 - a site's template may call anything
+            file, line = _template_frame(err, name)
+            raise TemplateProblem(file, line, f"{type(err).__name__}: {err}") from err
         return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+class TemplateProblem(Exception):
+    """A template that does not load or render, with the template line that failed."""
+
+    def __init__(self, file: str, line: int | None, message: str):
+        super().__init__(f"{file}:{line}: {message}" if line else f"{file}: {message}")
+        self.file, self.line, self.message = file, line, message
+
+
+def _template_frame(err: Exception, name: str) -> tuple[str, int | None]:
+    """The innermost template line in `err`'s traceback (Jinja2 rewrites its frames so
+    they name the template file), or the template's name alone."""
+    found: tuple[str, int | None] = (name, None)
+    for frame, line in traceback.walk_tb(err.__traceback__):
+        if "__jinja_exception__" in frame.f_globals:
+            found = (frame.f_code.co_filename, line)
+    return found
+
+
+def prose_citations(registers: RegisterSet) -> dict[str, list[Citation]]:
+    """Prose text -> the in-prose citations the loader found in it (for `Linker.citations`)."""
+    index: dict[str, list[Citation]] = {}
+    for register in registers.registers:
+        if register.summary:
+            index.setdefault(register.summary, []).extend(register.summary_citations)
+        for entry in register.entries:
+            texts = _prose_texts(entry)
+            for citation in entry.prose_citations:
+                text = texts.get(citation.field[2:])  # the field after ("entries", N)
+                if text and citation.token in text:
+                    index.setdefault(text, []).append(citation)
+    return index
+
+
+def _prose_texts(entry: Entry) -> dict[Path_, str | None]:
+    """An entry's prose fields by their path in the entry (as `prose.PROSE_FIELDS` names them)."""
+    texts: dict[Path_, str | None] = {
+        ("what",): entry.what,
+        ("where",): entry.where_text,
+        ("status", "note"): entry.status.note,
+        ("value", "note"): entry.value.note,
+        ("effort", "note"): entry.effort.note,
+        ("risk",): entry.risk,
+        ("detail",): entry.detail,
+    }
+    texts.update({("notes", n, "text"): note.text for n, note in enumerate(entry.notes)})
+    return texts
 
 
 QUIET = frozenset({"pending-reference", "source-unavailable"})
