@@ -104,6 +104,22 @@ def test_an_unclosed_fence_is_not_code() -> None:
     assert [r[0] for r in found("META-01\n```\nMETA-02\n")] == ["META-01", "META-02"]
 
 
+def test_indented_code_holds_no_references() -> None:
+    assert [r[0] for r in found("META-01:\n\n    META-99\n\nMETA-02")] == ["META-01", "META-02"]
+
+
+def test_an_escaped_backtick_and_a_blank_line_end_no_code() -> None:
+    assert [r[0] for r in found("\\`META-01\\` and `a\n\nMETA-02 b`")] == ["META-01", "META-02"]
+
+
+def test_link_destinations_autolinks_and_urls_hold_no_references() -> None:
+    text = (
+        "[see META-01](https://example.org/META-99/x) <https://x.org/META-98> "
+        "https://x.org/SEP-97 and [META-02][ref]\n[ref]: https://x.org/META-96"
+    )
+    assert [r[0] for r in found(text)] == ["META-01", "META-02"]
+
+
 def test_citation_tokens_are_not_scanned_as_ids() -> None:
     text = "See LV-19.md:3, v2:packages/PC-04/x.ts:12-14 and internal/META-03.go:7, then META-08."
     assert [r[0] for r in found(text)] == ["META-08"]
@@ -218,3 +234,35 @@ def test_a_reversed_range_and_a_range_over_two_registers(tmp_path: Path) -> None
         "range LV-2..LV-1 is reversed: write LV-1..LV-2",
         "range LV-1..META-1 spans two registers",
     ]
+
+
+def test_a_range_end_is_pointed_at_where_it_is_written(tmp_path: Path) -> None:
+    checked = check(tmp_path, {"lv.yaml": register("LV", {1: "see LV-1..LV-9", 2: "b"})})
+    # the range starts at column 16; its missing end is at 22
+    assert messages(checked) == [
+        (12, 22, "error", "LV-1", "LV-9 does not exist (lv has LV-1..LV-2)")
+    ]
+
+
+def test_ids_in_emphasis_are_checked(tmp_path: Path) -> None:
+    checked = check(tmp_path, {"lv.yaml": register("LV", {1: "_LV-9_ and __LV-2__", 2: "b"})})
+    assert messages(checked) == [
+        (12, 13, "error", "LV-1", "LV-9 does not exist (lv has LV-1..LV-2)")
+    ]
+    assert backlinks(checked) == {"LV-1": [], "LV-2": ["LV-1"]}
+
+
+def test_ids_in_links_and_urls_are_neither_checked_nor_backlinked(tmp_path: Path) -> None:
+    what = "[the doc](https://x.org/LV-1/a) <https://x.org/LV-9> https://x.org/LV-2"
+    checked = check(tmp_path, {"lv.yaml": register("LV", {1: "a", 2: "b", 3: what})})
+    assert messages(checked) == []
+    assert backlinks(checked) == {"LV-1": [], "LV-2": [], "LV-3": []}
+
+
+def test_an_entry_without_an_id_is_named_as_the_build_names_it(tmp_path: Path) -> None:
+    text = register("LV", {1: "a", 2: "LV-1 and LV-7"}).replace("  - id: LV-2\n", "  -\n", 1)
+    checked = check(tmp_path, {"lv.yaml": text})
+    assert ("lv[1]", "LV-7 does not exist (lv has LV-1..LV-1)") in [
+        (d.id, d.message) for d in checked.diagnostics
+    ]
+    assert backlinks(checked)["LV-1"] == ["lv[1]"]

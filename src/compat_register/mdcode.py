@@ -215,8 +215,10 @@ class _Page:
 
     def __init__(self, text: str, lines: list[Span], first_line_fences: bool):
         self.text, self.lines = text, lines
-        # Python-Markdown empties a line of spaces before anything reads it.
-        self.rows = [text[start:end].strip(" ") and text[start:end] for start, end in lines]
+        # Python-Markdown empties a line of spaces before anything reads it, but one that
+        # starts its input stays: there it makes the first block an indented one.
+        self.rows = [text[start:end] for start, end in lines]
+        self.rows[1:] = [row.strip(" ") and row for row in self.rows[1:]]
         self.fences = dict(self._fences(0 if first_line_fences else 1))
         """First line -> last line of each fence."""
 

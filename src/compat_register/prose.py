@@ -31,7 +31,7 @@ PROSE_FIELDS: tuple[tuple[str, ...], ...] = (
 
 _LINK_TARGET = re.compile(
     r"\]\((?P<target>\s*(?:<[^<>\n]*>|(?:[^()\s]|\([^()\s]*\))*)"
-    r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)?)"
+    r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*)\)?"
 )
 """`[text](destination "title")`: the part in parentheses (all of it up to a missing `)`)."""
 _NOT_PROSE = re.compile(
