@@ -45,7 +45,27 @@ entries:
     status: {state: missing}
     value: {level: none}
     effort: {size: S}
-    risk: <svg onload="window.__pwned = 'svg'"></svg>
+    risk: |-
+      <svg onload="window.__pwned = 'svg'"></svg> and
+
+      ~~~
+      <img src=x onerror="window.__pwned = 'cell'">
+      ~~~
+    detail: |-
+      [d]:
+          javascript:window.__pwned='definition'
+
+      [d]
+
+      > [q]: javascript:window.__pwned='quote'
+      >
+      > [q]
+    notes:
+      - title: Fence
+        text: |-
+          ~~~
+          <img src=x onerror="window.__pwned = 'fence'">
+          ~~~
     sources:
       - spec:schema/2024-11-05/schema.ts:21
 """
@@ -270,3 +290,20 @@ def test_an_entry_runs_no_script(site: str, browser) -> None:  # type: ignore[no
     assert browser.execute_script("return window.__pwned") is None
     what = browser.find_element(By.CSS_SELECTOR, "#xss-01 ~ ul li").text
     assert "[click me](javascript:" in what.replace("\\", "")
+    text = browser.find_element(By.CSS_SELECTOR, "article").text
+    assert "[d]:" in text and "[q]: javascript:" in text  # definitions shown as text
+    fence = browser.find_element(By.XPATH, "//li[.//strong[text()='Fence.']]//code").text
+    assert fence == "<img src=x onerror=\"window.__pwned = 'fence'\">"  # code, shown
+
+
+def test_the_overview_runs_no_script(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    browser.get(site + "registers/")
+    wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
+    row = browser.execute_script(
+        "return Array.from(document.querySelectorAll('table[data-reg-sortable] tbody tr'))"
+        ".map(r => r.cells[6].textContent).find(t => t.includes('svg'))"
+    )
+    assert "window.__pwned = 'cell'" in row  # the risk's code block, as code text
+    assert browser.execute_script("return window.__pwned") is None

@@ -148,3 +148,97 @@ def test_serve_watches_registers_and_templates(tmp_path: Path) -> None:
     server = Server()
     plugin.on_serve(server, config=None, builder=None)  # type: ignore[arg-type]
     assert server.watched == [str(tmp_path / "registers"), str(render.PACKAGED_TEMPLATES)]
+
+
+def test_a_template_error_is_one_line_naming_the_template(tmp_path: Path) -> None:
+    site = make_site(tmp_path)
+    (site / "templates").mkdir()
+    (site / "templates" / "health.md.j2").write_text("# Health\n\n{{ fmt.no_such_thing() }}\n")
+    config = site / "mkdocs.yml"
+    config.write_text(
+        config.read_text().replace("  - register\n", "  - register:\n      templates: templates\n")
+    )
+    done = build(site)
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert f"{site / 'templates' / 'health.md.j2'}:3: UndefinedError" in done.stderr
+
+
+def test_generated_pages_are_cleaned_and_written_ones_are_not(tmp_path: Path) -> None:
+    """A site's template may write raw HTML: on a generated page only the allowlist passes."""
+    site = make_site(tmp_path)
+    (site / "templates").mkdir()
+    hostile = '<img src="x.png" onerror="window.__pwned = 1"><script>window.__pwned = 2</script>'
+    (site / "templates" / "health.md.j2").write_text(f"# Health\n\n{hostile}\n")
+    (site / "docs" / "index.md").write_text(f"# Home\n\n{hostile}\n")
+    config = site / "mkdocs.yml"
+    config.write_text(
+        config.read_text().replace("  - register\n", "  - register:\n      templates: templates\n")
+    )
+    done = build(site)
+    assert done.returncode == 0, done.stderr
+    health = html(site, "registers/health")
+    assert '<img src="x.png">' in health and "__pwned" not in health
+    assert hostile in (site / "site" / "index.html").read_text()  # the author's own page
+
+
+def test_rebuilds_render_again_only_when_an_input_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under `mkdocs serve` the plugin instance lives on (on_startup): a rebuild for an edit
+    of a docs page reuses the rendered registers; a touched register file, or a checkout
+    that now holds a pinned commit, renders them again."""
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+
+    from compat_register import render
+
+    repo = GitRepo(tmp_path / "impl")
+    repo.write("internal/server.go", "".join(f"func line{n}() {{}}\n" for n in range(1, 61)))
+    sha = repo.commit("impl")
+    site = make_site(tmp_path / "site-root")
+    sources = site / "registers" / "sources.yaml"
+    sources.write_text(sources.read_text().replace("abcdef1", sha[:12]))
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    monkeypatch.delenv("REGISTER_SOURCE_IMPL", raising=False)
+    rendered: list[str] = []
+    pages = render.Renderer.pages
+    monkeypatch.setattr(render.Renderer, "pages", lambda self: rendered.append("x") or pages(self))
+
+    def rebuild() -> int:
+        config = load_config(str(site / "mkdocs.yml"), site_dir=str(site / "site"))
+        config.plugins.on_startup(command="serve", dirty=False)
+        mkdocs_build(config)
+        return len(rendered)
+
+    assert rebuild() == 1
+    (site / "docs" / "index.md").write_text("# Home, edited\n")
+    assert rebuild() == 1
+    alpha = site / "registers" / "alpha.yaml"
+    os.utime(alpha, ns=(alpha.stat().st_atime_ns, alpha.stat().st_mtime_ns + 1_000_000_000))
+    assert rebuild() == 2
+    assert "line40" not in html(site, "registers/alpha")  # no checkout: no excerpt
+    monkeypatch.setenv("REGISTER_SOURCE_IMPL", str(repo.root))
+    assert rebuild() == 3
+    assert "line40" in html(site, "registers/alpha")
+    assert rebuild() == 3
+
+
+def test_an_unexpected_error_is_a_plugin_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mkdocs.exceptions import PluginError
+    from mkdocs.structure.files import Files
+
+    from compat_register import api
+    from compat_register.plugin import RegisterPlugin
+
+    def broken(root: Path) -> api.Checked:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(api, "check", broken)
+    make_site(tmp_path)
+    plugin = RegisterPlugin()
+    plugin.load_config({"verify": False}, str(tmp_path / "mkdocs.yml"))
+    with pytest.raises(PluginError, match="register plugin: RuntimeError: boom"):
+        plugin.on_files(Files([]), config=None)  # type: ignore[arg-type]

@@ -7,23 +7,30 @@
 Pages are generated in memory (`File.generated`), never written into docs/. Problems go to
 the plugin's logger, so `mkdocs build --strict` fails on a dangling reference or a stale
 citation; an unverified citation (no checkout present) and a reference to a pending register
-are expected and logged at info level.
+are expected and logged at info level. The HTML of the generated pages is passed through
+`sanitize.clean`. Under `mkdocs serve` the rendered pages are kept between rebuilds until a
+register, a template or a checkout's pinned commit changes.
 """
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
-from . import api, render
+from . import api, render, sanitize
 from .diagnostics import Diagnostic
+from .models import Sources
 
 log = get_plugin_logger(__name__)
 
@@ -53,8 +60,30 @@ class RegisterConfig(base.Config):
     """Title of the nav section appended when mkdocs.yml has a `nav`."""
 
 
+@dataclass
+class Built:
+    """One load, verify and render of the registers, and what it depended on."""
+
+    key: tuple[Any, ...]
+    """The options, and the size and mtime of every file under registers/ and templates."""
+    pins: tuple[tuple[str, str | None], ...] | None
+    """(alias, the full sha its pin resolves to in its checkout, or None); None when the
+    checkouts could not be asked (then the next build renders again)."""
+    result: api.Checked
+    pages: dict[str, str]
+
+
 class RegisterPlugin(BasePlugin[RegisterConfig]):
     """Adds one page per register, an overview and a citation-health page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.built: Built | None = None
+        self.generated: set[str] = set()
+        """The pages (src URIs) this plugin generated in the current build."""
+
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
+        """Defined so that MkDocs keeps this instance, and `self.built`, between rebuilds."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         config.extra_css.append(f"{ASSET_DIR}/register.css")
@@ -66,26 +95,68 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         if not root.is_dir():
             log.error("registers folder '%s' does not exist", root)
             return files
-        result = self._load(root)
-        report(result)
         legend = self.config.legend if files.get_file_from_path(self.config.legend) else None
         layout = render.Layout(self.config.pages, self.config.overview, self.config.health, legend)
         templates = Path(self.config.templates) if self.config.templates else None
-        pages = render.Renderer(
-            result.registers, getattr(result, "outcomes", ()), layout=layout, templates=templates
-        ).pages()
-        for uri, content in pages.items():
+        built = self._build(root, layout, templates)
+        report(built.result)
+        for uri, content in built.pages.items():
             _add(files, File.generated(config, uri, content=content))
+        self.generated = set(built.pages)
         for name in render.ASSETS:
             content = render.asset(name, templates)
             _add(files, File.generated(config, f"{ASSET_DIR}/{name}", content=content))
-        self._extend_nav(config, layout, result)
+        self._extend_nav(config, layout, built.result)
         return files
+
+    def _build(self, root: Path, layout: render.Layout, templates: Path | None) -> Built:
+        """The registers rendered, or the last rendering when nothing it read has changed."""
+        settings = (root.resolve(), templates, self.config.verify, layout)
+        folders = (root, templates, render.PACKAGED_TEMPLATES)
+        key = (settings, *(tree_state(folder) for folder in folders))
+        last = self.built
+        if (
+            last is not None
+            and last.key == key
+            and last.pins is not None
+            and last.pins == self._pins(root, last.result)
+        ):
+            return last
+        try:
+            result = self._load(root)
+            outcomes = getattr(result, "outcomes", ())
+            renderer = render.Renderer(
+                result.registers, outcomes, layout=layout, templates=templates
+            )
+            pages = renderer.pages()
+        except render.TemplateProblem as err:
+            raise PluginError(f"register plugin: template {err}") from err
+        except Exception as err:  # noqa: BLE001 - a traceback is no message for a site's author
+            raise PluginError(f"register plugin: {type(err).__name__}: {err}") from err
+        self.built = Built(key, self._pins(root, result), result, pages)
+        return self.built
 
     def _load(self, root: Path) -> api.Checked:
         if self.config.verify:
             return api.verify_citations(root)
         return api.check(root)
+
+    def _pins(self, root: Path, result: api.Checked) -> tuple[tuple[str, str | None], ...] | None:
+        if not self.config.verify:
+            return ()
+        try:
+            return pinned_commits(root, result.registers.sources)
+        except Exception:  # noqa: BLE001 - the build itself reports what is wrong
+            return None
+
+    @event_priority(100)  # first: clean what Markdown made, before other plugins add theirs
+    def on_page_content(
+        self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        """The generated pages' HTML, kept to an allowlist (see `sanitize`)."""
+        if page.file.src_uri not in self.generated:
+            return html
+        return sanitize.clean(html)
 
     def _extend_nav(self, config: MkDocsConfig, layout: render.Layout, result: api.Checked) -> None:
         """Append a nav section with the generated pages, unless the nav already has them."""
@@ -105,6 +176,39 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         server.watch(str(Path(self.config.registers)))
         server.watch(str(Path(self.config.templates or render.PACKAGED_TEMPLATES)))
         return server
+
+
+def tree_state(folder: Path | None) -> tuple[tuple[str, int, int], ...]:
+    """(path, mtime in ns, size) of every file under `folder`: what a rebuild compares."""
+    if folder is None:
+        return ()
+    state = []
+    for top, dirs, names in os.walk(folder):
+        dirs.sort()
+        for name in sorted(names):
+            path = os.path.join(top, name)
+            try:
+                stat = os.stat(path)
+            except OSError:
+                continue  # removed while walking: the next rebuild sees it gone
+            state.append((path, stat.st_mtime_ns, stat.st_size))
+    return tuple(state)
+
+
+def pinned_commits(root: Path, sources: Sources) -> tuple[tuple[str, str | None], ...]:
+    """(alias, the sha each source's pin resolves to in its checkout, or None), by alias.
+
+    A checkout that gains the pinned commit (`register sync`), or loses it, changes this.
+    """
+    from .pins import Checkouts  # noqa: PLC0415 - brings in GitPython
+
+    checkouts = Checkouts(root, os.environ)
+    try:
+        return tuple(
+            (alias, checkouts.pin(sources.sources[alias]).sha) for alias in sorted(sources.sources)
+        )
+    finally:
+        checkouts.close()
 
 
 def _add(files: Files, file: File) -> None:

@@ -53,7 +53,9 @@ _ATTRIBUTE = re.compile(r"([^\s\"'<>/=]+)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^
 _ALIGN = re.compile(r"\s*text-align:\s*(left|right|center)\s*;?\s*", re.IGNORECASE)
 # Not needed for safety (a dropped <script> leaves its code as text), but nobody wants to
 # read that text: a script or style element goes whole, up to its end tag.
-_SCRIPT = re.compile(r"<(script|style)\b.*?(?:</\1[\s/>][^>]*>?|\Z)", re.IGNORECASE | re.DOTALL)
+_SCRIPT = re.compile(
+    r"<(script|style)\b.*?(?:</\1(?:>|[\s/][^>]*>?)|\Z)", re.IGNORECASE | re.DOTALL
+)
 
 
 def clean(page: str) -> str:
