@@ -86,6 +86,12 @@ def test_prose_citations_skip_ratios_hosts_addresses_code_and_urls() -> None:
     assert tokens(text) == ["internal/d.go:4-5", "v2:packages/e.ts:6"]
 
 
+def test_a_token_touching_a_backtick_or_after_a_backslash_is_no_citation() -> None:
+    # rendered as a code span, its backticks would join the run or be escaped
+    text = "a internal/a.go:1`, `internal/b.go:2, \\internal/c.go:3 and internal/d.go:4"
+    assert tokens(text) == ["internal/d.go:4"]
+
+
 # --- claims -------------------------------------------------------------------------------
 
 

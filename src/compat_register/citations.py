@@ -25,12 +25,14 @@ _COMPACT = re.compile(
 )
 
 # In prose a citation is `[ALIAS:]PATH:LINE[-END]` whose PATH is a file (`is_citation_path`),
-# not inside a word, a path, or an address (`user@host.example.com:22`).
+# not inside a word, a path, or an address (`user@host.example.com:22`), and not touching a
+# backtick or after a backslash: rendered as a code span, its backticks would join that run
+# or be escaped, and pair differently.
 PROSE_CITATION = re.compile(
-    r"(?<![\w/.:@-])"
+    r"(?<![\w/.:@`\\-])"
     r"(?:(?P<alias>[A-Za-z][A-Za-z0-9_-]*):)?"
     r"(?P<path>[A-Za-z0-9_.][\w.\-/]*):(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))?"
-    r"(?![\w-])"
+    r"(?![\w`-])"
 )
 _LINES = re.compile(r"(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))?\Z")
 _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]*\Z")
