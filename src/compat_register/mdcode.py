@@ -12,16 +12,19 @@ What it follows, from the Python-Markdown 3.x and pymdownx 10+ sources:
   or more backticks or tildes and a header superfences accepts, closes with the same marker
   at the same indentation, and is dropped (not code) when a line is indented less or the text
   ends first. A fence stands in its paragraph like one line of text.
-- Blocks are the runs of non-blank lines. One that starts with four spaces, after a plain
-  paragraph or code, is an indented code block.
-- In a plain paragraph, a backtick run not preceded by an odd number of backslashes opens a
+- Blocks are the runs of non-blank lines. One whose lines all start with four spaces, after
+  plain paragraphs or code only, is an indented code block.
+- A block of plain lines is a paragraph, and so is a quote or a one-line heading; a list's
+  items are one paragraph each. Any other block (a list after a paragraph line, a quote
+  inside a paragraph, tables, rules, HTML, link definitions, admonitions, indented lines)
+  is read differently in a page and in a list item, and has no code spans here.
+- In a paragraph, a backtick run not preceded by an odd number of backslashes opens a
   span, closed by the first later run of the same length; failing that by the first longest
   later run when it is shorter than the opener; failing that the opener is text and the
   search goes on `2 * len(opener)` characters after its start (Python-Markdown's own
   arithmetic, kept because it decides which run opens next).
-- Anything else (lists, quotes, headings, tables, rules, HTML, link definitions,
-  admonitions) changes how a block's lines are grouped, differently in a page and in a list
-  item, so a block holding one has no code spans here.
+
+tests/test_prose.py checks all this against Python-Markdown itself, on random text.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ Span = tuple[int, int]
 Block = list[tuple[int, int]]
 """Runs of non-blank lines: (first, last) line numbers, a fence standing as one line."""
 
-# pymdownx.superfences' RE_NESTED_FENCE_START.
+# pymdownx.superfences' RE_NESTED_FENCE_START, as written there (pymdownx 10.x).
 _FENCE_START = re.compile(
     r"""(?x)
     (?P<fence>~{3,}|`{3,})
@@ -61,7 +64,6 @@ _OPTION_VALUES = {
     "title_mode": re.compile(""),
 }
 _PREFIX = re.compile(r"[ \t>]*")
-_HEADING = re.compile(r"#")
 _QUOTE = re.compile(r"[ ]{0,3}>[ ]?")
 _ITEM = re.compile(r"[ ]{0,3}(?:[*+-]|[0-9]+\.)[ \t]+")
 _RUN = re.compile(r"`+")
@@ -223,6 +225,7 @@ class _Page:
         """First line -> last line of each fence."""
 
     def code(self) -> list[Span]:
+        """Fences, indented blocks and code spans, in order."""
         ranges = []
         plain_so_far = True  # after a list, an indented block is the list's, not code
         for number, block in enumerate(self._blocks()):
@@ -242,6 +245,8 @@ class _Page:
         return self.lines[first][0], self.lines[last][1]
 
     def _fences(self, number: int) -> list[tuple[int, int]]:
+        """(first, last) lines of each fence from line `number` on, as superfences finds
+        them: a line inside a fence, or one that dropped it, opens none."""
         found = []
         while number < len(self.rows):
             fence = _Fence.open(self.rows[number])
@@ -279,7 +284,7 @@ class _Page:
         rows = [self.rows[first] for first, _ in block]
         if all(self._plain(line) for line in block):
             return "paragraph", [block]
-        if len(rows) == 1 and _HEADING.match(rows[0]):
+        if len(rows) == 1 and rows[0].startswith("#"):
             return "heading", [block]
         if _QUOTE.match(rows[0]) and all(self._plain(line, _QUOTE) for line in block):
             return "quote", [block]
@@ -327,26 +332,18 @@ def _code_spans(text: str, runs: list[tuple[int, int, int]]) -> list[Span] | Non
     None when an unpaired opener makes the search skip past its line or into a later run:
     how far that skip reaches depends on what the page puts around and into the text.
     """
-    lengths = [end - start for start, end, _ in runs]
-    by_length: dict[int, list[int]] = {}
-    for index, length in enumerate(lengths):
-        by_length.setdefault(length, []).append(index)
-    longest = _first_longest(lengths)
+    pairing = _Pairing([end - start for start, end, _ in runs])
     spans: list[Span] = []
     pos, index = 0, 0
     while index < len(runs):
         start, end, line_end = runs[index]
         opener = start if _opens(text, start, pos) else start + 1
-        if end <= pos or opener >= end:
-            index += 1
-            continue
-        width = end - opener
-        closer = _closer(index, width, lengths, by_length, longest)
+        closer = pairing.closer(index, end - opener) if opener < end else None
         if closer is not None:
             spans.append((opener, runs[closer][1]))
             pos, index = runs[closer][1], closer + 1
             continue
-        pos = opener + 2 * width  # sic: Python-Markdown's next search starts here
+        pos = opener + 2 * (end - opener)  # sic: where Python-Markdown searches next
         if index + 1 < len(runs) and (pos > line_end or "`" in text[end:pos]):
             return None
         index += 1
@@ -362,32 +359,31 @@ def _opens(text: str, start: int, pos: int) -> bool:
     return count == 0 or (count % 2 == 0 and start - count >= pos)
 
 
-def _closer(
-    index: int,
-    width: int,
-    lengths: list[int],
-    by_length: dict[int, list[int]],
-    longest: list[int],
-) -> int | None:
-    """The run that closes an opener of `width` at run `index`, as Python-Markdown pairs them."""
-    same = by_length.get(width, [])
-    after = bisect.bisect_right(same, index)
-    if after < len(same):
-        return same[after]
-    if index + 1 < len(lengths) and lengths[longest[index + 1]] < width:
-        return longest[index + 1]
-    return None
+class _Pairing:
+    """A paragraph's run lengths, indexed to find each opener's closer in one lookup."""
 
+    def __init__(self, lengths: list[int]):
+        self.lengths = lengths
+        self.by_length: dict[int, list[int]] = {}
+        for index, length in enumerate(lengths):
+            self.by_length.setdefault(length, []).append(index)
+        self.longest = [0] * len(lengths)
+        """For each index, the first index of the longest run from there on."""
+        best = len(lengths) - 1
+        for index in range(len(lengths) - 1, -1, -1):
+            best = index if lengths[index] >= lengths[best] else best
+            self.longest[index] = best
 
-def _first_longest(lengths: list[int]) -> list[int]:
-    """For each index, the first index of the longest length from there on."""
-    found = [0] * len(lengths)
-    best = len(lengths) - 1
-    for index in range(len(lengths) - 1, -1, -1):
-        if lengths[index] >= lengths[best]:
-            best = index
-        found[index] = best
-    return found
+    def closer(self, index: int, width: int) -> int | None:
+        """The run closing an opener `width` long in run `index`: the next run as long, or
+        else the first longest later run if it is shorter (Python-Markdown's fallback)."""
+        same = self.by_length.get(width, [])
+        after = bisect.bisect_right(same, index)
+        if after < len(same):
+            return same[after]
+        if index + 1 < len(self.lengths) and self.lengths[self.longest[index + 1]] < width:
+            return self.longest[index + 1]
+        return None
 
 
 def _intersect(one: list[Span], other: list[Span]) -> list[Span]:

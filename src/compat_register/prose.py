@@ -121,7 +121,14 @@ def occurrences_before(text: str, token: str, start: int) -> int:
     This is how `Document.find` counts a token in the written scalar, so a token found by a
     scanner (whole words, outside code) is then found again at the same place in the file.
     """
-    count, offset = 0, text.find(token)
-    while 0 <= offset < start:
-        count, offset = count + 1, text.find(token, offset + 1)
-    return count
+    return bisect.bisect_left(_offsets(text, token), start)
+
+
+@lru_cache(maxsize=1024)
+def _offsets(text: str, token: str) -> tuple[int, ...]:
+    # Cached: a text citing one file a thousand times asks about each occurrence in turn.
+    found, offset = [], text.find(token)
+    while offset >= 0:
+        found.append(offset)
+        offset = text.find(token, offset + 1)
+    return tuple(found)
