@@ -103,6 +103,13 @@ def test_hostile_prose_is_defused(text: str, linker: Linker) -> None:
     assert hostile(to_html(out)) == []
 
 
+def test_a_mid_line_span_of_three_backticks_is_left_as_written(linker: Linker) -> None:
+    """Only a range that starts a line can be a fence whose info string is trimmed: editing
+    a span would pair its backticks differently and let the HTML after it out raw."""
+    text = "w`````|`\n`<img src=x onerror=alert(1)>`"
+    assert hostile(to_html(prose(text, linker))) == []
+
+
 def test_a_safe_link_definition_is_text_too(linker: Linker) -> None:
     """Every `]:` outside code is broken, whatever follows it; an inline link still links."""
     html = to_html(prose("[x]: https://e.org\n\n[x] and [y](https://e.org) `[z]: a`", linker))

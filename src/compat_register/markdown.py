@@ -144,8 +144,10 @@ def prose(text: str, linker: Linker, *, one_line: bool = False, own_line: bool =
     code, skip = _ranges(text, own_line)
     links = list(_safe_links(text, code, one_line))
     protected = merge(skip + [span for span, _ in links])
-    as_code = _code_on_one_line if one_line else _code
-    edits = [(s, e, as_code(text[s:e])) for s, e in code]
+    if one_line:
+        edits = [(s, e, _code_on_one_line(text[s:e])) for s, e in code]
+    else:
+        edits = [(s, e, _code(text[s:e], _line_start(text, s, own_line))) for s, e in code]
     edits += [(s, e, rendered) for (s, e), rendered in links]
     edits += [r for r in _replacements(text, skip, linker) if not overlaps(r[:2], protected)]
     if not one_line:
@@ -186,9 +188,19 @@ def _apply(text: str, edits: list[tuple[int, int, str]], plain: Callable[[str], 
     return "".join(out)
 
 
-def _code(block: str) -> str:
-    """Code as written, except a fence's info string loses its `{...}` attributes."""
+def _code(block: str, at_line_start: bool) -> str:
+    """Code as written, except a fence's info string loses its `{...}` attributes.
+
+    Only a range that starts a line can be a fence; one that starts mid-line is a span
+    and stays exactly as written (editing it would pair its backticks differently)."""
+    if not at_line_start:
+        return block
     return _FENCE_INFO.sub(lambda m: f"{m[1]}{m[2]}", block, count=1)
+
+
+def _line_start(text: str, offset: int, own_line: bool) -> bool:
+    # Offset 0 follows `- **What.** ` unless the field was put on a line of its own.
+    return text[offset - 1] == "\n" if offset else own_line
 
 
 def _code_on_one_line(block: str) -> str:
