@@ -123,6 +123,9 @@ def _check_range(start: int, end: int, text: str) -> None:
         raise CitationSyntaxError(f"reversed line range {start}-{end} in '{text}'")
 
 
+_ALNUM = re.compile(r"[^\W_]")
+
+
 def parse_quote(rest: str) -> str:
     """The text between “curly” or "straight" quotes after the location."""
     rest = rest.strip()
@@ -138,10 +141,12 @@ def parse_quote(rest: str) -> str:
             f"quote opens with {opener} but never closes: YAML ends a plain value at ' #' "
             "(a comment); write the whole citation in single quotes"
         )
-    if not normalise_quote(rest[1:-1]):
-        # `“...”` or `“**”` is no text at all once normalised, and would match any line
+    quote = rest[1:-1]
+    if not _ALNUM.search(quote) and not normalise_quote(quote):
+        # `“...”` or `“**”` is no text at all once normalised, and would match any line.
+        # (A quote holding a letter or digit never normalises to nothing: skip the work.)
         raise CitationSyntaxError("empty quote: quote the cited text, or leave the quote out")
-    return rest[1:-1]
+    return quote
 
 
 def is_citation_path(path: str) -> bool:

@@ -325,6 +325,8 @@ class _Builder:
 
     def _reject_anchor_and_tag(self, ev: yaml.Event) -> None:
         anchor = getattr(ev, "anchor", None)
+        if anchor is None and getattr(ev, "tag", None) is None:
+            return  # nearly every event: no anchor, alias or explicit tag
         if isinstance(ev, yaml.AliasEvent):
             message = f"alias '*{anchor}' is not allowed: write the value out in full"
             raise LoadError(self.mark(ev), "yaml-alias", message)
