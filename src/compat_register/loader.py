@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -187,7 +187,10 @@ def parse(text: str, display: str, integer_keys: frozenset[str]) -> Document:
     doc = Document(display, text, None)
     # Events are consumed as parsed, so a rejected construct stops the parser early: libyaml
     # takes time quadratic in the nesting depth to get to the end of `[[[[...`.
-    builder = _Builder(doc, yaml.parse(text, Loader=_Loader), integer_keys)
+    parser = _Loader(text)
+    # The parser's own get_event, not yaml.parse(): that generator adds a Python frame and
+    # a second call into libyaml per event, a quarter of the parse for a large register.
+    builder = _Builder(doc, parser.get_event, integer_keys)
     error: LoadError | None = None
     try:
         doc.data = builder.build()
@@ -197,6 +200,8 @@ def parse(text: str, display: str, integer_keys: frozenset[str]) -> Document:
         error = _reader_error(doc, err)
     except LoadError as err:
         error = err
+    finally:
+        parser.dispose()
     if builder.quoted is not None:  # an odd line break before the error is its likely cause
         builder.reject_odd_breaks(len(text) if error is None else error.mark.offset)
     if error is not None:
@@ -248,8 +253,8 @@ def _reader_error(doc: Document, err: yaml.reader.ReaderError) -> LoadError:
 class _Builder:
     """Turns a stream of parser events into nested dicts, lists and scalars."""
 
-    def __init__(self, doc: Document, events: Iterator[yaml.Event], integer_keys: frozenset[str]):
-        self.doc, self.events = doc, events
+    def __init__(self, doc: Document, next_event: Callable[[], Any], integer_keys: frozenset[str]):
+        self.doc, self.next = doc, next_event
         self.integer_keys = integer_keys
         text = doc.text
         odd = any(char in text for char in _ODD_BREAKS)
@@ -284,9 +289,6 @@ class _Builder:
                 "YAML parsers disagree on whether it ends a line; remove it"
             )
             raise LoadError(self.doc.position(index), "odd-line-break", message)
-
-    def next(self) -> yaml.Event:
-        return next(self.events)
 
     def build(self) -> Any:
         self.next()  # StreamStart
