@@ -20,6 +20,7 @@ from .citations import (
     CitationSyntaxError,
     Claim,
     Parsed,
+    normalise_quote,
     parse_compact,
     parse_lines,
     parse_prose,
@@ -390,6 +391,10 @@ class _CitationBuilder:
             return None
         alias = _opt_text(item.get("source"))
         quote = _opt_text(item.get("quote"))
+        if quote is not None and not normalise_quote(quote):
+            message = "empty quote: quote the cited text, or leave the quote out"
+            self._report(self.doc.mark((*path, "quote")), entry_id, message)
+            return None
         parsed = Parsed(alias, item["path"], start, end, quote, str(lines))
         text = f"{alias + ':' if alias else ''}{parsed.path}:{parsed.lines_text}"
         if quote:
