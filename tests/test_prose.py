@@ -8,10 +8,10 @@ import re
 import time
 from html.parser import HTMLParser
 
-import markdown
 import pytest
 
 from compat_register import prose
+from pagehtml import to_html
 
 
 def code(text: str) -> list[str]:
@@ -145,16 +145,6 @@ def test_a_long_text_is_read_in_linear_time() -> None:
 
 # --- Python-Markdown itself ---------------------------------------------------------------
 
-_EXTENSIONS = [
-    "admonition",
-    "attr_list",
-    "tables",
-    "toc",
-    "pymdownx.details",
-    "pymdownx.highlight",
-    "pymdownx.inlinehilite",
-    "pymdownx.superfences",
-]
 _TOKENS = (
     ["`"] * 6
     + ["``"] * 3
@@ -189,7 +179,7 @@ def _rendered_code(text: str, list_item: bool) -> tuple[set[str], set[str]]:
     if list_item:  # as render.PageFormatter.item lays out an entry's field
         text = "- **What.** " + re.sub(r"\n[ ]+\n", "\n\n", text.replace("\n", "\n    "))
     parser = _CodeText()
-    parser.feed(markdown.markdown(text, extensions=_EXTENSIONS))
+    parser.feed(to_html(text))
     code, rest = "".join(parser.code), "".join(parser.text)
     return _markers(code), _markers(code + rest)
 
