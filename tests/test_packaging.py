@@ -1,0 +1,37 @@
+"""Every data file the package reads at run time is shipped in the wheel.
+
+The site's templates, their CSS/JS assets and the JSON Schemas are read from the installed
+package; a file that `package-data` does not match is missing from a non-editable install.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from pathlib import Path
+
+import pytest
+
+tomllib = pytest.importorskip("tomllib")  # Python 3.11+; the check is the same on any version
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "compat_register"
+
+
+def test_package_data_covers_every_data_file() -> None:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = pyproject["tool"]["setuptools"]["package-data"]["compat_register"]
+    data = [
+        path.relative_to(PACKAGE).as_posix()
+        for folder in ("templates", "schema")
+        for path in (PACKAGE / folder).rglob("*")
+        if path.is_file()
+    ]
+    assert data, "no data files found"
+    missing = [name for name in data if not any(_glob_match(name, g) for g in globs)]
+    assert missing == []
+
+
+def _glob_match(name: str, glob: str) -> bool:
+    # As setuptools globs package data: `*` stays within one folder.
+    parts, patterns = name.split("/"), glob.split("/")
+    return len(parts) == len(patterns) and all(map(fnmatch.fnmatch, parts, patterns))
