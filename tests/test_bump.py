@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from compat_register.cli import main
 from gitrepo import GitRepo
+from registerfiles import register_head
 
 SERVER = """package server
 
@@ -108,16 +109,9 @@ sources:
     claims: [src/**, {{glob: "manual/**", under: docs/}}, {{glob: "guide.md", under: docs/}}]
 """
 
-REGISTER = """title: Test
-prefix: T
-description: A test register.
-status: draft
-created: 2026-01-01
-last-updated: 2026-01-02
-increment: 1
-subject: up
-entries:
-  - id: T-01
+REGISTER = (
+    register_head()
+    + """  - id: T-01
     title: Every move
     what: '`src/server.go:3` is code; the body src/server.go:3-5; the line src/server.go:3.'
     status: {state: done, note: See guide.md:3 and up:src/server.go:12.}
@@ -133,6 +127,7 @@ entries:
       - {source: up, path: docs/guide.md, lines: 1}
       - {path: guide.md, lines: 4, quote: Step two.}
 """
+)
 
 
 def make_registers(root: Path, commit: str) -> Path:

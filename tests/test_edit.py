@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from compat_register import api, edit
 from compat_register.cli import main
 from gitrepo import GitRepo
+from registerfiles import register_head
 
 CODE = "".join(f"line {n}\n" for n in range(1, 11))
 
@@ -23,16 +24,9 @@ sources:
   up: {{title: Upstream, repo: null, commit: {commit}, path: ../up, claims: [src/**]}}
 """
 
-REGISTER = """title: {title}
-prefix: {prefix}
-description: A test register.
-status: draft
-created: 2026-01-01
-last-updated: 2026-01-02
-increment: 1
-subject: up
-entries:
-  - id: {prefix}-01
+REGISTER = (
+    register_head("{title}", "{prefix}")
+    + """  - id: {prefix}-01
     title: Entry
     what: Something.
     status: {{state: done}}
@@ -41,6 +35,7 @@ entries:
     risk: None.
     sources: [{sources}]
 """
+)
 
 
 def register(prefix: str, sources: str) -> str:

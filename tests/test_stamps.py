@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from compat_register.cli import main
 from compat_register.stamps import Key, digest, format_lock, parse
 from gitrepo import GitRepo
+from registerfiles import register_head
 
 CODE = "".join(f"line {n}\n" for n in range(1, 11))
 
@@ -29,16 +30,7 @@ ENTRY = """  - id: {id}
     sources: [{sources}]
 """
 
-HEAD = """title: Test
-prefix: T
-description: A test register.
-status: draft
-created: 2026-01-01
-last-updated: 2026-01-02
-increment: 1
-subject: up
-entries:
-"""
+HEAD = register_head()
 
 
 def register(*entries: tuple[str, int, str]) -> str:

@@ -20,6 +20,7 @@ from compat_register.cli import main
 from compat_register.models import Citation, Where
 from compat_register.verify import judge
 from gitrepo import GitRepo
+from registerfiles import register_head
 
 SPEC_V1 = """# Basic
 
@@ -70,16 +71,9 @@ sources:
     claims: [lib/**]
 """
 
-REGISTER = """title: Test
-prefix: T
-description: A test register.
-status: draft
-created: 2026-01-01
-last-updated: 2026-01-02
-increment: 1
-subject: up
-entries:
-  - id: T-01
+REGISTER = (
+    register_head()
+    + """  - id: T-01
     title: Every outcome
     what: Handled in (src/server.go:3-5), see src/server.go:500 and old.md:1 and lib/a.py:2.
     status: {state: done, note: 'Quoted elsewhere: `src/server.go:99` is code, not a citation.'}
@@ -99,6 +93,7 @@ entries:
       - lib/a.py:3
       - logo.png:1
 """
+)
 
 
 def make_registers(root: Path, commit: str) -> Path:
