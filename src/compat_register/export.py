@@ -96,13 +96,15 @@ def citation_data(citation: Citation) -> dict[str, Any]:
     }
 
 
+def placed_citation_data(citation: Citation) -> dict[str, Any]:
+    """A citation with the register and entry it belongs to, for lists outside a register."""
+    return {"register": citation.register, "entry": citation.entry, **citation_data(citation)}
+
+
 def outcome_data(outcome: Outcome) -> dict[str, Any]:
     """A verified citation as in `register verify --format json`."""
-    citation = outcome.citation
     return {
-        "register": citation.register,
-        "entry": citation.entry,
-        **citation_data(citation),
+        **placed_citation_data(outcome.citation),
         "outcome": outcome.outcome,
         "message": outcome.message,
         "proposed": list(outcome.proposed) if outcome.proposed else None,
@@ -135,11 +137,8 @@ def bump_data(bump: Bump, dry_run: bool) -> dict[str, Any]:
 
 
 def followed_data(followed: Followed) -> dict[str, Any]:
-    citation = followed.citation
     return {
-        "register": citation.register,
-        "entry": citation.entry,
-        **citation_data(citation),
+        **placed_citation_data(followed.citation),
         "kind": followed.kind,
         "new_path": followed.path,
         "new_lines": list(followed.lines) if followed.lines else None,
