@@ -10,8 +10,8 @@ from html.parser import HTMLParser
 
 import markdown
 
-from compat_register.markdown import safe_url
-from compat_register.sanitize import ATTRIBUTES, TAGS
+from compat_register.site.markdown import safe_url
+from compat_register.site.sanitize import ATTRIBUTES, TAGS
 
 EXTENSIONS = [
     "admonition",

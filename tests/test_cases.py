@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from compat_register import loader
+from compat_register.reading import loader
 from conftest import RunLine
 
 CASES = Path(__file__).parent / "cases"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from compat_register.citations import (
+from compat_register.citations.syntax import (
     CitationSyntaxError,
     Claim,
     Claims,

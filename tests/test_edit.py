@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compat_register import api, edit
+from compat_register import api
 from compat_register.cli import main
+from compat_register.following import edit
 from gitrepo import GitRepo
 from registerfiles import register_head
 

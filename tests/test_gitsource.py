@@ -13,8 +13,8 @@ from pathlib import Path
 import git
 import pytest
 
-from compat_register import gitsource
-from compat_register.gitsource import (
+from compat_register.sources import gitsource
+from compat_register.sources.gitsource import (
     Checkout,
     GitSourceError,
     SourceCache,
@@ -569,7 +569,7 @@ def test_interrupted_sync_keeps_the_previous_commit(src: GitRepo, cache: SourceC
 KILLER = """
 import os, signal, sys
 from pathlib import Path
-from compat_register.gitsource import SourceCache
+from compat_register.sources.gitsource import SourceCache
 def die(line):
     os.killpg(0, signal.SIGKILL)  # this process and its git, as a cancelled CI job
 SourceCache(Path(sys.argv[1])).sync("spec", sys.argv[2], sys.argv[3], progress=die)
@@ -612,7 +612,8 @@ def test_two_syncs_at_once(src: GitRepo, cache: SourceCache) -> None:
 def test_two_sync_processes_at_once(src: GitRepo, cache: SourceCache) -> None:
     pinned = src.commit()
     code = (
-        "import sys; from pathlib import Path; from compat_register.gitsource import SourceCache;"
+        "import sys; from pathlib import Path;"
+        "from compat_register.sources.gitsource import SourceCache;"
         "print(SourceCache(Path(sys.argv[1])).sync('spec', sys.argv[2], sys.argv[3]))"
     )
     run = [sys.executable, "-c", code, str(cache.root), src.url, pinned]
@@ -675,8 +676,8 @@ def test_source_variable() -> None:
 
 
 def test_a_relative_local_repo_is_relative_to_the_registers_directory() -> None:
-    from compat_register.models import Source, Where
-    from compat_register.pins import _repo
+    from compat_register.model.registers import Source, Where
+    from compat_register.sources.pins import _repo
 
     def repo_of(repo: str) -> str:
         source = Source("up", "Up", repo, "1234567", None, (), Where("s.yaml", 1, 1))
@@ -692,8 +693,8 @@ def test_a_relative_local_repo_is_relative_to_the_registers_directory() -> None:
 def test_a_pin_that_cannot_be_resolved_closes_its_checkout(
     src: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from compat_register.models import Source, Where
-    from compat_register.pins import Checkouts
+    from compat_register.model.registers import Source, Where
+    from compat_register.sources.pins import Checkouts
 
     src.commit()
     closed: list[Path] = []

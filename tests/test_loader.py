@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from compat_register import loader
-from compat_register.diagnostics import Diagnostic
-from compat_register.loader import Document, LoadError, Path_
+from compat_register.model.diagnostic import Diagnostic
+from compat_register.reading import loader
+from compat_register.reading.loader import Document, LoadError, Path_
 
 INTS = frozenset({"increment", "lines"})
 

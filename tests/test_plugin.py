@@ -132,8 +132,8 @@ def test_properdocs_runs_the_plugin_unchanged(tmp_path: Path) -> None:
 
 
 def test_serve_watches_registers_and_templates(tmp_path: Path) -> None:
-    from compat_register import render
-    from compat_register.plugin import RegisterPlugin
+    from compat_register.site import render
+    from compat_register.site.plugin import RegisterPlugin
 
     class Server:
         def __init__(self) -> None:
@@ -191,7 +191,7 @@ def test_rebuilds_render_again_only_when_an_input_changed(
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
 
-    from compat_register import render
+    from compat_register.site import render
 
     repo = GitRepo(tmp_path / "impl")
     repo.write("internal/server.go", "".join(f"func line{n}() {{}}\n" for n in range(1, 61)))
@@ -231,7 +231,7 @@ def test_an_unexpected_error_is_a_plugin_error(
     from mkdocs.structure.files import Files
 
     from compat_register import api
-    from compat_register.plugin import RegisterPlugin
+    from compat_register.site.plugin import RegisterPlugin
 
     def broken(root: Path) -> api.Checked:
         raise RuntimeError("boom")

@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from compat_register import prose
+from compat_register.citations import prose
 from pagehtml import to_html
 
 

@@ -1,4 +1,4 @@
-"""Cross-references: `refs.scan` on Markdown text, and `refs.resolve` over a register set."""
+"""Cross-references: `references.scan` on Markdown text, `references.resolve` over a set."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from compat_register import api, refs
-from compat_register.models import LinkPattern
+from compat_register import api
+from compat_register.checking import references
+from compat_register.model.registers import LinkPattern
 
 LINKS = [
     LinkPattern(re.compile(r"SEP-(\d+)"), "https://example.org/sep/{1}"),
@@ -18,7 +19,7 @@ LINKS = [
 
 def found(text: str) -> list[tuple[str, str, str, str]]:
     """(text, first, last, url) of each reference in `text`."""
-    return [(r.text, r.first, r.last, r.url) for r in refs.scan(text, LINKS)]
+    return [(r.text, r.first, r.last, r.url) for r in references.scan(text, LINKS)]
 
 
 # --- scan ---------------------------------------------------------------------------------
@@ -26,7 +27,7 @@ def found(text: str) -> list[tuple[str, str, str, str]]:
 
 def test_single_ids_with_their_spans() -> None:
     text = "See META-03, then (PC-4) and TASK-15."
-    scanned = refs.scan(text, LINKS)
+    scanned = references.scan(text, LINKS)
     assert [(r.text, r.first, r.last) for r in scanned] == [
         ("META-03", "META-03", ""),
         ("PC-4", "PC-4", ""),
@@ -51,7 +52,7 @@ def test_link_patterns_become_urls_not_ids() -> None:
 
 
 def test_without_link_patterns_sep_is_an_id() -> None:
-    assert [r.first for r in refs.scan("SEP-414", [])] == ["SEP-414"]
+    assert [r.first for r in references.scan("SEP-414", [])] == ["SEP-414"]
 
 
 @pytest.mark.parametrize(
@@ -131,7 +132,7 @@ def test_an_id_with_a_line_is_not_a_citation() -> None:
 
 
 def test_results_are_in_text_order() -> None:
-    scanned = refs.scan("META-02 SEP-1 META-01 PR #2", LINKS)
+    scanned = references.scan("META-02 SEP-1 META-01 PR #2", LINKS)
     assert [r.text for r in scanned] == ["META-02", "SEP-1", "META-01", "PR #2"]
     assert [r.start for r in scanned] == sorted(r.start for r in scanned)
 

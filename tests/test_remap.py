@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from compat_register.remap import Mapped, find_moved, remap, same_text
+from compat_register.following.remap import Mapped, find_moved, remap, same_text
 
 
 @pytest.mark.parametrize(

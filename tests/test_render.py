@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compat_register import api, render
+from compat_register import api
 from compat_register.cli import main
-from compat_register.markdown import Linker, citation_link, escape_inline, prose, safe_url
-from compat_register.models import Citation, Where
-from compat_register.verify import Outcome
+from compat_register.following.verify import Outcome
+from compat_register.model.registers import Citation, Where
+from compat_register.site import render
+from compat_register.site.markdown import Linker, citation_link, escape_inline, prose, safe_url
 from gitrepo import GitRepo
 from pagehtml import hostile, to_html
 

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from compat_register import api, render
-from compat_register.sanitize import clean
+from compat_register import api
+from compat_register.site import render
+from compat_register.site.sanitize import clean
 from pagehtml import hostile, to_html
 
 GOLDEN_REGISTERS = Path(__file__).parent / "golden" / "basic" / "registers"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from compat_register import schema
-from compat_register.loader import Document, load_file
+from compat_register.reading import schema
+from compat_register.reading.loader import Document, load_file
 
 TESTS = Path(__file__).parent
 FILES = sorted(

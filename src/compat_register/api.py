@@ -13,16 +13,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import refs, registerset, schema, validate
-from .diagnostics import Diagnostic, sort_diagnostics
-from .loader import Document
-from .models import Citation, Register, RegisterSet, Sources, Where
+from .checking import references, rules
+from .model.diagnostic import Diagnostic, sort_diagnostics
+from .model.registers import Citation, Register, RegisterSet, Sources, Where
+from .reading import build, schema
+from .reading.loader import Document
 
 # verify, pins and edit bring in GitPython: imported where used, so `register check` and
 # `register export` never load git.
 if TYPE_CHECKING:
-    from . import bump as bumping
-    from . import edit, verify
+    from .following import bump as bumping
+    from .following import edit, verify
 
 
 @contextmanager
@@ -62,10 +63,10 @@ def check(root: Path) -> Checked:
 
 
 def _check(root: Path, on_register: Callable[[Register, Sources], None] | None = None) -> Checked:
-    loaded = registerset.load(root, on_register)
+    loaded = build.load(root, on_register)
     diagnostics = list(loaded.diagnostics)
-    diagnostics.extend(validate.check(loaded.registers, loaded.documents))
-    diagnostics.extend(refs.resolve(loaded.registers, loaded.documents))
+    diagnostics.extend(rules.check(loaded.registers, loaded.documents))
+    diagnostics.extend(references.resolve(loaded.registers, loaded.documents))
     return Checked(root, loaded.registers, loaded.documents, sort_diagnostics(diagnostics))
 
 
@@ -82,7 +83,7 @@ class Verified(Checked):
 
     @property
     def summary(self) -> dict[str, int]:
-        from . import verify
+        from .following import verify
 
         return verify.summary(self.outcomes)
 
@@ -101,7 +102,7 @@ def verify_citations(
     moved to REV (`register verify --against`); raises `verify.PreviewError` when the
     source has no checkout or REV names no commit in it.
     """
-    from . import verify
+    from .following import verify
 
     environ = os.environ if environ is None else environ
     checkouts = verify.Checkouts(root, environ)
@@ -150,7 +151,7 @@ def fix(root: Path, environ: Mapping[str, str] | None = None) -> tuple[Verified,
     them) are made in memory, read back, and written all at once or not at all: raises
     `edit.EditError`, having written nothing, when that cannot be done safely.
     """
-    from . import edit, stamps
+    from .following import edit, stamps
 
     verified = verify_citations(root, environ=environ)
     moves = _moves(verified.outcomes)
@@ -194,13 +195,13 @@ def sync(
     for each source synced and every problem: those of sources.yaml, when it has errors
     nothing is fetched, and one per source that failed.
     """
-    from . import pins
+    from .sources import pins
 
-    path = root / registerset.SOURCES_FILE
+    path = root / build.SOURCES_FILE
     problems: list[Diagnostic] = []
-    doc = registerset._load(path, schema.SOURCES, {}, problems)
-    sources = registerset.build_sources(doc, problems, registerset.display_path(path))
-    problems.extend(validate.check_sources(sources, doc))
+    doc = build._load(path, schema.SOURCES, {}, problems)
+    sources = build.build_sources(doc, problems, build.display_path(path))
+    problems.extend(rules.check_sources(sources, doc))
     if any(p.severity == "error" for p in problems):
         return [], sort_diagnostics(problems)
     environ = os.environ if environ is None else environ
@@ -224,7 +225,7 @@ def bump(
     the move cannot be made and `edit.EditError` when a file cannot be rewritten safely;
     in every failure nothing is written.
     """
-    from . import bump as bumping
+    from .following import bump as bumping
 
     with bulk_allocation():
         checked = _check(root)
@@ -269,7 +270,7 @@ def stamp(
     errors: the stamps of a file that does not load would otherwise be dropped. Raises
     `edit.EditError` when the lock cannot be rewritten safely.
     """
-    from . import edit, stamps
+    from .following import edit, stamps
 
     verified = verify_citations(root, environ=environ)
     if verified.check_failed:
@@ -297,7 +298,7 @@ def stamp(
 
 def _digest(outcome: verify.Outcome) -> str | None:
     """The stamp of a citation's lines, when they read as cited."""
-    from . import stamps
+    from .following import stamps
 
     if outcome.outcome not in ("ok", "changed", "unstamped") or outcome.excerpt is None:
         return None

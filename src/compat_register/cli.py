@@ -13,9 +13,11 @@ from typing import Any, TypeVar
 
 import click
 
-from . import api, edit, export
-from .diagnostics import Diagnostic, format_report
-from .models import lines_text
+from . import api
+from .following import edit
+from .model.diagnostic import Diagnostic, format_report
+from .model.registers import lines_text
+from .reporting import export
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -156,7 +158,7 @@ def verify(
     against: tuple[str, str] | None,
 ) -> None:
     """Check, then verify every citation against its source's pinned commit."""
-    from .verify import PreviewError  # noqa: PLC0415 - brings in GitPython
+    from .following.verify import PreviewError  # noqa: PLC0415 - brings in GitPython
 
     _require_dir(registers_dir)
     if against and (offline or against[0] in skip):
@@ -241,7 +243,7 @@ def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: s
     place), changed (the cited lines were edited: read them), or gone (deleted). Exit 1
     when a citation changed or is gone, even though the files were written.
     """
-    from .bump import BumpError, UnknownSource  # noqa: PLC0415 - brings in GitPython
+    from .following.bump import BumpError, UnknownSource  # noqa: PLC0415 - brings in GitPython
 
     _require_dir(registers_dir)
     try:
@@ -405,7 +407,7 @@ def render_command(
     registers_dir: Path, out: Path, offline: bool, templates: Path | None, legend: str | None
 ) -> None:
     """Write the site's pages as Markdown, for engines that run no MkDocs plugins."""
-    from . import render  # noqa: PLC0415 - only this command needs Jinja2 and Pygments
+    from .site import render  # noqa: PLC0415 - only this command needs Jinja2 and Pygments
 
     _require_dir(registers_dir)
     result = api.verify_citations(registers_dir, offline=offline)

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .loader import MAX_DIGITS
+from ..reading.loader import MAX_DIGITS
 from .prose import non_prose_ranges, outside
 
 OPEN_QUOTES = {"“": "”", '"': '"'}

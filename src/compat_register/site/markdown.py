@@ -14,10 +14,10 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from . import refs
-from .citations import prose_citations
-from .models import Citation, Sources
-from .prose import Span, code_ranges, merge, non_prose_ranges, occurrences_before, overlaps
+from ..checking import references
+from ..citations.syntax import prose_citations
+from ..model.registers import Citation, Sources
+from ..citations.prose import Span, code_ranges, merge, non_prose_ranges, occurrences_before, overlaps
 
 # `[text](dest "title")`, one level of parentheses inside dest (as in Wikipedia URLs).
 _INLINE_LINK = re.compile(
@@ -260,7 +260,7 @@ def _escape_code_aware(text: str) -> str:
 
 
 def _replacements(text: str, skip: list[Span], linker: Linker) -> Iterator[tuple[int, int, str]]:
-    for ref in refs.scan(text, linker.sources.links, skip):
+    for ref in references.scan(text, linker.sources.links, skip):
         yield ref.start, ref.end, _reference(ref, linker)
     for match in prose_citations(text, skip):
         citation = linker.citation_in(text, match)
@@ -268,12 +268,12 @@ def _replacements(text: str, skip: list[Span], linker: Linker) -> Iterator[tuple
         yield match.start(), match.end(), rendered
 
 
-def _reference(ref: refs.Ref, linker: Linker) -> str:
+def _reference(ref: references.Ref, linker: Linker) -> str:
     if ref.url:
         return f"[{escape_inline(ref.text)}]({ref.url})" if safe_url(ref.url) else ref.text
     ends = [ref.first] + ([ref.last] if ref.last else [])
-    pending = {refs.prefix_of(e) for e in ends} & set(linker.sources.pending)
-    if pending and all(refs.prefix_of(e) in pending for e in ends):
+    pending = {references.prefix_of(e) for e in ends} & set(linker.sources.pending)
+    if pending and all(references.prefix_of(e) in pending for e in ends):
         return pending_span(ref.text, sorted(pending))
     return "..".join(_one_reference(end, linker) for end in ends)
 
@@ -287,8 +287,8 @@ def entry_link(entry_id: str, url: str | None, pending: Sequence[str] = ()) -> s
     is pending). The ID is escaped either way: an owner may be any text, not only an ID."""
     if url is not None:
         return f"[{escape_inline(entry_id)}]({url})"
-    if refs.prefix_of(entry_id) in pending:
-        return pending_span(entry_id, [refs.prefix_of(entry_id)])
+    if references.prefix_of(entry_id) in pending:
+        return pending_span(entry_id, [references.prefix_of(entry_id)])
     return escape_inline(entry_id)  # a dangling reference (reported by check), or not an ID
 
 

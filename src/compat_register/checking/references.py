@@ -11,11 +11,18 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .citations import prose_citations
-from .diagnostics import Diagnostic, Severity
-from .loader import Document, Path_
-from .models import Entry, LinkPattern, Register, RegisterSet
-from .prose import Span, non_prose_ranges, occurrences_before, outside, overlaps, prose_fields
+from ..citations.prose import (
+    Span,
+    non_prose_ranges,
+    occurrences_before,
+    outside,
+    overlaps,
+    prose_fields,
+)
+from ..citations.syntax import prose_citations
+from ..model.diagnostic import Diagnostic, Severity
+from ..model.registers import Entry, LinkPattern, Register, RegisterSet
+from ..reading.loader import Document, Path_
 
 _ID = r"[A-Z][A-Z0-9]*-[0-9]+"
 ID = re.compile(rf"{_ID}\Z")

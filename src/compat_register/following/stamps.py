@@ -25,11 +25,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .citations import normalise
-from .diagnostics import Diagnostic
+from ..citations.syntax import normalise
+from ..model.diagnostic import Diagnostic
+from ..model.registers import Citation, lines_text
+from ..reading.build import display_path
 from .edit import EditError
-from .models import Citation, lines_text
-from .registerset import display_path
 
 LOCK_FILE = "citations.lock"
 HEADER = (

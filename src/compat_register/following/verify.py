@@ -11,13 +11,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import stamps, validate
-from .citations import FileText, normalise, normalise_quote
-from .diagnostics import Diagnostic, Severity
+from ..checking import rules
+from ..citations.syntax import FileText, normalise, normalise_quote
+from ..model.diagnostic import Diagnostic, Severity
+from ..model.registers import Citation, Register, RegisterSet, Sources, lines_text
+from ..sources.gitsource import GitSourceError
+from ..sources.pins import Checkouts, Pin
+from . import stamps
 from .follow import Followed, follow
-from .gitsource import GitSourceError
-from .models import Citation, Register, RegisterSet, Sources, lines_text
-from .pins import Checkouts, Pin
 
 OUTCOMES = (
     "ok",
@@ -175,13 +176,13 @@ def background_reader(
 ) -> Callable[[Register, Sources], None]:
     """A hook for `registerset.load`: as each register is built, resolve its citations and
     start reading the files they cite, so git reads them while the rest of the registers
-    are parsed. (Each citation is resolved once: `validate.resolve` keeps a resolved one.)"""
+    are parsed. (Each citation is resolved once: `rules.resolve` keeps a resolved one.)"""
     skipped = set(skip)
 
     def read(register: Register, sources: Sources) -> None:
         citations = register.citations()
         for citation in citations:
-            validate.resolve(citation, sources)
+            rules.resolve(citation, sources)
         ask(citations, sources, checkouts, skipped)
 
     return read

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from ..reading.loader import Path_
 from . import mdcode
-from .loader import Path_
 
 Span = tuple[int, int]
 

@@ -14,14 +14,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..citations.syntax import claimants, is_citation_path
+from ..model.registers import Citation, RegisterSet, Source, lines_text
+from ..reading.loader import Document
+from ..sources.gitsource import Checkout, GitSourceError
+from ..sources.pins import open_moved
 from . import edit, stamps
-from .citations import claimants, is_citation_path
 from .edit import Edit, Planned
 from .follow import Followed, follow
-from .gitsource import Checkout, GitSourceError
-from .loader import Document
-from .models import Citation, RegisterSet, Source, lines_text
-from .pins import open_moved
 from .remap import KINDS
 
 # A path the compact and in-prose forms can hold, unquoted, in any YAML scalar style.

@@ -17,10 +17,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .loader import Document, LoadError, Path_, parse
-from .models import Citation, Register, lines_text
-from .registerset import build_register
-from .schema import integer_keys
+from ..model.registers import Citation, Register, lines_text
+from ..reading.build import build_register
+from ..reading.loader import Document, LoadError, Path_, parse
+from ..reading.schema import integer_keys
 
 
 class EditError(Exception):

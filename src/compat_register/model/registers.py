@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from .citations import Claim, Claims
-from .loader import Path_
+from ..citations.syntax import Claim, Claims
+from ..reading.loader import Path_
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ import fastjsonschema
 if TYPE_CHECKING:  # imported when a document is invalid: valid runs never load jsonschema
     from jsonschema import Draft202012Validator, ValidationError
 
-from .diagnostics import Diagnostic
+from ..model.diagnostic import Diagnostic
 from .loader import Document, Path_
 
 REGISTER = "register.schema.json"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .citations import normalise
+from ..citations.syntax import normalise
 
 Hunk = tuple[int, int, int, int]
 """(old_start, old_count, new_start, new_count), as in `gitsource.Hunk`."""

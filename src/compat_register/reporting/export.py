@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .models import Citation, Entry, Rated, Register, RegisterSet, Source
+from ..model.registers import Citation, Entry, Rated, Register, RegisterSet, Source
 
 if TYPE_CHECKING:  # verify brings in GitPython, which `register export` does not need
-    from .bump import Bump
-    from .follow import Followed
-    from .verify import Outcome, Preview
+    from ..following.bump import Bump
+    from ..following.follow import Followed
+    from ..following.verify import Outcome, Preview
 
 EXPORT_VERSION = 1
 

@@ -28,9 +28,13 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from . import api, render, sanitize
-from .diagnostics import Diagnostic
-from .models import Sources
+from .. import api
+
+from . import render
+
+from . import sanitize
+from ..model.diagnostic import Diagnostic
+from ..model.registers import Sources
 
 log = get_plugin_logger(__name__)
 
@@ -200,7 +204,7 @@ def pinned_commits(root: Path, sources: Sources) -> tuple[tuple[str, str | None]
 
     A checkout that gains the pinned commit (`register sync`), or loses it, changes this.
     """
-    from .pins import Checkouts  # noqa: PLC0415 - brings in GitPython
+    from ..sources.pins import Checkouts  # noqa: PLC0415 - brings in GitPython
 
     checkouts = Checkouts(root, os.environ)
     try:

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 import yaml
 
-from .diagnostics import Diagnostic
-from .loader import Path_
+from ..model.diagnostic import Diagnostic
+from ..reading.loader import Path_
 from .markdown import (
     Linker,
     citation_link,
@@ -31,10 +31,10 @@ from .markdown import (
     prose,
     safe_url,
 )
-from .models import Citation, Entry, Register, RegisterSet
+from ..model.registers import Citation, Entry, Register, RegisterSet
 
 if TYPE_CHECKING:
-    from .verify import Outcome
+    from ..following.verify import Outcome
 
 PACKAGED_TEMPLATES = Path(__file__).parent / "templates"
 """The templates shipped in the wheel; a site may point the plugin at its own copy."""

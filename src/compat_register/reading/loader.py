@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from .diagnostics import Diagnostic
+from ..model.diagnostic import Diagnostic
 
 try:  # the C parser is an order of magnitude faster; fall back where libyaml is absent
     from yaml import CSafeLoader as _Loader

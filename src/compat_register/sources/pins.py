@@ -11,8 +11,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .citations import FileText
-from .diagnostics import Diagnostic
+from ..citations.syntax import FileText
+from ..model.diagnostic import Diagnostic
+from ..model.registers import Source, Sources
 from .gitsource import (
     BlobBatch,
     Checkout,
@@ -22,7 +23,6 @@ from .gitsource import (
     locate,
     source_variable,
 )
-from .models import Source, Sources
 from .safety import check_commit, is_local_path
 
 

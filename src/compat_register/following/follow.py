@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .gitsource import Checkout, GitSourceError
-from .models import Citation
+from ..model.registers import Citation
+from ..sources.gitsource import Checkout, GitSourceError
 from .remap import Hunk, Mapped, find_moved, remap, same_text
 
 

@@ -6,12 +6,12 @@ import re
 from collections.abc import Iterator
 from datetime import datetime, timezone
 
-from . import schema
-from .citations import claimants
-from .diagnostics import Diagnostic
-from .loader import Document
-from .models import Citation, Entry, Register, RegisterSet, Sources, Where
-from .safety import check_repo_path, check_repo_url
+from ..citations.syntax import claimants
+from ..model.diagnostic import Diagnostic
+from ..model.registers import Citation, Entry, Register, RegisterSet, Sources, Where
+from ..reading import schema
+from ..reading.loader import Document
+from ..sources.safety import check_repo_path, check_repo_url
 
 ID_PATTERN = re.compile(r"[A-Z][A-Z0-9]*-[0-9]+\Z")
 PREFIX_PATTERN = re.compile(r"[A-Z][A-Z0-9]*\Z")

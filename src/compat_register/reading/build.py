@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import schema
-from .citations import (
+from ..citations.prose import occurrences_before, prose_fields
+from ..citations.syntax import (
     OPEN_QUOTES,
     CitationSyntaxError,
     Claim,
@@ -26,9 +26,8 @@ from .citations import (
     parse_prose,
     prose_citations,
 )
-from .diagnostics import Diagnostic
-from .loader import MAX_DIGITS, Document, Mark, Path_, load_file
-from .models import (
+from ..model.diagnostic import Diagnostic
+from ..model.registers import (
     Citation,
     Entry,
     LinkPattern,
@@ -40,7 +39,8 @@ from .models import (
     Sources,
     Where,
 )
-from .prose import occurrences_before, prose_fields
+from . import schema
+from .loader import MAX_DIGITS, Document, Mark, Path_, load_file
 
 SOURCES_FILE = "sources.yaml"
 _LINES = re.compile(

@@ -22,7 +22,7 @@ from typing import IO, Any
 import git
 from git.util import expand_path
 
-from .citations import FileText
+from ..citations.syntax import FileText
 from .safety import check_commit, check_repo_path, check_repo_url, is_local_path
 
 Hunk = tuple[int, int, int, int]
