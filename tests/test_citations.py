@@ -6,14 +6,12 @@ import pytest
 
 from compat_register.citations.syntax import (
     CitationSyntaxError,
-    Claim,
-    Claims,
-    claimants,
     is_citation_path,
     parse_compact,
     parse_lines,
     prose_citations,
 )
+from compat_register.model.claims import Claim, Claims, claimants
 
 
 def tokens(text: str) -> list[str]:

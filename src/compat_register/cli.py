@@ -15,13 +15,13 @@ import click
 
 from . import api
 from .following import edit
-from .model.diagnostic import Diagnostic, format_report
-from .model.registers import lines_text
+from .model.diagnostic import Diagnostic
 from .reporting import export
+from .reporting import report as reporter
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-FORMATS = click.Choice(["text", "github", "json"])
+FORMATS = click.Choice(reporter.FORMATS)
 
 
 def registers_option(func: F) -> F:
@@ -88,22 +88,13 @@ def _require_dir(registers_dir: Path) -> None:
         raise click.UsageError(f"registers directory '{registers_dir}' does not exist")
 
 
-def exit_code(diagnostics: list[Diagnostic], strict: bool) -> int:
-    """0 clean, 1 problems (errors; warnings too under --strict)."""
-    if any(d.severity == "error" for d in diagnostics):
-        return 1
-    if strict and diagnostics:
-        return 1
-    return 0
-
-
 def report(
     diagnostics: list[Diagnostic],
     fmt: str,
     summary: dict[str, int] | None = None,
     extra: dict[str, Any] | None = None,
 ) -> None:
-    click.echo(format_report(diagnostics, fmt, summary, extra))
+    click.echo(reporter.format_report(diagnostics, fmt, summary, extra))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -126,7 +117,7 @@ def check(registers_dir: Path, fmt: str, strict: bool) -> None:
     _require_dir(registers_dir)
     result = api.check(registers_dir)
     report(result.diagnostics, fmt)
-    sys.exit(exit_code(result.diagnostics, strict))
+    sys.exit(reporter.exit_code(result.diagnostics, strict))
 
 
 @main.command()
@@ -174,8 +165,8 @@ def verify(
             extra["against"] = export.preview_data(result.preview)
     report(result.diagnostics, fmt, result.summary, extra)
     if result.preview and fmt != "json":
-        click.echo(preview_text(result.preview))
-    sys.exit(exit_code(result.diagnostics, strict))
+        click.echo(reporter.preview_text(result.preview))
+    sys.exit(reporter.exit_code(result.diagnostics, strict))
 
 
 def _alias_rev(value: str | None) -> tuple[str, str] | None:
@@ -185,19 +176,6 @@ def _alias_rev(value: str | None) -> tuple[str, str] | None:
     if not equals or not alias or not rev:
         raise click.BadParameter(f"'{value}': expected ALIAS=REV, e.g. mcpx=HEAD")
     return alias, rev
-
-
-def preview_text(preview: Any) -> str:
-    """The closing lines of `verify --against`: how many citations the move makes stale,
-    then each, at its place in the register, with the lines in the code."""
-    label = f"{preview.alias} {preview.rev} ({preview.commit[:7]})"
-    number = len(preview.stale)
-    noun = "citation" if number == 1 else "citations"
-    lines = [f"against {label}: this change makes {number} register {noun} stale"]
-    for outcome in preview.stale:
-        c = outcome.citation
-        lines.append(f"  {c.where.file}:{c.where.line}:{c.where.col}: {c.entry}: {outcome.message}")
-    return "\n".join(lines)
 
 
 @main.command()
@@ -217,7 +195,7 @@ def fix(registers_dir: Path, fmt: str) -> None:
     extra = {"changes": [change.__dict__ for change in fixed.changes]}
     summary = {**result.summary, "fixed": len(fixed.fixed)}
     report(fixed.remaining, fmt, summary, extra)
-    sys.exit(exit_code(fixed.remaining, strict=False))
+    sys.exit(reporter.exit_code(fixed.remaining, strict=False))
 
 
 @main.command()
@@ -257,7 +235,7 @@ def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: s
     if result is None:
         report(checked.diagnostics, "text")
         raise click.ClickException("bump needs a register set without errors: fix them first")
-    click.echo(bump_report(result, dry_run, fmt))
+    click.echo(reporter.bump_report(result, dry_run, fmt))
     counts = result.counts()
     sys.exit(1 if counts["changed"] or counts["gone"] else 0)
 
@@ -266,42 +244,6 @@ def _progress(alias: str) -> Callable[[str], None] | None:
     if not sys.stderr.isatty():
         return None
     return lambda line: click.echo(f"\r{alias}: {line[:100]:<100}", err=True, nl=False)
-
-
-def bump_report(result: Any, dry_run: bool, fmt: str) -> str:
-    """The report of a bump: every citation that did not stay as it was, then the counts."""
-    if fmt == "json":
-        return json.dumps(export.bump_data(result, dry_run), ensure_ascii=False, indent=2)
-    lines = [f"{result.alias}: {result.old[:12]} -> {result.new[:12]}"]
-    moved = [f for f in result.followed if f.kind != "carried"]
-    moved.sort(key=lambda f: (f.citation.where.file, f.citation.where.line, f.citation.where.col))
-    lines += [followed_text(f) for f in moved]
-    counts = result.counts()
-    lines.append(
-        f"{counts['carried']} carried over, {counts['re-anchored']} re-anchored, "
-        f"{counts['changed']} changed, {counts['gone']} gone"
-    )
-    files = ", ".join(result.files) or "nothing"
-    lines.append(f"would write {files} (dry run)" if dry_run else f"wrote {files}")
-    return "\n".join(lines)
-
-
-def _count(number: int, noun: str) -> str:
-    plural = noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
-    return f"{number} {noun if number == 1 else plural}"
-
-
-def followed_text(followed: Any) -> str:
-    """`FILE:LINE:COL: KIND: ID: PATH:LINES -> NEW: why`, pointing at the citation."""
-    c = followed.citation
-    line = f"{c.where.file}:{c.where.line}:{c.where.col}: {followed.kind}: {c.entry}: "
-    line += f"{c.repo_path}:{c.lines_text}"
-    if followed.lines is not None:
-        lines = lines_text(*followed.lines)
-        line += f" -> {lines}" if followed.path == c.repo_path else f" -> {followed.path}:{lines}"
-    if followed.kind == "changed":
-        return f"{line}: {followed.note}; read them, then register stamp {c.entry}"
-    return f"{line}: {followed.note}" if followed.note else line
 
 
 @main.command()
@@ -325,16 +267,10 @@ def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
     if stamped is None:
         report(verified.diagnostics, "text", verified.summary)
         raise click.ClickException("stamp needs a register set without errors: fix them first")
-    refused = {id(o.citation) for o in stamped.refused}
     for outcome in stamped.refused:
-        c = outcome.citation
-        where = f"{c.where.file}:{c.where.line}:{c.where.col}"
-        click.echo(f"{where}: error: {c.entry}: not stamped ({outcome.outcome}): {outcome.message}")
-    entries = len({o.citation.entry for o in stamped.stamped})
-    lock = "citations.lock " + ("written" if stamped.written else "unchanged")
-    counted = f"{_count(len(stamped.stamped), 'citation')} of {_count(entries, 'entry')}"
-    click.echo(f"stamped {counted}; {lock}")
-    sys.exit(1 if refused else 0)
+        click.echo(reporter.refused_text(outcome))
+    click.echo(reporter.stamped_text(stamped.stamped, stamped.written))
+    sys.exit(1 if stamped.refused else 0)
 
 
 @main.command()
@@ -357,7 +293,7 @@ def sync(registers_dir: Path, aliases: tuple[str, ...]) -> None:
         click.echo(f"{alias}: {sha}")
     for problem in problems:
         click.echo(problem.as_text())
-    sys.exit(exit_code(problems, strict=False))
+    sys.exit(reporter.exit_code(problems, strict=False))
 
 
 @main.command(name="export")
@@ -383,7 +319,7 @@ def export_command(registers_dir: Path, output: Path | None) -> None:
             raise click.ClickException(f"cannot write {output}: {err.strerror or err}") from None
     else:
         click.echo(text)
-    sys.exit(exit_code(result.diagnostics, strict=False))
+    sys.exit(reporter.exit_code(result.diagnostics, strict=False))
 
 
 @main.command(name="render")

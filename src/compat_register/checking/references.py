@@ -129,7 +129,15 @@ class _Place:
         """A problem pointing at `token`, found at `start` in the text."""
         occurrence = occurrences_before(self.text, token, start)
         mark = self.doc.token_mark(self.path, token, occurrence)
-        return Diagnostic(self.doc.file, mark.line, mark.col, severity, self.owner, code, message)
+        return Diagnostic(
+            file=self.doc.file,
+            line=mark.line,
+            col=mark.col,
+            severity=severity,
+            id=self.owner,
+            code=code,
+            message=message,
+        )
 
 
 def _check(

@@ -6,22 +6,18 @@ import re
 from collections.abc import Iterator
 from datetime import datetime, timezone
 
-from ..citations.syntax import claimants
+from ..model.claims import claimants
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Citation, Entry, Register, RegisterSet, Sources, Where
 from ..reading import schema
 from ..reading.loader import Document
-from ..sources.safety import check_repo_path, check_repo_url
+from .safety import check_repo_path, check_repo_url
 
 ID_PATTERN = re.compile(r"[A-Z][A-Z0-9]*-[0-9]+\Z")
 PREFIX_PATTERN = re.compile(r"[A-Z][A-Z0-9]*\Z")
 TIMESTAMP = re.compile(
     schema.python_pattern(schema.load_schema(schema.REGISTER)["$defs"]["timestamp"]["pattern"])
 )
-
-
-def _at(where: Where, owner: str, code: str, message: str, severity: str = "error") -> Diagnostic:
-    return Diagnostic(where.file, where.line, where.col, severity, owner, code, message)  # type: ignore[arg-type]
 
 
 def check(registers: RegisterSet, documents: dict[str, Document]) -> Iterator[Diagnostic]:
@@ -47,7 +43,9 @@ def check_sources(sources: Sources, doc: Document | None) -> Iterator[Diagnostic
     for alias, source in sources.sources.items():
         if source.repo and (problem := check_repo_url(source.repo)):  # '' is the schema's
             mark = doc.mark(("sources", alias, "repo"))
-            yield _at(Where(doc.file, mark.line, mark.col), alias, "bad-repo", problem)
+            yield Diagnostic.at(
+                Where(doc.file, mark.line, mark.col), id=alias, code="bad-repo", message=problem
+            )
 
 
 def check_prefixes(registers: RegisterSet) -> Iterator[Diagnostic]:
@@ -58,11 +56,19 @@ def check_prefixes(registers: RegisterSet) -> Iterator[Diagnostic]:
             continue
         if first := seen.get(register.prefix):
             message = f"prefix {register.prefix} is already used by {first.file}"
-            yield _at(register.where, register.slug, "duplicate-prefix", message)
+            yield Diagnostic.at(
+                register.where, id=register.slug, code="duplicate-prefix", message=message
+            )
         seen.setdefault(register.prefix, register)
         if register.prefix in registers.sources.pending:
             message = f"prefix {register.prefix} is published here but still listed as pending"
-            yield _at(register.where, register.slug, "pending-published", message, "warning")
+            yield Diagnostic.at(
+                register.where,
+                id=register.slug,
+                code="pending-published",
+                message=message,
+                severity="warning",
+            )
 
 
 def check_unique_ids(registers: RegisterSet) -> Iterator[Diagnostic]:
@@ -73,7 +79,7 @@ def check_unique_ids(registers: RegisterSet) -> Iterator[Diagnostic]:
             if first := seen.get(entry.id):
                 where = f"{first.where.file}:{first.where.line}"
                 message = f"duplicate ID {entry.id} (first defined at {where})"
-                yield _at(entry.where, entry.id, "duplicate-id", message)
+                yield Diagnostic.at(entry.where, id=entry.id, code="duplicate-id", message=message)
             else:
                 seen[entry.id] = entry
 
@@ -90,15 +96,20 @@ def check_header(register: Register, sources: Sources, doc: Document) -> Iterato
             dates[key] = parse_timestamp(text)
         except ValueError:
             message = f"'{key}' is not a real date: {text}"
-            yield _at(where, register.slug, "bad-date", message)
+            yield Diagnostic.at(where, id=register.slug, code="bad-date", message=message)
             continue
         if key == "last-updated" and "created" in dates and dates[key] < dates["created"]:
             message = f"'last-updated' {text} is before 'created' {register.created}"
-            yield _at(where, register.slug, "date-order", message)
+            yield Diagnostic.at(where, id=register.slug, code="date-order", message=message)
     if register.subject and sources.sources and register.subject not in sources.sources:
         mark = doc.mark(("subject",))
         message = f"subject '{register.subject}' is not a source in sources.yaml{_known(sources)}"
-        yield _at(Where(doc.file, mark.line, mark.col), register.slug, "unknown-source", message)
+        yield Diagnostic.at(
+            Where(doc.file, mark.line, mark.col),
+            id=register.slug,
+            code="unknown-source",
+            message=message,
+        )
 
 
 def parse_timestamp(text: str) -> datetime:
@@ -121,10 +132,10 @@ def _check_id(entry: Entry, register: Register) -> Iterator[Diagnostic]:
     if not ID_PATTERN.match(entry.id):
         example = f"{register.prefix if prefix_ok else 'META'}-01"
         message = f"ID '{entry.id}' is not of the form PREFIX-NN (e.g. {example})"
-        yield _at(entry.where, entry.id, "bad-id", message)
+        yield Diagnostic.at(entry.where, id=entry.id, code="bad-id", message=message)
     elif prefix_ok and entry.id.rsplit("-", 1)[0] != register.prefix:
         message = f"ID {entry.id} does not use this register's prefix {register.prefix}"
-        yield _at(entry.where, entry.id, "wrong-prefix", message)
+        yield Diagnostic.at(entry.where, id=entry.id, code="wrong-prefix", message=message)
 
 
 def _check_revisions(entry: Entry, sources: Sources, doc: Document) -> Iterator[Diagnostic]:
@@ -132,12 +143,17 @@ def _check_revisions(entry: Entry, sources: Sources, doc: Document) -> Iterator[
     for key, name in entry.revisions.items():
         if key != "_meta" and name not in order:
             message = f"revision '{name}' is not declared in sources.yaml revisions{_list(order)}"
-            yield _at(_revision_where(entry, key, doc), entry.id, "unknown-revision", message)
+            yield Diagnostic.at(
+                _revision_where(entry, key, doc),
+                id=entry.id,
+                code="unknown-revision",
+                message=message,
+            )
     added, removed = entry.revisions.get("added"), entry.revisions.get("removed")
     if added in order and removed in order and order[removed] <= order[added]:
         message = f"revision removed ({removed}) is not after added ({added})"
         where = _revision_where(entry, "removed", doc)
-        yield _at(where, entry.id, "revision-order", message)
+        yield Diagnostic.at(where, id=entry.id, code="revision-order", message=message)
 
 
 def _revision_where(entry: Entry, key: str, doc: Document) -> Where:
@@ -151,13 +167,17 @@ def check_citation(citation: Citation, sources: Sources) -> Iterator[Diagnostic]
     resolve(citation, sources)
     if citation.alias and citation.alias not in sources.sources:
         message = f"unknown source alias '{citation.alias}' in {citation.text}{_known(sources)}"
-        yield _at(citation.where, citation.entry, "unknown-source", message)
+        yield Diagnostic.at(
+            citation.where, id=citation.entry, code="unknown-source", message=message
+        )
     elif citation.source is None:
         message = _claim_problem(citation, sources)
-        yield _at(citation.where, citation.entry, "citation-unresolved", message)
+        yield Diagnostic.at(
+            citation.where, id=citation.entry, code="citation-unresolved", message=message
+        )
     elif problem := check_repo_path(citation.repo_path or ""):
         citation.source = citation.repo_path = None  # so verify never hands it to git
-        yield _at(citation.where, citation.entry, "bad-path", problem)
+        yield Diagnostic.at(citation.where, id=citation.entry, code="bad-path", message=problem)
 
 
 def resolve(citation: Citation, sources: Sources) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..reading.loader import Path_
+from ..model.positions import Path_
 from . import mdcode
 
 Span = tuple[int, int]

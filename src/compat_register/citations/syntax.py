@@ -1,18 +1,15 @@
-"""Citations as text: parsing the compact form and in-prose tokens, claims, and quotes.
+"""Citations as text: parsing the compact form and in-prose tokens, and quotes.
 
 Pure functions only: nothing here reads a file or talks to git (verify.py does).
 """
 
 from __future__ import annotations
 
-import bisect
-import fnmatch
 import re
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
-from ..reading.loader import MAX_DIGITS
+from ..model.notation import MAX_DIGITS, lines_text
 from .prose import non_prose_ranges, outside
 
 OPEN_QUOTES = {"“": "”", '"': '"'}
@@ -57,7 +54,7 @@ class Parsed:
 
     @property
     def lines_text(self) -> str:
-        return str(self.start) if self.start == self.end else f"{self.start}-{self.end}"
+        return lines_text(self.start, self.end)
 
 
 def parse_compact(text: str) -> Parsed:
@@ -158,61 +155,6 @@ def is_citation_path(path: str) -> bool:
     return _EXTENSION.search(path) is not None and _HOST_SUFFIX.search(path) is None
 
 
-@dataclass(frozen=True)
-class Claim:
-    """An unprefixed path pattern a source owns; `under` is prepended to the path."""
-
-    glob: str
-    under: str = ""
-
-
-class Claims(dict[str, tuple[Claim, ...]]):
-    """Every source's claims (alias -> claims), with each glob compiled once."""
-
-    def __init__(self, claims: Mapping[str, Sequence[Claim]]):
-        super().__init__((alias, tuple(patterns)) for alias, patterns in claims.items())
-        self.compiled: list[tuple[str, list[tuple[re.Pattern[str], str]]]] = [
-            (alias, [(_glob_regex(claim.glob), claim.under) for claim in patterns])
-            for alias, patterns in self.items()
-        ]
-
-
-def claimants(path: str, claims: Mapping[str, Sequence[Claim]]) -> list[tuple[str, str]]:
-    """(alias, full path in the repository) for every source whose claims match `path`.
-
-    Pass `Sources.claims()`, a `Claims` built once per run; a plain mapping is compiled here.
-    """
-    compiled = claims if isinstance(claims, Claims) else Claims(claims)
-    found = []
-    for alias, patterns in compiled.compiled:
-        under = next((under for regex, under in patterns if regex.match(path)), None)
-        if under is not None:
-            found.append((alias, under + path))
-    return found
-
-
-@lru_cache(maxsize=4096)
-def _glob_regex(glob: str) -> re.Pattern[str]:
-    # '**' crosses directories, '*' and '?' do not: the usual gitignore-style reading. So
-    # `a/**/b.go` is a/b.go or a/x/y/b.go, never a/xb.go.
-    parts = re.split(r"((?:(?<=/)|^)\*\*/|\*\*|\*|\?|\[[^\]]*\])", glob)
-    out = []
-    for part in parts:
-        if part == "**/":
-            out.append("(?:.*/)?")
-        elif part == "**":
-            out.append(".*")
-        elif part == "*":
-            out.append("[^/]*")
-        elif part == "?":
-            out.append("[^/]")
-        elif part.startswith("[") and part.endswith("]") and len(part) > 2:
-            out.append(fnmatch.translate(part)[4:-3])
-        else:
-            out.append(re.escape(part))
-    return re.compile("".join(out) + r"\Z")
-
-
 _MARKUP = re.compile(r"`+|\*+|(?<!\w)_+|_+(?!\w)")
 _SPACE = re.compile(r"\s+")
 _QUOTE_MAP = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
@@ -235,44 +177,3 @@ def normalise_quote(quote: str) -> str:
         if text.endswith(ellipsis):
             text = text[: -len(ellipsis)].rstrip()
     return text
-
-
-@dataclass
-class FileText:
-    """A file's lines at one commit, with a normalised copy for quote searches."""
-
-    lines: list[str]
-    _joined: str = ""
-    """The normalised lines that hold any text, joined by one space: a quote spanning a
-    blank line matches here as it does in the cited lines (`normalise` of them joined)."""
-    _starts: list[int] = field(default_factory=list)
-    """Where each of those lines starts in `_joined`."""
-    _numbers: list[int] = field(default_factory=list)
-    """The line number of each of those lines."""
-    _indexed: bool = False
-
-    def find_nearest(self, quote: str, near: int) -> tuple[int, int] | None:
-        """The (first, last) lines of the occurrence of `quote` nearest to line `near`."""
-        self._index()
-        found: list[tuple[int, int]] = []
-        offset = self._joined.find(quote)
-        while offset >= 0:
-            first = self._numbers[bisect.bisect_right(self._starts, offset) - 1]
-            last = self._numbers[bisect.bisect_right(self._starts, offset + len(quote) - 1) - 1]
-            found.append((first, last))
-            offset = self._joined.find(quote, offset + 1)
-        return min(found, key=lambda span: abs(span[0] - near), default=None)
-
-    def _index(self) -> None:
-        if self._indexed:
-            return
-        pieces, position = [], 0
-        for number, line in enumerate(self.lines, 1):
-            text = normalise(line)
-            if text:
-                self._starts.append(position)
-                self._numbers.append(number)
-                pieces.append(text)
-                position += len(text) + 1
-        self._joined = " ".join(pieces)
-        self._indexed = True

@@ -14,8 +14,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..citations.syntax import claimants, is_citation_path
-from ..model.registers import Citation, RegisterSet, Source, lines_text
+from ..citations.syntax import is_citation_path
+from ..model.claims import claimants
+from ..model.notation import lines_text
+from ..model.registers import Citation, RegisterSet, Source
 from ..reading.loader import Document
 from ..sources.gitsource import Checkout, GitSourceError
 from ..sources.pins import open_moved

@@ -17,7 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..model.registers import Citation, Register, lines_text
+from ..model.notation import lines_text
+from ..model.registers import Citation, Register
 from ..reading.build import build_register
 from ..reading.loader import Document, LoadError, Path_, parse
 from ..reading.schema import integer_keys

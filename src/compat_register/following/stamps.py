@@ -27,7 +27,8 @@ from pathlib import Path
 
 from ..citations.syntax import normalise
 from ..model.diagnostic import Diagnostic
-from ..model.registers import Citation, lines_text
+from ..model.notation import lines_text
+from ..model.registers import Citation
 from ..reading.build import display_path
 from .edit import EditError
 
@@ -135,7 +136,17 @@ def parse(text: str, file: str) -> tuple[dict[Key, str], list[Diagnostic]]:
         match = _LINE.match(line)
         if match is None:
             message = "not a stamp line (ENTRY SOURCE PATH:LINES sha256:HASH): run register stamp"
-            problems.append(Diagnostic(file, number, 1, "error", "citations", "bad-stamp", message))
+            problems.append(
+                Diagnostic(
+                    file=file,
+                    line=number,
+                    col=1,
+                    severity="error",
+                    id="citations",
+                    code="bad-stamp",
+                    message=message,
+                )
+            )
             continue
         entry, source, path, start, end, occurrence, value = match.groups()
         key = Key(
@@ -179,7 +190,15 @@ def read(registers_dir: Path) -> Lock | None:
     try:
         text = path.read_text(encoding="utf-8-sig")  # a byte order mark is not a line
     except (OSError, UnicodeDecodeError) as err:
-        problem = Diagnostic(file, 1, 1, "error", "citations", "bad-stamp", f"cannot read: {err}")
+        problem = Diagnostic(
+            file=file,
+            line=1,
+            col=1,
+            severity="error",
+            id="citations",
+            code="bad-stamp",
+            message=f"cannot read: {err}",
+        )
         return Lock(path, file, {}, [problem])
     stamps, problems = parse(text, file)
     return Lock(path, file, stamps, problems, text)

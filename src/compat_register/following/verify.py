@@ -12,9 +12,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..checking import rules
-from ..citations.syntax import FileText, normalise, normalise_quote
+from ..citations.syntax import normalise, normalise_quote
 from ..model.diagnostic import Diagnostic, Severity
-from ..model.registers import Citation, Register, RegisterSet, Sources, lines_text
+from ..model.notation import lines_text
+from ..model.registers import Citation, Register, RegisterSet, Sources
+from ..sources.filetext import FileText
 from ..sources.gitsource import GitSourceError
 from ..sources.pins import Checkouts, Pin
 from . import stamps
@@ -235,9 +237,7 @@ def _pin_problems(
         where = source.where
         noun = "citation" if number == 1 else "citations"
         message = f"{checkouts.pins[alias].problem}; {number} {noun} unverified"
-        yield Diagnostic(
-            where.file, where.line, where.col, "error", alias, "source-unavailable", message
-        )
+        yield Diagnostic.at(where, id=alias, code="source-unavailable", message=message)
 
 
 def _stale(outcomes: list[Outcome]) -> Iterator[Diagnostic]:
@@ -247,8 +247,8 @@ def _stale(outcomes: list[Outcome]) -> Iterator[Diagnostic]:
             c = outcome.citation
             code = f"citation-{outcome.outcome}"
             severity: Severity = "error" if outcome.failing else "warning"
-            yield Diagnostic(
-                c.where.file, c.where.line, c.where.col, severity, c.entry, code, outcome.message
+            yield Diagnostic.at(
+                c.where, id=c.entry, code=code, message=outcome.message, severity=severity
             )
 
 

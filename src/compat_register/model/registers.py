@@ -1,4 +1,4 @@
-"""The register set as typed data. Built by registerset.py from validated YAML."""
+"""The register set as typed data. Built by `reading.build` from validated YAML."""
 
 from __future__ import annotations
 
@@ -7,17 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from ..citations.syntax import Claim, Claims
-from ..reading.loader import Path_
-
-
-@dataclass(frozen=True, slots=True)
-class Where:
-    """A position in a register file, carried by everything a diagnostic can point at."""
-
-    file: str
-    line: int
-    col: int
+from .claims import Claim, Claims
+from .notation import lines_text
+from .positions import Path_, Where
 
 
 @dataclass
@@ -126,11 +118,6 @@ class Citation:
     @property
     def lines_text(self) -> str:
         return lines_text(self.start, self.end)
-
-
-def lines_text(start: int, end: int) -> str:
-    """A line range as citations write it: `421`, or `658-665`."""
-    return str(start) if start == end else f"{start}-{end}"
 
 
 @dataclass

@@ -18,7 +18,6 @@ from ..citations.prose import occurrences_before, prose_fields
 from ..citations.syntax import (
     OPEN_QUOTES,
     CitationSyntaxError,
-    Claim,
     Parsed,
     normalise_quote,
     parse_compact,
@@ -26,6 +25,7 @@ from ..citations.syntax import (
     parse_prose,
     prose_citations,
 )
+from ..model.claims import Claim
 from ..model.diagnostic import Diagnostic
 from ..model.registers import (
     Citation,
@@ -119,13 +119,13 @@ def _not_read(root: Path) -> list[Diagnostic]:
     """A warning for each `*.yml` file, which its author probably meant as a register."""
     return [
         Diagnostic(
-            display_path(path),
-            1,
-            1,
-            "warning",
-            path.stem,
-            "not-read",
-            f"{path.name} is not read: register files end in .yaml",
+            file=display_path(path),
+            line=1,
+            col=1,
+            severity="warning",
+            id=path.stem,
+            code="not-read",
+            message=f"{path.name} is not read: register files end in .yaml",
         )
         for path in sorted(root.glob("*.yml"))
         if not path.name.startswith(".")
@@ -138,7 +138,17 @@ def _load(
     display = display_path(path)
     if path.name == SOURCES_FILE and not path.exists():
         message = f"{path.name} not found in {display_path(path.parent)}"
-        out.append(Diagnostic(display, 1, 1, "error", path.stem, "missing-file", message))
+        out.append(
+            Diagnostic(
+                file=display,
+                line=1,
+                col=1,
+                severity="error",
+                id=path.stem,
+                code="missing-file",
+                message=message,
+            )
+        )
         return None
     loaded = load_file(path, display, schema.integer_keys())
     if isinstance(loaded, Diagnostic):
@@ -239,7 +249,13 @@ def _build_links(doc: Document, out: list[Diagnostic]) -> Any:
             message = f"link pattern '{link['pattern']}' is not a valid regular expression: {err}"
             out.append(
                 Diagnostic(
-                    doc.file, mark.line, mark.col, "error", "sources", "bad-pattern", message
+                    file=doc.file,
+                    line=mark.line,
+                    col=mark.col,
+                    severity="error",
+                    id="sources",
+                    code="bad-pattern",
+                    message=message,
                 )
             )
             continue
@@ -376,7 +392,13 @@ class _CitationBuilder:
     def _report(self, mark: Mark, entry_id: str, message: str) -> None:
         self.out.append(
             Diagnostic(
-                self.doc.file, mark.line, mark.col, "error", entry_id, "bad-citation", message
+                file=self.doc.file,
+                line=mark.line,
+                col=mark.col,
+                severity="error",
+                id=entry_id,
+                code="bad-citation",
+                message=message,
             )
         )
 

@@ -18,6 +18,8 @@ from typing import Any, NamedTuple
 import yaml
 
 from ..model.diagnostic import Diagnostic
+from ..model.notation import MAX_DIGITS
+from ..model.positions import Path_
 
 try:  # the C parser is an order of magnitude faster; fall back where libyaml is absent
     from yaml import CSafeLoader as _Loader
@@ -32,14 +34,10 @@ MAX_DEPTH = 50
 """Deeper nesting is refused: a register needs six levels, and thousands of `[` would
 exhaust Python's recursion limit here and in the schema validator."""
 
-MAX_DIGITS = 9
-"""Most digits in an integer field (`increment`, `lines`): a billion is past any line number,
-and Python refuses to read a number of over 4300 digits at all."""
 
 MAX_META_DIGITS = 18
 """Most digits in a number under `_meta`, which any JSON reader holds as a 64-bit integer."""
 
-Path_ = tuple[str | int, ...]
 """Where a value sits in a document: keys and list indexes from the top."""
 
 _NULLS = {"", "~", "null", "Null", "NULL"}
@@ -156,12 +154,26 @@ def load_file(path: Path, display: str, integer_keys: frozenset[str]) -> Documen
     except LoadError as err:
         stem = Path(display).stem
         return Diagnostic(
-            display, err.mark.line, err.mark.col, "error", stem, err.code, err.message
+            file=display,
+            line=err.mark.line,
+            col=err.mark.col,
+            severity="error",
+            id=stem,
+            code=err.code,
+            message=err.message,
         )
     except OSError as err:
         stem = Path(display).stem
         reason = err.strerror or str(err)
-        return Diagnostic(display, 1, 1, "error", stem, "unreadable", f"cannot read file: {reason}")
+        return Diagnostic(
+            file=display,
+            line=1,
+            col=1,
+            severity="error",
+            id=stem,
+            code="unreadable",
+            message=f"cannot read file: {reason}",
+        )
 
 
 def _too_large(mb: float) -> str:

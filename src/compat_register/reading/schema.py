@@ -168,7 +168,15 @@ def validate(doc: Document, name: str, owner: Any) -> Iterator[Diagnostic]:
             described = list(_describe(error, name))
         for where, code, message, at_key in described:
             mark = doc.key_mark(where) if at_key else doc.mark(where)
-            yield Diagnostic(doc.file, mark.line, mark.col, "error", owner(where), code, message)
+            yield Diagnostic(
+                file=doc.file,
+                line=mark.line,
+                col=mark.col,
+                severity="error",
+                id=owner(where),
+                code=code,
+                message=message,
+            )
 
 
 def _is_typo(error: ValidationError, typos: set[Path_]) -> bool:

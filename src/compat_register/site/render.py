@@ -21,7 +21,7 @@ import jinja2
 import yaml
 
 from ..model.diagnostic import Diagnostic
-from ..reading.loader import Path_
+from ..model.positions import Path_
 from .markdown import (
     Linker,
     citation_link,

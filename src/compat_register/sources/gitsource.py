@@ -22,8 +22,8 @@ from typing import IO, Any
 import git
 from git.util import expand_path
 
-from ..citations.syntax import FileText
-from .safety import check_commit, check_repo_path, check_repo_url, is_local_path
+from ..checking.safety import check_commit, check_repo_path, check_repo_url, is_local_path
+from ..sources.filetext import FileText
 
 Hunk = tuple[int, int, int, int]
 """A unified-diff hunk: (old_start, old_count, new_start, new_count)."""

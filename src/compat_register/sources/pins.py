@@ -11,9 +11,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..citations.syntax import FileText
+from ..checking.safety import check_commit, is_local_path
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Source, Sources
+from ..sources.filetext import FileText
 from .gitsource import (
     BlobBatch,
     Checkout,
@@ -23,7 +24,6 @@ from .gitsource import (
     locate,
     source_variable,
 )
-from .safety import check_commit, is_local_path
 
 
 @dataclass
@@ -133,14 +133,11 @@ def sync_all(
         except GitSourceError as err:
             where = source.where
             problems.append(
-                Diagnostic(
-                    where.file,
-                    where.line,
-                    where.col,
-                    "error",
-                    source.alias,
-                    "sync-failed",
-                    str(err),
+                Diagnostic.at(
+                    where,
+                    id=source.alias,
+                    code="sync-failed",
+                    message=str(err),
                 )
             )
     return synced, problems
@@ -152,13 +149,13 @@ def _chosen(sources: Sources, aliases: list[str], problems: list[Diagnostic]) ->
             known = ", ".join(sources.sources)
             problems.append(
                 Diagnostic(
-                    sources.file,
-                    1,
-                    1,
-                    "error",
-                    alias,
-                    "unknown-source",
-                    f"no source '{alias}' in sources.yaml (known: {known})",
+                    file=sources.file,
+                    line=1,
+                    col=1,
+                    severity="error",
+                    id=alias,
+                    code="unknown-source",
+                    message=f"no source '{alias}' in sources.yaml (known: {known})",
                 )
             )
     if aliases:

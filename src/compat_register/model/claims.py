@@ -1,0 +1,64 @@
+"""Claims: which source owns an unprefixed cited path, by the globs in sources.yaml."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+
+@dataclass(frozen=True)
+class Claim:
+    """An unprefixed path pattern a source owns; `under` is prepended to the path."""
+
+    glob: str
+    under: str = ""
+
+
+class Claims(dict[str, tuple[Claim, ...]]):
+    """Every source's claims (alias -> claims), with each glob compiled once."""
+
+    def __init__(self, claims: Mapping[str, Sequence[Claim]]):
+        super().__init__((alias, tuple(patterns)) for alias, patterns in claims.items())
+        self.compiled: list[tuple[str, list[tuple[re.Pattern[str], str]]]] = [
+            (alias, [(_glob_regex(claim.glob), claim.under) for claim in patterns])
+            for alias, patterns in self.items()
+        ]
+
+
+def claimants(path: str, claims: Mapping[str, Sequence[Claim]]) -> list[tuple[str, str]]:
+    """(alias, full path in the repository) for every source whose claims match `path`.
+
+    Pass `Sources.claims()`, a `Claims` built once per run; a plain mapping is compiled here.
+    """
+    compiled = claims if isinstance(claims, Claims) else Claims(claims)
+    found = []
+    for alias, patterns in compiled.compiled:
+        under = next((under for regex, under in patterns if regex.match(path)), None)
+        if under is not None:
+            found.append((alias, under + path))
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _glob_regex(glob: str) -> re.Pattern[str]:
+    # '**' crosses directories, '*' and '?' do not: the usual gitignore-style reading. So
+    # `a/**/b.go` is a/b.go or a/x/y/b.go, never a/xb.go.
+    parts = re.split(r"((?:(?<=/)|^)\*\*/|\*\*|\*|\?|\[[^\]]*\])", glob)
+    out = []
+    for part in parts:
+        if part == "**/":
+            out.append("(?:.*/)?")
+        elif part == "**":
+            out.append(".*")
+        elif part == "*":
+            out.append("[^/]*")
+        elif part == "?":
+            out.append("[^/]")
+        elif part.startswith("[") and part.endswith("]") and len(part) > 2:
+            out.append(fnmatch.translate(part)[4:-3])
+        else:
+            out.append(re.escape(part))
+    return re.compile("".join(out) + r"\Z")

@@ -1,0 +1,148 @@
+"""The reporter: diagnostics and command results as text, GitHub annotations or JSON.
+
+Every command's output is made here as a string; `cli` prints it and decides the exit code.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import asdict
+from typing import TYPE_CHECKING
+
+from ..model.diagnostic import Diagnostic
+from ..model.notation import lines_text
+from . import export
+
+if TYPE_CHECKING:
+    from ..following.bump import Bump
+    from ..following.follow import Followed
+    from ..following.verify import Outcome, Preview
+
+FORMATS = ("text", "github", "json")
+
+
+def as_github(diagnostic: Diagnostic) -> str:
+    """A GitHub Actions workflow command that annotates the line in a pull request."""
+    d = diagnostic
+    message = _github_escape(f"{d.id}: {d.message}")
+    return f"::{d.severity} file={d.file},line={d.line},col={d.col}::{message}"
+
+
+def _github_escape(text: str) -> str:
+    # GitHub's workflow command syntax reserves %, CR and LF in the message.
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def count(diagnostics: Iterable[Diagnostic]) -> dict[str, int]:
+    """Count errors and warnings."""
+    items = list(diagnostics)
+    return {
+        "errors": sum(d.severity == "error" for d in items),
+        "warnings": sum(d.severity == "warning" for d in items),
+    }
+
+
+def format_report(
+    diagnostics: list[Diagnostic],
+    fmt: str,
+    summary: dict[str, int] | None = None,
+    extra: dict[str, object] | None = None,
+) -> str:
+    """Render diagnostics as `text`, `github` or `json`; the summary line comes last in text."""
+    if fmt == "json":
+        body: dict[str, object] = {
+            "summary": {**(summary or {}), **count(diagnostics)},
+            "diagnostics": [asdict(d) for d in diagnostics],
+        }
+        body.update(extra or {})
+        return json.dumps(body, ensure_ascii=False, indent=2)
+    lines = [as_github(d) if fmt == "github" else d.as_text() for d in diagnostics]
+    lines.append(summary_line(diagnostics, summary))
+    return "\n".join(lines)
+
+
+def summary_line(diagnostics: list[Diagnostic], summary: dict[str, int] | None) -> str:
+    """One closing line: the citation outcome counts (when verified), errors, warnings."""
+    totals = {**(summary or {}), **count(diagnostics)}
+    return ", ".join(f"{value} {name}" for name, value in totals.items())
+
+
+def exit_code(diagnostics: list[Diagnostic], strict: bool) -> int:
+    """0 clean, 1 problems (errors; warnings too under --strict)."""
+    if any(d.failing for d in diagnostics):
+        return 1
+    return 1 if strict and diagnostics else 0
+
+
+# --- verify --against ---------------------------------------------------------------------
+
+
+def preview_text(preview: Preview) -> str:
+    """The closing lines of `verify --against`: how many citations the move makes stale,
+    then each, at its place in the register, with the lines in the code."""
+    label = f"{preview.alias} {preview.rev} ({preview.commit[:7]})"
+    number = len(preview.stale)
+    noun = "citation" if number == 1 else "citations"
+    lines = [f"against {label}: this change makes {number} register {noun} stale"]
+    for outcome in preview.stale:
+        c = outcome.citation
+        lines.append(f"  {c.where.file}:{c.where.line}:{c.where.col}: {c.entry}: {outcome.message}")
+    return "\n".join(lines)
+
+
+# --- bump ---------------------------------------------------------------------------------
+
+
+def bump_report(result: Bump, dry_run: bool, fmt: str) -> str:
+    """The report of a bump: every citation that did not stay as it was, then the counts."""
+    if fmt == "json":
+        return json.dumps(export.bump_data(result, dry_run), ensure_ascii=False, indent=2)
+    lines = [f"{result.alias}: {result.old[:12]} -> {result.new[:12]}"]
+    moved = [f for f in result.followed if f.kind != "carried"]
+    moved.sort(key=lambda f: (f.citation.where.file, f.citation.where.line, f.citation.where.col))
+    lines += [followed_text(f) for f in moved]
+    counts = result.counts()
+    lines.append(
+        f"{counts['carried']} carried over, {counts['re-anchored']} re-anchored, "
+        f"{counts['changed']} changed, {counts['gone']} gone"
+    )
+    files = ", ".join(result.files) or "nothing"
+    lines.append(f"would write {files} (dry run)" if dry_run else f"wrote {files}")
+    return "\n".join(lines)
+
+
+def followed_text(followed: Followed) -> str:
+    """`FILE:LINE:COL: KIND: ID: PATH:LINES -> NEW: why`, pointing at the citation."""
+    c = followed.citation
+    line = f"{c.where.file}:{c.where.line}:{c.where.col}: {followed.kind}: {c.entry}: "
+    line += f"{c.repo_path}:{c.lines_text}"
+    if followed.lines is not None:
+        lines = lines_text(*followed.lines)
+        line += f" -> {lines}" if followed.path == c.repo_path else f" -> {followed.path}:{lines}"
+    if followed.kind == "changed":
+        return f"{line}: {followed.note}; read them, then register stamp {c.entry}"
+    return f"{line}: {followed.note}" if followed.note else line
+
+
+# --- stamp --------------------------------------------------------------------------------
+
+
+def refused_text(outcome: Outcome) -> str:
+    """The line of a citation `register stamp` could not stamp."""
+    c = outcome.citation
+    where = f"{c.where.file}:{c.where.line}:{c.where.col}"
+    return f"{where}: error: {c.entry}: not stamped ({outcome.outcome}): {outcome.message}"
+
+
+def stamped_text(stamped: list[Outcome], written: bool) -> str:
+    """`stamped N citations of M entries; citations.lock written|unchanged`."""
+    entries = len({o.citation.entry for o in stamped})
+    lock = "citations.lock " + ("written" if written else "unchanged")
+    return f"stamped {counted(len(stamped), 'citation')} of {counted(entries, 'entry')}; {lock}"
+
+
+def counted(number: int, noun: str) -> str:
+    """`1 entry`, `2 entries`."""
+    plural = noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
+    return f"{number} {noun if number == 1 else plural}"
