@@ -5,18 +5,17 @@
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import closing, contextmanager
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .checking import references, rules
+from .checking import references, resolve, rules
 from .model.diagnostic import Diagnostic, sort_diagnostics
 from .model.registers import Citation, Register, RegisterSet, Sources, Where
-from .reading import build, schema
+from .reading import folder
 from .reading.loader import Document
 
 # verify, pins and edit bring in GitPython: imported where used, so `register check` and
@@ -24,22 +23,6 @@ from .reading.loader import Document
 if TYPE_CHECKING:
     from .following import bump as bumping
     from .following import edit, verify
-
-
-@contextmanager
-def bulk_allocation() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a run builds its objects.
-
-    A run makes hundreds of thousands of small objects and no garbage cycles; with the
-    collector on, its repeated full passes over them took a quarter of `register verify`.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 @dataclass
@@ -58,16 +41,35 @@ class Checked:
 
 def check(root: Path) -> Checked:
     """`register check`: load, validate, resolve cross-references. Touches no git."""
-    with bulk_allocation():
-        return _check(root)
+    return _check(root)
 
 
 def _check(root: Path, on_register: Callable[[Register, Sources], None] | None = None) -> Checked:
-    loaded = build.load(root, on_register)
+    """Read, resolve citations, check the rules, resolve references, record backlinks.
+
+    `on_register` sees each register as soon as it is read, its citations resolved
+    (verify starts reading the cited files while the next register is parsed).
+    """
+    loaded = _read(root, on_register)
     diagnostics = list(loaded.diagnostics)
     diagnostics.extend(rules.check(loaded.registers, loaded.documents))
-    diagnostics.extend(references.resolve(loaded.registers, loaded.documents))
+    found = references.resolve(loaded.registers, loaded.documents)
+    references.record_backlinks(loaded.registers, found.backlinks)
+    diagnostics.extend(found.diagnostics)
     return Checked(root, loaded.registers, loaded.documents, sort_diagnostics(diagnostics))
+
+
+def _read(root: Path, on_register: Callable[[Register, Sources], None] | None) -> folder.Loaded:
+    diagnostics: list[Diagnostic] = []
+    documents: dict[str, Document] = {}
+    sources = folder.read_sources(root, documents, diagnostics)
+    registers = []
+    for register in folder.read_registers(root, documents, diagnostics):
+        resolve.resolve_citations(register.citations(), sources)
+        registers.append(register)
+        if on_register is not None:
+            on_register(register, sources)
+    return folder.Loaded(RegisterSet(sources, registers), documents, diagnostics)
 
 
 @dataclass
@@ -107,7 +109,7 @@ def verify_citations(
     environ = os.environ if environ is None else environ
     checkouts = verify.Checkouts(root, environ)
     reader = None if offline else verify.background_reader(checkouts, skip)
-    with bulk_allocation(), closing(checkouts):
+    with closing(checkouts):
         checked = _check(root, on_register=reader)
         if against is not None and against[0] not in checked.registers.sources.sources:
             raise verify.PreviewError(f"--against: no source '{against[0]}' in sources.yaml")
@@ -197,11 +199,10 @@ def sync(
     """
     from .sources import pins
 
-    path = root / build.SOURCES_FILE
     problems: list[Diagnostic] = []
-    doc = build._load(path, schema.SOURCES, {}, problems)
-    sources = build.build_sources(doc, problems, build.display_path(path))
-    problems.extend(rules.check_sources(sources, doc))
+    documents: dict[str, Document] = {}
+    sources = folder.read_sources(root, documents, problems)
+    problems.extend(rules.check_sources(sources, documents.get(sources.file)))
     if any(p.severity == "error" for p in problems):
         return [], sort_diagnostics(problems)
     environ = os.environ if environ is None else environ
@@ -227,20 +228,19 @@ def bump(
     """
     from .following import bump as bumping
 
-    with bulk_allocation():
-        checked = _check(root)
-        if checked.failed:
-            return checked, None
-        result = bumping.bump(
-            checked.registers,
-            checked.documents,
-            root,
-            alias,
-            rev,
-            dry_run=dry_run,
-            environ=os.environ if environ is None else environ,
-            progress=progress,
-        )
+    checked = _check(root)
+    if checked.failed:
+        return checked, None
+    result = bumping.bump(
+        checked.registers,
+        checked.documents,
+        root,
+        alias,
+        rev,
+        dry_run=dry_run,
+        environ=os.environ if environ is None else environ,
+        progress=progress,
+    )
     return checked, result
 
 

@@ -1,7 +1,7 @@
 """Resolve-references stage: IDs and ID ranges in prose, external link patterns, backlinks.
 
 `scan` is pure: it finds the references in one piece of Markdown. `resolve` checks them
-against the register set, yields diagnostics, and fills every entry's backlinks.
+against the register set and finds the backlinks; `record_backlinks` gives them to the entries.
 """
 
 from __future__ import annotations
@@ -83,22 +83,38 @@ class _Context:
     pending: set[str]
 
 
-def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Iterator[Diagnostic]:
-    """Check every reference and fill backlinks. Unknown prefixes are plain text."""
+@dataclass
+class Resolved:
+    """What resolving the references of a register set found."""
+
+    diagnostics: list[Diagnostic]
+    backlinks: dict[str, list[str]]
+    """Entry ID -> the IDs (or register slugs) whose prose references it, in file order."""
+
+
+def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Resolved:
+    """Check every reference and collect backlinks. Unknown prefixes are plain text."""
     published = {r.prefix: r.slug for r in registers.registers if r.prefix}
-    # a prefix both published and still listed as pending is published (validate warns)
+    # a prefix both published and still listed as pending is published (rules warns)
     pending = set(registers.sources.pending) - set(published)
     ctx = _Context(registers, registers.entries(), published, pending)
     backlinks: dict[str, list[str]] = {entry_id: [] for entry_id in ctx.entries}
+    diagnostics: list[Diagnostic] = []
     for register in registers.registers:
         doc = documents[register.file]
         for path, text, owner in _prose(register, doc):
             place = _Place(doc, path, text, owner)
             for ref in scan(text, registers.sources.links):
                 if not ref.url:
-                    yield from _check(ref, ctx, place, backlinks)
-    for entry_id, sources in backlinks.items():
-        ctx.entries[entry_id].backlinks = list(dict.fromkeys(sources))
+                    diagnostics.extend(_check(ref, ctx, place, backlinks))
+    unique = {entry_id: list(dict.fromkeys(owners)) for entry_id, owners in backlinks.items()}
+    return Resolved(diagnostics, unique)
+
+
+def record_backlinks(registers: RegisterSet, backlinks: dict[str, list[str]]) -> None:
+    """Give each entry the backlinks `resolve` found for it."""
+    for entry_id, entry in registers.entries().items():
+        entry.backlinks = backlinks.get(entry_id, [])
 
 
 def _prose(register: Register, doc: Document) -> Iterator[tuple[Path_, str, str]]:

@@ -11,6 +11,7 @@ from ..model.diagnostic import Diagnostic
 from ..model.registers import Citation, Entry, Register, RegisterSet, Sources, Where
 from ..reading import schema
 from ..reading.loader import Document
+from . import resolve
 from .safety import check_repo_path, check_repo_url
 
 ID_PATTERN = re.compile(r"[A-Z][A-Z0-9]*-[0-9]+\Z")
@@ -163,35 +164,21 @@ def _revision_where(entry: Entry, key: str, doc: Document) -> Where:
 
 
 def check_citation(citation: Citation, sources: Sources) -> Iterator[Diagnostic]:
-    """A prefixed citation names a declared source; an unprefixed one is claimed once."""
-    resolve(citation, sources)
+    """A prefixed citation names a declared source; an unprefixed one is claimed once; the
+    path is one git may be handed."""
+    found = resolve.target(citation, sources)
     if citation.alias and citation.alias not in sources.sources:
         message = f"unknown source alias '{citation.alias}' in {citation.text}{_known(sources)}"
         yield Diagnostic.at(
             citation.where, id=citation.entry, code="unknown-source", message=message
         )
-    elif citation.source is None:
+    elif found is None:
         message = _claim_problem(citation, sources)
         yield Diagnostic.at(
             citation.where, id=citation.entry, code="citation-unresolved", message=message
         )
-    elif problem := check_repo_path(citation.repo_path or ""):
-        citation.source = citation.repo_path = None  # so verify never hands it to git
+    elif problem := check_repo_path(found[1]):
         yield Diagnostic.at(citation.where, id=citation.entry, code="bad-path", message=problem)
-
-
-def resolve(citation: Citation, sources: Sources) -> None:
-    """Set the citation's source and full repository path from its prefix or the claims
-    (once: a citation already resolved, as verify resolves them while loading, is kept)."""
-    if citation.source is not None:
-        return
-    if citation.alias:
-        if citation.alias in sources.sources:
-            citation.source, citation.repo_path = citation.alias, citation.path
-        return
-    found = claimants(citation.path, sources.claims())
-    if len(found) == 1:
-        citation.source, citation.repo_path = found[0]
 
 
 def _claim_problem(citation: Citation, sources: Sources) -> str:

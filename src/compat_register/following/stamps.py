@@ -29,7 +29,7 @@ from ..citations.syntax import normalise
 from ..model.diagnostic import Diagnostic
 from ..model.notation import lines_text
 from ..model.registers import Citation
-from ..reading.build import display_path
+from ..reading.folder import display_path
 from .edit import EditError
 
 LOCK_FILE = "citations.lock"

@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..checking import rules
 from ..citations.syntax import normalise, normalise_quote
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.notation import lines_text
@@ -176,16 +175,13 @@ def verify_against(
 def background_reader(
     checkouts: Checkouts, skip: Iterable[str]
 ) -> Callable[[Register, Sources], None]:
-    """A hook for `registerset.load`: as each register is built, resolve its citations and
-    start reading the files they cite, so git reads them while the rest of the registers
-    are parsed. (Each citation is resolved once: `rules.resolve` keeps a resolved one.)"""
+    """A function to call with each register as soon as it is read and its citations
+    resolved: it starts reading the files they cite, so git reads them while the rest of
+    the registers are parsed."""
     skipped = set(skip)
 
     def read(register: Register, sources: Sources) -> None:
-        citations = register.citations()
-        for citation in citations:
-            rules.resolve(citation, sources)
-        ask(citations, sources, checkouts, skipped)
+        ask(register.citations(), sources, checkouts, skipped)
 
     return read
 

@@ -6,12 +6,7 @@ reports every problem in every file instead of stopping at the first.
 
 from __future__ import annotations
 
-import os
 import re
-import stat
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ..citations.prose import occurrences_before, prose_fields
@@ -34,15 +29,13 @@ from ..model.registers import (
     Note,
     Rated,
     Register,
-    RegisterSet,
     Source,
     Sources,
     Where,
 )
 from . import schema
-from .loader import MAX_DIGITS, Document, Mark, Path_, load_file
+from .loader import MAX_DIGITS, Document, Mark, Path_
 
-SOURCES_FILE = "sources.yaml"
 _LINES = re.compile(
     schema.python_pattern(
         schema.load_schema(schema.REGISTER)["$defs"]["citation"]["properties"]["lines"]["pattern"]
@@ -50,128 +43,6 @@ _LINES = re.compile(
 )
 """The mapping form's `lines` as the schema allows them: the schema reports the others."""
 _UNCLOSED = re.compile(r"quote opens with (.) but never closes")
-
-
-@dataclass
-class Loaded:
-    """The outcome of loading a registers directory: data, documents, problems so far."""
-
-    registers: RegisterSet
-    documents: dict[str, Document] = field(default_factory=dict)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-
-def display_path(path: Path) -> str:
-    """A path as users typed it: relative to the working directory when inside it.
-
-    Symbolic links are not followed: a message names the link the user sees in the folder.
-    """
-    try:
-        return str(Path(os.path.abspath(path)).relative_to(os.getcwd()))
-    except ValueError:
-        return str(path)
-
-
-def load(root: Path, on_register: Callable[[Register, Sources], None] | None = None) -> Loaded:
-    """Load every register file under `root` and its sources.yaml.
-
-    `on_register` sees each register as soon as it is built (verify starts reading the
-    cited files in the background while the next register is parsed).
-    """
-    diagnostics: list[Diagnostic] = []
-    documents: dict[str, Document] = {}
-    sources_doc = _load(root / SOURCES_FILE, schema.SOURCES, documents, diagnostics)
-    sources = build_sources(sources_doc, diagnostics, display_path(root / SOURCES_FILE))
-    registers = []
-    diagnostics.extend(_not_read(root))
-    for path in _register_files(root):
-        doc = _load(path, schema.REGISTER, documents, diagnostics)
-        if doc is not None:
-            registers.append(build_register(doc, path.stem, diagnostics))
-            if on_register is not None:
-                on_register(registers[-1], sources)
-    return Loaded(RegisterSet(sources, registers), documents, diagnostics)
-
-
-def _register_files(root: Path) -> list[Path]:
-    """The register files under `root`, in name order.
-
-    Hidden files are skipped, such as an editor's lock `.#meta.yaml` (a symbolic link to
-    nowhere), and so are FIFOs, sockets and devices, which reading would hang on or which
-    hold no register. A directory or a broken link named like a register is reported.
-    """
-    return [
-        path
-        for path in sorted(root.glob("*.yaml"))
-        if path.name != SOURCES_FILE and not path.name.startswith(".") and _may_read(path)
-    ]
-
-
-def _may_read(path: Path) -> bool:
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return True  # a broken link: load_file says so
-    return stat.S_ISREG(mode) or stat.S_ISDIR(mode)
-
-
-def _not_read(root: Path) -> list[Diagnostic]:
-    """A warning for each `*.yml` file, which its author probably meant as a register."""
-    return [
-        Diagnostic(
-            file=display_path(path),
-            line=1,
-            col=1,
-            severity="warning",
-            id=path.stem,
-            code="not-read",
-            message=f"{path.name} is not read: register files end in .yaml",
-        )
-        for path in sorted(root.glob("*.yml"))
-        if not path.name.startswith(".")
-    ]
-
-
-def _load(
-    path: Path, schema_name: str, documents: dict[str, Document], out: list[Diagnostic]
-) -> Document | None:
-    display = display_path(path)
-    if path.name == SOURCES_FILE and not path.exists():
-        message = f"{path.name} not found in {display_path(path.parent)}"
-        out.append(
-            Diagnostic(
-                file=display,
-                line=1,
-                col=1,
-                severity="error",
-                id=path.stem,
-                code="missing-file",
-                message=message,
-            )
-        )
-        return None
-    loaded = load_file(path, display, schema.integer_keys())
-    if isinstance(loaded, Diagnostic):
-        out.append(loaded)
-        return None
-    documents[display] = loaded
-    out.extend(schema.validate(loaded, schema_name, owner_of(loaded, path.stem)))
-    return loaded
-
-
-def owner_of(doc: Document, stem: str) -> Any:
-    """A function naming the ID a problem at a path belongs to: its entry's ID, or `stem`."""
-
-    def owner(path: Path_) -> str:
-        if len(path) >= 2 and path[0] == "entries" and isinstance(path[1], int):
-            entries = doc.data.get("entries")
-            if isinstance(entries, list) and path[1] < len(entries):
-                entry = entries[path[1]]
-                if isinstance(entry, dict) and isinstance(entry.get("id"), str) and entry["id"]:
-                    return str(entry["id"])
-        return stem
-
-    return owner
 
 
 def _text(value: Any) -> str:
