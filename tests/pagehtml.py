@@ -10,24 +10,15 @@ from html.parser import HTMLParser
 
 import markdown
 
+from compat_register.site.extensions import MARKDOWN_EXTENSIONS
 from compat_register.site.markdown import safe_url
 from compat_register.site.sanitize import ATTRIBUTES, TAGS
 
-EXTENSIONS = [
-    "admonition",
-    "attr_list",
-    "tables",
-    "toc",
-    "pymdownx.details",
-    "pymdownx.highlight",
-    "pymdownx.inlinehilite",
-    "pymdownx.superfences",
-]
-"""The Markdown extensions of the repository's mkdocs.yml."""
-
 
 def to_html(text: str) -> str:
-    return markdown.markdown(text, extensions=EXTENSIONS)
+    return markdown.markdown(
+        text, extensions=list(MARKDOWN_EXTENSIONS), extension_configs=MARKDOWN_EXTENSIONS
+    )
 
 
 def hostile(html: str) -> list[str]:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from compat_register.site.extensions import mkdocs_yaml
 from gitrepo import GitRepo
 
 GOLDEN = Path(__file__).parent / "golden" / "basic" / "registers"
@@ -23,15 +24,7 @@ plugins:
   - search
   - tags
   - register
-markdown_extensions:
-  - admonition
-  - attr_list
-  - tables
-  - toc: {permalink: true}
-  - pymdownx.details
-  - pymdownx.highlight
-  - pymdownx.superfences
-"""
+""" + mkdocs_yaml()
 
 
 def make_site(root: Path, nav: bool = True) -> Path:
@@ -242,3 +235,20 @@ def test_an_unexpected_error_is_a_plugin_error(
     plugin.load_config({"verify": False}, str(tmp_path / "mkdocs.yml"))
     with pytest.raises(PluginError, match="register plugin: RuntimeError: boom"):
         plugin.on_files(Files([]), config=None)  # type: ignore[arg-type]
+
+
+def test_repository_site_names_exactly_the_extensions_pages_are_written_for() -> None:
+    """mkdocs.yml's markdown_extensions are the one list in site/extensions.py."""
+    import yaml
+
+    from compat_register.site.extensions import MARKDOWN_EXTENSIONS
+
+    config = yaml.safe_load((Path(__file__).parent.parent / "mkdocs.yml").read_text())
+    named = {
+        (item if isinstance(item, str) else next(iter(item))): (
+            {} if isinstance(item, str) else next(iter(item.values()))
+        )
+        for item in config["markdown_extensions"]
+    }
+    assert named == MARKDOWN_EXTENSIONS
+    assert yaml.safe_load(mkdocs_yaml())["markdown_extensions"] == config["markdown_extensions"]
