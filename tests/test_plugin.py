@@ -125,8 +125,8 @@ def test_properdocs_runs_the_plugin_unchanged(tmp_path: Path) -> None:
 
 
 def test_serve_watches_registers_and_templates(tmp_path: Path) -> None:
+    from compat_register.plugin import RegisterPlugin
     from compat_register.site import render
-    from compat_register.site.plugin import RegisterPlugin
 
     class Server:
         def __init__(self) -> None:
@@ -224,7 +224,7 @@ def test_an_unexpected_error_is_a_plugin_error(
     from mkdocs.structure.files import Files
 
     from compat_register import api
-    from compat_register.site.plugin import RegisterPlugin
+    from compat_register.plugin import RegisterPlugin
 
     def broken(root: Path) -> api.Checked:
         raise RuntimeError("boom")

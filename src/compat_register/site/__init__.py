@@ -1,6 +1,7 @@
-"""The site: register pages as Markdown, made safe, and the MkDocs plugin that adds them.
+"""The site: register pages as Markdown, made safe, for MkDocs or any other engine.
 
 Takes a checked register set and its citation outcomes; gives Markdown pages as strings
-(`render`, through `markdown`), clean HTML (`sanitize`), and the `register` MkDocs plugin
-(`plugin`), a thin shell over `api` and `render`.
+(`render`, through `markdown` for prose), clean HTML (`sanitize`), and the Markdown
+extensions the pages are written for (`extensions`). The MkDocs plugin that adds the pages
+to a site is `compat_register.plugin`, a thin shell over `api` and `render`.
 """

@@ -15,9 +15,16 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..checking import references
+from ..citations.prose import (
+    Span,
+    code_ranges,
+    merge,
+    non_prose_ranges,
+    occurrences_before,
+    overlaps,
+)
 from ..citations.syntax import prose_citations
 from ..model.registers import Citation, Sources
-from ..citations.prose import Span, code_ranges, merge, non_prose_ranges, occurrences_before, overlaps
 
 # `[text](dest "title")`, one level of parentheses inside dest (as in Wikipedia URLs).
 _INLINE_LINK = re.compile(

@@ -22,6 +22,7 @@ import yaml
 
 from ..model.diagnostic import Diagnostic
 from ..model.positions import Path_
+from ..model.registers import Citation, Entry, Register, RegisterSet
 from .markdown import (
     Linker,
     citation_link,
@@ -31,7 +32,6 @@ from .markdown import (
     prose,
     safe_url,
 )
-from ..model.registers import Citation, Entry, Register, RegisterSet
 
 if TYPE_CHECKING:
     from ..following.verify import Outcome

@@ -28,13 +28,10 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from .. import api
-
-from . import render
-
-from . import sanitize
-from ..model.diagnostic import Diagnostic
-from ..model.registers import Sources
+from . import api
+from .model.diagnostic import Diagnostic
+from .model.registers import Sources
+from .site import render, sanitize
 
 log = get_plugin_logger(__name__)
 
@@ -204,7 +201,7 @@ def pinned_commits(root: Path, sources: Sources) -> tuple[tuple[str, str | None]
 
     A checkout that gains the pinned commit (`register sync`), or loses it, changes this.
     """
-    from ..sources.pins import Checkouts  # noqa: PLC0415 - brings in GitPython
+    from .sources.pins import Checkouts  # noqa: PLC0415 - brings in GitPython
 
     checkouts = Checkouts(root, os.environ)
     try:

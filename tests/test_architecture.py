@@ -1,0 +1,124 @@
+"""The tree is the pipeline: each stage imports only itself and the stages before it.
+
+Read from the source with `ast`, so a new module or import is held to the same rule.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).parent.parent / "src" / "compat_register"
+
+STAGES = [
+    "model",
+    "citations",
+    "reading",
+    "checking",
+    "sources",
+    "following",
+    "reporting",
+    "site",
+    "api",
+    "cli",
+    "plugin",
+]
+"""In pipeline order: a module may import from its own stage and the ones before it.
+`api` is the public surface; `cli` and `plugin` are the thin shells over it."""
+
+
+def stage_of(module: str) -> str:
+    """`compat_register.reading.loader` -> `reading`; `compat_register.api` -> `api`."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def modules() -> list[tuple[str, Path]]:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found.append((name, path))
+    return found
+
+
+def imports(name: str, path: Path) -> list[tuple[str, list[str], int]]:
+    """(imported module, names taken from it, line) for every import of the package."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            names = [alias.name for alias in node.names]
+            if not node.module:  # `from . import x`: each name is a module
+                found += [(f"{target}.{n}", [], node.lineno) for n in names]
+            else:
+                found.append((target, names, node.lineno))
+        elif isinstance(node, ast.Import):
+            found += [(alias.name, [], node.lineno) for alias in node.names]
+    return [(t, n, line) for t, n, line in found if t.startswith("compat_register.")]
+
+
+ALL = modules()
+
+
+def test_every_module_belongs_to_a_stage() -> None:
+    strays = [name for name, _ in ALL if name != "compat_register" and stage_of(name) not in STAGES]
+    assert strays == []
+
+
+@pytest.mark.parametrize("name, path", ALL, ids=[name for name, _ in ALL])
+def test_no_module_imports_a_later_stage(name: str, path: Path) -> None:
+    if name == "compat_register":
+        return
+    mine = STAGES.index(stage_of(name))
+    later = [
+        f"line {line}: {target}"
+        for target, _, line in imports(name, path)
+        if STAGES.index(stage_of(target)) > mine
+    ]
+    assert later == []
+
+
+@pytest.mark.parametrize("name, path", ALL, ids=[name for name, _ in ALL])
+def test_no_module_takes_a_private_name_from_another_module(name: str, path: Path) -> None:
+    private = [
+        f"line {line}: {target}.{taken}"
+        for target, names, line in imports(name, path)
+        for taken in names
+        if taken.startswith("_")
+    ]
+    assert private == []
+
+
+def test_gitpython_is_imported_by_one_module_only() -> None:
+    users = [
+        name
+        for name, path in ALL
+        if any(t == "git" or t.startswith("git.") for t, _, _ in _all_imports(path))
+    ]
+    assert users == ["compat_register.sources.gitsource"]
+
+
+def _all_imports(path: Path) -> list[tuple[str, list[str], int]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[tuple[str, list[str], int]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.append((node.module, [], node.lineno))
+        elif isinstance(node, ast.Import):
+            found += [(alias.name, [], node.lineno) for alias in node.names]
+    return found
+
+
+def test_every_stage_says_what_it_takes_and_gives() -> None:
+    for stage in STAGES[: STAGES.index("api")]:
+        doc = ast.get_docstring(ast.parse((PACKAGE / stage / "__init__.py").read_text()))
+        assert doc and "Takes" in doc, stage
