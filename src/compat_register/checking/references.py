@@ -7,7 +7,6 @@ against the register set and finds the backlinks; `record_backlinks` gives them 
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -23,14 +22,7 @@ from ..citations.syntax import prose_citations
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.registers import Entry, LinkPattern, Register, RegisterSet
 from ..reading.loader import Document, Path_
-
-_ID = r"[A-Z][A-Z0-9]*-[0-9]+"
-ID = re.compile(rf"{_ID}\Z")
-# Whole words, where a word is letters, digits and '-': `GOMETA-04` is not META-04, but
-# `_META-04_` (emphasis) is.
-REFERENCE = re.compile(
-    rf"(?<![A-Za-z0-9-])(?P<first>{_ID})(?:\.\.(?P<last>{_ID}))?(?![A-Za-z0-9-])"
-)
+from .ids import ID, REFERENCE, number_of, prefix_of
 
 
 @dataclass(frozen=True)
@@ -64,14 +56,6 @@ def scan(text: str, links: list[LinkPattern], skip: list[Span] | None = None) ->
             first, last = match["first"], match["last"] or ""
             found.append(Ref(match.start(), match.end(), match.group(0), first, last))
     return sorted(found, key=lambda ref: ref.start)
-
-
-def prefix_of(entry_id: str) -> str:
-    return entry_id.rsplit("-", 1)[0]
-
-
-def number_of(entry_id: str) -> int:
-    return int(entry_id.rsplit("-", 1)[1])
 
 
 @dataclass

@@ -11,11 +11,9 @@ from ..model.diagnostic import Diagnostic
 from ..model.registers import Citation, Entry, Register, RegisterSet, Sources, Where
 from ..reading import schema
 from ..reading.loader import Document
-from . import resolve
+from . import ids, resolve
 from .safety import check_repo_path, check_repo_url
 
-ID_PATTERN = re.compile(r"[A-Z][A-Z0-9]*-[0-9]+\Z")
-PREFIX_PATTERN = re.compile(r"[A-Z][A-Z0-9]*\Z")
 TIMESTAMP = re.compile(
     schema.python_pattern(schema.load_schema(schema.REGISTER)["$defs"]["timestamp"]["pattern"])
 )
@@ -122,19 +120,19 @@ def parse_timestamp(text: str) -> datetime:
 def check_entry(
     entry: Entry, register: Register, sources: Sources, doc: Document
 ) -> Iterator[Diagnostic]:
-    """ID form and prefix; revision names declared and in order."""
+    """ID prefix; revision names declared and in order."""
     if entry.named:  # an entry with no string `id` was reported by the schema
-        yield from _check_id(entry, register)
+        yield from _check_prefix(entry, register)
     yield from _check_revisions(entry, sources, doc)
 
 
-def _check_id(entry: Entry, register: Register) -> Iterator[Diagnostic]:
-    prefix_ok = PREFIX_PATTERN.match(register.prefix) is not None
-    if not ID_PATTERN.match(entry.id):
-        example = f"{register.prefix if prefix_ok else 'META'}-01"
-        message = f"ID '{entry.id}' is not of the form PREFIX-NN (e.g. {example})"
-        yield Diagnostic.at(entry.where, id=entry.id, code="bad-id", message=message)
-    elif prefix_ok and entry.id.rsplit("-", 1)[0] != register.prefix:
+def _check_prefix(entry: Entry, register: Register) -> Iterator[Diagnostic]:
+    """An ID of the schema's form uses its register's prefix (the schema reports the form)."""
+    if (
+        ids.ID.match(entry.id)
+        and ids.PREFIX.match(register.prefix)
+        and (ids.prefix_of(entry.id) != register.prefix)
+    ):
         message = f"ID {entry.id} does not use this register's prefix {register.prefix}"
         yield Diagnostic.at(entry.where, id=entry.id, code="wrong-prefix", message=message)
 

@@ -159,8 +159,8 @@ def validate(doc: Document, name: str, owner: Any) -> Iterator[Diagnostic]:
     for error in errors:
         path: Path_ = tuple(error.absolute_path)
         holder = next((s for s in split if path[: len(s)] == s), None)
-        if holder in said or _is_typo(error, typos):
-            continue  # the split citation or the misspelt key beside it says it all
+        if holder in said or _is_typo(error, typos) or _empty_for_pattern(error):
+            continue  # the split citation, the misspelt key or "must not be empty" says it all
         if holder is not None:
             said.add(holder)
             described = [split[holder]]
@@ -182,6 +182,11 @@ def validate(doc: Document, name: str, owner: Any) -> Iterator[Diagnostic]:
 def _is_typo(error: ValidationError, typos: set[Path_]) -> bool:
     """A missing required field whose misspelling beside it is already reported."""
     return error.validator == "required" and _required_path(error) in typos
+
+
+def _empty_for_pattern(error: ValidationError) -> bool:
+    """A pattern failed by an empty value whose `minLength` error already says so."""
+    return error.validator == "pattern" and error.instance == "" and "minLength" in error.schema
 
 
 def _required_path(error: ValidationError) -> Path_:

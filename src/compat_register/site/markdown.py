@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..checking import references
+from ..checking.ids import prefix_of
 from ..citations.prose import (
     Span,
     code_ranges,
@@ -279,8 +280,8 @@ def _reference(ref: references.Ref, linker: Linker) -> str:
     if ref.url:
         return f"[{escape_inline(ref.text)}]({ref.url})" if safe_url(ref.url) else ref.text
     ends = [ref.first] + ([ref.last] if ref.last else [])
-    pending = {references.prefix_of(e) for e in ends} & set(linker.sources.pending)
-    if pending and all(references.prefix_of(e) in pending for e in ends):
+    pending = {prefix_of(e) for e in ends} & set(linker.sources.pending)
+    if pending and all(prefix_of(e) in pending for e in ends):
         return pending_span(ref.text, sorted(pending))
     return "..".join(_one_reference(end, linker) for end in ends)
 
@@ -294,8 +295,8 @@ def entry_link(entry_id: str, url: str | None, pending: Sequence[str] = ()) -> s
     is pending). The ID is escaped either way: an owner may be any text, not only an ID."""
     if url is not None:
         return f"[{escape_inline(entry_id)}]({url})"
-    if references.prefix_of(entry_id) in pending:
-        return pending_span(entry_id, [references.prefix_of(entry_id)])
+    if prefix_of(entry_id) in pending:
+        return pending_span(entry_id, [prefix_of(entry_id)])
     return escape_inline(entry_id)  # a dangling reference (reported by check), or not an ID
 
 

@@ -1,0 +1,36 @@
+"""Entry IDs and prefixes as the register schema defines them: the one home of their form.
+
+The patterns are read from the published JSON Schema (`prefix` and an entry's `id`), so an
+editor validating against the schema and `register check` agree on what an ID is.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..reading import schema
+
+_REGISTER = schema.load_schema(schema.REGISTER)
+_ID_BODY = schema.python_pattern(_REGISTER["$defs"]["entry"]["properties"]["id"]["pattern"])
+_PREFIX_BODY = schema.python_pattern(_REGISTER["properties"]["prefix"]["pattern"])
+
+ID = re.compile(_ID_BODY)
+"""A whole entry ID: `META-07`."""
+PREFIX = re.compile(_PREFIX_BODY)
+"""A whole register prefix: `META`."""
+
+_IN_TEXT = _ID_BODY.removeprefix("^").removesuffix(r"\Z").removesuffix("$")
+# Whole words, where a word is letters, digits and '-': `GOMETA-04` is not META-04, but
+# `_META-04_` (emphasis) is.
+REFERENCE = re.compile(
+    rf"(?<![A-Za-z0-9-])(?P<first>{_IN_TEXT})(?:\.\.(?P<last>{_IN_TEXT}))?(?![A-Za-z0-9-])"
+)
+"""An ID or an ID range (`META-01..META-03`) in prose."""
+
+
+def prefix_of(entry_id: str) -> str:
+    return entry_id.rsplit("-", 1)[0]
+
+
+def number_of(entry_id: str) -> int:
+    return int(entry_id.rsplit("-", 1)[1])
