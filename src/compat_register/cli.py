@@ -343,12 +343,12 @@ def render_command(
     registers_dir: Path, out: Path, offline: bool, templates: Path | None, legend: str | None
 ) -> None:
     """Write the site's pages as Markdown, for engines that run no MkDocs plugins."""
-    from .site import render  # noqa: PLC0415 - only this command needs Jinja2 and Pygments
+    from .site import levels, render  # noqa: PLC0415 - only this command needs Jinja2 and Pygments
 
     _require_dir(registers_dir)
     result = api.verify_citations(registers_dir, offline=offline)
     for diagnostic in result.diagnostics:
-        if render.site_level(diagnostic) != "info":
+        if levels.site_level(diagnostic) != "info":
             click.echo(diagnostic.as_text(), err=True)
     layout = render.Layout(legend=legend)
     pages = render.render_site(
@@ -361,7 +361,7 @@ def render_command(
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     click.echo(f"wrote {len(pages)} files to {out}")
-    errors = [d for d in result.diagnostics if render.site_level(d) == "error"]
+    errors = [d for d in result.diagnostics if levels.site_level(d) == "error"]
     sys.exit(1 if errors else 0)
 
 

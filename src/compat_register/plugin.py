@@ -31,7 +31,7 @@ from mkdocs.structure.pages import Page
 from . import api
 from .model.diagnostic import Diagnostic
 from .model.registers import Sources
-from .site import render, sanitize
+from .site import levels, render, sanitize
 
 log = get_plugin_logger(__name__)
 
@@ -234,7 +234,7 @@ def report(result: api.Checked) -> None:
     """Log every problem; warnings and errors make `mkdocs build --strict` fail."""
     quiet = 0
     for diagnostic in result.diagnostics:
-        level = render.site_level(diagnostic)
+        level = levels.site_level(diagnostic)
         if level == "info":
             quiet += 1
         getattr(log, level)(_message(diagnostic))

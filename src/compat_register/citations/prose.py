@@ -14,20 +14,11 @@ from functools import lru_cache
 from typing import Any
 
 from ..model.positions import Path_
+from ..model.registers import PROSE_FIELDS
 from . import mdcode
 
 Span = tuple[int, int]
 
-PROSE_FIELDS: tuple[tuple[str, ...], ...] = (
-    ("what",),
-    ("where",),
-    ("status", "note"),
-    ("value", "note"),
-    ("effort", "note"),
-    ("risk",),
-    ("detail",),
-)
-"""Entry fields scanned for references and in-prose citations (titles are not)."""
 
 _LINK_TARGET = re.compile(
     r"\]\((?P<target>\s*(?:<[^<>\n]*>|(?:[^()\s]|\([^()\s]*\))*)"

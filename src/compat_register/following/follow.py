@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..model.registers import Citation
+from ..sources.diffs import Hunk
 from ..sources.gitsource import Checkout, GitSourceError
-from .remap import Hunk, Mapped, find_moved, remap, same_text
+from .remap import Mapped, find_moved, remap, same_text
 
 
 @dataclass

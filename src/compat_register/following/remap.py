@@ -13,9 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..citations.syntax import normalise
-
-Hunk = tuple[int, int, int, int]
-"""(old_start, old_count, new_start, new_count), as in `gitsource.Hunk`."""
+from ..sources.diffs import Hunk
 
 KINDS = ("carried", "re-anchored", "changed", "gone")
 """What moving a pin did to a citation, from harmless to lost."""

@@ -120,6 +120,20 @@ class Citation:
         return lines_text(self.start, self.end)
 
 
+PROSE_FIELDS: dict[Path_, str] = {
+    ("what",): "what",
+    ("where",): "where_text",
+    ("status", "note"): "status.note",
+    ("value", "note"): "value.note",
+    ("effort", "note"): "effort.note",
+    ("risk",): "risk",
+    ("detail",): "detail",
+}
+"""An entry's prose fields (besides each note's `text`): their path in the YAML entry ->
+the `Entry` attribute holding them. Scanned for references and in-prose citations; titles
+are not prose."""
+
+
 @dataclass
 class Rated:
     """A status, value or effort: a keyword and an optional Markdown note."""
@@ -170,6 +184,17 @@ class Entry:
 
     def all_citations(self) -> list[Citation]:
         return self.citations + self.prose_citations
+
+    def prose(self) -> dict[Path_, str | None]:
+        """Each prose field by its path in the YAML entry, notes' texts last."""
+        texts: dict[Path_, str | None] = {}
+        for path, attribute in PROSE_FIELDS.items():
+            value: Any = self
+            for name in attribute.split("."):
+                value = getattr(value, name)
+            texts[path] = value
+        texts.update({("notes", n, "text"): note.text for n, note in enumerate(self.notes)})
+        return texts
 
 
 @dataclass

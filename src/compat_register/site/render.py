@@ -20,8 +20,6 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 import yaml
 
-from ..model.diagnostic import Diagnostic
-from ..model.positions import Path_
 from ..model.registers import Citation, Entry, Register, RegisterSet
 from .markdown import (
     Linker,
@@ -345,41 +343,12 @@ def prose_citations(registers: RegisterSet) -> dict[str, list[Citation]]:
         if register.summary:
             index.setdefault(register.summary, []).extend(register.summary_citations)
         for entry in register.entries:
-            texts = _prose_texts(entry)
+            texts = entry.prose()
             for citation in entry.prose_citations:
                 text = texts.get(citation.field[2:])  # the field after ("entries", N)
                 if text and citation.token in text:
                     index.setdefault(text, []).append(citation)
     return index
-
-
-def _prose_texts(entry: Entry) -> dict[Path_, str | None]:
-    """An entry's prose fields by their path in the entry (as `prose.PROSE_FIELDS` names them)."""
-    texts: dict[Path_, str | None] = {
-        ("what",): entry.what,
-        ("where",): entry.where_text,
-        ("status", "note"): entry.status.note,
-        ("value", "note"): entry.value.note,
-        ("effort", "note"): entry.effort.note,
-        ("risk",): entry.risk,
-        ("detail",): entry.detail,
-    }
-    texts.update({("notes", n, "text"): note.text for n, note in enumerate(entry.notes)})
-    return texts
-
-
-QUIET = frozenset({"pending-reference", "source-unavailable"})
-"""Diagnostic codes a site reports at info level: expected while a register is pending or
-no checkout of a source is present (its citations then show as unverified)."""
-
-
-def site_level(diagnostic: Diagnostic) -> str:
-    """How a site build reports a diagnostic: `info`, `warning` or `error`."""
-    if diagnostic.code in QUIET:
-        return "info"
-    if diagnostic.code.startswith("citation-"):
-        return "warning"  # stale: `register verify` fails on it; a site shows it and warns
-    return "error" if diagnostic.severity == "error" else "warning"
 
 
 def tags_of(register: Register, entry: Entry) -> list[str]:

@@ -7,7 +7,6 @@ repositories (`SourceCache`). Every failure is a `GitSourceError` holding one li
 
 from __future__ import annotations
 
-import codecs
 import contextlib
 import fcntl
 import os
@@ -23,14 +22,11 @@ import git
 from git.util import expand_path
 
 from ..checking.safety import check_commit, check_repo_path, check_repo_url, is_local_path
-from ..sources.filetext import FileText
-
-Hunk = tuple[int, int, int, int]
-"""A unified-diff hunk: (old_start, old_count, new_start, new_count)."""
+from .diffs import Hunk, parse_diff
+from .filetext import FileText
 
 _FULL_SHA = re.compile(r"[0-9a-f]{40}")
 _ALIAS = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
-_HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _BINARY = "binary"
 # A branch or tag name as `bump` fetches it: no refspec syntax (':', '+', '*', '^'), no option.
 _REF = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_][A-Za-z0-9_.-]*)*")
@@ -157,7 +153,7 @@ class Checkout:
         _require_sha(new_sha)
         _require(check_repo_path(path))
         if (old_sha, new_sha) not in self._diffs:
-            self._diffs[old_sha, new_sha] = _parse_diff(self._diff(old_sha, new_sha))
+            self._diffs[old_sha, new_sha] = parse_diff(self._diff(old_sha, new_sha))
         new_path, hunks = self._diffs[old_sha, new_sha].get(path, (path, []))
         return new_path, list(hunks)
 
@@ -284,52 +280,6 @@ def _lines(data: bytes) -> list[str]:
     if lines[-1] == "":
         lines.pop()
     return [line[:-1] if line.endswith("\r") else line for line in lines]
-
-
-def _parse_diff(text: str) -> dict[str, tuple[str | None, list[Hunk]]]:
-    """Map each old path in a `git diff -M --unified=0` to (new path or None, hunks)."""
-    # Hunk lines start with '+', '-', ' ' or '\\': only a file header starts with "diff --git".
-    files = re.split(r"^diff --git ", text, flags=re.MULTILINE)[1:]
-    return {old: (new, hunks) for old, new, hunks in map(_parse_file, files) if old is not None}
-
-
-def _parse_file(text: str) -> tuple[str | None, str | None, list[Hunk]]:
-    header, *lines = text.split("\n")
-    old = new = _header_path(header)
-    hunks: list[Hunk] = []
-    for line in lines:
-        match = _HUNK.match(line)
-        if match:
-            a, b, c, d = match.groups()
-            hunks.append((int(a), int(b or 1), int(c), int(d or 1)))
-        elif hunks:
-            continue  # inside hunks: a removed line '--- x' is not a header
-        elif line.startswith("rename from "):
-            old = _unquote(line[len("rename from ") :])
-        elif line.startswith("rename to "):
-            new = _unquote(line[len("rename to ") :])
-        elif line.startswith("deleted file mode "):
-            new = None
-        elif line.startswith("new file mode "):
-            old = None
-    return old, new, hunks
-
-
-def _header_path(rest: str) -> str | None:
-    """The path of `a/P b/P`; None for a rename, whose header is split by `rename` lines."""
-    half = (len(rest) - 1) // 2
-    a, b = rest[:half], rest[half + 1 :]
-    if rest[half : half + 1] != " " or a.replace("a/", "b/", 1) != b:
-        return None
-    return _unquote(a)[2:]
-
-
-def _unquote(name: str) -> str:
-    """Undo git's C-style quoting of a path that holds a quote, backslash or control byte."""
-    if len(name) < 2 or not name.startswith('"') or not name.endswith('"'):
-        return name
-    raw: bytes = codecs.escape_decode(name[1:-1].encode("utf-8"))[0]
-    return raw.decode("utf-8", errors="replace")
 
 
 class SourceCache:
