@@ -122,3 +122,20 @@ def test_every_stage_says_what_it_takes_and_gives() -> None:
     for stage in STAGES[: STAGES.index("api")]:
         doc = ast.get_docstring(ast.parse((PACKAGE / stage / "__init__.py").read_text()))
         assert doc and "Takes" in doc, stage
+
+
+PROCESS_WIDE = ("gc.disable", "gc.freeze", "os._exit", "sys.setrecursionlimit", "os.chdir")
+"""Calls that change the whole process: a library module making them would reach into the
+process of whoever imported it (a `mkdocs serve` running for hours, a test runner)."""
+
+
+@pytest.mark.parametrize("name, path", ALL, ids=[name for name, _ in ALL])
+def test_process_wide_switches_only_in_the_console_script(name: str, path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    calls = [
+        f"line {node.lineno}: {ast.unparse(node.func)}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in PROCESS_WIDE
+    ]
+    allowed = ["gc.disable"] if name == "compat_register.cli" else []  # in `run` alone
+    assert [call.split(": ")[1] for call in calls] == allowed
