@@ -349,9 +349,13 @@ def test_bump_fetches_the_default_branch_into_the_cache(
     assert "11 ok" in out, out
 
 
-def test_hostile_revisions_are_refused(setup: tuple[Path, dict[str, str], GitRepo]) -> None:
+def test_hostile_revisions_are_refused(
+    tmp_path: Path, setup: tuple[Path, dict[str, str], GitRepo]
+) -> None:
     registers, env, _ = setup
-    for rev in ["--output=/tmp/x", "HEAD\nmain", "no-such-branch"]:
+    target = tmp_path / "x"
+    for rev in [f"--output={target}", "HEAD\nmain", "no-such-branch"]:
         code, out = run(["bump", "--registers", str(registers), "up", "--", rev], env)
         assert code == 1, out
         assert "cannot bump up" in out
+    assert not target.exists()

@@ -209,8 +209,9 @@ def test_sync_reads_sources_yaml_alone(tmp_path: Path) -> None:
 def test_sync_reports_the_problems_of_sources_yaml(tmp_path: Path) -> None:
     registers = tmp_path / "registers"
     registers.mkdir()
+    pwned = tmp_path / "pwned"
     (registers / "sources.yaml").write_text(
-        "revisions: [r1]\nsources:\n  up: {title: U, repo: 'ext::sh -c touch% /tmp/pwned', "
+        f"revisions: [r1]\nsources:\n  up: {{title: U, repo: 'ext::sh -c touch% {pwned}', "
         "commit: 1234567, claims: [a/**]}\n",
         "utf-8",
     )
@@ -218,6 +219,7 @@ def test_sync_reports_the_problems_of_sources_yaml(tmp_path: Path) -> None:
     assert code == 1
     assert "sources.yaml:3:" in out and "names a git transport" in out
     assert not (tmp_path / ".register").exists()  # nothing was fetched, not even tried
+    assert not pwned.exists()
 
 
 def test_export_to_a_missing_directory_is_one_line(
