@@ -1,7 +1,7 @@
 """Every data file the package reads at run time is shipped in the wheel.
 
-The site's templates, their CSS/JS assets and the JSON Schemas are read from the installed
-package; a file that `package-data` does not match is missing from a non-editable install.
+The site's templates, their CSS/JS assets, the JSON Schemas and the files `register init`
+writes are read from the installed package; a file that `package-data` does not match is missing from a non-editable install.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def test_package_data_covers_every_data_file() -> None:
     globs = pyproject["tool"]["setuptools"]["package-data"]["compat_register"]
     data = [
         path.relative_to(PACKAGE).as_posix()
-        for folder in ("templates", "schema")
+        for folder in ("site/templates", "schema", "scaffold/files")
         for path in (PACKAGE / folder).rglob("*")
         if path.is_file()
     ]

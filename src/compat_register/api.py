@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import datetime
 import os
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import closing
@@ -294,6 +295,33 @@ def stamp(
     stamped = [o for o in mine if _digest(o) is not None]
     refused = [o for o in mine if _digest(o) is None and o.citation.source is not None]
     return verified, Stamped(stamped, refused, text != old_text)
+
+
+class InitError(Exception):
+    """`register init` would overwrite a file, or could not write; nothing was written."""
+
+
+def init(folder: Path, name: str | None = None, today: datetime.date | None = None) -> list[str]:
+    """`register init [DIR]`: write a working register project into `folder` (created when
+    missing) and return the paths written. Refuses, writing nothing, when any of them exists."""
+    from .following import edit
+    from .scaffold import project
+
+    texts = project.files(name or _project_name(folder), today or datetime.date.today())
+    existing = sorted(path for path in texts if (folder / path).exists())
+    if existing:
+        raise InitError(f"{folder}: would overwrite {', '.join(existing)}; nothing written")
+    try:
+        for path in texts:
+            (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        edit.write_all([(folder / path, text.encode("utf-8")) for path, text in texts.items()])
+    except OSError as err:
+        raise InitError(f"cannot write {err.filename or folder}: {err.strerror or err}") from None
+    return list(texts)
+
+
+def _project_name(folder: Path) -> str:
+    return folder.resolve().name or "registers"
 
 
 def _digest(outcome: verify.Outcome) -> str | None:

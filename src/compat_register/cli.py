@@ -366,6 +366,30 @@ def render_command(
     sys.exit(1 if errors else 0)
 
 
+@main.command()
+@click.argument(
+    "folder", required=False, default=".", type=click.Path(file_okay=False, path_type=Path)
+)
+@click.option("--name", help="The site's name (default: the folder's name).")
+@no_traceback
+def init(folder: Path, name: str | None) -> None:
+    """Start a register project in FOLDER (default: here): mkdocs.yml, registers/ with
+    sources.yaml and an example register, docs/, the JSON Schemas, a CI workflow and a
+    pre-commit configuration. Refuses to overwrite any file."""
+    try:
+        written = api.init(folder, name)
+    except api.InitError as err:
+        raise click.ClickException(str(err)) from None
+    for path in written:
+        click.echo(f"wrote {folder / path}")
+    click.echo(NEXT_STEPS.format(cd=f"cd {folder} && " if str(folder) != "." else ""))
+
+
+NEXT_STEPS = """
+Next: {cd}register check && register sync && register verify
+      mkdocs serve     # the site on http://127.0.0.1:8000 (Ctrl-C stops it)"""
+
+
 def run() -> None:
     """The console script: one command in a process of its own.
 

@@ -31,7 +31,7 @@ from mkdocs.structure.pages import Page
 from . import api
 from .model.diagnostic import Diagnostic
 from .model.registers import Sources
-from .site import levels, render, sanitize
+from .site import extensions, levels, render, sanitize
 
 log = get_plugin_logger(__name__)
 
@@ -87,6 +87,13 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         """Defined so that MkDocs keeps this instance, and `self.built`, between rebuilds."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        """Add the extensions the pages need (as mkdocs-autorefs adds its own) and the assets."""
+        try:
+            added = extensions.complete(config.markdown_extensions, config.mdx_configs)
+        except extensions.ExtensionConflict as err:
+            raise PluginError(f"register plugin: {err}") from None
+        if added:
+            log.debug("added Markdown extensions the register pages need: %s", ", ".join(added))
         config.extra_css.append(f"{ASSET_DIR}/register.css")
         config.extra_javascript.append(f"{ASSET_DIR}/register.js")  # type: ignore[arg-type]
         return config

@@ -1,8 +1,9 @@
 """The Markdown extensions the register pages are written for: the one list of them.
 
 The pages use admonitions and details (excerpts), attribute lists (entry anchors), tables,
-a table of contents with permalinks, and highlighted fences. A site's mkdocs.yml names these;
-`register init` writes them, and the tests render pages through exactly these.
+a table of contents with permalinks, and highlighted fences. `register init` writes them
+into mkdocs.yml, the plugin adds any a site's mkdocs.yml leaves out (`complete`), and the
+tests render pages through exactly these.
 """
 
 from __future__ import annotations
@@ -36,6 +37,48 @@ def mkdocs_yaml() -> str:
         lines.append(f"  - {name}:")
         lines += [f"      {key}: {_yaml_scalar(value)}" for key, value in options.items()]
     return "\n".join(lines) + "\n"
+
+
+LOOKS_ONLY = {("toc", "permalink")}
+"""(extension, option) pairs that change only how a page looks: a site's own value stays."""
+
+BUILTIN_PREFIX = "markdown.extensions."
+"""Python-Markdown's own extensions answer to `toc` and to `markdown.extensions.toc`."""
+
+
+class ExtensionConflict(Exception):
+    """A site's mkdocs.yml sets an option of an extension the pages need to another value."""
+
+
+def complete(names: list[Any], configs: dict[str, dict[str, Any]]) -> list[str]:
+    """Make a site's `markdown_extensions` (`names`, with their options in `configs`, as
+    MkDocs holds them) serve the register pages, in place; return the extensions added.
+
+    A missing extension is added with the pages' options; an option a site leaves unset gets
+    the pages' value. Raises ExtensionConflict, naming the extension and option, when a
+    site sets an option to another value (but an option in LOOKS_ONLY, which it keeps).
+    """
+    present = {_short(name): name for name in names if isinstance(name, str)}
+    added = []
+    for name, needed in MARKDOWN_EXTENSIONS.items():
+        if name not in present:
+            names.append(name)
+            added.append(name)
+        options = configs.setdefault(present.get(name, name), {})
+        for option, value in needed.items():
+            if (name, option) in LOOKS_ONLY:
+                options.setdefault(option, value)
+            elif options.setdefault(option, value) != value:
+                raise ExtensionConflict(
+                    f"markdown_extensions: {name}: {option} is {options[option]!r}, but the "
+                    f"register pages are written for {option}: {_yaml_scalar(value)}; "
+                    "remove the option (the register plugin sets it) or set it so"
+                )
+    return added
+
+
+def _short(name: str) -> str:
+    return name.removeprefix(BUILTIN_PREFIX)
 
 
 def _yaml_scalar(value: Any) -> str:

@@ -1,0 +1,193 @@
+"""`register init`: a working register project in one command, on real builds and checkouts."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from compat_register import api
+from compat_register.scaffold import project
+from compat_register.site.extensions import MARKDOWN_EXTENSIONS
+from conftest import RunLine
+from gitrepo import GitRepo
+from test_plugin import build, html
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PIN = "b0f60ba5409db7a6582440a7b473cc0398890f15"
+MINIMAL = "site_name: {name}\ntheme: material\nplugins:\n  - search\n  - register\n"
+
+
+def spec_clone(root: Path) -> GitRepo:
+    """A clone standing in for the specification: the first 48 lines of its 2024-11-05
+    schema.ts as they are at the pinned commit (tests never reach the network)."""
+    repo = GitRepo(root)
+    repo.write(
+        "schema/2024-11-05/schema.ts", (FIXTURES / "mcp-schema-2024-11-05-head.ts").read_text()
+    )
+    repo.commit("schema")
+    return repo
+
+
+def repin(project_dir: Path, sha: str) -> None:
+    """Point the example's source at `sha`, as an author moving a pin to a fork would."""
+    sources = project_dir / "registers" / "sources.yaml"
+    sources.write_text(sources.read_text(encoding="utf-8").replace(PIN, sha), encoding="utf-8")
+
+
+def test_init_then_check_verify_and_strict_build(
+    tmp_path: Path, run_line: RunLine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    here = tmp_path / "proj"
+    done = run_line(["init", str(here)])
+    assert done.exit_code == 0, done.output
+    assert f"wrote {here / 'registers/example.yaml'}" in done.stdout
+    assert "register sync && register verify" in done.stdout
+
+    monkeypatch.chdir(here)
+    checked = run_line(["check"])
+    assert (checked.exit_code, checked.stdout) == (0, "0 errors, 0 warnings\n")
+
+    clone = spec_clone(tmp_path / "spec")
+    repin(here, clone.git("rev-parse", "HEAD"))
+    monkeypatch.setenv("REGISTER_SOURCE_SPEC", str(clone.root))
+    verified = run_line(["verify", "--strict"])
+    assert verified.exit_code == 0, verified.output
+    assert verified.stdout.startswith("4 ok, 0 moved, 0 broken"), verified.stdout
+
+    built = build(here, env={"REGISTER_SOURCE_SPEC": str(clone.root)})
+    assert built.returncode == 0, built.stderr
+    page = html(here, "registers/example")
+    assert 'id="ex-01"' in page and 'id="ex-02"' in page
+    assert page.count("<details") == 4  # one excerpt per citation
+    assert "{ #" not in page and "??? quote" not in page and "```" not in page
+
+
+def test_init_offline_build_passes_and_links_the_pinned_lines(tmp_path: Path) -> None:
+    api.init(tmp_path, "Offline")
+    built = build(tmp_path)
+    assert built.returncode == 0, built.stderr
+    page = html(tmp_path, "registers/example")
+    assert f"modelcontextprotocol/blob/{PIN}/schema/2024-11-05/schema.ts#L21" in page
+    assert "{ #" not in page
+
+
+def test_a_minimal_mkdocs_yml_renders_the_same_pages(tmp_path: Path) -> None:
+    """The plugin adds the extensions itself: the pages do not depend on mkdocs.yml naming them."""
+    pages = {}
+    for kind in ("init", "minimal"):
+        root = tmp_path / kind
+        api.init(root, "same", today=datetime.date(2026, 1, 1))
+        if kind == "minimal":
+            (root / "mkdocs.yml").write_text(MINIMAL.format(name="same"))
+        assert build(root).returncode == 0
+        pages[kind] = [article(html(root, page)) for page in ("registers/example", "registers")]
+    assert pages["init"] == pages["minimal"]
+    assert 'id="ex-01"' in pages["minimal"][0]
+
+
+def article(page: str) -> str:
+    """A page's content, without the theme's navigation (mkdocs.yml's features change it)."""
+    return page[page.index("<article") : page.index("</article>")]
+
+
+def test_a_conflicting_extension_option_fails_the_build_naming_it(tmp_path: Path) -> None:
+    api.init(tmp_path)
+    config = MINIMAL.format(name="x") + "markdown_extensions:\n  - pymdownx.highlight:\n"
+    (tmp_path / "mkdocs.yml").write_text(config + "      line_spans: __x\n")
+    built = build(tmp_path)
+    assert built.returncode == 1
+    assert "register plugin: markdown_extensions: pymdownx.highlight: line_spans" in built.stderr
+    assert "Traceback" not in built.stderr
+
+
+def test_a_site_keeps_its_own_permalink_symbol(tmp_path: Path) -> None:
+    api.init(tmp_path)
+    config = MINIMAL.format(name="x") + "markdown_extensions:\n  - toc: {permalink: '#'}\n"
+    (tmp_path / "mkdocs.yml").write_text(config)
+    built = build(tmp_path)
+    assert built.returncode == 0, built.stderr
+    assert re.search(r'class="headerlink"[^>]*>#</a>', html(tmp_path, "registers/example"))
+
+
+def test_init_refuses_to_overwrite_and_writes_nothing(tmp_path: Path, run_line: RunLine) -> None:
+    (tmp_path / "registers").mkdir()
+    (tmp_path / "registers" / "sources.yaml").write_text("mine\n")
+    (tmp_path / "mkdocs.yml").write_text("mine\n")
+    done = run_line(["init", str(tmp_path)])
+    assert done.exit_code == 1
+    assert done.stderr == (
+        f"Error: {tmp_path}: would overwrite mkdocs.yml, registers/sources.yaml; nothing written\n"
+    )
+    assert sorted(p.name for p in tmp_path.rglob("*")) == [
+        "mkdocs.yml",
+        "registers",
+        "sources.yaml",
+    ]
+    assert (tmp_path / "mkdocs.yml").read_text() == "mine\n"
+
+
+def test_init_into_an_unwritable_folder_is_one_line(tmp_path: Path, run_line: RunLine) -> None:
+    (tmp_path / "file").write_text("")
+    done = run_line(["init", str(tmp_path / "file" / "proj")])
+    assert done.exit_code == 1
+    assert done.stderr.startswith("Error: cannot write ") and "Traceback" not in done.output
+
+
+def test_project_files_are_valid_and_point_where_they_say() -> None:
+    texts = project.files("A: name", datetime.date(2026, 2, 3))
+    config = yaml.safe_load(texts["mkdocs.yml"])
+    assert config["site_name"] == "A: name"
+    names = [
+        next(iter(item)) if isinstance(item, dict) else item
+        for item in config["markdown_extensions"]
+    ]
+    assert names == list(MARKDOWN_EXTENSIONS)
+    for path in ("registers/sources.yaml", "registers/example.yaml"):
+        modeline = texts[path].splitlines()[0]
+        schema = modeline.removeprefix("# yaml-language-server: $schema=")
+        assert (Path(path).parent / schema).as_posix().replace("registers/../", "") in texts
+    assert "created: 2026-02-03" in texts["registers/example.yaml"]
+    workflow = yaml.safe_load(texts[".github/workflows/registers.yml"])
+    runs = [step.get("run") for step in workflow["jobs"]["registers"]["steps"]]
+    assert "register sync" in runs and "register verify --format github" in runs
+    assert "mkdocs build --strict" in runs
+    hooks = yaml.safe_load(texts[".pre-commit-config.yaml"])["repos"][0]["hooks"]
+    assert hooks[0]["entry"] == "register check"
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def register_commands(text: str) -> list[list[str]]:
+    """Each `register ...` command line in a YAML text's `run:` or `entry:` values."""
+    found = re.findall(r"(?:run|entry): (register [^\n]*)", text)
+    return [line.split() for line in found]
+
+
+def test_hook_action_and_workflow_run_commands_that_exist() -> None:
+    from compat_register.cli import main
+
+    texts = [
+        (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"),
+        (ROOT / "action.yml").read_text(encoding="utf-8"),
+        *project.files("x", datetime.date(2026, 1, 1)).values(),
+    ]
+    commands = [words for text in texts for words in register_commands(text)]
+    assert len(commands) >= 6
+    for words in commands:
+        command = main.commands[words[1]]
+        options = {opt for param in command.params for opt in param.opts}
+        used = {word for word in words[2:] if word.startswith("--")}
+        assert used <= options, words
+    hook = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))[0]
+    assert (hook["id"], hook["language"], hook["pass_filenames"]) == (
+        "register-check",
+        "python",
+        False,
+    )
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    assert action["runs"]["using"] == "composite"
