@@ -21,6 +21,7 @@ STAGES = [
     "following",
     "reporting",
     "site",
+    "scaffold",
     "api",
     "cli",
     "plugin",
