@@ -1,7 +1,8 @@
 """Every data file the package reads at run time is shipped in the wheel.
 
 The site's templates, their CSS/JS assets, the JSON Schemas and the files `register init`
-writes are read from the installed package; a file that `package-data` does not match is missing from a non-editable install.
+writes are read from the installed package; a file that `package-data` does not match is
+missing from a non-editable install.
 """
 
 from __future__ import annotations
