@@ -24,7 +24,7 @@ What it follows, from the Python-Markdown 3.x and pymdownx 10+ sources:
   search goes on `2 * len(opener)` characters after its start (Python-Markdown's own
   arithmetic, kept because it decides which run opens next).
 
-tests/test_prose.py checks all this against Python-Markdown itself, on random text.
+tests/citations/test_prose.py checks all this against Python-Markdown itself, on random text.
 """
 
 from __future__ import annotations

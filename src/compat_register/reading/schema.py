@@ -58,7 +58,7 @@ def _fast_check(name: str) -> Callable[[Any], bool]:
     It is about twenty times faster than jsonschema on a valid document, which is nearly
     every document on nearly every run; jsonschema then explains only the invalid ones.
     The schemas use nothing beyond draft 7 (refs are inlined), which fastjsonschema
-    implements; tests/test_schema_gate.py holds both to the same verdicts.
+    implements; tests/reading/test_schema_gate.py holds both to the same verdicts.
     """
     schema = {**_inlined(name), "$schema": "http://json-schema.org/draft-07/schema#"}
     validate = fastjsonschema.compile(schema)

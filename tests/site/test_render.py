@@ -3,7 +3,7 @@
 Golden cases live in tests/golden/<case>/: `registers/` is the input, `expected/` the pages.
 After an intended change, rewrite the expected pages with
 
-    REGISTER_UPDATE_GOLDEN=1 python -m pytest tests/test_render.py
+    REGISTER_UPDATE_GOLDEN=1 python -m pytest tests/site/test_render.py
 
 and review the diff like any other change.
 """
@@ -26,7 +26,7 @@ from compat_register.site.markdown import Linker, citation_link, escape_inline, 
 from gitrepo import GitRepo
 from pagehtml import hostile, to_html
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "registers").is_dir())
 UPDATE = os.environ.get("REGISTER_UPDATE_GOLDEN") == "1"
 

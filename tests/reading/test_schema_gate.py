@@ -13,7 +13,7 @@ import pytest
 from compat_register.reading import schema
 from compat_register.reading.loader import Document, load_file
 
-TESTS = Path(__file__).parent
+TESTS = Path(__file__).parents[1]
 FILES = sorted(
     path
     for pattern in ("cases/**/*.yaml", "golden/**/*.yaml", "../registers/*.yaml")

@@ -11,7 +11,7 @@ from compat_register.site import render
 from compat_register.site.sanitize import clean
 from pagehtml import hostile, to_html
 
-GOLDEN_REGISTERS = Path(__file__).parent / "golden" / "basic" / "registers"
+GOLDEN_REGISTERS = Path(__file__).parents[1] / "golden" / "basic" / "registers"
 
 
 @pytest.mark.parametrize(

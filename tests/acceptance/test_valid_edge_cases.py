@@ -16,7 +16,7 @@ import pytest
 from compat_register import api
 from conftest import RunLine
 
-CASES = Path(__file__).parent / "cases"
+CASES = Path(__file__).parents[1] / "cases"
 VALID = sorted(p.name for p in (CASES / "valid").iterdir() if p.is_dir())
 
 

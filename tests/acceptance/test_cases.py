@@ -4,7 +4,7 @@ A case folder is a complete registers directory (sources.yaml and register files
 from cases/base/ with one thing changed) plus `expected.txt`: the exact diagnostics
 `register check` prints for it, one per line, without the closing summary line.
 
-    REGISTER_UPDATE_GOLDEN=1 pytest tests/test_cases.py
+    REGISTER_UPDATE_GOLDEN=1 pytest tests/acceptance/test_cases.py
 
 rewrites every expected.txt from the current output; read the diff before committing it.
 """
@@ -20,7 +20,7 @@ import pytest
 from compat_register.reading import loader
 from conftest import RunLine
 
-CASES = Path(__file__).parent / "cases"
+CASES = Path(__file__).parents[1] / "cases"
 INVALID = sorted(p.name for p in (CASES / "invalid").iterdir() if p.is_dir())
 UPDATE = os.environ.get("REGISTER_UPDATE_GOLDEN") == "1"
 
