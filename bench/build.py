@@ -23,6 +23,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from common import best  # noqa: E402
 from synthetic import generate  # noqa: E402
 
+from compat_register.site.extensions import mkdocs_yaml  # noqa: E402
+
 CONFIG = """\
 site_name: bench
 docs_dir: {docs}
@@ -32,15 +34,7 @@ plugins:
       separator: '[\\s\\-,;:!?=()\\[\\]{{}}<>"“”‘’|*`]+|\\.(?=\\s|$)|&[lg]t;|&amp;'
   - tags
 {plugin}
-markdown_extensions:
-  - admonition
-  - attr_list
-  - tables
-  - toc: {{permalink: true}}
-  - pymdownx.details
-  - pymdownx.highlight
-  - pymdownx.superfences
-{extra}
+{extensions}{extra}
 """
 
 
@@ -53,12 +47,14 @@ def prepare(root: Path, registers: int, citations: int, files: int) -> None:
     for docs in ("docs_plugin", "docs_plain"):
         (root / docs).mkdir()
         (root / docs / "index.md").write_text("# Bench\n\nThe [registers](registers/index.md).\n")
-    plugin = CONFIG.format(docs="docs_plugin", plugin="  - register", extra="")
+    plugin = CONFIG.format(
+        docs="docs_plugin", plugin="  - register", extensions=mkdocs_yaml(), extra=""
+    )
     extra = (
         "extra_css: [assets/compat-register/register.css]\n"
         "extra_javascript: [assets/compat-register/register.js]"
     )
-    plain = CONFIG.format(docs="docs_plain", plugin="", extra=extra)
+    plain = CONFIG.format(docs="docs_plain", plugin="", extensions=mkdocs_yaml(), extra=extra)
     (root / "plugin.yml").write_text(plugin)
     (root / "plain.yml").write_text(plain)
     cli = "from compat_register.cli import main; main()"
