@@ -19,6 +19,7 @@ STAGES = [
     "checking",
     "sources",
     "following",
+    "history",
     "reporting",
     "site",
     "scaffold",

@@ -24,6 +24,7 @@ from .reading.loader import Document
 if TYPE_CHECKING:
     from .following import bump as bumping
     from .following import edit, verify
+    from .history.repository import Compared, History
 
 
 @dataclass
@@ -331,3 +332,23 @@ def _digest(outcome: verify.Outcome) -> str | None:
     if outcome.outcome not in ("ok", "changed", "unstamped") or outcome.excerpt is None:
         return None
     return stamps.digest(outcome.excerpt)
+
+
+def diff(root: Path, old_rev: str | None = None, new_rev: str | None = None) -> Compared:
+    """`register diff [REV1 [REV2]]`: the registers at REV1 (default HEAD) against REV2
+    (default: the working tree). Raises `HistoryError` (one line) when the registers are
+    in no git repository or a revision names no commit."""
+    from .history import repository
+
+    return repository.compare(root, old_rev, new_rev)
+
+
+def history(root: Path, environ: Mapping[str, str] | None = None) -> History:
+    """The history of the registers folder, commit by commit, cached under the cache root
+    (`.register/cache/history.json`). Raises `HistoryError` outside a git repository."""
+    from .history import repository
+    from .sources.gitsource import default_cache_root
+
+    environ = os.environ if environ is None else environ
+    cache = default_cache_root(environ, root) / "history.json"
+    return repository.read_history(root, cache)

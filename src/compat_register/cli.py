@@ -297,6 +297,45 @@ def sync(registers_dir: Path, aliases: tuple[str, ...]) -> None:
     sys.exit(reporter.exit_code(problems, strict=False))
 
 
+@main.command(name="diff")
+@registers_option
+@click.argument("revs", nargs=-1, metavar="[REV1 [REV2]]")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
+    help="text: one line per change; json: one object; markdown: a pull-request comment.",
+)
+@no_traceback
+def diff_command(registers_dir: Path, revs: tuple[str, ...], fmt: str) -> None:
+    """What changed in the registers between two commits of the repository holding them.
+
+    No REV: HEAD against the working tree; one: REV1 against the working tree. Reports
+    entries added, removed and changed (state, value and effort old -> new, prose edited,
+    citations added, removed and moved), registers added or removed, and pins moved.
+    Exit 1 when a register file does not load at one side (it is reported, located).
+    """
+    from .history.repository import HistoryError  # noqa: PLC0415 - brings in GitPython
+    from .reporting import diffs  # noqa: PLC0415
+
+    if len(revs) > 2:
+        raise click.UsageError("at most two revisions: register diff [REV1 [REV2]]")
+    _require_dir(registers_dir)
+    try:
+        compared = api.diff(registers_dir, *revs)
+    except HistoryError as err:
+        raise click.ClickException(str(err)) from None
+    if fmt == "json":
+        click.echo(json.dumps(diffs.diff_json(compared), ensure_ascii=False, indent=2))
+    elif fmt == "markdown":
+        click.echo(diffs.diff_markdown(compared), nl=False)
+    else:
+        click.echo(diffs.diff_text(compared))
+    sys.exit(1 if compared.problems else 0)
+
+
 @main.command(name="export")
 @registers_option
 @click.option(

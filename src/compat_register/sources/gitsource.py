@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import os
 import re
 import shutil
@@ -494,3 +495,148 @@ def default_cache_root(environ: Mapping[str, str], registers_dir: Path) -> Path:
         return Path(environ["REGISTER_CACHE"])
     # normpath, not .parent: the parent of Path(".") is "." again.
     return Path(os.path.normpath(registers_dir / ".." / ".register" / "cache"))
+
+
+ZERO_SHA = "0" * 40
+"""The blob id `git log --raw` shows for the side of a file that does not exist."""
+
+_RECORD = "\x1e"
+_FIELD = "\x1f"
+_LOG_FORMAT = f"--format={_RECORD}%H{_FIELD}%P{_FIELD}%ct{_FIELD}%s"
+_RAW = re.compile(r":\d+ \d+ ([0-9a-f]{40}) ([0-9a-f]{40}) [A-Z]\d*\t(.*)")
+
+
+class LoggedCommit:
+    """One commit of `ProjectRepo.log`: its sha, first parent, time and subject, and
+    (path, old blob id, new blob id) for every file it changed under the folder asked for
+    (`ZERO_SHA` on the side where a file does not exist)."""
+
+    __slots__ = ("sha", "parent", "time", "subject", "changes")
+
+    def __init__(
+        self,
+        sha: str,
+        parent: str | None,
+        time: int,
+        subject: str,
+        changes: list[tuple[str, str, str]],
+    ) -> None:
+        self.sha, self.parent, self.time, self.subject = sha, parent, time, subject
+        self.changes = changes
+
+
+def repository_of(folder: Path) -> Path | None:
+    """The work tree of the git repository holding `folder`, or None outside of any."""
+    _require_literal(folder)
+    try:
+        repo = git.Repo(folder, search_parent_directories=True)
+    except (git.GitError, OSError):
+        return None
+    try:
+        top = repo.working_tree_dir
+        return Path(top) if top else None
+    finally:
+        repo.close()
+
+
+class ProjectRepo(Checkout):
+    """The repository holding the registers themselves (not a pinned source): the files
+    of a folder at any commit by blob id, and the history of that folder."""
+
+    def tree(self, sha: str, folder: str) -> dict[str, str]:
+        """{name: blob id} of the files directly in `folder` (a path from the top of the
+        repository, '' for the top) at commit `sha`; empty when the folder is absent."""
+        _require_sha(sha)
+        name = f"{sha}:{folder}" if folder else f"{sha}^{{tree}}"
+        found = self._object(name)
+        if found is None or found[1] != "tree":
+            return {}
+        return _tree_blobs(found[2])
+
+    def blob(self, blob_id: str) -> bytes | None:
+        """The bytes of a blob, or None when the repository does not hold it."""
+        _require_sha(blob_id)
+        found = self._object(blob_id)
+        return found[2] if found is not None and found[1] == "blob" else None
+
+    def log(self, folder: str, since: str | None = None) -> list[LoggedCommit]:
+        """The commits that changed files directly in `folder`, newest first, along first
+        parents (a merge is its change against the branch it was merged into); with
+        `since`, only those after that commit."""
+        span = [f"{since}..HEAD"] if since else ["HEAD"]
+        if since:
+            _require_sha(since)
+        try:
+            out = self._repo.git.log(
+                "--first-parent",
+                "--diff-merges=first-parent",
+                "--raw",
+                "--no-abbrev",
+                "--no-renames",
+                "--no-color",
+                _LOG_FORMAT,
+                *span,
+                "--",
+                folder or ".",
+                stdout_as_string=False,
+            )
+        except git.GitCommandError as exc:
+            raise GitSourceError(f"git log failed in {self.root}: {_git_message(exc)}") from exc
+        text = bytes(out).decode("utf-8", errors="replace")
+        return [c for c in map(_logged, text.split(_RECORD)[1:]) if _in_folder(c, folder)]
+
+    def head(self) -> str | None:
+        """The sha of HEAD, or None in a repository without commits."""
+        found = self._object("HEAD^{commit}")
+        return found[0] if found is not None else None
+
+    def shallow_roots(self) -> set[str]:
+        """The commits whose parents this clone does not hold (a shallow clone's edge)."""
+        try:
+            path = Path(self._repo.git.rev_parse("--git-path", "shallow"))
+        except git.GitCommandError:
+            return set()
+        if not path.is_absolute():
+            path = self.root / path
+        try:
+            return set(path.read_text(encoding="ascii").split())
+        except OSError:
+            return set()
+
+
+def blob_id(data: bytes) -> str:
+    """The id git gives a blob of these bytes (what `git hash-object` prints)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def _tree_blobs(data: bytes) -> dict[str, str]:
+    """{name: blob id} of the files (not trees, links or submodules) of a raw tree object."""
+    found: dict[str, str] = {}
+    position = 0
+    while position < len(data):
+        space = data.index(b" ", position)
+        nul = data.index(b"\0", space)
+        mode = data[position:space]
+        name = data[space + 1 : nul].decode("utf-8", errors="replace")
+        if mode.startswith(b"100"):
+            found[name] = data[nul + 1 : nul + 21].hex()
+        position = nul + 21
+    return found
+
+
+def _logged(record: str) -> LoggedCommit:
+    header, *lines = record.split("\n")
+    sha, parents, time, subject = header.split(_FIELD, 3)
+    changes = []
+    for line in lines:
+        raw = _RAW.match(line)
+        if raw:
+            changes.append((_unquote(raw[3]), raw[1], raw[2]))
+    parent = parents.split()[0] if parents.split() else None
+    return LoggedCommit(sha, parent, int(time), subject, changes)
+
+
+def _in_folder(commit: LoggedCommit, folder: str) -> bool:
+    """Keep only the changes to files directly in `folder`; a commit without any is dropped."""
+    commit.changes = [c for c in commit.changes if os.path.dirname(c[0]) == folder]
+    return bool(commit.changes)

@@ -1,0 +1,384 @@
+"""Two register sets' summaries -> what changed between them. Pure: no git, no files.
+
+A set is `{file name: summary}` (see `snapshot`). Entries are matched by ID. Citations are
+matched as written; one removed and one added in the same entry are a *move* (a `bump` or
+`fix` re-anchoring it) when they agree on source alias, quote and file, or on alias, quote
+and the field holding them (a renamed file). Pairing is in file order and treats both sides
+alike, so the diff of B against A is the mirror of the diff of A against B.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .snapshot import HEADER_FIELDS, SOURCES_FILE, Summary
+
+CHANGED = None
+"""A field value in `fields` meaning "the prose changed" (its text is not compared)."""
+
+Field = tuple[Any, Any] | None
+"""(old, new) of a compared value, or `CHANGED` for prose."""
+
+ENTRY_VALUES = {
+    "title": "title",
+    "status.state": "state",
+    "value.level": "level",
+    "effort.size": "size",
+    "revisions": "revisions",
+    "tags": "tags",
+}
+"""An entry's values compared old -> new, by the name `register diff` reports them under."""
+
+
+@dataclass
+class Unreadable:
+    """A file that does not load at one side of a diff: where and why."""
+
+    side: str
+    """"from" or "to"."""
+    line: int
+    col: int
+    code: str
+    message: str
+
+
+@dataclass
+class RegisterChange:
+    register: str
+    change: str
+    """"added", "removed", "changed" (header fields) or "unreadable"."""
+    fields: dict[str, Field] = field(default_factory=dict)
+    problems: list[Unreadable] = field(default_factory=list)
+
+
+@dataclass
+class EntryChange:
+    register: str
+    id: str
+    change: str
+    """"added", "removed" or "changed"."""
+    title: str
+    fields: dict[str, Field] = field(default_factory=dict)
+    added: list[str] = field(default_factory=list)
+    """Citations as written."""
+    removed: list[str] = field(default_factory=list)
+    moved: list[tuple[str, str]] = field(default_factory=list)
+    """(as it was written, as it is written)."""
+
+
+@dataclass
+class SourceChange:
+    alias: str
+    change: str
+    """"added", "removed" or "moved" (its pin)."""
+    old: str | None
+    new: str | None
+
+
+@dataclass
+class Diff:
+    registers: list[RegisterChange] = field(default_factory=list)
+    entries: list[EntryChange] = field(default_factory=list)
+    sources: list[SourceChange] = field(default_factory=list)
+    source_problems: list[Unreadable] = field(default_factory=list)
+    """Problems of sources.yaml, when it does not load at one side."""
+
+    @property
+    def empty(self) -> bool:
+        return not (self.registers or self.entries or self.sources or self.source_problems)
+
+    def mirrored(self) -> Diff:
+        """The diff the other way round: what B -> A reports when this is A -> B."""
+        return Diff(
+            [_mirror_register(r) for r in self.registers],
+            [_mirror_entry(e) for e in self.entries],
+            [_mirror_source(s) for s in self.sources],
+            _mirror_problems(self.source_problems),
+        )
+
+
+def diff_sets(old: Mapping[str, Summary], new: Mapping[str, Summary]) -> Diff:
+    """What changed from the set `old` to the set `new` (file name -> summary)."""
+    diff = Diff()
+    for name in sorted(set(old) | set(new)):
+        before, after = old.get(name), new.get(name)
+        if before == after:
+            continue
+        if name == SOURCES_FILE:
+            _diff_sources(diff, before or {"pins": {}}, after or {"pins": {}})
+        else:
+            _diff_register(diff, name.removesuffix(".yaml"), before, after)
+    return diff
+
+
+def _diff_sources(diff: Diff, old: Summary, new: Summary) -> None:
+    diff.source_problems.extend(_problems(old, new))
+    if "problem" in old or "problem" in new:
+        return
+    before, after = old["pins"], new["pins"]
+    for alias in sorted(set(before) | set(after)):
+        was, now = before.get(alias), after.get(alias)
+        if was != now:
+            change = "added" if was is None else "removed" if now is None else "moved"
+            diff.sources.append(SourceChange(alias, change, was, now))
+
+
+def _problems(old: Summary | None, new: Summary | None) -> list[Unreadable]:
+    found = []
+    for side, summary in (("from", old), ("to", new)):
+        if summary is not None and "problem" in summary:
+            found.append(Unreadable(side, **summary["problem"]))
+    return found
+
+
+def _diff_register(diff: Diff, slug: str, old: Summary | None, new: Summary | None) -> None:
+    problems = _problems(old, new)
+    if problems:
+        diff.registers.append(RegisterChange(slug, "unreadable", problems=problems))
+        return
+    if old is None or new is None:
+        diff.registers.append(RegisterChange(slug, "added" if old is None else "removed"))
+    else:
+        fields = _fields(old["header"], new["header"], {n: n for n in HEADER_FIELDS})
+        fields.update(_prose(old["header"], new["header"], ("description", "summary")))
+        if fields:
+            diff.registers.append(RegisterChange(slug, "changed", fields))
+    before = old["entries"] if old else {}
+    after = new["entries"] if new else {}
+    for entry_id in [*before, *(i for i in after if i not in before)]:
+        change = _diff_entry(slug, entry_id, before.get(entry_id), after.get(entry_id))
+        if change is not None:
+            diff.entries.append(change)
+
+
+def _diff_entry(
+    slug: str, entry_id: str, old: dict[str, Any] | None, new: dict[str, Any] | None
+) -> EntryChange | None:
+    if old is None or new is None:
+        kind = "added" if old is None else "removed"
+        entry = new if old is None else old
+        assert entry is not None
+        cited = [c[1] for c in entry["citations"]]
+        added, removed = (cited, []) if old is None else ([], cited)
+        return EntryChange(slug, entry_id, kind, entry["title"], added=added, removed=removed)
+    fields = _fields(old, new, ENTRY_VALUES)
+    fields.update(_prose(old["prose"], new["prose"], sorted({*old["prose"], *new["prose"]})))
+    added, removed, moved = match_citations(old["citations"], new["citations"])
+    if not (fields or added or removed or moved):
+        return None
+    return EntryChange(slug, entry_id, "changed", new["title"], fields, added, removed, moved)
+
+
+def _fields(old: dict[str, Any], new: dict[str, Any], names: Mapping[str, str]) -> dict[str, Field]:
+    return {
+        shown: (old.get(key), new.get(key))
+        for shown, key in names.items()
+        if old.get(key) != new.get(key)
+    }
+
+
+def _prose(old: dict[str, Any], new: dict[str, Any], names: Iterable[str]) -> dict[str, Field]:
+    return {name: CHANGED for name in names if old.get(name) != new.get(name)}
+
+
+Cited = list[Any]
+"""A citation of a summary: [slot, text, alias, path, start, end, quote]."""
+
+
+def match_citations(
+    old: list[Cited], new: list[Cited]
+) -> tuple[list[str], list[str], list[tuple[str, str]]]:
+    """(added, removed, moved) between two lists of citations, each in file order."""
+    gone, came = _unmatched(old, new), _unmatched(new, old)
+    moved: list[tuple[str, str]] = []
+    # A move within a file first, then one to another file from the same field.
+    for key in (_same_file, _same_field):
+        pairs, gone, came = _pair(gone, came, key)
+        moved.extend((a[1], b[1]) for a, b in pairs)
+    return [c[1] for c in came], [c[1] for c in gone], moved
+
+
+def _identity(cited: Cited) -> tuple[Any, ...]:
+    """What makes two citations the same: where they are listed or in prose, and what
+    they cite (not their field: a citation moved down the list is unchanged)."""
+    return (cited[0].startswith("sources"), *cited[2:])
+
+
+def _unmatched(mine: list[Cited], theirs: list[Cited]) -> list[Cited]:
+    """The citations of `mine` that `theirs` does not hold (as many times)."""
+    left: dict[tuple[Any, ...], int] = defaultdict(int)
+    for cited in theirs:
+        left[_identity(cited)] += 1
+    found = []
+    for cited in mine:
+        key = _identity(cited)
+        if left[key]:
+            left[key] -= 1
+        else:
+            found.append(cited)
+    return found
+
+
+def _same_file(cited: Cited) -> tuple[Any, ...]:
+    return (cited[0].startswith("sources"), cited[2], cited[6], cited[3])
+
+
+def _same_field(cited: Cited) -> tuple[Any, ...]:
+    return (cited[0], cited[2], cited[6])
+
+
+def _pair(
+    gone: list[Cited], came: list[Cited], key: Callable[[Cited], tuple[Any, ...]]
+) -> tuple[list[tuple[Cited, Cited]], list[Cited], list[Cited]]:
+    """Pair the k-th gone and k-th come citation of each key, in file order."""
+    waiting: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+    for index, cited in enumerate(came):
+        waiting[key(cited)].append(index)
+    pairs, paired, left = [], set(), []
+    for cited in gone:
+        queue = waiting.get(key(cited))
+        if queue:
+            index = queue.pop(0)
+            paired.add(index)
+            pairs.append((cited, came[index]))
+        else:
+            left.append(cited)
+    return pairs, left, [c for i, c in enumerate(came) if i not in paired]
+
+
+def _mirror_register(change: RegisterChange) -> RegisterChange:
+    kind = {"added": "removed", "removed": "added"}.get(change.change, change.change)
+    return replace(
+        change,
+        change=kind,
+        fields=_mirror_fields(change.fields),
+        problems=_mirror_problems(change.problems),
+    )
+
+
+def _mirror_entry(change: EntryChange) -> EntryChange:
+    kind = {"added": "removed", "removed": "added"}.get(change.change, change.change)
+    title = change.title
+    if change.change == "changed" and (named := change.fields.get("title")):
+        title = named[0]
+    return EntryChange(
+        change.register,
+        change.id,
+        kind,
+        title,
+        _mirror_fields(change.fields),
+        list(change.removed),
+        list(change.added),
+        [(b, a) for a, b in change.moved],
+    )
+
+
+def _mirror_fields(fields: dict[str, Field]) -> dict[str, Field]:
+    return {name: None if value is None else (value[1], value[0]) for name, value in fields.items()}
+
+
+def _mirror_source(change: SourceChange) -> SourceChange:
+    kind = {"added": "removed", "removed": "added"}.get(change.change, change.change)
+    return SourceChange(change.alias, kind, change.new, change.old)
+
+
+def _mirror_problems(problems: list[Unreadable]) -> list[Unreadable]:
+    """The problems with their sides swapped, the `from` side's first as always."""
+    return sorted(map(_mirror_problem, problems), key=lambda p: p.side != "from")
+
+
+def _mirror_problem(problem: Unreadable) -> Unreadable:
+    return replace(problem, side="to" if problem.side == "from" else "from")
+
+
+def diff_data(diff: Diff) -> dict[str, Any]:
+    """The diff as JSON data: `register diff --format json`'s registers, entries, sources."""
+    return {
+        "registers": [_register_data(r) for r in diff.registers],
+        "entries": [_entry_data(e) for e in diff.entries],
+        "sources": [
+            {"alias": s.alias, "change": s.change, "from": s.old, "to": s.new} for s in diff.sources
+        ],
+        "source_problems": [_problem_data(p) for p in diff.source_problems],
+    }
+
+
+def diff_from_data(data: dict[str, Any]) -> Diff:
+    """The `Diff` of `diff_data` (how the history cache stores it)."""
+    return Diff(
+        [
+            RegisterChange(
+                r["register"],
+                r["change"],
+                _fields_from(r.get("fields", {})),
+                [Unreadable(**p) for p in r.get("problems", [])],
+            )
+            for r in data["registers"]
+        ],
+        [
+            EntryChange(
+                e["register"],
+                e["id"],
+                e["change"],
+                e["title"],
+                _fields_from(e["fields"]),
+                list(e["citations"]["added"]),
+                list(e["citations"]["removed"]),
+                [(m["from"], m["to"]) for m in e["citations"]["moved"]],
+            )
+            for e in data["entries"]
+        ],
+        [SourceChange(s["alias"], s["change"], s["from"], s["to"]) for s in data["sources"]],
+        [Unreadable(**p) for p in data.get("source_problems", [])],
+    )
+
+
+def _register_data(change: RegisterChange) -> dict[str, Any]:
+    found: dict[str, Any] = {"register": change.register, "change": change.change}
+    if change.fields:
+        found["fields"] = _fields_data(change.fields)
+    if change.problems:
+        found["problems"] = [_problem_data(p) for p in change.problems]
+    return found
+
+
+def _entry_data(change: EntryChange) -> dict[str, Any]:
+    return {
+        "register": change.register,
+        "id": change.id,
+        "change": change.change,
+        "title": change.title,
+        "fields": _fields_data(change.fields),
+        "citations": {
+            "added": list(change.added),
+            "removed": list(change.removed),
+            "moved": [{"from": a, "to": b} for a, b in change.moved],
+        },
+    }
+
+
+def _fields_data(fields: dict[str, Field]) -> dict[str, Any]:
+    return {
+        name: "changed" if value is None else {"from": value[0], "to": value[1]}
+        for name, value in fields.items()
+    }
+
+
+def _fields_from(data: dict[str, Any]) -> dict[str, Field]:
+    return {
+        name: None if value == "changed" else (value["from"], value["to"])
+        for name, value in data.items()
+    }
+
+
+def _problem_data(problem: Unreadable) -> dict[str, Any]:
+    return {
+        "side": problem.side,
+        "line": problem.line,
+        "col": problem.col,
+        "code": problem.code,
+        "message": problem.message,
+    }

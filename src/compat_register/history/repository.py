@@ -1,0 +1,259 @@
+"""The registers' own repository: register sets at commits, and the folder's history.
+
+The I/O half of the history stage (through `sources.gitsource`, the one module speaking
+to git); `snapshot` and `changes` are the pure half. Every file is summarised once per run
+by blob id, and the history's per-commit diffs are kept in a `HistoryCache`.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..model.diagnostic import Diagnostic
+from ..reading.folder import display_path
+from ..sources.gitsource import (
+    ZERO_SHA,
+    GitSourceError,
+    LoggedCommit,
+    ProjectRepo,
+    blob_id,
+    repository_of,
+)
+from .cache import HistoryCache
+from .changes import Diff, diff_data, diff_from_data, diff_sets
+from .snapshot import SOURCES_FILE, Summary, problem_diagnostic, summarise
+
+WORKTREE = "worktree"
+"""The `to` side of a diff against the files as they are on disk."""
+
+
+class HistoryError(Exception):
+    """One line for the user: not a git repository, a revision that names no commit, ..."""
+
+
+def is_register_name(name: str) -> bool:
+    """Whether a file directly in the registers folder is one `diff` compares."""
+    return name.endswith(".yaml") and not name.startswith(".")
+
+
+class Project:
+    """The registers folder and the repository holding it. Close it when done."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        try:
+            top = repository_of(root)
+        except GitSourceError as err:
+            raise HistoryError(str(err)) from None
+        if top is None:
+            raise HistoryError(
+                f"{display_path(root)} is not inside a git repository: no history to compare"
+            )
+        folder = os.path.relpath(os.path.realpath(root), os.path.realpath(top))
+        self.folder = "" if folder == "." else Path(folder).as_posix()
+        try:
+            self.repo = ProjectRepo(top)
+        except GitSourceError as err:
+            raise HistoryError(str(err)) from None
+        self._summaries: dict[tuple[str, str], Summary] = {}
+
+    def close(self) -> None:
+        self.repo.close()
+
+    def __enter__(self) -> Project:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def resolve(self, rev: str) -> str:
+        """The full sha of the commit `rev` names; HistoryError when there is none."""
+        try:
+            sha = self.repo.resolve_rev(rev)
+        except GitSourceError as err:
+            raise HistoryError(str(err)) from None
+        if sha is None:
+            hint = " (a shallow clone: fetch more history)" if self.repo.shallow_roots() else ""
+            raise HistoryError(f"no commit '{rev}' in {self.repo.root}{hint}")
+        return sha
+
+    def summary(self, name: str, blob: str, data: bytes | None = None) -> Summary | None:
+        """The summary of blob `blob` read as file `name` (from `data` when given, else
+        from the repository), once per run; None for ZERO_SHA."""
+        if blob == ZERO_SHA:
+            return None
+        key = (SOURCES_FILE if name == SOURCES_FILE else "register", blob)
+        if key not in self._summaries:
+            data = self.repo.blob(blob) if data is None else data
+            if data is None:
+                raise HistoryError(f"{self.repo.root} does not hold blob {blob} of {name}")
+            self._summaries[key] = summarise(name, data)
+        return self._summaries[key]
+
+    def commit_set(self, sha: str) -> dict[str, Summary]:
+        """Every register file and sources.yaml at commit `sha`, summarised."""
+        files = self.repo.tree(sha, self.folder)
+        return {
+            name: summary
+            for name, blob in sorted(files.items())
+            if is_register_name(name) and (summary := self.summary(name, blob)) is not None
+        }
+
+    def worktree_set(self) -> dict[str, Summary]:
+        """Every register file and sources.yaml as they are on disk, summarised."""
+        found = {}
+        for path in sorted(self.root.glob("*.yaml")):
+            if not is_register_name(path.name) or not _regular(path):
+                continue
+            data = path.read_bytes()
+            summary = self.summary(path.name, blob_id(data), data)  # a committed blob: read
+            if summary is not None:
+                found[path.name] = summary
+        return found
+
+
+def _regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return False
+
+
+@dataclass
+class Compared:
+    """What `register diff` found between two sides."""
+
+    old: str
+    """The full sha of the `from` commit."""
+    new: str
+    """The full sha of the `to` commit, or `WORKTREE`."""
+    diff: Diff
+    problems: list[tuple[str, Diagnostic]] = field(default_factory=list)
+    """Each file that does not load at one side ("from" or "to"), located in it."""
+
+
+def compare(root: Path, old_rev: str | None = None, new_rev: str | None = None) -> Compared:
+    """The registers at `old_rev` (default HEAD) against `new_rev` (default: the working
+    tree). Raises HistoryError with one line when that cannot be asked."""
+    with Project(root) as project:
+        old = project.resolve(old_rev or "HEAD")
+        new = project.resolve(new_rev) if new_rev else WORKTREE
+        before = project.commit_set(old)
+        after = project.worktree_set() if new == WORKTREE else project.commit_set(new)
+    diff = diff_sets(before, after)
+    return Compared(old, new, diff, _located(root, diff, {"from": old, "to": new}))
+
+
+def _located(root: Path, diff: Diff, sides: dict[str, str]) -> list[tuple[str, Diagnostic]]:
+    """Each unreadable file's problem as a `FILE:LINE:COL` diagnostic naming its side."""
+    shown = {side: "working tree" if rev == WORKTREE else rev[:12] for side, rev in sides.items()}
+    found: list[tuple[str, Diagnostic]] = []
+    places = [(f"{r.register}.yaml", r.problems) for r in diff.registers if r.problems]
+    places.append((SOURCES_FILE, diff.source_problems))
+    for name, problems in places:
+        for problem in problems:
+            summary = {"problem": {**problem.__dict__}}
+            del summary["problem"]["side"]
+            file = display_path(root / name)
+            located = problem_diagnostic(summary, file, shown[problem.side])
+            if located is not None:
+                found.append((problem.side, located))
+    return found
+
+
+@dataclass
+class Commit:
+    """One commit that changed the registers folder, and what it changed there."""
+
+    sha: str
+    time: int
+    """Committer time, seconds since the epoch."""
+    subject: str
+    diff: Diff
+    edge: bool = False
+    """The oldest commit of a shallow clone: its parent is missing, so its changes are not
+    known (its files are the start of the history shown)."""
+
+
+@dataclass
+class History:
+    """The history of the registers folder as far as the clone holds it."""
+
+    commits: list[Commit]
+    """Newest first."""
+    shallow: bool
+    """Whether the clone is shallow (the oldest commit shown may not be the first)."""
+    counts: dict[str, list[tuple[Commit, dict[str, int]]]]
+    """Register slug -> its state counts after each commit that changed it, oldest first."""
+    notice: str | None = None
+    """A problem that cost no data (the cache could not be written)."""
+
+
+def read_history(root: Path, cache_file: Path | None) -> History:
+    """The history of the registers folder `root`; HistoryError when there is none to
+    read (no git repository). Each commit's diff comes from the cache when it holds it."""
+    cache = HistoryCache(cache_file)
+    with Project(root) as project:
+        if project.repo.head() is None:
+            return History([], False, {})
+        logged = project.repo.log(project.folder)
+        edges = project.repo.shallow_roots()
+        commits, counts = _walk(project, cache, logged, edges)
+    notice = cache.save()
+    return History(commits, bool(edges), counts, notice)
+
+
+def _walk(
+    project: Project, cache: HistoryCache, logged: list[LoggedCommit], edges: set[str]
+) -> tuple[list[Commit], dict[str, list[tuple[Commit, dict[str, int]]]]]:
+    commits: list[Commit] = []
+    counts: dict[str, list[tuple[Commit, dict[str, int]]]] = {}
+    for entry in reversed(logged):  # oldest first: the counts are a series in time
+        changes = [c for c in entry.changes if is_register_name(os.path.basename(c[0]))]
+        if not changes:
+            continue
+        edge = entry.parent is None and entry.sha in edges
+        diff = Diff() if edge else _diff_of(project, cache, changes)
+        commit = Commit(entry.sha, entry.time, entry.subject, diff, edge)
+        commits.append(commit)
+        for path, _, new in changes:
+            name = os.path.basename(path)
+            if name != SOURCES_FILE:
+                found = _counts(project, cache, name, new)
+                counts.setdefault(name.removesuffix(".yaml"), []).append((commit, found))
+    commits.reverse()
+    return commits, counts
+
+
+def _diff_of(
+    project: Project, cache: HistoryCache, changes: Iterable[tuple[str, str, str]]
+) -> Diff:
+    """The diff of one commit: of each file it changed, from the cache or computed."""
+    total = Diff()
+    for path, old, new in changes:
+        name = os.path.basename(path)
+        key = f"{name}:{old}..{new}"
+        if key not in cache.diffs:
+            before, after = project.summary(name, old), project.summary(name, new)
+            part = diff_sets({name: before} if before else {}, {name: after} if after else {})
+            cache.add_diff(key, diff_data(part))
+        part = diff_from_data(cache.diffs[key])
+        total.registers += part.registers
+        total.entries += part.entries
+        total.sources += part.sources
+        total.source_problems += part.source_problems
+    return total
+
+
+def _counts(project: Project, cache: HistoryCache, name: str, blob: str) -> dict[str, int]:
+    """The state counts of a register blob (all zero for a removed or unreadable file)."""
+    if blob == ZERO_SHA:
+        return {}
+    if blob not in cache.counts:
+        summary = project.summary(name, blob) or {}
+        cache.add_counts(blob, dict(summary.get("counts", {})))
+    return cache.counts[blob]

@@ -1,0 +1,162 @@
+"""One register file's text -> its summary: what `changes` compares, as plain JSON data.
+
+Pure: a file is summarised from its text alone (no sources.yaml, no git), so the summary of
+a blob is the same in every commit that holds it and can be cached under its blob id.
+Prose is kept as a digest with every in-prose citation token blanked, so that `fix` or
+`bump` re-pointing a citation in a note is a citation move, not a prose edit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from ..model.diagnostic import Diagnostic
+from ..model.registers import Citation, Entry, Register
+from ..reading import schema
+from ..reading.build import build_register
+from ..reading.loader import LoadError, parse
+
+Summary = dict[str, Any]
+"""A register summary `{"header", "entries", "counts"}`, a sources summary `{"pins"}`, or
+`{"problem": {...}}` for a file that does not load."""
+
+STATES = ("done", "partial", "missing", "n/a")
+
+SOURCES_FILE = "sources.yaml"
+
+HEADER_FIELDS = ("title", "prefix", "status", "subject", "tags")
+"""Register header fields compared as values; `description` and `summary` are prose.
+`created`, `last-updated` and `increment` are bookkeeping that every edit moves."""
+
+
+def summarise(name: str, data: bytes) -> Summary:
+    """The summary of the file `name` (`sources.yaml` or a register file) holding `data`."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        return _problem(line, 1, "not-utf8", "not UTF-8: save the file as UTF-8")
+    try:
+        doc = parse(text, name, schema.integer_keys())
+    except LoadError as err:
+        return _problem(err.mark.line, err.mark.col, err.code, err.message)
+    if not isinstance(doc.data, dict):
+        return _problem(1, 1, "not-a-mapping", "the file does not hold a YAML mapping")
+    if name == SOURCES_FILE:
+        return {"pins": _pins(doc.data)}
+    register = build_register(doc, name.removesuffix(".yaml"), [])
+    return _register_summary(register)
+
+
+def problem_diagnostic(summary: Summary, file: str, at: str) -> Diagnostic | None:
+    """The problem of a summary that does not load, located in `file` (its path as shown)
+    and naming `at`, the side it was read at (a short sha or "working tree")."""
+    problem = summary.get("problem")
+    if problem is None:
+        return None
+    stem = file.rsplit("/", 1)[-1].removesuffix(".yaml")
+    return Diagnostic(
+        file=file,
+        line=problem["line"],
+        col=problem["col"],
+        severity="error",
+        id=stem,
+        code=problem["code"],
+        message=f"{problem['message']} (at {at})",
+    )
+
+
+def _problem(line: int, col: int, code: str, message: str) -> Summary:
+    return {"problem": {"line": line, "col": col, "code": code, "message": message}}
+
+
+def _pins(data: dict[str, Any]) -> dict[str, str]:
+    sources = data.get("sources")
+    if not isinstance(sources, dict):
+        return {}
+    return {
+        alias: str(source.get("commit"))
+        for alias, source in sources.items()
+        if isinstance(source, dict) and source.get("commit") is not None
+    }
+
+
+def _register_summary(register: Register) -> Summary:
+    entries = {entry.id: _entry_summary(entry) for entry in register.entries if entry.named}
+    counts = dict.fromkeys(STATES, 0)
+    for entry in entries.values():
+        if entry["state"] in counts:
+            counts[entry["state"]] += 1
+    header: dict[str, Any] = {name: getattr(register, name) for name in HEADER_FIELDS}
+    header["description"] = digest(register.description, register.summary_citations)
+    header["summary"] = digest(register.summary or "", register.summary_citations)
+    return {"header": header, "entries": entries, "counts": counts}
+
+
+def _entry_summary(entry: Entry) -> dict[str, Any]:
+    return {
+        "title": entry.title,
+        "state": entry.status.key,
+        "level": entry.value.key,
+        "size": entry.effort.key,
+        "revisions": dict(sorted(entry.revisions.items())),
+        "tags": list(entry.tags),
+        "prose": _prose(entry),
+        "citations": [_citation(c) for c in entry.all_citations()],
+    }
+
+
+PROSE = {
+    "what": ("what",),
+    "where": ("where",),
+    "status.note": ("status", "note"),
+    "value.note": ("value", "note"),
+    "effort.note": ("effort", "note"),
+    "risk": ("risk",),
+    "detail": ("detail",),
+}
+"""An entry's prose fields, named as `register diff` reports them, and their paths."""
+
+
+def _prose(entry: Entry) -> dict[str, str]:
+    texts = {
+        "what": entry.what,
+        "where": entry.where_text,
+        "status.note": entry.status.note,
+        "value.note": entry.value.note,
+        "effort.note": entry.effort.note,
+        "risk": entry.risk,
+        "detail": entry.detail,
+    }
+    found = {}
+    for name, text in texts.items():
+        if text:
+            cited = [c for c in entry.prose_citations if c.field[2:] == PROSE[name]]
+            found[name] = digest(text, cited)
+    notes = [f"{note.title}\n{note.text}" for note in entry.notes]
+    if notes:
+        cited = [c for c in entry.prose_citations if c.field[2:3] == ("notes",)]
+        found["notes"] = digest("\n\n".join(notes), cited)
+    return found
+
+
+def digest(text: str, cited: list[Citation]) -> str:
+    """A short digest of prose with its in-prose citation tokens blanked."""
+    for citation in cited:
+        text = text.replace(citation.token, "\0")
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+
+
+def _citation(citation: Citation) -> list[Any]:
+    """[slot, text, alias, path, start, end, quote]: the slot is the field holding it."""
+    slot = ".".join(str(part) for part in citation.field[2:])
+    return [
+        slot,
+        citation.text,
+        citation.alias,
+        citation.path,
+        citation.start,
+        citation.end,
+        citation.quote,
+    ]

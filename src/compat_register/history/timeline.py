@@ -1,0 +1,88 @@
+"""What the site and the reports say about a change, in words, and the history by entry.
+
+Pure: takes `Diff`s and a `History`'s commits, gives short phrases ("missing -> partial",
+"what changed", "2 citations moved") and each entry's last changes, newest first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .changes import EntryChange, Field
+
+if TYPE_CHECKING:
+    from .repository import Commit
+
+ARROW = " -> "
+
+
+def shown(value: Any) -> str:
+    """A compared value as one short text: lists joined, mappings as `key value`."""
+    if value is None or value == "" or value == [] or value == {}:
+        return "(none)"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    return str(value)
+
+
+def field_phrase(name: str, value: Field) -> str:
+    """`status.state: missing -> partial`, or `what: changed` for prose."""
+    if value is None:
+        return f"{name}: changed"
+    return f"{name}: {shown(value[0])}{ARROW}{shown(value[1])}"
+
+
+def citation_counts(change: EntryChange) -> list[str]:
+    """`2 citations moved`, `1 citation added`, ... for those that happened."""
+    found = []
+    for count, verb in (
+        (len(change.moved), "moved"),
+        (len(change.added), "added"),
+        (len(change.removed), "removed"),
+    ):
+        if count:
+            found.append(f"{count} citation{'s' if count != 1 else ''} {verb}")
+    return found
+
+
+def entry_phrase(change: EntryChange) -> str:
+    """One line for an entry's change: `added`, `removed`, or what changed in it, the
+    state first and without its field name (`missing -> partial; what changed`)."""
+    if change.change != "changed":
+        return change.change
+    parts: list[str] = []
+    for name, value in change.fields.items():
+        if name == "status.state" and value is not None:
+            parts.insert(0, f"{shown(value[0])}{ARROW}{shown(value[1])}")
+        elif value is None:
+            parts.append(f"{name} changed")
+        else:
+            parts.append(field_phrase(name, value))
+    parts.extend(citation_counts(change))
+    return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class EntryEvent:
+    """One change of one entry, for the entry's own list of last changes."""
+
+    commit: Commit
+    change: EntryChange
+
+    @property
+    def phrase(self) -> str:
+        return entry_phrase(self.change)
+
+
+def entry_events(commits: list[Commit], limit: int = 5) -> dict[str, list[EntryEvent]]:
+    """Entry ID -> its last `limit` changes, newest first (`commits` newest first)."""
+    found: dict[str, list[EntryEvent]] = {}
+    for commit in commits:
+        for change in commit.diff.entries:
+            events = found.setdefault(change.id, [])
+            if len(events) < limit:
+                events.append(EntryEvent(commit, change))
+    return found

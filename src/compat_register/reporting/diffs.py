@@ -1,0 +1,156 @@
+"""`register diff`'s three outputs: text lines, Markdown for a pull request, JSON data."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..history.changes import Diff, EntryChange, diff_data
+from ..history.repository import WORKTREE, Compared
+from ..history.timeline import ARROW, citation_counts, field_phrase, shown
+
+FORMATS = ("text", "json", "markdown")
+
+
+def side(rev: str) -> str:
+    return "the working tree" if rev == WORKTREE else rev[:12]
+
+
+def diff_json(compared: Compared) -> dict[str, Any]:
+    """The JSON object of `register diff --format json`."""
+    data = diff_data(compared.diff)
+    del data["source_problems"]  # located below, with their file
+    problems = [{**d.__dict__, "side": at} for at, d in compared.problems]
+    return {"from": compared.old, "to": compared.new, **data, "problems": problems}
+
+
+def diff_text(compared: Compared) -> str:
+    """Plain lines: sources, registers, then each entry and what changed in it."""
+    diff = compared.diff
+    head = f"registers: {side(compared.old)}{ARROW}{side(compared.new)}"
+    if diff.empty:
+        return f"{head}: no changes"
+    lines = [head]
+    lines += [d.as_text() for _, d in compared.problems]
+    lines += [f"source {s.alias}: {_source_phrase(s.change, s.old, s.new)}" for s in diff.sources]
+    for register in diff.registers:
+        if register.change == "unreadable":
+            continue  # its problems are the lines above
+        lines.append(f"register {register.register}: {register.change}")
+        lines += [f"  {field_phrase(n, v)}" for n, v in register.fields.items()]
+    for entry in diff.entries:
+        lines.append(f"{entry.id} {entry.title} ({entry.register}): {entry.change}")
+        lines += [f"  {line}" for line in _entry_lines(entry)]
+    lines.append(summary_line(diff))
+    return "\n".join(lines)
+
+
+def _source_phrase(change: str, old: str | None, new: str | None) -> str:
+    if change == "moved":
+        return f"pin moved {old}{ARROW}{new}"
+    return f"{change} (pin {new if change == 'added' else old})"
+
+
+def _entry_lines(entry: EntryChange) -> list[str]:
+    if entry.change != "changed":
+        return []
+    lines = [field_phrase(name, value) for name, value in entry.fields.items()]
+    lines += [f"citation moved: {a}{ARROW}{b}" for a, b in entry.moved]
+    lines += [f"citation added: {c}" for c in entry.added]
+    lines += [f"citation removed: {c}" for c in entry.removed]
+    return lines
+
+
+def summary_line(diff: Diff) -> str:
+    """`entries: 2 changed, 1 added; registers: 1 added; sources: 1 moved`."""
+    parts = []
+    for noun, changes in (
+        ("entries", [e.change for e in diff.entries]),
+        ("registers", [r.change for r in diff.registers]),
+        ("sources", [s.change for s in diff.sources]),
+    ):
+        counts = {kind: changes.count(kind) for kind in dict.fromkeys(changes)}
+        if counts:
+            parts.append(f"{noun}: " + ", ".join(f"{n} {kind}" for kind, n in counts.items()))
+    return "; ".join(parts) if parts else "no register changed"
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~])")
+
+
+def md(text: str) -> str:
+    """Register text as literal Markdown text (a title may hold `*`, `|`, `<`)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def code(text: str) -> str:
+    """Text in a code span that its own backticks cannot close."""
+    ticks = "`" * (max((len(r) for r in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def diff_markdown(compared: Compared) -> str:
+    """A pull-request comment: a heading, sources, then a list per register."""
+    diff = compared.diff
+    lines = [f"### Register changes: {code(side(compared.old))} → {md(side(compared.new))}", ""]
+    if diff.empty:
+        return "\n".join([*lines, "No changes to the registers."]) + "\n"
+    lines += [f"> {md(d.as_text())}" for _, d in compared.problems]
+    if compared.problems:
+        lines.append("")
+    for source in diff.sources:
+        said = _md_source(source.change, source.old, source.new)
+        lines.append(f"- source {code(source.alias)}: {said}")
+    if diff.sources:
+        lines.append("")
+    for register in _register_order(diff):
+        lines += _md_register(diff, register)
+    lines.append(f"*{md(summary_line(diff))}*")
+    return "\n".join(lines) + "\n"
+
+
+def _md_source(change: str, old: str | None, new: str | None) -> str:
+    if change == "moved":
+        return f"pin moved {code(old or '')} → {code(new or '')}"
+    return f"{change} (pin {code((new if change == 'added' else old) or '')})"
+
+
+def _register_order(diff: Diff) -> list[str]:
+    names = [r.register for r in diff.registers] + [e.register for e in diff.entries]
+    return list(dict.fromkeys(names))
+
+
+def _md_register(diff: Diff, slug: str) -> list[str]:
+    lines = [f"#### {md(slug)}", ""]
+    for register in (r for r in diff.registers if r.register == slug):
+        if register.change == "unreadable":
+            lines.append("- the register file does not load (see above)")
+        elif register.change == "changed":
+            said = "; ".join(_md_field(n, v) for n, v in register.fields.items())
+            lines.append(f"- header: {said}")
+        else:
+            lines.append(f"- register **{register.change}**")
+    for entry in (e for e in diff.entries if e.register == slug):
+        lines.append(f"- **{md(entry.id)}** {md(entry.title)}: {_md_entry(entry)}")
+        for old, new in entry.moved:
+            lines.append(f"    - moved {code(old)} → {code(new)}")
+        if entry.change == "changed":
+            lines += [f"    - added {code(c)}" for c in entry.added]
+            lines += [f"    - removed {code(c)}" for c in entry.removed]
+    lines.append("")
+    return lines
+
+
+def _md_entry(entry: EntryChange) -> str:
+    if entry.change != "changed":
+        return f"**{entry.change}**"
+    parts = [_md_field(name, value) for name, value in entry.fields.items()]
+    parts += citation_counts(entry)
+    return "; ".join(parts)
+
+
+def _md_field(name: str, value: Any) -> str:
+    if value is None:
+        return f"{md(name)} changed"
+    return f"{md(name)} {code(shown(value[0]))} → {code(shown(value[1]))}"

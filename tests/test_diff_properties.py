@@ -1,0 +1,109 @@
+"""The pure diff (`history.changes`) on generated register sets: a set against itself is
+empty, B against A mirrors A against B, and summaries survive the cache's JSON round trip."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compat_register.history.changes import Diff, diff_data, diff_from_data, diff_sets
+from compat_register.history.snapshot import STATES, summarise
+
+# Small pools, so that generated sets share entries, citations and quotes often.
+words = st.sampled_from(["a", "b", "c"])
+citation = st.tuples(
+    st.sampled_from(["sources.0", "sources.1", "what", "status.note"]),
+    st.sampled_from(["up", None]),
+    st.sampled_from(["x.go", "y.go"]),
+    st.integers(1, 3),
+    st.sampled_from(["q", None]),
+).map(lambda c: [c[0], f"{c[1] or ''}:{c[2]}:{c[3]} {c[4]}", c[1], c[2], c[3], c[3], c[4]])
+entry = st.fixed_dictionaries(
+    {
+        "title": words,
+        "state": st.sampled_from(STATES),
+        "level": st.sampled_from(["high", "low"]),
+        "size": st.sampled_from(["S", "M"]),
+        "revisions": st.dictionaries(st.sampled_from(["added"]), words),
+        "tags": st.lists(words, max_size=2),
+        "prose": st.dictionaries(st.sampled_from(["what", "risk", "notes"]), words),
+        "citations": st.lists(citation, max_size=4),
+    }
+)
+register = st.one_of(
+    st.fixed_dictionaries(
+        {
+            "header": st.fixed_dictionaries(
+                {
+                    "title": words,
+                    "prefix": st.just("T"),
+                    "status": words,
+                    "subject": words,
+                    "tags": st.lists(words, max_size=1),
+                    "description": words,
+                    "summary": words,
+                }
+            ),
+            "entries": st.dictionaries(st.sampled_from(["T-1", "T-2", "T-3"]), entry),
+            "counts": st.just({}),
+        }
+    ),
+    st.builds(
+        lambda line: {"problem": {"line": line, "col": 1, "code": "yaml-syntax", "message": "m"}},
+        st.integers(1, 3),
+    ),
+)
+sources = st.builds(
+    lambda pins: {"pins": pins}, st.dictionaries(st.sampled_from(["up", "v2"]), words)
+)
+register_set = st.dictionaries(st.sampled_from(["a.yaml", "b.yaml"]), register).flatmap(
+    lambda registers: st.one_of(
+        st.just(registers), sources.map(lambda s: {**registers, "sources.yaml": s})
+    )
+)
+
+
+def canonical(diff: Diff) -> Any:
+    """The diff with its lists in a fixed order (each side lists in its own file order)."""
+    data = diff_data(diff)
+    for entry_data in data["entries"]:
+        citations = entry_data["citations"]
+        for key in ("added", "removed"):
+            citations[key] = sorted(citations[key])
+        citations["moved"] = sorted((m["from"], m["to"]) for m in citations["moved"])
+    data["entries"].sort(key=lambda e: (e["register"], e["id"]))
+    for key in ("registers", "sources", "source_problems"):
+        data[key].sort(key=repr)
+    return data
+
+
+@given(register_set)
+def test_a_set_against_itself_is_empty(registers: dict[str, Any]) -> None:
+    assert diff_sets(registers, registers).empty
+
+
+@settings(max_examples=300)
+@given(register_set, register_set)
+def test_the_diff_back_mirrors_the_diff_there(old: dict[str, Any], new: dict[str, Any]) -> None:
+    there, back = diff_sets(old, new), diff_sets(new, old)
+    assert canonical(back) == canonical(there.mirrored())
+
+
+@given(register_set, register_set)
+def test_a_diff_survives_the_cache(old: dict[str, Any], new: dict[str, Any]) -> None:
+    diff = diff_sets(old, new)
+    assert diff_from_data(diff_data(diff)) == diff
+
+
+@given(st.binary(max_size=200))
+def test_any_bytes_summarise_without_raising(data: bytes) -> None:
+    summary = summarise("r.yaml", data)
+    assert "problem" in summary or "entries" in summary
+
+
+@given(st.text(max_size=200))
+def test_any_text_summarises_without_raising(text: str) -> None:
+    summary = summarise("sources.yaml", text.encode("utf-8"))
+    assert "problem" in summary or "pins" in summary
