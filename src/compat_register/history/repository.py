@@ -15,14 +15,8 @@ from pathlib import Path
 
 from ..model.diagnostic import Diagnostic
 from ..reading.folder import display_path
-from ..sources.gitsource import (
-    ZERO_SHA,
-    GitSourceError,
-    LoggedCommit,
-    ProjectRepo,
-    blob_id,
-    repository_of,
-)
+from ..sources.diffs import ZERO_SHA, LoggedCommit
+from ..sources.gitsource import GitSourceError, ProjectRepo, blob_id, repository_of
 from .cache import HistoryCache
 from .changes import Diff, diff_data, diff_from_data, diff_sets
 from .snapshot import SOURCES_FILE, Summary, problem_diagnostic, summarise

@@ -1,4 +1,5 @@
-"""git's diff as data: `git diff -M --unified=0` text -> each file's new path and hunks.
+"""git's output as data: `git diff -M --unified=0` text -> each file's new path and hunks;
+`git log --raw` text -> the commits and the blobs they changed; a raw tree -> its blobs.
 
 Pure: `gitsource` runs git and hands its output here; `following.remap` maps lines through
 the hunks.
@@ -35,9 +36,9 @@ def _parse_file(text: str) -> tuple[str | None, str | None, list[Hunk]]:
         elif hunks:
             continue  # inside hunks: a removed line '--- x' is not a header
         elif line.startswith("rename from "):
-            old = _unquote(line[len("rename from ") :])
+            old = unquote_path(line[len("rename from ") :])
         elif line.startswith("rename to "):
-            new = _unquote(line[len("rename to ") :])
+            new = unquote_path(line[len("rename to ") :])
         elif line.startswith("deleted file mode "):
             new = None
         elif line.startswith("new file mode "):
@@ -51,12 +52,73 @@ def _header_path(rest: str) -> str | None:
     a, b = rest[:half], rest[half + 1 :]
     if rest[half : half + 1] != " " or a.replace("a/", "b/", 1) != b:
         return None
-    return _unquote(a)[2:]
+    return unquote_path(a)[2:]
 
 
-def _unquote(name: str) -> str:
+def unquote_path(name: str) -> str:
     """Undo git's C-style quoting of a path that holds a quote, backslash or control byte."""
     if len(name) < 2 or not name.startswith('"') or not name.endswith('"'):
         return name
     raw: bytes = codecs.escape_decode(name[1:-1].encode("utf-8"))[0]
     return raw.decode("utf-8", errors="replace")
+
+
+ZERO_SHA = "0" * 40
+"""The blob id `git log --raw` shows for the side of a file that does not exist."""
+
+_RECORD = "\x1e"
+_FIELD = "\x1f"
+LOG_FORMAT = f"--format={_RECORD}%H{_FIELD}%P{_FIELD}%ct{_FIELD}%s"
+"""The `git log` format `parse_log` reads: each commit a record of fields."""
+_RAW = re.compile(r":\d+ \d+ ([0-9a-f]{40}) ([0-9a-f]{40}) [A-Z]\d*\t(.*)")
+
+
+class LoggedCommit:
+    """One commit of a `git log --raw`: its sha, first parent, time and subject, and
+    (path, old blob id, new blob id) for every file it changed (`ZERO_SHA` on the side
+    where a file does not exist)."""
+
+    __slots__ = ("sha", "parent", "time", "subject", "changes")
+
+    def __init__(
+        self,
+        sha: str,
+        parent: str | None,
+        time: int,
+        subject: str,
+        changes: list[tuple[str, str, str]],
+    ) -> None:
+        self.sha, self.parent, self.time, self.subject = sha, parent, time, subject
+        self.changes = changes
+
+
+def parse_log(text: str) -> list[LoggedCommit]:
+    """The commits of `git log LOG_FORMAT --raw --no-abbrev` output, in its order."""
+    return [_logged(record) for record in text.split(_RECORD)[1:]]
+
+
+def _logged(record: str) -> LoggedCommit:
+    header, *lines = record.split("\n")
+    sha, parents, time, subject = header.split(_FIELD, 3)
+    changes = []
+    for line in lines:
+        raw = _RAW.match(line)
+        if raw:
+            changes.append((unquote_path(raw[3]), raw[1], raw[2]))
+    parent = parents.split()[0] if parents.split() else None
+    return LoggedCommit(sha, parent, int(time), subject, changes)
+
+
+def tree_blobs(data: bytes) -> dict[str, str]:
+    """{name: blob id} of the files (not trees, links or submodules) of a raw tree object."""
+    found: dict[str, str] = {}
+    position = 0
+    while position < len(data):
+        space = data.index(b" ", position)
+        nul = data.index(b"\0", space)
+        mode = data[position:space]
+        name = data[space + 1 : nul].decode("utf-8", errors="replace")
+        if mode.startswith(b"100"):
+            found[name] = data[nul + 1 : nul + 21].hex()
+        position = nul + 21
+    return found

@@ -23,7 +23,7 @@ import git
 from git.util import expand_path
 
 from ..checking.safety import check_commit, check_repo_path, check_repo_url, is_local_path
-from .diffs import Hunk, parse_diff
+from .diffs import LOG_FORMAT, Hunk, LoggedCommit, parse_diff, parse_log, tree_blobs
 from .filetext import FileText
 
 _FULL_SHA = re.compile(r"[0-9a-f]{40}")
@@ -497,34 +497,6 @@ def default_cache_root(environ: Mapping[str, str], registers_dir: Path) -> Path:
     return Path(os.path.normpath(registers_dir / ".." / ".register" / "cache"))
 
 
-ZERO_SHA = "0" * 40
-"""The blob id `git log --raw` shows for the side of a file that does not exist."""
-
-_RECORD = "\x1e"
-_FIELD = "\x1f"
-_LOG_FORMAT = f"--format={_RECORD}%H{_FIELD}%P{_FIELD}%ct{_FIELD}%s"
-_RAW = re.compile(r":\d+ \d+ ([0-9a-f]{40}) ([0-9a-f]{40}) [A-Z]\d*\t(.*)")
-
-
-class LoggedCommit:
-    """One commit of `ProjectRepo.log`: its sha, first parent, time and subject, and
-    (path, old blob id, new blob id) for every file it changed under the folder asked for
-    (`ZERO_SHA` on the side where a file does not exist)."""
-
-    __slots__ = ("sha", "parent", "time", "subject", "changes")
-
-    def __init__(
-        self,
-        sha: str,
-        parent: str | None,
-        time: int,
-        subject: str,
-        changes: list[tuple[str, str, str]],
-    ) -> None:
-        self.sha, self.parent, self.time, self.subject = sha, parent, time, subject
-        self.changes = changes
-
-
 def repository_of(folder: Path) -> Path | None:
     """The work tree of the git repository holding `folder`, or None outside of any."""
     _require_literal(folder)
@@ -551,7 +523,7 @@ class ProjectRepo(Checkout):
         found = self._object(name)
         if found is None or found[1] != "tree":
             return {}
-        return _tree_blobs(found[2])
+        return tree_blobs(found[2])
 
     def blob(self, blob_id: str) -> bytes | None:
         """The bytes of a blob, or None when the repository does not hold it."""
@@ -574,7 +546,7 @@ class ProjectRepo(Checkout):
                 "--no-abbrev",
                 "--no-renames",
                 "--no-color",
-                _LOG_FORMAT,
+                LOG_FORMAT,
                 *span,
                 "--",
                 folder or ".",
@@ -583,7 +555,7 @@ class ProjectRepo(Checkout):
         except git.GitCommandError as exc:
             raise GitSourceError(f"git log failed in {self.root}: {_git_message(exc)}") from exc
         text = bytes(out).decode("utf-8", errors="replace")
-        return [c for c in map(_logged, text.split(_RECORD)[1:]) if _in_folder(c, folder)]
+        return [c for c in parse_log(text) if _in_folder(c, folder)]
 
     def head(self) -> str | None:
         """The sha of HEAD, or None in a repository without commits."""
@@ -607,33 +579,6 @@ class ProjectRepo(Checkout):
 def blob_id(data: bytes) -> str:
     """The id git gives a blob of these bytes (what `git hash-object` prints)."""
     return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
-
-
-def _tree_blobs(data: bytes) -> dict[str, str]:
-    """{name: blob id} of the files (not trees, links or submodules) of a raw tree object."""
-    found: dict[str, str] = {}
-    position = 0
-    while position < len(data):
-        space = data.index(b" ", position)
-        nul = data.index(b"\0", space)
-        mode = data[position:space]
-        name = data[space + 1 : nul].decode("utf-8", errors="replace")
-        if mode.startswith(b"100"):
-            found[name] = data[nul + 1 : nul + 21].hex()
-        position = nul + 21
-    return found
-
-
-def _logged(record: str) -> LoggedCommit:
-    header, *lines = record.split("\n")
-    sha, parents, time, subject = header.split(_FIELD, 3)
-    changes = []
-    for line in lines:
-        raw = _RAW.match(line)
-        if raw:
-            changes.append((_unquote(raw[3]), raw[1], raw[2]))
-    parent = parents.split()[0] if parents.split() else None
-    return LoggedCommit(sha, parent, int(time), subject, changes)
 
 
 def _in_folder(commit: LoggedCommit, folder: str) -> bool:
