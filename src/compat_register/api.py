@@ -343,6 +343,14 @@ def diff(root: Path, old_rev: str | None = None, new_rev: str | None = None) -> 
     return repository.compare(root, old_rev, new_rev)
 
 
+def history_head(root: Path) -> str | None:
+    """The commit the registers' history ends at (HEAD of the repository holding them), or
+    None outside a git repository: what a site compares to know its Changes page is current."""
+    from .history import repository
+
+    return repository.head_of(root)
+
+
 def history(root: Path, environ: Mapping[str, str] | None = None) -> History:
     """The history of the registers folder, commit by commit, cached under the cache root
     (`.register/cache/history.json`). Raises `HistoryError` outside a git repository."""

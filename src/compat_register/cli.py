@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -19,6 +19,9 @@ from .following import edit
 from .model.diagnostic import Diagnostic
 from .reporting import export
 from .reporting import report as reporter
+
+if TYPE_CHECKING:
+    from .history.repository import History
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -378,9 +381,21 @@ def export_command(registers_dir: Path, output: Path | None) -> None:
     help="Jinja2 templates overriding the packaged ones, file by file.",
 )
 @click.option("--legend", metavar="PAGE", help="A page in the docs dir to link as the legend.")
+@click.option(
+    "--no-history", is_flag=True, help="Leave out the Changes page (read no git history)."
+)
+@click.option(
+    "--repo-url", metavar="URL", help="The project's repository, to link each commit shown."
+)
 @no_traceback
 def render_command(
-    registers_dir: Path, out: Path, offline: bool, templates: Path | None, legend: str | None
+    registers_dir: Path,
+    out: Path,
+    offline: bool,
+    templates: Path | None,
+    legend: str | None,
+    no_history: bool,
+    repo_url: str | None,
 ) -> None:
     """Write the site's pages as Markdown, for engines that run no MkDocs plugins."""
     from .site import levels, render  # noqa: PLC0415 - only this command needs Jinja2 and Pygments
@@ -391,8 +406,14 @@ def render_command(
         if levels.site_level(diagnostic) != "info":
             click.echo(diagnostic.as_text(), err=True)
     layout = render.Layout(legend=legend)
+    history = None if no_history else _history(registers_dir)
     pages = render.render_site(
-        result.registers, result.outcomes, layout=layout, templates=templates
+        result.registers,
+        result.outcomes,
+        layout=layout,
+        templates=templates,
+        history=history,
+        repo_url=repo_url,
     )
     for name in render.ASSETS:
         pages[f"assets/compat-register/{name}"] = render.asset(name, templates)
@@ -427,6 +448,20 @@ def init(folder: Path, name: str | None) -> None:
 NEXT_STEPS = """
 Next: {cd}register check && register sync && register verify
       mkdocs serve     # the site on http://127.0.0.1:8000 (Ctrl-C stops it)"""
+
+
+def _history(registers_dir: Path) -> History | None:
+    """The registers' history for `render`'s Changes page; None, said on stderr, without."""
+    from .history.repository import HistoryError  # noqa: PLC0415 - brings in GitPython
+
+    try:
+        history = api.history(registers_dir)
+    except HistoryError as err:
+        click.echo(f"no Changes page: {err}", err=True)
+        return None
+    if history.notice:
+        click.echo(history.notice, err=True)
+    return history
 
 
 def run() -> None:

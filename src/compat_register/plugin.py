@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -31,6 +31,9 @@ from mkdocs.structure.pages import Page
 from . import api
 from .model.diagnostic import Diagnostic
 from .model.registers import Sources
+
+if TYPE_CHECKING:
+    from .history.repository import History
 from .site import extensions, levels, render, sanitize
 
 log = get_plugin_logger(__name__)
@@ -57,6 +60,12 @@ class RegisterConfig(base.Config):
     """The citation-health page (every citation's outcome, grouped by outcome)."""
     legend = c.Type(str, default="legend.md")
     """A docs page explaining the fields, linked from each register page when it exists."""
+    history = c.Type(bool, default=True)
+    """Make the Changes page from the git history of the registers folder (read through
+    git, cached in `.register/cache/history.json`). Outside a git repository the page is
+    left out with an info line; `false` never reads the history."""
+    changes = c.Type(str, default="registers/changes.md")
+    """The Changes page (every commit that changed the registers, newest first)."""
     nav_title = c.Type(str, default="Registers")
     """Title of the nav section appended when mkdocs.yml has a `nav`."""
 
@@ -104,9 +113,14 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
             log.error("registers folder '%s' does not exist", root)
             return files
         legend = self.config.legend if files.get_file_from_path(self.config.legend) else None
-        layout = render.Layout(self.config.pages, self.config.overview, self.config.health, legend)
+        layout = render.Layout(
+            self.config.pages, self.config.overview, self.config.health, legend, self.config.changes
+        )
         templates = Path(self.config.templates) if self.config.templates else None
-        built = self._build(root, layout, templates)
+        # The project's repository links each commit of the Changes page; a caller that
+        # runs the event alone may give no config.
+        repo_url = getattr(config, "repo_url", None)
+        built = self._build(root, layout, templates, repo_url)
         report(built.result)
         for uri, content in built.pages.items():
             _add(files, File.generated(config, uri, content=content))
@@ -117,9 +131,12 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         self._extend_nav(config, layout, built.result)
         return files
 
-    def _build(self, root: Path, layout: render.Layout, templates: Path | None) -> Built:
+    def _build(
+        self, root: Path, layout: render.Layout, templates: Path | None, repo_url: str | None
+    ) -> Built:
         """The registers rendered, or the last rendering when nothing it read has changed."""
-        settings = (root.resolve(), templates, self.config.verify, layout)
+        head = api.history_head(root) if self.config.history else None
+        settings = (root.resolve(), templates, self.config.verify, layout, repo_url, head)
         folders = (root, templates, render.PACKAGED_TEMPLATES)
         key = (settings, *(tree_state(folder) for folder in folders))
         last = self.built
@@ -134,7 +151,12 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
             result = self._load(root)
             outcomes = getattr(result, "outcomes", ())
             renderer = render.Renderer(
-                result.registers, outcomes, layout=layout, templates=templates
+                result.registers,
+                outcomes,
+                layout=layout,
+                templates=templates,
+                history=self._history(root),
+                repo_url=repo_url,
             )
             pages = renderer.pages()
         except render.TemplateProblem as err:
@@ -148,6 +170,23 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         if self.config.verify:
             return api.verify_citations(root)
         return api.check(root)
+
+    def _history(self, root: Path) -> History | None:
+        """The registers' history for the Changes page, or None (and an info line why)."""
+        from .history.repository import HistoryError  # noqa: PLC0415 - brings in GitPython
+
+        if not self.config.history:
+            return None
+        try:
+            history = api.history(root)
+        except HistoryError as err:
+            log.info("no Changes page: %s", err)
+            return None
+        if history.notice:
+            log.info(history.notice)
+        if history.shallow:
+            log.info("a shallow clone: the Changes page shows the history it holds")
+        return history
 
     def _pins(self, root: Path, result: api.Checked) -> tuple[tuple[str, str | None], ...] | None:
         if not self.config.verify:
@@ -172,6 +211,8 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         for register in result.registers.registers:
             section.append({register.title: layout.page_of(register.slug)})
         section.append({"Citation health": layout.health})
+        if layout.changes in self.generated:
+            section.append({"Changes": layout.changes})
         uris = {uri for item in section for uri in item.values()}
         if config.nav is None or _mentions(config.nav, uris):
             return  # without a nav, MkDocs lists every page by folder anyway

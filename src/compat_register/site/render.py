@@ -21,6 +21,7 @@ import jinja2
 import yaml
 
 from ..model.registers import Citation, Entry, Register, RegisterSet
+from .changes import ChangesView
 from .markdown import (
     Linker,
     citation_link,
@@ -33,6 +34,7 @@ from .markdown import (
 
 if TYPE_CHECKING:
     from ..following.verify import Outcome
+    from ..history.repository import History
 
 PACKAGED_TEMPLATES = Path(__file__).parent / "templates"
 """The templates shipped in the wheel; a site may point the plugin at its own copy."""
@@ -70,6 +72,8 @@ class Layout:
     overview: str = "registers/index.md"
     health: str = "registers/health.md"
     legend: str | None = None
+    changes: str = "registers/changes.md"
+    """The Changes page (the registers' git history), made when a history is given."""
     """A page explaining the fields, linked from every register page's header."""
 
     def page_of(self, slug: str) -> str:
@@ -241,8 +245,15 @@ class Renderer:
         *,
         layout: Layout | None = None,
         templates: Path | None = None,
+        history: History | None = None,
+        repo_url: str | None = None,
     ):
         self.registers = registers
+        self.changes = (
+            None
+            if history is None
+            else ChangesView(history, (layout or Layout()).changes, repo_url)
+        )
         self.layout = layout or Layout()
         self.outcomes = {id(o.citation): o for o in outcomes}
         self.env = environment(templates)
@@ -266,7 +277,20 @@ class Renderer:
         for register in self.registers.registers:
             pages[self.layout.page_of(register.slug)] = self.register(register)
         pages[self.layout.health] = self.health()
+        if self.changes is not None:
+            pages[self.layout.changes] = self.changes_page(self.changes)
         return pages
+
+    def changes_page(self, view: ChangesView) -> str:
+        fmt = self.formatter(self.layout.changes)
+        return self._render(
+            "changes.md.j2",
+            fmt,
+            view=view,
+            commits=view.history.commits,
+            charts=view.charts(self.registers.registers),
+            layout=self.layout,
+        )
 
     def register(self, register: Register) -> str:
         page = self.layout.page_of(register.slug)
@@ -277,6 +301,9 @@ class Renderer:
             fmt,
             register=register,
             legend=legend,
+            last_changes=lambda entry: (
+                self.changes.last_changes(entry.id, fmt) if self.changes else ""
+            ),
             front_matter=front_matter({"tags": register.tags} if register.tags else {}),
         )
 
@@ -400,9 +427,15 @@ def render_site(
     *,
     layout: Layout | None = None,
     templates: Path | None = None,
+    history: History | None = None,
+    repo_url: str | None = None,
 ) -> dict[str, str]:
-    """Every generated page of `registers`: path relative to the docs dir -> Markdown."""
-    return Renderer(registers, outcomes, layout=layout, templates=templates).pages()
+    """Every generated page of `registers`: path relative to the docs dir -> Markdown;
+    with a `history`, the Changes page too."""
+    renderer = Renderer(
+        registers, outcomes, layout=layout, templates=templates, history=history, repo_url=repo_url
+    )
+    return renderer.pages()
 
 
 def asset(name: str, templates: Path | None = None) -> str:

@@ -30,16 +30,19 @@ def _words(text: str) -> frozenset[str]:
 TAGS = _words(
     "a abbr b blockquote br caption code dd del details div dl dt em h1 h2 h3 h4 h5 h6 hr i "
     "img ins kbd label li mark ol option p pre q s samp select small span strong sub summary "
-    "sup table tbody td tfoot th thead tr u ul var"
+    "sup table tbody td tfoot th thead tr u ul var "
+    "figure figcaption svg title line polyline text"
 )
 """What Python-Markdown and the site's extensions (tables, toc, admonition, details,
 highlight, superfences) produce, and the overview's filter form. No element whose content
-a browser reads as raw text (`script`, `style`, `textarea`, `title`, ...)."""
+a browser reads as raw text (`script`, `style`, `textarea`, ...). The SVG elements are
+those of the Changes page's charts (`site.chart`): inside `<svg>` a `title` is the chart's
+accessible name; outside one, a browser reads a `title`'s content as text, never markup."""
 
 ATTRIBUTES = _words(
     "align alt class colspan height href id lang name open rowspan src start title value "
     "width data-filter data-linenos data-rank data-reg-filters data-reg-shown "
-    "data-reg-sortable"
+    "data-reg-sortable aria-labelledby role viewbox points x y x1 y1 x2 y2 text-anchor"
 )
 """Attributes kept on any kept tag; `href` and `src` only with a safe URL."""
 

@@ -1,0 +1,127 @@
+"""The Changes page and each entry's last changes: a `History` as Markdown lines.
+
+Takes the history of the registers folder (`history.repository.History`); gives what the
+`changes.md.j2` and `register.md.j2` templates show: one section per commit, the charts,
+and an entry's own last changes linked to their commits' sections.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+from ..history.changes import EntryChange
+from ..history.timeline import ARROW, citation_counts, entry_events, field_phrase
+from ..model.registers import Register, web_base
+from . import chart
+from .markdown import code_span, escape_inline, safe_url
+
+if TYPE_CHECKING:  # history.repository brings in GitPython; a page needs only its data
+    from ..history.repository import Commit, History
+    from .render import PageFormatter
+
+
+@dataclass
+class Chart:
+    register: Register
+    svg: str
+    caption: str
+
+
+class ChangesView:
+    """What the site shows of a history: built once per build, used by every page."""
+
+    def __init__(self, history: History, page: str, repo_url: str | None = None) -> None:
+        self.history = history
+        self.page = page
+        self.base = web_base(repo_url)
+        self.events = entry_events(history.commits)
+
+    @staticmethod
+    def anchor(commit: Commit) -> str:
+        return f"commit-{commit.sha[:12]}"
+
+    @staticmethod
+    def day(commit: Commit) -> str:
+        return chart.day(commit.time)
+
+    @property
+    def start(self) -> Commit | None:
+        """The oldest commit shown."""
+        return self.history.commits[-1] if self.history.commits else None
+
+    def commit_link(self, commit: Commit) -> str:
+        """`[abc1234](.../commit/<sha>)` when the project's repository is known, else code."""
+        short = commit.sha[:7]
+        if self.base is None:
+            return f"`{short}`"
+        url = f"{self.base}/commit/{quote(commit.sha, safe='')}"
+        return f"[`{short}`]({url})" if safe_url(url) else f"`{short}`"
+
+    def commit_lines(self, commit: Commit, fmt: PageFormatter) -> list[str]:
+        """A commit's changes as Markdown list items (nested items indented by four)."""
+        diff = commit.diff
+        lines = [
+            f"- source {code_span(s.alias)}: " + _source_phrase(s.change, s.old, s.new)
+            for s in diff.sources
+        ]
+        lines += ["- sources.yaml does not load at this commit" for _ in diff.source_problems[:1]]
+        for register in diff.registers:
+            lines.append(f"- register {code_span(register.register)}: {register.change}")
+            lines += [
+                f"    - {escape_inline(field_phrase(n, v))}" for n, v in register.fields.items()
+            ]
+        for change in diff.entries:
+            lines += self._entry_lines(change, fmt)
+        return lines
+
+    def _entry_lines(self, change: EntryChange, fmt: PageFormatter) -> list[str]:
+        named = (
+            fmt.entry_link(change.id) if change.change != "removed" else escape_inline(change.id)
+        )
+        title = escape_inline(change.title)
+        if change.change != "changed":
+            return [f"- {named} {title}: **{change.change}**"]
+        lines = [f"- {named} {title}: " + "; ".join(_phrases(change))]
+        lines += [f"    - citation moved {code_span(a)} → {code_span(b)}" for a, b in change.moved]
+        lines += [f"    - citation added {code_span(c)}" for c in change.added]
+        lines += [f"    - citation removed {code_span(c)}" for c in change.removed]
+        return lines
+
+    def last_changes(self, entry_id: str, fmt: PageFormatter) -> str:
+        """`2026-10-02: missing -> partial; 2026-09-30: added`, each date linked to its
+        commit's section of the Changes page; '' for an entry the history does not hold."""
+        said = [
+            f"[{self.day(e.commit)}]({fmt.link(self.page, self.anchor(e.commit))}): "
+            + escape_inline(e.phrase.replace(ARROW, " → "))
+            for e in self.events.get(entry_id, [])
+        ]
+        return "; ".join(said)
+
+    def charts(self, registers: list[Register]) -> list[Chart]:
+        """One chart per register the history has counts for, in the set's order."""
+        found = []
+        for register in registers:
+            points = [(c.time, counts) for c, counts in self.history.counts.get(register.slug, [])]
+            if points:
+                svg = chart.svg(register.title, register.slug, points)
+                caption = f"{chart.counts_text(points[-1][1])} since {chart.day(points[-1][0])}"
+                found.append(Chart(register, svg, escape_inline(caption)))
+        return found
+
+
+def _phrases(change: EntryChange) -> list[str]:
+    said: list[str] = []
+    for name, value in change.fields.items():
+        if name == "status.state" and value is not None:
+            said.insert(0, f"{code_span(str(value[0]))} → {code_span(str(value[1]))}")
+        else:
+            said.append(escape_inline(field_phrase(name, value).replace(ARROW, " → ")))
+    return said + citation_counts(change)
+
+
+def _source_phrase(change: str, old: str | None, new: str | None) -> str:
+    if change == "moved":
+        return f"pin moved {code_span(old or '')} → {code_span(new or '')}"
+    return f"{change} (pin {code_span((new if change == 'added' else old) or '')})"

@@ -1,0 +1,124 @@
+"""A register's done / partial / missing counts over time, as an inline SVG made at build time.
+
+Pure: takes (time, counts) points, gives the `<svg>` text; no script runs in the browser.
+Each state is a step line told apart by its dash pattern and its label as well as by its
+colour (the colours, one set per colour scheme, are in `register.css`); the accessible
+name (`<title>`) says the numbers, so a screen reader hears what the lines show.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from collections.abc import Callable, Sequence
+
+CHARTED = ("done", "partial", "missing")
+
+WIDTH, HEIGHT = 640, 180
+LEFT, RIGHT, TOP, BOTTOM = 36, 90, 12, 28
+"""Margins: the counts' axis on the left, the lines' labels on the right, dates below."""
+
+Point = tuple[int, dict[str, int]]
+"""(seconds since the epoch, state -> count)."""
+
+
+def day(seconds: int) -> str:
+    """The UTC date of a time: `2026-10-02`."""
+    return time.strftime("%Y-%m-%d", time.gmtime(seconds))
+
+
+def counts_text(counts: dict[str, int]) -> str:
+    """`3 done, 2 partial, 1 missing`."""
+    return ", ".join(f"{counts.get(state, 0)} {state}" for state in CHARTED)
+
+
+def chart_title(name: str, points: Sequence[Point]) -> str:
+    """What the chart shows, in words, numbers included."""
+    first, last = points[0], points[-1]
+    said = f"{name}: {counts_text(last[1])} on {day(last[0])}"
+    if len(points) > 1:
+        changes = f"{len(points) - 1} change{'s' if len(points) != 2 else ''}"
+        said += f"; {counts_text(first[1])} on {day(first[0])}, {changes} since"
+    return said
+
+
+def svg(name: str, anchor: str, points: Sequence[Point]) -> str:
+    """The chart of `points` (oldest first, at least one) as one line of SVG; `anchor`
+    makes its element ids unique on the page."""
+    top = max([1, *(p[1].get(s, 0) for p in points for s in CHARTED)])
+    x_of = _x_scale([p[0] for p in points])
+
+    def y_of(count: int) -> float:
+        return TOP + (HEIGHT - TOP - BOTTOM) * (1 - count / top)
+
+    title_id = f"chart-{anchor}"
+    parts = [
+        f'<svg class="reg-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-labelledby="{title_id}">',
+        f'<title id="{title_id}">{html.escape(chart_title(name, points))}</title>',
+        *_axes(top, y_of, points),
+    ]
+    for state in CHARTED:
+        parts.append(_line(state, points, x_of, y_of))
+    parts += _labels(points[-1][1], y_of)
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _x_scale(times: list[int]) -> dict[int, float]:
+    """Each point's x: by its time, or evenly spread when the times are all one."""
+    first, last = min(times), max(times)
+    span = WIDTH - LEFT - RIGHT
+    if last == first:
+        step = span / max(1, len(times) - 1) if len(times) > 1 else 0
+        return {i: LEFT + step * i for i in range(len(times))}
+    return {i: LEFT + span * (t - first) / (last - first) for i, t in enumerate(times)}
+
+
+def _axes(top: int, y_of: Callable[[int], float], points: Sequence[Point]) -> list[str]:
+    bottom, right = HEIGHT - BOTTOM, WIDTH - RIGHT
+    found = [
+        f'<line class="reg-chart-axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{bottom}"></line>',
+        f'<line class="reg-chart-axis" x1="{LEFT}" y1="{bottom}" x2="{right}" y2="{bottom}">'
+        "</line>",
+        f'<text x="{LEFT - 6}" y="{y_of(top) + 4:.1f}" text-anchor="end">{top}</text>',
+        f'<text x="{LEFT - 6}" y="{bottom + 4}" text-anchor="end">0</text>',
+        f'<text x="{LEFT}" y="{HEIGHT - 8}">{day(points[0][0])}</text>',
+    ]
+    if len(points) > 1:
+        found.append(
+            f'<text x="{right}" y="{HEIGHT - 8}" text-anchor="end">{day(points[-1][0])}</text>'
+        )
+    return found
+
+
+def _line(
+    state: str, points: Sequence[Point], x_of: dict[int, float], y_of: Callable[[int], float]
+) -> str:
+    """A step line: a count holds until the next change, then jumps."""
+    coordinates: list[str] = []
+    for index, (_, counts) in enumerate(points):
+        y = y_of(counts.get(state, 0))
+        if coordinates:
+            coordinates.append(f"{x_of[index]:.1f},{coordinates[-1].split(',')[1]}")
+        coordinates.append(f"{x_of[index]:.1f},{y:.1f}")
+    end = WIDTH - RIGHT
+    coordinates.append(f"{end:.1f},{coordinates[-1].split(',')[1]}")
+    css = f"reg-chart-line reg-chart-{state}"
+    return f'<polyline class="{css}" points="{" ".join(coordinates)}"></polyline>'
+
+
+def _labels(counts: dict[str, int], y_of: Callable[[int], float]) -> list[str]:
+    """The latest count of each state at the end of its line, nudged apart when equal."""
+    found: list[str] = []
+    taken: list[float] = []
+    for state in CHARTED:
+        y = y_of(counts.get(state, 0)) + 4
+        while any(abs(y - other) < 12 for other in taken):
+            y += 12
+        taken.append(y)
+        text = f"{counts.get(state, 0)} {state}"
+        found.append(
+            f'<text class="reg-chart-{state}" x="{WIDTH - RIGHT + 6}" y="{y:.1f}">{text}</text>'
+        )
+    return found

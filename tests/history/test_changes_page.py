@@ -1,0 +1,188 @@
+"""The Changes page and each entry's last changes, from a real history; the cache that
+makes a rebuild read only new commits; shallow clones."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from compat_register import api
+from compat_register.history import repository
+from compat_register.history.snapshot import summarise
+from compat_register.site import render
+from gitrepo import GitRepo, git_env
+from historyrepo import History, build_history
+
+URL = "https://github.com/example/project"
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory: pytest.TempPathFactory) -> History:
+    return build_history(tmp_path_factory.mktemp("history"))
+
+
+def pages(registers: Path, cache: Path | None = None) -> dict[str, str]:
+    checked = api.check(registers)
+    found = repository.read_history(registers, cache)
+    return render.render_site(checked.registers, history=found, repo_url=URL)
+
+
+def sections(page: str) -> dict[str, list[str]]:
+    """Heading -> the lines under it, for each `## ` section of a page."""
+    found: dict[str, list[str]] = {}
+    heading = ""
+    for line in page.splitlines():
+        if line.startswith("## "):
+            heading = line[3:]
+            found[heading] = []
+        elif heading and line:
+            found[heading].append(line)
+    return found
+
+
+def test_one_section_per_commit_newest_first(history: History) -> None:
+    page = pages(history.registers)["registers/changes.md"]
+    commits = history.commits
+    headings = [h for h in sections(page) if h.startswith("2023-")]
+    subjects = [h.split(": ", 1)[1].split(" { #")[0] for h in headings]
+    assert subjects == [
+        "Rename T-03",
+        "register bump up",
+        "register fix",
+        "Reword T-01",
+        "T-03 in, T-02 out",
+        "T-01 is partial",
+        "Add the ext register",
+        "Start the registers",
+    ]
+    found = sections(page)
+    state = next(h for h in found if h.endswith(f"{{ #commit-{commits['state'][:12]} }}"))
+    assert found[state] == [
+        f"Commit [`{commits['state'][:7]}`]({URL}/commit/{commits['state']}).",
+        "- [T-01](t.md#t-01) Handles requests: `missing` → `partial`",
+    ]
+    entries = next(h for h in found if h.startswith("2023-11-14: T-03 in"))
+    assert found[entries][1:] == [
+        "- T-02 Goes away: **removed**",
+        "- [T-03](t.md#t-03) New: **added**",
+    ]
+    prose = next(h for h in found if h.startswith("2023-11-14: Reword"))
+    assert found[prose][1:] == ["- [T-01](t.md#t-01) Handles requests: what: changed"]
+    fixed = next(h for h in found if h.startswith("2023-11-14: register fix"))
+    quote = " “func handle() error {”"
+    assert found[fixed][1:] == [
+        "- [T-01](t.md#t-01) Handles requests: 1 citation moved",
+        f"    - citation moved `src/server.go:4{quote}` → `src/server.go:3{quote}`",
+    ]
+    bumped = next(h for h in found if h.startswith("2023-11-14: register bump"))
+    assert found[bumped][1].startswith("- source `up`: pin moved `")
+    assert found[bumped][2:4] == [
+        "- [E-01](ext.md#e-01) Extra: 1 citation moved",
+        "    - citation moved `src/server.go:2` → `src/server.go:4`",
+    ]
+    title = next(h for h in found if h.startswith("2023-11-14: Rename"))
+    assert found[title][1:] == ["- [T-03](t.md#t-03) Renamed: title: New → Renamed"]
+    added = next(h for h in found if h.startswith("2023-11-14: Add the ext"))
+    assert found[added][1:] == ["- register `ext`: added", "- [E-01](ext.md#e-01) Extra: **added**"]
+    assert "Shallow clone" not in page
+
+
+def test_each_entry_ends_with_its_last_changes(history: History) -> None:
+    page = pages(history.registers)["registers/t.md"]
+    c = {name: sha[:12] for name, sha in history.commits.items()}
+    [line] = [x for x in page.splitlines() if x.startswith("Last changes:") and "added." in x][:1]
+    assert line == (
+        f"Last changes: [2023-11-14](changes.md#commit-{c['bump']}): 2 citations moved; "
+        f"[2023-11-14](changes.md#commit-{c['fix']}): 1 citation moved; "
+        f"[2023-11-14](changes.md#commit-{c['prose']}): what changed; "
+        f"[2023-11-14](changes.md#commit-{c['state']}): missing → partial; "
+        f"[2023-11-14](changes.md#commit-{c['start']}): added."
+    )
+    # the section of T-01 holds it: after its sources, before the next entry
+    t01 = page.index("## T-01 ")
+    assert t01 < page.index(line) < page.index("## T-03 ")
+
+
+def test_a_chart_per_register_with_its_numbers_in_its_title(history: History) -> None:
+    page = pages(history.registers)["registers/changes.md"]
+    assert (
+        '<title id="chart-t">Test: 0 done, 1 partial, 1 missing on 2023-11-14; '
+        "1 done, 0 partial, 1 missing on 2023-11-14, 6 changes since</title>" in page
+    )
+    assert '<title id="chart-ext">Ext: 0 done, 1 partial, 0 missing on 2023-11-14' in page
+    assert page.count('<svg class="reg-chart"') == 2
+    assert page.count('<polyline class="reg-chart-line reg-chart-missing"') == 2
+
+
+def clone(source: GitRepo, target: Path, *options: str) -> GitRepo:
+    subprocess.run(
+        ["git", "clone", "--quiet", *options, source.url, str(target)],
+        check=True,
+        capture_output=True,
+        env=git_env(),
+    )
+    repo = GitRepo.__new__(GitRepo)
+    repo.root, repo.ticks = target, 100
+    return repo
+
+
+def test_a_rebuild_reads_only_the_new_commits(
+    history: History, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copy = clone(history.project, tmp_path / "copy")
+    registers = copy.root / "registers"
+    parsed: list[str] = []
+
+    def counting(name: str, data: bytes) -> dict:  # type: ignore[type-arg]
+        parsed.append(name)
+        return summarise(name, data)
+
+    monkeypatch.setattr(repository, "summarise", counting)
+    cache = tmp_path / "cache" / "history.json"
+    first = repository.read_history(registers, cache)
+    assert len(parsed) >= 8 and cache.exists()
+    parsed.clear()
+    again = repository.read_history(registers, cache)
+    assert parsed == []  # every diff and count came from the cache
+    assert again.commits == first.commits
+    text = (registers / "t.yaml").read_text(encoding="utf-8")
+    copy.write("registers/t.yaml", text.replace("{state: partial}", "{state: done}", 1))
+    copy.commit("T-01 is done")
+    parsed.clear()
+    third = repository.read_history(registers, cache)
+    assert sorted(parsed) == ["t.yaml", "t.yaml"]  # the one file, before and after
+    assert third.commits[1:] == first.commits
+    assert third.commits[0].diff.entries[0].fields == {"status.state": ("partial", "done")}
+    cache.write_text("{not json", encoding="utf-8")
+    assert repository.read_history(registers, cache).commits == third.commits  # rebuilt
+
+
+def test_a_shallow_clone_shows_what_it_holds(history: History, tmp_path: Path) -> None:
+    shallow = clone(history.project, tmp_path / "shallow", "--depth", "3")
+    registers = shallow.root / "registers"
+    found = repository.read_history(registers, None)
+    assert found.shallow
+    assert [c.sha for c in found.commits] == [
+        history.commits[name] for name in ("title", "bump", "fix")
+    ]
+    edge = found.commits[-1]
+    assert edge.edge and edge.diff.empty  # its parent is not in the clone: changes unknown
+    page = render.render_site(api.check(registers).registers, history=found)["registers/changes.md"]
+    assert '!!! note "Shallow clone"' in page
+    assert "The oldest commit in this clone" in page
+    assert "[T-03](t.md#t-03) Renamed: title: New → Renamed" in page
+
+
+def test_outside_a_repository_there_is_no_history(tmp_path: Path) -> None:
+    (tmp_path / "registers").mkdir()
+    with pytest.raises(repository.HistoryError, match="is not inside a git repository"):
+        repository.read_history(tmp_path / "registers", None)
+    assert api.history_head(tmp_path / "registers") is None
+
+
+def test_a_repository_without_commits_has_an_empty_history(tmp_path: Path) -> None:
+    GitRepo(tmp_path / "empty").write("registers/sources.yaml", "sources: {}\n")
+    found = repository.read_history(tmp_path / "empty" / "registers", None)
+    assert found.commits == [] and not found.shallow
