@@ -149,7 +149,10 @@ def _diff_register(diff: Diff, slug: str, old: Summary | None, new: Summary | No
     before = old["entries"] if old else {}
     after = new["entries"] if new else {}
     for entry_id in [*before, *(i for i in after if i not in before)]:
-        change = _diff_entry(slug, entry_id, before.get(entry_id), after.get(entry_id))
+        old_entry, new_entry = before.get(entry_id), after.get(entry_id)
+        if old_entry == new_entry:
+            continue  # most entries of a changed file: one comparison, done in C
+        change = _diff_entry(slug, entry_id, old_entry, new_entry)
         if change is not None:
             diff.entries.append(change)
 

@@ -106,7 +106,9 @@ class ChangesView:
             points = [(c.time, counts) for c, counts in self.history.counts.get(register.slug, [])]
             if points:
                 svg = chart.svg(register.title, register.slug, points)
-                caption = f"{chart.counts_text(points[-1][1])} since {chart.day(points[-1][0])}"
+                caption = (
+                    f"{chart.counts_text(points[-1][1])} (last changed {chart.day(points[-1][0])})"
+                )
                 found.append(Chart(register, svg, escape_inline(caption)))
         return found
 

@@ -1,0 +1,147 @@
+"""The Changes page's charts in headless Chromium: drawn at their size, named with their
+numbers, and readable in both colour schemes (each line 3:1 and each label 4.5:1 against
+the page, WCAG's contrast for graphics and for text).
+
+A site is built inside the `historyrepo` project repository and served on 127.0.0.1.
+Skipped, with the reason, where Debian's chromium and chromium-driver are absent.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from compat_register.site.extensions import mkdocs_yaml
+from historyrepo import build_history
+
+CHROMIUM = Path("/usr/bin/chromium")
+DRIVER = Path("/usr/bin/chromedriver")
+
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM.exists() and DRIVER.exists()),
+    reason="needs /usr/bin/chromium and /usr/bin/chromedriver (apt-get install chromium "
+    "chromium-driver; .ci/run does)",
+)
+
+CONFIG = """\
+site_name: changes
+theme:
+  name: material
+  palette:
+    - scheme: default
+    - scheme: slate
+plugins:
+  - register
+"""
+
+# Reads, for each chart on the page, its drawn size, its accessible name, and each line's
+# and label's colour beside the page's background, all as the browser computed them.
+READ = """
+const rgb = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+const background = rgb(getComputedStyle(document.body).backgroundColor);
+return [...document.querySelectorAll('svg.reg-chart')].map((svg) => ({
+  width: svg.viewBox.baseVal.width,
+  height: svg.getBoundingClientRect().height,
+  name: document.getElementById(svg.getAttribute('aria-labelledby')).textContent,
+  background,
+  lines: [...svg.querySelectorAll('polyline')].map((l) => rgb(getComputedStyle(l).stroke)),
+  labels: [...svg.querySelectorAll('text[class]')].map((t) => rgb(getComputedStyle(t).fill)),
+  dashes: [...svg.querySelectorAll('polyline')].map((l) => getComputedStyle(l).strokeDasharray),
+}));
+"""
+
+
+def contrast(a: list[float], b: list[float]) -> float:
+    def luminance(colour: list[float]) -> float:
+        channels = [c / 255 for c in colour]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    history = build_history(tmp_path_factory.mktemp("changes-browser"))
+    root = history.project.root
+    (root / "docs").mkdir()
+    (root / "docs" / "index.md").write_text("# Home\n")
+    (root / "mkdocs.yml").write_text(CONFIG + mkdocs_yaml())
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "site")]
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+        cwd=root / "site",
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/registers/changes/"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--window-size=1400,1000",
+        f"--user-data-dir={profile}",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_the_charts_are_drawn_named_and_readable(site: str, browser, scheme: str) -> None:  # type: ignore[no-untyped-def]
+    browser.get(site)
+    browser.execute_script(
+        "document.body.setAttribute('data-md-color-scheme', arguments[0]);", scheme
+    )
+    charts = browser.execute_script(READ)
+    assert len(charts) == 2
+    for chart in charts:
+        assert chart["width"] == 640 and chart["height"] > 150  # viewBox survived the sanitizer
+        assert " done, " in chart["name"] and " missing on 2023-11-14" in chart["name"]
+        assert len({tuple(c) for c in chart["lines"]}) == 3  # three colours
+        assert len(set(chart["dashes"])) == 3  # and three dash patterns: not colour alone
+        for colour in chart["lines"]:
+            assert contrast(colour, chart["background"]) >= 3, (scheme, colour)
+        for colour in chart["labels"]:
+            assert contrast(colour, chart["background"]) >= 4.5, (scheme, colour)
