@@ -175,7 +175,10 @@ def test_a_shallow_clone_shows_what_it_holds(history: History, tmp_path: Path) -
     assert "[T-03](t.md#t-03) Renamed: title: New → Renamed" in page
 
 
-def test_outside_a_repository_there_is_no_history(tmp_path: Path) -> None:
+def test_outside_a_repository_there_is_no_history(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # whatever holds tmp
     (tmp_path / "registers").mkdir()
     with pytest.raises(repository.HistoryError, match="is not inside a git repository"):
         repository.read_history(tmp_path / "registers", None)
@@ -186,3 +189,43 @@ def test_a_repository_without_commits_has_an_empty_history(tmp_path: Path) -> No
     GitRepo(tmp_path / "empty").write("registers/sources.yaml", "sources: {}\n")
     found = repository.read_history(tmp_path / "empty" / "registers", None)
     assert found.commits == [] and not found.shallow
+
+
+def test_a_file_that_did_not_load_is_located_then_compared_when_mended(
+    history: History, tmp_path: Path
+) -> None:
+    copy = clone(history.project, tmp_path / "copy")
+    registers = copy.root / "registers"
+    text = (registers / "t.yaml").read_text(encoding="utf-8")
+    copy.write("registers/t.yaml", text.replace("  - id: T-03", "  - id: [T-03"))
+    copy.commit("Break t.yaml")
+    copy.write("registers/t.yaml", text.replace("{state: partial}", "{state: done}", 1))
+    copy.commit("Mend t.yaml, T-01 done")
+    found = repository.read_history(registers, tmp_path / "cache.json")
+    page = render.render_site(api.check(registers).registers, history=found)
+    lines = sections(page["registers/changes.md"])
+    broken = next(h for h in lines if ": Break t.yaml" in h)
+    [line] = lines[broken][1:]
+    assert line.startswith("- `t.yaml:") and " does not load at this commit: " in line
+    mended = next(h for h in lines if ": Mend t.yaml" in h)
+    # compared with the last version that loaded: the state change made meanwhile is seen
+    assert lines[mended][1:] == ["- [T-01](t.md#t-01) Handles requests: `partial` → `done`"]
+    series = [counts for _, counts in found.counts["t"]]
+    assert series[-2:] == [
+        {"done": 0, "partial": 1, "missing": 1, "n/a": 0},
+        {"done": 1, "partial": 0, "missing": 1, "n/a": 0},
+    ]  # no point for the commit whose file did not load
+    again = repository.read_history(registers, tmp_path / "cache.json")
+    assert again.commits == found.commits  # the same from the cache
+
+
+def test_a_clone_of_one_commit_builds(history: History, tmp_path: Path) -> None:
+    shallow = clone(history.project, tmp_path / "one", "--depth", "1")
+    registers = shallow.root / "registers"
+    found = repository.read_history(registers, None)
+    [only] = found.commits
+    assert found.shallow and only.edge and only.sha == history.commits["title"]
+    page = render.render_site(api.check(registers).registers, history=found)
+    text = page["registers/changes.md"]
+    assert "the history shown starts at" in text and "<svg" in text
+    assert "Last changes" not in page["registers/t.md"]  # what the edge changed is unknown

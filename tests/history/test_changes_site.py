@@ -21,11 +21,11 @@ def config(history: bool = True) -> str:
     )
 
 
-def build(root: Path) -> subprocess.CompletedProcess[str]:
+def build(root: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "site")],
         cwd=root,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **env},
         capture_output=True,
         text=True,
         timeout=300,
@@ -65,7 +65,7 @@ def test_the_site_of_a_repository_has_a_changes_page(tmp_path: Path) -> None:
     (outside / "mkdocs.yml").write_text(
         config().replace("  - register\n", "  - register: {verify: false}\n")
     )
-    done = build(outside)
+    done = build(outside, GIT_CEILING_DIRECTORIES=str(tmp_path))  # whatever holds tmp
     assert done.returncode == 0, done.stderr
     assert not (outside / "site" / "registers" / "changes").exists()
     [line] = [x for x in done.stderr.splitlines() if "no Changes page" in x]

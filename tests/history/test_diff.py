@@ -171,7 +171,7 @@ def test_text_and_markdown(run_line: RunLine, in_project: History) -> None:
     ]
     markdown = run_line(["diff", "--format", "markdown", commits["state"], commits["entries"]])
     assert markdown.stdout == (
-        f"### Register changes: `{commits['state'][:12]}` → {commits['entries'][:12]}\n\n"
+        f"### Register changes: `{commits['state'][:12]}` → `{commits['entries'][:12]}`\n\n"
         "#### t\n\n"
         "- **T-02** Goes away: **removed**\n"
         "- **T-03** New: **added**\n\n"
@@ -204,7 +204,10 @@ def test_a_file_that_does_not_load_is_located(run_line: RunLine, in_project: His
         path.write_text(text, encoding="utf-8")
 
 
-def test_outside_git_and_unknown_revision(run_line: RunLine, tmp_path: Path) -> None:
+def test_outside_git_and_unknown_revision(
+    run_line: RunLine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # whatever holds tmp
     registers = tmp_path / "registers"
     registers.mkdir()
     result = run_line(["diff", "--registers", str(registers)])

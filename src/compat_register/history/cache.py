@@ -15,7 +15,7 @@ from typing import Any
 
 from ..following.edit import write_all
 
-VERSION = 1
+VERSION = 2
 """Raised whenever what a summary or a diff holds changes: an older cache is ignored."""
 
 
@@ -25,7 +25,8 @@ class HistoryCache:
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self.diffs: dict[str, dict[str, Any]] = {}
-        self.counts: dict[str, dict[str, int]] = {}
+        self.counts: dict[str, dict[str, int] | None] = {}
+        """None for a blob that does not load."""
         self.dirty = False
         data = _read(path) if path is not None else None
         if data is not None:
@@ -35,7 +36,7 @@ class HistoryCache:
         self.diffs[key] = data
         self.dirty = True
 
-    def add_counts(self, blob: str, counts: dict[str, int]) -> None:
+    def add_counts(self, blob: str, counts: dict[str, int] | None) -> None:
         self.counts[blob] = counts
         self.dirty = True
 

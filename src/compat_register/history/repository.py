@@ -206,19 +206,27 @@ def _walk(
 ) -> tuple[list[Commit], dict[str, list[tuple[Commit, dict[str, int]]]]]:
     commits: list[Commit] = []
     counts: dict[str, list[tuple[Commit, dict[str, int]]]] = {}
+    loaded: dict[str, str] = {}
+    """File name -> the last version of it that loaded: a commit mending a file that did
+    not load is compared with that version, so no change made meanwhile goes unseen."""
     for entry in reversed(logged):  # oldest first: the counts are a series in time
-        changes = [c for c in entry.changes if is_register_name(os.path.basename(c[0]))]
+        changes = [
+            (name, loaded.get(name, old) if _broken(cache, name, old) else old, new)
+            for path, old, new in entry.changes
+            if is_register_name(name := os.path.basename(path))
+        ]
         if not changes:
             continue
         edge = entry.parent is None and entry.sha in edges
         diff = Diff() if edge else _diff_of(project, cache, changes)
         commit = Commit(entry.sha, entry.time, entry.subject, diff, edge)
         commits.append(commit)
-        for path, _, new in changes:
-            name = os.path.basename(path)
-            if name != SOURCES_FILE:
-                found = _counts(project, cache, name, new)
+        for name, _, new in changes:
+            found = _counts(project, cache, name, new) if name != SOURCES_FILE else None
+            if found is not None:
                 counts.setdefault(name.removesuffix(".yaml"), []).append((commit, found))
+            if name != SOURCES_FILE and found is not None:
+                loaded[name] = new
     commits.reverse()
     return commits, counts
 
@@ -228,8 +236,7 @@ def _diff_of(
 ) -> Diff:
     """The diff of one commit: of each file it changed, from the cache or computed."""
     total = Diff()
-    for path, old, new in changes:
-        name = os.path.basename(path)
+    for name, old, new in changes:
         key = f"{name}:{old}..{new}"
         if key not in cache.diffs:
             before, after = project.summary(name, old), project.summary(name, new)
@@ -243,13 +250,20 @@ def _diff_of(
     return total
 
 
-def _counts(project: Project, cache: HistoryCache, name: str, blob: str) -> dict[str, int]:
-    """The state counts of a register blob (all zero for a removed or unreadable file)."""
+def _broken(cache: HistoryCache, name: str, blob: str) -> bool:
+    """Whether a register file's version did not load (its counts, made when a commit
+    brought it, are None)."""
+    return name != SOURCES_FILE and blob in cache.counts and cache.counts[blob] is None
+
+
+def _counts(project: Project, cache: HistoryCache, name: str, blob: str) -> dict[str, int] | None:
+    """The state counts of a register blob: none at all for a removed file, None for one
+    that does not load (its chart keeps the counts it had)."""
     if blob == ZERO_SHA:
         return {}
     if blob not in cache.counts:
         summary = project.summary(name, blob) or {}
-        cache.add_counts(blob, dict(summary.get("counts", {})))
+        cache.add_counts(blob, summary.get("counts"))
     return cache.counts[blob]
 
 

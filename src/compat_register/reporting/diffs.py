@@ -93,7 +93,8 @@ def code(text: str) -> str:
 def diff_markdown(compared: Compared) -> str:
     """A pull-request comment: a heading, sources, then a list per register."""
     diff = compared.diff
-    lines = [f"### Register changes: {code(side(compared.old))} → {md(side(compared.new))}", ""]
+    new = md(side(compared.new)) if compared.new == WORKTREE else code(side(compared.new))
+    lines = [f"### Register changes: {code(side(compared.old))} → {new}", ""]
     if diff.empty:
         return "\n".join([*lines, "No changes to the registers."]) + "\n"
     lines += [f"> {md(d.as_text())}" for _, d in compared.problems]

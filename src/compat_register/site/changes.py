@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from ..history.changes import EntryChange
+from ..history.changes import EntryChange, Unreadable
 from ..history.timeline import ARROW, citation_counts, entry_events, field_phrase
 from ..model.registers import Register, web_base
 from . import chart
@@ -66,8 +66,12 @@ class ChangesView:
             f"- source {code_span(s.alias)}: " + _source_phrase(s.change, s.old, s.new)
             for s in diff.sources
         ]
-        lines += ["- sources.yaml does not load at this commit" for _ in diff.source_problems[:1]]
+        lines += [_unreadable("sources.yaml", p) for p in diff.source_problems if p.side == "to"]
         for register in diff.registers:
+            if register.change == "unreadable":
+                name = f"{register.register}.yaml"
+                lines += [_unreadable(name, p) for p in register.problems if p.side == "to"]
+                continue
             lines.append(f"- register {code_span(register.register)}: {register.change}")
             lines += [
                 f"    - {escape_inline(field_phrase(n, v))}" for n, v in register.fields.items()
@@ -121,6 +125,12 @@ def _phrases(change: EntryChange) -> list[str]:
         else:
             said.append(escape_inline(field_phrase(name, value).replace(ARROW, " → ")))
     return said + citation_counts(change)
+
+
+def _unreadable(name: str, problem: Unreadable) -> str:
+    """`- registers file t.yaml does not load here: 9:9: invalid YAML ...`."""
+    where = f"{name}:{problem.line}:{problem.col}"
+    return f"- {code_span(where)} does not load at this commit: {escape_inline(problem.message)}"
 
 
 def _source_phrase(change: str, old: str | None, new: str | None) -> str:

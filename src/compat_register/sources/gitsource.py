@@ -498,17 +498,23 @@ def default_cache_root(environ: Mapping[str, str], registers_dir: Path) -> Path:
 
 
 def repository_of(folder: Path) -> Path | None:
-    """The work tree of the git repository holding `folder`, or None outside of any."""
+    """The work tree of the git repository holding `folder`, or None outside of any.
+
+    Asked of git itself (`rev-parse --show-toplevel`), so that git's own rules apply, such
+    as GIT_CEILING_DIRECTORIES. A repository git refuses to read (one owned by another
+    user, say) raises GitSourceError with git's reason.
+    """
     _require_literal(folder)
     try:
-        repo = git.Repo(folder, search_parent_directories=True)
+        top = git.Git(folder).rev_parse("--show-toplevel")
+    except git.GitCommandError as exc:
+        message = _git_message(exc)
+        if "not a git repository" in message or "must be run in a work tree" in message:
+            return None
+        raise GitSourceError(f"{folder}: {message}") from exc
     except (git.GitError, OSError):
         return None
-    try:
-        top = repo.working_tree_dir
-        return Path(top) if top else None
-    finally:
-        repo.close()
+    return Path(top) if top else None
 
 
 class ProjectRepo(Checkout):
