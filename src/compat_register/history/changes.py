@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..model.diagnostic import Diagnostic
 from .snapshot import HEADER_FIELDS, SOURCES_FILE, Summary
 
 CHANGED = None
@@ -43,6 +44,19 @@ class Unreadable:
     col: int
     code: str
     message: str
+
+    def located(self, file: str, at: str) -> Diagnostic:
+        """The problem as a `FILE:LINE:COL` diagnostic in `file` (as shown to the user),
+        naming `at`, the revision it was read at."""
+        return Diagnostic(
+            file=file,
+            line=self.line,
+            col=self.col,
+            severity="error",
+            id=file.rsplit("/", 1)[-1].removesuffix(".yaml"),
+            code=self.code,
+            message=f"{self.message} (at {at})",
+        )
 
 
 @dataclass

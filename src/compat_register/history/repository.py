@@ -19,7 +19,7 @@ from ..sources.diffs import ZERO_SHA, LoggedCommit
 from ..sources.gitsource import GitSourceError, ProjectRepo, blob_id, repository_of
 from .cache import HistoryCache
 from .changes import Diff, diff_data, diff_from_data, diff_sets
-from .snapshot import SOURCES_FILE, Summary, problem_diagnostic, summarise
+from .snapshot import SOURCES_FILE, Summary, summarise
 
 WORKTREE = "worktree"
 """The `to` side of a diff against the files as they are on disk."""
@@ -149,13 +149,8 @@ def _located(root: Path, diff: Diff, sides: dict[str, str]) -> list[tuple[str, D
     places = [(f"{r.register}.yaml", r.problems) for r in diff.registers if r.problems]
     places.append((SOURCES_FILE, diff.source_problems))
     for name, problems in places:
-        for problem in problems:
-            summary = {"problem": {**problem.__dict__}}
-            del summary["problem"]["side"]
-            file = display_path(root / name)
-            located = problem_diagnostic(summary, file, shown[problem.side])
-            if located is not None:
-                found.append((problem.side, located))
+        file = display_path(root / name)
+        found += [(p.side, p.located(file, shown[p.side])) for p in problems]
     return found
 
 

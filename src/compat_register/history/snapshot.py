@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from ..model.diagnostic import Diagnostic
 from ..model.registers import Citation, Entry, Register
 from ..reading import schema
 from ..reading.build import build_register
@@ -47,24 +46,6 @@ def summarise(name: str, data: bytes) -> Summary:
         return {"pins": _pins(doc.data)}
     register = build_register(doc, name.removesuffix(".yaml"), [])
     return _register_summary(register)
-
-
-def problem_diagnostic(summary: Summary, file: str, at: str) -> Diagnostic | None:
-    """The problem of a summary that does not load, located in `file` (its path as shown)
-    and naming `at`, the side it was read at (a short sha or "working tree")."""
-    problem = summary.get("problem")
-    if problem is None:
-        return None
-    stem = file.rsplit("/", 1)[-1].removesuffix(".yaml")
-    return Diagnostic(
-        file=file,
-        line=problem["line"],
-        col=problem["col"],
-        severity="error",
-        id=stem,
-        code=problem["code"],
-        message=f"{problem['message']} (at {at})",
-    )
 
 
 def _problem(line: int, col: int, code: str, message: str) -> Summary:

@@ -9,10 +9,9 @@ from ..history.changes import Diff, EntryChange, diff_data
 from ..history.repository import WORKTREE, Compared
 from ..history.timeline import ARROW, citation_counts, field_phrase, shown
 
-FORMATS = ("text", "json", "markdown")
-
 
 def side(rev: str) -> str:
+    """A side of a diff as the reports name it: a short sha, or the working tree."""
     return "the working tree" if rev == WORKTREE else rev[:12]
 
 

@@ -525,6 +525,8 @@ class ProjectRepo(Checkout):
         """{name: blob id} of the files directly in `folder` (a path from the top of the
         repository, '' for the top) at commit `sha`; empty when the folder is absent."""
         _require_sha(sha)
+        if folder:  # it goes to cat-file's standard input: one line, no odd path
+            _require(check_repo_path(folder))
         name = f"{sha}:{folder}" if folder else f"{sha}^{{tree}}"
         found = self._object(name)
         if found is None or found[1] != "tree":
