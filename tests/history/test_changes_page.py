@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -135,9 +136,9 @@ def test_a_rebuild_reads_only_the_new_commits(
     registers = copy.root / "registers"
     parsed: list[str] = []
 
-    def counting(name: str, data: bytes) -> dict:  # type: ignore[type-arg]
+    def counting(name: str, data: bytes, memo: Any = None) -> dict:  # type: ignore[type-arg]
         parsed.append(name)
-        return summarise(name, data)
+        return summarise(name, data, memo)
 
     monkeypatch.setattr(repository, "summarise", counting)
     cache = tmp_path / "cache" / "history.json"

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from compat_register.history.changes import Diff, diff_data, diff_from_data, diff_sets
 from compat_register.history.snapshot import STATES, summarise
+from registerfiles import register_head
 
 # Small pools, so that generated sets share entries, citations and quotes often.
 words = st.sampled_from(["a", "b", "c"])
@@ -107,3 +108,38 @@ def test_any_bytes_summarise_without_raising(data: bytes) -> None:
 def test_any_text_summarises_without_raising(text: str) -> None:
     summary = summarise("sources.yaml", text.encode("utf-8"))
     assert "problem" in summary or "pins" in summary
+
+
+def register_text(entries: list[tuple[str, str, str, int]]) -> str:
+    text = register_head()
+    for entry_id, state, title, indent in entries:
+        pad = " " * indent
+        text += (
+            f"{pad}- id: {entry_id}\n{pad}  title: {title}\n{pad}  what: See x.go:{len(title)}.\n"
+            f"{pad}  status: {{state: {state}}}\n{pad}  value: {{level: low}}\n"
+            f"{pad}  effort: {{size: S}}\n{pad}  risk: None.\n{pad}  sources: [x.go:1]\n"
+        )
+    return text
+
+
+register_texts = st.lists(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["T-1", "T-2", "T-3"]),
+            st.sampled_from(STATES),
+            words,
+            st.sampled_from([0, 2]),
+        ),
+        max_size=3,
+    ).map(register_text),
+    min_size=1,
+    max_size=4,
+)
+
+
+@given(register_texts)
+def test_entries_remembered_from_other_versions_change_no_summary(texts: list[str]) -> None:
+    memo: dict[Any, Any] = {}
+    for text in texts:
+        data = text.encode("utf-8")
+        assert summarise("t.yaml", data, memo) == summarise("t.yaml", data)

@@ -45,7 +45,7 @@ class HistoryCache:
         if self.path is None or not self.dirty:
             return None
         data = {"version": VERSION, "diffs": self.diffs, "counts": self.counts}
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_all([(self.path, text.encode("utf-8"))])

@@ -19,7 +19,7 @@ from ..sources.diffs import ZERO_SHA, LoggedCommit
 from ..sources.gitsource import GitSourceError, ProjectRepo, blob_id, repository_of
 from .cache import HistoryCache
 from .changes import Diff, diff_data, diff_from_data, diff_sets
-from .snapshot import SOURCES_FILE, Summary, summarise
+from .snapshot import SOURCES_FILE, EntryMemo, Summary, summarise
 
 WORKTREE = "worktree"
 """The `to` side of a diff against the files as they are on disk."""
@@ -54,6 +54,7 @@ class Project:
         except GitSourceError as err:
             raise HistoryError(str(err)) from None
         self._summaries: dict[tuple[str, str], Summary] = {}
+        self._entries: EntryMemo = {}
 
     def close(self) -> None:
         self.repo.close()
@@ -85,7 +86,7 @@ class Project:
             data = self.repo.blob(blob) if data is None else data
             if data is None:
                 raise HistoryError(f"{self.repo.root} does not hold blob {blob} of {name}")
-            self._summaries[key] = summarise(name, data)
+            self._summaries[key] = summarise(name, data, self._entries)
         return self._summaries[key]
 
     def commit_set(self, sha: str) -> dict[str, Summary]:

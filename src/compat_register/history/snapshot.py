@@ -9,12 +9,13 @@ Prose is kept as a digest with every in-prose citation token blanked, so that `f
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from typing import Any
 
-from ..model.registers import Citation, Entry, Register
+from ..model.registers import Citation, Entry
 from ..reading import schema
-from ..reading.build import build_register
-from ..reading.loader import LoadError, parse
+from ..reading.build import build_entry, build_register
+from ..reading.loader import Document, LoadError, parse
 
 Summary = dict[str, Any]
 """A register summary `{"header", "entries", "counts"}`, a sources summary `{"pins"}`, or
@@ -29,8 +30,14 @@ HEADER_FIELDS = ("title", "prefix", "status", "subject", "tags")
 `created`, `last-updated` and `increment` are bookkeeping that every edit moves."""
 
 
-def summarise(name: str, data: bytes) -> Summary:
-    """The summary of the file `name` (`sources.yaml` or a register file) holding `data`."""
+EntryMemo = dict[tuple[int, str], tuple[str, dict[str, Any]] | None]
+"""(column, text) of an entry as written -> its ID and summary (None when it has no ID).
+A commit changes an entry or two of a file: the others are summarised once per run."""
+
+
+def summarise(name: str, data: bytes, memo: EntryMemo | None = None) -> Summary:
+    """The summary of the file `name` (`sources.yaml` or a register file) holding `data`;
+    `memo` carries entry summaries from one file version to the next."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -44,8 +51,7 @@ def summarise(name: str, data: bytes) -> Summary:
         return _problem(1, 1, "not-a-mapping", "the file does not hold a YAML mapping")
     if name == SOURCES_FILE:
         return {"pins": _pins(doc.data)}
-    register = build_register(doc, name.removesuffix(".yaml"), [])
-    return _register_summary(register)
+    return _register_summary(doc, name.removesuffix(".yaml"), {} if memo is None else memo)
 
 
 def _problem(line: int, col: int, code: str, message: str) -> Summary:
@@ -63,16 +69,38 @@ def _pins(data: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def _register_summary(register: Register) -> Summary:
-    entries = {entry.id: _entry_summary(entry) for entry in register.entries if entry.named}
+def _register_summary(doc: Document, slug: str, memo: EntryMemo) -> Summary:
+    head = {key: value for key, value in doc.data.items() if key != "entries"}
+    register = build_register(replace(doc, data=head), slug, [])  # the header alone
+    entries: dict[str, dict[str, Any]] = {}
+    for index, key in enumerate(_entry_texts(doc)):
+        if key not in memo:
+            entry = build_entry(doc, slug, index, [])
+            memo[key] = (entry.id, _entry_summary(entry)) if entry and entry.named else None
+        if (found := memo[key]) is not None:
+            entries[found[0]] = found[1]
     counts = dict.fromkeys(STATES, 0)
-    for entry in entries.values():
-        if entry["state"] in counts:
-            counts[entry["state"]] += 1
+    for summary in entries.values():
+        if summary["state"] in counts:
+            counts[summary["state"]] += 1
     header: dict[str, Any] = {name: getattr(register, name) for name in HEADER_FIELDS}
     header["description"] = digest(register.description, register.summary_citations)
     header["summary"] = digest(register.summary or "", register.summary_citations)
     return {"header": header, "entries": entries, "counts": counts}
+
+
+def _entry_texts(doc: Document) -> list[tuple[int, str]]:
+    """(column, text) of each item of `entries` as written: from its start to the next
+    one's (the last to the end of the file). The column belongs to the key, as the same
+    lines read differently from another column."""
+    entries = doc.data.get("entries")
+    count = len(entries) if isinstance(entries, list) else 0
+    marks = [doc.values.get(("entries", index)) for index in range(count)]
+    starts = [mark.offset if mark else 0 for mark in marks] + [len(doc.text)]
+    return [
+        (mark.col if mark else 0, doc.text[starts[i] : starts[i + 1]])
+        for i, mark in enumerate(marks)
+    ]
 
 
 def _entry_summary(entry: Entry) -> dict[str, Any]:

@@ -164,6 +164,16 @@ def build_register(doc: Document, slug: str, out: list[Diagnostic]) -> Register:
     return register
 
 
+def build_entry(doc: Document, slug: str, index: int, out: list[Diagnostic]) -> Entry | None:
+    """The typed entry `entries[index]` of a register document, built alone (as
+    `build_register` builds it); None when there is no such mapping."""
+    entries = _list(doc.data.get("entries")) if isinstance(doc.data, dict) else []
+    data = entries[index] if index < len(entries) else None
+    if not isinstance(data, dict):
+        return None
+    return _build_entry(doc, slug, index, data, _CitationBuilder(doc, slug, out))
+
+
 def _rated(data: Any, key: str) -> Rated:
     data = _dict(data)
     return Rated(_text(data.get(key)), _opt_text(data.get("note")), _dict(data.get("_meta")))
