@@ -61,8 +61,7 @@ def entry(register: str, entry_id: str, change: str, title: str, **kw: Any) -> d
 def test_a_register_added(run_line: RunLine, in_project: History) -> None:
     data = between(run_line, in_project, "start", "register")
     assert data["registers"] == [{"register": "ext", "change": "added"}]
-    added = {"added": ["src/server.go:2"]}
-    assert data["entries"] == [entry("ext", "E-01", "added", "Extra", citations=added)]
+    assert data["entries"] == [entry("ext", "E-01", "added", "Extra")]
     assert data["sources"] == []
 
 
@@ -76,8 +75,8 @@ def test_a_state_changed(run_line: RunLine, in_project: History) -> None:
 def test_an_entry_added_and_one_removed(run_line: RunLine, in_project: History) -> None:
     data = between(run_line, in_project, "state", "entries")
     assert data["entries"] == [
-        entry("t", "T-02", "removed", "Goes away", citations={"removed": ["src/server.go:1"]}),
-        entry("t", "T-03", "added", "New", citations={"added": ["src/server.go:5"]}),
+        entry("t", "T-02", "removed", "Goes away"),
+        entry("t", "T-03", "added", "New"),
     ]
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..following.edit import write_all
 
-VERSION = 2
+VERSION = 3
 """Raised whenever what a summary or a diff holds changes: an older cache is ignored."""
 
 

@@ -175,12 +175,10 @@ def _diff_entry(
     slug: str, entry_id: str, old: dict[str, Any] | None, new: dict[str, Any] | None
 ) -> EntryChange | None:
     if old is None or new is None:
-        kind = "added" if old is None else "removed"
+        # An entry added or removed brings or takes its citations: they are not listed.
         entry = new if old is None else old
         assert entry is not None
-        cited = [c[1] for c in entry["citations"]]
-        added, removed = (cited, []) if old is None else ([], cited)
-        return EntryChange(slug, entry_id, kind, entry["title"], added=added, removed=removed)
+        return EntryChange(slug, entry_id, "added" if old is None else "removed", entry["title"])
     fields = _fields(old, new, ENTRY_VALUES)
     fields.update(_prose(old["prose"], new["prose"], sorted({*old["prose"], *new["prose"]})))
     added, removed, moved = match_citations(old["citations"], new["citations"])
