@@ -173,14 +173,17 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
 
     def _history(self, root: Path) -> History | None:
         """The registers' history for the Changes page, or None (and an info line why)."""
-        from .history.repository import HistoryError  # noqa: PLC0415 - brings in GitPython
+        from .history.repository import HistoryError, NoRepository  # noqa: PLC0415 - GitPython
 
         if not self.config.history:
             return None
         try:
             history = api.history(root)
-        except HistoryError as err:
+        except NoRepository as err:
             log.info("no Changes page: %s", err)
+            return None
+        except HistoryError as err:  # git failed: the site builds, and --strict says so
+            log.warning("no Changes page: %s", err)
             return None
         if history.notice:
             log.info(history.notice)

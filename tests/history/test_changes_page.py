@@ -230,3 +230,15 @@ def test_a_clone_of_one_commit_builds(history: History, tmp_path: Path) -> None:
     text = page["registers/changes.md"]
     assert "the history shown starts at" in text and "<svg" in text
     assert "Last changes" not in page["registers/t.md"]  # what the edge changed is unknown
+
+
+def test_a_damaged_repository_is_one_line(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "damaged")
+    repo.write("registers/t.yaml", "title: T\n")
+    repo.commit("first")
+    repo.write("registers/t.yaml", "title: U\n")
+    repo.commit("second")
+    blob = repo.git("rev-parse", "HEAD~1:registers/t.yaml")
+    (repo.root / ".git" / "objects" / blob[:2] / blob[2:]).unlink()  # a lost object
+    with pytest.raises(repository.HistoryError, match=f"does not hold blob {blob}"):
+        repository.read_history(repo.root / "registers", None)

@@ -29,6 +29,10 @@ class HistoryError(Exception):
     """One line for the user: not a git repository, a revision that names no commit, ..."""
 
 
+class NoRepository(HistoryError):
+    """The registers are in no git repository: there is no history, and that is no fault."""
+
+
 def is_register_name(name: str) -> bool:
     """Whether a file directly in the registers folder is one `diff` compares."""
     return name.endswith(".yaml") and not name.startswith(".")
@@ -44,7 +48,7 @@ class Project:
         except GitSourceError as err:
             raise HistoryError(str(err)) from None
         if top is None:
-            raise HistoryError(
+            raise NoRepository(
                 f"{display_path(root)} is not inside a git repository: no history to compare"
             )
         folder = os.path.relpath(os.path.realpath(root), os.path.realpath(top))
@@ -188,11 +192,14 @@ def read_history(root: Path, cache_file: Path | None) -> History:
     read (no git repository). Each commit's diff comes from the cache when it holds it."""
     cache = HistoryCache(cache_file)
     with Project(root) as project:
-        if project.repo.head() is None:
-            return History([], False, {})
-        logged = project.repo.log(project.folder)
-        edges = project.repo.shallow_roots()
-        commits, counts = _walk(project, cache, logged, edges)
+        try:
+            if project.repo.head() is None:
+                return History([], False, {})
+            logged = project.repo.log(project.folder)
+            edges = project.repo.shallow_roots()
+            commits, counts = _walk(project, cache, logged, edges)
+        except GitSourceError as err:  # git failed under us: one line, not a traceback
+            raise HistoryError(str(err)) from None
     notice = cache.save()
     return History(commits, bool(edges), counts, notice)
 
