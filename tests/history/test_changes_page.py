@@ -124,8 +124,8 @@ def clone(source: GitRepo, target: Path, *options: str) -> GitRepo:
         capture_output=True,
         env=git_env(),
     )
-    repo = GitRepo.__new__(GitRepo)
-    repo.root, repo.ticks = target, 100
+    repo = GitRepo(target)  # re-initialising a clone changes nothing in it
+    repo.ticks = 100  # new commits come after the cloned ones
     return repo
 
 
