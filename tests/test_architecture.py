@@ -20,6 +20,7 @@ STAGES = [
     "sources",
     "following",
     "history",
+    "importing",
     "reporting",
     "site",
     "scaffold",

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .following import bump as bumping
     from .following import edit, verify
     from .history.repository import Compared, History
+    from .importing import plan as importing_plan
 
 
 @dataclass
@@ -360,3 +361,83 @@ def history(root: Path, environ: Mapping[str, str] | None = None) -> History:
     environ = os.environ if environ is None else environ
     cache = default_cache_root(environ, root) / "history.json"
     return repository.read_history(root, cache)
+
+
+@dataclass
+class Imports:
+    """What `register import` planned, and whether it wrote the files."""
+
+    planned: list[importing_plan.Planned]
+    diagnostics: list[Diagnostic]
+    written: bool = False
+
+    @property
+    def failed(self) -> bool:
+        return any(d.failing for d in self.diagnostics)
+
+
+def import_pages(
+    root: Path,
+    pages: Iterable[Path],
+    *,
+    name: str | None = None,
+    force: bool = False,
+    dry_run: bool = False,
+) -> Imports:
+    """`register import PAGE...`: each hand-written page as a register file under `root`.
+
+    Every page is planned first; the files are written only when no page has an error,
+    all at once or none (`edit.EditError`, having written nothing, when that fails).
+    """
+    from .following import edit
+    from .importing import plan as importing
+
+    problems: list[Diagnostic] = []
+    documents: dict[str, Document] = {}
+    sources = folder.read_sources(root, documents, problems)
+    registers = list(folder.read_registers(root, documents, []))
+    texts = [_page_text(path, problems) for path in pages]
+    place = importing.Folder(
+        sources,
+        registers,
+        exists=lambda stem: (root / f"{stem}.yaml").exists(),
+        file_of=lambda stem: folder.display_path(root / f"{stem}.yaml"),
+    )
+    planned, found = importing.plan(
+        [t for t in texts if t is not None], place, name=name, force=force
+    )
+    result = Imports(planned, sort_diagnostics([*problems, *found]))
+    if result.failed or dry_run:
+        return result
+    edit.write_texts({p.file: (_old_text(Path(p.file)), p.text) for p in planned})
+    result.written = True
+    return result
+
+
+def _page_text(path: Path, problems: list[Diagnostic]) -> importing_plan.PageText | None:
+    from .importing import plan as importing
+
+    shown = folder.display_path(path)
+    try:
+        return importing.PageText(shown, path.read_bytes().decode("utf-8-sig"))
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
+        problems.append(
+            Diagnostic(
+                file=shown,
+                line=1,
+                col=1,
+                severity="error",
+                id="page",
+                code="import-page",
+                message=f"cannot read the page: {reason or err}",
+            )
+        )
+        return None
+
+
+def _old_text(path: Path) -> str:
+    """A file's text as `edit.write_texts` compares it ("" for a file still to be made)."""
+    if not path.exists():
+        return ""
+    return path.read_bytes().removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")

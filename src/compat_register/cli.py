@@ -445,6 +445,46 @@ def init(folder: Path, name: str | None) -> None:
     click.echo(NEXT_STEPS.format(cd=f"cd {folder} && " if str(folder) != "." else ""))
 
 
+@main.command(name="import")
+@registers_option
+@click.argument("pages", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--name", help="The register file's name (one page only); default: its title.")
+@click.option("--force", is_flag=True, help="Overwrite a register file that exists.")
+@click.option("--dry-run", is_flag=True, help="Read and check the pages; write nothing.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: the report in lines; json: one object.",
+)
+@no_traceback
+def import_command(
+    registers_dir: Path,
+    pages: tuple[Path, ...],
+    name: str | None,
+    force: bool,
+    dry_run: bool,
+    fmt: str,
+) -> None:
+    """Read hand-written register pages (plain text or Markdown) into register files.
+
+    Each PAGE becomes REGISTERS/<title-slug>.yaml (or --name). Nothing is written unless
+    every page imports. An entry whose state the page does not say is written without
+    one, and listed: register check reports it until its state is given.
+    """
+    _require_dir(registers_dir)
+    if name is not None and len(pages) != 1:
+        raise click.UsageError("--name names the file of one page: give one PAGE")
+    try:
+        result = api.import_pages(registers_dir, pages, name=name, force=force, dry_run=dry_run)
+    except edit.EditError as err:
+        raise click.ClickException(str(err)) from None
+    click.echo(reporter.import_report(result.planned, result.diagnostics, result.written, fmt))
+    sys.exit(1 if result.failed else 0)
+
+
 NEXT_STEPS = """
 Next: {cd}register check && register sync && register verify
       mkdocs serve     # the site on http://127.0.0.1:8000 (Ctrl-C stops it)"""

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..following.bump import Bump
     from ..following.follow import Followed
     from ..following.verify import Outcome, Preview
+    from ..importing.plan import Planned
 
 FORMATS = ("text", "github", "json")
 
@@ -140,6 +141,66 @@ def stamped_text(stamped: list[Outcome], written: bool) -> str:
     entries = len({o.citation.entry for o in stamped})
     lock = "citations.lock " + ("written" if written else "unchanged")
     return f"stamped {counted(len(stamped), 'citation')} of {counted(entries, 'entry')}; {lock}"
+
+
+# --- import -------------------------------------------------------------------------------
+
+
+def import_report(
+    planned: list[Planned], diagnostics: list[Diagnostic], written: bool, fmt: str
+) -> str:
+    """What `register import` made of each page: text lines or one JSON object."""
+    if fmt == "json":
+        extra = {"registers": [_planned_data(p) for p in planned], "written": written}
+        return format_report(diagnostics, "json", extra=extra)
+    lines = [d.as_text() for d in diagnostics]
+    if any(d.failing for d in diagnostics):
+        lines.append(f"nothing written: {summary_line(diagnostics, None)}")
+        return "\n".join(lines)
+    for page in planned:
+        lines.extend(_planned_lines(page))
+    todo = sum(len(p.unstated) for p in planned)
+    verb = "wrote" if written else "would write (--dry-run)"
+    done = f"{verb} {counted(len(planned), 'register file')}"
+    if todo:
+        done += f"; {counted(todo, 'entry')} need a state (above): register check fails until given"
+    lines.append(done)
+    return "\n".join(lines)
+
+
+def _planned_lines(page: Planned) -> list[str]:
+    states = counted(len(page.cues), "state")
+    lines = [
+        f"{page.page} -> {page.file}: {counted(page.entries, 'entry')}, {states} from the page"
+    ]
+    for found in page.unstated:
+        said = _shortened(page.subjects.get(found.id, ""), 72)
+        where = f"{found.file}:{found.line}:{found.col}"
+        lines.append(f"  {where}: {found.id}: needs a state; the page says: “{said}”")
+    return lines
+
+
+def _planned_data(page: Planned) -> dict[str, object]:
+    return {
+        "page": page.page,
+        "file": page.file,
+        "entries": page.entries,
+        "states": page.cues,
+        "unstated": [
+            {
+                "id": d.id,
+                "file": d.file,
+                "line": d.line,
+                "col": d.col,
+                "subject": page.subjects[d.id],
+            }
+            for d in page.unstated
+        ],
+    }
+
+
+def _shortened(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
 
 
 def counted(number: int, noun: str) -> str:

@@ -1,0 +1,241 @@
+"""Pages planned as register files against a registers folder (pure: read texts in).
+
+Each page is read (`page`), made register data (`fields`) and written as text
+(`yamlout`); the text is read back through the loader, which must give the same data, and
+checked against the schema, which finds the entries left without a state. The plan is
+refused, page by page, for what the folder would not take: a subject alias that
+sources.yaml does not know, an ID or prefix another register holds, a file that exists
+(without `force`), two pages aiming at one file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model.diagnostic import Diagnostic
+from ..model.registers import Register, Sources
+from ..reading import schema
+from ..reading.folder import owner_of
+from ..reading.loader import LoadError, parse
+from .fields import Imported, register_data
+from .page import Page, PageError, Spot, parse_page
+from .yamlout import register_text
+
+
+@dataclass(frozen=True)
+class PageText:
+    """A page as read: the name to report it by and its text."""
+
+    file: str
+    text: str
+
+
+@dataclass
+class Planned:
+    """One page's register file, ready to write."""
+
+    page: str
+    name: str
+    """The register's file stem."""
+    file: str
+    """The register file, as reported."""
+    text: str
+    entries: int
+    unstated: list[Diagnostic] = field(default_factory=list)
+    """`register check`'s report of each entry the page gives no state, in the new file."""
+    subjects: dict[str, str] = field(default_factory=dict)
+    """Entry ID -> its subject bullet, for the entries in `unstated`."""
+    cues: dict[str, str] = field(default_factory=dict)
+    """Entry ID -> the words of the page its state was read from."""
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass
+class Folder:
+    """What the registers folder already holds."""
+
+    sources: Sources
+    registers: Sequence[Register]
+    exists: Callable[[str], bool]
+    """Whether the register file of a name exists."""
+    file_of: Callable[[str], str]
+    """The register file of a name, as reported (`registers/meta.yaml`)."""
+
+
+def slug(title: str) -> str:
+    """A register's file stem from its title: `_meta` -> `meta`, `Plugin API` -> `plugin-api`."""
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+
+
+def plan(
+    pages: Sequence[PageText], folder: Folder, *, name: str | None = None, force: bool = False
+) -> tuple[list[Planned], list[Diagnostic]]:
+    """Every page planned as a register file, and every problem; nothing may be written
+    unless there is no error among them."""
+    planned: list[Planned] = []
+    problems: list[Diagnostic] = []
+    taken = _Taken(folder, force)
+    for page in pages:
+        found = _plan_page(page, folder, name, taken)
+        if isinstance(found, Planned):
+            planned.append(found)
+            problems.extend(found.warnings)
+        else:
+            problems.extend(found)
+    return planned, problems
+
+
+class _Taken:
+    """IDs, prefixes and files already held: by the folder, then by the pages planned."""
+
+    def __init__(self, folder: Folder, force: bool) -> None:
+        self.folder, self.force = folder, force
+        self.ids: dict[str, str] = {}
+        self.prefixes: dict[str, str] = {}
+        self.files: dict[str, str] = {}
+
+    def held(self, replacing: str) -> tuple[dict[str, str], dict[str, str]]:
+        """(ID -> file, prefix -> file) of the folder, but the register a page replaces."""
+        ids, prefixes = dict(self.ids), dict(self.prefixes)
+        for register in self.folder.registers:
+            if register.slug != replacing:
+                prefixes.setdefault(register.prefix, register.file)
+                ids.update({e.id: register.file for e in register.entries if e.named})
+        return ids, prefixes
+
+
+def _plan_page(
+    page: PageText, folder: Folder, name: str | None, taken: _Taken
+) -> Planned | list[Diagnostic]:
+    try:
+        read = parse_page(page.text)
+    except PageError as err:
+        return [_at(page.file, err)]
+    imported = register_data(read)
+    problems = [_at(page.file, err) for err in imported.errors]
+    stem = name or slug(read.title)
+    problems.extend(_folder_problems(page, read, imported, folder, stem, taken))
+    if any(p.failing for p in problems):
+        return problems
+    planned = _written(page, read, imported, stem, folder.file_of(stem))
+    if isinstance(planned, list):
+        return planned
+    planned.warnings = problems
+    _claim(taken, planned, imported)
+    return planned
+
+
+def _at(file: str, err: PageError, severity: str = "error") -> Diagnostic:
+    return Diagnostic(
+        file=file,
+        line=err.line,
+        col=err.col,
+        severity="error" if severity == "error" else "warning",
+        id=err.id or "page",
+        code="import-page",
+        message=err.message,
+    )
+
+
+def _folder_problems(
+    page: PageText, read: Page, imported: Imported, folder: Folder, stem: str, taken: _Taken
+) -> list[Diagnostic]:
+    problems = _subject_problems(page, read, folder.sources)
+    target = folder.file_of(stem)
+    if not stem:
+        problems.append(_error(page.file, Spot(1, 1), "no file name in the title: give --name"))
+    elif target in taken.files:
+        message = f"{target} is written from {taken.files[target]} already"
+        problems.append(_error(page.file, Spot(1, 1), message))
+    elif folder.exists(stem) and not taken.force:
+        message = f"{target} exists: give --force to overwrite it"
+        problems.append(_error(page.file, Spot(1, 1), message))
+    ids, prefixes = taken.held(stem)
+    prefix = imported.data["prefix"]
+    if prefix in prefixes:
+        at = read.entries[0].at
+        message = f"prefix {prefix} is the prefix of {prefixes[prefix]}"
+        problems.append(_error(page.file, at, message, read.entries[0].id))
+    for entry in read.entries:
+        if entry.id in ids:
+            message = f"{entry.id} is already in {ids[entry.id]}"
+            problems.append(_error(page.file, entry.at, message, entry.id))
+    return problems
+
+
+def _subject_problems(page: PageText, read: Page, sources: Sources) -> list[Diagnostic]:
+    source = sources.sources.get(read.subject)
+    if source is None:
+        known = ", ".join(sources.sources) or "none"
+        message = f"no source '{read.subject}' in sources.yaml (known: {known}): add it first"
+        return [_error(page.file, read.status_at, message)]
+    pinned, said = source.commit.lower(), read.commit.lower()
+    if pinned.startswith(said) or said.startswith(pinned):
+        return []
+    message = (
+        f"the page's status column is at {read.commit}, sources.yaml pins {read.subject} at "
+        f"{source.commit}: citations are verified at the pin (register bump moves it)"
+    )
+    return [_error(page.file, read.status_at, message, severity="warning")]
+
+
+def _error(
+    file: str, at: Spot, message: str, id: str = "page", severity: str = "error"
+) -> Diagnostic:
+    return _at(file, PageError(at.line, at.col, message, id), severity)
+
+
+def _written(
+    page: PageText, read: Page, imported: Imported, stem: str, target: str
+) -> Planned | list[Diagnostic]:
+    """The register file's text, read back: the loader must give the data it was made of."""
+    text = register_text(
+        imported.data, commit=read.commit, unstated=imported.unstated, cues=imported.cues
+    )
+    try:
+        doc = parse(text, target, schema.integer_keys())
+    except LoadError as err:
+        return [
+            _error(
+                page.file, Spot(1, 1), f"internal: the register file would not load: {err.message}"
+            )
+        ]
+    if doc.data != imported.data:
+        return [
+            _error(
+                page.file, Spot(1, 1), "internal: the register file would not read back as imported"
+            )
+        ]
+    found = list(schema.validate(doc, schema.REGISTER, owner_of(doc, stem)))
+    unstated = [d for d in found if d.id in imported.unstated and "'state'" in d.message]
+    others = [d for d in found if d not in unstated]
+    if others:
+        return [_schema_problem(page.file, read, doc.data, d) for d in others]
+    return Planned(
+        page=page.file,
+        name=stem,
+        file=target,
+        text=text,
+        entries=len(read.entries),
+        unstated=unstated,
+        subjects=dict(imported.unstated),
+        cues=dict(imported.cues),
+    )
+
+
+def _schema_problem(
+    file: str, read: Page, data: Mapping[str, Any], found: Diagnostic
+) -> Diagnostic:
+    """A schema problem of the register, located at its entry's heading in the page."""
+    entry = next((e for e in read.entries if e.id == found.id), None)
+    at = entry.at if entry else Spot(1, 1)
+    return _error(file, at, found.message, found.id)
+
+
+def _claim(taken: _Taken, planned: Planned, imported: Imported) -> None:
+    taken.files[planned.file] = planned.page
+    taken.prefixes[imported.data["prefix"]] = planned.file
+    taken.ids.update({entry["id"]: planned.file for entry in imported.data["entries"]})

@@ -1,0 +1,231 @@
+"""Register data written as a register file in the house style (pure: data in, text out).
+
+The style of registers/meta.yaml: the schema modeline; keys in the schema's order; a value
+that fits on its key's line written there (plain, or single-quoted when YAML would read a
+plain scalar otherwise: `: `, ` #`, a leading indicator, a number or a boolean); longer
+prose as a folded block scalar (`>-`) wrapped under 100 columns; `value` and `effort` as flow
+mappings when they fit; each citation on one line, single-quoted by DESIGN's rule when its
+quote holds `: ` or ` #`; a blank line before each entry. Whatever cannot be written so
+(a line that starts with a space, a control character) is double-quoted, which holds
+anything. `api.import_pages` reads every text back before writing it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import yaml
+
+LONGEST = 99
+"""The longest line written (but a citation's, which stays on one line): under 100 columns."""
+MODELINE = "# yaml-language-server: $schema=../docs/schema/register.schema.json"
+COMMENT_COLUMN = 33
+"""Where the header's comments start (as in registers/meta.yaml)."""
+
+_STR_TAGS = ("tag:yaml.org,2002:str", "tag:yaml.org,2002:timestamp")
+"""Plain scalars the loader keeps as the text written (it keeps dates as strings too)."""
+_INDICATORS = set("-?:,[]{}#&*!|>'\"%@`")
+_FLOW_UNSAFE = set(",[]{}")
+_BREAK = re.compile(r"(?<=\S) (?=\S)")
+_RESOLVER = yaml.resolver.Resolver()
+
+
+def register_text(
+    data: Mapping[str, Any],
+    *,
+    commit: str | None = None,
+    unstated: Mapping[str, str] | None = None,
+    cues: Mapping[str, str] | None = None,
+) -> str:
+    """The register file for `data` (keys already in the schema's order).
+
+    `commit` goes in the `subject:` comment; `unstated` (entry ID -> the page's subject
+    bullet) marks the entries written without a state, `cues` (entry ID -> the page's
+    words) says where each state was read.
+    """
+    lines = [MODELINE]
+    for key, value in data.items():
+        if key == "entries":
+            lines.append("entries:")
+            for entry in value:
+                lines.append("")
+                lines.extend(_entry(entry, unstated or {}, cues or {}))
+        else:
+            lines.extend(_header_lines(key, value, commit))
+    return "\n".join(lines) + "\n"
+
+
+def _header_lines(key: str, value: Any, commit: str | None) -> list[str]:
+    lines = _field(key, value, 0)
+    comment = None
+    if key == "status":
+        comment = "# draft | standard | retired"
+    elif key == "subject":
+        where = f"{value} @ {commit}" if commit else str(value)
+        comment = f'# the Status column: "{where}" (sources.yaml)'
+    if comment and len(lines) == 1:
+        lines[0] = f"{lines[0]:<{COMMENT_COLUMN - 1}} {comment}"
+    return lines
+
+
+def _entry(
+    entry: Mapping[str, Any], unstated: Mapping[str, str], cues: Mapping[str, str]
+) -> list[str]:
+    lines: list[str] = []
+    for key, value in entry.items():
+        if key == "status":
+            lines.extend(_status(value, 4, unstated.get(entry["id"]), cues.get(entry["id"])))
+        elif key == "notes":
+            lines.append("    notes:")
+            for note in value:
+                lines.extend(_item(_mapping(note, 8)))
+        elif key == "sources":
+            lines.append("    sources:")
+            lines.extend(f"      - {citation_scalar(c)}" for c in value)
+        elif key in ("value", "effort", "revisions"):
+            lines.extend(_small_mapping(key, value, 4))
+        else:
+            lines.extend(_field(key, value, 4))
+    return _item(lines)
+
+
+def _item(lines: list[str]) -> list[str]:
+    """A mapping's lines made a sequence item: `- ` in the two columns before its first key."""
+    first = lines[0]
+    indent = len(first) - len(first.lstrip(" "))
+    return [f"{first[: indent - 2]}- {first[indent:]}", *lines[1:]]
+
+
+def _status(
+    value: Mapping[str, Any], indent: int, unstated: str | None, cue: str | None
+) -> list[str]:
+    pad = " " * indent
+    lines = [f"{pad}status:" if value else f"{pad}status: {{}}"]
+    inner = " " * (indent + 2)
+    if unstated is not None:
+        said = ["# state: the page does not say; its subject bullet reads:"]
+        said.extend(f"#   {line}" for line in _wrap(unstated, LONGEST - len(inner) - 4))
+        if value:
+            lines.extend(inner + line for line in said)
+        else:
+            lines[:0] = [pad + line for line in said]
+    for key, item in value.items():
+        field = _field(key, item, indent + 2)
+        if key == "state" and cue:
+            field[0] += f"   # the page: {json.dumps(_shortened(cue), ensure_ascii=False)}"
+        lines.extend(field)
+    return lines
+
+
+def _shortened(text: str, most: int = 40) -> str:
+    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
+
+
+def _small_mapping(key: str, value: Mapping[str, Any], indent: int) -> list[str]:
+    """`{level: med, note: ...}` when it fits on one line, else a block mapping."""
+    pad = " " * indent
+    if all(plain_ok(str(v), flow=True) for v in value.values()):
+        line = f"{pad}{key}: {{{', '.join(f'{k}: {v}' for k, v in value.items())}}}"
+        if len(line) <= LONGEST:
+            return [line]
+    return [f"{pad}{key}:", *_mapping(value, indent + 2)]
+
+
+def _mapping(value: Mapping[str, Any], indent: int) -> list[str]:
+    return [line for key, item in value.items() for line in _field(key, item, indent)]
+
+
+def _field(key: str, value: Any, indent: int) -> list[str]:
+    """`key: value` at `indent`, the value in the first style that holds it (see above)."""
+    pad = " " * indent
+    if isinstance(value, int):
+        return [f"{pad}{key}: {value}"]
+    if isinstance(value, list):
+        return _list(key, value, indent)
+    text = str(value)
+    if plain_ok(text) and len(f"{pad}{key}: {text}") <= LONGEST:
+        return [f"{pad}{key}: {text}"]
+    if _one_line(text) and len(f"{pad}{key}: {single_quoted(text)}") <= LONGEST:
+        return [f"{pad}{key}: {single_quoted(text)}"]
+    if foldable(text):
+        return [f"{pad}{key}: >-", *folded(text, indent + 2)]
+    return [f"{pad}{key}: {json.dumps(text, ensure_ascii=False)}"]
+
+
+def _list(key: str, value: list[Any], indent: int) -> list[str]:
+    pad = " " * indent
+    if all(plain_ok(str(v), flow=True) for v in value):
+        line = f"{pad}{key}: [{', '.join(map(str, value))}]"
+        if len(line) <= LONGEST:
+            return [line]
+    return [f"{pad}{key}:", *(f"{pad}  - {citation_scalar(str(v))}" for v in value)]
+
+
+def citation_scalar(text: str) -> str:
+    """A citation (or any one-line string) as a YAML scalar on one line: plain when YAML
+    reads it back as written, else single-quoted (DESIGN section 4), else double-quoted."""
+    if plain_ok(text):
+        return text
+    return single_quoted(text) if _one_line(text) else json.dumps(text, ensure_ascii=False)
+
+
+def plain_ok(text: str, flow: bool = False) -> bool:
+    """Whether YAML reads `text` back, written as a plain scalar, as exactly this string."""
+    if not text or text != text.strip() or not text.isprintable():
+        return False
+    if text[0] in _INDICATORS or ": " in text or " #" in text or text.endswith(":"):
+        return False
+    if flow and (_FLOW_UNSAFE & set(text)):
+        return False
+    return _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) in _STR_TAGS
+
+
+def _one_line(text: str) -> bool:
+    return bool(text) and text.isprintable() and text == text.strip()
+
+
+def single_quoted(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def foldable(text: str) -> bool:
+    """Whether a folded block scalar (`>-`) holds `text` exactly: every line printable,
+    none starting or ending with white space (YAML keeps those lines unfolded), the text
+    neither starting nor ending with a line break."""
+    if not text or text[0] == "\n" or text[-1] == "\n":
+        return False
+    return all(
+        line == "" or (line.isprintable() and line == line.strip()) for line in text.split("\n")
+    )
+
+
+def folded(text: str, indent: int) -> list[str]:
+    """The lines of a folded scalar holding `text`: each of its line breaks written as one
+    blank line (folding joins the lines between them with a space), each line wrapped."""
+    pad = " " * indent
+    lines: list[str] = []
+    parts = text.split("\n")
+    for number, part in enumerate(parts):
+        if part:
+            lines.extend(pad + line for line in _wrap(part, LONGEST - indent))
+        if number < len(parts) - 1:
+            lines.append("")
+    return lines
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """`text` broken at single spaces between words into lines of at most `width`
+    (a longer word stands alone on its line)."""
+    lines: list[str] = []
+    line = ""
+    for word in _BREAK.split(text):
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return lines
