@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from compat_register.site.extensions import mkdocs_yaml
 from historyrepo import build_history
 
@@ -70,3 +72,52 @@ def test_the_site_of_a_repository_has_a_changes_page(tmp_path: Path) -> None:
     assert not (outside / "site" / "registers" / "changes").exists()
     [line] = [x for x in done.stderr.splitlines() if "no Changes page" in x]
     assert line.startswith("INFO") and "is not inside a git repository" in line
+
+
+def test_serve_renders_again_when_head_moves_and_warns_when_git_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Under `mkdocs serve` the rendered pages are kept until an input changes: a new
+    commit is one (the Changes page gains it), though no file under registers/ changed."""
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort
+
+    from compat_register import api
+    from compat_register.history.repository import HistoryError
+    from compat_register.site import render
+
+    history = build_history(tmp_path)
+    root = history.project.root
+    (root / "docs").mkdir()
+    (root / "docs" / "index.md").write_text("# Home\n")
+    (root / "mkdocs.yml").write_text(config())
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    rendered: list[str] = []
+    pages = render.Renderer.pages
+    monkeypatch.setattr(render.Renderer, "pages", lambda self: rendered.append("x") or pages(self))
+
+    def rebuild() -> int:
+        built = load_config(str(root / "mkdocs.yml"), site_dir=str(root / "site"))
+        built.plugins.on_startup(command="serve", dirty=False)
+        mkdocs_build(built)
+        return len(rendered)
+
+    assert rebuild() == 1
+    assert rebuild() == 1
+    history.project.write("docs/index.md", "# Home, committed\n")
+    sha = history.project.commit("Not a register change")
+    assert rebuild() == 2
+    page = (root / "site" / "registers" / "changes" / "index.html").read_text(encoding="utf-8")
+    assert f"commit-{sha[:12]}" not in page  # a commit that changed no register is not listed
+
+    def broken(root: Path) -> None:
+        raise HistoryError("git log failed in somewhere: fatal: bad object")
+
+    monkeypatch.setattr(api, "history", broken)
+    history.project.commit("Another")
+    with caplog.at_level("WARNING"), pytest.raises(Abort, match="1 warnings in strict mode"):
+        rebuild()  # the site is made without the page; --strict fails on the warning
+    assert any("no Changes page: git log failed" in r.getMessage() for r in caplog.records)
+    assert len(rendered) == 3
