@@ -108,8 +108,12 @@ class Project:
         for path in sorted(self.root.glob("*.yaml")):
             if not is_register_name(path.name) or not _regular(path):
                 continue
-            data = path.read_bytes()
-            summary = self.summary(path.name, blob_id(data), data)  # a committed blob: read
+            try:
+                data = path.read_bytes()
+            except OSError as err:
+                raise HistoryError(f"cannot read {display_path(path)}: {err.strerror}") from None
+            # Keyed by the id git would give these bytes: a file as committed is read once.
+            summary = self.summary(path.name, blob_id(data), data)
             if summary is not None:
                 found[path.name] = summary
         return found
