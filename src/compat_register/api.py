@@ -441,3 +441,19 @@ def _old_text(path: Path) -> str:
     if not path.exists():
         return ""
     return path.read_bytes().removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
+
+
+def render_plain(root: Path, legend: str | None = None) -> tuple[dict[str, str], Checked]:
+    """`register render --plain`: each register as a plain Markdown page in the hand-written
+    shape (`<slug>.md`), which `register import` reads back into the same register. Reads
+    no checkout. A register whose subject is not a source is left out (check says why)."""
+    from .site.plain import plain_page
+
+    checked = check(root)
+    sources = checked.registers.sources.sources
+    pages = {
+        f"{register.slug}.md": plain_page(register, sources[register.subject].commit, legend)
+        for register in checked.registers.registers
+        if register.subject in sources
+    }
+    return pages, checked

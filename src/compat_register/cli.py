@@ -387,6 +387,12 @@ def export_command(registers_dir: Path, output: Path | None) -> None:
 @click.option(
     "--repo-url", metavar="URL", help="The project's repository, to link each commit shown."
 )
+@click.option(
+    "--plain",
+    is_flag=True,
+    help="Plain Markdown pages in the hand-written shape instead (DIR/<register>.md, no HTML), "
+    "which register import reads back; reads no checkout and no history.",
+)
 @no_traceback
 def render_command(
     registers_dir: Path,
@@ -396,11 +402,14 @@ def render_command(
     legend: str | None,
     no_history: bool,
     repo_url: str | None,
+    plain: bool,
 ) -> None:
     """Write the site's pages as Markdown, for engines that run no MkDocs plugins."""
     from .site import levels, render  # noqa: PLC0415 - only this command needs Jinja2 and Pygments
 
     _require_dir(registers_dir)
+    if plain:
+        _render_plain(registers_dir, out, legend)
     result = api.verify_citations(registers_dir, offline=offline)
     for diagnostic in result.diagnostics:
         if levels.site_level(diagnostic) != "info":
@@ -424,6 +433,20 @@ def render_command(
     click.echo(f"wrote {len(pages)} files to {out}")
     errors = [d for d in result.diagnostics if levels.site_level(d) == "error"]
     sys.exit(1 if errors else 0)
+
+
+def _render_plain(registers_dir: Path, out: Path, legend: str | None) -> None:
+    pages, checked = api.render_plain(registers_dir, legend)
+    for diagnostic in checked.diagnostics:
+        click.echo(diagnostic.as_text(), err=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        edit.write_all([(out / name, text.encode("utf-8")) for name, text in pages.items()])
+    except OSError as err:
+        message = f"cannot write {err.filename or out}: {err.strerror or err}"
+        raise click.ClickException(message) from None
+    click.echo(f"wrote {reporter.counted(len(pages), 'file')} to {out}")
+    sys.exit(1 if checked.failed else 0)
 
 
 @main.command()

@@ -147,6 +147,12 @@ def _header(reader: _Lines) -> dict[str, tuple[str, Spot]]:
     header: dict[str, tuple[str, Spot]] = {}
     while not reader.done() and reader.current().strip():
         line = reader.current()
+        if line.startswith(" ") and header:  # a value's later line, indented
+            key = next(reversed(header))
+            value, at = header[key]
+            header[key] = (f"{value}\n{line.strip()}", at)
+            reader.index += 1
+            continue
         match = _HEADER_LINE.fullmatch(line)
         if match is None or match["key"] not in HEADER_KEYS:
             known = ", ".join(HEADER_KEYS)

@@ -1,0 +1,94 @@
+"""A register as a plain Markdown page in the hand-written shape (pure: data in, text out).
+
+No HTML, no badge spans, no site attributes: the page reads in a forge's file view or a
+terminal, and `register import` reads it back into the register it came from. The shape is
+the one `importing.page` reads: title, header lines, summary, the status column, then one
+`## ID Title` block per entry of `- **Label.** text` bullets. A field's later lines are
+indented two spaces, so that they go on with their bullet.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model.registers import Entry, Register
+
+STATE_WORDS = {"done": "Done", "partial": "Partial", "missing": "Missing", "n/a": "N/A"}
+"""Each state as the leading word of the subject bullet (what `register import` reads)."""
+
+
+def plain_page(register: Register, commit: str, legend: str | None = None) -> str:
+    """The page of `register`, whose subject is pinned at `commit`; `legend` is the page
+    the legend line points at (none without it)."""
+    lines = [f"# {register.title}", ""]
+    lines.extend(_header(register))
+    if register.summary:
+        lines.extend(["", *register.summary.split("\n")])
+    status = f"Status column: {register.subject} @ {commit}."
+    lines.extend(["", f"{status} Legend and citation conventions: {legend}." if legend else status])
+    for entry in register.entries:
+        lines.extend(["", f"## {entry.id} {entry.title}", ""])
+        lines.extend(_entry(entry, f"{register.subject} @ {commit}", register.subject))
+    return "\n".join(_trimmed(lines)) + "\n"
+
+
+def _trimmed(lines: list[str]) -> list[str]:
+    return [line.rstrip() for line in lines]
+
+
+def _header(register: Register) -> list[str]:
+    fields = [
+        ("created", register.created),
+        ("last-updated", register.last_updated),
+        ("increment", str(register.increment)),
+        ("status", register.status),
+        ("tags", ", ".join(register.tags)),
+        ("description", register.description),
+    ]
+    return [line for key, value in fields if value for line in _bulleted(f"{key}: ", value, "  ")]
+
+
+def _entry(entry: Entry, subject: str, alias: str) -> list[str]:
+    state = STATE_WORDS.get(entry.status.key, entry.status.key)
+    status = f"{state}. {entry.status.note}" if entry.status.note else f"{state}."
+    value = entry.value.key + (f": {entry.value.note}" if entry.value.note else ".")
+    effort = entry.effort.key + (f" — {entry.effort.note}" if entry.effort.note else ".")
+    fields: list[tuple[str, str | None]] = [
+        ("What", entry.what),
+        ("Where", entry.where_text),
+        (subject, status if entry.status.key else entry.status.note),
+        (f"Value to {alias}", f"+ {value}"),
+        ("Effort", effort),
+        ("Risk", entry.risk),
+        ("Detail", entry.detail),
+        *((note.title, note.text) for note in entry.notes),
+        ("Tags", ", ".join(entry.tags)),
+        ("Revisions", _revisions(entry.revisions)),
+        ("Sources", "; ".join(code_span(c.text) for c in entry.citations) + "."),
+    ]
+    return [line for label, text in fields if text for line in _bullet(label, text)]
+
+
+def _revisions(revisions: dict[str, str]) -> str:
+    return (
+        "; ".join(f"{kind} {name}" for kind, name in revisions.items()) + "." if revisions else ""
+    )
+
+
+def _bullet(label: str, text: str) -> list[str]:
+    return _bulleted(f"- **{label}.** ", text, "  ")
+
+
+def _bulleted(first: str, text: str, indent: str) -> list[str]:
+    """`text` after `first`, its later lines indented (blank lines left blank)."""
+    head, *rest = text.split("\n")
+    return [first + head, *(indent + line if line else "" for line in rest)]
+
+
+def code_span(text: str) -> str:
+    """`text` as a Markdown code span: a fence longer than any backtick run in it, and a
+    space inside each end when it starts or ends with a backtick."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
