@@ -55,7 +55,9 @@ def _check(root: Path, on_register: Callable[[Register, Sources], None] | None =
     """
     loaded = _read(root, on_register)
     diagnostics = list(loaded.diagnostics)
-    diagnostics.extend(rules.check(loaded.registers, loaded.documents))
+    sources_file = loaded.registers.sources.file
+    sources_failed = any(d.file == sources_file and d.severity == "error" for d in diagnostics)
+    diagnostics.extend(rules.check(loaded.registers, loaded.documents, sources_failed))
     found = references.resolve(loaded.registers, loaded.documents)
     references.record_backlinks(loaded.registers, found.backlinks)
     diagnostics.extend(found.diagnostics)
@@ -290,7 +292,9 @@ def stamp(
         if key is not None
     ]
     lock = stamps.read_to_rewrite(root)
-    text = stamps.format_lock(stamps.restamp(lock.stamps if lock else {}, current, chosen))
+    pins = {alias: s.commit for alias, s in verified.registers.sources.sources.items()}
+    restamped = stamps.restamp(lock.stamps if lock else {}, current, chosen)
+    text = stamps.format_lock(restamped, pins)
     old_text = lock.text if lock and lock.text else ""
     if text != old_text:
         edit.write_texts({str(stamps.lock_path(root)): (old_text, text)})

@@ -197,9 +197,15 @@ def fix(registers_dir: Path, fmt: str) -> None:
         for change in fixed.changes:
             click.echo(change.as_text())
     extra = {"changes": [change.__dict__ for change in fixed.changes]}
-    summary = {**result.summary, "fixed": len(fixed.fixed)}
+    summary = fix_summary(result.summary, len(fixed.fixed))
     report(fixed.remaining, fmt, summary, extra)
     sys.exit(reporter.exit_code(fixed.remaining, strict=False))
+
+
+def fix_summary(counts: dict[str, int], fixed: int) -> dict[str, int]:
+    """The counts after `register fix`: a citation it re-pointed is no longer `moved`, it
+    is `ok` (its quote is on the lines it now cites) and counted as fixed."""
+    return {**counts, "ok": counts["ok"] + fixed, "moved": counts["moved"] - fixed, "fixed": fixed}
 
 
 @main.command()

@@ -19,8 +19,15 @@ TIMESTAMP = re.compile(
 )
 
 
-def check(registers: RegisterSet, documents: dict[str, Document]) -> Iterator[Diagnostic]:
-    """Every cross-file and semantic rule, over the whole register set."""
+def check(
+    registers: RegisterSet, documents: dict[str, Document], sources_failed: bool = False
+) -> Iterator[Diagnostic]:
+    """Every cross-file and semantic rule, over the whole register set.
+
+    With `sources_failed` (sources.yaml has errors), no citation is called unresolved or
+    its alias unknown: a misspelt `claims:` or alias would make every citation of that
+    source one more error, reported before the one line that says what is wrong.
+    """
     yield from check_sources(registers.sources, documents.get(registers.sources.file))
     yield from check_prefixes(registers)
     yield from check_unique_ids(registers)
@@ -32,7 +39,7 @@ def check(registers: RegisterSet, documents: dict[str, Document]) -> Iterator[Di
         if not registers.sources.sources:
             continue  # sources.yaml is missing, unreadable or empty: reported there, once
         for citation in register.citations():
-            yield from check_citation(citation, registers.sources)
+            yield from check_citation(citation, registers.sources, sources_failed)
 
 
 def check_sources(sources: Sources, doc: Document | None) -> Iterator[Diagnostic]:
@@ -161,10 +168,14 @@ def _revision_where(entry: Entry, key: str, doc: Document) -> Where:
     return Where(doc.file, mark.line, mark.col)
 
 
-def check_citation(citation: Citation, sources: Sources) -> Iterator[Diagnostic]:
+def check_citation(
+    citation: Citation, sources: Sources, sources_failed: bool = False
+) -> Iterator[Diagnostic]:
     """A prefixed citation names a declared source; an unprefixed one is claimed once; the
     path is one git may be handed."""
     found = resolve.target(citation, sources)
+    if found is None and sources_failed:
+        return  # sources.yaml's own error is the cause
     if citation.alias and citation.alias not in sources.sources:
         message = f"unknown source alias '{citation.alias}' in {citation.text}{_known(sources)}"
         yield Diagnostic.at(

@@ -107,7 +107,8 @@ def _plan(
     edits = {cid: found for cid, found in plans.items() if found is not None}
     result.files, _ = edit.rewrite_registers(registers.registers, documents, edits)
     moved = _new_places(result.followed, edits)
-    if lock := stamps.carry_lock(registers_dir, registers.citations(), moved):
+    pins = {source.alias: result.pin}
+    if lock := stamps.carry_lock(registers_dir, registers.citations(), moved, pins):
         result.files[lock[0]] = lock[1:]
     _rewrite_pin(result, documents[registers.sources.file], source)  # written last
     return result

@@ -15,6 +15,13 @@ The lock is text: one line per citation, sorted, so a pull request shows which s
 The key is the entry, the source, the full path and the lines; `#2` marks a second
 citation of the same lines in the same entry. Paths are %-escaped where they hold a space,
 `%` or `#`.
+
+    # pin mcpx 05c78b2
+
+A `# pin ALIAS COMMIT` line records the `commit:` of each stamped source when the lock
+was written (a comment to older readers). `register verify` compares it with sources.yaml:
+a pin moved by hand, not by `register bump`, left every line number where it was, and the
+way out is bump, not new stamps.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..citations.syntax import normalise
@@ -40,6 +47,7 @@ HEADER = (
 )
 _LINE = re.compile(r"(\S+) (\S+) (.+):([0-9]+)(?:-([0-9]+))?(?:#([0-9]+))? sha256:([0-9a-f]{16})\Z")
 _ESCAPE = re.compile(r"[%#\s]")
+_PIN = re.compile(r"# pin (\S+) ([0-9a-fA-F]+)\Z")
 
 
 @dataclass(frozen=True, order=True)
@@ -161,10 +169,17 @@ def _unescape(path: str) -> str:
     return raw.decode("utf-8", errors="replace")
 
 
-def format_lock(stamps: dict[Key, str]) -> str:
-    """The lock file's text: the header, then one line per stamp in key order."""
+def format_lock(stamps: dict[Key, str], pins: Mapping[str, str] | None = None) -> str:
+    """The lock file's text: the header, the pins of the stamped sources (from `pins`, by
+    alias), then one line per stamp in key order."""
     body = "".join(f"{key.as_text()} sha256:{stamps[key]}\n" for key in sorted(stamps))
-    return HEADER + body
+    stamped = sorted({key.source for key in stamps} & set(pins or {}))
+    return HEADER + "".join(f"# pin {alias} {(pins or {})[alias]}\n" for alias in stamped) + body
+
+
+def parse_pins(text: str) -> dict[str, str]:
+    """The `# pin ALIAS COMMIT` lines of a lock's text, by alias (none in an older lock)."""
+    return {m[1]: m[2] for line in text.splitlines() if (m := _PIN.match(line))}
 
 
 @dataclass
@@ -179,6 +194,8 @@ class Lock:
     text: str | None = None
     """The file's text as read (what a rewrite must find there still); None when it could
     not be read."""
+    pins: dict[str, str] = field(default_factory=dict)
+    """The `commit:` of each stamped source when the lock was written, by alias."""
 
 
 def read(registers_dir: Path) -> Lock | None:
@@ -201,7 +218,7 @@ def read(registers_dir: Path) -> Lock | None:
         )
         return Lock(path, file, {}, [problem])
     stamps, problems = parse(text, file)
-    return Lock(path, file, stamps, problems, text)
+    return Lock(path, file, stamps, problems, text, parse_pins(text))
 
 
 def read_to_rewrite(registers_dir: Path) -> Lock | None:
@@ -214,7 +231,10 @@ def read_to_rewrite(registers_dir: Path) -> Lock | None:
 
 
 def carry_lock(
-    registers_dir: Path, citations: Sequence[Citation], moved: Mapping[int, Place]
+    registers_dir: Path,
+    citations: Sequence[Citation],
+    moved: Mapping[int, Place],
+    pins: Mapping[str, str] | None = None,
 ) -> tuple[str, str, str] | None:
     """The lock after the citations in `moved` (keyed by `id(citation)`; `citations` is the
     whole set, in `RegisterSet.citations()` order) went to new places, as (file, old text,
@@ -222,14 +242,15 @@ def carry_lock(
 
     Each stamp goes to its citation's new key with its hash unchanged (`carry`). A lock
     holding lines that are not stamps is refused (EditError) rather than rewritten without
-    them: `register stamp` rewrites it.
+    them: `register stamp` rewrites it. `pins` (alias -> new `commit:`) replace the pins
+    the lock recorded, as `register bump` moves one.
     """
-    lock = read_to_rewrite(registers_dir) if moved else None
+    lock = read_to_rewrite(registers_dir) if moved or pins else None
     if lock is None or lock.text is None:
         return None
     if lock.problems:
         raise EditError(f"{lock.file} has lines that are not stamps: run register stamp first")
     before = [place(c) for c in citations]
     after = [moved.get(id(c), old) for c, old in zip(citations, before, strict=True)]
-    text = format_lock(carry(lock.stamps, before, after))
+    text = format_lock(carry(lock.stamps, before, after), {**lock.pins, **(pins or {})})
     return None if text == lock.text else (lock.file, lock.text, text)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..checking.safety import check_commit
 from ..citations.syntax import normalise, normalise_quote
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.notation import lines_text
@@ -163,7 +164,7 @@ def verify_against(
         if owned:
             checkouts.close()
     diagnostics = list(_pin_problems(registers, checkouts, outcomes))
-    diagnostics.extend(_check_stamps(registers_dir, outcomes, preview))
+    diagnostics.extend(_check_stamps(registers_dir, registers.sources, outcomes, preview))
     diagnostics.extend(_stale(outcomes))
     if preview is not None:
         pairs = zip(preview.baseline, preview.moved, strict=True)
@@ -230,6 +231,8 @@ def _pin_problems(
             unverified[alias] = unverified.get(alias, 0) + 1
     for alias, number in unverified.items():
         source = registers.sources.sources[alias]
+        if check_commit(source.commit) is not None:
+            continue  # the schema's error on `commit:` is the one thing to fix
         where = source.where
         noun = "citation" if number == 1 else "citations"
         message = f"{checkouts.pins[alias].problem}; {number} {noun} unverified"
@@ -336,16 +339,57 @@ def _judge_moved(followed: Followed, checkouts: Checkouts, target: Pin, label: s
 
 
 def _check_stamps(
-    registers_dir: Path, outcomes: list[Outcome], preview: Preview | None
+    registers_dir: Path, sources: Sources, outcomes: list[Outcome], preview: Preview | None
 ) -> list[Diagnostic]:
-    """Apply the lock, when there is one, to the outcomes (and the preview's baseline)."""
+    """Apply the lock, when there is one, to the outcomes (and the preview's baseline);
+    the lock's problems, and one per source whose pin moved by hand since it was written."""
     lock = stamps.read(registers_dir)
     if lock is None:
         return []
     apply_stamps(outcomes, lock.stamps)
     if preview is not None:
         apply_stamps(preview.baseline, lock.stamps)
-    return lock.problems
+    # A hand-moved pin under citations that all still read as cited did no harm.
+    stale = {o.citation.source for o in outcomes if o.stale and o.outcome != "unstamped"}
+    moved = {a: c for a, c in hand_moved_pins(lock.pins, sources).items() if a in stale}
+    for outcome in outcomes:
+        if outcome.outcome == "changed" and outcome.citation.source in moved:
+            outcome.message = _changed_after_hand_move(outcome.citation, moved)
+    return [*lock.problems, *_hand_moved(sources, moved)]
+
+
+def hand_moved_pins(locked: Mapping[str, str], sources: Sources) -> dict[str, str]:
+    """alias -> the `commit:` the lock recorded, for each source whose pin is now another
+    commit: moved in sources.yaml by hand (bump rewrites the lock's pin as it moves one)."""
+    moved = {}
+    for alias, commit in locked.items():
+        source = sources.sources.get(alias)
+        if source is None:
+            continue
+        old, new = commit.lower(), source.commit.lower()
+        if not (old.startswith(new) or new.startswith(old)):
+            moved[alias] = commit
+    return moved
+
+
+def _hand_moved(sources: Sources, moved: Mapping[str, str]) -> Iterator[Diagnostic]:
+    for alias, old in moved.items():
+        new = sources.sources[alias].commit
+        message = (
+            f"commit moved from {old} to {new} since citations.lock was written, not by "
+            "register bump, so no citation's lines followed it: put back "
+            f"commit: {old} and run register bump {alias} {new}"
+        )
+        where = sources.sources[alias].where
+        yield Diagnostic.at(where, id=alias, code="pin-moved-by-hand", message=message)
+
+
+def _changed_after_hand_move(citation: Citation, moved: Mapping[str, str]) -> str:
+    return (
+        f"{citation.repo_path}:{citation.lines_text} changed since it was stamped at "
+        f"{citation.source} {moved[citation.source or '']}, and the pin was moved by hand: "
+        f"run register bump (see sources.yaml) before register stamp {citation.entry}"
+    )
 
 
 def apply_stamps(outcomes: list[Outcome], lock: Mapping[stamps.Key, str]) -> None:

@@ -263,12 +263,22 @@ class _CitationBuilder:
         return None
 
     def _reworded(self, path: Path_, message: str) -> str:
-        # parse_quote blames YAML's ' #' for a quote that never closes: in quotes or a block
-        # scalar, YAML cut nothing, and the closing mark is simply missing.
+        # parse_quote blames YAML's ' #' for a quote that never closes: that is the cause
+        # only when a comment follows the plain value on its line. In quotes, in a block
+        # scalar, or with no comment after it, YAML cut nothing: the closing mark is missing.
         unclosed = _UNCLOSED.match(message)
-        if unclosed is None or not self.doc.styles.get(path):
+        if unclosed is None or self._cut_by_comment(path):
             return message
         return f"{unclosed.group()}: add the closing {OPEN_QUOTES[unclosed.group(1)]}"
+
+    def _cut_by_comment(self, path: Path_) -> bool:
+        """Whether the plain scalar at `path` is followed by a comment on its last line."""
+        if self.doc.styles.get(path) or path not in self.doc.values:
+            return False
+        _, end = self.doc.raw(path)
+        line_end = self.doc.text.find("\n", end)
+        rest = self.doc.text[end : None if line_end < 0 else line_end]
+        return rest.lstrip(" \t").startswith("#")
 
     def _report(self, mark: Mark, entry_id: str, message: str) -> None:
         self.out.append(

@@ -232,6 +232,8 @@ def _syntax_error(doc: Document, err: yaml.MarkedYAMLError) -> LoadError:
         # character that violates indentation", neither of which says what to do.
         message = "tab character in indentation: YAML indents with spaces only"
         return LoadError(where, "tab-indent", message)
+    if cause := _deeper_key(doc, mark.index) or _closed_early(doc, mark.index):
+        return cause
     hint = context = ""
     if "mapping values are not allowed" in problem:
         hint = ": a value holding ': ' must be quoted; write the whole scalar in single quotes"
@@ -242,6 +244,69 @@ def _syntax_error(doc: Document, err: yaml.MarkedYAMLError) -> LoadError:
         if "flow" in err.context:
             hint = ": close it, or quote the value if its '{' or '[' is text"
     return LoadError(where, "yaml-syntax", f"invalid YAML: {problem}{context}{hint}")
+
+
+_KEY_LINE = re.compile(r"( *)(?:- +)?([^\s:#'\"-][^:#]*?):(?: |$)")
+
+
+def _deeper_key(doc: Document, index: int) -> LoadError | None:
+    """A key indented deeper than the key above it, whose plain value it then continues:
+    libyaml sees a ': ' inside that value ("mapping values are not allowed")."""
+    start = doc.text.rfind("\n", 0, index) + 1
+    key = _KEY_LINE.fullmatch(doc.text[start : index + 2].rstrip("\n"))
+    if key is None or doc.text[index] != ":":
+        return None
+    above = _line_above(doc, start)
+    if above is None:
+        return None
+    above_key = _KEY_LINE.match(above[1])
+    indent = len(key.group(1))
+    if above_key is None or len(above_key.group(1)) >= indent or above[1].rstrip().endswith(":"):
+        return None
+    line = doc.position(start).line
+    message = (
+        f"invalid YAML: '{key.group(2)}:' is indented more than '{above_key.group(2)}:' on "
+        f"line {line - above[0]}, so YAML reads it as more of that value: keys of one mapping "
+        "start in the same column (if it is text of that value, quote the whole value)"
+    )
+    return LoadError(doc.position(start + indent), "yaml-syntax", message)
+
+
+def _line_above(doc: Document, start: int) -> tuple[int, str] | None:
+    """(how many lines up, text) of the nearest line above that is neither blank nor a
+    comment, or None."""
+    up, end = 0, start - 1
+    while end > 0:
+        begin = doc.text.rfind("\n", 0, end) + 1
+        up += 1
+        line = doc.text[begin:end]
+        if line.strip() and not line.lstrip().startswith("#"):
+            return up, line
+        end = begin - 1
+    return None
+
+
+def _closed_early(doc: Document, index: int) -> LoadError | None:
+    """A quoted value that ended at a quote meant as text inside it, with more text after
+    it on the line: libyaml then finds no key or '-' where that text starts."""
+    start = doc.text.rfind("\n", 0, index) + 1
+    before = doc.text[start:index].rstrip(" ")
+    end = doc.text.find("\n", index)
+    after = doc.text[index : len(doc.text) if end < 0 else end].strip()
+    if not before or before[-1] not in "'\"" or not after or after.startswith("#"):
+        return None
+    quote = before[-1]
+    opened = before.rfind(quote, 0, len(before) - 1)
+    if opened < 0 or before[:opened].rstrip()[-1:] not in (":", "-", ""):
+        return None
+    if quote == "'":
+        advice = "inside single quotes, write a ' as two ('')"
+    else:
+        advice = 'inside double quotes, write a " as \\", or put the whole value in single quotes'
+    message = (
+        f"invalid YAML: the quoted value ends at this {quote}, and more text follows it: {advice}"
+    )
+    return LoadError(doc.position(start + len(before) - 1), "yaml-syntax", message)
 
 
 def _opened(doc: Document, err: yaml.MarkedYAMLError, problem: Mark) -> str:

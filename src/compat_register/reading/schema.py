@@ -165,7 +165,7 @@ def validate(doc: Document, name: str, owner: Any) -> Iterator[Diagnostic]:
             said.add(holder)
             described = [split[holder]]
         else:
-            described = list(_describe(error, name))
+            described = [_cut_at_comma(doc, error, d) for d in _describe(error, name)]
         for where, code, message, at_key in described:
             mark = doc.key_mark(where) if at_key else doc.mark(where)
             yield Diagnostic(
@@ -273,6 +273,28 @@ def _unknown_fields(error: ValidationError, path: Path_) -> Iterator[Described]:
         yield (*path, key), "unknown-field", f"unknown field '{_shown(key)}'{hint}", True
 
 
+def _cut_at_comma(doc: Document, error: ValidationError, described: Described) -> Described:
+    """An unknown field with no value in a `{...}` mapping is most often the rest of the
+    value before it, which a ',' cut off: say so, with the value quoted."""
+    where, code, message, at_key = described
+    if code != "unknown-field" or error.instance.get(where[-1], "") is not None:
+        return described
+    parent = where[:-1]
+    if doc.text[doc.mark(parent).offset : doc.mark(parent).offset + 1] != "{":
+        return described
+    keys = list(error.instance)
+    before = keys[keys.index(where[-1]) - 1] if keys.index(where[-1]) else None
+    value = error.instance.get(before) if before is not None else None
+    if not isinstance(value, str):
+        return described
+    whole = f"{value}, {where[-1]}".replace("'", "''")
+    message = (
+        f"unknown field '{_shown(where[-1])}': in a {{...}} mapping a ',' ends a value, so "
+        f"the text after it became a field: quote the value, {before}: '{whole}'"
+    )
+    return where, code, message, at_key
+
+
 def _extras(error: ValidationError) -> Iterator[tuple[str, str | None]]:
     """Each key `additionalProperties` rejected, with the known key it most resembles."""
     known = sorted(error.schema.get("properties", {}))
@@ -286,12 +308,28 @@ def _other_message(error: ValidationError, where: str) -> str:
     kind, value = error.validator, error.validator_value
     if kind == "pattern":
         expected = _expected_form(error.schema) or f"the form {published_pattern(value)}"
-        return f"{_field(where)} '{_shown(error.instance)}' is not {expected}"
+        return f"{_field(where)} '{_shown(error.instance)}' is not {expected}{_pattern_hint(error)}"
     if kind in ("minLength", "minItems", "minProperties"):
         return f"{_field(where)} must not be empty"
     if kind == "minimum":
         return f"{_field(where)} must be at least {value}, not {error.instance}"
     return f"{_field(where)}: {error.message}"
+
+
+_REF_NAME = re.compile(r"HEAD|main|master|trunk|develop|v?\d+(\.\d+)+|[\w.-]+/[\w./-]+")
+"""A value that reads as a branch or tag (main, v1.2.0, origin/main), not a typo."""
+
+
+def _pattern_hint(error: ValidationError) -> str:
+    """What to do about a value that fails its pattern, where the form alone does not say."""
+    path = list(error.absolute_path)
+    value = error.instance
+    if path[-1:] == ["commit"] and isinstance(value, str) and _REF_NAME.fullmatch(value):
+        return (
+            f": '{value}' names a branch or tag, which moves; a pin does not: write the sha "
+            f"it names now (git rev-parse {value}, in a clone of {path[-2]})"
+        )
+    return ""
 
 
 def _first_repeat(items: list[Any]) -> int:

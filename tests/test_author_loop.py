@@ -1,0 +1,129 @@
+"""The author's loop, on real git repositories: what verify, stamp, bump and fix say when an
+author takes a wrong turn (a pin moved by hand, a branch for a pin, a run of `fix`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from compat_register.cli import main
+from gitrepo import GitRepo
+from registerfiles import register_head
+
+CODE = "".join(f"line {n}\n" for n in range(1, 21))
+
+SOURCES = """revisions: [2025-06-18]
+sources:
+  up:
+    title: Upstream
+    repo: null
+    commit: {commit}
+    claims: [src/**]
+"""
+
+REGISTER = (
+    register_head()
+    + """  - id: T-01
+    title: One
+    what: Cited by range alone, and with a quote.
+    status: {state: done}
+    value: {level: low}
+    effort: {size: S}
+    risk: None.
+    sources:
+      - src/a.go:5-6
+      - src/a.go:9 “line 9”
+"""
+)
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, GitRepo]:
+    repo = GitRepo(tmp_path / "up")
+    repo.write("src/a.go", CODE)
+    first = repo.commit("first")
+    registers = tmp_path / "registers"
+    registers.mkdir()
+    (registers / "sources.yaml").write_text(SOURCES.format(commit=first), encoding="utf-8")
+    (registers / "t.yaml").write_text(REGISTER, encoding="utf-8")
+    monkeypatch.setenv("REGISTER_SOURCE_UP", str(repo.root))
+    return registers, repo
+
+
+def run(*args: str) -> Result:
+    result = CliRunner().invoke(main, list(args))
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_verify_tells_a_hand_moved_pin_to_run_bump(project: tuple[Path, GitRepo]) -> None:
+    registers, repo = project
+    assert run("stamp", "--registers", str(registers)).exit_code == 0
+    first = repo.git("rev-parse", "HEAD")
+    lock = (registers / "citations.lock").read_text(encoding="utf-8")
+    assert f"# pin up {first}\n" in lock
+    repo.write("src/a.go", "// new\n// lines\n" + CODE)
+    second = repo.commit("two lines on top")
+    sources = registers / "sources.yaml"
+    sources.write_text(sources.read_text().replace(first, second))  # by hand
+
+    done = run("verify", "--registers", str(registers))
+    assert done.exit_code == 1
+    lines = done.stdout.splitlines()
+    assert lines[0] == (
+        f"{sources}:3:3: error: up: commit moved from {first} to {second} since "
+        f"citations.lock was written, not by register bump, so no citation's lines followed "
+        f"it: put back commit: {first} and run register bump up {second}"
+    )
+    assert "src/a.go:5-6 changed since it was stamped at up " in done.stdout
+    assert "run register bump (see sources.yaml) before register stamp T-01" in done.stdout
+
+    sources.write_text(sources.read_text().replace(second, first))  # the advice, followed
+    bumped = run("bump", "--registers", str(registers), "up", second)
+    assert bumped.exit_code == 0, bumped.output
+    assert f"# pin up {second}\n" in (registers / "citations.lock").read_text(encoding="utf-8")
+    after = run("verify", "--registers", str(registers), "--strict")
+    assert after.exit_code == 0, after.output
+    assert "src/a.go:7-8" in (registers / "t.yaml").read_text(encoding="utf-8")
+
+
+def test_a_hand_moved_pin_that_broke_nothing_is_not_reported(
+    project: tuple[Path, GitRepo],
+) -> None:
+    registers, repo = project
+    assert run("stamp", "--registers", str(registers)).exit_code == 0
+    first = repo.git("rev-parse", "HEAD")
+    repo.write("src/b.go", "other\n")
+    second = repo.commit("another file")
+    sources = registers / "sources.yaml"
+    sources.write_text(sources.read_text().replace(first, second))
+    done = run("verify", "--registers", str(registers))
+    assert done.exit_code == 0, done.output
+
+
+def test_a_branch_as_pin_is_one_error_in_verify(project: tuple[Path, GitRepo]) -> None:
+    registers, repo = project
+    sources = registers / "sources.yaml"
+    sources.write_text(sources.read_text().replace(repo.git("rev-parse", "HEAD"), "main"))
+    done = run("verify", "--registers", str(registers))
+    assert done.exit_code == 1
+    errors = [line for line in done.stdout.splitlines() if ": error: " in line]
+    assert len(errors) == 1, done.stdout
+    assert "'main' names a branch or tag" in errors[0]
+    assert "git rev-parse main, in a clone of up" in errors[0]
+
+
+def test_fix_counts_a_fixed_citation_once(project: tuple[Path, GitRepo]) -> None:
+    registers, repo = project
+    text = (registers / "t.yaml").read_text(encoding="utf-8")
+    (registers / "t.yaml").write_text(text.replace("src/a.go:9 “line 9”", "src/a.go:3 “line 9”"))
+    done = run("fix", "--registers", str(registers))
+    assert done.exit_code == 0, done.output
+    assert done.stdout.splitlines()[-1].startswith("2 ok, 0 moved, ")
+    assert done.stdout.splitlines()[-1].endswith(", 1 fixed, 0 errors, 0 warnings")
+    as_json = run("fix", "--registers", str(registers), "--format", "json")
+    summary = json.loads(as_json.stdout)["summary"]
+    assert (summary["ok"], summary["moved"], summary["fixed"]) == (2, 0, 0)
