@@ -15,3 +15,35 @@ increment: 1
 subject: {subject}
 entries:
 """
+
+
+REVISION_SOURCES = """revisions: [2024-11-05, 2025-06-18, 2025-11-25, draft]
+sources:
+  spec: {title: Spec, repo: null, commit: 1234567, claims: ['schema/**']}
+  up: {title: Up, repo: null, commit: 89abcde, claims: ['internal/**']}
+"""
+
+
+def revision_entry(
+    number: int,
+    state: str = "missing",
+    value: str = "low",
+    effort: str = "S",
+    revisions: str = "",
+    cite: str = "internal/a.go:1",
+    note: str = "",
+) -> str:
+    """Entry T-NN of a `register_head()` register over `REVISION_SOURCES` (subject `up`)."""
+    lines = [
+        f"  - id: T-{number:02d}",
+        f"    title: Entry {number}",
+        "    what: w.",
+        f"    status: {{state: {state}{', note: ' + repr(note) if note else ''}}}",
+        f"    value: {{level: {value}}}",
+        f"    effort: {{size: {effort}}}",
+        f"    risk: Risk {number}.",
+        f"    sources: [{cite}]",
+    ]
+    if revisions:
+        lines.append(f"    revisions: {revisions}")
+    return "\n".join(lines) + "\n"

@@ -22,6 +22,7 @@ STAGES = [
     "history",
     "importing",
     "reporting",
+    "views",
     "site",
     "scaffold",
     "api",

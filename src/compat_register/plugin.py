@@ -48,7 +48,8 @@ class RegisterConfig(base.Config):
     """Folder holding sources.yaml and the register YAML files, relative to mkdocs.yml."""
     templates = c.Optional(c.Dir(exists=True))
     """A folder of Jinja2 templates overriding the packaged ones, file by file
-    (`register.md.j2`, `overview.md.j2`, `health.md.j2`, `assets/register.css|js`)."""
+    (`register.md.j2`, `overview.md.j2`, `health.md.j2`, `matrix.md.j2`, `revision.md.j2`,
+    `priorities.md.j2`, `assets/register.css|js`)."""
     verify = c.Type(bool, default=True)
     """Read the sources' checkouts, when present, to verify citations and show excerpts.
     With `false` no git is touched and every citation is shown unverified."""
@@ -58,6 +59,11 @@ class RegisterConfig(base.Config):
     """The overview page (every entry in one sortable, filterable table)."""
     health = c.Type(str, default="registers/health.md")
     """The citation-health page (every citation's outcome, grouped by outcome)."""
+    revisions = c.Type(str, default="registers/revisions")
+    """Folder of the revision pages: `index.md` the revision matrix, and one page per
+    revision of sources.yaml ("What 2025-11-25 changed")."""
+    priorities = c.Type(str, default="registers/priorities.md")
+    """The priorities page (missing and partial entries by value, then effort)."""
     legend = c.Type(str, default="legend.md")
     """A docs page explaining the fields, linked from each register page when it exists."""
     history = c.Type(bool, default=True)
@@ -114,7 +120,13 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
             return files
         legend = self.config.legend if files.get_file_from_path(self.config.legend) else None
         layout = render.Layout(
-            self.config.pages, self.config.overview, self.config.health, legend, self.config.changes
+            pages=self.config.pages,
+            overview=self.config.overview,
+            health=self.config.health,
+            legend=legend,
+            changes=self.config.changes,
+            revisions=self.config.revisions,
+            priorities=self.config.priorities,
         )
         templates = Path(self.config.templates) if self.config.templates else None
         # The project's repository links each commit of the Changes page; a caller that
@@ -210,13 +222,19 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
 
     def _extend_nav(self, config: MkDocsConfig, layout: render.Layout, result: api.Checked) -> None:
         """Append a nav section with the generated pages, unless the nav already has them."""
-        section = [{"Overview": layout.overview}]
+        section: list[dict[str, Any]] = [{"Overview": layout.overview}]
         for register in result.registers.registers:
             section.append({register.title: layout.page_of(register.slug)})
+        revisions = [{"Revision matrix": layout.matrix}]
+        for name in result.registers.sources.revisions:
+            revisions.append({f"What {name} changed": layout.revision_page(name)})
+        section.append({"Revisions": revisions})
+        section.append({"Priorities": layout.priorities})
         section.append({"Citation health": layout.health})
         if layout.changes in self.generated:
             section.append({"Changes": layout.changes})
-        uris = {uri for item in section for uri in item.values()}
+        uris = {layout.overview, layout.matrix, layout.priorities, layout.health, layout.changes}
+        uris.update(layout.page_of(register.slug) for register in result.registers.registers)
         if config.nav is None or _mentions(config.nav, uris):
             return  # without a nav, MkDocs lists every page by folder anyway
         config.nav.append({self.config.nav_title: section})

@@ -307,3 +307,101 @@ def test_the_overview_runs_no_script(site: str, browser) -> None:  # type: ignor
     )
     assert "window.__pwned = 'cell'" in row  # the risk's code block, as code text
     assert browser.execute_script("return window.__pwned") is None
+
+
+def shown_ids(browser) -> list[str]:  # type: ignore[no-untyped-def]
+    """The IDs of the rows left visible in every filtered table of the page."""
+    return browser.execute_script(
+        "return Array.from(document.querySelectorAll('table[data-reg-sortable] tbody tr'))"
+        ".filter(r => !r.hidden && !r.closest('[hidden]'))"
+        ".map(r => r.cells[0].textContent.trim());"
+    )
+
+
+def choose(browser, name: str, text: str) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    select = browser.find_element(By.CSS_SELECTOR, f"select[data-filter='{name}']")
+    Select(select).select_by_visible_text(text)
+
+
+def test_matrix_filters_and_a_cell_links_to_its_entry(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    browser.get(site + "registers/revisions/")
+    wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
+    assert len(shown_ids(browser)) == 12
+    choose(browser, "Register", "_meta")
+    choose(browser, "State", "n/a")
+    assert shown_ids(browser) == ["META-02", "META-03"]
+    row = browser.find_element(By.XPATH, "//tr[td[1]//a[text()='META-02']]")
+    cells = [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+    assert cells[4:] == ["absent", "absent", "added", "removed", "absent", "absent", "n/a"]
+    removed = row.find_element(By.XPATH, ".//a[.//span[text()='removed']]")
+    browser.execute_script("arguments[0].click()", removed)
+    wait(lambda: browser.current_url.endswith("registers/meta/#meta-02"))
+    heading = browser.find_element(By.ID, "meta-02").text
+    assert "Key-name format" in heading
+
+
+def test_revision_page_lists_what_it_changed(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    browser.get(site + "registers/revisions/")
+    header = browser.find_element(By.XPATH, "//th//a[text()='2025-11-25']")
+    browser.execute_script("arguments[0].click()", header)
+    wait(lambda: "What 2025-11-25 changed" in browser.find_element(By.TAG_NAME, "h1").text)
+    ids = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "article td:first-child a")]
+    assert ids == ["META-03", "META-02"]  # added, then removed
+
+
+def test_priorities_grid_links_to_the_filtered_list(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    browser.get(site + "registers/priorities/")
+    wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
+    assert shown_ids(browser) == [
+        "META-09", "META-04", "META-06", "META-07", "META-10", "META-11", "XSS-01",
+    ]  # fmt: skip
+    row = browser.find_element(By.XPATH, "//tr[td[1]/strong[text()='med']]")
+    link = row.find_elements(By.TAG_NAME, "td")[2].find_element(By.TAG_NAME, "a")  # effort M
+    assert link.text == "2"
+    browser.execute_script("arguments[0].click()", link)
+    wait(lambda: "value=med&effort=M" in browser.current_url)
+    wait(lambda: shown_ids(browser) == ["META-10", "META-11"])
+    hostile = browser.find_element(By.XPATH, "//h3[.//a[text()='Hostile']]")
+    assert not hostile.is_displayed()  # a register with nothing left to show hides
+    shown = browser.find_element(By.CSS_SELECTOR, "[data-reg-shown]").text
+    assert shown == "2 of 7 entries"
+    choose(browser, "Effort", "S")
+    assert shown_ids(browser) == ["META-04", "META-06", "META-07"]
+    choose(browser, "Value", "all")
+    choose(browser, "State", "missing")
+    assert shown_ids(browser) == ["META-07", "XSS-01"]
+    entry = browser.find_element(By.XPATH, "//td/a[text()='META-07']")
+    browser.execute_script("arguments[0].click()", entry)
+    wait(lambda: browser.current_url.endswith("registers/meta/#meta-07"))
+
+
+def test_overview_draws_a_state_bar_per_register(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+
+    browser.get(site + "registers/")
+    labels = browser.execute_script(
+        "return Array.from(document.querySelectorAll('svg.reg-bar[role=img]'))"
+        ".map(svg => document.getElementById(svg.getAttribute('aria-labelledby')).textContent)"
+    )
+    assert labels == [
+        "_meta: 3 done, 4 partial, 2 missing, 2 n/a",
+        "Hostile: 0 done, 0 partial, 1 missing, 0 n/a",
+    ]
+    fills = browser.execute_script(
+        "return Array.from(document.querySelectorAll('svg.reg-bar rect'))"
+        ".map(r => getComputedStyle(r).fill)"
+    )
+    assert fills[0] == "rgb(46, 125, 50)"  # done, in the light scheme
+    browser.execute_script("document.body.setAttribute('data-md-color-scheme', 'slate')")
+    dark = browser.execute_script(
+        "return getComputedStyle(document.querySelector('svg.reg-bar rect')).fill"
+    )
+    assert dark == "rgb(102, 187, 106)"  # lighter on the dark background

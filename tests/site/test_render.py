@@ -293,7 +293,7 @@ def test_site_templates_override_packaged_ones(tmp_path: Path) -> None:
     (tmp_path / "health.md.j2").write_text("# Mine: {{ total }}\n")
     registers = api.check(GOLDEN / "basic" / "registers").registers
     pages = render.render_site(registers, templates=tmp_path)
-    assert pages["registers/health.md"] == "# Mine: 9\n"
+    assert pages["registers/health.md"] == "# Mine: 10\n"
     assert pages["registers/alpha.md"].startswith("---\ntags:")
 
 
@@ -311,4 +311,9 @@ def test_render_command_writes_pages_and_assets(tmp_path: Path) -> None:
         "registers/beta.md",
         "registers/health.md",
         "registers/index.md",
+        "registers/priorities.md",
+        "registers/revisions/2024-11-05.md",
+        "registers/revisions/2025-06-18.md",
+        "registers/revisions/2026-07-28.md",
+        "registers/revisions/index.md",
     ]

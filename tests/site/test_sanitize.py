@@ -40,6 +40,10 @@ GOLDEN_REGISTERS = Path(__file__).parents[1] / "golden" / "basic" / "registers"
             '<svg><use href="data:x"/><animate attributeName="href" values="javascript:x"/></svg>',
             "<svg></svg>",
         ),
+        (
+            '<svg role="img"><rect x="1" y="0" width="2" onclick="x"></rect></svg>',
+            '<svg role="img"><rect x="1" y="0" width="2"></rect></svg>',
+        ),
         ('<iframe src="https://e.org"></iframe>', ""),
         ("<SCRIPT >alert(1)</SCRIPT\t>x", "x"),
         ("<style>p{}</style><p style=color:red onclick=x>t</p>", "<p>t</p>"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import datetime, timezone
+from itertools import pairwise
 
 from ..model.claims import claimants
 from ..model.diagnostic import Diagnostic
@@ -127,10 +128,11 @@ def parse_timestamp(text: str) -> datetime:
 def check_entry(
     entry: Entry, register: Register, sources: Sources, doc: Document
 ) -> Iterator[Diagnostic]:
-    """ID prefix; revision names declared and in order."""
+    """ID prefix; revision names declared and in order; the evidence rule."""
     if entry.named:  # an entry with no string `id` was reported by the schema
         yield from _check_prefix(entry, register)
     yield from _check_revisions(entry, sources, doc)
+    yield from check_evidence(entry, register, sources, doc)
 
 
 def _check_prefix(entry: Entry, register: Register) -> Iterator[Diagnostic]:
@@ -145,9 +147,11 @@ def _check_prefix(entry: Entry, register: Register) -> Iterator[Diagnostic]:
 
 
 def _check_revisions(entry: Entry, sources: Sources, doc: Document) -> Iterator[Diagnostic]:
+    """Every revision named is declared, and they run added < changed... < removed."""
     order = {name: index for index, name in enumerate(sources.revisions)}
-    for key, name in entry.revisions.items():
-        if key != "_meta" and name not in order:
+    named = _named_revisions(entry)
+    for key, name in named:
+        if name not in order:
             message = f"revision '{name}' is not declared in sources.yaml revisions{_list(order)}"
             yield Diagnostic.at(
                 _revision_where(entry, key, doc),
@@ -155,17 +159,79 @@ def _check_revisions(entry: Entry, sources: Sources, doc: Document) -> Iterator[
                 code="unknown-revision",
                 message=message,
             )
-    added, removed = entry.revisions.get("added"), entry.revisions.get("removed")
-    if added in order and removed in order and order[removed] <= order[added]:
-        message = f"revision removed ({removed}) is not after added ({added})"
-        where = _revision_where(entry, "removed", doc)
-        yield Diagnostic.at(where, id=entry.id, code="revision-order", message=message)
+    known = [(key, name) for key, name in named if name in order]
+    for (before, first), (key, name) in pairwise(known):
+        if order[name] <= order[first]:
+            message = f"revision {_label(key)} ({name}) is not after {_label(before)} ({first})"
+            if key[0] == "changed" and before[0] == "changed":
+                message += ": list changed revisions oldest first"
+            where = _revision_where(entry, key, doc)
+            yield Diagnostic.at(where, id=entry.id, code="revision-order", message=message)
+            return  # one order problem per entry: the rest follow from it
 
 
-def _revision_where(entry: Entry, key: str, doc: Document) -> Where:
+RevisionKey = tuple[str] | tuple[str, int]
+"""Where a revision name sits under `revisions`: `("added",)` or `("changed", 1)`."""
+
+
+def _named_revisions(entry: Entry) -> list[tuple[RevisionKey, str]]:
+    """(key, name) of each revision an entry names, in the order they must run."""
+    revisions = entry.revisions
+    named: list[tuple[RevisionKey, str]] = []
+    if revisions.added is not None:
+        named.append((("added",), revisions.added))
+    named.extend((("changed", index), name) for index, name in enumerate(revisions.changed))
+    if revisions.removed is not None:
+        named.append((("removed",), revisions.removed))
+    return named
+
+
+def _label(key: RevisionKey) -> str:
+    return f"changed[{key[1]}]" if len(key) == 2 else key[0]
+
+
+def _revision_where(entry: Entry, key: RevisionKey, doc: Document) -> Where:
     """Where `revisions.KEY` of `entry` was written."""
-    mark = doc.mark((*entry.field, "revisions", key))
+    mark = doc.mark((*entry.field, "revisions", *key))
     return Where(doc.file, mark.line, mark.col)
+
+
+EVIDENCED_STATES = ("done", "partial")
+"""States that claim something of the subject, and so must cite it (the evidence rule)."""
+
+
+def check_evidence(
+    entry: Entry, register: Register, sources: Sources, doc: Document
+) -> Iterator[Diagnostic]:
+    """A `done` or `partial` entry cites its register's subject at least once: in a listed
+    source or in its status note. A warning, located at the state.
+
+    Not judged while a citation is unresolved (or sources.yaml unread): that is reported
+    already, and it may be the very citation of the subject."""
+    if entry.status.key not in EVIDENCED_STATES or register.subject not in sources.sources:
+        return
+    cited = [citation.source for citation in evidence(entry)]
+    if register.subject in cited or None in cited:
+        return
+    mark = doc.mark((*entry.field, "status", "state"))
+    message = (
+        f"state '{entry.status.key}' cites nothing of the subject {register.subject}: "
+        f"list a citation of {register.subject} under sources, or cite it in the status note"
+    )
+    yield Diagnostic.at(
+        Where(doc.file, mark.line, mark.col),
+        id=entry.id,
+        code="no-evidence",
+        message=message,
+        severity="warning",
+    )
+
+
+def evidence(entry: Entry) -> list[Citation]:
+    """The citations that can back an entry's state: its listed sources and those in the
+    status note (a citation in `what` or `detail` speaks of the specification)."""
+    in_note = [c for c in entry.prose_citations if c.field[2:] == ("status", "note")]
+    return [*entry.citations, *in_note]
 
 
 def check_citation(

@@ -144,6 +144,36 @@ class Rated:
 
 
 @dataclass
+class Revisions:
+    """When an entry's subject matter appeared, changed and went, in the specification's
+    revisions (names from sources.yaml's `revisions`, which orders them)."""
+
+    added: str | None = None
+    """The first revision that has it; None: it was there before the first one recorded."""
+    changed: list[str] = field(default_factory=list)
+    """Revisions that changed it, in order, each after `added` and before `removed`."""
+    removed: str | None = None
+    """The first revision that no longer has it; None: every later revision keeps it."""
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def recorded(self) -> bool:
+        """Whether the register says anything about the revisions at all."""
+        return bool(self.added or self.changed or self.removed)
+
+    def as_data(self) -> dict[str, Any]:
+        """The fields as written (`added`, `changed`, `removed`), for export."""
+        data: dict[str, Any] = {}
+        if self.added:
+            data["added"] = self.added
+        if self.changed:
+            data["changed"] = list(self.changed)
+        if self.removed:
+            data["removed"] = self.removed
+        return data
+
+
+@dataclass
 class Note:
     title: str
     text: str
@@ -157,7 +187,7 @@ class Entry:
     title: str
     what: str
     where_text: str | None
-    revisions: dict[str, str]
+    revisions: Revisions
     status: Rated
     value: Rated
     effort: Rated

@@ -29,6 +29,7 @@ from ..model.registers import (
     Note,
     Rated,
     Register,
+    Revisions,
     Source,
     Sources,
     Where,
@@ -179,6 +180,16 @@ def _rated(data: Any, key: str) -> Rated:
     return Rated(_text(data.get(key)), _opt_text(data.get("note")), _dict(data.get("_meta")))
 
 
+def _revisions(data: Any) -> Revisions:
+    data = _dict(data)
+    return Revisions(
+        added=data["added"] if isinstance(data.get("added"), str) else None,
+        changed=[name for name in _list(data.get("changed")) if isinstance(name, str)],
+        removed=data["removed"] if isinstance(data.get("removed"), str) else None,
+        meta=_dict(data.get("_meta")),
+    )
+
+
 def _build_entry(
     doc: Document, slug: str, index: int, data: dict[str, Any], builder: _CitationBuilder
 ) -> Entry:
@@ -201,7 +212,7 @@ def _build_entry(
         title=_text(data.get("title")),
         what=_text(data.get("what")),
         where_text=_opt_text(data.get("where")),
-        revisions={k: v for k, v in _dict(data.get("revisions")).items() if isinstance(v, str)},
+        revisions=_revisions(data.get("revisions")),
         status=_rated(data.get("status"), "state"),
         value=_rated(data.get("value"), "level"),
         effort=_rated(data.get("effort"), "size"),

@@ -66,7 +66,7 @@ def entry_data(entry: Entry) -> dict[str, Any]:
         "title": entry.title,
         "what": entry.what,
         "where": entry.where_text,
-        "revisions": entry.revisions,
+        "revisions": entry.revisions.as_data(),
         "status": _rated(entry.status, "state"),
         "value": _rated(entry.value, "level"),
         "effort": _rated(entry.effort, "size"),

@@ -1,4 +1,5 @@
-"""A register's done / partial / missing counts over time, as an inline SVG made at build time.
+"""A register's done / partial / missing counts over time, and its states now as a stacked bar
+(the overview's), as inline SVG made at build time.
 
 Pure: takes (time, counts) points, gives the `<svg>` text; no script runs in the browser.
 Each state is a step line told apart by its dash pattern and its label as well as by its
@@ -122,3 +123,41 @@ def _labels(counts: dict[str, int], y_of: Callable[[int], float]) -> list[str]:
             f'<text class="reg-chart-{state}" x="{WIDTH - RIGHT + 6}" y="{y:.1f}">{text}</text>'
         )
     return found
+
+
+# The overview's state bar: one segment per state, its counts in its title.
+
+BAR_WIDTH = 200
+BAR_HEIGHT = 14
+
+
+def state_bar(label: str, anchor: str, counts: dict[str, int]) -> str:
+    """A stacked bar of `counts` (state -> entries), one segment per state, in its order;
+    `anchor` makes its title's id unique on the page.
+
+    `<rect>` elements are closed explicitly: the sanitizer writes tags without a self-closing
+    slash, and in SVG an unclosed `<rect>` would hold the next one.
+    """
+    total = sum(counts.values())
+    parts = ", ".join(f"{count} {state}" for state, count in counts.items())
+    name = html.escape(f"{label}: {parts}" if total else f"{label}: no entries")
+    title_id = f"state-bar-{_css_suffix(anchor)}"
+    rects, x = [], 0.0
+    for state, count in counts.items():
+        if not count:
+            continue
+        width = BAR_WIDTH * count / total
+        rects.append(
+            f'<rect class="reg-bar--{_css_suffix(state)}" x="{x:.2f}" y="0" '
+            f'width="{width:.2f}" height="{BAR_HEIGHT}"></rect>'
+        )
+        x += width
+    return (
+        f'<svg class="reg-bar" role="img" aria-labelledby="{title_id}" width="{BAR_WIDTH}" '
+        f'height="{BAR_HEIGHT}"><title id="{title_id}">{name}</title>{"".join(rects)}</svg>'
+    )
+
+
+def _css_suffix(key: str) -> str:
+    """`n/a` -> `n-a`: the class suffix the badges use too."""
+    return "".join(c if c.isalnum() else "-" for c in key.lower()).strip("-") or "none"

@@ -20,7 +20,10 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 import yaml
 
-from ..model.registers import Citation, Entry, Register, RegisterSet
+from ..model.registers import Citation, Entry, Register, RegisterSet, Revisions
+from ..views import priorities as prio
+from ..views import revisions as revs
+from . import chart
 from .changes import ChangesView
 from .markdown import (
     Linker,
@@ -59,6 +62,7 @@ RANKS = {
     "state": ("done", "partial", "missing", "n/a"),
     "value": ("high", "med", "low", "none"),
     "effort": ("S", "M", "L", "XL"),
+    "cell": revs.CELLS,
 }
 """Sort order of badge keywords in the overview (the JavaScript sorts by this rank)."""
 
@@ -72,12 +76,25 @@ class Layout:
     overview: str = "registers/index.md"
     health: str = "registers/health.md"
     legend: str | None = None
+    """A page explaining the fields, linked from every register page's header."""
     changes: str = "registers/changes.md"
     """The Changes page (the registers' git history), made when a history is given."""
-    """A page explaining the fields, linked from every register page's header."""
+    revisions: str = "registers/revisions"
+    """Folder of the revision pages: `index.md` the matrix, `2025-11-25.md` one revision."""
+    priorities: str = "registers/priorities.md"
+    """The open entries by value and effort."""
 
     def page_of(self, slug: str) -> str:
         return posixpath.join(self.pages, f"{slug}.md")
+
+    @property
+    def matrix(self) -> str:
+        return posixpath.join(self.revisions, "index.md")
+
+    def revision_page(self, name: str) -> str:
+        """`registers/revisions/2025-11-25.md`; a name that is no file name made into one."""
+        stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "revision"
+        return posixpath.join(self.revisions, f"{stem}-.md" if stem == "index" else f"{stem}.md")
 
 
 @dataclass
@@ -108,6 +125,8 @@ class PageFormatter:
     outcomes: dict[int, Outcome] = field(default_factory=dict)
     registers: dict[str, tuple[Register, str]] = field(default_factory=dict)
     """Register slug -> the register and its page."""
+    revision_pages: dict[str, str] = field(default_factory=dict)
+    """Revision name -> its page ("What 2025-11-25 changed")."""
 
     def prose(self, text: str | None) -> str:
         """Register Markdown, made safe, with references and citations linked."""
@@ -154,6 +173,32 @@ class PageFormatter:
             f'<span class="reg-badge reg-{kind} reg-{kind}--{css}" data-rank="{rank}">{text}</span>'
         )
 
+    def revision(self, name: str) -> str:
+        """A revision's name, linked to its page when it has one."""
+        page = self.revision_pages.get(name)
+        return f"[{escape_inline(name)}]({self.link(page)})" if page else escape_inline(name)
+
+    def revisions(self, revisions: Revisions) -> str:
+        """ "added in 2024-11-05, changed in 2025-06-18": each revision linked to its page."""
+        parts = [f"added in {self.revision(revisions.added)}"] if revisions.added else []
+        if revisions.changed:
+            names = ", ".join(self.revision(name) for name in revisions.changed)
+            parts.append(f"changed in {names}")
+        if revisions.removed:
+            parts.append(f"removed in {self.revision(revisions.removed)}")
+        return ", ".join(parts)
+
+    def matrix_cell(self, kind: str, entry_id: str) -> str:
+        """A matrix cell: its word on a badge; an event (added, changed, removed) links to
+        the entry, whose Where and What say what happened."""
+        text = self.badge("cell", kind, CELL_WORDS.get(kind, kind))
+        url = self.linker.entry_link(entry_id) if kind in EVENTS else None
+        return f"[{text}]({url})" if url else text
+
+    def state_bar(self, register: Register) -> str:
+        """The register's entries per state as an inline SVG bar, named by its counts."""
+        return chart.state_bar(register.title, register.slug, prio.state_counts(register))
+
     def sources(self, entry: Entry) -> list[SourceView]:
         return [self.source(citation) for citation in entry.citations]
 
@@ -198,6 +243,11 @@ class PageFormatter:
         text = f"{escape_inline(source.alias)} @ {escape_inline(source.commit[:7])}"
         url = source.commit_url()
         return f"[{text}]({url})" if url and safe_url(url) else text
+
+
+EVENTS = ("added", "changed", "removed")
+CELL_WORDS = {"unrecorded": "not recorded"}
+"""How a matrix cell kind reads, where its name is not the word."""
 
 
 def excerpt_block(citation: Citation, lines: list[str], first_line: int) -> str:
@@ -269,7 +319,10 @@ class Renderer:
             self.registers.sources, self.entry_pages, page, relative, self.prose_citations
         )
         registers = {r.slug: (r, self.layout.page_of(r.slug)) for r in self.registers.registers}
-        return PageFormatter(page, linker, self.outcomes, registers)
+        revision_pages = {
+            name: self.layout.revision_page(name) for name in self.registers.sources.revisions
+        }
+        return PageFormatter(page, linker, self.outcomes, registers, revision_pages)
 
     def pages(self) -> dict[str, str]:
         """Every generated page: path relative to the docs dir -> Markdown."""
@@ -279,6 +332,12 @@ class Renderer:
         pages[self.layout.health] = self.health()
         if self.changes is not None:
             pages[self.layout.changes] = self.changes_page(self.changes)
+        pages[self.layout.matrix] = self.matrix()
+        changes = revs.changes(self.registers)
+        for number, revision in enumerate(changes):
+            around = (changes[number - 1] if number else None, changes[number + 1 : number + 2])
+            pages[self.layout.revision_page(revision.revision)] = self.revision(revision, around)
+        pages[self.layout.priorities] = self.priorities()
         return pages
 
     def changes_page(self, view: ChangesView) -> str:
@@ -319,6 +378,54 @@ class Renderer:
             states=RANKS["state"],
             tags=sorted({t for r, e in rows for t in tags_of(r, e)}),
             tags_of=tags_of,
+        )
+
+    def matrix(self) -> str:
+        fmt = self.formatter(self.layout.matrix)
+        rows = revs.matrix(self.registers)
+        return self._render(
+            "matrix.md.j2",
+            fmt,
+            rows=rows,
+            layout=self.layout,
+            revisions=self.registers.sources.revisions,
+            registers=self.registers.registers,
+            states=RANKS["state"],
+            cells=revs.CELLS,
+            cell_words=CELL_WORDS,
+            tags=sorted({t for row in rows for t in tags_of(row.register, row.entry)}),
+            tags_of=tags_of,
+        )
+
+    def revision(
+        self,
+        changes: revs.RevisionChanges,
+        around: tuple[revs.RevisionChanges | None, list[revs.RevisionChanges]] = (None, []),
+    ) -> str:
+        """ "What 2025-11-25 changed"; `around` is the revision before and (a list of at most)
+        the one after, for the page's own navigation."""
+        before, after = around
+        return self._render(
+            "revision.md.j2",
+            self.formatter(self.layout.revision_page(changes.revision)),
+            changes=changes,
+            before=before.revision if before else None,
+            after=after[0].revision if after else None,
+            layout=self.layout,
+        )
+
+    def priorities(self) -> str:
+        groups = prio.priorities(self.registers)
+        return self._render(
+            "priorities.md.j2",
+            self.formatter(self.layout.priorities),
+            groups=groups,
+            grid=prio.grid(groups),
+            values=prio.VALUES,
+            efforts=prio.EFFORTS,
+            open_states=prio.OPEN,
+            registers=[group.register for group in groups],
+            layout=self.layout,
         )
 
     def health(self) -> str:

@@ -31,12 +31,13 @@ TAGS = _words(
     "a abbr b blockquote br caption code dd del details div dl dt em h1 h2 h3 h4 h5 h6 hr i "
     "img ins kbd label li mark ol option p pre q s samp select small span strong sub summary "
     "sup table tbody td tfoot th thead tr u ul var "
-    "figure figcaption svg title line polyline text"
+    "figure figcaption svg title line polyline rect text"
 )
 """What Python-Markdown and the site's extensions (tables, toc, admonition, details,
 highlight, superfences) produce, and the overview's filter form. No element whose content
 a browser reads as raw text (`script`, `style`, `textarea`, ...). The SVG elements are
-those of the Changes page's charts (`site.chart`): inside `<svg>` a `title` is the chart's
+those of the Changes page's charts and the overview's state bars (`site.chart`): inside
+`<svg>` a `title` is the chart's
 accessible name; outside one, a browser reads a `title`'s content as text, never markup."""
 
 ATTRIBUTES = _words(

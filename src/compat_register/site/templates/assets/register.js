@@ -1,6 +1,7 @@
-/* compat-register: the overview table sorts on a header click and filters by register, state
-   and tag. Vanilla JavaScript, no network. Material's instant navigation is not enabled, so
-   the page's own load event is enough; with it, `document$.subscribe(setup)` would be. */
+/* compat-register: the tables after a filter box (the overview's, the revision matrix's, the
+   priorities') sort on a header click and filter by the box's selects, each naming a column.
+   Vanilla JavaScript, no network. Material's instant navigation is not enabled, so the page's
+   own load event is enough; with it, `document$.subscribe(setup)` would be. */
 (function () {
   "use strict";
 
@@ -42,6 +43,7 @@
       var wanted = select.value;
       if (!wanted) return true;
       var column = names[select.getAttribute("data-filter")];
+      if (column === undefined) return true;
       var text = row.cells[column].textContent.trim();
       if (select.getAttribute("data-filter") === "Tags") {
         return text.split(/,\s*/).indexOf(wanted) !== -1;
@@ -50,45 +52,82 @@
     });
   }
 
-  function applyFilters(table, filters, names, shown) {
-    var rows = table.tBodies[0].rows;
+  function applyFilters(tables, filters, shown) {
     var visible = 0;
-    Array.prototype.forEach.call(rows, function (row) {
-      var keep = matches(row, filters, names);
-      row.hidden = !keep;
-      if (keep) visible += 1;
+    var total = 0;
+    tables.forEach(function (table) {
+      var names = headerIndex(table);
+      var rows = table.tBodies[0].rows;
+      var kept = 0;
+      Array.prototype.forEach.call(rows, function (row) {
+        var keep = matches(row, filters, names);
+        row.hidden = !keep;
+        if (keep) kept += 1;
+      });
+      showGroup(table, kept > 0 || tables.length === 1);
+      visible += kept;
+      total += rows.length;
     });
-    if (shown) shown.textContent = visible + " of " + rows.length + " entries";
+    if (shown) shown.textContent = visible + " of " + total + " entries";
   }
 
-  function tableAfter(element) {
-    for (var next = element.nextElementSibling; next; next = next.nextElementSibling) {
-      var table = next.tagName === "TABLE" ? next : next.querySelector("table");
-      if (table) return table;
+  // A page of several tables (the priorities, one per register) hides a table whose rows
+  // are all filtered out, with the heading that names it.
+  function showGroup(table, show) {
+    var block = table;
+    while (block.parentElement && !block.parentElement.classList.contains("md-content__inner")
+           && block.parentElement.tagName !== "ARTICLE" && block.parentElement !== document.body) {
+      block = block.parentElement;
     }
-    return null;
+    block.hidden = !show;
+    var heading = block.previousElementSibling;
+    if (heading && /^H[2-6]$/.test(heading.tagName)) heading.hidden = !show;
+  }
+
+  function tablesAfter(element) {
+    var found = [];
+    for (var next = element.nextElementSibling; next; next = next.nextElementSibling) {
+      if (next.tagName === "TABLE") found.push(next);
+      else Array.prototype.push.apply(found, next.querySelectorAll("table"));
+    }
+    return found.filter(function (table) { return table.tHead && table.tBodies.length; });
+  }
+
+  // `?value=high&effort=S` (the priorities grid links so) preselects the filters it names.
+  function presetFilters(filters) {
+    var params = new URLSearchParams(window.location.search);
+    filters.forEach(function (select) {
+      var wanted = params.get(select.getAttribute("data-filter").toLowerCase());
+      var known = Array.prototype.some.call(select.options, function (option) {
+        return option.value === wanted;
+      });
+      if (wanted !== null && known) select.value = wanted;
+    });
   }
 
   function setup() {
     var box = document.querySelector("[data-reg-filters]");
     if (!box || box.getAttribute("data-ready")) return;
-    var table = tableAfter(box);
-    if (!table || !table.tHead || !table.tBodies.length) return;
+    var tables = tablesAfter(box);
+    if (!tables.length) return;
     box.setAttribute("data-ready", "1");
-    table.setAttribute("data-reg-sortable", "");  // not a class: material styles table:not([class])
-    var names = headerIndex(table);
-    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, column) {
-      th.setAttribute("role", "button");
-      th.addEventListener("click", function () { sortBy(table, column, th); });
+    tables.forEach(function (table) {
+      table.setAttribute("data-reg-sortable", "");  // not a class: material styles table:not([class])
+      Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, column) {
+        if (th.querySelector("a")) return;  // a header that is a link (a revision) stays one
+        th.setAttribute("role", "button");
+        th.addEventListener("click", function () { sortBy(table, column, th); });
+      });
     });
     var filters = Array.prototype.slice.call(box.querySelectorAll("select[data-filter]"));
     var shown = box.querySelector("[data-reg-shown]");
+    presetFilters(filters);
     filters.forEach(function (select) {
       select.addEventListener("change", function () {
-        applyFilters(table, filters, names, shown);
+        applyFilters(tables, filters, shown);
       });
     });
-    applyFilters(table, filters, names, shown);
+    applyFilters(tables, filters, shown);
   }
 
   if (document.readyState === "loading") {

@@ -1,0 +1,87 @@
+"""Entries across the specification's revisions: the matrix, and what each revision changed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..model.registers import Entry, Register, RegisterSet, Revisions
+
+CELLS = ("added", "changed", "removed", "present", "absent", "unrecorded")
+"""What a matrix cell says of an entry in one revision; also their sort rank."""
+
+
+def cells(revisions: Revisions, order: Sequence[str]) -> list[str]:
+    """One cell per revision of `order` (sources.yaml's, oldest first).
+
+    Without `added` the entry is taken to be in every revision before the first one it
+    names; without `removed`, in every revision after `added`. An entry that records no
+    revision at all is `unrecorded` throughout: the register does not say.
+    """
+    if not revisions.recorded:
+        return ["unrecorded"] * len(order)
+    index = {name: number for number, name in enumerate(order)}
+    added = index.get(revisions.added or "", -1)
+    removed = index.get(revisions.removed or "", len(order))
+    changed = {index[name] for name in revisions.changed if name in index}
+    return [_cell(number, added, changed, removed) for number in range(len(order))]
+
+
+def _cell(number: int, added: int, changed: set[int], removed: int) -> str:
+    if number == added:
+        return "added"
+    if number == removed:
+        return "removed"
+    if number < added or number > removed:
+        return "absent"
+    return "changed" if number in changed else "present"
+
+
+@dataclass
+class Row:
+    """One entry of the matrix: its register, and one cell per revision."""
+
+    register: Register
+    entry: Entry
+    cells: list[str]
+
+
+def matrix(registers: RegisterSet) -> list[Row]:
+    """Every entry of every register, in file order, with its cells."""
+    order = registers.sources.revisions
+    return [
+        Row(register, entry, cells(entry.revisions, order))
+        for register in registers.registers
+        for entry in register.entries
+    ]
+
+
+@dataclass
+class RevisionChanges:
+    """The entries that one revision added, changed and removed, in file order."""
+
+    revision: str
+    added: list[tuple[Register, Entry]] = field(default_factory=list)
+    changed: list[tuple[Register, Entry]] = field(default_factory=list)
+    removed: list[tuple[Register, Entry]] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.added) + len(self.changed) + len(self.removed)
+
+
+def changes(registers: RegisterSet) -> list[RevisionChanges]:
+    """What each revision of sources.yaml changed, in its order (empty ones included)."""
+    found = {name: RevisionChanges(name) for name in registers.sources.revisions}
+    for register in registers.registers:
+        for entry in register.entries:
+            for kind, name in _events(entry.revisions):
+                if name in found:
+                    getattr(found[name], kind).append((register, entry))
+    return list(found.values())
+
+
+def _events(revisions: Revisions) -> list[tuple[str, str]]:
+    events = [("added", revisions.added), *(("changed", n) for n in revisions.changed)]
+    events.append(("removed", revisions.removed))
+    return [(kind, name) for kind, name in events if name]

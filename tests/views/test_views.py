@@ -1,0 +1,182 @@
+"""The revision matrix, what each revision changed, the priorities and the state bars: pure
+views of a register set (compat_register.views), and the pages the site makes of them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from compat_register import api
+from compat_register.model.registers import Revisions
+from compat_register.site import chart, render
+from compat_register.views import priorities as prio
+from compat_register.views import revisions as revs
+from registerfiles import REVISION_SOURCES as SOURCES
+from registerfiles import register_head
+from registerfiles import revision_entry as entry
+
+ORDER = ["r1", "r2", "r3", "r4", "r5"]
+
+
+@pytest.mark.parametrize(
+    "added, changed, removed, expected",
+    [
+        (None, [], None, ["unrecorded"] * 5),
+        ("r2", [], None, ["absent", "added", "present", "present", "present"]),
+        (None, ["r3"], None, ["present", "present", "changed", "present", "present"]),
+        (None, [], "r4", ["present", "present", "present", "removed", "absent"]),
+        ("r1", ["r3"], None, ["added", "present", "changed", "present", "present"]),
+        ("r2", [], "r4", ["absent", "added", "present", "removed", "absent"]),
+        (None, ["r2", "r3"], "r5", ["present", "changed", "changed", "present", "removed"]),
+        ("r1", ["r2", "r4"], "r5", ["added", "changed", "present", "changed", "removed"]),
+        ("r5", [], None, ["absent", "absent", "absent", "absent", "added"]),
+        ("r1", [], "r2", ["added", "removed", "absent", "absent", "absent"]),
+    ],
+)
+def test_matrix_cells(
+    added: str | None, changed: list[str], removed: str | None, expected: list[str]
+) -> None:
+    """Every combination of added, changed and removed (none, one, several)."""
+    assert revs.cells(Revisions(added, changed, removed), ORDER) == expected
+
+
+def test_a_cell_per_revision_even_without_revisions_declared() -> None:
+    assert revs.cells(Revisions("r1"), []) == []
+
+
+def checked(tmp_path: Path, *entries: str, more: dict[str, str] | None = None) -> api.Checked:
+    (tmp_path / "sources.yaml").write_text(SOURCES, encoding="utf-8")
+    (tmp_path / "t.yaml").write_text(register_head() + "".join(entries), encoding="utf-8")
+    for name, text in (more or {}).items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    result = api.check(tmp_path)
+    assert not result.failed, [d.as_text() for d in result.diagnostics]
+    return result
+
+
+def test_what_each_revision_changed(tmp_path: Path) -> None:
+    result = checked(
+        tmp_path,
+        entry(1, revisions="{added: 2024-11-05, changed: [2025-06-18]}"),
+        entry(2, revisions="{added: 2025-06-18, removed: 2025-11-25}"),
+        entry(3, revisions="{added: 2025-11-25}"),
+        entry(4),
+    )
+    found = {
+        c.revision: (
+            [e.id for _, e in c.added],
+            [e.id for _, e in c.changed],
+            [e.id for _, e in c.removed],
+        )
+        for c in revs.changes(result.registers)
+    }
+    assert found == {
+        "2024-11-05": (["T-01"], [], []),
+        "2025-06-18": (["T-02"], ["T-01"], []),
+        "2025-11-25": (["T-03"], [], ["T-02"]),
+        "draft": ([], [], []),
+    }
+    rows = revs.matrix(result.registers)
+    assert [row.cells for row in rows][3] == ["unrecorded"] * 4
+
+
+def test_priorities_by_value_then_effort_per_register(tmp_path: Path) -> None:
+    other = register_head("Other", "O") + entry(1, "partial", "low", "S").replace("T-01", "O-01")
+    result = checked(
+        tmp_path,
+        entry(1, "missing", "low", "S"),
+        entry(2, "done", "high", "S"),
+        entry(3, "partial", "high", "XL"),
+        entry(4, "missing", "med", "M"),
+        entry(5, "n/a", "high", "S"),
+        entry(6, "missing", "high", "M"),
+        entry(7, "missing", "none", "S"),
+        entry(8, "partial", "med", "M"),
+        more={"o.yaml": other},
+    )
+    groups = prio.priorities(result.registers)
+    assert [(g.register.title, [e.id for e in g.entries]) for g in groups] == [
+        ("Other", ["O-01"]),
+        ("Test", ["T-06", "T-03", "T-04", "T-08", "T-01", "T-07"]),
+    ]
+    grid = prio.grid(groups)
+    assert grid[("high", "M")] == 1 and grid[("med", "M")] == 2 and grid[("low", "S")] == 2
+    assert sum(grid.values()) == 7 and len(grid) == 16
+
+
+def test_a_register_with_nothing_open_has_no_group(tmp_path: Path) -> None:
+    result = checked(tmp_path, entry(1, "done"), entry(2, "n/a"))
+    assert prio.priorities(result.registers) == []
+
+
+def test_state_bar_names_its_counts_and_fills_its_width() -> None:
+    svg = chart.state_bar("_meta <x>", "m", {"done": 3, "partial": 1, "missing": 0, "n/a": 0})
+    assert '<svg class="reg-bar" role="img" aria-labelledby="state-bar-m"' in svg
+    title = "_meta &lt;x&gt;: 3 done, 1 partial, 0 missing, 0 n/a"
+    assert f'<title id="state-bar-m">{title}</title>' in svg
+    widths = [float(w) for w in re.findall(r'<rect[^>]* width="([\d.]+)"', svg)]
+    assert widths == [150.0, 50.0]
+    assert svg.count("<rect") == svg.count("</rect>") == 2
+    assert "no entries" in chart.state_bar("Empty", "e", {"done": 0})
+
+
+def pages(tmp_path: Path, *entries: str) -> dict[str, str]:
+    result = checked(tmp_path, *entries)
+    return render.render_site(result.registers, layout=render.Layout(legend="legend.md"))
+
+
+def test_matrix_page_has_a_column_per_revision_and_the_state_last(tmp_path: Path) -> None:
+    site = pages(
+        tmp_path,
+        entry(1, "partial", revisions="{added: 2025-06-18, changed: [2025-11-25]}", note="x"),
+    )
+    matrix = site["registers/revisions/index.md"]
+    header = next(line for line in matrix.splitlines() if line.startswith("| ID |"))
+    assert header == (
+        "| ID | Title | Register | Tags | [2024-11-05](2024-11-05.md) | [2025-06-18](2025-06-18.md)"
+        " | [2025-11-25](2025-11-25.md) | [draft](draft.md) | State |"
+    )
+    row = next(line for line in matrix.splitlines() if line.startswith("| [T-01]"))
+    words = re.findall(r">([a-z /]+)</span>", row)
+    assert words == ["absent", "added", "changed", "present", "partial"]
+    assert row.count("(../t.md#t-01)") == 3  # the ID, and the added and changed cells
+
+
+def test_revision_page_lists_its_entries_with_state_value_and_effort(tmp_path: Path) -> None:
+    site = pages(tmp_path, entry(1, "missing", "high", "M", revisions="{added: 2025-11-25}"))
+    page = site["registers/revisions/2025-11-25.md"]
+    assert page.startswith("# What 2025-11-25 changed\n")
+    assert "1 added, 0 changed, 0 removed" in page
+    row = next(line for line in page.splitlines() if line.startswith("| [T-01]"))
+    assert re.findall(r">([a-zA-Z/]+)</span>", row) == ["missing", "high", "M"]
+    assert "## Changed" not in page
+    assert "No entry records" in site["registers/revisions/draft.md"]
+
+
+def test_priorities_page_grid_links_to_the_filtered_list(tmp_path: Path) -> None:
+    site = pages(tmp_path, entry(1, "missing", "high", "S"), entry(2, "missing", "high", "S"))
+    page = site["registers/priorities.md"]
+    assert "| **high** | [2](?value=high&effort=S#open-entries) | 0 | 0 | 0 |" in page
+    assert "## Open entries { #open-entries }" in page
+
+
+def test_overview_has_a_state_bar_per_register(tmp_path: Path) -> None:
+    site = pages(tmp_path, entry(1, "done"), entry(2, "missing"))
+    assert ">Test: 1 done, 0 partial, 1 missing, 0 n/a</title>" in site["registers/index.md"]
+
+
+def test_register_page_links_its_revisions(tmp_path: Path) -> None:
+    site = pages(tmp_path, entry(1, revisions="{added: 2024-11-05, changed: [2025-06-18]}"))
+    assert (
+        "- **Revisions.** added in [2024-11-05](revisions/2024-11-05.md), changed in "
+        "[2025-06-18](revisions/2025-06-18.md)." in site["registers/t.md"]
+    )
+
+
+def test_a_revision_name_that_is_no_file_name_gets_one() -> None:
+    layout = render.Layout()
+    assert layout.revision_page("2025-11-25") == "registers/revisions/2025-11-25.md"
+    assert layout.revision_page("v 1/2") == "registers/revisions/v-1-2.md"
+    assert layout.revision_page("index") == "registers/revisions/index-.md"
