@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_views import SOURCES, entry
 
 from conftest import RunLine
+from registerfiles import REVISION_SOURCES as SOURCES
 from registerfiles import register_head
+from registerfiles import revision_entry as entry
 
 
 def check(tmp_path: Path, run_line: RunLine, *entries: str, strict: bool = False):  # type: ignore[no-untyped-def]

@@ -109,7 +109,7 @@ def _entry_summary(entry: Entry) -> dict[str, Any]:
         "state": entry.status.key,
         "level": entry.value.key,
         "size": entry.effort.key,
-        "revisions": dict(sorted(entry.revisions.items())),
+        "revisions": dict(sorted(entry.revisions.as_data().items())),
         "tags": list(entry.tags),
         "prose": _prose(entry),
         "citations": [_citation(c) for c in entry.all_citations()],
