@@ -121,13 +121,19 @@ def entry(draw: st.DrawFn, entry_id: str) -> dict[str, Any]:
     if draw(st.booleans()):
         data["where"] = draw(prose(1))
     if draw(st.booleans()):
-        data["revisions"] = (
-            {"added": "2025-06-18"}
-            if draw(st.booleans())
-            else {
-                "added": "2024-11-05",
-                "removed": "2026-07-28",
-            }
+        data["revisions"] = draw(
+            st.sampled_from(
+                [
+                    {"added": "2025-06-18"},
+                    {"added": "2024-11-05", "removed": "2026-07-28"},
+                    {"changed": ["2025-11-25"]},
+                    {
+                        "added": "2024-11-05",
+                        "changed": ["2025-06-18", "2025-11-25"],
+                        "removed": "2026-07-28",
+                    },
+                ]
+            )
         )
     data["status"] = draw(rated("state", ["done", "partial", "missing", "n/a"]))
     data["value"] = draw(rated("level", ["high", "med", "low", "none"]))

@@ -29,7 +29,9 @@ _DASH = re.compile(r"[ \t]+(?:—|–|--)[ \t]+")
 _DONE = re.compile(r"done\b", re.I)
 _SUBJECT = re.compile(r"`?(?P<alias>[^\s@`]+)[ \t]+@[ \t]+(?P<commit>[0-9A-Fa-f]{7,40})`?")
 _VALUE_LABEL = re.compile(r"Value to (?P<who>\S.*)")
-_REVISION = re.compile(r"(?P<kind>added|removed)[ \t]+(?P<name>\S+)")
+_REVISION = re.compile(
+    r"(?P<kind>added|changed|removed)[ \t]+(?P<names>[^\s,]+(?:,[ \t]+[^\s,]+)*)"
+)
 _INCREMENT = re.compile(r"[1-9][0-9]*")
 _STATUSES = ("draft", "standard", "retired")
 
@@ -263,14 +265,20 @@ def _bullet_tags(bullet: Bullet, entry_id: str) -> list[str]:
         raise PageError(bullet.text_at.line, bullet.text_at.col, str(err), entry_id) from None
 
 
-def _revisions(bullet: Bullet, entry_id: str) -> dict[str, str]:
-    found: dict[str, str] = {}
+def _revisions(bullet: Bullet, entry_id: str) -> dict[str, Any]:
+    """`added R1; changed R2, R3; removed R4.` -> {added: R1, changed: [R2, R3], removed: R4}."""
+    found: dict[str, Any] = {}
     for part in re.split(r";[ \t]+", bullet.text.removesuffix(".")):
         match = _REVISION.fullmatch(part.strip())
-        if match is None or match["kind"] in found:
-            message = "expected 'added REVISION' and/or 'removed REVISION', separated by '; '"
+        several = match is not None and match["kind"] != "changed" and "," in match["names"]
+        if match is None or several or match["kind"] in found:
+            message = (
+                "expected 'added REVISION', 'changed REVISION, ...' and/or 'removed REVISION', "
+                "separated by '; '"
+            )
             raise PageError(bullet.text_at.line, bullet.text_at.col, message, entry_id)
-        found[match["kind"]] = match["name"]
+        names = re.split(r",[ \t]+", match["names"])
+        found[match["kind"]] = names if match["kind"] == "changed" else names[0]
     return found
 
 

@@ -127,11 +127,22 @@ def _shortened(text: str, most: int = 40) -> str:
 def _small_mapping(key: str, value: Mapping[str, Any], indent: int) -> list[str]:
     """`{level: med, note: ...}` when it fits on one line, else a block mapping."""
     pad = " " * indent
-    if all(plain_ok(str(v), flow=True) for v in value.values()):
-        line = f"{pad}{key}: {{{', '.join(f'{k}: {v}' for k, v in value.items())}}}"
+    items = {
+        k: _flow_list(v) if isinstance(v, list) else str(v) if plain_ok(str(v), flow=True) else None
+        for k, v in value.items()
+    }
+    if all(text is not None for text in items.values()):
+        line = f"{pad}{key}: {{{', '.join(f'{k}: {v}' for k, v in items.items())}}}"
         if len(line) <= LONGEST:
             return [line]
     return [f"{pad}{key}:", *_mapping(value, indent + 2)]
+
+
+def _flow_list(items: list[Any]) -> str | None:
+    """`[2025-06-18, 2025-11-25]` (a revisions' `changed`), or None when an item needs
+    quotes; the brackets are checked apart, as `plain_ok` would refuse them."""
+    texts = [str(item) for item in items]
+    return f"[{', '.join(texts)}]" if all(plain_ok(t, flow=True) for t in texts) else None
 
 
 def _mapping(value: Mapping[str, Any], indent: int) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..model.registers import Entry, Register
+from ..model.registers import Entry, Register, Revisions
 
 STATE_WORDS = {"done": "Done", "partial": "Partial", "missing": "Missing", "n/a": "N/A"}
 """Each state as the leading word of the subject bullet (what `register import` reads)."""
@@ -69,10 +69,14 @@ def _entry(entry: Entry, subject: str, alias: str) -> list[str]:
     return [line for label, text in fields if text for line in _bullet(label, text)]
 
 
-def _revisions(revisions: dict[str, str]) -> str:
-    return (
-        "; ".join(f"{kind} {name}" for kind, name in revisions.items()) + "." if revisions else ""
-    )
+def _revisions(revisions: Revisions) -> str:
+    """`added 2024-11-05; changed 2025-06-18, 2025-11-25; removed 2026-07-28.`"""
+    parts = [f"added {revisions.added}"] if revisions.added else []
+    if revisions.changed:
+        parts.append(f"changed {', '.join(revisions.changed)}")
+    if revisions.removed:
+        parts.append(f"removed {revisions.removed}")
+    return "; ".join(parts) + "." if parts else ""
 
 
 def _bullet(label: str, text: str) -> list[str]:
