@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Callable, Iterable, Mapping
-from contextlib import closing
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from .following import edit, verify
     from .history.repository import Compared, History
     from .importing import plan as importing_plan
+    from .sources import cite as cites
+    from .sources.gitsource import Checkout
 
 
 @dataclass
@@ -461,3 +463,81 @@ def render_plain(root: Path, legend: str | None = None) -> tuple[dict[str, str],
         if register.subject in sources
     }
     return pages, checked
+
+
+def cite(root: Path, spec: str, environ: Mapping[str, str] | None = None) -> cites.Cited:
+    """`register cite [ALIAS:]PATH:LINE[-END]`: the citation of those lines at the pin,
+    read from the source's checkout or the cache (never the network). Raises
+    `cite.CiteError` with one line saying why not (and what to run)."""
+    from .sources import cite as cites
+
+    sources = _cite_sources(root)
+    named = cites.target(spec, sources)
+    with _pinned(root, sources, named.source, environ) as (checkout, sha):
+        return cites.cite(named, _lines(checkout, sha, named.path), sources.claims())
+
+
+def cite_grep(
+    root: Path,
+    alias: str,
+    needle: str,
+    *,
+    glob: str | None = None,
+    limit: int = 20,
+    environ: Mapping[str, str] | None = None,
+) -> cites.Hits:
+    """`register cite ALIAS --grep TEXT [--path GLOB]`: one citation per line holding
+    TEXT in the source's claimed files at its pin (at most `limit`; all are counted)."""
+    from .sources import cite as cites
+
+    sources = _cite_sources(root)
+    if alias not in sources.sources:
+        raise cites.CiteError(f"no source '{alias}' in sources.yaml")
+    claims = sources.claims()
+    with _pinned(root, sources, alias, environ) as (checkout, sha):
+        paths = cites.claimed(alias, checkout.paths(sha), claims, glob)
+        checkout.prefetch(sha, paths)
+        return cites.grep(
+            alias, paths, lambda path: _lines(checkout, sha, path), needle, claims, limit
+        )
+
+
+def _cite_sources(root: Path) -> Sources:
+    from .sources.cite import CiteError
+
+    problems: list[Diagnostic] = []
+    sources = folder.read_sources(root, {}, problems)
+    if errors := [p for p in problems if p.failing]:
+        raise CiteError(errors[0].as_text())
+    return sources
+
+
+@contextmanager
+def _pinned(
+    root: Path, sources: Sources, alias: str, environ: Mapping[str, str] | None
+) -> Iterator[tuple[Checkout, str]]:
+    """The checkout of `alias` and its pinned commit's full sha, closed afterwards."""
+    from .sources import pins
+    from .sources.cite import CiteError
+    from .sources.gitsource import GitSourceError
+
+    checkouts = pins.Checkouts(root, os.environ if environ is None else environ)
+    try:
+        pin = checkouts.pin(sources.sources[alias])
+        if pin.checkout is None or pin.sha is None:
+            raise CiteError(f"{alias}: {pin.problem}")
+        yield pin.checkout, pin.sha
+    except GitSourceError as err:
+        raise CiteError(f"{alias}: {err}") from None
+    finally:
+        checkouts.close()
+
+
+def _lines(checkout: Checkout, sha: str, path: str) -> list[str] | None:
+    """A file's lines at `sha`, None when it is missing or binary."""
+    from .sources.gitsource import GitSourceError
+
+    try:
+        return checkout.read_text(sha, path)
+    except GitSourceError:  # a binary file holds no line to cite
+        return None

@@ -514,6 +514,55 @@ def import_command(
     sys.exit(1 if result.failed else 0)
 
 
+@main.command()
+@registers_option
+@click.argument("target", metavar="[ALIAS:]PATH:LINE[-END] | ALIAS")
+@click.option("--grep", "needle", metavar="TEXT", help="Cite every line holding TEXT instead.")
+@click.option("--path", "glob", metavar="GLOB", help="With --grep: only the files matching GLOB.")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="With --grep: the most citations printed (all hits are counted).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: citations ready to paste into YAML; json: one object.",
+)
+@no_traceback
+def cite(
+    registers_dir: Path, target: str, needle: str | None, glob: str | None, limit: int, fmt: str
+) -> None:
+    """Print the citation of lines at their source's pin, ready to paste under `sources:`.
+
+    `register cite mcpx:internal/a.go:12-14` (or, for a claimed path, `internal/a.go:12`)
+    quotes the first cited line. `register cite mcpx --grep TEXT` cites every line holding
+    TEXT in the files mcpx claims (exit 1 when there is none). Reads the source's checkout
+    or the cache, never the network.
+    """
+    from .sources.cite import CiteError  # noqa: PLC0415 - brings in GitPython
+
+    _require_dir(registers_dir)
+    if needle is None and (glob is not None or limit != 20):
+        raise click.UsageError("--path and --limit go with --grep")
+    if needle is not None and ":" in target:
+        raise click.UsageError("with --grep, name the source only: register cite ALIAS --grep TEXT")
+    try:
+        if needle is None:
+            click.echo(reporter.cite_report(api.cite(registers_dir, target), fmt))
+            return
+        hits = api.cite_grep(registers_dir, target, needle, glob=glob, limit=limit)
+    except CiteError as err:
+        raise click.ClickException(str(err)) from None
+    click.echo(reporter.grep_report(hits, target, needle, fmt))
+    sys.exit(0 if hits.total else 1)
+
+
 NEXT_STEPS = """
 Next: {cd}register check && register sync && register verify
       mkdocs serve     # the site on http://127.0.0.1:8000 (Ctrl-C stops it)"""

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
+from ..citations.quoting import one_line, plain_ok, single_quoted, yaml_scalar
 
 LONGEST = 99
 """The longest line written (but a citation's, which stays on one line): under 100 columns."""
@@ -25,12 +25,7 @@ MODELINE = "# yaml-language-server: $schema=../docs/schema/register.schema.json"
 COMMENT_COLUMN = 33
 """Where the header's comments start (as in registers/meta.yaml)."""
 
-_STR_TAGS = ("tag:yaml.org,2002:str", "tag:yaml.org,2002:timestamp")
-"""Plain scalars the loader keeps as the text written (it keeps dates as strings too)."""
-_INDICATORS = set("-?:,[]{}#&*!|>'\"%@`")
-_FLOW_UNSAFE = set(",[]{}")
 _BREAK = re.compile(r"(?<=\S) (?=\S)")
-_RESOLVER = yaml.resolver.Resolver()
 
 
 def register_text(
@@ -84,7 +79,7 @@ def _entry(
                 lines.extend(_item(_mapping(note, 8)))
         elif key == "sources":
             lines.append("    sources:")
-            lines.extend(f"      - {citation_scalar(c)}" for c in value)
+            lines.extend(f"      - {yaml_scalar(c)}" for c in value)
         elif key in ("value", "effort", "revisions"):
             lines.extend(_small_mapping(key, value, 4))
         else:
@@ -159,7 +154,7 @@ def _field(key: str, value: Any, indent: int) -> list[str]:
     text = str(value)
     if plain_ok(text) and len(f"{pad}{key}: {text}") <= LONGEST:
         return [f"{pad}{key}: {text}"]
-    if _one_line(text) and len(f"{pad}{key}: {single_quoted(text)}") <= LONGEST:
+    if one_line(text) and len(f"{pad}{key}: {single_quoted(text)}") <= LONGEST:
         return [f"{pad}{key}: {single_quoted(text)}"]
     if foldable(text):
         return [f"{pad}{key}: >-", *folded(text, indent + 2)]
@@ -172,34 +167,7 @@ def _list(key: str, value: list[Any], indent: int) -> list[str]:
         line = f"{pad}{key}: [{', '.join(map(str, value))}]"
         if len(line) <= LONGEST:
             return [line]
-    return [f"{pad}{key}:", *(f"{pad}  - {citation_scalar(str(v))}" for v in value)]
-
-
-def citation_scalar(text: str) -> str:
-    """A citation (or any one-line string) as a YAML scalar on one line: plain when YAML
-    reads it back as written, else single-quoted (DESIGN section 4), else double-quoted."""
-    if plain_ok(text):
-        return text
-    return single_quoted(text) if _one_line(text) else json.dumps(text, ensure_ascii=False)
-
-
-def plain_ok(text: str, flow: bool = False) -> bool:
-    """Whether YAML reads `text` back, written as a plain scalar, as exactly this string."""
-    if not text or text != text.strip() or not text.isprintable():
-        return False
-    if text[0] in _INDICATORS or ": " in text or " #" in text or text.endswith(":"):
-        return False
-    if flow and (_FLOW_UNSAFE & set(text)):
-        return False
-    return _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) in _STR_TAGS
-
-
-def _one_line(text: str) -> bool:
-    return bool(text) and text.isprintable() and text == text.strip()
-
-
-def single_quoted(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
+    return [f"{pad}{key}:", *(f"{pad}  - {yaml_scalar(str(v))}" for v in value)]
 
 
 def foldable(text: str) -> bool:

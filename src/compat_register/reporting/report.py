@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ..following.follow import Followed
     from ..following.verify import Outcome, Preview
     from ..importing.plan import Planned
+    from ..sources.cite import Cited, Hits
 
 FORMATS = ("text", "github", "json")
 
@@ -201,6 +202,50 @@ def _planned_data(page: Planned) -> dict[str, object]:
 
 def _shortened(text: str, most: int) -> str:
     return text if len(text) <= most else text[: most - 1].rstrip() + "…"
+
+
+# --- cite ---------------------------------------------------------------------------------
+
+
+def cited_data(cited: Cited) -> dict[str, object]:
+    """One citation of `register cite` as JSON-ready data."""
+    return {
+        "citation": cited.text,
+        "yaml": cited.yaml,
+        "source": cited.source,
+        "path": cited.path,
+        "lines": [cited.start, cited.end],
+        "quote": cited.quote,
+    }
+
+
+def cite_report(cited: Cited, fmt: str) -> str:
+    """`register cite ALIAS:PATH:LINE`: the citation as a YAML scalar, or one JSON object."""
+    if fmt == "json":
+        return json.dumps(cited_data(cited), ensure_ascii=False, indent=2)
+    return cited.yaml
+
+
+def grep_report(hits: Hits, alias: str, needle: str, fmt: str) -> str:
+    """`register cite ALIAS --grep TEXT`: one citation per line, then what was shown of
+    how many; or one JSON object."""
+    if fmt == "json":
+        body = {
+            "citations": [cited_data(c) for c in hits.cited],
+            "shown": len(hits.cited),
+            "total": hits.total,
+            "files": hits.files,
+            "searched": hits.searched,
+        }
+        return json.dumps(body, ensure_ascii=False, indent=2)
+    searched = f"{counted(hits.searched, 'claimed file')} of {alias}"
+    if not hits.total:
+        return f"no line holds {needle!r} in {searched}"
+    lines = [c.yaml for c in hits.cited]
+    summary = f"{len(hits.cited)} of {counted(hits.total, 'hit')} in {counted(hits.files, 'file')}"
+    more = "; --limit N shows more" if hits.total > len(hits.cited) else ""
+    lines.append(f"{summary} ({searched}){more}")
+    return "\n".join(lines)
 
 
 def counted(number: int, noun: str) -> str:

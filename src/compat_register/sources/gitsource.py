@@ -133,6 +133,18 @@ class Checkout:
             raise GitSourceError(f"{path} is a binary file")
         return text
 
+    def paths(self, sha: str) -> list[str]:
+        """Every file path in the tree of full commit sha `sha` (`git ls-tree -r`), in git's
+        order. `sha` is checked to be 40 hex digits, so git never reads it as an option."""
+        _require_sha(sha)
+        try:
+            out = self._repo.git.ls_tree("-r", "-z", "--name-only", sha, stdout_as_string=False)
+        except git.GitCommandError as exc:
+            raise GitSourceError(
+                f"git cannot list {sha} in {self.root}: {_git_message(exc)}"
+            ) from exc
+        return [os.fsdecode(path) for path in bytes(out).split(b"\0") if path]
+
     def prefetch(self, sha: str, paths: Iterable[str]) -> None:
         """Read many files at `sha` in one pass; later `read_text` calls hit the cache."""
         batch = self.batch(sha)

@@ -1,0 +1,47 @@
+"""A string as a YAML scalar on one line, by DESIGN's rule for citations (pure).
+
+YAML cuts a plain scalar at ` #` (a comment) and rejects one holding `: `; it also reads
+`null`, `yes` or `123` as other things than text. A citation (or any one-line string) is
+written plain when YAML reads it back as written, else in single quotes, else (a control
+character) in double quotes, which hold anything.
+"""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+
+_STR_TAGS = ("tag:yaml.org,2002:str", "tag:yaml.org,2002:timestamp")
+"""Plain scalars the loader keeps as the text written (it keeps dates as strings too)."""
+_INDICATORS = set("-?:,[]{}#&*!|>'\"%@`")
+_FLOW_UNSAFE = set(",[]{}")
+_RESOLVER = yaml.resolver.Resolver()
+
+
+def yaml_scalar(text: str) -> str:
+    """`text` as a YAML scalar on one line: plain, single-quoted or double-quoted."""
+    if plain_ok(text):
+        return text
+    return single_quoted(text) if one_line(text) else json.dumps(text, ensure_ascii=False)
+
+
+def plain_ok(text: str, flow: bool = False) -> bool:
+    """Whether YAML reads `text` back, written as a plain scalar, as exactly this string
+    (inside a flow collection, `[...]` or `{...}`, when `flow`)."""
+    if not text or text != text.strip() or not text.isprintable():
+        return False
+    if text[0] in _INDICATORS or ": " in text or " #" in text or text.endswith(":"):
+        return False
+    if flow and (_FLOW_UNSAFE & set(text)):
+        return False
+    return _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) in _STR_TAGS
+
+
+def one_line(text: str) -> bool:
+    """Whether single quotes hold `text` on one line as it is."""
+    return bool(text) and text.isprintable() and text == text.strip()
+
+
+def single_quoted(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"

@@ -1,0 +1,198 @@
+"""Ready-to-paste citations of lines at a source's pin (`register cite`).
+
+Pure: the files come in through a `read(path)` callable (a checkout's text at the pin), so
+nothing here talks to git. A citation is written as a register writes it: the path
+unprefixed when the claims of sources.yaml give it back to this source, else `ALIAS:PATH`;
+a quote from the first cited line that holds text, white space collapsed, shortened with a
+final `…`; the whole as a YAML scalar by DESIGN's rule (`citations.quoting`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from ..citations.quoting import yaml_scalar
+from ..citations.syntax import CitationSyntaxError, parse_compact
+from ..model.claims import Claim, Claims, claimants
+from ..model.notation import lines_text
+from ..model.registers import Sources
+
+LONGEST_QUOTE = 72
+"""Characters of a quote before it is shortened (the `…` included)."""
+_TEXT = re.compile(r"[^\W_]")
+
+Read = Callable[[str], Sequence[str] | None]
+"""A file's lines at the pin, or None when there is no such file (or it is binary)."""
+
+
+class CiteError(Exception):
+    """A citation that cannot be made; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Cited:
+    """One ready citation."""
+
+    source: str
+    path: str
+    """The full path in the source's repository."""
+    start: int
+    end: int
+    quote: str | None
+    text: str
+    """The compact citation, as a register holds it."""
+
+    @property
+    def yaml(self) -> str:
+        """The citation as a YAML scalar, ready to paste under `sources:`."""
+        return yaml_scalar(self.text)
+
+
+@dataclass(frozen=True)
+class Target:
+    """What `register cite ALIAS:PATH:LINE[-END]` names."""
+
+    source: str
+    path: str
+    start: int
+    end: int
+
+
+def target(spec: str, sources: Sources) -> Target:
+    """The source, full path and lines of `[ALIAS:]PATH:LINE[-END]`; an unprefixed path is
+    the source's whose claims own it. Raises CiteError."""
+    try:
+        parsed = parse_compact(spec)
+    except CitationSyntaxError as err:
+        raise CiteError(str(err)) from None
+    if parsed.quote is not None:
+        raise CiteError(f"'{spec}': name the lines only; the quote is read from them")
+    if parsed.alias is not None:
+        if parsed.alias not in sources.sources:
+            raise CiteError(f"no source '{parsed.alias}' in sources.yaml{_known(sources)}")
+        return Target(parsed.alias, parsed.path, parsed.start, parsed.end)
+    owners = claimants(parsed.path, sources.claims())
+    if len(owners) != 1:
+        who = "no source claims" if not owners else "several sources claim"
+        raise CiteError(f"{who} {parsed.path}: write it as ALIAS:PATH:LINE{_known(sources)}")
+    alias, full = owners[0]
+    return Target(alias, full, parsed.start, parsed.end)
+
+
+def _known(sources: Sources) -> str:
+    return f" (sources: {', '.join(sources.sources)})" if sources.sources else ""
+
+
+def cite(named: Target, lines: Sequence[str] | None, claims: Claims) -> Cited:
+    """The citation of `named`'s lines in a file's `lines`; raises CiteError when the
+    file is not there or the lines are outside it."""
+    if lines is None:
+        raise CiteError(f"{named.source}: no file {named.path} at the pin")
+    if named.end > len(lines):
+        count = f"{len(lines)} line" + ("" if len(lines) == 1 else "s")
+        raise CiteError(f"{named.source}: {named.path} has {count}, not line {named.end}")
+    quote = quote_of(lines[named.start - 1 : named.end])
+    return cited(named, quote, claims)
+
+
+def cited(named: Target, quote: str | None, claims: Claims) -> Cited:
+    written = written_path(named.source, named.path, claims)
+    text = f"{written}:{lines_text(named.start, named.end)}"
+    if quote:
+        text += f" “{quote}”"
+    return Cited(named.source, named.path, named.start, named.end, quote, text)
+
+
+def written_path(alias: str, path: str, claims: Claims) -> str:
+    """How a register writes `path` of source `alias`: unprefixed when its claims give the
+    unprefixed form back to this source and path alone, else `ALIAS:PATH`."""
+    for claim in claims.get(alias, ()):
+        if path.startswith(claim.under):
+            short = path[len(claim.under) :]
+            if claimants(short, claims) == [(alias, path)]:
+                return short
+    return f"{alias}:{path}"
+
+
+def quote_of(lines: Iterable[str], near: int = 0) -> str | None:
+    """A quote from the first line that holds a letter or digit: its text with white
+    space collapsed, shortened with `…` (keeping character `near` of it in view)."""
+    for line in lines:
+        if _TEXT.search(line):
+            return shortened(line, near)
+    return None
+
+
+def shortened(line: str, near: int = 0) -> str:
+    """`line` trimmed, its white space runs one space; when longer than LONGEST_QUOTE, a
+    stretch of whole words that holds character `near` of `line` (as near its start as
+    the length allows), ending in `…` unless it reaches the line's end."""
+    text = " ".join(line.split())
+    if len(text) <= LONGEST_QUOTE:
+        return text
+    room = LONGEST_QUOTE - 1
+    start = text.rfind(" ", 0, _collapsed_offset(line, near)) + 1
+    if start > len(text) - room:  # the end is in view: the first word that still reaches it
+        start = max(text.find(" ", len(text) - room - 1) + 1, 0)
+    piece = text[start : start + room]
+    if start + room >= len(text):
+        return piece
+    cut = piece.rfind(" ")
+    return (piece[:cut] if cut > room // 2 else piece).rstrip() + "…"
+
+
+def _collapsed_offset(line: str, offset: int) -> int:
+    """Where character `offset` of `line` lands once its white space runs are collapsed."""
+    before = line[:offset].split()
+    if not before:
+        return 0
+    return len(" ".join(before)) + (1 if line[offset - 1].isspace() else 0)
+
+
+@dataclass
+class Hits:
+    """What `register cite ALIAS --grep TEXT` found."""
+
+    cited: list[Cited]
+    """The hits shown (at most the limit), in path and line order."""
+    total: int
+    """Every hit, shown or not."""
+    files: int
+    """The files holding a hit."""
+    searched: int
+    """The claimed files searched."""
+
+
+def claimed(alias: str, paths: Iterable[str], claims: Claims, glob: str | None = None) -> list[str]:
+    """The paths a register cites unprefixed as `alias`'s, or every path of a source
+    without claims (whose citations are all `ALIAS:PATH`); those matching `glob` (on the
+    full path or the path as cited) when one is given."""
+    if claims.get(alias):
+        paths = [p for p in paths if not written_path(alias, p, claims).startswith(f"{alias}:")]
+    if glob is None:
+        return list(paths)
+    only = Claims({"glob": (Claim(glob),)})
+    return [
+        p for p in paths if claimants(p, only) or claimants(written_path(alias, p, claims), only)
+    ]
+
+
+def grep(
+    alias: str, paths: Sequence[str], read: Read, needle: str, claims: Claims, limit: int
+) -> Hits:
+    """Each line holding `needle` in the files `paths`, cited with a quote around it."""
+    if not needle.strip():
+        raise CiteError("--grep needs some text to find")
+    found: list[Cited] = []
+    total, files = 0, 0
+    for path in sorted(paths):
+        lines = read(path)
+        hits = [(n, line) for n, line in enumerate(lines or (), 1) if needle in line]
+        files += bool(hits)
+        total += len(hits)
+        for number, line in hits[: max(0, limit - len(found))]:
+            quote = quote_of([line], line.index(needle))
+            found.append(cited(Target(alias, path, number, number), quote, claims))
+    return Hits(found, total, files, len(paths))

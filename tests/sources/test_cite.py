@@ -1,0 +1,235 @@
+"""`register cite` on real git repositories: citations read at the pin, ready to paste,
+and verified as written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from hypothesis import given
+from hypothesis import strategies as st
+
+from compat_register.citations.syntax import normalise, normalise_quote
+from compat_register.cli import main
+from compat_register.sources.cite import LONGEST_QUOTE, shortened
+from gitrepo import GitRepo
+from registerfiles import register_head
+
+LONG = (
+    "    return fmt.Errorf("
+    + "x" * 30
+    + " + strings.Repeat(a, b), with the NEEDLE far along the line)"
+)
+A_GO = f"""package a
+
+func Call(ctx context.Context) error {{ // NEEDLE one
+	m := map[string]any{{"key": 1}} // a: b #c
+{LONG}
+}}
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A registers folder with three sources, each a real repository, and the environment
+    that names their checkouts."""
+    up = GitRepo(tmp_path / "up")
+    up.write("internal/a.go", A_GO)
+    up.write("internal/sub/b.go", "package sub\n\n// NEEDLE two\n")
+    up.write("cmd/main.go", "package main // NEEDLE in a file mcpx does not claim\n")
+    up.write("internal/blob.bin", b"\0\0NEEDLE\0")
+    up.write("README.md", "# up\n\nNEEDLE in a claimed Markdown file\n")
+    up_sha = up.commit("one")
+    up.write("internal/a.go", "changed after the pin: NEEDLE\n")
+    up.commit("two")
+    spec = GitRepo(tmp_path / "spec")
+    spec.write(
+        "docs/specification/2026-07-28/basic/index.mdx", "\n\nImplementations **SHOULD NOT**\n"
+    )
+    spec_sha = spec.commit("spec")
+    other = GitRepo(tmp_path / "other")
+    other.write("packages/core/mcp.ts", "  sessionID: context.sessionID, // NEEDLE\n")
+    other_sha = other.commit("other")
+    registers = tmp_path / "registers"
+    registers.mkdir()
+    (registers / "sources.yaml").write_text(
+        f"""revisions: [2026-07-28]
+sources:
+  spec:
+    title: spec
+    repo: null
+    commit: {spec_sha}
+    claims: [{{glob: "20??-??-??/**", under: docs/specification/}}]
+  mcpx: {{title: mcpx, repo: null, commit: {up_sha[:7]}, claims: [internal/**, "*.md"]}}
+  v2: {{title: v2, repo: null, commit: {other_sha}}}
+""",
+        encoding="utf-8",
+    )
+    env = {
+        "REGISTER_SOURCE_MCPX": str(up.root),
+        "REGISTER_SOURCE_SPEC": str(spec.root),
+        "REGISTER_SOURCE_V2": str(other.root),
+        "REGISTER_CACHE": str(tmp_path / "cache"),
+    }
+    return registers, env
+
+
+def cite(project: tuple[Path, dict[str, str]], *args: str) -> Result:
+    registers, env = project
+    return CliRunner().invoke(main, ["cite", "--registers", str(registers), *args], env=env)
+
+
+def test_lines_cited_at_the_pin(project: tuple[Path, dict[str, str]]) -> None:
+    result = cite(project, "mcpx:internal/a.go:3")
+    assert result.exit_code == 0, result.output
+    assert (
+        result.stdout == "internal/a.go:3 “func Call(ctx context.Context) error { // NEEDLE one”\n"
+    )
+
+
+def test_a_quote_yaml_would_misread_is_single_quoted(project: tuple[Path, dict[str, str]]) -> None:
+    result = cite(project, "internal/a.go:4")  # unprefixed: mcpx claims it
+    assert result.stdout == """'internal/a.go:4 “m := map[string]any{"key": 1} // a: b #c”'\n"""
+
+
+def test_a_claimed_path_is_written_unprefixed(project: tuple[Path, dict[str, str]]) -> None:
+    result = cite(project, "spec:docs/specification/2026-07-28/basic/index.mdx:1-3")
+    assert result.stdout == "2026-07-28/basic/index.mdx:1-3 “Implementations **SHOULD NOT**”\n"
+    assert cite(project, "v2:packages/core/mcp.ts:1").stdout == (
+        "'v2:packages/core/mcp.ts:1 “sessionID: context.sessionID, // NEEDLE”'\n"
+    )
+    unclaimed = cite(project, "mcpx:cmd/main.go:1")
+    assert unclaimed.stdout.startswith("mcpx:cmd/main.go:1 “package main")
+
+
+def test_a_long_line_is_shortened(project: tuple[Path, dict[str, str]]) -> None:
+    result = cite(project, "--format", "json", "mcpx:internal/a.go:5")
+    data = json.loads(result.stdout)
+    assert data["quote"].endswith("…") and len(data["quote"]) <= LONGEST_QUOTE
+    assert data["quote"].startswith("return fmt.Errorf(")
+    assert data["lines"] == [5, 5] and data["source"] == "mcpx"
+
+
+def test_grep_cites_every_hit_in_claimed_files(project: tuple[Path, dict[str, str]]) -> None:
+    result = cite(project, "mcpx", "--grep", "NEEDLE")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[:2] == [
+        "README.md:3 “NEEDLE in a claimed Markdown file”",
+        "internal/a.go:3 “func Call(ctx context.Context) error { // NEEDLE one”",
+    ]
+    assert lines[2].startswith("internal/a.go:5 “") and "NEEDLE" in lines[2]
+    assert lines[3:] == [
+        "internal/sub/b.go:3 “// NEEDLE two”",
+        "4 of 4 hits in 3 files (4 claimed files of mcpx)",
+    ]
+    assert "cmd/main.go" not in result.stdout  # mcpx does not claim it
+    assert "changed after the pin" not in result.stdout
+
+
+def test_grep_limit_path_and_json(project: tuple[Path, dict[str, str]]) -> None:
+    limited = cite(project, "mcpx", "--grep", "NEEDLE", "--limit", "1")
+    assert limited.stdout.splitlines()[-1] == (
+        "1 of 4 hits in 3 files (4 claimed files of mcpx); --limit N shows more"
+    )
+    only = cite(
+        project, "mcpx", "--grep", "NEEDLE", "--path", "internal/sub/**", "--format", "json"
+    )
+    data = json.loads(only.stdout)
+    assert [c["citation"] for c in data["citations"]] == ["internal/sub/b.go:3 “// NEEDLE two”"]
+    assert (data["shown"], data["total"], data["files"], data["searched"]) == (1, 1, 1, 1)
+    unclaimed = cite(project, "v2", "--grep", "NEEDLE")  # no claims: every file, prefixed
+    assert unclaimed.stdout.splitlines()[0] == (
+        "'v2:packages/core/mcp.ts:1 “sessionID: context.sessionID, // NEEDLE”'"
+    )
+    none = cite(project, "mcpx", "--grep", "not there")
+    assert none.exit_code == 1
+    assert none.stdout == "no line holds 'not there' in 4 claimed files of mcpx\n"
+
+
+def test_the_citations_printed_verify(project: tuple[Path, dict[str, str]]) -> None:
+    """Pasted into a register as printed, every citation is `ok` at the pin."""
+    registers, env = project
+    printed = [
+        cite(project, spec).stdout.strip()
+        for spec in (
+            "mcpx:internal/a.go:3",
+            "internal/a.go:4",
+            "mcpx:internal/a.go:5",
+            "mcpx:internal/a.go:1-2",
+            "spec:docs/specification/2026-07-28/basic/index.mdx:1-3",
+            "v2:packages/core/mcp.ts:1",
+        )
+    ]
+    printed += cite(project, "mcpx", "--grep", "NEEDLE").stdout.splitlines()[:-1]
+    sources = "".join(f"      - {line}\n" for line in printed)
+    (registers / "up.yaml").write_text(
+        register_head(subject="mcpx")
+        + "  - id: T-01\n    title: t\n    what: w\n    status: {state: done}\n"
+        + "    value: {level: low}\n    effort: {size: S}\n    risk: r\n"
+        + f"    sources:\n{sources}",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(main, ["verify", "--registers", str(registers)], env=env)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1].startswith(f"{len(printed)} ok, 0 moved, 0 broken")
+
+
+def test_without_a_checkout_it_says_what_to_do(project: tuple[Path, dict[str, str]]) -> None:
+    registers, env = project
+    result = CliRunner().invoke(
+        main,
+        ["cite", "--registers", str(registers), "mcpx:internal/a.go:3"],
+        env={**env, "REGISTER_SOURCE_MCPX": ""},
+    )
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: mcpx: no checkout to verify against (set REGISTER_SOURCE_MCPX to a clone, or "
+        "add path: to sources.yaml)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["mcpx:internal/none.go:1"], "Error: mcpx: no file internal/none.go at the pin\n"),
+        (["mcpx:internal/a.go:9-12"], "Error: mcpx: internal/a.go has 6 lines, not line 12\n"),
+        (["cmd/main.go:1"], "Error: no source claims cmd/main.go: write it as ALIAS:PATH:LINE"),
+        (["nope:a.go:1"], "Error: no source 'nope' in sources.yaml (sources: spec, mcpx, v2)\n"),
+        (["mcpx:a.go:0"], "Error: line numbers start at 1 in 'mcpx:a.go:0'\n"),
+        (["mcpx:internal/a.go:3 “x”"], "Error: 'mcpx:internal/a.go:3 “x”': name the lines only"),
+        (["nope", "--grep", "x"], "Error: no source 'nope' in sources.yaml\n"),
+    ],
+)
+def test_bad_requests(project: tuple[Path, dict[str, str]], args: list[str], message: str) -> None:
+    result = cite(project, *args)
+    assert result.exit_code == 1
+    assert result.output.startswith(message)
+
+
+def test_usage_errors(project: tuple[Path, dict[str, str]]) -> None:
+    assert cite(project, "mcpx:internal/a.go:3", "--limit", "3").exit_code == 2
+    assert cite(project, "mcpx:internal/a.go", "--grep", "x").exit_code == 2
+
+
+def test_shortened_keeps_the_hit_in_view() -> None:
+    line = "word " * 30 + "NEEDLE here " + "tail " * 5
+    quote = shortened(line, line.index("NEEDLE"))
+    assert "NEEDLE" in quote and len(quote) <= LONGEST_QUOTE
+    assert shortened("  a \t b  ") == "a b"
+
+
+@given(
+    st.lists(
+        st.text(st.sampled_from("ab_*`“”: #\t é"), min_size=1, max_size=12), min_size=1, max_size=30
+    ),
+    st.data(),
+)
+def test_a_shortened_quote_matches_its_line(words: list[str], data: st.DataObject) -> None:
+    """What verify checks: the quote, normalised and without its `…`, is in the line."""
+    line = " ".join(words)
+    quote = shortened(line, data.draw(st.integers(0, len(line))))
+    assert len(quote) <= LONGEST_QUOTE
+    assert normalise_quote(quote) in normalise(line)
