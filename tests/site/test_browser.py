@@ -354,6 +354,11 @@ def test_revision_page_lists_what_it_changed(site: str, browser) -> None:  # typ
     wait(lambda: "What 2025-11-25 changed" in browser.find_element(By.TAG_NAME, "h1").text)
     ids = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "article td:first-child a")]
     assert ids == ["META-03", "META-02"]  # added, then removed
+    lines = browser.execute_script(
+        "return Array.from(document.querySelectorAll('article p a.reg-link'))"
+        ".map(a => getComputedStyle(a).textDecorationLine)"
+    )
+    assert lines == ["underline"] * 3  # before, after, the matrix: not told by colour alone
 
 
 def test_priorities_grid_links_to_the_filtered_list(site: str, browser) -> None:  # type: ignore[no-untyped-def]

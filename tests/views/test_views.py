@@ -134,10 +134,9 @@ def test_matrix_page_has_a_column_per_revision_and_the_state_last(tmp_path: Path
     )
     matrix = site["registers/revisions/index.md"]
     header = next(line for line in matrix.splitlines() if line.startswith("| ID |"))
-    assert header == (
-        "| ID | Title | Register | Tags | [2024-11-05](2024-11-05.md) | [2025-06-18](2025-06-18.md)"
-        " | [2025-11-25](2025-11-25.md) | [draft](draft.md) | State |"
-    )
+    names = ["2024-11-05", "2025-06-18", "2025-11-25", "draft"]
+    columns = " | ".join(f"[{name}]({name}.md){{ .reg-link }}" for name in names)
+    assert header == f"| ID | Title | Register | Tags | {columns} | State |"
     row = next(line for line in matrix.splitlines() if line.startswith("| [T-01]"))
     words = re.findall(r">([a-z /]+)</span>", row)
     assert words == ["absent", "added", "changed", "present", "partial"]
@@ -170,8 +169,8 @@ def test_overview_has_a_state_bar_per_register(tmp_path: Path) -> None:
 def test_register_page_links_its_revisions(tmp_path: Path) -> None:
     site = pages(tmp_path, entry(1, revisions="{added: 2024-11-05, changed: [2025-06-18]}"))
     assert (
-        "- **Revisions.** added in [2024-11-05](revisions/2024-11-05.md), changed in "
-        "[2025-06-18](revisions/2025-06-18.md)." in site["registers/t.md"]
+        "- **Revisions.** added in [2024-11-05](revisions/2024-11-05.md){ .reg-link }, changed in "
+        "[2025-06-18](revisions/2025-06-18.md){ .reg-link }." in site["registers/t.md"]
     )
 
 

@@ -176,7 +176,9 @@ class PageFormatter:
     def revision(self, name: str) -> str:
         """A revision's name, linked to its page when it has one."""
         page = self.revision_pages.get(name)
-        return f"[{escape_inline(name)}]({self.link(page)})" if page else escape_inline(name)
+        if page is None:
+            return escape_inline(name)
+        return f"[{escape_inline(name)}]({self.link(page)}){{ .reg-link }}"
 
     def revisions(self, revisions: Revisions) -> str:
         """ "added in 2024-11-05, changed in 2025-06-18": each revision linked to its page."""
