@@ -417,10 +417,11 @@ def render_command(
     if plain:
         _render_plain(registers_dir, out, legend)
     result = api.verify_citations(registers_dir, offline=offline)
+    layout = render.Layout(legend=legend)
+    result.diagnostics.extend(render.page_clashes(result.registers, layout))
     for diagnostic in result.diagnostics:
         if levels.site_level(diagnostic) != "info":
             click.echo(diagnostic.as_text(), err=True)
-    layout = render.Layout(legend=legend)
     history = None if no_history else _history(registers_dir)
     pages = render.render_site(
         result.registers,

@@ -171,6 +171,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
                 repo_url=repo_url,
             )
             pages = renderer.pages()
+            result.diagnostics.extend(render.page_clashes(result.registers, layout))
         except render.TemplateProblem as err:
             raise PluginError(f"register plugin: template {err}") from err
         except Exception as err:  # noqa: BLE001 - a traceback is no message for a site's author

@@ -13,6 +13,7 @@ from compat_register.model.registers import Revisions
 from compat_register.site import chart, render
 from compat_register.views import priorities as prio
 from compat_register.views import revisions as revs
+from conftest import RunLine
 from registerfiles import REVISION_SOURCES as SOURCES
 from registerfiles import register_head
 from registerfiles import revision_entry as entry
@@ -179,3 +180,34 @@ def test_a_revision_name_that_is_no_file_name_gets_one() -> None:
     assert layout.revision_page("2025-11-25") == "registers/revisions/2025-11-25.md"
     assert layout.revision_page("v 1/2") == "registers/revisions/v-1-2.md"
     assert layout.revision_page("index") == "registers/revisions/index-.md"
+
+
+@pytest.mark.parametrize(
+    "name, clash",
+    [
+        ("priorities", "priorities page"),
+        ("revisions", "revision matrix"),
+        ("health", "citation-health page"),
+        ("index", "overview"),
+        ("changes", "Changes page"),
+        ("prioritie", None),
+    ],
+)
+def test_a_register_named_like_a_site_page_is_an_error(
+    tmp_path: Path, run_line: RunLine, name: str, clash: str | None
+) -> None:
+    (tmp_path / "registers").mkdir()
+    (tmp_path / "registers" / "sources.yaml").write_text(SOURCES, encoding="utf-8")
+    text = register_head() + entry(1)
+    (tmp_path / "registers" / f"{name}.yaml").write_text(text, encoding="utf-8")
+    args = ["render", "--registers", str(tmp_path / "registers"), "--out", str(tmp_path / "out")]
+    result = run_line([*args, "--offline", "--no-history"])
+    if clash is None:
+        assert result.exit_code == 0, result.output
+        return
+    assert result.exit_code == 1
+    page = f"registers/{name}.md"
+    assert result.stderr.splitlines() == [
+        f"{tmp_path / 'registers' / name}.yaml:2:9: error: {name}: this register's page {page} "
+        f"is also the site's {clash}: rename the file"
+    ]

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 import yaml
 
+from ..model.diagnostic import Diagnostic
 from ..model.registers import Citation, Entry, Register, RegisterSet, Revisions
 from ..views import priorities as prio
 from ..views import revisions as revs
@@ -485,6 +486,34 @@ def prose_citations(registers: RegisterSet) -> dict[str, list[Citation]]:
                 if text and citation.token in text:
                     index.setdefault(text, []).append(citation)
     return index
+
+
+def page_clashes(registers: RegisterSet, layout: Layout) -> list[Diagnostic]:
+    """An error for each register whose page is also a page the site makes of its own
+    (`registers/priorities.yaml` against the priorities page): one would hide the other.
+    Pages clash by their URL, so `revisions.md` clashes with `revisions/index.md`."""
+    own = {
+        _url(layout.overview): "overview",
+        _url(layout.health): "citation-health page",
+        _url(layout.changes): "Changes page",
+        _url(layout.matrix): "revision matrix",
+        _url(layout.priorities): "priorities page",
+    }
+    clashes = []
+    for register in registers.registers:
+        page = layout.page_of(register.slug)
+        if (name := own.get(_url(page))) is not None:
+            message = f"this register's page {page} is also the site's {name}: rename the file"
+            clashes.append(
+                Diagnostic.at(register.where, id=register.slug, code="page-clash", message=message)
+            )
+    return clashes
+
+
+def _url(page: str) -> str:
+    """Where MkDocs serves a page (directory URLs): `a/b.md` and `a/b/index.md` are `a/b/`."""
+    stem = posixpath.splitext(page)[0]
+    return stem[: -len("index")] if stem == "index" or stem.endswith("/index") else stem + "/"
 
 
 def tags_of(register: Register, entry: Entry) -> list[str]:
