@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..model.registers import Entry, Register, RegisterSet, Revisions
@@ -11,7 +11,9 @@ CELLS = ("added", "changed", "removed", "present", "absent", "unrecorded")
 """What a matrix cell says of an entry in one revision; also their sort rank."""
 
 
-def cells(revisions: Revisions, order: Sequence[str]) -> list[str]:
+def cells(
+    revisions: Revisions, order: Sequence[str], index: Mapping[str, int] | None = None
+) -> list[str]:
     """One cell per revision of `order` (sources.yaml's, oldest first).
 
     Without `added` the entry is taken to be in every revision before the first one it
@@ -20,7 +22,8 @@ def cells(revisions: Revisions, order: Sequence[str]) -> list[str]:
     """
     if not revisions.recorded:
         return ["unrecorded"] * len(order)
-    index = {name: number for number, name in enumerate(order)}
+    if index is None:  # `matrix` passes it, made once for every entry
+        index = {name: number for number, name in enumerate(order)}
     added = index.get(revisions.added or "", -1)
     removed = index.get(revisions.removed or "", len(order))
     changed = {index[name] for name in revisions.changed if name in index}
@@ -49,8 +52,9 @@ class Row:
 def matrix(registers: RegisterSet) -> list[Row]:
     """Every entry of every register, in file order, with its cells."""
     order = registers.sources.revisions
+    index = {name: number for number, name in enumerate(order)}
     return [
-        Row(register, entry, cells(entry.revisions, order))
+        Row(register, entry, cells(entry.revisions, order, index))
         for register in registers.registers
         for entry in register.entries
     ]
