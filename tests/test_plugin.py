@@ -91,6 +91,17 @@ def test_dangling_reference_fails_a_strict_build(tmp_path: Path) -> None:
     assert "ALP-99 does not exist" in done.stderr
 
 
+def test_a_done_entry_citing_only_the_spec_fails_a_strict_build(tmp_path: Path) -> None:
+    """The evidence rule: BET-01 is done, and with its note's citation of impl gone it
+    cites only the specification."""
+    site = make_site(tmp_path)
+    beta = site / "registers" / "beta.yaml"
+    beta.write_text(beta.read_text().replace(" (internal/server.go:41)", ""))
+    done = build(site)
+    assert done.returncode != 0
+    assert "BET-01: state 'done' cites nothing of the subject impl" in done.stderr
+
+
 def test_stale_citation_warns_and_checkout_shows_excerpt(tmp_path: Path) -> None:
     repo = GitRepo(tmp_path / "impl")
     repo.write("internal/server.go", "".join(f"func line{n}() {{}}\n" for n in range(1, 61)))
