@@ -265,3 +265,13 @@ def test_an_unreadable_page_is_reported(workdir: Path, run_line: RunLine) -> Non
     assert "missing.md:1:1: error: page: cannot read the page: No such file or directory" in (
         result.stdout
     )
+
+
+def test_a_page_with_a_byte_order_mark_and_crlf_lines(workdir: Path, run_line: RunLine) -> None:
+    text = (PAGES / "meta.txt").read_text(encoding="utf-8")
+    (workdir / "dos.txt").write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"))
+    assert run_line(["import", "--name", "dos", "dos.txt"]).exit_code == 0
+    unix = workdir / "unix"
+    shutil.copytree(workdir / "registers", unix, ignore=shutil.ignore_patterns("dos.yaml"))
+    assert run_line(["import", "--registers", "unix", str(PAGES / "meta.txt")]).exit_code == 0
+    assert load(workdir / "registers/dos.yaml") == load(unix / "meta.yaml")
