@@ -186,7 +186,7 @@ def test_without_a_checkout_it_says_what_to_do(project: tuple[Path, dict[str, st
     )
     assert result.exit_code == 1
     assert result.output == (
-        "Error: mcpx: no checkout to verify against (set REGISTER_SOURCE_MCPX to a clone, or "
+        "Error: mcpx: no checkout to read (set REGISTER_SOURCE_MCPX to a clone, or "
         "add path: to sources.yaml)\n"
     )
 

@@ -104,10 +104,7 @@ class Checkouts:
 def _no_checkout(source: Source) -> str:
     variable = source_variable(source.alias)
     how = f"run register sync {source.alias}, " if source.repo else ""
-    return (
-        f"no checkout to verify against ({how}set {variable} to a clone, "
-        "or add path: to sources.yaml)"
-    )
+    return f"no checkout to read ({how}set {variable} to a clone, or add path: to sources.yaml)"
 
 
 def sync_all(
