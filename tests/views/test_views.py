@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from compat_register import api
 from compat_register.model.registers import Revisions
@@ -211,3 +213,38 @@ def test_a_register_named_like_a_site_page_is_an_error(
         f"{tmp_path / 'registers' / name}.yaml:2:9: error: {name}: this register's page {page} "
         f"is also the site's {clash}: rename the file"
     ]
+
+
+@st.composite
+def ordered_revisions(draw: st.DrawFn) -> tuple[list[str], Revisions]:
+    """A revision list and revisions over it in order: added < changed... < removed."""
+    order = [f"r{n}" for n in range(draw(st.integers(1, 8)))]
+    picked = sorted(draw(st.sets(st.integers(0, len(order) - 1), max_size=len(order))))
+    has_added = bool(picked) and draw(st.booleans())
+    has_removed = len(picked) > has_added and draw(st.booleans())
+    added = order[picked[0]] if has_added else None
+    removed = order[picked[-1]] if has_removed else None
+    middle = picked[int(has_added) : len(picked) - int(has_removed)]
+    return order, Revisions(added, [order[n] for n in middle], removed)
+
+
+@given(ordered_revisions())
+def test_the_cells_say_exactly_what_the_revisions_record(case: tuple[list[str], Revisions]) -> None:
+    order, recorded = case
+    found = revs.cells(recorded, order)
+    assert len(found) == len(order)
+    if not recorded.recorded:
+        assert set(found) == {"unrecorded"}
+        return
+    named = [order[n] for n, cell in enumerate(found) if cell in revs.EVENTS]
+    back = Revisions(
+        next((order[n] for n, c in enumerate(found) if c == "added"), None),
+        [order[n] for n, c in enumerate(found) if c == "changed"],
+        next((order[n] for n, c in enumerate(found) if c == "removed"), None),
+    )
+    assert back.as_data() == recorded.as_data()
+    assert named == sorted(named, key=order.index)
+    before = found[: order.index(named[0])]  # before the first revision named
+    assert set(before) <= ({"absent"} if recorded.added else {"present"})
+    if recorded.removed is not None:
+        assert all(c == "absent" for c in found[order.index(recorded.removed) + 1 :])

@@ -195,7 +195,7 @@ class PageFormatter:
         """A matrix cell: its word on a badge; an event (added, changed, removed) links to
         the entry, whose Where and What say what happened."""
         text = self.badge("cell", kind, CELL_WORDS.get(kind, kind))
-        url = self.linker.entry_link(entry_id) if kind in EVENTS else None
+        url = self.linker.entry_link(entry_id) if kind in revs.EVENTS else None
         return f"[{text}]({url})" if url else text
 
     def state_bar(self, register: Register) -> str:
@@ -248,7 +248,6 @@ class PageFormatter:
         return f"[{text}]({url})" if url and safe_url(url) else text
 
 
-EVENTS = ("added", "changed", "removed")
 CELL_WORDS = {"unrecorded": "not recorded"}
 """How a matrix cell kind reads, where its name is not the word."""
 

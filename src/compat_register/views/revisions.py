@@ -10,6 +10,9 @@ from ..model.registers import Entry, Register, RegisterSet, Revisions
 CELLS = ("added", "changed", "removed", "present", "absent", "unrecorded")
 """What a matrix cell says of an entry in one revision; also their sort rank."""
 
+EVENTS = ("added", "changed", "removed")
+"""The cells where a revision did something to the entry."""
+
 
 def cells(
     revisions: Revisions, order: Sequence[str], index: Mapping[str, int] | None = None
