@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from compat_register.history.timeline import field_phrase
 from conftest import RunLine
 from historyrepo import History, build_history
 
@@ -232,3 +233,11 @@ def test_unknown_revision_in_a_shallow_clone(
     ok = run_line(["diff", "--registers", registers, "HEAD~1", "HEAD"])
     assert ok.exit_code == 0 and "title: New -> Renamed" in ok.stdout
     assert run_line(["diff", "a", "b", "c"]).exit_code == 2
+
+
+def test_revisions_read_as_written() -> None:
+    old = {"added": "2024-11-05"}
+    new = {"added": "2024-11-05", "changed": ["2025-06-18", "2025-11-25"]}
+    assert field_phrase("revisions", (old, new)) == (
+        "revisions: added 2024-11-05 -> added 2024-11-05, changed [2025-06-18, 2025-11-25]"
+    )

@@ -23,9 +23,13 @@ def shown(value: Any) -> str:
         return "(none)"
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {v}" for k, v in value.items())
+    if isinstance(value, dict):  # revisions: `added 2024-11-05, changed [2025-06-18]`
+        return ", ".join(f"{k} {_inner(v)}" for k, v in value.items())
     return str(value)
+
+
+def _inner(value: Any) -> str:
+    return f"[{', '.join(str(v) for v in value)}]" if isinstance(value, list) else str(value)
 
 
 def field_phrase(name: str, value: Field) -> str:
