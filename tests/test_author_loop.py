@@ -127,3 +127,54 @@ def test_fix_counts_a_fixed_citation_once(project: tuple[Path, GitRepo]) -> None
     as_json = run("fix", "--registers", str(registers), "--format", "json")
     summary = json.loads(as_json.stdout)["summary"]
     assert (summary["ok"], summary["moved"], summary["fixed"]) == (2, 0, 0)
+
+
+BASE = Path(__file__).parent / "cases" / "base"
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("MTEA-01", "MTEA-01: no register has the prefix MTEA; did you mean META-01?"),
+        ("MEAT-01", "MEAT-01: no register has the prefix MEAT; did you mean META-01?"),
+        ("MET-01", "MET-01: no register has the prefix MET; did you mean META-01?"),
+        ("LW-3", "LW-3: no register has the prefix LW; did you mean LV-3?"),  # a pending one
+    ],
+)
+def test_a_misspelt_prefix_is_a_warning_with_a_guess(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, written: str, message: str
+) -> None:
+    for item in BASE.iterdir():
+        (tmp_path / item.name).write_bytes(item.read_bytes())
+    meta = tmp_path / "meta.yaml"
+    meta.write_text(meta.read_text(encoding="utf-8").replace("see META-01.", f"see {written}."))
+    monkeypatch.chdir(tmp_path)
+    done = run("check", "--registers", ".")
+    assert done.exit_code == 0
+    assert done.stdout == f"meta.yaml:21:34: warning: META-02: {message}\n0 errors, 1 warnings\n"
+
+
+@pytest.mark.parametrize("written", ["M-3", "UTF-8", "SHA-256", "MX-01", "METAL-9X"])
+def test_an_id_shaped_word_far_from_every_prefix_stays_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, written: str
+) -> None:
+    for item in BASE.iterdir():
+        (tmp_path / item.name).write_bytes(item.read_bytes())
+    meta = tmp_path / "meta.yaml"
+    meta.write_text(meta.read_text(encoding="utf-8").replace("see META-01.", f"see {written}."))
+    monkeypatch.chdir(tmp_path)
+    assert run("check", "--registers", ".").stdout == "0 errors, 0 warnings\n"
+
+
+def test_a_quote_that_is_nowhere_shows_the_cited_lines(project: tuple[Path, GitRepo]) -> None:
+    registers, repo = project
+    text = (registers / "t.yaml").read_text(encoding="utf-8")
+    (registers / "t.yaml").write_text(text.replace("“line 9”", "“lien 9”"), encoding="utf-8")
+    done = run("verify", "--registers", str(registers))
+    assert done.exit_code == 1
+    sha = repo.git("rev-parse", "HEAD")
+    assert (
+        f"error: T-01: quote “lien 9” is nowhere in src/a.go @ up {sha} (mistyped, or removed "
+        "before this commit?): line 9 reads “line 9”"
+    ) in done.stdout
+    assert "gone" not in done.stdout

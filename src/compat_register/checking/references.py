@@ -22,7 +22,7 @@ from ..citations.syntax import prose_citations
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.registers import Entry, LinkPattern, Register, RegisterSet
 from ..reading.loader import Document, Path_
-from .ids import ID, REFERENCE, number_of, prefix_of
+from .ids import ID, PREFIX, REFERENCE, number_of, prefix_of
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,8 @@ class _Context:
     published: dict[str, str]
     """Prefix -> register slug."""
     pending: set[str]
+    repeated: set[str]
+    """IDs written on more than one entry (rules reports each)."""
 
 
 @dataclass
@@ -81,7 +83,9 @@ def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Resolved:
     published = {r.prefix: r.slug for r in registers.registers if r.prefix}
     # a prefix both published and still listed as pending is published (rules warns)
     pending = set(registers.sources.pending) - set(published)
-    ctx = _Context(registers, registers.entries(), published, pending)
+    written = [entry.id for register in registers.registers for entry in register.entries]
+    repeated = {entry_id for entry_id in written if written.count(entry_id) > 1}
+    ctx = _Context(registers, registers.entries(), published, pending, repeated)
     backlinks: dict[str, list[str]] = {entry_id: [] for entry_id in ctx.entries}
     diagnostics: list[Diagnostic] = []
     for register in registers.registers:
@@ -145,8 +149,19 @@ def _check(
 ) -> Iterator[Diagnostic]:
     ends = [ref.first] + ([ref.last] if ref.last else [])
     prefixes = {prefix_of(end) for end in ends}
-    if not prefixes & (set(ctx.published) | ctx.pending):
-        return  # M-3, UTF-8: not a register prefix, so not a reference
+    known = set(ctx.published) | ctx.pending
+    if not prefixes & known:
+        # M-3, UTF-8: not a register prefix, so not a reference; but KX-04 beside a
+        # register KV is most likely KV-04 mistyped.
+        for end in ends:
+            if guess := _misspelt_prefix(prefix_of(end), known):
+                meant = f"{guess}-{end.rsplit('-', 1)[1]}"
+                message = (
+                    f"{end}: no register has the prefix {prefix_of(end)}; did you mean {meant}?"
+                )
+                start = ref.start if end == ref.first else ref.end - len(end)
+                yield place.problem(end, start, "unknown-prefix", message, "warning")
+        return
     if prefixes <= ctx.pending:
         names = ", ".join(sorted(prefixes))
         message = f"{ref.text}: register {names} is not published yet"
@@ -198,4 +213,32 @@ def _nearest(entry_id: str, ctx: _Context) -> str:
     siblings = sorted(e for e in ctx.entries if ID.match(e) and prefix_of(e) == prefix)
     if not siblings:
         return ""
-    return f" ({ctx.published.get(prefix, prefix)} has {siblings[0]}..{siblings[-1]})"
+    has = f"{ctx.published.get(prefix, prefix)} has {siblings[0]}..{siblings[-1]}"
+    numbers = [number_of(e) for e in siblings]
+    if not min(numbers) < number_of(entry_id) < max(numbers):
+        return f" ({has})"
+    # A gap in the range: often an entry written with the ID of another by mistake.
+    twice = sorted(e for e in ctx.repeated if prefix_of(e) == prefix)
+    if twice:
+        return f" ({has}, but not {entry_id}: {twice[0]} is written twice; is one {entry_id}?)"
+    return f" ({has}, but not {entry_id})"
+
+
+def _misspelt_prefix(prefix: str, known: set[str]) -> str | None:
+    """The one known prefix `prefix` (two letters or more) is one edit away from (a letter
+    changed, added, removed or two swapped), or None."""
+    if len(prefix) < 2:
+        return None  # M-3 is one letter from any two-letter prefix: no guess there
+    close = sorted(p for p in known if PREFIX.fullmatch(p) and _one_edit(prefix, p))
+    return close[0] if len(close) == 1 else None
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        swapped = len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+        return len(diff) == 1 or (swapped and a[diff[1]] == b[diff[0]])
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))

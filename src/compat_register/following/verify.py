@@ -110,8 +110,22 @@ def _judge(citation: Citation, text: FileText | None, where: str) -> Outcome:
         cited = f"line {citation.start} is" if citation.start == end else f"lines {start}-{end} are"
         message = f"{cited} outside {where}, which has {len(text.lines)} lines"
         return Outcome(citation, "out-of-range", message)
-    message = f"quote “{citation.quote}” is not in {where}: the cited text is gone"
+    message = _not_found(citation, where, excerpt or [])
     return Outcome(citation, "broken", message, excerpt=excerpt, first_line=start)
+
+
+def _not_found(citation: Citation, where: str, excerpt: list[str]) -> str:
+    """A quote that is nowhere in the file: never there (mistyped) or removed, which the
+    pinned commit alone cannot tell; the cited lines, shown, often tell at a glance."""
+    cited = (
+        f"line {citation.start} reads" if len(excerpt) == 1 else f"lines {citation.lines_text} read"
+    )
+    shown = " ".join(line.strip() for line in excerpt)
+    shown = shown if len(shown) <= 80 else shown[:79] + "…"
+    return (
+        f"quote “{citation.quote}” is nowhere in {where} (mistyped, or removed before this "
+        f"commit?): {cited} “{shown}”"
+    )
 
 
 def _quoted(quote: str | None, excerpt: list[str]) -> bool:
