@@ -191,3 +191,41 @@ def test_hook_action_and_workflow_run_commands_that_exist() -> None:
     )
     action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
     assert action["runs"]["using"] == "composite"
+
+
+def test_under_serve_a_register_that_stops_loading_keeps_its_page_with_the_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plugin instance lives on between rebuilds (on_startup), as under `mkdocs serve`."""
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+
+    api.init(tmp_path, "serve")
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    monkeypatch.chdir(tmp_path)  # messages name files relative to the working directory
+
+    def rebuild() -> None:
+        config = load_config(str(tmp_path / "mkdocs.yml"), site_dir=str(tmp_path / "site"))
+        config.plugins.on_startup(command="serve", dirty=False)
+        mkdocs_build(config)
+
+    rebuild()
+    example = tmp_path / "registers" / "example.yaml"
+    good = example.read_text(encoding="utf-8")
+    example.write_text(good.replace("\nprefix: EX", "\n  prefix: EX"), encoding="utf-8")
+    (tmp_path / "registers" / "never.yaml").write_text("title: [unclosed\n", encoding="utf-8")
+    rebuild()
+    page = html(tmp_path, "registers/example")
+    assert "registers/example.yaml does not load: below is this page as it was last" in page
+    assert "registers/example.yaml:6:3: error: example: invalid YAML: 'prefix:' is indented" in page
+    assert 'id="ex-01"' in page  # the last rendering, below the problem
+    never = html(tmp_path, "registers/never")
+    assert "registers/never.yaml does not load" in never and "registers/never.yaml:2:1" in never
+    pairs = (("registers", 'href="example/"'), ("registers/health", 'href="../example/"'))
+    for page, link in pairs:
+        assert "These registers do not load" in html(tmp_path, page)
+        assert f"{link}>example</a>: 1 problem" in html(tmp_path, page)
+    example.write_text(good, encoding="utf-8")
+    rebuild()
+    assert "does not load" not in html(tmp_path, "registers/example")
+    assert "These registers do not load" in html(tmp_path, "registers")  # never.yaml

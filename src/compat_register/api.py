@@ -43,6 +43,14 @@ class Checked:
     def failed(self) -> bool:
         return any(d.severity == "error" for d in self.diagnostics)
 
+    def unloaded(self) -> dict[str, list[Diagnostic]]:
+        """slug -> the problems of each register file that did not load (it has no page
+        of its own otherwise: the site shows these instead)."""
+        files = folder.unloaded(self.root, self.registers, self.diagnostics)
+        return {
+            slug: [d for d in self.diagnostics if d.file == file] for slug, file in files.items()
+        }
+
 
 def check(root: Path) -> Checked:
     """`register check`: load, validate, resolve cross-references. Touches no git."""

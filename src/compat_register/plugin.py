@@ -15,7 +15,7 @@ register, a template or a checkout's pinned commit changes.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -34,7 +34,7 @@ from .model.registers import Sources
 
 if TYPE_CHECKING:
     from .history.repository import History
-from .site import extensions, levels, render, sanitize
+from .site import extensions, failures, levels, render, sanitize
 
 log = get_plugin_logger(__name__)
 
@@ -87,6 +87,8 @@ class Built:
     checkouts could not be asked (then the next build renders again)."""
     result: api.Checked
     pages: dict[str, str]
+    failed: dict[str, list[Diagnostic]] = field(default_factory=dict)
+    """slug -> problems, of each register file that did not load (its page shows them)."""
 
 
 class RegisterPlugin(BasePlugin[RegisterConfig]):
@@ -97,6 +99,9 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         self.built: Built | None = None
         self.generated: set[str] = set()
         """The pages (src URIs) this plugin generated in the current build."""
+        self.rendered: dict[str, str] = {}
+        """Each register page as last rendered from a file that loaded: what its page keeps
+        showing, under its problems, while the file does not load (`mkdocs serve`)."""
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         """Defined so that MkDocs keeps this instance, and `self.built`, between rebuilds."""
@@ -176,8 +181,30 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
             raise PluginError(f"register plugin: template {err}") from err
         except Exception as err:  # noqa: BLE001 - a traceback is no message for a site's author
             raise PluginError(f"register plugin: {type(err).__name__}: {err}") from err
-        self.built = Built(key, self._pins(root, result), result, pages)
+        failed = result.unloaded()
+        self.rendered.update(
+            (uri, page) for uri, page in pages.items() if uri in _register_pages(result, layout)
+        )
+        pages.update(self._failure_pages(failed, layout, pages))
+        self.built = Built(key, self._pins(root, result), result, pages, failed)
         return self.built
+
+    def _failure_pages(
+        self, failed: dict[str, list[Diagnostic]], layout: render.Layout, pages: dict[str, str]
+    ) -> dict[str, str]:
+        """The pages of registers that do not load, and the overview and health pages with
+        a notice naming them."""
+        if not failed:
+            return {}
+        built = {}
+        for slug, problems in failed.items():
+            uri = layout.page_of(slug)
+            built[uri] = failures.failed_page(slug, problems, self.rendered.get(uri))
+        for page in (layout.overview, layout.health):
+            links = {slug: failures.link(layout.page_of(slug), page) for slug in failed}
+            notice = failures.failures_notice(failed, links)
+            built[page] = failures.after_heading(pages[page], notice)
+        return built
 
     def _load(self, root: Path) -> api.Checked:
         if self.config.verify:
@@ -226,6 +253,8 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         section: list[dict[str, Any]] = [{"Overview": layout.overview}]
         for register in result.registers.registers:
             section.append({register.title: layout.page_of(register.slug)})
+        failed = self.built.failed if self.built else {}
+        section.extend({f"{slug} (does not load)": layout.page_of(slug)} for slug in failed)
         revisions = [{"Revision matrix": layout.matrix}]
         for name in result.registers.sources.revisions:
             revisions.append({f"What {name} changed": layout.revision_page(name)})
@@ -280,6 +309,10 @@ def pinned_commits(root: Path, sources: Sources) -> tuple[tuple[str, str | None]
         )
     finally:
         checkouts.close()
+
+
+def _register_pages(result: api.Checked, layout: render.Layout) -> set[str]:
+    return {layout.page_of(register.slug) for register in result.registers.registers}
 
 
 def _add(files: Files, file: File) -> None:

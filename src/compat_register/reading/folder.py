@@ -70,6 +70,15 @@ def read_registers(
             yield build_register(doc, path.stem, out)
 
 
+def unloaded(root: Path, registers: RegisterSet, diagnostics: list[Diagnostic]) -> dict[str, str]:
+    """slug -> file as messages name it, for each register file under `root` that did not
+    load (invalid YAML, not UTF-8, not a register's shape at the top)."""
+    loaded = {register.slug for register in registers.registers}
+    files = {path.stem: display_path(path) for path in _register_files(root)}
+    failed = {d.file for d in diagnostics if d.severity == "error"}
+    return {slug: file for slug, file in files.items() if slug not in loaded and file in failed}
+
+
 def _register_files(root: Path) -> list[Path]:
     """The register files under `root`, in name order.
 
