@@ -10,6 +10,7 @@ citation; an unverified citation (no checkout present) and a reference to a pend
 are expected and logged at info level. The HTML of the generated pages is passed through
 `sanitize.clean`. Under `mkdocs serve` the rendered pages are kept between rebuilds until a
 register, a template or a checkout's pinned commit changes.
+A register file that does not load keeps its page, its problems on top (`site.failures`).
 """
 
 from __future__ import annotations
