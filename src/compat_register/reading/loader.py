@@ -232,7 +232,8 @@ def _syntax_error(doc: Document, err: yaml.MarkedYAMLError) -> LoadError:
         # character that violates indentation", neither of which says what to do.
         message = "tab character in indentation: YAML indents with spaces only"
         return LoadError(where, "tab-indent", message)
-    if cause := _deeper_key(doc, mark.index) or _closed_early(doc, mark.index):
+    deeper = "mapping values are not allowed" in problem and _deeper_key(doc, mark.index)
+    if cause := deeper or _closed_early(doc, mark.index):
         return cause
     hint = context = ""
     if "mapping values are not allowed" in problem:
@@ -261,8 +262,11 @@ def _deeper_key(doc: Document, index: int) -> LoadError | None:
         return None
     above_key = _KEY_LINE.match(above[1])
     indent = len(key.group(1))
-    if above_key is None or len(above_key.group(1)) >= indent or above[1].rstrip().endswith(":"):
+    if above_key is None or len(above_key.group(1)) >= indent:
         return None
+    value = above[1][above_key.end() :].strip()
+    if not value or value[0] in "[{'\"|>&*!#":
+        return None  # not a plain value that the line below could continue
     line = doc.position(start).line
     message = (
         f"invalid YAML: '{key.group(2)}:' is indented more than '{above_key.group(2)}:' on "
