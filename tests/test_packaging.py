@@ -36,3 +36,17 @@ def _glob_match(name: str, glob: str) -> bool:
     # As setuptools globs package data: `*` stays within one folder.
     parts, patterns = name.split("/"), glob.split("/")
     return len(parts) == len(patterns) and all(map(fnmatch.fnmatch, parts, patterns))
+
+
+@pytest.mark.parametrize("name", ["Markdown", "pymdown-extensions", "nh3"])
+def test_installed_parsers_are_the_pinned_ones(name: str) -> None:
+    """The prose model is tested against the pinned Markdown and pymdown-extensions: a run
+    with other versions installed (`pip install --no-deps`, a site's own pins) says so."""
+    from importlib.metadata import version
+
+    from packaging.requirements import Requirement
+
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    pins = [Requirement(line) for line in pyproject["project"]["dependencies"]]
+    pin = next(r for r in pins if r.name.lower() == name.lower())
+    assert pin.specifier.contains(version(name)), f"{name} {version(name)} is not {pin}"

@@ -362,10 +362,7 @@ def export_command(registers_dir: Path, output: Path | None) -> None:
         click.echo(diagnostic.as_text(), err=True)
     text = json.dumps(export.export(result.registers), ensure_ascii=False, indent=2)
     if output:
-        try:
-            output.write_text(text + "\n", encoding="utf-8")
-        except OSError as err:
-            raise click.ClickException(f"cannot write {output}: {err.strerror or err}") from None
+        write_atomically({output: text + "\n"})
     else:
         click.echo(text)
     sys.exit(reporter.exit_code(result.diagnostics, strict=False))
@@ -431,12 +428,16 @@ def render_command(
         history=history,
         repo_url=repo_url,
     )
+    refuse_unsafe_pages(pages)
     for name in render.ASSETS:
         pages[f"assets/compat-register/{name}"] = render.asset(name, templates)
-    for uri, text in pages.items():
-        target = out / uri
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+    files = {out / uri: text for uri, text in pages.items()}
+    try:
+        for path in files:
+            path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise click.ClickException(f"cannot write {err.filename}: {err.strerror or err}") from None
+    write_atomically(files)
     click.echo(f"wrote {len(pages)} files to {out}")
     errors = [d for d in result.diagnostics if levels.site_level(d) == "error"]
     sys.exit(1 if errors else 0)
@@ -454,6 +455,44 @@ def _render_plain(registers_dir: Path, out: Path, legend: str | None) -> None:
         raise click.ClickException(message) from None
     click.echo(f"wrote {reporter.counted(len(pages), 'file')} to {out}")
     sys.exit(1 if checked.failed else 0)
+
+
+def refuse_unsafe_pages(pages: dict[str, str]) -> None:
+    """Stop before writing when a page's HTML would hold anything the site's sanitizer
+    removes: the pages go to a site that runs no plugin, so nothing would clean them."""
+    from .site import sanitize  # noqa: PLC0415 - only `render` needs Markdown and nh3
+
+    for uri, text in pages.items():
+        found = sanitize.unexpected_in_page(text)
+        if found:
+            shown = ", ".join(sorted(set(found))[:5])
+            raise click.ClickException(
+                f"{uri}: the page would carry HTML that the sanitizer removes ({shown}); "
+                "nothing written"
+            )
+
+
+def write_atomically(files: dict[Path, str]) -> None:
+    """Write every file, all or none, each through a temporary file and a rename."""
+    try:
+        edit.write_all([(path, text.encode("utf-8")) for path, text in files.items()])
+    except OSError as err:
+        where = _written(err.filename, files) or ", ".join(str(path) for path in files)
+        raise click.ClickException(f"cannot write {where}: {err.strerror or err}") from None
+
+
+def _written(name: str | None, files: dict[Path, str]) -> Path | None:
+    """The file being written when `name` (an error's file name) failed: the target, not
+    the temporary file beside it (`.x.json.abc123.tmp` for x.json)."""
+    if name is None:
+        return None
+    failed = Path(name)
+    for path in files:
+        if failed == path or (
+            failed.parent == path.parent and failed.name.startswith(f".{path.name}.")
+        ):
+            return path
+    return failed
 
 
 @main.command()

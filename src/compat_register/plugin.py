@@ -15,6 +15,7 @@ A register file that does not load keeps its page, its problems on top (`site.fa
 
 from __future__ import annotations
 
+import html
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -253,12 +254,15 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         """Append a nav section with the generated pages, unless the nav already has them."""
         section: list[dict[str, Any]] = [{"Overview": layout.overview}]
         for register in result.registers.registers:
-            section.append({register.title: layout.page_of(register.slug)})
+            # Escaped: themes print nav titles as they are (MkDocs' templates do not escape).
+            section.append({html.escape(register.title): layout.page_of(register.slug)})
         failed = self.built.failed if self.built else {}
-        section.extend({f"{slug} (does not load)": layout.page_of(slug)} for slug in failed)
+        section.extend(
+            {f"{html.escape(slug)} (does not load)": layout.page_of(slug)} for slug in failed
+        )
         revisions = [{"Revision matrix": layout.matrix}]
         for name in result.registers.sources.revisions:
-            revisions.append({f"What {name} changed": layout.revision_page(name)})
+            revisions.append({f"What {html.escape(name)} changed": layout.revision_page(name)})
         section.append({"Revisions": revisions})
         section.append({"Priorities": layout.priorities})
         section.append({"Citation health": layout.health})

@@ -47,7 +47,7 @@ def test_the_site_of_a_repository_has_a_changes_page(tmp_path: Path) -> None:
     assert f'id="commit-{sha[:12]}"' in page
     assert f'href="https://github.com/example/project/commit/{sha}"' in page
     # the chart passes the sanitizer whole: its lines, its accessible name
-    assert '<svg class="reg-chart" viewbox="0 0 640 180" role="img"' in page
+    assert '<svg class="reg-chart" viewBox="0 0 640 180" role="img"' in page
     assert '<title id="chart-t">Test: 0 done, 1 partial, 1 missing on' in page
     assert page.count("<polyline") == 6
     t = (root / "site" / "registers" / "t" / "index.html").read_text(encoding="utf-8")

@@ -317,3 +317,30 @@ def test_render_command_writes_pages_and_assets(tmp_path: Path) -> None:
         "registers/revisions/2026-07-28.md",
         "registers/revisions/index.md",
     ]
+
+
+def test_render_writes_all_pages_or_none(tmp_path: Path) -> None:
+    """A page that cannot be written (a folder stands where it goes): every page keeps
+    its old text, and no temporary file is left."""
+    registers = GOLDEN / "basic" / "registers"
+    (tmp_path / "registers").mkdir()
+    (tmp_path / "registers" / "alpha.md").write_text("old alpha\n")
+    (tmp_path / "registers" / "health.md").mkdir()
+    args = ["render", "--registers", str(registers), "--out", str(tmp_path), "--offline"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1].startswith(
+        f"Error: cannot write {tmp_path / 'registers' / 'health.md'}: "
+    )
+    assert (tmp_path / "registers" / "alpha.md").read_text() == "old alpha\n"
+    left = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
+    assert left == ["registers/alpha.md"]
+
+
+def test_export_to_a_file_replaces_it_whole(tmp_path: Path) -> None:
+    registers = GOLDEN / "basic" / "registers"
+    target = tmp_path / "data.json"
+    target.write_text("old\n")
+    result = CliRunner().invoke(main, ["export", "--registers", str(registers), "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    assert target.read_text().startswith("{") and list(tmp_path.iterdir()) == [target]

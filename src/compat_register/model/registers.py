@@ -210,7 +210,7 @@ class Entry:
 
     @property
     def anchor(self) -> str:
-        return self.id.lower()
+        return anchor_of(self.id)
 
     def all_citations(self) -> list[Citation]:
         return self.citations + self.prose_citations
@@ -268,3 +268,10 @@ class RegisterSet:
     def citations(self) -> list[Citation]:
         """Every citation in every register, in file order."""
         return [citation for register in self.registers for citation in register.citations()]
+
+
+def anchor_of(entry_id: str) -> str:
+    """The page anchor of an entry: `meta-07` for META-07. Anything but letters, digits and
+    `-` becomes `-`, so an ID that is not `PREFIX-NN` (reported by check) still makes a
+    plain slug, never markup, in a link or an `id`."""
+    return re.sub(r"[^a-z0-9-]+", "-", entry_id.lower()).strip("-") or "entry"

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from markupsafe import Markup
+
 from ..history.changes import EntryChange, Unreadable
 from ..history.timeline import ARROW, citation_counts, entry_events, field_phrase
 from ..model.registers import Register, web_base
@@ -25,8 +27,9 @@ if TYPE_CHECKING:  # history.repository brings in GitPython; a page needs only i
 @dataclass
 class Chart:
     register: Register
-    svg: str
-    caption: str
+    svg: Markup
+    """Built here from numbers and escaped names (`chart.svg`): printed as it is."""
+    caption: Markup
 
 
 class ChangesView:
@@ -113,7 +116,7 @@ class ChangesView:
                 caption = (
                     f"{chart.counts_text(points[-1][1])} (last changed {chart.day(points[-1][0])})"
                 )
-                found.append(Chart(register, svg, escape_inline(caption)))
+                found.append(Chart(register, Markup(svg), Markup(escape_inline(caption))))
         return found
 
 

@@ -52,7 +52,7 @@ def svg(name: str, anchor: str, points: Sequence[Point]) -> str:
     def y_of(count: int) -> float:
         return TOP + (HEIGHT - TOP - BOTTOM) * (1 - count / top)
 
-    title_id = f"chart-{anchor}"
+    title_id = f"chart-{_css_suffix(anchor)}"  # an id, whatever the register's file is called
     parts = [
         f'<svg class="reg-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-labelledby="{title_id}">',
@@ -131,7 +131,9 @@ BAR_WIDTH = 200
 BAR_HEIGHT = 14
 
 
-def state_bar(label: str, anchor: str, counts: dict[str, int]) -> str:
+def state_bar(
+    label: str, anchor: str, counts: dict[str, int], escape: Callable[[str], str] = html.escape
+) -> str:
     """A stacked bar of `counts` (state -> entries), one segment per state, in its order;
     `anchor` makes its title's id unique on the page.
 
@@ -140,7 +142,9 @@ def state_bar(label: str, anchor: str, counts: dict[str, int]) -> str:
     """
     total = sum(counts.values())
     parts = ", ".join(f"{count} {state}" for state, count in counts.items())
-    name = html.escape(f"{label}: {parts}" if total else f"{label}: no entries")
+    # `escape` fits where the bar goes: in a Markdown table cell the title's text is read as
+    # Markdown too (a `[x](javascript:...)` in a register's title would become a link).
+    name = escape(f"{label}: {parts}" if total else f"{label}: no entries")
     title_id = f"state-bar-{_css_suffix(anchor)}"
     rects, x = [], 0.0
     for state, count in counts.items():

@@ -13,6 +13,7 @@ import html
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 from ..checking import references
 from ..checking.ids import prefix_of
@@ -25,7 +26,7 @@ from ..citations.prose import (
     overlaps,
 )
 from ..citations.syntax import prose_citations
-from ..model.registers import Citation, Sources
+from ..model.registers import Citation, Sources, anchor_of
 
 # `[text](dest "title")`, one level of parentheses inside dest (as in Wikipedia URLs).
 _INLINE_LINK = re.compile(
@@ -55,6 +56,22 @@ def safe_url(url: str) -> bool:
         return True
     head = re.split(r"[/?#]", url, maxsplit=1)[0]
     return not _SCHEME.match(head) and not url.startswith("//")
+
+
+_DESTINATION_BREAKERS = re.compile(r"[\s()<>\"'`\\\[\]]")
+
+
+def link_destination(url: str) -> str:
+    """A URL from the registers' data (a link pattern, a repository) as the destination of
+    a Markdown link: every character that could end the destination, open a title or
+    start markup after it (`)`, a space, `<`, a quote, ...) percent-encoded."""
+    return _DESTINATION_BREAKERS.sub(lambda m: quote(m[0], safe=""), url)
+
+
+def url_path(path: str) -> str:
+    """A relative page path as a link destination: percent-encoded, so that a space, a
+    parenthesis or a quote in a file name cannot end the destination or open a title."""
+    return quote(path, safe="/.-_~")
 
 
 _HTML_SPECIALS = re.compile(r"[&<>{]")
@@ -105,8 +122,10 @@ class Linker:
         target = self.entry_pages.get(entry_id)
         if target is None:
             return None
-        anchor = "#" + entry_id.lower()
-        return anchor if target == self.page else self.relative(target, self.page) + anchor
+        anchor = "#" + anchor_of(entry_id)
+        if target == self.page:
+            return anchor
+        return url_path(self.relative(target, self.page)) + anchor
 
     def citation_in(self, text: str, match: re.Match[str]) -> Citation | None:
         """The loaded citation of a `prose_citations` match in `text`, found as the loader
@@ -128,7 +147,7 @@ def citation_link(citation: Citation, sources: Sources) -> str:
     if source is not None and citation.repo_path is not None:
         url = source.blob_url(citation.repo_path, citation.start, citation.end)
     if url and safe_url(url):
-        return f"[{escape_inline(label)}]({url})"
+        return f"[{escape_inline(label)}]({link_destination(url)})"
     return code_span(label)
 
 
@@ -278,7 +297,9 @@ def _replacements(text: str, skip: list[Span], linker: Linker) -> Iterator[tuple
 
 def _reference(ref: references.Ref, linker: Linker) -> str:
     if ref.url:
-        return f"[{escape_inline(ref.text)}]({ref.url})" if safe_url(ref.url) else ref.text
+        if safe_url(ref.url):
+            return f"[{escape_inline(ref.text)}]({link_destination(ref.url)})"
+        return escape_inline(ref.text)
     ends = [ref.first] + ([ref.last] if ref.last else [])
     pending = {prefix_of(e) for e in ends} & set(linker.sources.pending)
     if pending and all(prefix_of(e) in pending for e in ends):

@@ -3,11 +3,19 @@
 Nothing here writes a file: the MkDocs plugin adds the pages to the site in memory and
 `register render` writes them to a folder. Templates (Jinja2) hold the shape of a page;
 `PageFormatter` holds the formatting they call, so a site's own templates reuse it.
+
+Every value a template prints is escaped: what `PageFormatter` returns is safe Markdown
+(marked `Markup`), and anything else (an ID, a title, a number, a site template's own
+value) is escaped as plain Markdown text by the environment's `finalize`, so a template
+that forgets `fmt.inline` shows the text as written instead of reading it as markup.
+`Markup` here means "safe Markdown"; inside raw HTML a template uses `| e`, which gives
+HTML-escaped `Markup`.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import html
 import posixpath
 import re
 import traceback
@@ -19,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import jinja2
 import yaml
+from markupsafe import Markup
 
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Citation, Entry, Register, RegisterSet, Revisions
@@ -29,11 +38,14 @@ from .changes import ChangesView
 from .markdown import (
     Linker,
     citation_link,
+    code_span,
     entry_link,
     escape_inline,
+    link_destination,
     opens_with_fence,
     prose,
     safe_url,
+    url_path,
 )
 
 if TYPE_CHECKING:
@@ -98,16 +110,48 @@ class Layout:
         return posixpath.join(self.revisions, f"{stem}-.md" if stem == "index" else f"{stem}.md")
 
 
+class Trusted:
+    """A formatter as a template sees it (`fmt`, `view`): every string one of its methods
+    returns is safe Markdown, printed as it is (marked `Markup`); anything else a template
+    prints is escaped by `escape_value`."""
+
+    def __init__(self, target: Any) -> None:
+        self._target = target
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._target, name)
+        if not callable(value):
+            return value
+        return lambda *args, **kwargs: trusted(value(*args, **kwargs))
+
+
+def trusted(value: Any) -> Any:
+    """`value` marked safe Markdown: a string, or each string of a list."""
+    if isinstance(value, str):
+        return Markup(value)
+    if isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
+        return [Markup(item) for item in value]
+    return value
+
+
+def escape_value(value: Any) -> str:
+    """The environment's `finalize`: a value not marked safe, as Markdown showing its text."""
+    if isinstance(value, Markup):
+        return str(value)
+    text = str(value)
+    return text if not text.strip() else escape_inline(text)
+
+
 @dataclass
 class SourceView:
-    """One listed citation as its page shows it."""
+    """One listed citation as its page shows it (every text field safe Markdown)."""
 
-    link: str
-    quote: str | None
+    link: Markup
+    quote: Markup | None
     outcome: str
-    excerpt: str | None = None
+    excerpt: Markup | None = None
     """A fenced, highlighted code block of the cited lines (not indented)."""
-    excerpt_title: str = ""
+    excerpt_title: Markup = Markup("")
     """`path:lines @ sha`, escaped for `??? quote "{{ excerpt_title }}"`."""
 
 
@@ -143,7 +187,7 @@ class PageFormatter:
         if opens_with_fence(text or ""):
             body = "\n\n" + prose(text or "", self.linker, own_line=True).lstrip("\n")
         else:
-            body = self.prose(text)
+            body = prose(text or "", self.linker)
         body = re.sub(r"\n[ ]+\n", "\n\n", body.replace("\n", "\n    "))
         return body + "\n" if "\n" in body else body
 
@@ -155,11 +199,17 @@ class PageFormatter:
         """Plain text (titles, dates, tags) exactly as written."""
         return escape_inline(str(text or ""))
 
+    def code(self, text: str | None) -> str:
+        """Text as an inline code span (a path, a `file:line`)."""
+        return code_span(str(text or "")) if text else ""
+
     def link(self, target: str, anchor: str = "") -> str:
-        """A relative link to another generated page, or a bare anchor on this one."""
+        """A relative link to another generated page, or a bare anchor on this one
+        (percent-encoded: a destination, never markup)."""
+        hash_ = "#" + url_path(anchor) if anchor else ""
         if target == self.page and anchor:
-            return "#" + anchor
-        return relative(target, self.page) + ("#" + anchor if anchor else "")
+            return hash_
+        return url_path(relative(target, self.page)) + hash_
 
     def entry_link(self, entry_id: str) -> str:
         """`[META-07](meta.md#meta-07)`, or the ID as (escaped) text when it is not published."""
@@ -167,6 +217,7 @@ class PageFormatter:
 
     def badge(self, kind: str, key: str, label: str | None = None) -> str:
         """A coloured keyword: `<span class="reg-badge reg-state--missing">missing</span>`."""
+        kind = re.sub(r"[^a-z0-9]+", "-", kind.lower()).strip("-") or "none"
         css = re.sub(r"[^a-z0-9]+", "-", key.lower()).strip("-") or "none"
         rank = RANKS[kind].index(key) if key in RANKS.get(kind, ()) else len(RANKS.get(kind, ()))
         text = escape_inline(label or key)
@@ -200,7 +251,8 @@ class PageFormatter:
 
     def state_bar(self, register: Register) -> str:
         """The register's entries per state as an inline SVG bar, named by its counts."""
-        return chart.state_bar(register.title, register.slug, prio.state_counts(register))
+        counts = prio.state_counts(register)
+        return chart.state_bar(register.title, register.slug, counts, escape=escape_inline)
 
     def sources(self, entry: Entry) -> list[SourceView]:
         return [self.source(citation) for citation in entry.citations]
@@ -208,16 +260,16 @@ class PageFormatter:
     def source(self, citation: Citation) -> SourceView:
         outcome = self.outcomes.get(id(citation))
         view = SourceView(
-            link=self.citation_link(citation),
-            quote=escape_inline(citation.quote) if citation.quote else None,
+            link=Markup(self.citation_link(citation)),
+            quote=Markup(escape_inline(citation.quote)) if citation.quote else None,
             outcome=outcome.outcome if outcome else "unverified",
         )
         if outcome and outcome.excerpt:
-            view.excerpt = excerpt_block(citation, *outcome.shown())
+            view.excerpt = Markup(excerpt_block(citation, *outcome.shown()))
             sha = (outcome.commit or self._commit(citation))[:7]
             title = f"{citation.repo_path or citation.path}:{citation.lines_text}"
             title += f" @ {sha}" if sha else ""
-            view.excerpt_title = escape_inline(title).replace('"', "&quot;")
+            view.excerpt_title = Markup(escape_inline(title).replace('"', "&quot;"))
         return view
 
     def citation_link(self, citation: Citation) -> str:
@@ -242,10 +294,10 @@ class PageFormatter:
         """ "mcpx @ 05c78b2", linked to the commit when the source is public."""
         source = self.linker.sources.sources.get(register.subject)
         if source is None:
-            return self.inline(register.subject)
+            return escape_inline(register.subject)
         text = f"{escape_inline(source.alias)} @ {escape_inline(source.commit[:7])}"
         url = source.commit_url()
-        return f"[{text}]({url})" if url and safe_url(url) else text
+        return f"[{text}]({link_destination(url)})" if url and safe_url(url) else text
 
 
 CELL_WORDS = {"unrecorded": "not recorded"}
@@ -347,7 +399,7 @@ class Renderer:
         return self._render(
             "changes.md.j2",
             fmt,
-            view=view,
+            view=Trusted(view),
             commits=view.history.commits,
             charts=view.charts(self.registers.registers),
             layout=self.layout,
@@ -362,10 +414,10 @@ class Renderer:
             fmt,
             register=register,
             legend=legend,
-            last_changes=lambda entry: (
+            last_changes=lambda entry: Markup(
                 self.changes.last_changes(entry.id, fmt) if self.changes else ""
             ),
-            front_matter=front_matter({"tags": register.tags} if register.tags else {}),
+            front_matter=front_matter(page_meta(register)),
         )
 
     def overview(self) -> str:
@@ -445,7 +497,7 @@ class Renderer:
 
     def _render(self, name: str, fmt: PageFormatter, **context: Any) -> str:
         try:
-            text = self.env.get_template(name).render(fmt=fmt, **context)
+            text = self.env.get_template(name).render(fmt=Trusted(fmt), **context)
         except jinja2.TemplateSyntaxError as err:
             raise TemplateProblem(err.filename or name, err.lineno, err.message or "") from err
         except Exception as err:  # noqa: BLE001 - a site's template may call anything
@@ -535,22 +587,40 @@ def outcome_groups(
     return {name: items for name, items in groups.items() if items}
 
 
+_HTML_SPECIALS = re.compile(r"[<>&\"']")
+
+
+def page_meta(register: Register) -> dict[str, Any]:
+    """A register page's front matter: its tags, and its title when it holds HTML's
+    special characters, HTML-escaped. Themes print both as they are (MkDocs' templates
+    do not autoescape): material's tags bar and the title MkDocs takes from the first
+    heading, as text, for `<title>`, the nav and search."""
+    meta: dict[str, Any] = {}
+    if _HTML_SPECIALS.search(register.title):
+        meta["title"] = html.escape(register.title)
+    if register.tags:
+        meta["tags"] = [html.escape(tag) for tag in register.tags]
+    return meta
+
+
 def front_matter(meta: dict[str, Any]) -> str:
     """A YAML front matter block (material reads `tags` and `search` from it)."""
     if not meta:
         return ""
-    return "---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) + "---\n"
+    return Markup("---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) + "---\n")
 
 
 @lru_cache(maxsize=8)
 def environment(templates: Path | None = None) -> jinja2.Environment:
-    """Jinja2 for Markdown: no autoescape (formatters escape), a site's templates first."""
+    """Jinja2 for Markdown, a site's templates first: every printed value passes through
+    `escape_value` (HTML autoescape would be the wrong escape for Markdown)."""
     loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(str(PACKAGED_TEMPLATES))]
     if templates is not None:
         loaders.insert(0, jinja2.FileSystemLoader(str(templates)))
     return jinja2.Environment(
         loader=jinja2.ChoiceLoader(loaders),
-        autoescape=False,  # noqa: S701 - the output is Markdown; PageFormatter escapes
+        autoescape=False,  # noqa: S701 - the output is Markdown: `finalize` escapes for it
+        finalize=escape_value,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

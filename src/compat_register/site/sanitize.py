@@ -1,25 +1,36 @@
-"""The HTML of a generated page, kept to what Markdown makes: the second line of defence.
+"""The HTML of a generated page, kept to what Markdown and our templates make: nh3 (Ammonia).
 
-`markdown.prose` escapes what an entry holds, but it guesses where Python-Markdown will see
-code, and where they disagree, text it took for code reaches the page unescaped. So the
-plugin passes the HTML of its pages through `clean`: an allowlist of tags and attributes,
-no `on*` handler, no `style` beyond a table column's alignment, and every `href` and `src`
-checked with `safe_url`.
+`markdown.prose` escapes what an entry holds and the templates escape every value, so a
+generated page should need no cleaning. This is the second line of defence, on library
+ground: every page's HTML passes through `clean`, an nh3 `Cleaner` with an allowlist of the
+tags and attributes that Python-Markdown, the site's extensions (`site.extensions`) and the
+templates produce, no `on*` handler, no `style` beyond a table column's `text-align`, http(s)
+and relative URLs only (`markdown.safe_url`), comments dropped, and `<script>`, `<style>`,
+`<noscript>` and the other raw-text elements dropped with their content, so nothing hidden
+in them comes back as an element.
 
-Every `<` of the page starts a token. A token that is a well-formed tag is replaced by a
-tag written here from its name and allowed attributes (values escaped); any other token is
-dropped (a comment) or escaped into text. So the only `<` left in the page open tags built
-here, and a browser reads exactly the elements kept, whatever the input was. (A regular
-expression, not `html.parser`: the health page of 20,000 citations holds a million tags,
-and the parser's loop in Python took seven times as long.)
+`id` (and no `name`) is kept only where an anchor needs it: on a heading (the entry anchors
+`#meta-07` and the table of contents), on the line spans of a highlighted block
+(`__span-0-3`) and on a chart's `<title>` (`chart-meta`, named by `aria-labelledby`), and
+only as a slug. An `id` that is not needed is an invitation to DOM
+clobbering (`<img id="location">` shadows a global a script reads).
+
+`unexpected(html)` says what `clean` would remove, and `unexpected_in_page(markdown)` says it
+of the HTML Python-Markdown makes of a page with the site's extensions: `register render`,
+whose pages reach a site the plugin never sees, refuses to write a page for which it is not
+empty, so a failure of the Markdown-level escaping stops that writer too.
 """
 
 from __future__ import annotations
 
-import html
 import re
-from functools import lru_cache
+from collections import Counter
+from html.parser import HTMLParser
 
+import markdown as python_markdown
+import nh3
+
+from .extensions import MARKDOWN_EXTENSIONS
 from .markdown import safe_url
 
 
@@ -28,72 +39,186 @@ def _words(text: str) -> frozenset[str]:
 
 
 TAGS = _words(
-    "a abbr b blockquote br caption code dd del details div dl dt em h1 h2 h3 h4 h5 h6 hr i "
-    "img ins kbd label li mark ol option p pre q s samp select small span strong sub summary "
-    "sup table tbody td tfoot th thead tr u ul var "
+    "a abbr b blockquote br button caption code dd del details div dl dt em h1 h2 h3 h4 h5 h6 "
+    "hr i img ins kbd label li mark ol option p pre q s samp select small span strong sub "
+    "summary sup table tbody td tfoot th thead tr u ul var "
     "figure figcaption svg title line polyline rect text"
 )
 """What Python-Markdown and the site's extensions (tables, toc, admonition, details,
-highlight, superfences) produce, and the overview's filter form. No element whose content
-a browser reads as raw text (`script`, `style`, `textarea`, ...). The SVG elements are
-those of the Changes page's charts and the overview's state bars (`site.chart`): inside
-`<svg>` a `title` is the chart's
-accessible name; outside one, a browser reads a `title`'s content as text, never markup."""
+highlight, superfences) produce, the overview's filter form and sort buttons, and the SVG
+of the Changes page's charts and the overview's state bars (`site.chart`): inside `<svg>` a
+`title` is the chart's accessible name; outside one, a browser reads a `title`'s content
+as text, never markup."""
 
-ATTRIBUTES = _words(
-    "align alt class colspan height href id lang name open rowspan src start title value "
-    "width data-filter data-linenos data-rank data-reg-filters data-reg-shown "
-    "data-reg-sortable aria-labelledby role viewbox points x y x1 y1 x2 y2 text-anchor"
-)
-"""Attributes kept on any kept tag; `href` and `src` only with a safe URL."""
+GENERIC_ATTRIBUTES = _words("class title lang role tabindex")
+"""Attributes kept on any kept tag (besides `aria-*`)."""
 
-_VOID = _words("br hr img")
-_TOKEN = re.compile(r"<[^<>]*>?")
-_TAG = re.compile(
-    r"<(/?)([A-Za-z][A-Za-z0-9-]*)"
-    r"((?:\s+[^\s\"'<>/=]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*)\s*/?>\Z"
+TAG_ATTRIBUTES: dict[str, frozenset[str]] = {
+    "a": _words("href"),
+    "img": _words("src alt width height"),
+    "ol": _words("start"),
+    "li": _words("value"),
+    "details": _words("open"),
+    "td": _words("colspan rowspan style"),
+    "th": _words("colspan rowspan scope style aria-sort"),
+    "option": _words("value selected"),
+    "select": _words("data-filter"),
+    "button": _words("type"),
+    "div": _words("data-reg-filters"),
+    "table": _words("data-reg-sortable"),
+    "span": _words("id data-rank data-reg-shown data-linenos"),
+    "svg": _words("viewBox width height"),
+    "title": _words("id"),
+    "rect": _words("x y width height"),
+    "line": _words("x1 y1 x2 y2"),
+    "polyline": _words("points"),
+    "text": _words("x y text-anchor"),
+    **{f"h{level}": _words("id") for level in range(1, 7)},
+}
+"""Attributes kept on one tag only. `href` and `src` only with a safe URL, `id` only as a
+slug on a heading or a highlighted line (see the module docstring)."""
+
+DROPPED_WITH_CONTENT = _words(
+    "script style noscript template iframe noembed noframes object embed textarea xmp"
 )
-_ATTRIBUTE = re.compile(r"([^\s\"'<>/=]+)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'=<>`]+)))?")
-_ALIGN = re.compile(r"\s*text-align:\s*(left|right|center)\s*;?\s*", re.IGNORECASE)
-# Not needed for safety (a dropped <script> leaves its code as text), but nobody wants to
-# read that text: a script or style element goes whole, up to its end tag.
-_SCRIPT = re.compile(
-    r"<(script|style)\b.*?(?:</\1(?:>|[\s/][^>]*>?)|\Z)", re.IGNORECASE | re.DOTALL
+"""Elements removed with everything inside them: their content is code, or text a browser
+reads differently depending on scripting (`<noscript>`), never prose."""
+
+URL_SCHEMES = _words("http https")
+
+_ID = {
+    "span": re.compile(r"__span-\d+(?:-\d+)?"),
+    "title": re.compile(r"(?:chart|state-bar)-[a-z0-9-]+"),  # a chart's name (aria-labelledby)
+    # A slug as toc makes it (`_meta`, `meta-07`, `notes_1`); never `__...`, the prefix of
+    # material's own globals (`__md_scope`), which a named element would shadow.
+    "heading": re.compile(r"(?!__)[a-z0-9_][a-z0-9_-]*"),
+}
+_HEADINGS = {f"h{level}" for level in range(1, 7)}
+
+
+def _attribute(tag: str, name: str, value: str) -> str | None:
+    """nh3's attribute filter: the value kept, or None to drop the attribute."""
+    if name in ("href", "src"):
+        return value if safe_url(value) else None
+    if name == "id":
+        pattern = _ID["heading"] if tag in _HEADINGS else _ID.get(tag)
+        return value if pattern is not None and pattern.fullmatch(value) else None
+    return value
+
+
+_CLEANER = nh3.Cleaner(
+    tags=set(TAGS),
+    clean_content_tags=set(DROPPED_WITH_CONTENT),
+    attributes={"*": set(GENERIC_ATTRIBUTES), **{t: set(a) for t, a in TAG_ATTRIBUTES.items()}},
+    attribute_filter=_attribute,
+    generic_attribute_prefixes={"aria-"},
+    strip_comments=True,
+    link_rel=None,
+    url_schemes=set(URL_SCHEMES),
+    filter_style_properties={"text-align"},
 )
+
+
+_KEEP_ALL = nh3.Cleaner(
+    tags=set(
+        _words(
+            "a abbr address area article aside audio b base bdi bdo blockquote body br button "
+            "canvas caption cite code col colgroup data datalist dd del details dfn dialog div dl "
+            "dt em embed fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 "
+            "head header hgroup hr html i iframe img input ins kbd label legend li link main map "
+            "mark math menu meta meter nav noembed noframes noscript object ol optgroup option "
+            "output p param picture portal pre progress q rp rt ruby s samp script search section "
+            "select slot small source span strong style sub summary sup svg table tbody td "
+            "template textarea tfoot th thead time title tr track u ul var video wbr xmp"
+        )
+        | TAGS
+    ),
+    clean_content_tags=set(),
+    attributes={},
+    generic_attribute_prefixes={""},  # every attribute
+    strip_comments=False,
+    link_rel=None,
+    url_schemes=set(
+        _words("http https javascript vbscript data file blob filesystem about ftp mailto")
+    ),
+)
+"""nh3 keeping (nearly) everything: a page as a browser's parser reads it, written back."""
+
+
+def reparsed(page: str) -> str:
+    """`page` as a browser's parser reads it, written back with everything kept (comments,
+    scripts, handlers): what a test or a check can read with a simple parser."""
+    return _KEEP_ALL.clean(page)
 
 
 def clean(page: str) -> str:
-    """`page` (HTML) with only allowed tags and attributes, every tag re-written."""
-    if "<s" in page or "<S" in page:
-        page = _SCRIPT.sub("", page)
-    return _TOKEN.sub(lambda token: _clean_token(token[0]), page)
+    """`page` (HTML) with only allowed tags, attributes and URLs."""
+    return _CLEANER.clean(page)
 
 
-@lru_cache(maxsize=65536)  # pages repeat their tags: `<td>`, `<span class="n">`, ...
-def _clean_token(token: str) -> str:
-    tag = _TAG.match(token)
-    if tag is None:  # a comment, or a `<` that opens no tag: text
-        return "" if token.startswith("<!") else token.replace("<", "&lt;").replace(">", "&gt;")
-    closing, name = tag[1], tag[2].lower()
-    if name not in TAGS or (closing and name in _VOID):
-        return ""
-    if closing:
-        return f"</{name}>"
-    return f"<{name}{''.join(_attributes(tag[3]))}>"
+def unexpected(page: str) -> list[str]:
+    """What `clean` would remove from `page`: tags, attributes and comments, as `<tag attr>`.
+
+    Read twice, and what either reading finds counts. Once as a browser reads it: nh3's
+    own parser (html5ever) writes the page back with everything kept (`_KEEP_ALL`), and
+    what `clean` then removes from that is found (`<img/src/onerror=...>` is an `onerror`
+    there, as in a browser). Once with `html.parser`, comparing the page with `clean(page)`,
+    for what the first reading cannot keep: a URL of a scheme nh3 knows no name for.
+    Both compare counts of (tag, attribute=value), so how nh3 re-serialises the page
+    (quotes, `<br>`, `text-align:right`) is no difference.
+    """
+    canonical = reparsed(page)
+    removed = (_Elements.of(canonical) - _Elements.of(clean(canonical))) + (
+        _Elements.of(page) - _Elements.of(clean(page))
+    )
+    return sorted({_describe(item) for item in removed})
 
 
-def _attributes(text: str) -> list[str]:
-    kept = []
-    for attribute in _ATTRIBUTE.finditer(text):
-        name = attribute[1].lower()
-        raw = next((v for v in attribute.groups()[1:] if v is not None), None)
-        value = None if raw is None else html.unescape(raw)
-        if name == "style" and value and (align := _ALIGN.fullmatch(value)):
-            kept.append(f' style="text-align: {align[1].lower()};"')
-        elif name not in ATTRIBUTES:
-            continue
-        elif value is None:
-            kept.append(f" {name}")
-        elif name not in ("href", "src") or safe_url(value):
-            kept.append(f' {name}="{html.escape(value, quote=True)}"')
-    return kept
+def unexpected_in_page(page: str) -> list[str]:
+    """`unexpected` of the HTML that Python-Markdown, with the site's extensions
+    (`extensions.MARKDOWN_EXTENSIONS`), makes of the Markdown `page`."""
+    converter = python_markdown.Markdown(
+        extensions=list(MARKDOWN_EXTENSIONS), extension_configs=MARKDOWN_EXTENSIONS
+    )
+    return unexpected(converter.convert(_FRONT_MATTER.sub("", page, count=1)))
+
+
+# YAML front matter, which the site's engine reads as data (MkDocs: `utils.meta`), not Markdown.
+_FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n.*?\n(?:-{3}|\.{3})[ \t]*\n", re.DOTALL)
+
+
+def _canonical(name: str, value: str) -> str:
+    """An attribute value as nh3 writes it back: `text-align:right` for `text-align: right;`."""
+    if name == "style":
+        return "".join(value.split()).rstrip(";")
+    return " ".join(value.split())
+
+
+def _describe(item: tuple[str, ...]) -> str:
+    return "<" + " ".join(part for part in item if part) + ">"
+
+
+class _Elements(HTMLParser):
+    """(tag,), (tag, attribute=value) and ("!--",) of a page, counted."""
+
+    @classmethod
+    def of(cls, page: str) -> Counter[tuple[str, ...]]:
+        parser = cls()
+        parser.feed(page)
+        parser.close()
+        return parser.counts
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.counts: Counter[tuple[str, ...]] = Counter()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.counts[(tag,)] += 1
+        for name, value in attrs:
+            self.counts[(tag, f"{name}={_canonical(name, value or '')!r}")] += 1
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+
+    def handle_comment(self, data: str) -> None:
+        self.counts[("!--",)] += 1

@@ -1,0 +1,194 @@
+"""A hostile register set through both ways to a site: no live script, handler or
+`javascript:` URL comes out.
+
+tests/site/hostile/registers/ tries every field: IDs that are not IDs, titles, prose with raw
+HTML, comment and `<noscript>` tricks, quotes, paths, a file name with a space, quote and
+parentheses, tags, link targets (prose links, link patterns, a repository URL) and `_meta`
+values. Every payload sets `window.__pwned`. The site is built twice:
+
+- `mkdocs build` with the `register` plugin (its pages pass through nh3 as well);
+- `register render --out docs` and a plain MkDocs build that has no plugin of ours, so the
+  Markdown itself must be safe.
+
+Each built page is read as a browser reads it (html5ever, through `sanitize.reparsed`): the
+article must hold nothing live at all, and the whole page (material's own scripts included)
+no script, handler or URL of ours. With Debian's chromium present, each page is also opened
+in it and `window.__pwned` must stay undefined.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compat_register.site.extensions import mkdocs_yaml
+from conftest import RunLine
+from pagehtml import live
+
+HOSTILE = Path(__file__).parent / "hostile" / "registers"
+PAGES = ["registers", "registers/hos", "registers/health", "registers/odd name(1)'x"]
+MARKER = "__pwned"
+
+PLUGIN_SITE = """\
+site_name: hostile
+theme: {name: material}
+plugins:
+  - search
+  - tags
+  - register
+nav:
+  - Home: index.md
+"""  # with a nav, the plugin appends its pages to it, titled by the registers
+
+PLAIN_SITE = """\
+site_name: hostile
+theme: {name: material}
+plugins:
+  - search
+extra_css: [assets/compat-register/register.css]
+extra_javascript: [assets/compat-register/register.js]
+"""
+
+
+def mkdocs_build(root: Path) -> None:
+    """A build that is not strict: the hostile registers have errors, and pages are built."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-f", "mkdocs.yml", "-d", "site"],
+        cwd=root,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.fixture(scope="module")
+def plugin_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("plugin")
+    shutil.copytree(HOSTILE, root / "registers")
+    (root / "docs").mkdir()
+    (root / "docs" / "index.md").write_text("# Home\n")
+    (root / "mkdocs.yml").write_text(PLUGIN_SITE + mkdocs_yaml())
+    mkdocs_build(root)
+    return root / "site"
+
+
+@pytest.fixture(scope="module")
+def plain_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from click.testing import CliRunner
+
+    from compat_register.cli import main
+
+    root = tmp_path_factory.mktemp("plain")
+    (root / "docs").mkdir()
+    (root / "docs" / "index.md").write_text("# Home\n")
+    done = CliRunner().invoke(
+        main, ["render", "--registers", str(HOSTILE), "--offline", "--out", str(root / "docs")]
+    )
+    assert "nothing written" not in done.output, done.output
+    assert (root / "docs" / "registers" / "hos.md").is_file(), done.output
+    (root / "mkdocs.yml").write_text(PLAIN_SITE + mkdocs_yaml())
+    mkdocs_build(root)
+    return root / "site"
+
+
+def page_html(site: Path, page: str) -> str:
+    return (site / page / "index.html").read_text(encoding="utf-8")
+
+
+def article(page: str) -> str:
+    found = re.search(r"<article\b.*?</article>", page, re.DOTALL)
+    assert found, "no <article> in the page"
+    return found[0]
+
+
+def ours(page: str) -> list[str]:
+    """What runs in the whole page and carries a payload (material's chrome runs scripts
+    of its own, which are none of ours)."""
+    return [item for item in live(page) if MARKER in item or "javascript:" in item.lower()]
+
+
+@pytest.mark.parametrize("build", ["plugin_site", "plain_site"])
+@pytest.mark.parametrize("page", PAGES)
+def test_no_payload_is_live(build: str, page: str, request: pytest.FixtureRequest) -> None:
+    html = page_html(request.getfixturevalue(build), page)
+    assert MARKER in html  # the payloads reached the page, as text
+    assert live(article(html)) == []
+    assert ours(html) == []
+
+
+@pytest.mark.parametrize("build", ["plugin_site", "plain_site"])
+def test_the_hostile_page_shows_its_text(build: str, request: pytest.FixtureRequest) -> None:
+    """Escaped, not dropped: a reader sees what the register holds."""
+    html = article(page_html(request.getfixturevalue(build), "registers/hos"))
+    assert "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in html
+    assert 'id="hos-02-img-src-x-onerror-window-pwned-1"' in html  # an anchor, a slug
+    assert "<!--" not in html and "<noscript" not in html
+
+
+def test_render_refuses_a_page_the_sanitizer_would_change(
+    tmp_path: Path, run_line: RunLine
+) -> None:
+    """A site's template that writes a handler: `render` writes nothing at all."""
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "health.md.j2").write_text('# Health\n\n<img src="x.png" onerror="x()">\n')
+    out = tmp_path / "out"
+    done = run_line(
+        [
+            "render",
+            "--registers",
+            str(HOSTILE),
+            "--offline",
+            "--templates",
+            str(templates),
+            "--out",
+            str(out),
+        ]
+    )
+    assert done.exit_code == 1
+    assert "registers/health.md: the page would carry HTML that the sanitizer removes" in (
+        done.output
+    )
+    assert "<img onerror='x()'>" in done.output and "nothing written" in done.output
+    assert not out.exists()
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+DRIVER = Path("/usr/bin/chromedriver")
+
+
+@pytest.mark.skipif(
+    not (CHROMIUM.exists() and DRIVER.exists()),
+    reason="needs /usr/bin/chromium and /usr/bin/chromedriver (.ci/run installs them)",
+)
+@pytest.mark.parametrize("build", ["plugin_site", "plain_site"])
+def test_nothing_runs_in_chromium(
+    build: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Each page opened from disk in headless Chromium: no payload ran."""
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    try:
+        site = request.getfixturevalue(build)
+        for page in PAGES:
+            driver.get((site / page / "index.html").as_uri())
+            for link in driver.find_elements("css selector", "a[href]"):
+                assert not link.get_attribute("href").lower().startswith("javascript:")
+            assert driver.execute_script("return typeof window.__pwned") == "undefined", page
+    finally:
+        driver.quit()
