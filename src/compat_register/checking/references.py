@@ -7,6 +7,7 @@ against the register set and finds the backlinks; `record_backlinks` gives them 
 from __future__ import annotations
 
 import bisect
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -83,8 +84,8 @@ def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Resolved:
     published = {r.prefix: r.slug for r in registers.registers if r.prefix}
     # a prefix both published and still listed as pending is published (rules warns)
     pending = set(registers.sources.pending) - set(published)
-    written = [entry.id for register in registers.registers for entry in register.entries]
-    repeated = {entry_id for entry_id in written if written.count(entry_id) > 1}
+    written = Counter(entry.id for register in registers.registers for entry in register.entries)
+    repeated = {entry_id for entry_id, times in written.items() if times > 1}
     ctx = _Context(registers, registers.entries(), published, pending, repeated)
     backlinks: dict[str, list[str]] = {entry_id: [] for entry_id in ctx.entries}
     diagnostics: list[Diagnostic] = []
