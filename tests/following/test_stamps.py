@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -268,14 +269,17 @@ def test_the_site_shows_changed_and_unstamped(setup: tuple[Path, GitRepo, dict[s
     result = api.verify_citations(registers, environ={})
     pages = render.render_site(result.registers, result.outcomes)
     health = pages["registers/health.md"]
-    assert "## unstamped (3)" in health
+    # T-01 cites src/a.go:2 under sources and again in prose: one row, both places.
+    assert "## unstamped (2)" in health
+    assert health.count("| `src/a.go:2` |") == 1
+    assert re.search(r"t\.yaml:\d+</span>, <span class=\"reg-where\">[^<]*t\.yaml:\d+<", health)
     assert "reg-outcome--unstamped" in pages["registers/t.md"]
     repo.write("src/a.go", CODE.replace("line 8\n", "line eight\n"))
     repo.commit()
     run(["bump", "--registers", str(registers), "up"])
     result = api.verify_citations(registers, environ={})
     pages = render.render_site(result.registers, result.outcomes)
-    assert "## changed (2)" in pages["registers/health.md"]
+    assert "## changed (1)" in pages["registers/health.md"]  # T-02: listed and in prose
     assert "reg-outcome--changed" in pages["registers/t.md"]
 
 

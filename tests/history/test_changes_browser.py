@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+import axecheck
 from compat_register.site.extensions import mkdocs_yaml
 from historyrepo import build_history
 
@@ -145,3 +146,17 @@ def test_the_charts_are_drawn_named_and_readable(site: str, browser, scheme: str
             assert contrast(colour, chart["background"]) >= 3, (scheme, colour)
         for colour in chart["labels"]:
             assert contrast(colour, chart["background"]) >= 4.5, (scheme, colour)
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_no_serious_axe_violation(site: str, browser, scheme: str, width: int) -> None:  # type: ignore[no-untyped-def]
+    axe = axecheck.script()
+    browser.set_window_size(width, 1000)
+    try:
+        browser.get(site)
+        axecheck.set_scheme(browser, scheme)
+        found = axecheck.violations(browser, axe)
+    finally:
+        browser.set_window_size(1400, 1000)
+    assert not found, axecheck.describe(found)

@@ -134,7 +134,8 @@ def test_references_citations_and_patterns_link(linker: Linker) -> None:
     out = prose("ALP-02, BET-01, LV-19..LV-22, SEP-7, GOALP-01, internal/server.go:3", linker)
     assert "[ALP-02](#alp-02)" in out
     assert "[BET-01](beta.md#bet-01)" in out
-    assert 'title="register LV is not published yet">LV-19..LV-22</span>' in out
+    pending = '<span class="reg-pending__note">(not published yet)</span>'
+    assert f'title="register LV is not published yet">LV-19..LV-22 {pending}</span>' in out
     assert "[SEP-7](https://example.org/seps/7)" in out
     assert "GOALP-01" in out and "[GOALP" not in out
     assert "`internal/server.go:3`" in out  # impl has no public repo: code text

@@ -322,9 +322,11 @@ def entry_link(entry_id: str, url: str | None, pending: Sequence[str] = ()) -> s
 
 
 def pending_span(text: str, prefixes: list[str]) -> str:
-    """A reference to an unpublished register: plain text with a title that says so."""
+    """A reference to an unpublished register: plain text followed by a note that says so,
+    as text on the page (a `title` alone reaches neither touch nor keyboard users)."""
     names = ", ".join(prefixes)
     verb = "is" if len(prefixes) == 1 else "are"
     noun = "register" if len(prefixes) == 1 else "registers"
     title = html.escape(f"{noun} {names} {verb} not published yet")
-    return f'<span class="reg-pending" title="{title}">{escape_inline(text)}</span>'
+    note = '<span class="reg-pending__note">(not published yet)</span>'
+    return f'<span class="reg-pending" title="{title}">{escape_inline(text)} {note}</span>'

@@ -30,6 +30,7 @@ import yaml
 from markupsafe import Markup
 
 from ..model.diagnostic import Diagnostic
+from ..model.positions import Where
 from ..model.registers import Citation, Entry, Register, RegisterSet, Revisions
 from ..views import priorities as prio
 from ..views import revisions as revs
@@ -272,6 +273,13 @@ class PageFormatter:
             view.excerpt_title = Markup(escape_inline(title).replace('"', "&quot;"))
         return view
 
+    def places(self, places: Iterable[Where]) -> str:
+        """ "registers/meta.yaml:36, registers/meta.yaml:46": each kept on one line."""
+        return ", ".join(
+            f'<span class="reg-where">{escape_inline(f"{where.file}:{where.line}")}</span>'
+            for where in places
+        )
+
     def citation_link(self, citation: Citation) -> str:
         """The pinned blob permalink of a citation, or the citation as code text."""
         return citation_link(citation, self.linker.sources)
@@ -492,7 +500,7 @@ class Renderer:
             groups=groups,
             layout=self.layout,
             register_of=register_of,
-            total=sum(len(items) for items in groups.values()),
+            total=sum(len(g.rows) for messages in groups.values() for g in messages),
         )
 
     def _render(self, name: str, fmt: PageFormatter, **context: Any) -> str:
@@ -572,19 +580,80 @@ def tags_of(register: Register, entry: Entry) -> list[str]:
     return list(dict.fromkeys([*entry.tags, *register.tags]))
 
 
+@dataclass
+class HealthRow:
+    """One citation on the health page: the lines an entry cites, and every place in the
+    registers that cites them (listed under `sources:` and again in prose, say)."""
+
+    citation: Citation
+    places: list[Where]
+    message: str
+
+
+@dataclass
+class MessageGroup:
+    """Citations of one outcome shown in one table. With a `message`, every row has that
+    message and the page says it once, above the table; without (None), the rows' messages
+    differ and each row shows its own."""
+
+    message: str | None
+    rows: list[HealthRow]
+
+
 def outcome_groups(
     citations: Iterable[Citation], outcomes: dict[int, Outcome]
-) -> dict[str, list[tuple[Citation, str]]]:
-    """(citation, message) per outcome, in `OUTCOME_ORDER`; one without an outcome is unverified."""
-    groups: dict[str, list[tuple[Citation, str]]] = {name: [] for name in OUTCOME_ORDER}
+) -> dict[str, list[MessageGroup]]:
+    """The health page's groups, in `OUTCOME_ORDER`. Within an outcome, a message shared by
+    several citations (or by all of them) is one group, in order of first appearance; the
+    citations whose message is their own share a last group. Rows are in file order. A
+    citation made at several places (same entry, source, path and lines, same outcome) is
+    one row listing them all; one without an outcome is unverified."""
+    rows: dict[tuple[Any, ...], HealthRow] = {}
     for citation in citations:
-        outcome = outcomes.get(id(citation))
-        name = outcome.outcome if outcome else "unverified"
-        message = outcome.message if outcome else ""
-        if name == "unverified" and message in ("", "skipped"):
-            message = "not verified in this build"
-        groups.setdefault(name, []).append((citation, message))
-    return {name: items for name, items in groups.items() if items}
+        name, message = _outcome_of(citation, outcomes)
+        cited = (citation.entry, citation.source, citation.repo_path or citation.path)
+        key = (name, message, *cited, citation.start, citation.end)
+        if key in rows:
+            rows[key].places.append(citation.where)
+        else:
+            rows[key] = HealthRow(citation, [citation.where], message)
+    by_outcome: dict[str, list[HealthRow]] = {name: [] for name in OUTCOME_ORDER}
+    for (name, *_key), row in rows.items():
+        row.places.sort(key=_place_order)
+        by_outcome.setdefault(name, []).append(row)
+    return {name: _message_groups(found) for name, found in by_outcome.items() if found}
+
+
+def _message_groups(rows: list[HealthRow]) -> list[MessageGroup]:
+    by_message: dict[str, list[HealthRow]] = {}
+    for row in rows:
+        by_message.setdefault(row.message, []).append(row)
+    groups = [
+        MessageGroup(message, _in_file_order(found))
+        for message, found in by_message.items()
+        if len(found) > 1 or len(by_message) == 1
+    ]
+    own = [row for found in by_message.values() if len(found) == 1 for row in found]
+    if own and len(by_message) > 1:
+        groups.append(MessageGroup(None, _in_file_order(own)))
+    return groups
+
+
+def _in_file_order(rows: list[HealthRow]) -> list[HealthRow]:
+    return sorted(rows, key=lambda row: _place_order(row.places[0]))
+
+
+def _outcome_of(citation: Citation, outcomes: dict[int, Outcome]) -> tuple[str, str]:
+    outcome = outcomes.get(id(citation))
+    name = outcome.outcome if outcome else "unverified"
+    message = outcome.message if outcome else ""
+    if name == "unverified" and message in ("", "skipped"):
+        message = "not verified in this build"
+    return name, message
+
+
+def _place_order(where: Where) -> tuple[str, int, int]:
+    return (where.file, where.line, where.col)
 
 
 _HTML_SPECIALS = re.compile(r"[<>&\"']")
