@@ -43,6 +43,7 @@ _UNSAFE_CHARS = re.compile(r"[\x00-\x20\\\x7f]")
 _INLINE_SPECIALS = re.compile(r"([\\`*_\[\]{}|~#!])")
 _OPEN_BACKTICK = re.compile(r"(?<!\\)((?:\\\\)*)`")
 _FENCE_LINE = re.compile(r"^[ ]{0,3}(?:`{3,}|~{3,})[^\n]*(?:\n|$)", re.MULTILINE)
+_PIPE = re.compile(r"(\\*)\|")
 _URL_LINE = {"`": "%60", "|": "%7C"}
 
 
@@ -255,7 +256,9 @@ def _defuse_on_one_line(text: str) -> str:
     """Plain prose for a table cell: also no unescaped backtick (it would pair with one on
     a line this one is joined to) and no `|` (it would end the cell)."""
     text = _OPEN_BACKTICK.sub(r"\1\\`", _defuse(text))
-    return text.replace("|", "\\|")
+    # Each backslash before a `|` doubled, then the `|` escaped: an author's `\|` would
+    # otherwise escape the escape, and the bare `|` would end the cell.
+    return _PIPE.sub(lambda m: m[1] * 2 + "\\|", text)
 
 
 def _safe_links(text: str, code: list[Span], one_line: bool) -> Iterator[tuple[Span, str]]:
