@@ -3,8 +3,9 @@
 
 tests/site/hostile/registers/ tries every field: IDs that are not IDs, titles, prose with raw
 HTML, comment and `<noscript>` tricks, quotes, paths, a file name with a space, quote and
-parentheses, tags, link targets (prose links, link patterns, a repository URL) and `_meta`
-values. Every payload sets `window.__pwned`. The site is built twice:
+parentheses, tags, link targets (prose links, link patterns, a repository URL), `_meta`
+values, and a register file that does not load (its name and its YAML's keys hostile too).
+Every payload sets `window.__pwned`. The site is built twice:
 
 - `mkdocs build` with the `register` plugin (its pages pass through nh3 as well);
 - `register render --out docs` and a plain MkDocs build that has no plugin of ours, so the
@@ -32,7 +33,15 @@ from conftest import RunLine
 from pagehtml import live
 
 HOSTILE = Path(__file__).parent / "hostile" / "registers"
-PAGES = ["registers", "registers/hos", "registers/health", "registers/odd name(1)'x"]
+PAGES = [
+    "registers",
+    "registers/hos",
+    "registers/health",
+    "registers/odd name(1)'x",
+    "registers/priorities",
+    "registers/revisions",
+    "registers/revisions/2025-06-18",
+]
 MARKER = "__pwned"
 
 PLUGIN_SITE = """\
@@ -132,6 +141,12 @@ def test_the_hostile_page_shows_its_text(build: str, request: pytest.FixtureRequ
     assert "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in html
     assert 'id="hos-02-img-src-x-onerror-window-pwned-1"' in html  # an anchor, a slug
     assert "<!--" not in html and "<noscript" not in html
+
+
+def test_a_register_that_does_not_load_is_named_as_text(plugin_site: Path) -> None:
+    html = article(page_html(plugin_site, "registers/brk<b>"))
+    assert "registers/brk&lt;b&gt;.yaml does not load" in html and "<b>" not in html
+    assert live(html) == []
 
 
 def test_render_refuses_a_page_the_sanitizer_would_change(

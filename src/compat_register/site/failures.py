@@ -12,7 +12,7 @@ import posixpath
 from collections.abc import Mapping
 
 from ..model.diagnostic import Diagnostic
-from .markdown import escape_inline
+from .markdown import escape_inline, url_path
 
 
 def failed_page(slug: str, problems: list[Diagnostic], last: str | None) -> str:
@@ -29,7 +29,8 @@ def failures_notice(failed: Mapping[str, list[Diagnostic]], links: Mapping[str, 
     """A notice naming each register that did not load, linking its page (`links`: slug ->
     relative link), for the overview and health pages."""
     lines = [
-        f"[{escape_inline(slug)}]({links[slug]}): {len(problems)} {_problems(len(problems))}"
+        f"[{escape_inline(slug)}]({url_path(links[slug])}): "
+        f"{len(problems)} {_problems(len(problems))}"
         for slug, problems in sorted(failed.items())
     ]
     title = "These registers do not load; their entries and citations are not counted here"
@@ -55,7 +56,8 @@ def after_heading(page: str, block: str) -> str:
 def _admonition(title: str, items: list[str], code: bool = True) -> str:
     """A failure admonition; with `code`, each item is shown as written (an indented code
     block: a message quoting the YAML cannot turn into Markdown)."""
-    escaped = title.replace("\\", "\\\\").replace('"', '\\"')
+    # The title is read as Markdown, inline HTML included: a file named `a<b>.yaml` is text.
+    escaped = escape_inline(title).replace('"', "&quot;")
     if code:
         body = "".join(f"        {item}\n" for item in items)
     else:
