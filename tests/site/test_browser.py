@@ -215,6 +215,38 @@ def test_search_finds_paths_and_dotted_keys(site: str, browser, query: str, anch
     assert any(href.endswith(anchor) for href in results), results
 
 
+MARKS = (
+    "return Array.from(document.querySelectorAll('.md-content mark[data-md-highlight]'))"
+    ".map(m => [m.textContent, m.parentNode.textContent])"
+)
+
+
+def test_search_highlights_an_id_only_where_it_is_written(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    results = search(browser, site, "META-07")
+    assert "h=meta+07" in results[0], results  # what material hands the page
+    browser.get(results[0].split("#")[0] + "#meta-07")
+    # Material marks once its search index has loaded; the page then trims the marks.
+    wait(lambda: browser.execute_script(MARKS))
+    time.sleep(0.5)
+    marks = browser.execute_script(MARKS)
+    assert {text.lower() for text, _ in marks} == {"meta", "07"}
+    assert all("meta-07" in parent.lower() for _, parent in marks), marks
+    dates = browser.execute_script(
+        "return Array.from(document.querySelectorAll('.md-content *'))"
+        ".filter(e => e.children.length === 0 && e.textContent.includes('2026-07-28')).length"
+    )
+    assert dates  # the page writes the date, and no "07" of it is marked:
+    assert not any("2026-07-28" in parent and text == "07" for text, parent in marks)
+
+
+def test_search_highlights_other_words_everywhere(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    browser.get(site + "registers/meta/?h=traceparent+meta+07")
+    wait(lambda: browser.execute_script(MARKS))
+    time.sleep(0.5)
+    words = [text.lower() for text, _ in browser.execute_script(MARKS)]
+    assert words.count("traceparent") > 1 and "07" in words
+
+
 def test_cross_reference_lands_on_its_anchor(site: str, browser) -> None:  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
 

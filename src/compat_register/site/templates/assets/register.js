@@ -229,9 +229,117 @@
     });
   }
 
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", setup);
-  } else {
+  /* Search highlighting. Material's search.highlight marks each word of the query on its
+     own, anywhere in the page's text: the query META-07 reaches the page as `?h=meta 07`
+     (its query parser splits at "-"), so every "07" is marked, dates and line numbers too.
+     A pair of words that reads as an entry ID (letters, then digits) keeps its marks only
+     where the page writes that ID ("META-07", any case); every other word of the query
+     keeps all its marks. Material marks after its search index has loaded, so the marks
+     are trimmed as they arrive. */
+  function idWords(query) {
+    var words = query.trim().toLowerCase().split(/\s+/);
+    var ids = {};
+    for (var i = 0; i + 1 < words.length; i += 1) {
+      if (/^[a-z][a-z0-9_]*$/.test(words[i]) && /^[0-9]+$/.test(words[i + 1])) {
+        var id = words[i] + "-" + words[i + 1];
+        (ids[words[i]] = ids[words[i]] || []).push(id);
+        (ids[words[i + 1]] = ids[words[i + 1]] || []).push(id);
+      }
+    }
+    return ids;
+  }
+
+  function offsetIn(parent, child) {
+    var offset = 0;
+    for (var node = parent.firstChild; node && node !== child; node = node.nextSibling) {
+      offset += node.textContent.length;
+    }
+    return offset;
+  }
+
+  function insideAnId(mark, ids) {
+    var parent = mark.parentNode;
+    var text = parent.textContent.toLowerCase();
+    var start = offsetIn(parent, mark);
+    var end = start + mark.textContent.length;
+    return ids.some(function (id) {
+      for (var at = text.indexOf(id); at !== -1; at = text.indexOf(id, at + 1)) {
+        var after = text.charAt(at + id.length);
+        var whole = !/[a-z0-9]/.test(after) && !/[a-z0-9]/.test(text.charAt(at - 1));
+        if (whole && at <= start && end <= at + id.length) return true;
+      }
+      return false;
+    });
+  }
+
+  function trimHighlights(root, ids) {
+    var marks = root.querySelectorAll("mark[data-md-highlight]");
+    Array.prototype.forEach.call(marks, function (mark) {
+      var of = ids[mark.textContent.toLowerCase()];
+      if (!of || insideAnId(mark, of)) return;
+      var parent = mark.parentNode;
+      mark.replaceWith(document.createTextNode(mark.textContent));
+      parent.normalize();
+    });
+  }
+
+  function watchHighlights() {
+    var query = new URLSearchParams(window.location.search).get("h");
+    var root = document.querySelector(".md-content");
+    if (!query || !root) return;
+    var ids = idWords(query);
+    if (!Object.keys(ids).length) return;
+    trimHighlights(root, ids);
+    new MutationObserver(function () { trimHighlights(root, ids); })
+      .observe(root, { childList: true, subtree: true });
+  }
+
+  /* The words material hands a result page (`?h=`) are those the result's own text
+     matched: a search for META-07 gives the page-level result `?h=07` alone. A result link
+     whose query holds entry IDs gets both words of each ID first, so the page above can
+     keep their marks to where the ID is written. */
+  var ID_IN_QUERY = /\b([A-Za-z][A-Za-z0-9_]*)-([0-9]+)\b/g;
+
+  function idFirst(query, terms) {
+    var words = [];
+    query.replace(ID_IN_QUERY, function (_, prefix, number) {
+      words.push(prefix.toLowerCase(), number);
+      return _;
+    });
+    if (!words.length) return null;
+    terms.trim().split(/\s+/).forEach(function (term) {
+      if (term && words.indexOf(term.toLowerCase()) === -1) words.push(term);
+    });
+    return words.join(" ");
+  }
+
+  function pointResultsAtIds(results, input) {
+    Array.prototype.forEach.call(results.querySelectorAll("a[href*='h=']"), function (link) {
+      var url = new URL(link.href, window.location.href);
+      var h = idFirst(input.value, url.searchParams.get("h") || "");
+      if (h === null || h === url.searchParams.get("h")) return;
+      url.searchParams.set("h", h);
+      link.href = url.toString();
+    });
+  }
+
+  function watchSearchResults() {
+    var results = document.querySelector(".md-search-result");
+    var input = document.querySelector("input.md-search__input");
+    if (!results || !input) return;
+    new MutationObserver(function () { pointResultsAtIds(results, input); })
+      .observe(results, { childList: true, subtree: true });
+  }
+
+  function start() {
     setup();
+    watchHighlights();
+    watchSearchResults();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
   }
 })();
