@@ -138,8 +138,13 @@ _KEEP_ALL = nh3.Cleaner(
     generic_attribute_prefixes={""},  # every attribute
     strip_comments=False,
     link_rel=None,
+    # Every scheme that can run a script, and then some (`unexpected` reads the page a
+    # second way for the others).
     url_schemes=set(
-        _words("http https javascript vbscript data file blob filesystem about ftp mailto")
+        _words(
+            "http https javascript vbscript livescript mocha data file blob filesystem about "
+            "ftp mailto tel ws wss view-source jar ms-its mhtml feed"
+        )
     ),
 )
 """nh3 keeping (nearly) everything: a page as a browser's parser reads it, written back."""
@@ -163,9 +168,9 @@ def unexpected(page: str) -> list[str]:
     own parser (html5ever) writes the page back with everything kept (`_KEEP_ALL`), and
     what `clean` then removes from that is found (`<img/src/onerror=...>` is an `onerror`
     there, as in a browser). Once with `html.parser`, comparing the page with `clean(page)`,
-    for what the first reading cannot keep: a URL of a scheme nh3 knows no name for.
-    Both compare counts of (tag, attribute=value), so how nh3 re-serialises the page
-    (quotes, `<br>`, `text-align:right`) is no difference.
+    for what the first reading cannot keep: an element or a URL scheme `_KEEP_ALL` does not
+    list (`<animate>` in an `<svg>`). Both compare counts of (tag, attribute=value), so how
+    nh3 re-serialises the page (quotes, `<br>`, `text-align:right`) is no difference.
     """
     canonical = reparsed(page)
     removed = (_Elements.of(canonical) - _Elements.of(clean(canonical))) + (
@@ -177,10 +182,16 @@ def unexpected(page: str) -> list[str]:
 def unexpected_in_page(page: str) -> list[str]:
     """`unexpected` of the HTML that Python-Markdown, with the site's extensions
     (`extensions.MARKDOWN_EXTENSIONS`), makes of the Markdown `page`."""
+    return unexpected(to_html(page))
+
+
+def to_html(page: str) -> str:
+    """The HTML Python-Markdown makes of a generated page (front matter aside), with the
+    site's extensions."""
     converter = python_markdown.Markdown(
         extensions=list(MARKDOWN_EXTENSIONS), extension_configs=MARKDOWN_EXTENSIONS
     )
-    return unexpected(converter.convert(_FRONT_MATTER.sub("", page, count=1)))
+    return converter.convert(_FRONT_MATTER.sub("", page, count=1))
 
 
 # YAML front matter, which the site's engine reads as data (MkDocs: `utils.meta`), not Markdown.

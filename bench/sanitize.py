@@ -1,0 +1,65 @@
+"""Benchmark: what the HTML safety costs beside converting the pages at all.
+
+    python bench/sanitize.py [--registers 100] [--citations 20000] [--files 2000] [--repeat 3]
+
+Renders the synthetic register set (offline), converts every page to HTML with
+Python-Markdown and the site's extensions (the floor, measured in the same run), then times
+`sanitize.clean` (nh3, what the plugin does to each page) and `sanitize.unexpected` (what
+`register render` checks before writing) over the same HTML. Prints each as a ratio to the
+conversion. Targets: cleaning within 0.25x of converting, the check within 1.5x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from synthetic import generate  # noqa: E402
+
+from compat_register import api  # noqa: E402
+from compat_register.site import render, sanitize  # noqa: E402
+
+
+def best(action: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--registers", type=int, default=100)
+    parser.add_argument("--citations", type=int, default=20_000)
+    parser.add_argument("--files", type=int, default=2_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    root = Path(tempfile.mkdtemp(prefix="register-bench-"))
+    try:
+        registers = generate(root, args.registers, args.citations, args.files)
+        result = api.verify_citations(registers, offline=True, environ={})
+        pages = list(render.render_site(result.registers, result.outcomes).values())
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    html = [sanitize.to_html(page) for page in pages]
+    size = sum(len(page) for page in html) / 1e6
+    convert = best(lambda: [sanitize.to_html(page) for page in pages], args.repeat)
+    clean = best(lambda: [sanitize.clean(page) for page in html], args.repeat)
+    check = best(lambda: [sanitize.unexpected(page) for page in html], args.repeat)
+    print(f"{len(pages)} pages, {size:.1f} MB of HTML ({args.citations} citations)")
+    print(f"{'Python-Markdown conversion (floor):':44} {convert:6.2f} s")
+    print(f"{'nh3 clean (the plugin, every page):':44} {clean:6.2f} s  {clean / convert:.2f}x")
+    print(f"{'unexpected() (register render check):':44} {check:6.2f} s  {check / convert:.2f}x")
+    print("targets: clean within 0.25x, the check within 1.5x of the conversion")
+
+
+if __name__ == "__main__":
+    main()
