@@ -401,6 +401,25 @@ def test_overview_on_a_phone_shows_state_value_and_effort(site: str, phone) -> N
     assert state.get_attribute("role") == "cell"  # still a table to a screen reader
 
 
+def test_health_places_never_break_inside_on_a_phone(site: str, phone) -> None:  # type: ignore[no-untyped-def]
+    phone.get(site + "registers/health/")
+    lines = phone.execute_script(
+        "return Array.from(document.querySelectorAll('.reg-where'))"
+        ".map(e => [e.textContent, e.getClientRects().length])"
+    )
+    assert lines and all(count == 1 for _, count in lines), lines
+    assert any(text == "registers/meta.yaml:46" for text, _ in lines)
+
+
+def test_a_pending_reference_says_so_on_the_page(site: str, phone) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    phone.get(site + "registers/meta/")
+    notes = phone.find_elements(By.CSS_SELECTOR, ".reg-pending .reg-pending__note")
+    assert notes and all(note.is_displayed() for note in notes)
+    assert {note.text for note in notes} == {"(not published yet)"}  # text, not a tooltip
+
+
 def test_an_entry_runs_no_script(site: str, browser) -> None:  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
 
