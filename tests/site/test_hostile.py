@@ -30,6 +30,7 @@ import pytest
 
 from compat_register.site.extensions import mkdocs_yaml
 from conftest import RunLine
+from gitrepo import GitRepo
 from pagehtml import live
 
 HOSTILE = Path(__file__).parent / "hostile" / "registers"
@@ -79,13 +80,23 @@ def mkdocs_build(root: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+SUBJECT = "<img src=x onerror=window.__pwned=1> [x](javascript:window.__pwned=1) {: onclick=x}"
+
+
 @pytest.fixture(scope="module")
 def plugin_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The plugin's site, in a git repository whose commits have hostile subjects: the
+    Changes page shows them, and the charts name the hostile register."""
     root = tmp_path_factory.mktemp("plugin")
+    repo = GitRepo(root)
     shutil.copytree(HOSTILE, root / "registers")
     (root / "docs").mkdir()
     (root / "docs" / "index.md").write_text("# Home\n")
     (root / "mkdocs.yml").write_text(PLUGIN_SITE + mkdocs_yaml())
+    repo.commit(SUBJECT)
+    hostile = root / "registers" / "hos.yaml"
+    hostile.write_text(hostile.read_text().replace("state: n/a", "state: missing"))
+    repo.commit(f"{SUBJECT} again")
     mkdocs_build(root)
     return root / "site"
 
@@ -100,7 +111,16 @@ def plain_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "docs").mkdir()
     (root / "docs" / "index.md").write_text("# Home\n")
     done = CliRunner().invoke(
-        main, ["render", "--registers", str(HOSTILE), "--offline", "--out", str(root / "docs")]
+        main,
+        [
+            "render",
+            "--registers",
+            str(HOSTILE),
+            "--offline",
+            "--no-history",
+            "--out",
+            str(root / "docs"),
+        ],
     )
     assert "nothing written" not in done.output, done.output
     assert (root / "docs" / "registers" / "hos.md").is_file(), done.output
@@ -143,6 +163,13 @@ def test_the_hostile_page_shows_its_text(build: str, request: pytest.FixtureRequ
     assert "<!--" not in html and "<noscript" not in html
 
 
+def test_the_changes_page_shows_hostile_commits_as_text(plugin_site: Path) -> None:
+    html = page_html(plugin_site, "registers/changes")
+    assert "&lt;img src=x onerror=window.__pwned=1&gt;" in article(html)
+    assert '<svg class="reg-chart"' in html  # the chart of the hostile register is there
+    assert live(article(html)) == [] and ours(html) == []
+
+
 def test_a_register_that_does_not_load_is_named_as_text(plugin_site: Path) -> None:
     html = article(page_html(plugin_site, "registers/brk<b>"))
     assert "registers/brk&lt;b&gt;.yaml does not load" in html and "<b>" not in html
@@ -163,6 +190,7 @@ def test_render_refuses_a_page_the_sanitizer_would_change(
             "--registers",
             str(HOSTILE),
             "--offline",
+            "--no-history",
             "--templates",
             str(templates),
             "--out",
@@ -200,7 +228,8 @@ def test_nothing_runs_in_chromium(
     driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
     try:
         site = request.getfixturevalue(build)
-        for page in PAGES:
+        extra = ["registers/changes", "registers/brk<b>"] if build == "plugin_site" else []
+        for page in PAGES + extra:
             driver.get((site / page / "index.html").as_uri())
             for link in driver.find_elements("css selector", "a[href]"):
                 assert not link.get_attribute("href").lower().startswith("javascript:")
