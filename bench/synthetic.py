@@ -1,17 +1,24 @@
-"""A large synthetic register set over a generated git repository, for the benchmarks.
+"""A large synthetic register set over generated git repositories, for the benchmarks.
 
-    python bench/synthetic.py DIR            # writes DIR/registers and DIR/repo
-    python bench/synthetic.py DIR --history  # and 500 more commits on top of the pin
+    python bench/synthetic.py DIR              # writes DIR/registers and DIR/repo
+    python bench/synthetic.py DIR --history    # and 500 more commits on top of the pin
+    python bench/synthetic.py DIR --realistic  # cited files and prose the size of real ones
+    python bench/synthetic.py --help
 
-Deterministic (fixed seed): `registers` register files holding `citations` citations in all,
-half of them quoted, spread over a repository of `files` source files of 120 lines each.
+Deterministic (fixed seed). The plain set: `registers` register files holding `citations`
+citations in all, half of them quoted, spread over a repository of `files` source files of
+120 lines each. The realistic set (`generate_realistic`): two sources (code in DIR/repo, a
+Markdown specification in DIR/spec) with files of 100 to 3,000 lines; entries with long
+prose holding in-prose citations, references and ranges; compact, prefixed and
+mapping-form citations, quoted and not.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import subprocess
-import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 LINES_PER_FILE = 120
@@ -34,13 +41,18 @@ def file_path(file_number: int) -> str:
 
 def generate_repo(repo: Path, files: int) -> str:
     """A git repository with `files` files in one commit; returns the commit sha."""
+    return commit_files(repo, ((file_path(n), file_text(n)) for n in range(files)))
+
+
+def commit_files(repo: Path, files: Iterable[tuple[str, str]]) -> str:
+    """A new git repository holding `files` (path, text) in one commit; returns its sha."""
     repo.mkdir(parents=True, exist_ok=True)
     git = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com"]
     subprocess.run([*git, "init", "--quiet", "--initial-branch=main"], cwd=repo, check=True)
-    for number in range(files):
-        path = repo / file_path(number)
+    for name, text in files:
+        path = repo / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(file_text(number), encoding="utf-8")
+        path.write_text(text, encoding="utf-8")
     env = {"GIT_AUTHOR_DATE": EPOCH, "GIT_COMMITTER_DATE": EPOCH, "PATH": "/usr/bin:/bin"}
     subprocess.run([*git, "add", "--all"], cwd=repo, check=True)
     subprocess.run([*git, "commit", "--quiet", "-m", "generated"], cwd=repo, check=True, env=env)
@@ -57,7 +69,7 @@ def citation(rng: random.Random, files: int) -> str:
     return f"'{file_path(number)}:{line} “{quote}”'"
 
 
-def register_text(index: int, count: int, rng: random.Random, files: int) -> str:
+def register_text(index: int, count: int, rng: random.Random, files: int, registers: int) -> str:
     prefix = f"R{index:03d}"
     lines = [
         f"title: Register {index}",
@@ -73,12 +85,13 @@ def register_text(index: int, count: int, rng: random.Random, files: int) -> str
         "entries:",
     ]
     for entry in range(1, count // CITATIONS_PER_ENTRY + 1):
-        lines += entry_lines(f"{prefix}-{entry:02d}", rng, files, index, entry)
+        other = f"R{(index + 1) % registers:03d}-01" if entry == 1 else f"{prefix}-{entry - 1:02d}"
+        lines += entry_lines(f"{prefix}-{entry:02d}", rng, files, other)
     return "\n".join(lines) + "\n"
 
 
-def entry_lines(entry_id: str, rng: random.Random, files: int, index: int, entry: int) -> list[str]:
-    other = f"R{(index + 1) % 100:03d}-01" if entry == 1 else f"R{index:03d}-{entry - 1:02d}"
+def entry_lines(entry_id: str, rng: random.Random, files: int, other: str) -> list[str]:
+    """One entry of ten citations; its `what` references `other`."""
     return [
         f"  - id: {entry_id}",
         f"    title: Entry {entry_id}",
@@ -111,7 +124,7 @@ def generate(root: Path, registers: int = 100, citations: int = 20_000, files: i
     (out / "sources.yaml").write_text(sources, encoding="utf-8")
     per_register = citations // registers
     for index in range(registers):
-        text = register_text(index, per_register, rng, files)
+        text = register_text(index, per_register, rng, files, registers)
         (out / f"r{index:03d}.yaml").write_text(text, encoding="utf-8")
     return out
 
@@ -156,8 +169,35 @@ def _touch(rng: random.Random, texts: dict[int, list[str]], file: int, number: i
     return f"M 100644 inline {file_path(file)}\n".encode() + _data("\n".join(lines) + "\n")
 
 
-if __name__ == "__main__":
-    registers = generate(Path(sys.argv[1]))
-    if "--history" in sys.argv[2:]:
-        add_history(registers.parent / "repo")
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0] if __doc__ else None,
+        epilog="Prints the registers directory it wrote.",
+    )
+    parser.add_argument("dir", type=Path, help="folder to write registers/ and repo/ into")
+    parser.add_argument("--registers", type=int, default=100, help="register files (100)")
+    parser.add_argument("--citations", type=int, default=20_000, help="citations (20000)")
+    parser.add_argument("--files", type=int, default=2_000, help="files per source (2000)")
+    parser.add_argument(
+        "--realistic",
+        action="store_true",
+        help="two sources, files of 100-3000 lines, long prose with in-prose citations",
+    )
+    parser.add_argument(
+        "--history", action="store_true", help="add 500 commits on top of the pin (plain set)"
+    )
+    options = parser.parse_args(argv)
+    from realistic import generate_realistic  # noqa: PLC0415 - it imports this module
+
+    sizes = (options.registers, options.citations, options.files)
+    if options.realistic:
+        registers = generate_realistic(options.dir, *sizes)
+    else:
+        registers = generate(options.dir, *sizes)
+    if options.history:
+        add_history(registers.parent / "repo", files=options.files)
     print(registers)
+
+
+if __name__ == "__main__":
+    main()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..citations.prose import (
     Span,
@@ -68,6 +68,16 @@ class _Context:
     pending: set[str]
     repeated: set[str]
     """IDs written on more than one entry (rules reports each)."""
+    numbered: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    """Prefix -> (number, ID) of its well-formed entries: a range's targets are looked up
+    here, not by scanning every entry for each range (2,000 ranges x 2,000 entries)."""
+
+    def __post_init__(self) -> None:
+        for entry_id in self.entries:
+            if ID.match(entry_id):
+                self.numbered.setdefault(prefix_of(entry_id), []).append(
+                    (number_of(entry_id), entry_id)
+                )
 
 
 @dataclass
@@ -199,14 +209,8 @@ def _targets(ref: Ref, ctx: _Context) -> list[str]:
     if not ref.last or prefix_of(ref.first) != prefix_of(ref.last):
         return [e for e in (ref.first, ref.last) if e in ctx.entries]
     low, high = number_of(ref.first), number_of(ref.last)
-    prefix = prefix_of(ref.first)
-    return [
-        entry_id
-        for entry_id in ctx.entries
-        if ID.match(entry_id)
-        and prefix_of(entry_id) == prefix
-        and low <= number_of(entry_id) <= high
-    ]
+    numbered = ctx.numbered.get(prefix_of(ref.first), [])
+    return [entry_id for number, entry_id in numbered if low <= number <= high]
 
 
 def _nearest(entry_id: str, ctx: _Context) -> str:

@@ -1,0 +1,200 @@
+"""Benchmark: the author's loop under a real `mkdocs serve`, and what a reader downloads.
+
+    python bench/serve.py [--registers 20] [--citations 3000] [--files 300] [--edits 3]
+
+The plain synthetic set (bench/synthetic.py) with its checkout present, so every citation
+has an excerpt, built as a site with the register plugin (bench/build.py's mkdocs.yml).
+In this one run:
+
+- a cold `mkdocs build` as a child process (wall and CPU, best of --repeat);
+- a real `mkdocs serve`: its first build, then --edits times one register file edited (an
+  entry's title), each rebuild timed by MkDocs' own "Documentation built in" line and by
+  the CPU the server used meanwhile (read from /proc); the best rebuild is compared with
+  the cold build;
+- from the cold build's site: the HTML of the register pages per citation, the excerpt
+  files fetched when a reader opens an excerpt, and the search index (its size, and
+  whether excerpt code is in it).
+
+Targets: a rebuild at most 15% of the cold build; a third of the page bytes per citation
+and half the search index of a build that inlines the excerpts in the pages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from build import prepare  # noqa: E402
+from common import best  # noqa: E402
+
+BUILT = re.compile(r"Documentation built in ([\d.]+) seconds")
+EXCERPT_CODE = "# note "
+"""Text of every generated source line that no quote holds: found in the search index, it
+means excerpt code was indexed."""
+
+
+class Server:
+    """`mkdocs serve` as a child process, its log lines read by a thread."""
+
+    def __init__(self, root: Path, config: str):
+        port = free_port()
+        command = [sys.executable, "-m", "mkdocs", "serve", "-f", config]
+        command += ["-a", f"127.0.0.1:{port}"]
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+        self.proc = subprocess.Popen(
+            command, cwd=root, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stderr is not None
+        for raw in self.proc.stderr:
+            self.lines.put(raw.decode(errors="replace"))
+
+    def built(self, timeout: float = 600) -> float:
+        """Wait for the next "Documentation built in X seconds"; returns X."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.1, deadline - time.monotonic()))
+            except queue.Empty:
+                raise SystemExit("mkdocs serve built nothing in time") from None
+            if "ERROR" in line or "Traceback" in line:
+                raise SystemExit(f"mkdocs serve: {line.strip()}")
+            if found := BUILT.search(line):
+                return float(found[1])
+
+    def cpu(self) -> float:
+        """CPU seconds (user + system) the server has used so far."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def edit(register: Path, number: int) -> None:
+    """Change the first entry's title: the register's page and the overview show it."""
+    text = register.read_text(encoding="utf-8")
+    text = re.sub(r"(\n    title: Entry \S+)( edit \d+)?\n", rf"\1 edit {number}\n", text, count=1)
+    register.write_text(text, encoding="utf-8")
+
+
+def serve(root: Path, edits: int) -> tuple[float, list[tuple[float, float, float]]]:
+    """The first build's seconds, and (seconds, wall from the edit, CPU) of each rebuild."""
+    server = Server(root, "plugin.yml")
+    try:
+        first = server.built()
+        time.sleep(1.0)  # let the watcher settle before the first edit
+        rebuilds = []
+        for number in range(1, edits + 1):
+            cpu, start = server.cpu(), time.monotonic()
+            edit(root / "registers" / "r000.yaml", number)
+            seconds = server.built()
+            rebuilds.append((seconds, time.monotonic() - start, server.cpu() - cpu))
+            time.sleep(0.5)
+    finally:
+        server.stop()
+    return first, rebuilds
+
+
+def weights(site: Path, registers: int, citations: int) -> dict[str, float]:
+    """Bytes a reader downloads: register pages, excerpt files, the search index."""
+    pages = [site / "registers" / f"r{index:03d}" / "index.html" for index in range(registers)]
+    fragments = [p for p in (site / "registers").rglob("*") if "excerpt" in p.name]
+    index = (site / "search" / "search_index.json").read_text(encoding="utf-8")
+    return {
+        "page": sum(p.stat().st_size for p in pages) / citations,
+        "largest page": max(p.stat().st_size for p in pages),
+        "excerpts": sum(p.stat().st_size for p in fragments) / citations,
+        "index": len(index.encode()),
+        "code in index": index.count(EXCERPT_CODE),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--registers", type=int, default=20)
+    parser.add_argument("--citations", type=int, default=3_000)
+    parser.add_argument("--files", type=int, default=300)
+    parser.add_argument("--edits", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=3)
+    options = parser.parse_args()
+    root = Path(tempfile.mkdtemp(prefix="register-bench-"))
+    try:
+        prepare(root, options.registers, options.citations, options.files)
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+        command = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", "plugin.yml", "-d", "site"]
+        cold_wall, _, cold_cpu = best(command, env, options.repeat, cwd=root)
+        cited = options.citations // options.registers // 10 * 10 * options.registers
+        weight = weights(root / "site", options.registers, cited)
+        first, rebuilds = serve(root, options.edits)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    report(options, cited, (cold_wall, cold_cpu), first, rebuilds, weight)
+
+
+def report(
+    options: argparse.Namespace,
+    cited: int,
+    cold: tuple[float, float],
+    first: float,
+    rebuilds: list[tuple[float, float, float]],
+    weight: dict[str, float],
+) -> None:
+    print(
+        f"{options.registers} registers, {cited} citations, {options.files} files, checkout present"
+    )
+    print(
+        f"cold mkdocs build (best of {options.repeat}): {cold[0]:.2f} s wall, {cold[1]:.2f} s cpu"
+    )
+    print(f"mkdocs serve, first build: {first:.2f} s")
+    for n, (seconds, wall, cpu) in enumerate(rebuilds, 1):
+        print(
+            f"  rebuild {n} after editing r000.yaml: {seconds:.2f} s ({wall:.2f} s from the"
+            f" edit), {cpu:.2f} s cpu"
+        )
+    fastest = min(r[0] for r in rebuilds)
+    least_cpu = min(r[2] for r in rebuilds)
+    print(
+        f"ratio: rebuild {fastest / cold[0]:.2f}x the cold build's wall, {least_cpu / cold[1]:.2f}x"
+        f" its cpu, {fastest / first:.2f}x serve's first build (target: at most 0.15x)"
+    )
+    print(
+        f"register page HTML: {weight['page']:.0f} bytes per citation"
+        f" (largest page {weight['largest page'] / 1024:.0f} KiB)"
+    )
+    print(
+        "excerpt files (fetched when a reader opens one):"
+        f" {weight['excerpts']:.0f} bytes per citation"
+    )
+    print(
+        f"search index: {weight['index'] / 1024:.0f} KiB,"
+        f" excerpt code lines in it: {weight['code in index']:.0f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
