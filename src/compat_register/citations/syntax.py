@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..model.notation import MAX_DIGITS, lines_text
 from .prose import non_prose_ranges, outside
@@ -84,7 +85,20 @@ def prose_citations(
 ) -> Iterator[re.Match[str]]:
     """The in-prose citations of Markdown `text`: `PROSE_CITATION` matches whose path is a
     file, outside code, link destinations and URLs (`skip`: `non_prose_ranges(text)`)."""
-    for match in outside(PROSE_CITATION, text, non_prose_ranges(text) if skip is None else skip):
+    if skip is None or list(skip) == non_prose_ranges(text):
+        return iter(_prose_citations(text))
+    return _outside(text, skip)
+
+
+@lru_cache(maxsize=65536)
+def _prose_citations(text: str) -> tuple[re.Match[str], ...]:
+    # Cached: a field is scanned when its register is built and again when its references
+    # resolve (the pattern costs some 20 us a field: 0.5 s on a set of 20,000 citations).
+    return tuple(_outside(text, non_prose_ranges(text)))
+
+
+def _outside(text: str, skip: Sequence[tuple[int, int]]) -> Iterator[re.Match[str]]:
+    for match in outside(PROSE_CITATION, text, skip):
         if is_citation_path(match["path"]):
             yield match
 

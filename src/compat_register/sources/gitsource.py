@@ -292,6 +292,8 @@ def _lines(data: bytes) -> list[str]:
     lines = data.decode("utf-8", errors="replace").split("\n")
     if lines[-1] == "":
         lines.pop()
+    if b"\r" not in data:
+        return lines  # most files: no line to trim, so no pass over thousands of lines
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
