@@ -194,6 +194,19 @@ def test_a_range_backlinks_every_entry_it_spans(tmp_path: Path) -> None:
     }
 
 
+def test_a_range_spans_its_own_prefix_only(tmp_path: Path) -> None:
+    checked = check(
+        tmp_path,
+        {
+            "lv.yaml": register("LV", {1: "a", 2: "b"}),
+            "lvx.yaml": register("LVX", {1: "a", 2: "b"}),
+            "meta.yaml": register("META", {1: "see LV-1..LV-2"}),
+        },
+    )
+    spanned = {target for target, owners in backlinks(checked).items() if owners}
+    assert spanned == {"LV-1", "LV-2"}
+
+
 def test_a_range_within_its_own_register(tmp_path: Path) -> None:
     checked = check(
         tmp_path, {"lv.yaml": register("LV", {1: "a", 2: "b", 3: "c", 4: "LV-1..LV-3"})}

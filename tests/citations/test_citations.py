@@ -126,3 +126,11 @@ def test_claimants_of_several_sources_first_matching_claim_each() -> None:
     assert claimants("x/y.go", claims) == [("a", "one/x/y.go"), ("c", "x/y.go")]
     assert claimants("z.ts", claims) == [("b", "z.ts")]
     assert claims["b"] == (Claim("**/*.ts"),)
+
+
+def test_prose_citations_with_ranges_to_skip_of_the_callers_own() -> None:
+    text = "see internal/a.go:3 and no colon here"
+    assert tokens(text) == ["internal/a.go:3"]
+    assert list(prose_citations(text, [(0, len(text))])) == []  # all of it skipped
+    assert tokens(text) == ["internal/a.go:3"]  # the field's own reading is unchanged
+    assert tokens("a field without a colon, internal/a.go") == []
