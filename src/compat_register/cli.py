@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-FORMATS = click.Choice(reporter.FORMATS)
-
 
 def registers_option(func: F) -> F:
     """`--registers DIR`, default ./registers, shared by every command."""
@@ -41,14 +39,21 @@ def registers_option(func: F) -> F:
 
 
 def format_option(func: F) -> F:
+    """`--format text|github|json`, for the commands that report diagnostics."""
+    described = "text: FILE:LINE:COL lines; github: Actions annotations; json: one object."
+    return formats_option(reporter.FORMATS, described)(func)
+
+
+def formats_option(choices: tuple[str, ...] | list[str], described: str) -> Callable[[F], F]:
+    """`--format` with these choices, `text` by default."""
     return click.option(
         "--format",
         "fmt",
-        type=FORMATS,
+        type=click.Choice(list(choices)),
         default="text",
         show_default=True,
-        help="text: FILE:LINE:COL lines; github: Actions annotations; json: one object.",
-    )(func)
+        help=described,
+    )
 
 
 def strict_option(func: F) -> F:
@@ -213,14 +218,7 @@ def fix_summary(counts: dict[str, int], fixed: int) -> dict[str, int]:
 @click.argument("alias")
 @click.argument("rev", required=False, metavar="[COMMIT]")
 @click.option("--dry-run", is_flag=True, help="Print the report; write nothing.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: one line per citation that moved; json: one object.",
-)
+@formats_option(["text", "json"], "text: one line per citation that moved; json: one object.")
 @no_traceback
 def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: str) -> None:
     """Move ALIAS's pin to COMMIT and every citation of it along.
@@ -309,13 +307,9 @@ def sync(registers_dir: Path, aliases: tuple[str, ...]) -> None:
 @main.command(name="diff")
 @registers_option
 @click.argument("revs", nargs=-1, metavar="[REV1 [REV2]]")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "markdown"]),
-    default="text",
-    show_default=True,
-    help="text: one line per change; json: one object; markdown: a pull-request comment.",
+@formats_option(
+    ["text", "json", "markdown"],
+    "text: one line per change; json: one object; markdown: a pull-request comment.",
 )
 @no_traceback
 def diff_command(registers_dir: Path, revs: tuple[str, ...], fmt: str) -> None:
@@ -520,14 +514,7 @@ def init(folder: Path, name: str | None) -> None:
 @click.option("--name", help="The register file's name (one page only); default: its title.")
 @click.option("--force", is_flag=True, help="Overwrite a register file that exists.")
 @click.option("--dry-run", is_flag=True, help="Read and check the pages; write nothing.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: the report in lines; json: one object.",
-)
+@formats_option(["text", "json"], "text: the report in lines; json: one object.")
 @no_traceback
 def import_command(
     registers_dir: Path,
@@ -566,14 +553,7 @@ def import_command(
     show_default=True,
     help="With --grep: the most citations printed (all hits are counted).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: citations ready to paste into YAML; json: one object.",
-)
+@formats_option(["text", "json"], "text: citations ready to paste into YAML; json: one object.")
 @no_traceback
 def cite(
     registers_dir: Path, target: str, needle: str | None, glob: str | None, limit: int, fmt: str
