@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
+from compat_register.citations import syntax
 from compat_register.citations.syntax import (
     CitationSyntaxError,
     is_citation_path,
@@ -88,6 +91,19 @@ def test_a_token_touching_a_backtick_or_after_a_backslash_is_no_citation() -> No
     # rendered as a code span, its backticks would join the run or be escaped
     text = "a internal/a.go:1`, `internal/b.go:2, \\internal/c.go:3 and internal/d.go:4"
     assert tokens(text) == ["internal/d.go:4"]
+
+
+# Text made of what citations, and what borders them, are made of: words, paths, colons,
+# digits, and the characters the pattern's look-behind refuses before a citation.
+citation_texts = st.text(alphabet=st.sampled_from("ab.go/:-_09 @`\\é\n\t(,"), max_size=60)
+
+
+@given(text=citation_texts)
+@example(text="a:b:c:12 spec:docs/x.md:3 x.go:1:2 @a.go:1 é.go:2 -a.go:3")
+def test_the_fast_scan_finds_what_the_pattern_finds(text: str) -> None:
+    # `_citation_matches` tries the pattern only at the start of a token holding `:DIGIT`
+    expected = [m.span() for m in syntax.PROSE_CITATION.finditer(text)]
+    assert [m.span() for m in syntax._citation_matches(text)] == expected
 
 
 # --- claims -------------------------------------------------------------------------------

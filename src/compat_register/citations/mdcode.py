@@ -67,8 +67,9 @@ _PREFIX = re.compile(r"[ \t>]*")
 _QUOTE = re.compile(r"[ ]{0,3}>[ ]?")
 _ITEM = re.compile(r"[ ]{0,3}(?:[*+-]|[0-9]+\.)[ \t]+")
 _RUN = re.compile(r"`+")
-_MAYBE_CODE = re.compile(r"[`~\t]|[ ]{4}")
-"""What every code span, fence or indented block holds: without it, a text has no code."""
+_MAYBE_CODE = ("`", "~", "\t", "    ")
+"""What every code span, fence or indented block holds: without it, a text has no code.
+(Looked for with `in`, some ten times faster than one regular expression for all four.)"""
 _ODD = re.compile(r"[\r\x02\x03]|^[ >]*\t", re.MULTILINE)
 _LINE = re.compile(r"(?P<body>[^\r\n]*)(?P<end>\r\n|\r|\n|\Z)")
 
@@ -91,7 +92,7 @@ _BLOCK_LINE = re.compile(
 
 def code_ranges(text: str) -> list[Span]:
     """Character ranges of `text` that are code in both a page and a list item."""
-    if not _MAYBE_CODE.search(text):
+    if not any(mark in text for mark in _MAYBE_CODE):
         return []  # most fields: no backtick, tilde or indentation, so nothing can be code
     normal, origin = _normalise(text)
     lines = _lines(normal)

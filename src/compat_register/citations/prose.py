@@ -32,6 +32,9 @@ _NOT_PROSE = re.compile(
     r"|(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://[^\s<>]*",  # bare URL
     re.MULTILINE,
 )
+_NOT_PROSE_MARKS = ("]:", "<", "://")
+"""What every `_NOT_PROSE` match holds (a definition's `]:`, an autolink's `<`, a URL's
+`://`): most fields hold none, and `in` finds that far faster than the pattern's scan."""
 
 
 def prose_fields(entry: Mapping[str, Any]) -> list[tuple[Path_, str]]:
@@ -80,7 +83,8 @@ def _non_prose(text: str) -> tuple[Span, ...]:
     for match in _LINK_TARGET.finditer(text):
         if not overlaps((match.start(), match.start() + 2), code):
             found.append(match.span("target"))
-    found.extend(m.span() for m in _NOT_PROSE.finditer(text) if not overlaps(m.span(), code))
+    if any(mark in text for mark in _NOT_PROSE_MARKS):
+        found.extend(m.span() for m in _NOT_PROSE.finditer(text) if not overlaps(m.span(), code))
     return tuple(merge(found))
 
 

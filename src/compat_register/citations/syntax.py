@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..model.notation import MAX_DIGITS, lines_text
-from .prose import non_prose_ranges, outside
+from .prose import non_prose_ranges, overlaps
 
 OPEN_QUOTES = {"“": "”", '"': '"'}
 
@@ -32,6 +32,11 @@ PROSE_CITATION = re.compile(
     r"(?P<path>[A-Za-z0-9_.][\w.\-/]*):(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))?"
     r"(?![\w`-])"
 )
+_CITED_LINE = re.compile(r":[0-9]")
+"""What every `PROSE_CITATION` match holds: the `:` before its first line number."""
+_TOKEN_BEHIND = re.compile(r"[\w./:-]*")
+"""The characters a citation is made of, matched in the reversed text: from a `:` back to
+the start of the token holding it."""
 _LINES = re.compile(r"(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))?\Z")
 _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]*\Z")
 _HOST_SUFFIX = re.compile(r"\.(?:com|org|net|io|dev)\Z", re.IGNORECASE)
@@ -100,9 +105,30 @@ def _prose_citations(text: str) -> tuple[re.Match[str], ...]:
 
 
 def _outside(text: str, skip: Sequence[tuple[int, int]]) -> Iterator[re.Match[str]]:
-    for match in outside(PROSE_CITATION, text, skip):
-        if is_citation_path(match["path"]):
+    for match in _citation_matches(text):
+        if is_citation_path(match["path"]) and not overlaps(match.span(), skip):
             yield match
+
+
+def _citation_matches(text: str) -> Iterator[re.Match[str]]:
+    """The matches of `PROSE_CITATION.finditer(text)`, found some ten times faster.
+
+    A match is made only of the characters of `_TOKEN_BEHIND`, and the pattern's
+    look-behind refuses each of them before a match: so a match starts where a run of those
+    characters starts, or nowhere in that run. Only the runs holding a `:DIGIT` are tried,
+    each once from its start, instead of the pattern being tried at every word of the text.
+    """
+    reverse, tried = "", -1
+    for colon in _CITED_LINE.finditer(text):
+        reverse = reverse or text[::-1]
+        behind = len(text) - colon.start()  # where the character before the `:` is in reverse
+        run = _TOKEN_BEHIND.match(reverse, behind)
+        assert run is not None  # a `*` pattern matches anywhere, if only the empty string
+        start = colon.start() - (run.end() - behind)
+        if start != tried:
+            tried = start
+            if match := PROSE_CITATION.match(text, start):
+                yield match
 
 
 def parse_lines(value: int | str) -> tuple[int, int]:
