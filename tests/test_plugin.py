@@ -113,8 +113,11 @@ def test_stale_citation_warns_and_checkout_shows_excerpt(tmp_path: Path) -> None
     done = build(site, env=env)
     assert done.returncode == 0, done.stderr
     alpha = html(site, "registers/alpha")
-    assert 'class="hll"' in alpha and "line40" in alpha  # the cited line, highlighted
-    assert f"internal/server.go:40 @ {sha[:7]}" in alpha
+    assert f"internal/server.go:40 @ {sha[:7]}" in alpha and "line40" not in alpha
+    assert 'class="reg-excerpt" href="excerpts.html#x' in alpha  # beside the page
+    excerpt = (site / "site" / "registers" / "alpha" / "excerpts.html").read_text()
+    assert '<span class="hll"><span class="kd">func</span><span class="w"> </span><span class="nx">line40' in excerpt
+    assert "line40" not in (site / "site" / "search" / "search_index.json").read_text()
     alpha_yaml = site / "registers" / "alpha.yaml"
     alpha_yaml.write_text(
         alpha_yaml.read_text().replace("internal/server.go:40", "internal/gone.go:40")
@@ -221,10 +224,11 @@ def test_rebuilds_render_again_only_when_an_input_changed(
     alpha = site / "registers" / "alpha.yaml"
     os.utime(alpha, ns=(alpha.stat().st_atime_ns, alpha.stat().st_mtime_ns + 1_000_000_000))
     assert rebuild() == 2
-    assert "line40" not in html(site, "registers/alpha")  # no checkout: no excerpt
+    excerpts = site / "site" / "registers" / "alpha" / "excerpts.html"
+    assert not excerpts.exists()  # no checkout: no excerpt
     monkeypatch.setenv("REGISTER_SOURCE_IMPL", str(repo.root))
     assert rebuild() == 3
-    assert "line40" in html(site, "registers/alpha")
+    assert "line40" in excerpts.read_text() and "reg-excerpt" in html(site, "registers/alpha")
     assert rebuild() == 3
 
 

@@ -402,7 +402,7 @@ def render_command(
     plain: bool,
 ) -> None:
     """Write the site's pages as Markdown, for engines that run no MkDocs plugins."""
-    from .site import levels, render  # noqa: PLC0415 - only this command needs Jinja2 and Pygments
+    from .site import excerpts, levels, render  # noqa: PLC0415 - needs Jinja2 and Pygments
 
     _require_dir(registers_dir)
     if plain:
@@ -414,7 +414,7 @@ def render_command(
         if levels.site_level(diagnostic) != "info":
             click.echo(diagnostic.as_text(), err=True)
     history = None if no_history else _history(registers_dir)
-    pages = render.render_site(
+    renderer = render.Renderer(
         result.registers,
         result.outcomes,
         layout=layout,
@@ -422,7 +422,9 @@ def render_command(
         history=history,
         repo_url=repo_url,
     )
+    pages = renderer.pages()
     refuse_unsafe_pages(pages)
+    pages.update(excerpts.documents(renderer.excerpts))
     for name in render.ASSETS:
         pages[f"assets/compat-register/{name}"] = render.asset(name, templates)
     files = {out / uri: text for uri, text in pages.items()}

@@ -36,7 +36,7 @@ from .model.registers import Sources
 
 if TYPE_CHECKING:
     from .history.repository import History
-from .site import extensions, failures, levels, render, sanitize
+from .site import excerpts, extensions, failures, levels, render, sanitize
 
 log = get_plugin_logger(__name__)
 
@@ -89,6 +89,8 @@ class Built:
     checkouts could not be asked (then the next build renders again)."""
     result: api.Checked
     pages: dict[str, str]
+    excerpts: dict[str, render.ExcerptFile]
+    """Excerpt file -> the excerpts it holds (`site.excerpts`), beside each register page."""
     failed: dict[str, list[Diagnostic]] = field(default_factory=dict)
     """slug -> problems, of each register file that did not load (its page shows them)."""
 
@@ -104,6 +106,11 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         self.rendered: dict[str, str] = {}
         """Each register page as last rendered from a file that loaded: what its page keeps
         showing, under its problems, while the file does not load (`mkdocs serve`)."""
+        self.rendered_excerpts: dict[str, render.ExcerptFile] = {}
+        """Each register's excerpt file as last rendered, kept with its page."""
+        self.highlighter: excerpts.Highlighter | None = None
+        """Highlights the excerpts; kept between rebuilds, so an edit highlights only what
+        it changed."""
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         """Defined so that MkDocs keeps this instance, and `self.built`, between rebuilds."""
@@ -144,6 +151,8 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         for uri, content in built.pages.items():
             _add(files, File.generated(config, uri, content=content))
         self.generated = set(built.pages)
+        for uri, content in excerpts.documents(built.excerpts, self._highlighter(config)).items():
+            _add(files, File.generated(config, uri, content=content))
         for name in render.ASSETS:
             content = render.asset(name, templates)
             _add(files, File.generated(config, f"{ASSET_DIR}/{name}", content=content))
@@ -187,9 +196,23 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         self.rendered.update(
             (uri, page) for uri, page in pages.items() if uri in _register_pages(result, layout)
         )
+        self.rendered_excerpts.update(renderer.excerpts)
         pages.update(self._failure_pages(failed, layout, pages))
-        self.built = Built(key, self._pins(root, result), result, pages, failed)
+        excerpt_files = dict(renderer.excerpts)
+        for slug in failed:  # the page keeps its last rendering, and so its excerpts
+            last = self.rendered_excerpts.get(layout.excerpts_of(slug))
+            if last is not None:
+                excerpt_files[layout.excerpts_of(slug)] = last
+        self.built = Built(key, self._pins(root, result), result, pages, excerpt_files, failed)
         return self.built
+
+    def _highlighter(self, config: MkDocsConfig) -> excerpts.Highlighter:
+        """The highlighter of the site's Markdown extensions (a new one when they change)."""
+        configs = dict(config.mdx_configs or {})
+        highlighter = excerpts.Highlighter(config.markdown_extensions, configs)
+        if self.highlighter is None or self.highlighter.settings() != highlighter.settings():
+            self.highlighter = highlighter
+        return self.highlighter
 
     def _failure_pages(
         self, failed: dict[str, list[Diagnostic]], layout: render.Layout, pages: dict[str, str]

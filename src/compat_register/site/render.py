@@ -15,6 +15,7 @@ HTML-escaped `Markup`.
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import html
 import posixpath
 import re
@@ -101,6 +102,11 @@ class Layout:
     def page_of(self, slug: str) -> str:
         return posixpath.join(self.pages, f"{slug}.md")
 
+    def excerpts_of(self, slug: str) -> str:
+        """The excerpt file beside a register's page: `registers/meta/excerpts.html`, in the
+        folder a directory URL gives the page (`registers/meta/`)."""
+        return posixpath.join(self.pages, slug, "excerpts.html")
+
     @property
     def matrix(self) -> str:
         return posixpath.join(self.revisions, "index.md")
@@ -143,6 +149,28 @@ def escape_value(value: Any) -> str:
     return text if not text.strip() else escape_inline(text)
 
 
+@dataclass(frozen=True)
+class Excerpt:
+    """The cited lines of a citation, in context, as its register's excerpt file holds them."""
+
+    key: str
+    """Its anchor in the excerpt file: `x` and the first hex digits of the block's digest,
+    so that a citation of the same lines made twice is one excerpt."""
+    title: str
+    """`path:lines @ sha`, as plain text."""
+    block: str
+    """A fenced code block: line numbers of the file, the cited lines marked."""
+
+
+@dataclass
+class ExcerptFile:
+    """The excerpts of one register page, for its excerpt file (`site.excerpts`)."""
+
+    title: str
+    """The register's title."""
+    excerpts: list[Excerpt]
+
+
 @dataclass
 class SourceView:
     """One listed citation as its page shows it (every text field safe Markdown)."""
@@ -151,7 +179,8 @@ class SourceView:
     quote: Markup | None
     outcome: str
     excerpt: Markup | None = None
-    """A fenced, highlighted code block of the cited lines (not indented)."""
+    """A link to the cited lines in the register's excerpt file, which `register.js` loads
+    into the page when a reader opens the excerpt; without JavaScript, the link opens it."""
     excerpt_title: Markup = Markup("")
     """`path:lines @ sha`, escaped for `??? quote "{{ excerpt_title }}"`."""
 
@@ -173,6 +202,10 @@ class PageFormatter:
     """Register slug -> the register and its page."""
     revision_pages: dict[str, str] = field(default_factory=dict)
     """Revision name -> its page ("What 2025-11-25 changed")."""
+    excerpt_file: str | None = None
+    """The register's excerpt file, on a register page: its citations get excerpts there."""
+    excerpts: dict[str, Excerpt] = field(default_factory=dict)
+    """The excerpts this page's citations link to, by key, in order of first citation."""
 
     def prose(self, text: str | None) -> str:
         """Register Markdown, made safe, with references and citations linked."""
@@ -265,13 +298,20 @@ class PageFormatter:
             quote=Markup(escape_inline(citation.quote)) if citation.quote else None,
             outcome=outcome.outcome if outcome else "unverified",
         )
-        if outcome and outcome.excerpt:
-            view.excerpt = Markup(excerpt_block(citation, *outcome.shown()))
+        if outcome and outcome.excerpt and self.excerpt_file:
             sha = (outcome.commit or self._commit(citation))[:7]
             title = f"{citation.repo_path or citation.path}:{citation.lines_text}"
             title += f" @ {sha}" if sha else ""
+            excerpt = self._excerpt(title, excerpt_block(citation, *outcome.shown()))
+            label = escape_inline(f"{citation.repo_path or citation.path}:{citation.lines_text}")
+            target = self.link(self.excerpt_file, excerpt.key)
+            view.excerpt = Markup(f"[{label} in context]({target}){{ .reg-excerpt }}")
             view.excerpt_title = Markup(escape_inline(title).replace('"', "&quot;"))
         return view
+
+    def _excerpt(self, title: str, block: str) -> Excerpt:
+        key = "x" + hashlib.sha256(f"{title}\n{block}".encode()).hexdigest()[:12]
+        return self.excerpts.setdefault(key, Excerpt(key, title, block))
 
     def places(self, places: Iterable[Where]) -> str:
         """ "registers/meta.yaml:36, registers/meta.yaml:46": each kept on one line."""
@@ -375,6 +415,9 @@ class Renderer:
             for entry in register.entries
         }
         self.prose_citations = prose_citations(registers)
+        self.excerpts: dict[str, ExcerptFile] = {}
+        """Excerpt file (`Layout.excerpts_of`) -> its excerpts, of each register page
+        rendered that shows one."""
 
     def formatter(self, page: str) -> PageFormatter:
         linker = Linker(
@@ -414,10 +457,12 @@ class Renderer:
         )
 
     def register(self, register: Register) -> str:
+        """A register's page; its excerpts go to `self.excerpts`, under its excerpt file."""
         page = self.layout.page_of(register.slug)
         fmt = self.formatter(page)
+        fmt.excerpt_file = self.layout.excerpts_of(register.slug)
         legend = fmt.link(self.layout.legend) if self.layout.legend else None
-        return self._render(
+        text = self._render(
             "register.md.j2",
             fmt,
             register=register,
@@ -427,6 +472,10 @@ class Renderer:
             ),
             front_matter=front_matter(page_meta(register)),
         )
+        if fmt.excerpts:
+            excerpts = list(fmt.excerpts.values())
+            self.excerpts[fmt.excerpt_file] = ExcerptFile(register.title, excerpts)
+        return text
 
     def overview(self) -> str:
         fmt = self.formatter(self.layout.overview)

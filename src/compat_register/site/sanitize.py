@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from html.parser import HTMLParser
 
 import markdown as python_markdown
@@ -106,17 +107,31 @@ def _attribute(tag: str, name: str, value: str) -> str | None:
     return value
 
 
-_CLEANER = nh3.Cleaner(
-    tags=set(TAGS),
-    clean_content_tags=set(DROPPED_WITH_CONTENT),
-    attributes={"*": set(GENERIC_ATTRIBUTES), **{t: set(a) for t, a in TAG_ATTRIBUTES.items()}},
-    attribute_filter=_attribute,
-    generic_attribute_prefixes={"aria-"},
-    strip_comments=True,
-    link_rel=None,
-    url_schemes=set(URL_SCHEMES),
-    filter_style_properties={"text-align"},
-)
+def _cleaner(attribute_filter: Callable[[str, str, str], str | None]) -> nh3.Cleaner:
+    return nh3.Cleaner(
+        tags=set(TAGS),
+        clean_content_tags=set(DROPPED_WITH_CONTENT),
+        attributes={
+            "*": set(GENERIC_ATTRIBUTES),
+            **{t: set(a) for t, a in TAG_ATTRIBUTES.items()},
+        },
+        attribute_filter=attribute_filter,
+        generic_attribute_prefixes={"aria-"},
+        strip_comments=True,
+        link_rel=None,
+        url_schemes=set(URL_SCHEMES),
+        filter_style_properties={"text-align"},
+    )
+
+
+def _excerpt_attribute(tag: str, name: str, value: str) -> str | None:
+    """As `_attribute`, and no `id` at all: an excerpt is loaded into a page beside other
+    highlighted blocks, whose line spans are numbered from the same `__span-0-1`."""
+    return None if name == "id" else _attribute(tag, name, value)
+
+
+_CLEANER = _cleaner(_attribute)
+_EXCERPT_CLEANER = _cleaner(_excerpt_attribute)
 
 
 _KEEP_ALL = nh3.Cleaner(
@@ -159,6 +174,11 @@ def reparsed(page: str) -> str:
 def clean(page: str) -> str:
     """`page` (HTML) with only allowed tags, attributes and URLs."""
     return _CLEANER.clean(page)
+
+
+def clean_excerpt(block: str) -> str:
+    """A highlighted excerpt (HTML) kept to the same allowlist, without any `id`."""
+    return _EXCERPT_CLEANER.clean(block)
 
 
 def unexpected(page: str) -> list[str]:

@@ -331,10 +331,65 @@
       .observe(results, { childList: true, subtree: true });
   }
 
+  /* Excerpts: a register page's collapsed excerpt holds a link to the cited lines in the
+     register's excerpt file (`excerpts.html#x…`, written beside the page), so that the page
+     stays light and the search index holds no code. Opening the excerpt fetches that file
+     once per page and puts the highlighted block in place of the link; when the fetch fails
+     (or without JavaScript) the link stays and opens the file at those lines. */
+  var excerptFiles = {};
+
+  function excerptFile(url) {
+    if (!excerptFiles[url]) {
+      excerptFiles[url] = fetch(url).then(function (response) {
+        if (!response.ok) throw new Error(response.status + " " + url);
+        return response.text();
+      }).then(function (text) {
+        return new DOMParser().parseFromString(text, "text/html");
+      });
+      excerptFiles[url].catch(function () { delete excerptFiles[url]; });
+    }
+    return excerptFiles[url];
+  }
+
+  function showExcerpt(link) {
+    var holder = link.closest("p") || link;
+    if (holder.hasAttribute("data-reg-loading") || holder.hidden) return;
+    var url = new URL(link.href, window.location.href);
+    var key = decodeURIComponent(url.hash.slice(1));
+    url.hash = "";
+    holder.setAttribute("data-reg-loading", "");
+    link.closest("details").setAttribute("aria-busy", "true");
+    excerptFile(url.href).then(function (file) {
+      var section = file.getElementById(key);
+      var block = section && section.querySelector(".highlight");
+      if (!block) throw new Error("no excerpt " + key);
+      holder.parentNode.insertBefore(document.importNode(block, true), holder.nextSibling);
+      holder.hidden = true;
+    }).catch(function () {
+      if (holder.querySelector(".reg-excerpt-failed")) return;
+      var note = document.createElement("span");
+      note.className = "reg-excerpt-failed";
+      note.textContent = " (the excerpt did not load: follow the link)";
+      holder.appendChild(note);
+    }).then(function () {
+      holder.removeAttribute("data-reg-loading");
+      link.closest("details").removeAttribute("aria-busy");
+    });
+  }
+
+  function watchExcerpts() {
+    Array.prototype.forEach.call(document.querySelectorAll("details a.reg-excerpt"), function (link) {
+      var details = link.closest("details");
+      if (details.open) showExcerpt(link);
+      details.addEventListener("toggle", function () { if (details.open) showExcerpt(link); });
+    });
+  }
+
   function start() {
     setup();
     watchHighlights();
     watchSearchResults();
+    watchExcerpts();
   }
 
   if (document.readyState === "loading") {
