@@ -10,6 +10,7 @@ import bisect
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..citations.prose import (
     Span,
@@ -26,9 +27,11 @@ from ..reading.loader import Document, Path_
 from .ids import ID, PREFIX, REFERENCE, number_of, prefix_of
 
 
-@dataclass(frozen=True)
-class Ref:
-    """A reference found in prose: an ID, an ID range, or an external link pattern match."""
+class Ref(NamedTuple):
+    """A reference found in prose: an ID, an ID range, or an external link pattern match.
+
+    A named tuple, not a frozen dataclass: a large set has tens of thousands of them.
+    """
 
     start: int
     end: int
@@ -71,8 +74,11 @@ class _Context:
     numbered: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     """Prefix -> (number, ID) of its well-formed entries: a range's targets are looked up
     here, not by scanning every entry for each range (2,000 ranges x 2,000 entries)."""
+    known: set[str] = field(default_factory=set)
+    """The prefixes a reference may name: published or pending."""
 
     def __post_init__(self) -> None:
+        self.known = set(self.published) | self.pending
         for entry_id in self.entries:
             if ID.match(entry_id):
                 self.numbered.setdefault(prefix_of(entry_id), []).append(
@@ -160,7 +166,7 @@ def _check(
 ) -> Iterator[Diagnostic]:
     ends = [ref.first] + ([ref.last] if ref.last else [])
     prefixes = {prefix_of(end) for end in ends}
-    known = set(ctx.published) | ctx.pending
+    known = ctx.known
     if not prefixes & known:
         # M-3, UTF-8: not a register prefix, so not a reference; but KX-04 beside a
         # register KV is most likely KV-04 mistyped.

@@ -7,6 +7,7 @@ Pure checks, shared by validation (which needs no git) and the git layer, so tha
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _HEX = re.compile(r"[0-9a-fA-F]{7,40}")
 SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/]*)")
@@ -66,6 +67,7 @@ def check_commit(commit: str) -> str | None:
     return f"commit {commit!r} is not 7 to 40 hex digits"
 
 
+@lru_cache(maxsize=65536)  # pure, and asked about each cited path at every stage of a run
 def check_repo_path(path: str) -> str | None:
     """Error unless a safe repository-relative path: not empty, not absolute, no '..' segment,
     no leading '-', no NUL/newline, no backslash."""

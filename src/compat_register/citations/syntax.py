@@ -212,6 +212,7 @@ def normalise(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+@lru_cache(maxsize=65536)  # a quote is normalised when built, then when judged
 def normalise_quote(quote: str) -> str:
     """A quote normalised, with a trailing `…` or `...` (a truncated quote) dropped."""
     text = normalise(quote)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -26,6 +26,9 @@ class Claims(dict[str, tuple[Claim, ...]]):
             (alias, [(_glob_regex(claim.glob), claim.under) for claim in patterns])
             for alias, patterns in self.items()
         ]
+        self.owners: dict[str, tuple[tuple[str, str], ...]] = {}
+        """path -> its claimants: a set cites each file many times, and each citation is
+        resolved, then checked."""
 
 
 def claimants(path: str, claims: Mapping[str, Sequence[Claim]]) -> list[tuple[str, str]]:
@@ -34,12 +37,16 @@ def claimants(path: str, claims: Mapping[str, Sequence[Claim]]) -> list[tuple[st
     Pass `Sources.claims()`, a `Claims` built once per run; a plain mapping is compiled here.
     """
     compiled = claims if isinstance(claims, Claims) else Claims(claims)
-    found = []
+    if (known := compiled.owners.get(path)) is None:
+        known = compiled.owners[path] = tuple(_claimants(path, compiled))
+    return list(known)
+
+
+def _claimants(path: str, compiled: Claims) -> Iterator[tuple[str, str]]:
     for alias, patterns in compiled.compiled:
         under = next((under for regex, under in patterns if regex.match(path)), None)
         if under is not None:
-            found.append((alias, under + path))
-    return found
+            yield alias, under + path
 
 
 @lru_cache(maxsize=4096)
