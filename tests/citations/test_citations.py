@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -104,6 +106,14 @@ def test_the_fast_scan_finds_what_the_pattern_finds(text: str) -> None:
     # `_citation_matches` tries the pattern only at the start of a token holding `:DIGIT`
     expected = [m.span() for m in syntax.PROSE_CITATION.finditer(text)]
     assert [m.span() for m in syntax._citation_matches(text)] == expected
+
+
+@given(text=st.text(alphabet=st.sampled_from("`*_ aé1.-\n\t\u00a0\u2028“”’"), max_size=40))
+@example(text="a`_b `_x_` __init__ **SHOULD NOT** _em_ snake_case_ ")
+def test_normalise_drops_markup_and_runs_of_space_as_first_written(text: str) -> None:
+    # the rule in its plainest regular expressions: the faster forms must agree with it
+    markup = re.sub(r"`+|\*+|(?<!\w)_+|_+(?!\w)", "", text.translate(syntax._QUOTE_MAP))
+    assert syntax.normalise(text) == re.sub(r"\s+", " ", markup).strip()
 
 
 # --- claims -------------------------------------------------------------------------------
