@@ -62,8 +62,10 @@ def test_init_then_check_verify_and_strict_build(
     assert built.returncode == 0, built.stderr
     page = html(here, "registers/example")
     assert 'id="ex-01"' in page and 'id="ex-02"' in page
-    assert page.count("<details") == 4  # one excerpt per citation
-    assert "{ #" not in page and "??? quote" not in page and "```" not in page
+    assert page.count('class="reg-excerpt"') == 4  # one excerpt per citation
+    excerpts = (here / "site" / "registers" / "example" / "excerpts.html").read_text()
+    assert excerpts.count("<section") == 4 and 'class="hll"' in excerpts  # cited lines marked
+    assert "{ #" not in page and "{ ." not in page and "```" not in page
 
 
 def test_init_offline_build_passes_and_links_the_pinned_lines(tmp_path: Path) -> None:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import html
 import os
+import posixpath
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -95,6 +97,49 @@ class Built:
     """slug -> problems, of each register file that did not load (its page shows them)."""
 
 
+@dataclass
+class Converted:
+    """A generated page as MkDocs converted it: what a rebuild puts back when the page's
+    Markdown and its surroundings (`conversion_context`) are the same."""
+
+    markdown: str
+    title: str
+    """The page's first heading line: all MkDocs converts when the rest is reused, so that
+    it finds the title where it always does."""
+    html: str
+    toc: Any
+    anchors: set[str]
+    links: Any
+    context: tuple[Any, ...]
+
+    @classmethod
+    def of(cls, page: Page, html: str, title: str, context: tuple[Any, ...]) -> Converted:
+        return cls(
+            markdown=page.markdown or "",
+            title=title,
+            html=html,
+            toc=page.toc,
+            anchors=set(page.present_anchor_ids or ()),
+            links=getattr(page, "links_to_anchors", None),
+            context=context,
+        )
+
+    @staticmethod
+    def title_of(markdown: str) -> str | None:
+        """The first `# ` heading line of a page (after its front matter), or None."""
+        found = re.search(r"^# .*$", markdown, re.MULTILINE)
+        return found[0] + "\n" if found else None
+
+    def restore(self, page: Page) -> str:
+        """Put back on `page` what converting it gave last time; returns its HTML."""
+        page.markdown = self.markdown
+        page.toc = self.toc
+        page.present_anchor_ids = set(self.anchors)
+        if self.links is not None:
+            page.links_to_anchors = self.links
+        return self.html
+
+
 class RegisterPlugin(BasePlugin[RegisterConfig]):
     """Adds one page per register, an overview and a citation-health page."""
 
@@ -105,9 +150,18 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         """The pages (src URIs) this plugin generated in the current build."""
         self.rendered: dict[str, str] = {}
         """Each register page as last rendered from a file that loaded: what its page keeps
-        showing, under its problems, while the file does not load (`mkdocs serve`)."""
+        showing, under its problems, while the file does not load (`mkdocs serve`); and
+        the health page as last rendered."""
         self.rendered_excerpts: dict[str, render.ExcerptFile] = {}
         """Each register's excerpt file as last rendered, kept with its page."""
+        self.rendered_inputs: dict[str, tuple[Any, ...]] = {}
+        """What each register page in `rendered` was rendered from (`page_inputs`)."""
+        self.converted: dict[str, Converted] = {}
+        """Each generated page as MkDocs last converted it (`mkdocs serve` reuses it)."""
+        self.reused: set[str] = set()
+        """The generated pages of this build whose conversion is reused."""
+        self.context: tuple[Any, ...] = ()
+        """What a page's HTML depends on besides its Markdown (`conversion_context`)."""
         self.highlighter: excerpts.Highlighter | None = None
         """Highlights the excerpts; kept between rebuilds, so an edit highlights only what
         it changed."""
@@ -157,16 +211,25 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
             content = render.asset(name, templates)
             _add(files, File.generated(config, f"{ASSET_DIR}/{name}", content=content))
         self._extend_nav(config, layout, built.result)
+        self.reused = set()
+        self.context = conversion_context(config, files)
+        self.converted = {uri: c for uri, c in self.converted.items() if uri in self.generated}
         return files
 
     def _build(
         self, root: Path, layout: render.Layout, templates: Path | None, repo_url: str | None
     ) -> Built:
-        """The registers rendered, or the last rendering when nothing it read has changed."""
+        """The registers rendered, or the last rendering when nothing it read has changed.
+
+        After an edit every register is loaded and verified again (a fraction of a build),
+        but a register page is rendered again only when what it shows may have changed
+        (`page_inputs`); the overview, health, revision and priorities pages always are.
+        """
         head = api.history_head(root) if self.config.history else None
         settings = (root.resolve(), templates, self.config.verify, layout, repo_url, head)
         folders = (root, templates, render.PACKAGED_TEMPLATES)
-        key = (settings, *(tree_state(folder) for folder in folders))
+        states = [tree_state(folder) for folder in folders]
+        key = (settings, *states)
         last = self.built
         if (
             last is not None
@@ -177,34 +240,63 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
             return last
         try:
             result = self._load(root)
-            outcomes = getattr(result, "outcomes", ())
+            pins = self._pins(root, result)
+            shared = (settings, pins, *states[1:])
+            inputs = page_inputs(result, layout, root, states[0], shared)
             renderer = render.Renderer(
                 result.registers,
-                outcomes,
+                getattr(result, "outcomes", ()),
                 layout=layout,
                 templates=templates,
                 history=self._history(root),
                 repo_url=repo_url,
             )
-            pages = renderer.pages()
+            pages = renderer.pages(reuse=self._unchanged(inputs))
             result.diagnostics.extend(render.page_clashes(result.registers, layout))
         except render.TemplateProblem as err:
             raise PluginError(f"register plugin: template {err}") from err
         except Exception as err:  # noqa: BLE001 - a traceback is no message for a site's author
             raise PluginError(f"register plugin: {type(err).__name__}: {err}") from err
+        self._keep(pages, renderer.excerpts, inputs, layout)
         failed = result.unloaded()
-        self.rendered.update(
-            (uri, page) for uri, page in pages.items() if uri in _register_pages(result, layout)
-        )
-        self.rendered_excerpts.update(renderer.excerpts)
         pages.update(self._failure_pages(failed, layout, pages))
-        excerpt_files = dict(renderer.excerpts)
-        for slug in failed:  # the page keeps its last rendering, and so its excerpts
-            last = self.rendered_excerpts.get(layout.excerpts_of(slug))
-            if last is not None:
-                excerpt_files[layout.excerpts_of(slug)] = last
-        self.built = Built(key, self._pins(root, result), result, pages, excerpt_files, failed)
+        excerpt_files = {
+            layout.excerpts_of(slug): self.rendered_excerpts[layout.excerpts_of(slug)]
+            for slug in [r.slug for r in result.registers.registers] + list(failed)
+            if layout.excerpts_of(slug) in self.rendered_excerpts
+        }  # a page that does not load keeps its last rendering, and so its excerpts
+        self.built = Built(key, pins, result, pages, excerpt_files, failed)
         return self.built
+
+    def _unchanged(self, inputs: dict[str, tuple[Any, ...]]) -> dict[str, str]:
+        """The register pages last rendered from the same inputs: reused as they are."""
+        return {
+            uri: self.rendered[uri]
+            for uri, page_key in inputs.items()
+            if self.rendered_inputs.get(uri) == page_key and uri in self.rendered
+        }
+
+    def _keep(
+        self,
+        pages: dict[str, str],
+        excerpt_files: dict[str, render.ExcerptFile],
+        inputs: dict[str, tuple[Any, ...]],
+        layout: render.Layout,
+    ) -> None:
+        """Remember each register page rendered, its excerpts and its inputs."""
+        for uri, page_key in inputs.items():
+            if self.rendered_inputs.get(uri) == page_key and uri in self.rendered:
+                continue  # reused, not rendered
+            self.rendered[uri] = pages[uri]
+            self.rendered_inputs[uri] = page_key
+            if uri == layout.health:
+                continue
+            slug = posixpath.splitext(posixpath.relpath(uri, layout.pages))[0]
+            excerpt_uri = layout.excerpts_of(slug)
+            if excerpt_uri in excerpt_files:
+                self.rendered_excerpts[excerpt_uri] = excerpt_files[excerpt_uri]
+            else:
+                self.rendered_excerpts.pop(excerpt_uri, None)
 
     def _highlighter(self, config: MkDocsConfig) -> excerpts.Highlighter:
         """The highlighter of the site's Markdown extensions (a new one when they change)."""
@@ -264,14 +356,37 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         except Exception:  # noqa: BLE001 - the build itself reports what is wrong
             return None
 
+    @event_priority(-100)  # last: the Markdown every other plugin is done with
+    def on_page_markdown(
+        self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        """A generated page converted before from the same Markdown, with the same links
+        around it, is not converted again: MkDocs is given only its title to convert, and
+        `on_page_content` puts back the HTML, table of contents and anchors of last time."""
+        uri = page.file.src_uri
+        if uri not in self.generated:
+            return markdown
+        last = self.converted.get(uri)
+        if last is None or last.markdown != markdown or last.context != self.context:
+            return markdown
+        self.reused.add(uri)
+        return last.title
+
     @event_priority(100)  # first: clean what Markdown made, before other plugins add theirs
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
         """The generated pages' HTML, kept to an allowlist (see `sanitize`)."""
-        if page.file.src_uri not in self.generated:
+        uri = page.file.src_uri
+        if uri not in self.generated:
             return html
-        return sanitize.clean(html)
+        if uri in self.reused:
+            return self.converted[uri].restore(page)
+        html = sanitize.clean(html)
+        title = Converted.title_of(page.markdown or "")
+        if title is not None:
+            self.converted[uri] = Converted.of(page, html, title, self.context)
+        return html
 
     def _extend_nav(self, config: MkDocsConfig, layout: render.Layout, result: api.Checked) -> None:
         """Append a nav section with the generated pages, unless the nav already has them."""
@@ -304,6 +419,65 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         server.watch(str(Path(self.config.registers)))
         server.watch(str(Path(self.config.templates or render.PACKAGED_TEMPLATES)))
         return server
+
+
+def conversion_context(config: MkDocsConfig, files: Files) -> tuple[Any, ...]:
+    """What the HTML of a page depends on besides its Markdown: the Markdown extensions and
+    their options, the URL style, and every file of the site (links resolve against them)."""
+    return (
+        repr(config.markdown_extensions),
+        repr(sorted((config.mdx_configs or {}).items())),
+        config.use_directory_urls,
+        tuple(sorted(file.src_uri for file in files)),
+    )
+
+
+def page_inputs(
+    result: api.Checked,
+    layout: render.Layout,
+    root: Path,
+    files: tuple[tuple[str, int, int], ...],
+    shared: tuple[Any, ...],
+) -> dict[str, tuple[Any, ...]]:
+    """What each register page and the health page depend on, by page: equal inputs, equal
+    pages.
+
+    Every page depends on what is common to all (`shared`: the options, the checkouts'
+    pinned commits, the templates; every file under registers/ that is not a register, such
+    as sources.yaml and the lock; the page of every entry ID, for links; every register's
+    title, which a backlink to a register's summary shows). A register page also shows its
+    own register file and the backlinks of its entries. Its outcomes need no place of their
+    own: the same file verified at the same pinned commits gives the same ones. The health
+    page shows every citation, where it is written and its outcome.
+    """
+    registers = result.registers.registers
+    own = {path: (mtime, size) for path, mtime, size in files}
+    file_of = {r.slug: os.path.join(root, f"{r.slug}.yaml") for r in registers}  # as tree_state
+    register_files = set(file_of.values())
+    common = (
+        shared,
+        tuple(item for item in files if item[0] not in register_files),
+        tuple((r.slug, r.title, tuple(e.id for e in r.entries)) for r in registers),
+    )
+    inputs: dict[str, tuple[Any, ...]] = {
+        layout.page_of(register.slug): (
+            common,
+            own.get(file_of[register.slug]),
+            tuple(tuple(entry.backlinks) for entry in register.entries),
+        )
+        for register in registers
+    }
+    inputs[layout.health] = (common, health_rows(result))
+    return inputs
+
+
+def health_rows(result: api.Checked) -> tuple[Any, ...]:
+    """Each citation as the health page shows it: what it cites, where, and its outcome."""
+    outcomes = {id(o.citation): (o.outcome, o.message) for o in getattr(result, "outcomes", ())}
+    return tuple(
+        (c.text, c.source, c.repo_path, c.start, c.end, c.entry, c.where, outcomes.get(id(c)))
+        for c in result.registers.citations()
+    )
 
 
 def tree_state(folder: Path | None) -> tuple[tuple[str, int, int], ...]:

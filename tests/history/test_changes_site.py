@@ -96,7 +96,9 @@ def test_serve_renders_again_when_head_moves_and_warns_when_git_fails(
     monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
     rendered: list[str] = []
     pages = render.Renderer.pages
-    monkeypatch.setattr(render.Renderer, "pages", lambda self: rendered.append("x") or pages(self))
+    monkeypatch.setattr(
+        render.Renderer, "pages", lambda self, **kw: rendered.append("x") or pages(self, **kw)
+    )
 
     def rebuild() -> int:
         built = load_config(str(root / "mkdocs.yml"), site_dir=str(root / "site"))

@@ -232,16 +232,15 @@ def test_an_excerpt_title_is_escaped(fmt: render.PageFormatter) -> None:
     fmt.outcomes[id(citation)] = outcome
     fmt.excerpt_file = "registers/alpha/excerpts.html"
     view = fmt.source(citation)
-    assert '"' not in view.excerpt_title and "<" not in view.excerpt_title
-    html = to_html(f'??? quote "{view.excerpt_title}"\n\n    {view.excerpt}\n')
+    html = to_html(f"- {view.link} {view.excerpt}\n")
     assert hostile(html) == []
-    title = "internal/x&quot;&lt;img src=x onerror=alert(1)&gt;*.go:2 @ fffffff"
-    assert f"<summary>{title}</summary>" in html
     (excerpt,) = fmt.excerpts.values()
-    assert f'<a class="reg-excerpt" href="alpha/excerpts.html#{excerpt.key}">' in html
+    text = 'internal/x"&lt;img src=x onerror=alert(1)&gt;*.go:2 @ fffffff'
+    assert f'<a class="reg-excerpt" href="alpha/excerpts.html#{excerpt.key}">{text}</a>' in html
+    title = text.replace('"', "&quot;")
     document = excerpts.document(render.ExcerptFile("<b>Alpha</b>", [excerpt]), Highlighter())
     assert "<img" not in document and "<b>" not in document and "&lt;b&gt;Alpha" in document
-    assert f"<h2 id=\"{excerpt.key}-title\">{title}</h2>" in document
+    assert f'<h2 id="{excerpt.key}-title">{title}</h2>' in document
 
 
 def test_an_unpublished_id_is_escaped_text(fmt: render.PageFormatter) -> None:
@@ -285,15 +284,15 @@ def test_excerpt_from_a_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     )
     renderer = render.Renderer(result.registers, result.outcomes)
     page = renderer.pages()["registers/alpha.md"]
-    assert f'        ??? quote "internal/server.go:40 @ {sha[:7]}"' in page
     (excerpt,) = renderer.excerpts["registers/alpha/excerpts.html"].excerpts
-    link = f"[internal/server.go:40 in context](alpha/excerpts.html#{excerpt.key}){{ .reg-excerpt }}"
-    assert f"            {link}\n" in page
+    link = f"[internal/server.go:40 @ {sha[:7]}](alpha/excerpts.html#{excerpt.key})"
+    assert f" {link}{{ .reg-excerpt }}\n" in page
     # Three lines of context either side; only the cited one is marked.
     lines = "".join(f"line {n}\n" for n in range(37, 44))
     assert excerpt.block == '``` go linenums="37" hl_lines="4"\n' + lines + "```"
     (document,) = excerpts.documents(renderer.excerpts).values()
-    assert '<span class="hll"><span class="nx">line</span><span class="w"> </span><span class="mi">40' in document
+    marked = '<span class="hll"><span class="nx">line</span><span class="w"> </span>'
+    assert marked + '<span class="mi">40' in document
     assert f'<section id="{excerpt.key}"' in document and "line 36" not in document
     assert 'id="__span' not in document  # numbered per block: they would clash in a page
 

@@ -37,6 +37,7 @@ class Highlighter:
         self.configs = MARKDOWN_EXTENSIONS if configs is None else configs
         self._markdown: python_markdown.Markdown | None = None
         self._html: dict[str, str] = {}
+        self._documents: dict[int, tuple[ExcerptFile, str]] = {}
 
     def settings(self) -> str:
         """What the HTML depends on besides a block: a new value means a new Highlighter."""
@@ -55,10 +56,22 @@ class Highlighter:
             self._html[block] = found
         return found
 
-    def keep_only(self, blocks: Iterable[str]) -> None:
-        """Forget every block not in `blocks` (what the last build no longer shows)."""
+    def document(self, file: ExcerptFile) -> str:
+        """`document(file)`, made once per file (a page reused by a rebuild keeps its
+        ExcerptFile, and so its document)."""
+        found = self._documents.get(id(file))
+        if found is None or found[0] is not file:
+            found = (file, document(file, self))
+            self._documents[id(file)] = found
+        return found[1]
+
+    def keep_only(self, blocks: Iterable[str], files: Iterable[ExcerptFile] = ()) -> None:
+        """Forget every block not in `blocks` and every document but those of `files`
+        (what the last build no longer shows)."""
         wanted = set(blocks)
         self._html = {block: text for block, text in self._html.items() if block in wanted}
+        kept = {id(file) for file in files}
+        self._documents = {key: doc for key, doc in self._documents.items() if key in kept}
 
 
 def documents(
@@ -67,8 +80,9 @@ def documents(
     """Each excerpt file (`Renderer.excerpts`) as its HTML document, by path; the
     highlighter forgets the blocks none of them holds."""
     highlighter = highlighter or Highlighter()
-    written = {uri: document(file, highlighter) for uri, file in files.items()}
-    highlighter.keep_only(excerpt.block for file in files.values() for excerpt in file.excerpts)
+    written = {uri: highlighter.document(file) for uri, file in files.items()}
+    blocks = (excerpt.block for file in files.values() for excerpt in file.excerpts)
+    highlighter.keep_only(blocks, files.values())
     return written
 
 

@@ -20,7 +20,7 @@ import html
 import posixpath
 import re
 import traceback
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -179,10 +179,9 @@ class SourceView:
     quote: Markup | None
     outcome: str
     excerpt: Markup | None = None
-    """A link to the cited lines in the register's excerpt file, which `register.js` loads
-    into the page when a reader opens the excerpt; without JavaScript, the link opens it."""
-    excerpt_title: Markup = Markup("")
-    """`path:lines @ sha`, escaped for `??? quote "{{ excerpt_title }}"`."""
+    """`path:lines @ sha`, linked to the cited lines in the register's excerpt file.
+    `register.js` turns it into a collapsed excerpt that loads them when opened; without
+    JavaScript the link opens the file at those lines."""
 
 
 @lru_cache(maxsize=4096)
@@ -303,10 +302,8 @@ class PageFormatter:
             title = f"{citation.repo_path or citation.path}:{citation.lines_text}"
             title += f" @ {sha}" if sha else ""
             excerpt = self._excerpt(title, excerpt_block(citation, *outcome.shown()))
-            label = escape_inline(f"{citation.repo_path or citation.path}:{citation.lines_text}")
             target = self.link(self.excerpt_file, excerpt.key)
-            view.excerpt = Markup(f"[{label} in context]({target}){{ .reg-excerpt }}")
-            view.excerpt_title = Markup(escape_inline(title).replace('"', "&quot;"))
+            view.excerpt = Markup(f"[{escape_inline(title)}]({target}){{ .reg-excerpt }}")
         return view
 
     def _excerpt(self, title: str, block: str) -> Excerpt:
@@ -429,12 +426,18 @@ class Renderer:
         }
         return PageFormatter(page, linker, self.outcomes, registers, revision_pages)
 
-    def pages(self) -> dict[str, str]:
-        """Every generated page: path relative to the docs dir -> Markdown."""
+    def pages(self, reuse: Mapping[str, str] | None = None) -> dict[str, str]:
+        """Every generated page: path relative to the docs dir -> Markdown. A register page
+        or the health page in `reuse` is taken from it as it is (the plugin passes those
+        whose inputs have not changed since it rendered them); a reused register page's
+        excerpts are not collected again."""
+        reuse = reuse or {}
         pages = {self.layout.overview: self.overview()}
         for register in self.registers.registers:
-            pages[self.layout.page_of(register.slug)] = self.register(register)
-        pages[self.layout.health] = self.health()
+            uri = self.layout.page_of(register.slug)
+            pages[uri] = reuse[uri] if uri in reuse else self.register(register)
+        health = self.layout.health
+        pages[health] = reuse[health] if health in reuse else self.health()
         if self.changes is not None:
             pages[self.layout.changes] = self.changes_page(self.changes)
         pages[self.layout.matrix] = self.matrix()

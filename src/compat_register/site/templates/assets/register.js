@@ -331,11 +331,13 @@
       .observe(results, { childList: true, subtree: true });
   }
 
-  /* Excerpts: a register page's collapsed excerpt holds a link to the cited lines in the
-     register's excerpt file (`excerpts.html#x…`, written beside the page), so that the page
-     stays light and the search index holds no code. Opening the excerpt fetches that file
-     once per page and puts the highlighted block in place of the link; when the fetch fails
-     (or without JavaScript) the link stays and opens the file at those lines. */
+  /* Excerpts: each citation on a register page that has one ends with a link, `path:lines
+     @ sha`, to the cited lines in the register's excerpt file (`excerpts.html#x…`, written
+     beside the page), so that the page stays light and the search index holds no code.
+     Here each link becomes a collapsed excerpt (material's `details.quote`) under its
+     citation, titled by the link's text, holding the link. Opening it fetches the file,
+     once per page, and shows the highlighted block in place of the link; when the fetch
+     fails (or without JavaScript) the link stays and opens the file at those lines. */
   var excerptFiles = {};
 
   function excerptFile(url) {
@@ -351,19 +353,18 @@
     return excerptFiles[url];
   }
 
-  function showExcerpt(link) {
-    var holder = link.closest("p") || link;
-    if (holder.hasAttribute("data-reg-loading") || holder.hidden) return;
+  function showExcerpt(details, link) {
+    var holder = link.parentNode;
+    if (details.hasAttribute("aria-busy") || holder.hidden) return;
     var url = new URL(link.href, window.location.href);
     var key = decodeURIComponent(url.hash.slice(1));
     url.hash = "";
-    holder.setAttribute("data-reg-loading", "");
-    link.closest("details").setAttribute("aria-busy", "true");
+    details.setAttribute("aria-busy", "true");
     excerptFile(url.href).then(function (file) {
       var section = file.getElementById(key);
       var block = section && section.querySelector(".highlight");
       if (!block) throw new Error("no excerpt " + key);
-      holder.parentNode.insertBefore(document.importNode(block, true), holder.nextSibling);
+      details.appendChild(document.importNode(block, true));
       holder.hidden = true;
     }).catch(function () {
       if (holder.querySelector(".reg-excerpt-failed")) return;
@@ -372,17 +373,29 @@
       note.textContent = " (the excerpt did not load: follow the link)";
       holder.appendChild(note);
     }).then(function () {
-      holder.removeAttribute("data-reg-loading");
-      link.closest("details").removeAttribute("aria-busy");
+      details.removeAttribute("aria-busy");
+    });
+  }
+
+  function collapse(link) {
+    var details = document.createElement("details");
+    var summary = document.createElement("summary");
+    var holder = document.createElement("p");
+    details.className = "quote";
+    summary.textContent = link.textContent;
+    details.appendChild(summary);
+    var line = link.parentNode;
+    (line.tagName === "P" ? line.parentNode : line).insertBefore(
+      details, line.tagName === "P" ? line.nextSibling : null);
+    holder.appendChild(link);
+    details.appendChild(holder);
+    details.addEventListener("toggle", function () {
+      if (details.open) showExcerpt(details, link);
     });
   }
 
   function watchExcerpts() {
-    Array.prototype.forEach.call(document.querySelectorAll("details a.reg-excerpt"), function (link) {
-      var details = link.closest("details");
-      if (details.open) showExcerpt(link);
-      details.addEventListener("toggle", function () { if (details.open) showExcerpt(link); });
-    });
+    Array.prototype.forEach.call(document.querySelectorAll("a.reg-excerpt"), collapse);
   }
 
   function start() {
