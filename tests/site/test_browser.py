@@ -20,8 +20,22 @@ from pathlib import Path
 import pytest
 
 import axecheck
+from compat_register.site.extensions import mkdocs_yaml
+from gitrepo import GitRepo
 
 REPO = Path(__file__).resolve().parents[2]
+GOLDEN = REPO / "tests" / "golden" / "basic" / "registers"
+EXCERPT_SITE = """\
+site_name: excerpts
+theme:
+  name: material
+  palette:
+    - scheme: default
+    - scheme: slate
+plugins:
+  - search
+  - register
+"""
 CHROMIUM = Path("/usr/bin/chromium")
 DRIVER = Path("/usr/bin/chromedriver")
 SPEC = "https://github.com/modelcontextprotocol/modelcontextprotocol/blob/"
@@ -87,7 +101,30 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     shutil.copytree(REPO / "registers", root / "registers")
     shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
     (root / "registers" / "xss.yaml").write_text(HOSTILE)
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    yield from built_and_served(root)
+
+
+@pytest.fixture(scope="module")
+def excerpt_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The repository's site on tests/golden/basic's registers, with a checkout of `impl`
+    (a real git repository), so that its citations have excerpts."""
+    root = tmp_path_factory.mktemp("excerpts")
+    repo = GitRepo(root / "impl")
+    repo.write("internal/server.go", "".join(f"func line{n}() {{}}\n" for n in range(1, 61)))
+    sha = repo.commit("impl")
+    (root / "docs").mkdir()
+    (root / "docs" / "index.md").write_text("# Excerpts\n\nThe [registers](registers/index.md).\n")
+    (root / "mkdocs.yml").write_text(EXCERPT_SITE + mkdocs_yaml())
+    shutil.copytree(GOLDEN, root / "registers")
+    sources = root / "registers" / "sources.yaml"
+    sources.write_text(sources.read_text().replace("abcdef1", sha))
+    yield from built_and_served(root, {"REGISTER_SOURCE_IMPL": str(repo.root)})
+
+
+def built_and_served(root: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    """`mkdocs build --strict` of the site in `root`, served by `python -m http.server` on
+    a free local port; yields its base URL."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "site")]
     done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -124,12 +161,25 @@ def wait_for_port(port: int, seconds: float = 10) -> None:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    yield from chromium(tmp_path_factory.mktemp("chromium-profile"))
+
+
+@pytest.fixture(scope="module")
+def browser_without_js(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    yield from chromium(tmp_path_factory.mktemp("chromium-profile"), javascript=False)
+
+
+def chromium(profile: Path, javascript: bool = True) -> Iterator[object]:
+    """Headless Chromium driven by Selenium, with JavaScript on or off."""
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
-    profile = tmp_path_factory.mktemp("chromium-profile")
+    if not javascript:
+        options.add_experimental_option(
+            "prefs", {"profile.managed_default_content_settings.javascript": 2}
+        )
     for flag in (
         "--headless",
         "--no-sandbox",
@@ -610,3 +660,50 @@ def test_axe_finds_what_the_site_used_to_have(site: str, browser, axe_script: st
     )
     found = {v["id"] for v in axecheck.violations(browser, axe_script)}
     assert {"color-contrast", "link-in-text-block"} <= found
+
+
+def test_an_excerpt_opens_in_place(excerpt_site: str, browser, axe_script: str) -> None:  # type: ignore[no-untyped-def]
+    """The page holds the excerpt's title, not its code; opening it fetches the register's
+    excerpt file and shows the cited lines highlighted, with the file's line numbers."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(excerpt_site + "registers/alpha/")
+    summary = wait(lambda: browser.find_elements(By.CSS_SELECTOR, "details.quote summary"))[0]
+    assert summary.text.startswith("internal/server.go:40 @ ")
+    assert "line40" not in browser.page_source
+    summary.click()
+    details = summary.find_element(By.XPATH, "..")
+    marked = wait(lambda: details.find_elements(By.CSS_SELECTOR, ".highlight .hll"))
+    assert [line.text for line in marked] == ["func line40() {}"]
+    numbers = details.find_element(By.CSS_SELECTOR, ".linenos").text.split()
+    assert numbers == [str(n) for n in range(37, 44)]  # three lines of context either side
+    assert not details.find_element(By.CSS_SELECTOR, "a.reg-excerpt").is_displayed()
+    for scheme in ("default", "slate"):  # the opened excerpt, in both colour schemes
+        axecheck.set_scheme(browser, scheme)
+        violations = axecheck.violations(browser, axe_script)
+        assert not violations, axecheck.describe(violations)
+    axecheck.set_scheme(browser, "default")
+
+
+def test_without_javascript_an_excerpt_is_a_link_to_its_lines(  # type: ignore[no-untyped-def]
+    excerpt_site: str, browser_without_js
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver = browser_without_js
+    driver.get(excerpt_site + "registers/alpha/")
+    assert not driver.find_elements(By.CSS_SELECTOR, "details.quote")
+    link = driver.find_elements(By.CSS_SELECTOR, "a.reg-excerpt")[0]
+    assert link.text.startswith("internal/server.go:40 @ ")
+    permalink = link.find_element(By.XPATH, "preceding-sibling::code")
+    assert permalink.text == "internal/server.go:40"  # impl has no public repository
+    link.click()
+    wait(lambda: "excerpts.html#x" in driver.current_url)
+    key = driver.current_url.split("#")[1]
+    section = driver.find_element(By.ID, key)
+    assert section.find_element(By.TAG_NAME, "h2").text == link_text(driver, key)
+    assert section.find_element(By.CSS_SELECTOR, ".hll").text == "func line40() {}"
+
+
+def link_text(driver, key: str) -> str:  # type: ignore[no-untyped-def]
+    return str(driver.execute_script(f"return document.getElementById('{key}-title').textContent"))
