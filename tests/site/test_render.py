@@ -11,7 +11,10 @@ and review the diff like any other change.
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +26,7 @@ from compat_register.following.verify import Outcome
 from compat_register.model.registers import Citation, Where
 from compat_register.site import excerpts, render
 from compat_register.site.excerpts import Highlighter
+from compat_register.site.extensions import mkdocs_yaml
 from compat_register.site.markdown import Linker, citation_link, escape_inline, prose, safe_url
 from gitrepo import GitRepo
 from pagehtml import hostile, to_html
@@ -295,6 +299,39 @@ def test_excerpt_from_a_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert marked + '<span class="mi">40' in document
     assert f'<section id="{excerpt.key}"' in document and "line 36" not in document
     assert 'id="__span' not in document  # numbered per block: they would clash in a page
+
+
+def test_render_writes_each_excerpt_file_beside_its_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`register render` with a checkout: the excerpt file sits beside the page, and a plain
+    MkDocs build (no plugin of ours) resolves the page's link to it."""
+    repo = GitRepo(tmp_path / "impl")
+    repo.write("internal/server.go", "".join(f"line {n}\n" for n in range(1, 61)))
+    sha = repo.commit("impl")
+    registers = tmp_path / "registers"
+    shutil.copytree(GOLDEN / "basic" / "registers", registers)
+    sources = (registers / "sources.yaml").read_text().replace("abcdef1", sha[:10])
+    (registers / "sources.yaml").write_text(sources)
+    monkeypatch.setenv("REGISTER_SOURCE_IMPL", str(repo.root))
+    docs = tmp_path / "docs"
+    args = ["render", "--registers", str(registers), "--out", str(docs), "--no-history"]
+    result = CliRunner().invoke(main, args)
+    assert (docs / "registers" / "alpha.md").is_file(), result.output
+    excerpt_file = (docs / "registers" / "alpha" / "excerpts.html").read_text()
+    assert excerpt_file.count("<section") == 1 and 'class="hll"' in excerpt_file
+    assert not (docs / "registers" / "beta" / "excerpts.html").exists()  # no excerpt there
+    (docs / "index.md").write_text("# Home\n")
+    config = "site_name: plain\ntheme: {name: material}\n"
+    (tmp_path / "mkdocs.yml").write_text(config + mkdocs_yaml())
+    command = [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(tmp_path / "site")]
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    built = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    page = (tmp_path / "site" / "registers" / "alpha" / "index.html").read_text()
+    # MkDocs resolved the link to the file: from the page's directory URL, it is beside it.
+    assert re.search(r'class="reg-excerpt" href="excerpts.html#x[0-9a-f]{12}"', page)
+    assert (tmp_path / "site" / "registers" / "alpha" / "excerpts.html").read_text() == excerpt_file
 
 
 def test_excerpt_block_marks_the_cited_lines() -> None:
