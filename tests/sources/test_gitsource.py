@@ -195,7 +195,11 @@ def test_binary_file_is_an_error(src: GitRepo) -> None:
 def test_each_path_is_read_once(src: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
     src.write("a.md", "a\n")
     sha = src.commit()
-    calls = spy(monkeypatch, "get_object_data")
+    calls: list[str] = []
+    real = Checkout._object
+    monkeypatch.setattr(
+        Checkout, "_object", lambda self, name: calls.append(name) or real(self, name)
+    )
     with Checkout(src.root) as checkout:
         lines = checkout.read_text(sha, "a.md")
         assert lines == ["a"]
@@ -205,7 +209,7 @@ def test_each_path_is_read_once(src: GitRepo, monkeypatch: pytest.MonkeyPatch) -
         assert checkout.file_text(sha, "a.md") is text  # its quote index is built once
         assert checkout.read_text(sha, "gone.md") is None
         assert checkout.read_text(sha, "gone.md") is None
-    assert [args[0] for args in calls] == [f"{sha}:a.md", f"{sha}:gone.md"]
+    assert calls == [f"{sha}:a.md", f"{sha}:gone.md"]
 
 
 def spy(monkeypatch: pytest.MonkeyPatch, method: str) -> list[tuple[object, ...]]:
@@ -288,6 +292,56 @@ def test_checkout_of_a_non_repository(tmp_path: Path) -> None:
         with pytest.raises(GitSourceError) as exc:
             Checkout(root)
         assert one_line(exc) == f"{root} is not a git repository"
+
+
+def test_a_checkout_is_the_repository_at_its_root_not_one_above(
+    src: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    src.write("sub/a.md", "a\n")
+    sha = src.commit()
+    for root in (src.root / "sub", tmp_path / "link"):  # a folder inside, a link to it
+        if root.name == "link":
+            root.symlink_to(src.root / "sub")
+        with pytest.raises(GitSourceError) as exc:
+            Checkout(root)
+        assert one_line(exc) == f"{root} is not a git repository"
+    monkeypatch.setenv("GIT_DIR", str(src.root / ".git"))  # git's own, not the checkout's
+    with pytest.raises(GitSourceError):
+        Checkout(tmp_path)
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "clone", "--quiet", "--bare", str(src.root), str(bare)], check=True)
+    for root in (src.root, src.root / ".git", bare):
+        with Checkout(root) as checkout:
+            assert checkout.read_text(sha, "sub/a.md") == ["a"]
+
+
+def test_names_git_answers_missing_even_with_spaces(src: GitRepo) -> None:
+    src.write("a b.md", "a\n")
+    sha = src.commit()
+    with Checkout(src.root) as checkout:
+        assert checkout.read_text(sha, "a b.md") == ["a"]
+        assert checkout.read_text(sha, "a b c.md") is None
+        assert checkout.read_text(sha, "a b") is None
+        assert checkout.resolve_rev("no such branch") is None
+
+
+def test_reading_at_a_pin_never_imports_gitpython(src: GitRepo) -> None:
+    # GitPython takes longer to import than verify takes to read a large set's blobs
+    src.write("a.md", "a\n")
+    sha = src.commit()
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from compat_register.sources.gitsource import Checkout\n"
+        f"with Checkout(Path({str(src.root)!r})) as checkout:\n"
+        f"    assert checkout.resolve({sha[:7]!r}) == {sha!r}\n"
+        "    batch = checkout.batch(checkout.resolve_rev('HEAD'))\n"
+        "    batch.ask(['a.md']); batch.collect()\n"
+        f"    assert checkout.read_text({sha!r}, 'a.md') == ['a']\n"
+        "print(sorted(name for name in sys.modules if name.startswith('git.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True)
+    assert done.stdout == b"[]\n"
 
 
 def test_paths_gitpython_would_expand_are_refused(src: GitRepo, tmp_path: Path) -> None:

@@ -10,17 +10,17 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import importlib.util
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any
-
-import git
-from git.util import expand_path
+from types import ModuleType
+from typing import IO, TYPE_CHECKING, Any
 
 from ..checking.safety import check_commit, check_repo_path, check_repo_url, is_local_path
 from .diffs import LOG_FORMAT, Hunk, LoggedCommit, parse_diff, parse_log, tree_blobs
@@ -41,6 +41,27 @@ _DIFF_PREFIXES = ("--src-prefix=a/", "--dst-prefix=b/")
 _FETCH_ENV = {"GIT_ALLOW_PROTOCOL": "https:ssh:file", "GIT_TERMINAL_PROMPT": "0"}
 
 
+def _lazy(name: str) -> ModuleType:
+    """The module `name`, imported when one of its attributes is first used (the standard
+    library's recipe). GitPython takes a tenth of `register verify` to import, and verify
+    reads objects through `git cat-file` of its own: only sync, bump and history need it."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    assert spec is not None and spec.loader is not None, f"{name} is not installed"
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+if TYPE_CHECKING:
+    import git
+else:
+    git = _lazy("git")
+
+
 class GitSourceError(Exception):
     """One-line, user-facing message (no traceback ever reaches a user)."""
 
@@ -56,8 +77,10 @@ def _require_sha(sha: str) -> None:
 
 
 def _require_literal(path: Path) -> None:
-    # GitPython runs git in expandvars(expanduser(path)): refuse rather than read elsewhere.
-    if expand_path(os.fspath(path)) != os.path.abspath(path):
+    # GitPython runs git in expandvars(expanduser(path)) (its git.util.expand_path, written
+    # out here so that checking a path does not import it): refuse rather than read elsewhere.
+    expanded = os.path.normpath(os.path.abspath(os.path.expandvars(os.path.expanduser(path))))
+    if expanded != os.path.abspath(path):
         raise GitSourceError(f"{path}: GitPython would expand the '$' or '~' in this path")
 
 
@@ -81,13 +104,22 @@ class Checkout:
     def __init__(self, root: Path) -> None:
         self.root = root
         _require_literal(root)
-        try:
-            self._repo = git.Repo(root)
-        except (git.GitError, OSError) as exc:
-            raise GitSourceError(f"{root} is not a git repository") from exc
-        self.git_dir = os.path.abspath(self._repo.git_dir)
+        self.git_dir = _git_dir(root)
         self._texts: dict[tuple[str, str], FileText | str | None] = {}
         self._diffs: dict[tuple[str, str], dict[str, tuple[str | None, list[Hunk]]]] = {}
+        self._gitpython: git.Repo | None = None
+        self._reader: subprocess.Popen[bytes] | None = None
+
+    @property
+    def _repo(self) -> git.Repo:
+        """GitPython's handle on the repository, opened when first needed (to list a tree,
+        diff, log): reading objects does without it."""
+        if self._gitpython is None:
+            try:
+                self._gitpython = git.Repo(self.root)
+            except (git.GitError, OSError) as exc:
+                raise GitSourceError(f"{self.root} is not a git repository") from exc
+        return self._gitpython
 
     def resolve(self, commit: str) -> str | None:
         """Full 40-hex sha of the commit named by the hex prefix `commit`, or None when this
@@ -172,7 +204,12 @@ class Checkout:
 
     def close(self) -> None:
         """End the cat-file processes."""
-        self._repo.close()
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            with reader:  # leaving it closes the pipes, so git ends, and waits for that
+                pass
+        if self._gitpython is not None:
+            self._gitpython.close()
 
     def __enter__(self) -> Checkout:
         return self
@@ -185,19 +222,36 @@ class Checkout:
         return _text_of(None if found is None else (found[1], found[2]))
 
     def _object(self, name: str) -> tuple[str, str, bytes] | None:
-        """(sha, type, data) of the object `name`, None if git says it is missing."""
+        """(sha, type, data) of the object `name`, None if git says it is missing.
+
+        Asked of one `git cat-file --batch` kept for the checkout's life: it answers
+        `<sha> <type> <size>` and the data, or `<name> missing`, or `<name> ambiguous`.
+        """
+        reader = self._cat_file()
+        assert reader.stdin is not None and reader.stdout is not None
         try:
-            sha, kind, _, data = self._repo.git.get_object_data(name)
-            # GitPython types these as str but hands over the bytes git printed.
-            return os.fsdecode(sha), os.fsdecode(kind), data
-        except ValueError as exc:
-            # GitPython ends its message with git's reply: "<name> missing" or "... ambiguous".
-            reply = str(exc).rstrip("'\"")
-            if reply.endswith(" missing"):
+            reader.stdin.write(os.fsencode(name) + b"\n")
+            reader.stdin.flush()
+            header = reader.stdout.readline().split()
+            if header[-1:] == [b"missing"]:  # the name itself may hold spaces: look at the end
                 return None
-            if reply.endswith(" ambiguous"):
-                raise GitSourceError(f"commit {name!r} is ambiguous in {self.root}") from exc
-            raise GitSourceError(f"git cannot read {self.root}: {_git_message(exc)}") from exc
+            if header[-1:] == [b"ambiguous"]:
+                raise GitSourceError(f"commit {name!r} is ambiguous in {self.root}")
+            if len(header) == 3 and header[2].isdigit():
+                data = reader.stdout.read(int(header[2]) + 1)[:-1]  # and the newline after
+                return os.fsdecode(header[0]), os.fsdecode(header[1]), data
+        except OSError as exc:
+            raise GitSourceError(f"git cannot read {self.root}: {exc}") from exc
+        reply = b" ".join(header).decode(errors="replace") or "no answer"
+        raise GitSourceError(f"git cannot read {self.root}: cat-file said {reply!r}")
+
+    def _cat_file(self) -> subprocess.Popen[bytes]:
+        if self._reader is None:
+            command = ["git", "--git-dir", self.git_dir, "cat-file", "--batch"]
+            self._reader = subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+            )
+        return self._reader
 
     def _diff(self, old_sha: str, new_sha: str) -> str:
         try:
@@ -207,6 +261,27 @@ class Checkout:
         except git.GitCommandError as exc:
             raise GitSourceError(f"git diff failed in {self.root}: {_git_message(exc)}") from exc
         return bytes(out).decode("utf-8", errors="replace")
+
+
+def _git_dir(root: Path) -> str:
+    """The absolute git directory of the repository at `root`, a work tree or a bare
+    repository; raises GitSourceError when `root` is neither.
+
+    Asked of git (`rev-parse --absolute-git-dir`), told not to look above `root` (as
+    GitPython's `Repo(root)` does not) and not to take a GIT_DIR from the environment.
+    """
+    outside = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES")
+    env = {key: value for key, value in os.environ.items() if key not in outside}
+    env["GIT_CEILING_DIRECTORIES"] = os.path.dirname(os.path.realpath(root))  # as git sees it
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--absolute-git-dir"], cwd=root, env=env, capture_output=True
+        )
+    except OSError:  # no such directory
+        done = None
+    if done is None or done.returncode != 0 or not done.stdout.strip():
+        raise GitSourceError(f"{root} is not a git repository")
+    return os.fsdecode(done.stdout.rstrip(b"\n"))
 
 
 def _check_rev(rev: str) -> str | None:
