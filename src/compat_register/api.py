@@ -366,6 +366,14 @@ def history_head(root: Path) -> str | None:
     return repository.head_of(root)
 
 
+def excerpt_cache(root: Path, environ: Mapping[str, str] | None = None) -> Path:
+    """Where the site keeps highlighted excerpts between builds: `excerpts/` under the cache
+    root (`REGISTER_CACHE`, else `.register/cache` beside the registers folder)."""
+    from .sources.gitsource import default_cache_root
+
+    return default_cache_root(os.environ if environ is None else environ, root) / "excerpts"
+
+
 def history(root: Path, environ: Mapping[str, str] | None = None) -> History:
     """The history of the registers folder, commit by commit, cached under the cache root
     (`.register/cache/history.json`). Raises `HistoryError` outside a git repository."""

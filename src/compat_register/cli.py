@@ -403,6 +403,7 @@ def render_command(
 ) -> None:
     """Write the site's pages as Markdown, for engines that run no MkDocs plugins."""
     from .site import excerpts, levels, render  # noqa: PLC0415 - needs Jinja2 and Pygments
+    from .site.excerptstore import ExcerptStore  # noqa: PLC0415 - as above
 
     _require_dir(registers_dir)
     if plain:
@@ -424,7 +425,11 @@ def render_command(
     )
     pages = renderer.pages()
     refuse_unsafe_pages(pages)
-    pages.update(excerpts.documents(renderer.excerpts))
+    folder = api.excerpt_cache(registers_dir)
+    highlighter = excerpts.Highlighter(store=lambda settings: ExcerptStore(folder, settings))
+    pages.update(excerpts.documents(renderer.excerpts, highlighter))
+    for problem in highlighter.problems:
+        click.echo(problem, err=True)
     for name in render.ASSETS:
         pages[f"assets/compat-register/{name}"] = render.asset(name, templates)
     files = {out / uri: text for uri, text in pages.items()}

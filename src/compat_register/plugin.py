@@ -39,6 +39,7 @@ from .model.registers import Sources
 if TYPE_CHECKING:
     from .history.repository import History
 from .site import excerpts, extensions, failures, levels, render, sanitize
+from .site.excerptstore import ExcerptStore
 
 log = get_plugin_logger(__name__)
 
@@ -205,8 +206,12 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         for uri, content in built.pages.items():
             _add(files, File.generated(config, uri, content=content))
         self.generated = set(built.pages)
-        for uri, content in excerpts.documents(built.excerpts, self._highlighter(config)).items():
+        highlighter = self._highlighter(config, root)
+        for uri, content in excerpts.documents(built.excerpts, highlighter).items():
             _add(files, File.generated(config, uri, content=content))
+        for problem in highlighter.problems:  # a cache not written costs time, not the build
+            log.info(problem)
+        highlighter.problems.clear()
         for name in render.ASSETS:
             content = render.asset(name, templates)
             _add(files, File.generated(config, f"{ASSET_DIR}/{name}", content=content))
@@ -298,13 +303,21 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
             else:
                 self.rendered_excerpts.pop(excerpt_uri, None)
 
-    def _highlighter(self, config: MkDocsConfig) -> excerpts.Highlighter:
-        """The highlighter of the site's Markdown extensions (a new one when they change)."""
+    def _highlighter(self, config: MkDocsConfig, root: Path) -> excerpts.Highlighter:
+        """The highlighter of the site's Markdown extensions (a new one when they change),
+        keeping what it highlights in the excerpt cache."""
         configs = dict(config.mdx_configs or {})
-        highlighter = excerpts.Highlighter(config.markdown_extensions, configs)
-        if self.highlighter is None or self.highlighter.settings() != highlighter.settings():
-            self.highlighter = highlighter
-        return self.highlighter
+        folder = api.excerpt_cache(root)
+        highlighter = excerpts.Highlighter(
+            config.markdown_extensions,
+            configs,
+            store=lambda settings: ExcerptStore(folder, settings),
+        )
+        last = self.highlighter
+        if last is not None and (last.settings(), last.folder) == (highlighter.settings(), folder):
+            return last
+        self.highlighter = highlighter
+        return highlighter
 
     def _failure_pages(
         self, failed: dict[str, list[Diagnostic]], layout: render.Layout, pages: dict[str, str]

@@ -242,7 +242,8 @@ def test_an_excerpt_title_is_escaped(fmt: render.PageFormatter) -> None:
     text = 'internal/x"&lt;img src=x onerror=alert(1)&gt;*.go:2 @ fffffff'
     assert f'<a class="reg-excerpt" href="alpha/excerpts.html#{excerpt.key}">{text}</a>' in html
     title = text.replace('"', "&quot;")
-    document = excerpts.document(render.ExcerptFile("<b>Alpha</b>", [excerpt]), Highlighter())
+    file = render.ExcerptFile("alpha", "<b>Alpha</b>", [excerpt])
+    document = excerpts.document(file, Highlighter().html)
     assert "<img" not in document and "<b>" not in document and "&lt;b&gt;Alpha" in document
     assert f'<h2 id="{excerpt.key}-title">{title}</h2>' in document
 

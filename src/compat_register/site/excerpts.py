@@ -15,37 +15,53 @@ it changed.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import markdown as python_markdown
 
-from . import sanitize
+from . import excerptstore, sanitize
+from .excerptstore import ExcerptStore
 from .extensions import MARKDOWN_EXTENSIONS
 from .render import Excerpt, ExcerptFile
 
 
 class Highlighter:
-    """Excerpt blocks -> clean HTML, with one site's Markdown extensions, each block once."""
+    """Excerpt blocks -> clean HTML, with one site's Markdown extensions, each block once.
+
+    With a `store` (`ExcerptStore`), a register's excerpts highlighted by an earlier build
+    are read from it, and what a register gained is written back.
+    """
 
     def __init__(
         self,
         extensions: Sequence[Any] = tuple(MARKDOWN_EXTENSIONS),
         configs: dict[str, dict[str, Any]] | None = None,
+        store: Callable[[str], ExcerptStore] | None = None,
     ):
         self.extensions = list(extensions)
         self.configs = MARKDOWN_EXTENSIONS if configs is None else configs
+        self.store = store(self.settings()) if store is not None else None
+        self.folder = self.store.folder if self.store is not None else None
+        self.problems: list[str] = []
+        """Why the store could not be written, once per failed write."""
         self._markdown: python_markdown.Markdown | None = None
         self._html: dict[str, str] = {}
+        self._stored: dict[str, dict[str, str]] = {}
+        """Register slug -> its stored excerpts, by block digest (read once)."""
         self._documents: dict[int, tuple[ExcerptFile, str]] = {}
 
     def settings(self) -> str:
-        """What the HTML depends on besides a block: a new value means a new Highlighter."""
-        return repr((self.extensions, sorted(self.configs.items())))
+        """What the HTML depends on besides a block: a new value means a new Highlighter.
+        The same from one process to the next (no object addresses), so that the store's
+        files stay usable."""
+        return _stable((self.extensions, self.configs))
 
-    def html(self, block: str) -> str:
-        """A fenced block as highlighted, cleaned HTML."""
+    def html(self, block: str, stored: dict[str, str] | None = None) -> str:
+        """A fenced block as highlighted, cleaned HTML (`stored`: found ones, by digest)."""
         found = self._html.get(block)
+        if found is None and stored:
+            found = stored.get(excerptstore.digest(block))
         if found is None:
             if self._markdown is None:
                 self._markdown = python_markdown.Markdown(
@@ -53,17 +69,38 @@ class Highlighter:
                 )
             self._markdown.reset()
             found = sanitize.clean_excerpt(self._markdown.convert(block))
-            self._html[block] = found
+        self._html[block] = found
         return found
 
     def document(self, file: ExcerptFile) -> str:
         """`document(file)`, made once per file (a page reused by a rebuild keeps its
-        ExcerptFile, and so its document)."""
+        ExcerptFile, and so its document), its new excerpts written to the store."""
         found = self._documents.get(id(file))
         if found is None or found[0] is not file:
-            found = (file, document(file, self))
+            stored = self._read(file.slug)
+            found = (file, document(file, lambda block: self.html(block, stored)))
             self._documents[id(file)] = found
+            self._write(file, stored)
         return found[1]
+
+    def _read(self, slug: str) -> dict[str, str]:
+        if self.store is None:
+            return {}
+        if slug not in self._stored:
+            self._stored[slug] = self.store.read(slug)
+        return self._stored[slug]
+
+    def _write(self, file: ExcerptFile, stored: dict[str, str]) -> None:
+        """Store the file's excerpts when they are not what is stored already."""
+        if self.store is None:
+            return
+        blocks = {excerptstore.digest(e.block): self._html[e.block] for e in file.excerpts}
+        if blocks == stored:
+            return
+        problem = self.store.write(file.slug, blocks)
+        if problem is not None:
+            self.problems.append(problem)
+        self._stored[file.slug] = blocks
 
     def keep_only(self, blocks: Iterable[str], files: Iterable[ExcerptFile] = ()) -> None:
         """Forget every block not in `blocks` and every document but those of `files`
@@ -86,11 +123,11 @@ def documents(
     return written
 
 
-def document(file: ExcerptFile, highlighter: Highlighter) -> str:
+def document(file: ExcerptFile, highlight: Callable[[str], str]) -> str:
     """The HTML document of one register's excerpts: a section per excerpt, its `id` the
-    excerpt's key, headed by `path:lines @ sha`."""
+    excerpt's key, headed by `path:lines @ sha`, its block as `highlight` makes it."""
     heading = html.escape(f"Excerpts of {file.title}")
-    sections = "\n".join(_section(excerpt, highlighter) for excerpt in file.excerpts)
+    sections = "\n".join(_section(excerpt, highlight) for excerpt in file.excerpts)
     return (
         "<!doctype html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -102,10 +139,31 @@ def document(file: ExcerptFile, highlighter: Highlighter) -> str:
     )
 
 
-def _section(excerpt: Excerpt, highlighter: Highlighter) -> str:
+def _section(excerpt: Excerpt, highlight: Callable[[str], str]) -> str:
     key = html.escape(excerpt.key)
     return (
         f'<section id="{key}" aria-labelledby="{key}-title">\n'
         f'<h2 id="{key}-title">{html.escape(excerpt.title)}</h2>\n'
-        f"{highlighter.html(excerpt.block)}\n</section>"
+        f"{highlight(excerpt.block)}\n</section>"
     )
+
+
+def _stable(value: Any) -> str:
+    """`repr` of extension settings, naming a function or an extension object by its class
+    and options instead of by its address."""
+    if isinstance(value, dict):
+        items = sorted((str(key), _stable(item)) for key, item in value.items())
+        return "{" + ", ".join(f"{key}: {item}" for key, item in items) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_stable(item) for item in value) + "]"
+    if isinstance(value, python_markdown.Extension):
+        return f"{_qualified(value)}({_stable(value.getConfigs())})"
+    if callable(value):
+        return _qualified(value)
+    return repr(value)
+
+
+def _qualified(value: Any) -> str:
+    """`module.Name` of a function or class, else of the object's class."""
+    named = value if hasattr(value, "__qualname__") else type(value)
+    return f"{getattr(named, '__module__', '?')}.{named.__qualname__}"

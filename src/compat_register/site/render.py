@@ -166,6 +166,7 @@ class Excerpt:
 class ExcerptFile:
     """The excerpts of one register page, for its excerpt file (`site.excerpts`)."""
 
+    slug: str
     title: str
     """The register's title."""
     excerpts: list[Excerpt]
@@ -477,7 +478,7 @@ class Renderer:
         )
         if fmt.excerpts:
             excerpts = list(fmt.excerpts.values())
-            self.excerpts[fmt.excerpt_file] = ExcerptFile(register.title, excerpts)
+            self.excerpts[fmt.excerpt_file] = ExcerptFile(register.slug, register.title, excerpts)
         return text
 
     def overview(self) -> str:

@@ -1,0 +1,80 @@
+"""Highlighted excerpts kept between builds: one JSON file per register, under
+`.register/cache/excerpts/<settings>/`, holding each of its excerpts' HTML by the digest of
+the block.
+
+Highlighting is most of a cold build's work (a few milliseconds an excerpt), and the same
+lines at the same pinned commit highlight the same way. So a build reads a register's file
+before it highlights anything for that register, highlights only the blocks it lacks, and
+writes the file again with exactly the register's current excerpts (so it never grows
+past them). A file written under other highlighting settings, or by other versions of the
+libraries that make the HTML, is ignored; one that does not read is started afresh; one
+that cannot be written costs the next build time, never the build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from importlib import metadata
+from pathlib import Path
+
+from ..following.edit import write_all
+
+VERSION = 1
+"""Raised whenever what an excerpt's HTML holds changes in this package (its cleaning)."""
+
+MAKERS = ("compat-register", "markdown", "pymdown-extensions", "pygments", "nh3")
+"""The distributions whose version changes the HTML of an excerpt."""
+
+
+def digest(block: str) -> str:
+    """The key of a block in a register's file."""
+    return hashlib.sha256(block.encode("utf-8")).hexdigest()
+
+
+class ExcerptStore:
+    """The excerpt files of one site's registers, for one highlighting's settings."""
+
+    def __init__(self, folder: Path, settings: str) -> None:
+        self.folder = folder
+        made_by = [f"{name} {_version(name)}" for name in MAKERS]
+        self.settings = digest("\n".join([str(VERSION), settings, *made_by]))
+        """Which settings and libraries the stored HTML was made with: a file made with
+        others is ignored."""
+
+    def path(self, slug: str) -> Path:
+        """`<folder>/<settings>/<slug>.json`: a folder per settings, so that two ways of
+        highlighting (a site's own extensions, `register render`'s) never overwrite each
+        other's files."""
+        return self.folder / self.settings[:16] / f"{slug}.json"
+
+    def read(self, slug: str) -> dict[str, str]:
+        """The register's stored excerpts, by block digest; empty when there are none usable."""
+        try:
+            data = json.loads(self.path(slug).read_bytes())
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(data, dict) or data.get("settings") != self.settings:
+            return {}
+        blocks = data.get("blocks")
+        if not isinstance(blocks, dict):
+            return {}
+        return {k: v for k, v in blocks.items() if isinstance(k, str) and isinstance(v, str)}
+
+    def write(self, slug: str, blocks: dict[str, str]) -> str | None:
+        """Store the register's excerpts (replacing what was stored); a message on failure."""
+        data = {"settings": self.settings, "blocks": blocks}
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        try:
+            self.path(slug).parent.mkdir(parents=True, exist_ok=True)
+            write_all([(self.path(slug), text.encode("utf-8"))])
+        except OSError as err:
+            return f"cannot write the excerpt cache {self.path(slug)}: {err.strerror or err}"
+        return None
+
+
+def _version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "unknown"
