@@ -8,8 +8,9 @@ lines, entries with long prose holding in-prose citations and references, and co
 prefixed and mapping-form citations. The floor is the least any verifier must do: parse
 the same YAML with PyYAML's C loader, find the cited paths (listed and in prose), and read
 every cited blob through one `git cat-file --batch` per source. Both run as child
-processes in this one run, so the ratio compares like with like on this machine; each is
-timed (wall and CPU, best of --repeat) and its peak memory (max RSS) read from the kernel.
+processes in this one run, in turn, so the ratio compares like with like on this machine;
+each is timed (wall and CPU, best of --repeat) and its peak memory (max RSS) read from the
+kernel.
 Target: verify within 2.0x of the floor, wall and CPU.
 """
 
@@ -23,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import best  # noqa: E402
+from common import Run, run_child  # noqa: E402
 from realistic import generate_realistic  # noqa: E402
 from synthetic import generate  # noqa: E402
 
@@ -71,6 +72,20 @@ for alias, wanted in paths.items():
 """
 
 
+def best_in_turn(commands: list[list[str]], env: dict[str, str], repeat: int) -> list[Run]:
+    """Each command's best run (least wall and CPU time, most memory) of `repeat`, the
+    commands run in turn: on a shared machine a load that comes and goes then weighs on
+    the floor and on verify alike, instead of on whichever ran while it lasted."""
+    runs: list[list[Run]] = [[] for _ in commands]
+    for _ in range(repeat):
+        for command, times in zip(commands, runs, strict=True):
+            times.append(run_child(command, env))
+    return [
+        (min(r[0] for r in times), max(r[1] for r in times), min(r[2] for r in times))
+        for times in runs
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--registers", type=int, default=100)
@@ -88,9 +103,15 @@ def main() -> None:
         # compat-register on every run (the floor's modules are all compiled already).
         env = {**os.environ, "REGISTER_CACHE": str(root / "cache")}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        floor = best([sys.executable, "-c", FLOOR, str(registers)], env, options.repeat)
         register = shutil.which("register") or "register"
-        verify = best([register, "verify", "--registers", str(registers)], env, options.repeat)
+        floor, verify = best_in_turn(
+            [
+                [sys.executable, "-c", FLOOR, str(registers)],
+                [register, "verify", "--registers", str(registers)],
+            ],
+            env,
+            options.repeat,
+        )
     finally:
         shutil.rmtree(root, ignore_errors=True)
     sizes = f"{options.registers} registers, {options.citations} citations, {options.files} files"

@@ -206,7 +206,11 @@ def _build_entry(
         for number, item in enumerate(_list(data.get("sources")))
         if (c := builder.listed((*base, "sources", number), item, entry_id)) is not None
     ]
-    prose = [c for path in prose_paths(data) for c in builder.in_prose((*base, *path), entry_id)]
+    prose = [
+        c
+        for path, text in prose_fields(data)
+        for c in builder.in_prose((*base, *path), entry_id, text)
+    ]
     return Entry(
         id=entry_id,
         title=_text(data.get("title")),
@@ -228,11 +232,6 @@ def _build_entry(
         named=named,
         meta=_dict(data.get("_meta")),
     )
-
-
-def prose_paths(entry: dict[str, Any]) -> list[Path_]:
-    """Paths (relative to the entry) of its prose fields that hold text."""
-    return [path for path, _ in prose_fields(entry)]
 
 
 def _parse_lines(text: str) -> tuple[int, int]:
@@ -325,8 +324,9 @@ class _CitationBuilder:
             text += f" “{quote}”"
         return self._citation(parsed, text, False, entry_id, (*path, "lines"))
 
-    def in_prose(self, path: Path_, entry_id: str) -> list[Citation]:
-        text = _get(self.doc.data, path)
+    def in_prose(self, path: Path_, entry_id: str, text: str | None = None) -> list[Citation]:
+        """The in-prose citations of the field at `path` (whose `text` may be given)."""
+        text = _get(self.doc.data, path) if text is None else text
         if not isinstance(text, str):
             return []
         found: list[Citation] = []

@@ -61,7 +61,9 @@ def _fast_check(name: str) -> Callable[[Any], bool]:
     implements; tests/reading/test_schema_gate.py holds both to the same verdicts.
     """
     schema = {**_inlined(name), "$schema": "http://json-schema.org/draft-07/schema#"}
-    validate = fastjsonschema.compile(schema)
+    # Only the verdict is used: without the code for detailed messages the validator is a
+    # third of the size, and compiles in a third of the time, on every run.
+    validate = fastjsonschema.compile(schema, detailed_exceptions=False)
 
     def check(data: Any) -> bool:
         try:
