@@ -38,7 +38,7 @@ from .model.registers import Sources
 
 if TYPE_CHECKING:
     from .history.repository import History
-from .site import excerpts, extensions, failures, levels, render, sanitize
+from .site import excerpts, extensions, failures, levels, rebuild, render, sanitize
 from .site.excerptstore import ExcerptStore
 
 log = get_plugin_logger(__name__)
@@ -156,7 +156,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         self.rendered_excerpts: dict[str, render.ExcerptFile] = {}
         """Each register's excerpt file as last rendered, kept with its page."""
         self.rendered_inputs: dict[str, tuple[Any, ...]] = {}
-        """What each register page in `rendered` was rendered from (`page_inputs`)."""
+        """What each page in `rendered` was rendered from (`rebuild.page_inputs`)."""
         self.converted: dict[str, Converted] = {}
         """Each generated page as MkDocs last converted it (`mkdocs serve` reuses it)."""
         self.reused: set[str] = set()
@@ -228,7 +228,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
 
         After an edit every register is loaded and verified again (a fraction of a build),
         but a register page is rendered again only when what it shows may have changed
-        (`page_inputs`); the overview, health, revision and priorities pages always are.
+        (`rebuild.page_inputs`); the overview, revision and priorities pages always are.
         """
         head = api.history_head(root) if self.config.history else None
         settings = (root.resolve(), templates, self.config.verify, layout, repo_url, head)
@@ -247,7 +247,9 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
             result = self._load(root)
             pins = self._pins(root, result)
             shared = (settings, pins, *states[1:])
-            inputs = page_inputs(result, layout, root, states[0], shared)
+            inputs = rebuild.page_inputs(
+                result.registers, getattr(result, "outcomes", ()), layout, root, states[0], shared
+            )
             renderer = render.Renderer(
                 result.registers,
                 getattr(result, "outcomes", ()),
@@ -438,58 +440,9 @@ def conversion_context(config: MkDocsConfig, files: Files) -> tuple[Any, ...]:
     """What the HTML of a page depends on besides its Markdown: the Markdown extensions and
     their options, the URL style, and every file of the site (links resolve against them)."""
     return (
-        repr(config.markdown_extensions),
-        repr(sorted((config.mdx_configs or {}).items())),
+        extensions.fingerprint(config.markdown_extensions, config.mdx_configs or {}),
         config.use_directory_urls,
         tuple(sorted(file.src_uri for file in files)),
-    )
-
-
-def page_inputs(
-    result: api.Checked,
-    layout: render.Layout,
-    root: Path,
-    files: tuple[tuple[str, int, int], ...],
-    shared: tuple[Any, ...],
-) -> dict[str, tuple[Any, ...]]:
-    """What each register page and the health page depend on, by page: equal inputs, equal
-    pages.
-
-    Every page depends on what is common to all (`shared`: the options, the checkouts'
-    pinned commits, the templates; every file under registers/ that is not a register, such
-    as sources.yaml and the lock; the page of every entry ID, for links; every register's
-    title, which a backlink to a register's summary shows). A register page also shows its
-    own register file and the backlinks of its entries. Its outcomes need no place of their
-    own: the same file verified at the same pinned commits gives the same ones. The health
-    page shows every citation, where it is written and its outcome.
-    """
-    registers = result.registers.registers
-    own = {path: (mtime, size) for path, mtime, size in files}
-    file_of = {r.slug: os.path.join(root, f"{r.slug}.yaml") for r in registers}  # as tree_state
-    register_files = set(file_of.values())
-    common = (
-        shared,
-        tuple(item for item in files if item[0] not in register_files),
-        tuple((r.slug, r.title, tuple(e.id for e in r.entries)) for r in registers),
-    )
-    inputs: dict[str, tuple[Any, ...]] = {
-        layout.page_of(register.slug): (
-            common,
-            own.get(file_of[register.slug]),
-            tuple(tuple(entry.backlinks) for entry in register.entries),
-        )
-        for register in registers
-    }
-    inputs[layout.health] = (common, health_rows(result))
-    return inputs
-
-
-def health_rows(result: api.Checked) -> tuple[Any, ...]:
-    """Each citation as the health page shows it: what it cites, where, and its outcome."""
-    outcomes = {id(o.citation): (o.outcome, o.message) for o in getattr(result, "outcomes", ())}
-    return tuple(
-        (c.text, c.source, c.repo_path, c.start, c.end, c.entry, c.where, outcomes.get(id(c)))
-        for c in result.registers.citations()
     )
 
 
@@ -524,10 +477,6 @@ def pinned_commits(root: Path, sources: Sources) -> tuple[tuple[str, str | None]
         )
     finally:
         checkouts.close()
-
-
-def _register_pages(result: api.Checked, layout: render.Layout) -> set[str]:
-    return {layout.page_of(register.slug) for register in result.registers.registers}
 
 
 def _add(files: Files, file: File) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 import markdown as python_markdown
 
-from . import excerptstore, sanitize
+from . import excerptstore, extensions, sanitize
 from .excerptstore import ExcerptStore
 from .extensions import MARKDOWN_EXTENSIONS
 from .render import Excerpt, ExcerptFile
@@ -55,7 +55,7 @@ class Highlighter:
         """What the HTML depends on besides a block: a new value means a new Highlighter.
         The same from one process to the next (no object addresses), so that the store's
         files stay usable."""
-        return _stable((self.extensions, self.configs))
+        return extensions.fingerprint(self.extensions, self.configs)
 
     def html(self, block: str, stored: dict[str, str] | None = None) -> str:
         """A fenced block as highlighted, cleaned HTML (`stored`: found ones, by digest)."""
@@ -146,24 +146,3 @@ def _section(excerpt: Excerpt, highlight: Callable[[str], str]) -> str:
         f'<h2 id="{key}-title">{html.escape(excerpt.title)}</h2>\n'
         f"{highlight(excerpt.block)}\n</section>"
     )
-
-
-def _stable(value: Any) -> str:
-    """`repr` of extension settings, naming a function or an extension object by its class
-    and options instead of by its address."""
-    if isinstance(value, dict):
-        items = sorted((str(key), _stable(item)) for key, item in value.items())
-        return "{" + ", ".join(f"{key}: {item}" for key, item in items) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_stable(item) for item in value) + "]"
-    if isinstance(value, python_markdown.Extension):
-        return f"{_qualified(value)}({_stable(value.getConfigs())})"
-    if callable(value):
-        return _qualified(value)
-    return repr(value)
-
-
-def _qualified(value: Any) -> str:
-    """`module.Name` of a function or class, else of the object's class."""
-    named = value if hasattr(value, "__qualname__") else type(value)
-    return f"{getattr(named, '__module__', '?')}.{named.__qualname__}"
