@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -178,3 +179,12 @@ def test_documents_keeps_what_files_show_and_forgets_the_rest() -> None:
     assert highlighter.document(file) is one["a/excerpts.html"]  # made once
     excerpts.documents({"a/excerpts.html": ExcerptFile("a", "A", [first])}, highlighter)
     assert set(highlighter._html) == {first.block}
+
+
+def test_code_that_looks_like_html_stays_text() -> None:
+    """A cited file is data: its `<script>` is shown, never run, and no tag of it survives."""
+    block = '``` html linenums="1" hl_lines="1"\n</code></pre><script>alert(1)</script>\n```'
+    html = Highlighter().html(block)
+    assert "<script" not in html
+    shown = re.sub(r"<[^>]+>", "", html)  # the text a reader sees, still escaped
+    assert "&lt;/code&gt;&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in shown
