@@ -702,7 +702,9 @@ def test_without_javascript_an_excerpt_is_a_link_to_its_lines(  # type: ignore[n
     key = driver.current_url.split("#")[1]
     section = driver.find_element(By.ID, key)
     assert section.find_element(By.TAG_NAME, "h2").text == link_text(driver, key)
-    assert section.find_element(By.CSS_SELECTOR, ".hll").text == "func line40() {}"
+    marked = section.find_element(By.CSS_SELECTOR, ".hll")
+    assert marked.text == "func line40() {}"
+    assert marked.value_of_css_property("font-weight") == "700"  # marked on its own page too
 
 
 def link_text(driver, key: str) -> str:  # type: ignore[no-untyped-def]

@@ -111,6 +111,15 @@ class Highlighter:
         self._documents = {key: doc for key, doc in self._documents.items() if key in kept}
 
 
+STYLE = (
+    "body{font-family:system-ui,sans-serif;margin:1rem auto;max-width:60rem;padding:0 1rem}"
+    "h2{font-size:1rem;margin-top:2rem}pre{margin:0}td.linenos{padding-right:1rem;opacity:.8}"
+    ".hll{font-weight:700;box-shadow:inset .2rem 0 0 #4287ff}"
+)
+"""How an excerpt file looks when it is opened on its own (without JavaScript): the cited
+lines marked as on the page, by a bar and bold text. The page takes only the blocks."""
+
+
 def documents(
     files: dict[str, ExcerptFile], highlighter: Highlighter | None = None
 ) -> dict[str, str]:
@@ -134,7 +143,8 @@ def document(file: ExcerptFile, highlight: Callable[[str], str]) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta name="color-scheme" content="light dark">\n'
         '<meta name="robots" content="noindex">\n'
-        f"<title>{heading}</title>\n</head>\n<body>\n<main>\n<h1>{heading}</h1>\n"
+        f"<title>{heading}</title>\n<style>{STYLE}</style>\n</head>\n"
+        f"<body>\n<main>\n<h1>{heading}</h1>\n"
         f"{sections}\n</main>\n</body>\n</html>\n"
     )
 
