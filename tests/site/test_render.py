@@ -274,8 +274,9 @@ def test_escape_inline_shows_text_as_written() -> None:
     assert escape_inline("_meta?: {a|b} <x> *y*") == r"\_meta?: \{a\|b\} &lt;x&gt; \*y\*"
 
 
-def test_excerpt_from_a_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A real git repo as the checkout: the excerpt shows the cited lines in context, marked."""
+def with_checkout(tmp_path: Path) -> tuple[Path, str, str]:
+    """The golden registers in `tmp_path/registers`, pinned to a real git repository whose
+    internal/server.go holds `line N` on line N: (registers, the checkout, its commit)."""
     repo = GitRepo(tmp_path / "impl")
     repo.write("internal/server.go", "".join(f"line {n}\n" for n in range(1, 61)))
     sha = repo.commit("impl")
@@ -283,10 +284,14 @@ def test_excerpt_from_a_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     shutil.copytree(GOLDEN / "basic" / "registers", registers)
     sources = (registers / "sources.yaml").read_text().replace("abcdef1", sha[:10])
     (registers / "sources.yaml").write_text(sources)
+    return registers, str(repo.root), sha
+
+
+def test_excerpt_from_a_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real git repo as the checkout: the excerpt shows the cited lines in context, marked."""
+    registers, checkout, sha = with_checkout(tmp_path)
     monkeypatch.chdir(tmp_path)
-    result = api.verify_citations(
-        Path("registers"), environ={"REGISTER_SOURCE_IMPL": str(repo.root)}
-    )
+    result = api.verify_citations(Path("registers"), environ={"REGISTER_SOURCE_IMPL": checkout})
     renderer = render.Renderer(result.registers, result.outcomes)
     page = renderer.pages()["registers/alpha.md"]
     (excerpt,) = renderer.excerpts["registers/alpha/excerpts.html"].excerpts
@@ -307,14 +312,8 @@ def test_render_writes_each_excerpt_file_beside_its_page(
 ) -> None:
     """`register render` with a checkout: the excerpt file sits beside the page, and a plain
     MkDocs build (no plugin of ours) resolves the page's link to it."""
-    repo = GitRepo(tmp_path / "impl")
-    repo.write("internal/server.go", "".join(f"line {n}\n" for n in range(1, 61)))
-    sha = repo.commit("impl")
-    registers = tmp_path / "registers"
-    shutil.copytree(GOLDEN / "basic" / "registers", registers)
-    sources = (registers / "sources.yaml").read_text().replace("abcdef1", sha[:10])
-    (registers / "sources.yaml").write_text(sources)
-    monkeypatch.setenv("REGISTER_SOURCE_IMPL", str(repo.root))
+    registers, checkout, _ = with_checkout(tmp_path)
+    monkeypatch.setenv("REGISTER_SOURCE_IMPL", checkout)
     docs = tmp_path / "docs"
     args = ["render", "--registers", str(registers), "--out", str(docs), "--no-history"]
     result = CliRunner().invoke(main, args)
