@@ -1,15 +1,16 @@
 """Excerpt files: each register's excerpts, highlighted, in one HTML file beside its page.
 
-A register page keeps each citation's link, quote and a collapsed excerpt whose body is a
-link into this file (`registers/meta/excerpts.html#x…`). `register.js` fetches the file
-when a reader first opens an excerpt and moves the highlighted block into the page; without
-JavaScript the link opens the file at that excerpt. So the page stays light, and excerpt
-code never reaches the search index (material indexes pages, not static files).
+A register page keeps each citation's permalink and quote, and a link titled `path:lines @
+sha` into this file (`registers/meta/excerpts.html#x…`). `register.js` folds each link into
+a collapsed excerpt, fetches the file when a reader first opens one and shows the
+highlighted block in the page; without JavaScript the link opens the file at that excerpt.
+So the page stays light, and excerpt code never reaches the search index (material indexes
+pages, not static files).
 
 The blocks are highlighted by Python-Markdown with the site's own extensions (the same
 pymdownx.highlight options as the page would have used), cleaned by `sanitize.clean_excerpt`
-and cached by their Markdown: under `mkdocs serve` an edit highlights only the excerpts
-it changed.
+and kept by their Markdown: under `mkdocs serve` an edit highlights only the excerpts it
+changed, and with a store (`excerptstore`) a new build only those no build highlighted.
 """
 
 from __future__ import annotations

@@ -154,8 +154,8 @@ class Excerpt:
     """The cited lines of a citation, in context, as its register's excerpt file holds them."""
 
     key: str
-    """Its anchor in the excerpt file: `x` and the first hex digits of the block's digest,
-    so that a citation of the same lines made twice is one excerpt."""
+    """Its anchor in the excerpt file: `x` and the first hex digits of the digest of its
+    title and block, so that a citation of the same lines made twice is one excerpt."""
     title: str
     """`path:lines @ sha`, as plain text."""
     block: str
