@@ -14,9 +14,11 @@ import importlib.util
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -527,8 +529,11 @@ def _run_fetch(
     flags += ["--depth=1"] if shallow else []
     # unpackLimit=1: keep every fetch as one pack, which git installs whole or not at all, so
     # an interrupted fetch never leaves a commit without its trees and blobs.
-    handle: Any = cmd(c="fetch.unpackLimit=1").fetch(
-        *flags, "--", *args, as_process=True, with_stdout=False, env=_FETCH_ENV
+    # In a process group of its own, so that an interruption stops the processes git starts
+    # too (upload-pack, index-pack), not git alone (see `_end_group`).
+    command = ["git", "-c", "fetch.unpackLimit=1", "fetch", *flags, "--", *args]
+    handle: Any = cmd.execute(
+        command, as_process=True, with_stdout=False, env=_FETCH_ENV, start_new_session=True
     )
     proc = handle.proc
     problem = ""
@@ -542,9 +547,25 @@ def _run_fetch(
             raise GitSourceError(problem or "git fetch failed")
     finally:
         if proc.poll() is None:
-            proc.terminate()  # SIGTERM lets git remove its own temporary files
-            proc.wait()
+            _end_group(proc)
         proc.stderr.close()
+
+
+def _end_group(proc: subprocess.Popen[bytes], seconds: float = 10.0) -> None:
+    """Stop `proc` and every process of its group, and wait until none is left: they write
+    into a folder the caller removes next (an interrupted sync's temporary repository), and
+    one still running would leave files behind. SIGTERM lets git remove its own temporary
+    files."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    proc.wait()
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(proc.pid, 0)  # is any process of the group left?
+        except ProcessLookupError:
+            return
+        time.sleep(0.01)
 
 
 def _stderr_lines(stream: IO[bytes]) -> Iterator[str]:
