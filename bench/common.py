@@ -6,7 +6,7 @@ import os
 import subprocess
 import tempfile
 import time
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 
 Run = tuple[float, float, float]
@@ -56,3 +56,13 @@ def best(
             subprocess.run(before, check=True)
         runs.append(run_child(args, env, cwd=cwd, ok=ok))
     return min(r[0] for r in runs), max(r[1] for r in runs), min(r[2] for r in runs)
+
+
+def best_call(action: Callable[[], object], repeat: int) -> float:
+    """The least wall time of `repeat` calls of `action` in this process, in seconds."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - started)
+    return min(times)

@@ -15,24 +15,14 @@ import argparse
 import shutil
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from common import best_call  # noqa: E402
 from synthetic import generate  # noqa: E402
 
 from compat_register import api  # noqa: E402
 from compat_register.site import render, sanitize  # noqa: E402
-
-
-def best(action: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - started)
-    return min(times)
 
 
 def main() -> None:
@@ -51,9 +41,9 @@ def main() -> None:
         shutil.rmtree(root, ignore_errors=True)
     html = [sanitize.to_html(page) for page in pages]
     size = sum(len(page) for page in html) / 1e6
-    convert = best(lambda: [sanitize.to_html(page) for page in pages], args.repeat)
-    clean = best(lambda: [sanitize.clean(page) for page in html], args.repeat)
-    check = best(lambda: [sanitize.unexpected(page) for page in html], args.repeat)
+    convert = best_call(lambda: [sanitize.to_html(page) for page in pages], args.repeat)
+    clean = best_call(lambda: [sanitize.clean(page) for page in html], args.repeat)
+    check = best_call(lambda: [sanitize.unexpected(page) for page in html], args.repeat)
     print(f"{len(pages)} pages, {size:.1f} MB of HTML ({args.citations} citations)")
     print(f"{'Python-Markdown conversion (floor):':44} {convert:6.2f} s")
     print(f"{'nh3 clean (the plugin, every page):':44} {clean:6.2f} s  {clean / convert:.2f}x")

@@ -21,11 +21,10 @@ import argparse
 import random
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from common import best_call  # noqa: E402
 from synthetic import generate  # noqa: E402
 
 from compat_register import api  # noqa: E402
@@ -35,15 +34,6 @@ from compat_register.views import priorities, revisions  # noqa: E402
 
 NAMES = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"]
 STATES = ["done", "partial", "missing", "n/a"]
-
-
-def best(action: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - started)
-    return min(times)
 
 
 def spread(registers: RegisterSet) -> int:
@@ -87,10 +77,10 @@ def main() -> None:
     entries = spread(checked.registers)
     doubled = RegisterSet(checked.registers.sources, checked.registers.registers * 2)
     renderer = render.Renderer(checked.registers)
-    once = best(lambda: views(checked.registers), args.repeat) / entries
-    twice = best(lambda: views(doubled), args.repeat) / (2 * entries)
-    overview = best(renderer.overview, args.repeat)
-    pages = best(lambda: new_pages(renderer), args.repeat)
+    once = best_call(lambda: views(checked.registers), args.repeat) / entries
+    twice = best_call(lambda: views(doubled), args.repeat) / (2 * entries)
+    overview = best_call(renderer.overview, args.repeat)
+    pages = best_call(lambda: new_pages(renderer), args.repeat)
     print(f"{entries} entries in {args.registers} registers, {len(NAMES)} revisions")
     print(
         f"views     {once * 1e6:6.2f} us/entry, {twice * 1e6:6.2f} us/entry doubled   "
