@@ -17,7 +17,7 @@ import math
 import random
 from pathlib import Path
 
-from synthetic import commit_files
+from synthetic import commit_files, header_lines
 
 SHORTEST, LONGEST = 100, 3_000
 
@@ -148,20 +148,9 @@ def entry_lines(entry_id: str, others: list[str], span: str, pick: Picker) -> li
 
 def register_text(index: int, registers: int, entries: int, pick: Picker) -> str:
     prefix = f"R{index:03d}"
-    lines = [
-        f"title: Register {index}",
-        f"prefix: {prefix}",
-        f"description: Realistic synthetic register {index}.",
-        "status: standard",
-        "tags: [area:bench]",
-        "created: 2026-01-01T00:00:00Z",
-        "last-updated: 2026-01-02T00:00:00Z",
-        "increment: 1",
-        "subject: code",
-        "summary: >-",
-        f"  A generated register for benchmarks, next to R{(index + 1) % registers:03d}-01.",
-        "entries:",
-    ]
+    neighbour = f"R{(index + 1) % registers:03d}-01"
+    summary = [">-", f"  A generated register for benchmarks, next to {neighbour}."]
+    lines = header_lines(index, f"Realistic synthetic register {index}.", summary)
     for entry in range(1, entries + 1):
         others = [
             f"R{(index + k) % registers:03d}-{(entry + k) % entries + 1:02d}" for k in (1, 2, 3)

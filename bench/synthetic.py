@@ -69,21 +69,29 @@ def citation(rng: random.Random, files: int) -> str:
     return f"'{file_path(number)}:{line} “{quote}”'"
 
 
-def register_text(index: int, count: int, rng: random.Random, files: int, registers: int) -> str:
-    prefix = f"R{index:03d}"
-    lines = [
+def header_lines(index: int, description: str, summary: list[str]) -> list[str]:
+    """A generated register's fields before its entries (`entries:` included); `summary`
+    is the summary's YAML, its first line after `summary:`."""
+    return [
         f"title: Register {index}",
-        f"prefix: {prefix}",
-        f"description: Synthetic register {index}.",
+        f"prefix: R{index:03d}",
+        f"description: {description}",
         "status: standard",
         "tags: [area:bench]",
         "created: 2026-01-01T00:00:00Z",
         "last-updated: 2026-01-02T00:00:00Z",
         "increment: 1",
         "subject: code",
-        "summary: A generated register for benchmarks.",
+        f"summary: {summary[0]}",
+        *summary[1:],
         "entries:",
     ]
+
+
+def register_text(index: int, count: int, rng: random.Random, files: int, registers: int) -> str:
+    prefix = f"R{index:03d}"
+    summary = ["A generated register for benchmarks."]
+    lines = header_lines(index, f"Synthetic register {index}.", summary)
     for entry in range(1, count // CITATIONS_PER_ENTRY + 1):
         other = f"R{(index + 1) % registers:03d}-01" if entry == 1 else f"{prefix}-{entry - 1:02d}"
         lines += entry_lines(f"{prefix}-{entry:02d}", rng, files, other)
