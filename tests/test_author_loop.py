@@ -132,6 +132,16 @@ def test_fix_counts_a_fixed_citation_once(project: tuple[Path, GitRepo]) -> None
 BASE = Path(__file__).parent / "cases" / "base"
 
 
+def referring_to(written: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """BASE's registers in tmp_path, the current folder, with META-02's "see META-01."
+    reading "see {written}." instead."""
+    for item in BASE.iterdir():
+        (tmp_path / item.name).write_bytes(item.read_bytes())
+    meta = tmp_path / "meta.yaml"
+    meta.write_text(meta.read_text(encoding="utf-8").replace("see META-01.", f"see {written}."))
+    monkeypatch.chdir(tmp_path)
+
+
 @pytest.mark.parametrize(
     ("written", "message"),
     [
@@ -144,11 +154,7 @@ BASE = Path(__file__).parent / "cases" / "base"
 def test_a_misspelt_prefix_is_a_warning_with_a_guess(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, written: str, message: str
 ) -> None:
-    for item in BASE.iterdir():
-        (tmp_path / item.name).write_bytes(item.read_bytes())
-    meta = tmp_path / "meta.yaml"
-    meta.write_text(meta.read_text(encoding="utf-8").replace("see META-01.", f"see {written}."))
-    monkeypatch.chdir(tmp_path)
+    referring_to(written, tmp_path, monkeypatch)
     done = run("check", "--registers", ".")
     assert done.exit_code == 0
     assert done.stdout == f"meta.yaml:21:34: warning: META-02: {message}\n0 errors, 1 warnings\n"
@@ -158,11 +164,7 @@ def test_a_misspelt_prefix_is_a_warning_with_a_guess(
 def test_an_id_shaped_word_far_from_every_prefix_stays_text(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, written: str
 ) -> None:
-    for item in BASE.iterdir():
-        (tmp_path / item.name).write_bytes(item.read_bytes())
-    meta = tmp_path / "meta.yaml"
-    meta.write_text(meta.read_text(encoding="utf-8").replace("see META-01.", f"see {written}."))
-    monkeypatch.chdir(tmp_path)
+    referring_to(written, tmp_path, monkeypatch)
     assert run("check", "--registers", ".").stdout == "0 errors, 0 warnings\n"
 
 
