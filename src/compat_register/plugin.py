@@ -310,16 +310,16 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         keeping what it highlights in the excerpt cache."""
         configs = dict(config.mdx_configs or {})
         folder = api.excerpt_cache(root)
-        highlighter = excerpts.Highlighter(
+        settings = extensions.fingerprint(config.markdown_extensions, configs)
+        last = self.highlighter
+        if last is not None and (last.settings(), last.folder) == (settings, folder):
+            return last  # asked before making a new one: its store reads package versions
+        self.highlighter = excerpts.Highlighter(
             config.markdown_extensions,
             configs,
             store=lambda settings: ExcerptStore(folder, settings),
         )
-        last = self.highlighter
-        if last is not None and (last.settings(), last.folder) == (highlighter.settings(), folder):
-            return last
-        self.highlighter = highlighter
-        return highlighter
+        return self.highlighter
 
     def _failure_pages(
         self, failed: dict[str, list[Diagnostic]], layout: render.Layout, pages: dict[str, str]

@@ -21,9 +21,9 @@ from typing import Any
 
 import markdown as python_markdown
 
-from . import excerptstore, extensions, sanitize
+from . import excerptstore, sanitize
 from .excerptstore import ExcerptStore
-from .extensions import MARKDOWN_EXTENSIONS
+from .extensions import MARKDOWN_EXTENSIONS, fingerprint
 from .render import Excerpt, ExcerptFile
 
 
@@ -42,6 +42,7 @@ class Highlighter:
     ):
         self.extensions = list(extensions)
         self.configs = MARKDOWN_EXTENSIONS if configs is None else configs
+        self._settings = fingerprint(self.extensions, self.configs)
         self.store = store(self.settings()) if store is not None else None
         self.folder = self.store.folder if self.store is not None else None
         self.problems: list[str] = []
@@ -56,7 +57,7 @@ class Highlighter:
         """What the HTML depends on besides a block: a new value means a new Highlighter.
         The same from one process to the next (no object addresses), so that the store's
         files stay usable."""
-        return extensions.fingerprint(self.extensions, self.configs)
+        return self._settings
 
     def html(self, block: str, stored: dict[str, str] | None = None) -> str:
         """A fenced block as highlighted, cleaned HTML (`stored`: found ones, by digest)."""
