@@ -258,13 +258,14 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
                 history=self._history(root),
                 repo_url=repo_url,
             )
-            pages = renderer.pages(reuse=self._unchanged(inputs))
+            reused = self._unchanged(inputs)
+            pages = renderer.pages(reuse=reused)
             result.diagnostics.extend(render.page_clashes(result.registers, layout))
         except render.TemplateProblem as err:
             raise PluginError(f"register plugin: template {err}") from err
         except Exception as err:  # noqa: BLE001 - a traceback is no message for a site's author
             raise PluginError(f"register plugin: {type(err).__name__}: {err}") from err
-        self._keep(pages, renderer.excerpts, inputs, layout)
+        self._keep(pages, renderer.excerpts, inputs, reused, layout)
         failed = result.unloaded()
         pages.update(self._failure_pages(failed, layout, pages))
         excerpt_files = {
@@ -288,12 +289,13 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         pages: dict[str, str],
         excerpt_files: dict[str, render.ExcerptFile],
         inputs: dict[str, tuple[Any, ...]],
+        reused: dict[str, str],
         layout: render.Layout,
     ) -> None:
-        """Remember each register page rendered, its excerpts and its inputs."""
+        """Remember each page rendered (not `reused`), its excerpts and its inputs."""
         for uri, page_key in inputs.items():
-            if self.rendered_inputs.get(uri) == page_key and uri in self.rendered:
-                continue  # reused, not rendered
+            if uri in reused:
+                continue
             self.rendered[uri] = pages[uri]
             self.rendered_inputs[uri] = page_key
             if uri == layout.health:
