@@ -14,7 +14,6 @@ import importlib.util
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -426,7 +425,7 @@ class SourceCache:
             self.root.mkdir(parents=True, exist_ok=True)
             with _locked(self.root / f"{alias}.lock"):
                 for stale in self.root.glob(f"{alias}.git.tmp-*"):  # left by a killed sync
-                    shutil.rmtree(stale, ignore_errors=True)
+                    _remove_tree(stale)
                 if final.exists():
                     return fetch(final)
                 return _build(final, fetch)
@@ -453,7 +452,19 @@ def _build(final: Path, fetch: Callable[[Path], str]) -> str:
         tmp.rename(final)  # atomic: `final` never exists half-made
         return sha
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        _remove_tree(tmp)
+
+
+def _remove_tree(path: Path, seconds: float = 5.0) -> None:
+    """Remove `path`, and again while something still writes into it: a process an
+    interrupted `git fetch` started (index-pack, writing the pack) can outlive it by a
+    moment, and a file it makes during one removal leaves the folder behind."""
+    deadline = time.monotonic() + seconds
+    while True:
+        shutil.rmtree(path, ignore_errors=True)
+        if not path.exists() or time.monotonic() > deadline:
+            return
+        time.sleep(0.05)
 
 
 def _fetch_into(
@@ -529,11 +540,8 @@ def _run_fetch(
     flags += ["--depth=1"] if shallow else []
     # unpackLimit=1: keep every fetch as one pack, which git installs whole or not at all, so
     # an interrupted fetch never leaves a commit without its trees and blobs.
-    # In a process group of its own, so that an interruption stops the processes git starts
-    # too (upload-pack, index-pack), not git alone (see `_end_group`).
-    command = ["git", "-c", "fetch.unpackLimit=1", "fetch", *flags, "--", *args]
-    handle: Any = cmd.execute(
-        command, as_process=True, with_stdout=False, env=_FETCH_ENV, start_new_session=True
+    handle: Any = cmd(c="fetch.unpackLimit=1").fetch(
+        *flags, "--", *args, as_process=True, with_stdout=False, env=_FETCH_ENV
     )
     proc = handle.proc
     problem = ""
@@ -547,25 +555,9 @@ def _run_fetch(
             raise GitSourceError(problem or "git fetch failed")
     finally:
         if proc.poll() is None:
-            _end_group(proc)
+            proc.terminate()  # SIGTERM lets git remove its own temporary files
+            proc.wait()
         proc.stderr.close()
-
-
-def _end_group(proc: subprocess.Popen[bytes], seconds: float = 10.0) -> None:
-    """Stop `proc` and every process of its group, and wait until none is left: they write
-    into a folder the caller removes next (an interrupted sync's temporary repository), and
-    one still running would leave files behind. SIGTERM lets git remove its own temporary
-    files."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGTERM)
-    proc.wait()
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(proc.pid, 0)  # is any process of the group left?
-        except ProcessLookupError:
-            return
-        time.sleep(0.01)
 
 
 def _stderr_lines(stream: IO[bytes]) -> Iterator[str]:
