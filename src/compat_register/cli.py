@@ -17,6 +17,7 @@ import click
 from . import api
 from .following import edit
 from .model.diagnostic import Diagnostic
+from .reading import project
 from .reporting import export
 from .reporting import report as reporter
 
@@ -26,16 +27,32 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+REGISTERS_HELP = (
+    "Directory holding sources.yaml and the register files (default: $REGISTER_DIR, else "
+    "the registers/ of the nearest folder at or above this one holding registers/sources.yaml "
+    "or a mkdocs.yml naming the register plugin)."
+)
+
+
 def registers_option(func: F) -> F:
-    """`--registers DIR`, default ./registers, shared by every command."""
+    """`--registers DIR`, shared by every command; found like git finds its repository
+    when neither it nor `register --registers DIR` names it (`reading.project`)."""
     return click.option(
         "--registers",
         "registers_dir",
         type=click.Path(file_okay=False, path_type=Path),
-        default=Path("registers"),
-        show_default=True,
-        help="Directory holding sources.yaml and the register files.",
+        default=None,
+        callback=_find_registers,
+        help=REGISTERS_HELP,
     )(func)
+
+
+def _find_registers(ctx: click.Context, _param: click.Parameter, value: Path | None) -> Path:
+    """The registers folder: this command's --registers, the group's, $REGISTER_DIR, or the
+    nearest project above the working directory; ./registers (reported missing) when none."""
+    given = value if value is not None else ctx.find_root().params.get("registers_dir")
+    found = project.registers_folder(given, os.environ)
+    return Path(project.DEFAULT) if found is None else found
 
 
 def format_option(func: F) -> F:
@@ -93,8 +110,15 @@ def quiet_stdout() -> None:
 
 
 def _require_dir(registers_dir: Path) -> None:
-    if not registers_dir.is_dir():
-        raise click.UsageError(f"registers directory '{registers_dir}' does not exist")
+    if registers_dir.is_dir():
+        return
+    searched = ""
+    if registers_dir == Path(project.DEFAULT):  # what _find_registers gives when it found none
+        searched = (
+            f" (nor does any {project.DEFAULT}/sources.yaml above it: name the folder with "
+            f"--registers DIR or {project.ENVIRONMENT})"
+        )
+    raise click.UsageError(f"registers directory '{registers_dir}' does not exist{searched}")
 
 
 def report(
@@ -108,10 +132,20 @@ def report(
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="compat-register")
-def main() -> None:
+@click.option(
+    "--registers",
+    "registers_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help=REGISTERS_HELP,
+)
+def main(registers_dir: Path | None) -> None:
     """Compatibility registers as checked data.
 
-    Reads ./registers (or --registers DIR): sources.yaml and one YAML file per register.
+    Reads the project's registers folder, sources.yaml and one YAML file per register:
+    --registers DIR (before or after the command), else $REGISTER_DIR, else registers/ in
+    the nearest folder at or above this one holding registers/sources.yaml or a mkdocs.yml
+    naming the register plugin, as git finds its repository.
     Exit codes: 0 clean, 1 problems found, 2 usage error.
     """
 

@@ -1,0 +1,97 @@
+"""Finding the registers folder of the project a command runs in, like git finds its repository.
+
+An explicit folder wins (`--registers DIR`, then the environment variable `REGISTER_DIR`);
+otherwise the working directory and each folder above it are asked, nearest first: the
+first that holds `registers/sources.yaml`, or a `mkdocs.yml` naming the `register` plugin
+(its `registers` option, default `registers`), is the project.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .folder import SOURCES_FILE
+
+ENVIRONMENT = "REGISTER_DIR"
+"""The environment variable naming the registers folder (as `--registers DIR` does)."""
+DEFAULT = "registers"
+MKDOCS_FILES = ("mkdocs.yml", "mkdocs.yaml")
+
+
+def registers_folder(
+    given: Path | None, environ: Mapping[str, str], start: Path | None = None
+) -> Path | None:
+    """The registers folder to read: `given`, else `$REGISTER_DIR`, else the nearest project
+    at or above `start` (the working directory); None when there is none."""
+    if given is not None:
+        return given
+    if environ.get(ENVIRONMENT):
+        return Path(environ[ENVIRONMENT])
+    return find_above(Path.cwd() if start is None else start)
+
+
+def find_above(start: Path) -> Path | None:
+    """The registers folder of the nearest project at or above `start`, relative to `start`
+    (`registers`, `../../registers`), so that messages name files as git does: from here."""
+    here = start.absolute()
+    for folder in (here, *here.parents):
+        found = _project_at(folder)
+        if found is not None:
+            return Path(os.path.relpath(found, here))
+    return None
+
+
+def _project_at(folder: Path) -> Path | None:
+    if (folder / DEFAULT / SOURCES_FILE).is_file():
+        return folder / DEFAULT
+    for name in MKDOCS_FILES:
+        if (folder / name).is_file():
+            named = _plugin_registers(folder / name)
+            if named is not None:
+                return folder / named
+    return None
+
+
+def _plugin_registers(mkdocs_yml: Path) -> str | None:
+    """The `registers` option of the `register` plugin in this mkdocs.yml, `registers` when
+    the plugin is named without options; None when the file does not name the plugin (or
+    cannot be read: a broken mkdocs.yml is `mkdocs`'s to report, not ours)."""
+    try:
+        config = yaml.load(mkdocs_yml.read_text(encoding="utf-8"), _AnyTagLoader)  # noqa: S506
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    plugins = config.get("plugins") if isinstance(config, dict) else None
+    for plugin in _plugin_items(plugins):
+        name, options = plugin
+        if name == "register":
+            value = options.get("registers", DEFAULT) if isinstance(options, dict) else DEFAULT
+            return value if isinstance(value, str) and value else DEFAULT
+    return None
+
+
+def _plugin_items(plugins: Any) -> list[tuple[Any, Any]]:
+    """mkdocs.yml's `plugins`, a list of names and one-key mappings or a mapping, as pairs."""
+    if isinstance(plugins, dict):
+        return list(plugins.items())
+    if not isinstance(plugins, list):
+        return []
+    pairs: list[tuple[Any, Any]] = []
+    for item in plugins:
+        if isinstance(item, dict):
+            pairs.extend(item.items())
+        else:
+            pairs.append((item, None))
+    return pairs
+
+
+class _AnyTagLoader(yaml.SafeLoader):
+    """A safe loader that reads MkDocs' own tags (`!ENV`, `!!python/name:`) as nothing."""
+
+
+_AnyTagLoader.add_multi_constructor("", lambda _loader, _suffix, _node: None)
+_AnyTagLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda _l, _s, _n: None)
