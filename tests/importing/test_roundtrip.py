@@ -7,6 +7,7 @@ citations, non-ASCII text, line breaks and paragraphs.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -219,3 +220,46 @@ def test_the_plain_page_of_meta_yaml_imports_as_meta_yaml(
     )
     got = loader.parse((fresh / "meta.yaml").read_text("utf-8"), "m", schema.integer_keys())
     assert got.data == expected.data
+
+
+def test_a_plain_page_keeps_its_register_file_name(tmp_path: Path, run_line: RunLine) -> None:
+    """core.yaml titled "Base protocol utilities" comes back as core.yaml, not as the
+    title's slug: its URL, diagnostics and history stay the same. Its commit is shortened."""
+    registers = tmp_path / "registers"
+    registers.mkdir()
+    shutil.copy(REPO / "registers" / "sources.yaml", registers)
+    meta = (REPO / "registers" / "meta.yaml").read_text("utf-8")
+    (registers / "core.yaml").write_text(
+        meta.replace("title: _meta", "title: Base protocol utilities"), encoding="utf-8"
+    )
+    out = tmp_path / "out"
+    rendered = run_line(["render", "--plain", "--registers", str(registers), "--out", str(out)])
+    assert rendered.exit_code == 0, rendered.output
+    page = (out / "core.md").read_text(encoding="utf-8")
+    assert "\nfile: core.yaml\n" in page
+    assert re.search(r"\b[0-9a-f]{40}\b", page) is None, "a full commit on the page"
+    assert re.search(r"^- \*\*mcpx @ [0-9a-f]{7}\.\*\* ", page, re.M)
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    shutil.copy(registers / "sources.yaml", fresh)
+    imported = run_line(["import", "--registers", str(fresh), str(out / "core.md")])
+    assert imported.exit_code == 0, imported.output
+    assert sorted(p.name for p in fresh.iterdir()) == ["core.yaml", "sources.yaml"]
+    got = loader.parse((fresh / "core.yaml").read_text("utf-8"), "c", schema.integer_keys())
+    want = loader.parse((registers / "core.yaml").read_text("utf-8"), "c", schema.integer_keys())
+    assert got.data == want.data
+
+
+def test_a_file_line_naming_a_folder_is_refused(tmp_path: Path, run_line: RunLine) -> None:
+    page = (REPO / "tests" / "pages" / "meta.txt").read_text("utf-8")
+    title, rest = page.split("\n\n", 1)
+    (tmp_path / "p.txt").write_text(f"{title}\n\nfile: ../x.yaml\n{rest}", encoding="utf-8")
+    registers = tmp_path / "registers"
+    registers.mkdir()
+    shutil.copy(REPO / "registers" / "sources.yaml", registers)
+    result = run_line(["import", "--registers", str(registers), str(tmp_path / "p.txt")])
+    assert result.exit_code == 1, result.output
+    assert "p.txt:3:7: error: page: file '../x.yaml' is not a register file's name" in (
+        result.stdout
+    )
+    assert sorted(p.name for p in registers.iterdir()) == ["sources.yaml"]

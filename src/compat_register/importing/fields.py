@@ -78,9 +78,14 @@ def _ordered(data: dict[str, Any], kind: str) -> dict[str, Any]:
     return {key: data[key] for key in keys if data.get(key) not in (None, [], {})}
 
 
+FILE_KEY = "file"
+
+
 def _header(page: Page, errors: list[PageError]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for key, (value, at) in page.header.items():
+        if key == FILE_KEY:  # names the file the page goes to (`plan`), not a field
+            continue
         try:
             found[key] = _header_value(key, value)
         except ValueError as err:

@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-HEADER_KEYS = ("created", "last-updated", "increment", "status", "tags", "description")
-"""The header lines a page may hold, in the order a page writes them."""
+HEADER_KEYS = ("created", "last-updated", "increment", "status", "tags", "description", "file")
+"""The header lines a page may hold, in the order a page writes them. `file` is not a
+field: it names the register file (`core.yaml`) the page imports into, as `register render
+--plain` writes it, so that a page keeps its register's name through a round trip."""
 
 REQUIRED_HEADER = ("created", "last-updated", "increment", "status", "description")
 

@@ -20,7 +20,7 @@ from ..model.registers import Register, Sources
 from ..reading import schema
 from ..reading.folder import owner_of
 from ..reading.loader import LoadError, parse
-from .fields import Imported, register_data
+from .fields import FILE_KEY, Imported, register_data
 from .page import Page, PageError, Spot, parse_page
 from .yamlout import register_text
 
@@ -116,7 +116,9 @@ def _plan_page(
         return [_at(page.file, err)]
     imported = register_data(read)
     problems = [_at(page.file, err) for err in imported.errors]
-    stem = name or slug(read.title)
+    stem, misnamed = _stem(read, name)
+    if misnamed is not None:
+        return [*problems, _at(page.file, misnamed)]
     problems.extend(_folder_problems(page, read, imported, folder, stem, taken))
     if any(p.failing for p in problems):
         return problems
@@ -126,6 +128,22 @@ def _plan_page(
     planned.warnings = problems
     _claim(taken, planned, imported)
     return planned
+
+
+def _stem(read: Page, name: str | None) -> tuple[str, PageError | None]:
+    """The register file's stem: --name, else the page's `file:` line (`core.yaml`, what
+    `render --plain` writes), else the title's slug; and why a `file:` line is not a name."""
+    if name is not None or FILE_KEY not in read.header:
+        return name or slug(read.title), None
+    value, at = read.header[FILE_KEY]
+    stem = value.removesuffix(".yaml")
+    if stem == value or not _FILE_STEM.fullmatch(stem):
+        message = f"file '{value}' is not a register file's name (NAME.yaml, no folder)"
+        return "", PageError(at.line, at.col, message)
+    return stem, None
+
+
+_FILE_STEM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
 def _at(file: str, err: PageError, severity: str = "error") -> Diagnostic:

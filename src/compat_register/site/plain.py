@@ -13,15 +13,21 @@ import re
 
 from ..model.registers import Entry, Register, Revisions
 
+SHORT_COMMIT = 7
+"""Hex digits of a commit on the page (git's shortest abbreviation)."""
+
 STATE_WORDS = {"done": "Done", "partial": "Partial", "missing": "Missing", "n/a": "N/A"}
 """Each state as the leading word of the subject bullet (what `register import` reads)."""
 
 
 def plain_page(register: Register, commit: str, legend: str | None = None) -> str:
     """The page of `register`, whose subject is pinned at `commit`; `legend` is the page
-    the legend line points at (none without it)."""
+    the legend line points at (none without it). The page shows the commit abbreviated, as
+    hand-written pages do (sources.yaml holds the full pin; import compares the two)."""
+    commit = commit[:SHORT_COMMIT]
     lines = [f"# {register.title}", ""]
     lines.extend(_header(register))
+    lines.append(f"file: {register.slug}.yaml")  # import keeps the register's name
     if register.summary:
         lines.extend(["", *register.summary.split("\n")])
     status = f"Status column: {register.subject} @ {commit}."
