@@ -231,3 +231,29 @@ def test_under_serve_a_register_that_stops_loading_keeps_its_page_with_the_probl
     rebuild()
     assert "does not load" not in html(tmp_path, "registers/example")
     assert "These registers do not load" in html(tmp_path, "registers")  # never.yaml
+
+
+@pytest.mark.parametrize("registers", ["registers", "site/data/registers", "./regs"])
+def test_the_action_caches_the_folder_the_tool_keeps_its_cache_in(
+    registers: str, tmp_path: Path
+) -> None:
+    """action.yml's cache step saves what `register sync` fills: beside the registers
+    input (or $REGISTER_CACHE), as `gitsource.default_cache_root` says, not the workspace's."""
+    import subprocess
+    import sys
+
+    from compat_register.sources.gitsource import default_cache_root
+
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    steps = action["runs"]["steps"]
+    where = next(step for step in steps if step.get("id") == "where")
+    cache = next(step for step in steps if "actions/cache" in step.get("uses", ""))
+    assert cache["with"]["path"] == "${{ steps.where.outputs.cache }}"
+    for environ in ({}, {"REGISTER_CACHE": "/ci/cache"}):
+        output = tmp_path / "output"
+        output.write_text("", encoding="utf-8")
+        env = {"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", **environ}
+        env |= {"REGISTERS": registers, "GITHUB_OUTPUT": str(output)}
+        subprocess.run(["bash", "-c", where["run"]], env=env, check=True, cwd=tmp_path)
+        wanted = default_cache_root(environ, Path(registers))
+        assert output.read_text(encoding="utf-8") == f"cache={wanted}\n"

@@ -500,10 +500,12 @@ def cite_grep(
     *,
     glob: str | None = None,
     limit: int = 20,
+    ignore_case: bool = False,
     environ: Mapping[str, str] | None = None,
 ) -> cites.Hits:
-    """`register cite ALIAS --grep TEXT [--path GLOB]`: one citation per line holding
-    TEXT in the source's claimed files at its pin (at most `limit`; all are counted)."""
+    """`register cite ALIAS --grep TEXT [--path GLOB] [--ignore-case]`: one citation per
+    line holding TEXT in the source's claimed files at its pin (at most `limit`; all are
+    counted); TEXT's case must match unless `ignore_case`."""
     from .sources import cite as cites
 
     sources = _cite_sources(root)
@@ -514,7 +516,13 @@ def cite_grep(
         paths = cites.claimed(alias, checkout.paths(sha), claims, glob)
         checkout.prefetch(sha, paths)
         return cites.grep(
-            alias, paths, lambda path: _lines(checkout, sha, path), needle, claims, limit
+            alias,
+            paths,
+            lambda path: _lines(checkout, sha, path),
+            needle,
+            claims,
+            limit,
+            ignore_case,
         )
 
 

@@ -585,7 +585,15 @@ def import_command(
 @main.command()
 @registers_option
 @click.argument("target", metavar="[ALIAS:]PATH:LINE[-END] | ALIAS")
-@click.option("--grep", "needle", metavar="TEXT", help="Cite every line holding TEXT instead.")
+@click.option(
+    "--grep",
+    "needle",
+    metavar="TEXT",
+    help="Cite every line holding TEXT instead (case-sensitive, literal text).",
+)
+@click.option(
+    "--ignore-case", "-i", is_flag=True, help="With --grep: TEXT matches in any case."
+)
 @click.option("--path", "glob", metavar="GLOB", help="With --grep: only the files matching GLOB.")
 @click.option(
     "--limit",
@@ -597,7 +605,13 @@ def import_command(
 @formats_option(["text", "json"], "text: citations ready to paste into YAML; json: one object.")
 @no_traceback
 def cite(
-    registers_dir: Path, target: str, needle: str | None, glob: str | None, limit: int, fmt: str
+    registers_dir: Path,
+    target: str,
+    needle: str | None,
+    ignore_case: bool,
+    glob: str | None,
+    limit: int,
+    fmt: str,
 ) -> None:
     """Print the citation of lines at their source's pin, ready to paste under `sources:`.
 
@@ -609,15 +623,17 @@ def cite(
     from .sources.cite import CiteError  # noqa: PLC0415 - brings in GitPython
 
     _require_dir(registers_dir)
-    if needle is None and (glob is not None or limit != 20):
-        raise click.UsageError("--path and --limit go with --grep")
+    if needle is None and (glob is not None or limit != 20 or ignore_case):
+        raise click.UsageError("--path, --limit and --ignore-case go with --grep")
     if needle is not None and ":" in target:
         raise click.UsageError("with --grep, name the source only: register cite ALIAS --grep TEXT")
     try:
         if needle is None:
             click.echo(reporter.cite_report(api.cite(registers_dir, target), fmt))
             return
-        hits = api.cite_grep(registers_dir, target, needle, glob=glob, limit=limit)
+        hits = api.cite_grep(
+            registers_dir, target, needle, glob=glob, limit=limit, ignore_case=ignore_case
+        )
     except CiteError as err:
         raise click.ClickException(str(err)) from None
     click.echo(reporter.grep_report(hits, target, needle, fmt))

@@ -129,6 +129,19 @@ def test_grep_cites_every_hit_in_claimed_files(project: tuple[Path, dict[str, st
     assert "changed after the pin" not in result.stdout
 
 
+def test_grep_is_case_sensitive_unless_told(project: tuple[Path, dict[str, str]]) -> None:
+    assert cite(project, "mcpx", "--grep", "needle").exit_code == 1
+    for flag in ("--ignore-case", "-i"):
+        result = cite(project, "mcpx", "--grep", "needle TWO", flag)
+        assert result.exit_code == 0, result.output
+        assert result.stdout.splitlines() == [
+            "internal/sub/b.go:3 “// NEEDLE two”",
+            "1 of 1 hit in 1 file (4 claimed files of mcpx)",
+        ]
+    alone = cite(project, "mcpx:internal/a.go:3", "-i")
+    assert alone.exit_code == 2 and "go with --grep" in alone.output
+
+
 def test_grep_limit_path_and_json(project: tuple[Path, dict[str, str]]) -> None:
     limited = cite(project, "mcpx", "--grep", "NEEDLE", "--limit", "1")
     assert limited.stdout.splitlines()[-1] == (

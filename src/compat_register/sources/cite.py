@@ -180,19 +180,29 @@ def claimed(alias: str, paths: Iterable[str], claims: Claims, glob: str | None =
 
 
 def grep(
-    alias: str, paths: Sequence[str], read: Read, needle: str, claims: Claims, limit: int
+    alias: str,
+    paths: Sequence[str],
+    read: Read,
+    needle: str,
+    claims: Claims,
+    limit: int,
+    ignore_case: bool = False,
 ) -> Hits:
-    """Each line holding `needle` in the files `paths`, cited with a quote around it."""
+    """Each line holding `needle` (in any case with `ignore_case`) in the files `paths`,
+    cited with a quote around it."""
     if not needle.strip():
         raise CiteError("--grep needs some text to find")
+    # A regular expression of the literal text: its match gives the offset in the line as
+    # written, which lowering the line first would not (`ß` lowers and folds to two letters).
+    pattern = re.compile(re.escape(needle), re.IGNORECASE if ignore_case else 0)
     found: list[Cited] = []
     total, files = 0, 0
     for path in sorted(paths):
         lines = read(path)
-        hits = [(n, line) for n, line in enumerate(lines or (), 1) if needle in line]
+        hits = [(n, m) for n, line in enumerate(lines or (), 1) if (m := pattern.search(line))]
         files += bool(hits)
         total += len(hits)
-        for number, line in hits[: max(0, limit - len(found))]:
-            quote = quote_of([line], line.index(needle))
+        for number, match in hits[: max(0, limit - len(found))]:
+            quote = quote_of([match.string], match.start())
             found.append(cited(Target(alias, path, number, number), quote, claims))
     return Hits(found, total, files, len(paths))
