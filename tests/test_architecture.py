@@ -13,6 +13,7 @@ import pytest
 PACKAGE = Path(__file__).parent.parent / "src" / "compat_register"
 
 STAGES = [
+    "storage",
     "model",
     "citations",
     "reading",

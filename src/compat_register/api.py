@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -18,6 +19,7 @@ from .model.diagnostic import Diagnostic, sort_diagnostics
 from .model.registers import Citation, Register, RegisterSet, Sources, Where
 from .reading import folder
 from .reading.loader import Document
+from .storage import project
 
 # verify, pins and edit bring in GitPython: imported where used, so `register check` and
 # `register export` never load git.
@@ -52,17 +54,37 @@ class Checked:
         }
 
 
-def check(root: Path) -> Checked:
+def check(root: Path, environ: Mapping[str, str] | None = None) -> Checked:
     """`register check`: load, validate, resolve cross-references. Touches no git."""
-    return _check(root)
+    return _check(root, environ=environ)
 
 
-def _check(root: Path, on_register: Callable[[Register, Sources], None] | None = None) -> Checked:
+def writer(
+    root: Path,
+    command: str,
+    environ: Mapping[str, str] | None = None,
+    on_wait: Callable[[str], None] | None = None,
+) -> contextlib.AbstractContextManager[Path]:
+    """The project's writer lock, held by every command that writes the registers, the
+    lock or the cache (`storage.project.writing`): waits a bounded time for another
+    writer, finishes what a killed one left, and yields the journal to write through.
+    Raises `StorageError` (one line) when the wait runs out."""
+    environ = os.environ if environ is None else environ
+    return project.writing(root, command, environ, on_wait)
+
+
+def _check(
+    root: Path,
+    on_register: Callable[[Register, Sources], None] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Checked:
     """Read, resolve citations, check the rules, resolve references, record backlinks.
 
     `on_register` sees each register as soon as it is read, its citations resolved
-    (verify starts reading the cited files while the next register is parsed).
+    (verify starts reading the cited files while the next register is parsed). A write
+    a killed command left half done is finished first (`storage.project.settle`).
     """
+    project.settle(root, os.environ if environ is None else environ)
     loaded = _read(root, on_register)
     diagnostics = list(loaded.diagnostics)
     sources_file = loaded.registers.sources.file
@@ -125,7 +147,7 @@ def verify_citations(
     checkouts = verify.Checkouts(root, environ)
     reader = None if offline else verify.background_reader(checkouts, skip)
     with closing(checkouts):
-        checked = _check(root, on_register=reader)
+        checked = _check(root, on_register=reader, environ=environ)
         if against is not None and against[0] not in checked.registers.sources.sources:
             raise verify.PreviewError(f"--against: no source '{against[0]}' in sources.yaml")
         outcomes, diagnostics, preview = verify.verify_against(
@@ -168,6 +190,11 @@ def fix(root: Path, environ: Mapping[str, str] | None = None) -> tuple[Verified,
     them) are made in memory, read back, and written all at once or not at all: raises
     `edit.EditError`, having written nothing, when that cannot be done safely.
     """
+    with writer(root, "register fix", environ) as journal:
+        return _fix(root, environ, journal)
+
+
+def _fix(root: Path, environ: Mapping[str, str] | None, journal: Path) -> tuple[Verified, Fixed]:
     from .following import edit, stamps
 
     verified = verify_citations(root, environ=environ)
@@ -179,7 +206,7 @@ def fix(root: Path, environ: Mapping[str, str] | None = None) -> tuple[Verified,
     places = {id(c): (*p[:3], *lines) for c, lines in moves if (p := stamps.place(c))}
     if lock := stamps.carry_lock(root, verified.registers.citations(), places):
         files[lock[0]] = lock[1:]
-    edit.write_texts(files)
+    edit.write_texts(files, journal)
     done = {(c.where, c.entry) for c, _ in moves}
     remaining = [d for d in verified.diagnostics if not _fixed(d, done)]
     return verified, Fixed(changes, [c for c, _ in moves], remaining)
@@ -221,7 +248,8 @@ def sync(
     if any(p.severity == "error" for p in problems):
         return [], sort_diagnostics(problems)
     environ = os.environ if environ is None else environ
-    synced, failed = pins.sync_all(sources, root, list(aliases), progress, environ)
+    with writer(root, " ".join(["register sync", *aliases]), environ):
+        synced, failed = pins.sync_all(sources, root, list(aliases), progress, environ)
     return synced, sort_diagnostics([*problems, *failed])
 
 
@@ -243,19 +271,22 @@ def bump(
     """
     from .following import bump as bumping
 
-    checked = _check(root)
-    if checked.failed:
-        return checked, None
-    result = bumping.bump(
-        checked.registers,
-        checked.documents,
-        root,
-        alias,
-        rev,
-        dry_run=dry_run,
-        environ=os.environ if environ is None else environ,
-        progress=progress,
-    )
+    environ = os.environ if environ is None else environ
+    with writer(root, f"register bump {alias}", environ) as journal:
+        checked = _check(root, environ=environ)
+        if checked.failed:
+            return checked, None
+        result = bumping.bump(
+            checked.registers,
+            checked.documents,
+            root,
+            alias,
+            rev,
+            dry_run=dry_run,
+            environ=environ,
+            progress=progress,
+            journal=journal,
+        )
     return checked, result
 
 
@@ -285,6 +316,13 @@ def stamp(
     errors: the stamps of a file that does not load would otherwise be dropped. Raises
     `edit.EditError` when the lock cannot be rewritten safely.
     """
+    with writer(root, "register stamp", environ) as journal:
+        return _stamp(root, ids, environ, journal)
+
+
+def _stamp(
+    root: Path, ids: Iterable[str], environ: Mapping[str, str] | None, journal: Path
+) -> tuple[Verified, Stamped | None]:
     from .following import edit, stamps
 
     verified = verify_citations(root, environ=environ)
@@ -307,7 +345,7 @@ def stamp(
     text = stamps.format_lock(restamped, pins)
     old_text = lock.text if lock and lock.text else ""
     if text != old_text:
-        edit.write_texts({str(stamps.lock_path(root)): (old_text, text)})
+        edit.write_texts({str(stamps.lock_path(root)): (old_text, text)}, journal)
     stamped = [o for o in mine if _digest(o) is not None]
     refused = [o for o in mine if _digest(o) is None and o.citation.source is not None]
     return verified, Stamped(stamped, refused, text != old_text)
@@ -411,6 +449,18 @@ def import_pages(
     Every page is planned first; the files are written only when no page has an error,
     all at once or none (`edit.EditError`, having written nothing, when that fails).
     """
+    with writer(root, "register import") as journal:
+        return _import_pages(root, pages, name, force, dry_run, journal)
+
+
+def _import_pages(
+    root: Path,
+    pages: Iterable[Path],
+    name: str | None,
+    force: bool,
+    dry_run: bool,
+    journal: Path,
+) -> Imports:
     from .following import edit
     from .importing import plan as importing
 
@@ -431,7 +481,7 @@ def import_pages(
     result = Imports(planned, sort_diagnostics([*problems, *found]))
     if result.failed or dry_run:
         return result
-    edit.write_texts({p.file: (_old_text(Path(p.file)), p.text) for p in planned})
+    edit.write_texts({p.file: (_old_text(Path(p.file)), p.text) for p in planned}, journal)
     result.written = True
     return result
 

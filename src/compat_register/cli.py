@@ -20,6 +20,7 @@ from .model.diagnostic import Diagnostic
 from .reading import project
 from .reporting import export
 from .reporting import report as reporter
+from .storage.errors import StorageError
 
 if TYPE_CHECKING:
     from .history.repository import History
@@ -86,6 +87,8 @@ def no_traceback(func: F) -> F:
             return func(*args, **kwargs)
         except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
             raise
+        except StorageError as err:  # the project is locked, or a killed write is unfinished
+            raise click.ClickException(str(err)) from None
         except KeyboardInterrupt:
             click.echo("register: interrupted", err=True)
             sys.exit(130)
@@ -436,12 +439,25 @@ def render_command(
     plain: bool,
 ) -> None:
     """Write the site's pages as Markdown, for engines that run no MkDocs plugins."""
+    _require_dir(registers_dir)
+    with api.writer(registers_dir, "register render"):  # it writes the excerpt cache
+        if plain:
+            _render_plain(registers_dir, out, legend)
+        _render(registers_dir, out, offline, templates, legend, no_history, repo_url)
+
+
+def _render(
+    registers_dir: Path,
+    out: Path,
+    offline: bool,
+    templates: Path | None,
+    legend: str | None,
+    no_history: bool,
+    repo_url: str | None,
+) -> None:
     from .site import excerpts, levels, render  # noqa: PLC0415 - needs Jinja2 and Pygments
     from .site.excerptstore import ExcerptStore  # noqa: PLC0415 - as above
 
-    _require_dir(registers_dir)
-    if plain:
-        _render_plain(registers_dir, out, legend)
     result = api.verify_citations(registers_dir, offline=offline)
     layout = render.Layout(legend=legend)
     result.diagnostics.extend(render.page_clashes(result.registers, layout))

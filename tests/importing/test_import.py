@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 
-from compat_register.following import edit
 from compat_register.reading import loader, schema
 from conftest import RunLine
 
@@ -187,7 +186,7 @@ def test_a_failed_write_leaves_every_file_as_it_was(
             raise OSError(28, "No space left on device", str(target))
         real(source, target)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(edit.os, "replace", failing)
+    monkeypatch.setattr(os, "replace", failing)
     result = run_line(["import", "--force", str(PAGES / "meta.txt"), str(PAGES / "tiny.md")])
     assert result.exit_code == 1
     assert "cannot write" in result.output and "No space left on device" in result.output

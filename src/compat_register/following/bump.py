@@ -72,8 +72,10 @@ def bump(
     dry_run: bool = False,
     environ: Mapping[str, str],
     progress: Callable[[str], None] | None = None,
+    journal: Path | None = None,
 ) -> Bump:
-    """Move the pin of `alias` to `rev` (default: the newest commit) and its citations along."""
+    """Move the pin of `alias` to `rev` (default: the newest commit) and its citations
+    along; the files are written through `journal` when given (`storage.atomic`)."""
     source = registers.sources.sources.get(alias)
     if source is None:
         raise UnknownSource(
@@ -86,7 +88,7 @@ def bump(
     except GitSourceError as err:
         raise BumpError(f"cannot bump {alias}: {err}") from None
     if not dry_run and result.files:
-        write(result)
+        write(result, journal)
     return result
 
 
@@ -114,9 +116,9 @@ def _plan(
     return result
 
 
-def write(result: Bump) -> None:
+def write(result: Bump, journal: Path | None = None) -> None:
     """Write every changed file of a bump, all or none."""
-    edit.write_texts(result.files)
+    edit.write_texts(result.files, journal)
     result.written = True
 
 

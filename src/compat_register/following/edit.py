@@ -4,16 +4,13 @@ Used by `register fix` (moved citations) and `register bump` (a moved pin). Each
 replaces one `PATH:LINES` token (or a mapping's `lines` or `path` value) where it was
 written. Every new text is made in memory and parsed again, each register file read back
 to check that its citations now say what was planned; only then is anything written, all
-files at once or none (`write_texts`).
+files at once or none (`write_texts`, through `storage.atomic`).
 """
 
 from __future__ import annotations
 
 import codecs
-import os
-import shutil
-import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +19,7 @@ from ..model.registers import Citation, Register
 from ..reading.build import build_register
 from ..reading.loader import Document, LoadError, Path_, parse
 from ..reading.schema import integer_keys
+from ..storage.atomic import write_all
 
 
 class EditError(Exception):
@@ -167,13 +165,15 @@ def check_yaml(file: str, text: str) -> Document:
         raise EditError(f"{file}: the edit would break the YAML ({err.message})") from None
 
 
-def write_texts(files: Mapping[str, tuple[str, str]]) -> None:
+def write_texts(files: Mapping[str, tuple[str, str]], journal: Path | None = None) -> None:
     """Write each file's new text over its old one (`{name: (old text, new text)}`), all
-    or none. Raises EditError when a file no longer holds its old text or cannot be
-    written (say, a read-only directory)."""
+    or none, through `journal` when given (see `storage.atomic.write_all`). Raises
+    EditError when a file no longer holds its old text or cannot be written (say, a
+    read-only directory)."""
     try:
         write_all(
-            [(Path(name), encoded(Path(name), old, new)) for name, (old, new) in files.items()]
+            [(Path(name), encoded(Path(name), old, new)) for name, (old, new) in files.items()],
+            journal,
         )
     except OSError as err:
         where = err.filename or ", ".join(files)
@@ -188,62 +188,3 @@ def encoded(path: Path, old_text: str, new_text: str) -> bytes:
     if raw[len(bom) :].decode("utf-8", errors="replace") != old_text:
         raise EditError(f"{path} changed since it was read; run the command again")
     return bom + new_text.encode("utf-8")
-
-
-def write_all(files: Sequence[tuple[Path, bytes]]) -> None:
-    """Replace several files so that all change or none does.
-
-    Every new file is written and synced beside its target first; only then are the
-    targets replaced, one rename each, each old file kept (hard-linked) as a backup. A
-    failure or an interrupt at any point puts back the files already replaced.
-    """
-    temps: list[Path] = []
-    replaced: list[tuple[Path, Path | None]] = []
-    try:
-        temps.extend(_write_temp(path, data) for path, data in files)
-        for (path, _), temp in zip(files, temps, strict=True):
-            replaced.append((path, _backup(path)))
-            os.replace(temp, path)
-    except BaseException:
-        _restore(replaced)
-        raise
-    finally:
-        for leftover in [*temps, *(b for _, b in replaced if b)]:
-            leftover.unlink(missing_ok=True)
-
-
-def _write_temp(path: Path, data: bytes) -> Path:
-    """`data` in a new file beside `path`, synced, with `path`'s mode; removed on failure."""
-    mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
-    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(name, mode)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
-    return Path(name)
-
-
-def _backup(path: Path) -> Path | None:
-    """A second name for the current file (None if there is none), to roll back to."""
-    if not path.exists():
-        return None
-    backup = path.with_name(f".{path.name}.{os.getpid()}.bak")
-    backup.unlink(missing_ok=True)
-    try:
-        os.link(path, backup)
-    except OSError:  # no hard links on this file system: a copy does as well
-        shutil.copy2(path, backup)
-    return backup
-
-
-def _restore(replaced: list[tuple[Path, Path | None]]) -> None:
-    for path, backup in reversed(replaced):
-        if backup is None:
-            path.unlink(missing_ok=True)
-        else:
-            os.replace(backup, path)

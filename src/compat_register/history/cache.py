@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..following.edit import write_all
+from ..storage.atomic import write_all
 
 VERSION = 3
 """Raised whenever what a summary or a diff holds changes: an older cache is ignored."""

@@ -18,7 +18,7 @@ import json
 from importlib import metadata
 from pathlib import Path
 
-from ..following.edit import write_all
+from ..storage.atomic import write_all
 
 VERSION = 1
 """Raised whenever what an excerpt's HTML holds changes in this package (its cleaning)."""

@@ -24,6 +24,7 @@ from types import ModuleType
 from typing import IO, TYPE_CHECKING, Any
 
 from ..checking.safety import check_commit, check_repo_path, check_repo_url, is_local_path
+from ..storage.project import state_dir
 from .diffs import LOG_FORMAT, Hunk, LoggedCommit, parse_diff, parse_log, tree_blobs
 from .filetext import FileText
 
@@ -595,8 +596,7 @@ def default_cache_root(environ: Mapping[str, str], registers_dir: Path) -> Path:
     """REGISTER_CACHE if set, else `<registers_dir>/../.register/cache`."""
     if environ.get("REGISTER_CACHE"):
         return Path(environ["REGISTER_CACHE"])
-    # normpath, not .parent: the parent of Path(".") is "." again.
-    return Path(os.path.normpath(registers_dir / ".." / ".register" / "cache"))
+    return state_dir(registers_dir) / "cache"
 
 
 def repository_of(folder: Path) -> Path | None:

@@ -1,0 +1,101 @@
+"""Several files replaced so that all change or none does, even across a kill.
+
+Every new file is written and synced beside its target first, and each old file kept
+(hard-linked) as a backup; only then are the targets replaced, one rename each. An error
+or an interrupt in the process puts back the files already replaced. With a journal
+(`journal.Journal`), what a killed process (SIGKILL, SIGTERM, a power cut) left is finished
+by the next run: see `journal` for which way it goes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+from .journal import Journal, Planned
+
+
+def write_all(files: Sequence[tuple[Path, bytes]], journal: Path | None = None) -> None:
+    """Replace each path with its bytes, all or none. With `journal` (a file path), the
+    write is recorded there first, so that `journal.recover` completes or undoes it after
+    a kill; the record is removed once every file is in place."""
+    planned = [_plan(path) for path, _ in files]
+    record = Journal(journal) if journal is not None else None
+    replaced: list[Planned] = []
+    try:
+        if record:
+            record.write("prepared", planned)
+        for (_, data), plan in zip(files, planned, strict=True):
+            _write_new(plan, data)
+        if record:
+            record.write("committed", planned)
+        for plan in planned:
+            replaced.append(plan)
+            os.replace(plan.new, plan.target)
+    except BaseException:
+        _undo(record, planned, replaced)
+        raise
+    _done(record, planned)
+
+
+def _undo(record: Journal | None, planned: list[Planned], replaced: list[Planned]) -> None:
+    """Put back the files already replaced; a failure here leaves the backups (and the
+    journal, which the next run then finishes from)."""
+    if record and replaced:
+        with contextlib.suppress(OSError):  # the backups are put back all the same
+            record.write("rolling back", planned)
+    _restore(replaced)
+    _done(record, planned)
+
+
+def _done(record: Journal | None, planned: list[Planned]) -> None:
+    _remove_leftovers(planned)
+    if record:
+        record.remove()
+
+
+def _plan(path: Path) -> Planned:
+    """The names of a target's new file and backup, beside it, unique to this run."""
+    token = f"{os.getpid()}-{secrets.token_hex(4)}"
+    old = path.with_name(f".{path.name}.{token}.bak") if path.exists() else None
+    return Planned(path, path.with_name(f".{path.name}.{token}.tmp"), old)
+
+
+def _write_new(plan: Planned, data: bytes) -> None:
+    """`data` in the plan's new file, synced, with the target's mode; and the backup."""
+    target = plan.target
+    mode = target.stat().st_mode & 0o7777 if target.exists() else 0o644
+    fd = os.open(plan.new, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(plan.new, mode)
+    except BaseException:
+        plan.new.unlink(missing_ok=True)
+        raise
+    if plan.old is not None:
+        try:
+            os.link(target, plan.old)
+        except OSError:  # no hard links on this file system: a copy does as well
+            shutil.copy2(target, plan.old)
+
+
+def _restore(replaced: list[Planned]) -> None:
+    for plan in reversed(replaced):
+        if plan.old is None:
+            plan.target.unlink(missing_ok=True)
+        elif plan.old.exists():
+            os.replace(plan.old, plan.target)
+
+
+def _remove_leftovers(planned: list[Planned]) -> None:
+    for plan in planned:
+        plan.new.unlink(missing_ok=True)
+        if plan.old is not None:
+            plan.old.unlink(missing_ok=True)

@@ -1,0 +1,95 @@
+"""One writer at a time per project: an advisory lock (`flock`) on a file under `.register/`.
+
+Every command that writes the registers, the lock or the cache holds it for its whole run,
+reading included: `fix` must not read the pins while `bump` renames its files. The holder
+writes who it is into the file (pid, command, since when), so that a command kept waiting
+can say whom it waits for. The kernel drops the lock when its holder ends, however it ends:
+a killed writer never leaves the project locked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import fcntl
+import json
+import os
+import time
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+
+from .errors import StorageError
+
+DEFAULT_WAIT = 30.0
+"""Seconds a writer waits for another by default (`REGISTER_LOCK_WAIT` says otherwise)."""
+
+
+class Busy(StorageError):
+    """Another writer held the project's lock for longer than the wait. One line."""
+
+
+@contextlib.contextmanager
+def hold(
+    path: Path,
+    command: str,
+    wait: float = DEFAULT_WAIT,
+    on_wait: Callable[[str], None] | None = None,
+) -> Iterator[None]:
+    """Hold the lock at `path` while the block runs, waiting at most `wait` seconds for
+    it; `on_wait` hears once whom it waits for. Raises Busy when the wait runs out."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+    except OSError as err:
+        raise StorageError(f"cannot lock {path}: {err.strerror or err}") from None
+    try:
+        _acquire(fd, path, wait, on_wait)
+        _write_holder(fd, command)
+        yield
+    finally:
+        os.close(fd)  # releases the lock; the file stays, as removing it would race
+
+
+def _acquire(fd: int, path: Path, wait: float, on_wait: Callable[[str], None] | None) -> None:
+    deadline = time.monotonic() + wait
+    told = False
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            pass
+        if on_wait is not None and not told:
+            on_wait(f"waiting for {holder(path)} to finish")
+            told = True
+        if time.monotonic() >= deadline:
+            raise Busy(
+                f"{path}: another register command is writing this project: {holder(path)}; "
+                f"waited {wait:g} s (REGISTER_LOCK_WAIT sets how long)"
+            )
+        time.sleep(0.05)
+
+
+def _write_holder(fd: int, command: str) -> None:
+    since = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    data = json.dumps({"pid": os.getpid(), "command": command, "since": since}).encode()
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, data + b"\n", 0)
+
+
+def holder(path: Path) -> str:
+    """Who holds the lock, as the holder wrote it: `pid 123 (register bump mcpx) since
+    2026-12-01T16:30:02Z`; "an unknown process" when it has not said yet."""
+    try:
+        data = json.loads(path.read_bytes()[:4096])
+        return f"pid {int(data['pid'])} ({data['command']}) since {data['since']}"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "an unknown process"
+
+
+def wait_from(environ: Mapping[str, str]) -> float:
+    """The wait `REGISTER_LOCK_WAIT` asks for (seconds), else the default."""
+    try:
+        return max(0.0, float(environ.get("REGISTER_LOCK_WAIT", DEFAULT_WAIT)))
+    except ValueError:
+        return DEFAULT_WAIT

@@ -1,0 +1,119 @@
+"""One writer at a time, and a writer killed at any instant: real `register` processes
+on a real project (a git source, sixteen register files rewritten together)."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from writeset import command, copy, make_project, run, snapshot
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from compat_register.storage import project
+with project.writing(Path(sys.argv[1]), "register bump up", {}):
+    print("held", flush=True)
+    time.sleep(float(sys.argv[2]))
+"""
+
+
+def hold(root: Path, seconds: float) -> subprocess.Popen[str]:
+    """Another process holding the project's writer lock for `seconds`."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(root / "registers"), str(seconds)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    return holder
+
+
+def test_a_writer_waits_a_bounded_time_and_names_the_holder(tmp_path: Path) -> None:
+    make_project(tmp_path)
+    before = snapshot(tmp_path)
+    holder = hold(tmp_path, 30)
+    try:
+        started = time.monotonic()
+        done = run(tmp_path, "bump", "up", env={"REGISTER_LOCK_WAIT": "0.5"})
+        waited = time.monotonic() - started
+    finally:
+        holder.kill()
+        holder.communicate()
+    assert done.returncode == 1 and done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert line.startswith("Error: ") and f"pid {holder.pid} (register bump up) since " in line
+    assert "waited 0.5 s" in line and waited < 10
+    assert snapshot(tmp_path) == before
+
+
+def test_a_writer_goes_on_once_the_holder_ends(tmp_path: Path) -> None:
+    _, second = make_project(tmp_path)
+    holder = hold(tmp_path, 1.0)
+    done = run(tmp_path, "bump", "up", second)
+    holder.communicate()
+    assert done.returncode == 0, done.stderr
+    assert second[:7] in (tmp_path / "registers" / "sources.yaml").read_text("utf-8")
+
+
+def test_bump_and_fix_at_once_do_what_one_after_the_other_does(tmp_path: Path) -> None:
+    _, second = make_project(tmp_path / "project")
+    endings = []
+    for order in (("bump", "fix"), ("fix", "bump")):
+        alone = copy(tmp_path / "project", tmp_path / "-".join(order))
+        for name in order:
+            run(alone, *(["bump", "up", second] if name == "bump" else ["fix"]))
+        endings.append(snapshot(alone))
+    project = tmp_path / "project"
+    registers = str(project / "registers")
+    both = [
+        subprocess.Popen(command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for args in (
+            ["bump", "--registers", registers, "up", second],
+            ["fix", "--registers", registers],
+        )
+    ]
+    for process in both:
+        process.communicate()
+    assert snapshot(project) in endings
+    verified = run(project, "verify")
+    assert verified.returncode == 0 and "16 ok, 0 moved," in verified.stdout
+
+
+def killed_at_random(root: Path, args: list[str], rng: random.Random, span: float) -> None:
+    """Run `register ARGS` on `root` and SIGKILL it at a random instant within `span` s."""
+    process = subprocess.Popen(
+        command(args[0], "--registers", str(root / "registers"), *args[1:]),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    time.sleep(rng.uniform(0, span))
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+@pytest.mark.parametrize("name", ["bump", "fix"])
+def test_a_kill_at_a_random_instant_leaves_the_set_old_or_new(tmp_path: Path, name: str) -> None:
+    _, second = make_project(tmp_path / "project", pinned=int(name == "fix"))
+    args = ["bump", "up", second] if name == "bump" else ["fix"]
+    old = snapshot(tmp_path / "project")
+    lone = copy(tmp_path / "project", tmp_path / "lone")
+    started = time.monotonic()
+    assert run(lone, *args).returncode == 0
+    span = time.monotonic() - started
+    new = snapshot(lone)
+    assert new != old
+    rng = random.Random(26)
+    for attempt in range(6):
+        root = copy(tmp_path / "project", tmp_path / f"run{attempt}")
+        killed_at_random(root, args, rng, span * 1.2)
+        run(root, "check")  # any command finishes (or undoes) what the killed one left
+        assert snapshot(root) in (old, new), attempt
+        assert run(root, *args).returncode == 0
+        assert snapshot(root) == new, attempt

@@ -1,0 +1,82 @@
+"""A register project with many files that one `bump` or `fix` rewrites together, for
+the tests that kill or race writers (real processes, real git repositories)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from gitrepo import GitRepo
+from registerfiles import register_head
+
+FILES = 16
+CODE = "".join(f"line {n}\n" for n in range(1, 41))
+SOURCES = """revisions: [2025-06-18]
+sources:
+  up: {{title: Upstream, repo: null, commit: {commit}, path: ../up, claims: [src/**]}}
+"""
+ENTRY = """  - id: {prefix}-01
+    title: Entry
+    what: Something.
+    status: {{state: done}}
+    value: {{level: low}}
+    effort: {{size: S}}
+    risk: None.
+    sources: ['src/a.go:{line} “line {line}”']
+"""
+
+
+def command(*args: str) -> list[str]:
+    """The `register` console script, in a process of its own."""
+    return [sys.executable, "-c", "from compat_register.cli import run; run()", *args]
+
+
+def run(
+    root: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    registers = str(root / "registers")
+    return subprocess.run(
+        command(args[0], "--registers", registers, *args[1:]),
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def make_project(root: Path, pinned: int = 0) -> tuple[str, str]:
+    """`root/up` (a source whose second commit puts a line above every cited one) and
+    `root/registers` (FILES register files citing the first commit's lines); returns the
+    two commits. Pinned at the first commit (`pinned=0`) they are stamped; pinned at the
+    second (`pinned=1`) every citation has moved and none is stamped."""
+    repo = GitRepo(root / "up")
+    repo.write("src/a.go", CODE)
+    first = repo.commit()
+    repo.write("src/a.go", "new\n" + CODE)
+    second = repo.commit()
+    registers = root / "registers"
+    registers.mkdir()
+    (registers / "sources.yaml").write_text(SOURCES.format(commit=[first, second][pinned]), "utf-8")
+    for n in range(FILES):
+        prefix = "".join(chr(ord("A") + int(d)) for d in f"{n:02d}")
+        text = register_head(prefix, prefix) + ENTRY.format(prefix=prefix, line=n + 2)
+        (registers / f"r{n:02d}.yaml").write_text(text, "utf-8")
+    if not pinned:
+        done = run(root, "stamp")
+        assert done.returncode == 0, done.stdout + done.stderr
+    return first, second
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file of the registers folder, leftovers (temporary files, backups) included."""
+    return {p.name: p.read_bytes() for p in sorted((root / "registers").iterdir())}
+
+
+def copy(root: Path, to: Path) -> Path:
+    """A copy of the project (source and registers), without its state under .register/."""
+    shutil.copytree(root / "up", to / "up")
+    shutil.copytree(root / "registers", to / "registers")
+    return to
