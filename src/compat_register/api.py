@@ -335,7 +335,7 @@ def _stamp(
     mine = [o for o in verified.outcomes if chosen is None or o.citation.entry in chosen]
     keys = stamps.keys(stamps.place(o.citation) for o in verified.outcomes)
     current = [
-        (key, _digest(outcome))
+        (key, _digest(outcome, verified.registers.sources))
         for outcome, key in zip(verified.outcomes, keys, strict=True)
         if key is not None
     ]
@@ -346,8 +346,8 @@ def _stamp(
     old_text = lock.text if lock and lock.text else ""
     if text != old_text:
         edit.write_texts({str(stamps.lock_path(root)): (old_text, text)}, journal)
-    stamped = [o for o in mine if _digest(o) is not None]
-    refused = [o for o in mine if _digest(o) is None and o.citation.source is not None]
+    stamped = [o for o in mine if _stampable(o)]
+    refused = [o for o in mine if not _stampable(o) and o.citation.source is not None]
     return verified, Stamped(stamped, refused, text != old_text)
 
 
@@ -378,13 +378,21 @@ def _project_name(folder: Path) -> str:
     return folder.resolve().name or "registers"
 
 
-def _digest(outcome: verify.Outcome) -> str | None:
-    """The stamp of a citation's lines, when they read as cited."""
+def _stampable(outcome: verify.Outcome) -> bool:
+    """Whether a citation's lines read as cited (and so may be stamped)."""
+    return outcome.outcome in ("ok", "changed", "unstamped") and outcome.excerpt is not None
+
+
+def _digest(outcome: verify.Outcome, sources: Sources) -> str | None:
+    """The stamp of a citation's lines by its file's kind, when they read as cited."""
+    from .citations.compare import source_kind
     from .following import stamps
 
-    if outcome.outcome not in ("ok", "changed", "unstamped") or outcome.excerpt is None:
+    citation = outcome.citation
+    if not _stampable(outcome) or outcome.excerpt is None or citation.repo_path is None:
         return None
-    return stamps.digest(outcome.excerpt)
+    kind = source_kind(sources.sources.get(citation.source or ""), citation.repo_path)
+    return stamps.digest(outcome.excerpt, kind)
 
 
 def diff(root: Path, old_rev: str | None = None, new_rev: str | None = None) -> Compared:

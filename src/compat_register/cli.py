@@ -298,9 +298,10 @@ def _progress(alias: str) -> Callable[[str], None] | None:
 def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
     """Record the cited lines of the given entries (all when none is named) as reviewed.
 
-    Writes registers/citations.lock: one line per citation, the hash of its normalised
-    lines at the pinned commit. Run it after reading the lines `register verify` reports
-    as changed or unstamped. A citation whose lines do not read as cited is not stamped.
+    Writes registers/citations.lock: one line per citation, the hash of its lines at the
+    pinned commit in the form their file kind compares (docs/pins.md). Run it after reading
+    the lines `register verify` reports as changed or unstamped. A citation whose lines do
+    not read as cited is not stamped.
     """
     _require_dir(registers_dir)
     try:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from compat_register.citations import syntax
+from compat_register.citations import compare, syntax
 from compat_register.citations.syntax import (
     CitationSyntaxError,
     is_citation_path,
@@ -110,10 +110,10 @@ def test_the_fast_scan_finds_what_the_pattern_finds(text: str) -> None:
 
 @given(text=st.text(alphabet=st.sampled_from("`*_ aé1.-\n\t\u00a0\u2028“”’"), max_size=40))
 @example(text="a`_b `_x_` __init__ **SHOULD NOT** _em_ snake_case_ ")
-def test_normalise_drops_markup_and_runs_of_space_as_first_written(text: str) -> None:
+def test_markdown_text_drops_markup_and_runs_of_space_as_first_written(text: str) -> None:
     # the rule in its plainest regular expressions: the faster forms must agree with it
-    markup = re.sub(r"`+|\*+|(?<!\w)_+|_+(?!\w)", "", text.translate(syntax._QUOTE_MAP))
-    assert syntax.normalise(text) == re.sub(r"\s+", " ", markup).strip()
+    markup = re.sub(r"`+|\*+|(?<!\w)_+|_+(?!\w)", "", text.translate(compare.QUOTE_MAP))
+    assert compare.markdown_text(text) == re.sub(r"\s+", " ", markup).strip()
 
 
 # --- claims -------------------------------------------------------------------------------

@@ -90,7 +90,7 @@ def test_fix_rewrites_every_file_and_carries_the_stamps(moved: tuple[Path, GitRe
     assert "'src/a.go:4 “line 3”'" in (registers / "a.yaml").read_text("utf-8")
     assert "'src/a.go:8 “line 7”', src/a.go:9" in (registers / "b.yaml").read_text("utf-8")
     lock = (registers / "citations.lock").read_text("utf-8")
-    assert "A-01 up src/a.go:4 sha256:" in lock and "B-01 up src/a.go:8 sha256:" in lock
+    assert "A-01 up src/a.go:4 v2:sha256:" in lock and "B-01 up src/a.go:8 v2:sha256:" in lock
     assert "src/a.go:3 " not in lock and "src/a.go:7 " not in lock
     before = snapshot(registers)
     code, out = run(["fix", "--registers", str(registers)])

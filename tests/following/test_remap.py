@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from compat_register.following.remap import Mapped, find_moved, remap, same_text
+from compat_register.following.remap import Mapped, find_moved, remap
 
 
 @pytest.mark.parametrize(
@@ -39,23 +39,17 @@ def test_remap(
     assert remap(start, end, hunks) == expected
 
 
-def test_same_text_ignores_spacing_and_markup() -> None:
-    assert same_text(["\treturn  nil"], ["    return nil"])
-    assert same_text(["Implementations **SHOULD NOT**"], ["Implementations SHOULD NOT"])
-    assert not same_text(["return nil"], ["return err"])
-
-
 NEW = ["a", "func f() {", "\treturn 1", "}", "b", "func f() {", "  return 1", "}"]
 
 
 def test_find_moved_searches_added_lines_only() -> None:
     block = ["func f() {", "\treturn 1", "}"]
     # lines 2-4 were there before (not added); 6-8 were added: the move went there
-    assert find_moved(block, NEW, [(9, 3, 5, 4)]) == (6, 8)
+    assert find_moved(block, NEW, [(9, 3, 5, 4)], "code") == (6, 8)
     # both copies added: ambiguous, so no answer
-    assert find_moved(block, NEW, [(0, 0, 1, 8)]) is None
-    assert find_moved(block, NEW, [(9, 0, 8, 0)]) is None
+    assert find_moved(block, NEW, [(0, 0, 1, 8)], "code") is None
+    assert find_moved(block, NEW, [(9, 0, 8, 0)], "code") is None
 
 
 def test_find_moved_never_places_blank_lines() -> None:
-    assert find_moved(["", "  "], ["x", "", "  "], [(0, 0, 1, 3)]) is None
+    assert find_moved(["", "  "], ["x", "", "  "], [(0, 0, 1, 3)], "code") is None

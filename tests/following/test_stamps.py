@@ -79,7 +79,8 @@ def test_stamp_writes_a_sorted_stable_lock(setup: tuple[Path, GitRepo, dict[str,
         "T-02 up src/a.go:8",
         "T-02 up src/a.go:8#2",
     ]
-    assert body[0].endswith(f"sha256:{digest(['line 2'])}")
+    assert body[0].endswith(f" {digest(['line 2'], 'code')}")
+    assert digest(["line 2"], "code").startswith("v2:sha256:")
     assert lock.startswith("# citations.lock: review stamps")
     code, out = run(["stamp", "--registers", str(registers)])
     assert out.strip() == "stamped 5 citations of 2 entries; citations.lock unchanged"
@@ -143,7 +144,7 @@ def test_bump_carries_stamps_and_keeps_a_changed_ones_old_hash(
     assert code == 1
     assert "changed: T-02: src/a.go:8 -> 10: the cited lines were edited" in out
     lock = (registers / "citations.lock").read_text(encoding="utf-8")
-    assert "T-01 up src/a.go:7-8 sha256:" in lock and "T-02 up src/a.go:10 sha256:" in lock
+    assert "T-01 up src/a.go:7-8 v2:sha256:" in lock and "T-02 up src/a.go:10 v2:sha256:" in lock
     assert "src/a.go:8 " not in lock and "src/a.go:5-6 " not in lock
     report = verify_json(registers)
     outcomes = {(c["entry"], c["text"]): c["outcome"] for c in report["citations"]}
@@ -168,12 +169,13 @@ def test_stamp_refuses_a_citation_that_does_not_read_as_cited(
 
 def test_lock_format_round_trips_awkward_paths() -> None:
     stamps = {
-        Key("A-01", "up", "dir/sp ace#1%.md", 3, 4, 2): "0123456789abcdef",
-        Key("A-01", "up", "a.md", 10, 10): "fedcba9876543210",
-        Key("A-01", "up", "a.md", 9, 9): "0000000000000000",
+        Key("A-01", "up", "dir/sp ace#1%.md", 3, 4, 2): "v2:sha256:0123456789abcdef",
+        Key("A-01", "up", "a.md", 10, 10): "v2:sha256:fedcba9876543210",
+        Key("A-01", "up", "a.md", 9, 9): "sha256:0000000000000000",  # before file kinds
     }
     text = format_lock(stamps)
-    assert "A-01 up dir/sp%20ace%231%25.md:3-4#2 sha256:0123456789abcdef" in text
+    assert "A-01 up dir/sp%20ace%231%25.md:3-4#2 v2:sha256:0123456789abcdef" in text
+    assert "A-01 up a.md:9 sha256:0000000000000000" in text
     assert text.index("a.md:9 ") < text.index("a.md:10 ")
     assert parse(text, "citations.lock") == (stamps, [])
     _, problems = parse(text + "garbage\n", "citations.lock")
@@ -301,6 +303,6 @@ def test_fix_carries_the_stamps_of_the_citations_it_moves(
     code, out = run(["fix", "--registers", str(registers)])
     assert "src/a.go:5 -> src/a.go:6" in out
     lock = (registers / "citations.lock").read_text(encoding="utf-8")
-    assert "T-01 up src/a.go:6 sha256:" in lock and "src/a.go:5 " not in lock
+    assert "T-01 up src/a.go:6 v2:sha256:" in lock and "src/a.go:5 " not in lock
     summary = verify_json(registers)["summary"]
     assert (summary["ok"], summary["unstamped"], summary["changed"]) == (1, 0, 2)

@@ -366,26 +366,26 @@ def cited(lines: str, quote: str) -> Citation:
 def test_a_quote_spanning_a_blank_line_reads_the_same_in_place_and_moved() -> None:
     quote = "The end of one paragraph. The start of the next."
     text = FileText(["The end of one paragraph.", "", "The start of the next."])
-    assert text.find_nearest(quote, 1) == (1, 3)
-    assert judge(cited("1-3", quote), text, "a.md").outcome == "ok"
+    assert text.find_nearest(quote, 1, "markdown") == (1, 3)
+    assert judge(cited("1-3", quote), text, "a.md", "markdown").outcome == "ok"
     moved = FileText(["# Title", "", *text.lines])
-    outcome = judge(cited("1-3", quote), moved, "a.md")
+    outcome = judge(cited("1-3", quote), moved, "a.md", "markdown")
     assert (outcome.outcome, outcome.proposed) == ("moved", (3, 5))
-    assert judge(cited("3-5", quote), moved, "a.md").outcome == "ok"
+    assert judge(cited("3-5", quote), moved, "a.md", "markdown").outcome == "ok"
 
 
 def test_a_quote_across_lines_of_markup_only() -> None:
     text = FileText(["one", "   ", "**", "two three", "four"])
-    assert text.find_nearest("one two", 4) == (1, 4)
-    assert text.find_nearest("three four", 1) == (4, 5)
-    assert text.find_nearest("absent", 1) is None
+    assert text.find_nearest("one two", 4, "markdown") == (1, 4)
+    assert text.find_nearest("three four", 1, "markdown") == (4, 5)
+    assert text.find_nearest("absent", 1, "markdown") is None
 
 
 def test_a_proposed_range_ends_inside_the_file() -> None:
     text = FileText([f"line {n}" for n in range(1, 11)])
-    outcome = judge(cited("2-6", "line 9"), text, "a.md")
+    outcome = judge(cited("2-6", "line 9"), text, "a.md", "markdown")
     assert (outcome.outcome, outcome.proposed) == ("moved", (9, 10))
-    outcome = judge(cited("8-20", "line 2"), text, "a.md")  # past the end, found above
+    outcome = judge(cited("8-20", "line 2"), text, "a.md", "markdown")  # past the end, found above
     assert (outcome.outcome, outcome.proposed) == ("moved", (2, 10))
-    outcome = judge(cited("12", "line 99"), text, "a.md")  # past the end, found nowhere
+    outcome = judge(cited("12", "line 99"), text, "a.md", "markdown")  # past the end, found nowhere
     assert outcome.outcome == "out-of-range"

@@ -1,4 +1,5 @@
-"""Citations as text: parsing the compact form and in-prose tokens, and quotes.
+"""Citations as text: parsing the compact form and in-prose tokens, and quotes (how
+quotes are compared with cited lines is `compare`'s).
 
 Pure functions only: nothing here reads a file or talks to git (verify.py does).
 """
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..model.notation import MAX_DIGITS, lines_text
+from .compare import empty_quote
 from .prose import non_prose_ranges, overlaps
 
 OPEN_QUOTES = {"“": "”", '"': '"'}
@@ -162,9 +164,6 @@ def _check_range(start: int, end: int, text: str) -> None:
         raise CitationSyntaxError(f"reversed line range {start}-{end} in '{text}'")
 
 
-_ALNUM = re.compile(r"[^\W_]")
-
-
 def parse_quote(rest: str) -> str:
     """The text between “curly” or "straight" quotes after the location."""
     rest = rest.strip()
@@ -181,9 +180,7 @@ def parse_quote(rest: str) -> str:
             "(a comment); write the whole citation in single quotes"
         )
     quote = rest[1:-1]
-    if not _ALNUM.search(quote) and not normalise_quote(quote):
-        # `“...”` or `“**”` is no text at all once normalised, and would match any line.
-        # (A quote holding a letter or digit never normalises to nothing: skip the work.)
+    if empty_quote(quote):
         raise CitationSyntaxError("empty quote: quote the cited text, or leave the quote out")
     return quote
 
@@ -195,30 +192,3 @@ def is_citation_path(path: str) -> bool:
     if "/" in path:
         return True
     return _EXTENSION.search(path) is not None and _HOST_SUFFIX.search(path) is None
-
-
-_MARKUP = re.compile(r"``*|\*\**|_(?<!\w_)_*|__*(?!\w)")
-"""Runs of backticks or asterisks, and of underscores at either edge of a word: each
-alternative starts with its character (the look-behind comes after the first `_`), so the
-regular expression engine skips to those characters instead of trying every position."""
-_QUOTE_MAP = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
-
-
-def normalise(text: str) -> str:
-    """The form in which quotes and cited lines are compared.
-
-    Markdown inline markup is dropped (so `**SHOULD NOT**` reads as `SHOULD NOT`), curly
-    and straight quotes are equal, and runs of whitespace are one space.
-    """
-    text = _MARKUP.sub("", text.translate(_QUOTE_MAP))
-    return " ".join(text.split())  # split() and \s agree on what whitespace is
-
-
-@lru_cache(maxsize=65536)  # a quote is normalised when built, then when judged
-def normalise_quote(quote: str) -> str:
-    """A quote normalised, with a trailing `…` or `...` (a truncated quote) dropped."""
-    text = normalise(quote)
-    for ellipsis in ("…", "..."):
-        if text.endswith(ellipsis):
-            text = text[: -len(ellipsis)].rstrip()
-    return text

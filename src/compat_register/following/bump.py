@@ -102,7 +102,7 @@ def _plan(
     new: str,
 ) -> Bump:
     citations = [c for c in registers.citations() if c.source == source.alias and c.repo_path]
-    followed = follow(checkout, old, new, citations)
+    followed = follow(checkout, old, new, citations, source.markdown)
     plans = {id(f.citation): _edits(f, source, registers) for f in followed}
     followed = [_unwritable(f) if plans[id(f.citation)] is None else f for f in followed]
     result = Bump(source.alias, old, new, short_sha(checkout, new, source.commit), followed)

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..citations.compare import Kind, file_kind, same_text
 from ..model.registers import Citation
 from ..sources.diffs import Hunk
 from ..sources.gitsource import Checkout, GitSourceError
-from .remap import Mapped, find_moved, remap, same_text
+from .remap import Mapped, find_moved, remap
 
 
 @dataclass
@@ -34,9 +35,14 @@ class Followed:
 
 
 def follow(
-    checkout: Checkout, old_sha: str, new_sha: str, citations: Sequence[Citation]
+    checkout: Checkout,
+    old_sha: str,
+    new_sha: str,
+    citations: Sequence[Citation],
+    markdown: Sequence[str] = (),
 ) -> list[Followed]:
-    """Where each citation (all of one source, resolved) goes from `old_sha` to `new_sha`."""
+    """Where each citation (all of one source, resolved) goes from `old_sha` to `new_sha`;
+    `markdown` is the source's globs of Markdown files (`compare.file_kind`)."""
     if old_sha == new_sha:
         return [Followed(c, "carried", _path(c), (c.start, c.end)) for c in citations]
     paths = {_path(c) for c in citations}
@@ -51,7 +57,7 @@ def follow(
     checkout.prefetch(old_sha, {_path(first[i].citation) for i in touched})
     checkout.prefetch(new_sha, {first[i].path for i in touched})
     for i in touched:
-        first[i] = _settle(first[i], diffs[i][1], checkout, old_sha, new_sha)
+        first[i] = _settle(first[i], diffs[i][1], checkout, (old_sha, new_sha), markdown)
     return first
 
 
@@ -72,23 +78,37 @@ def _first_guess(citation: Citation, new_path: str | None, hunks: list[Hunk]) ->
 
 
 def _settle(
-    guess: Followed, hunks: list[Hunk], checkout: Checkout, old_sha: str, new_sha: str
+    guess: Followed,
+    hunks: list[Hunk],
+    checkout: Checkout,
+    shas: tuple[str, str],
+    markdown: Sequence[str],
 ) -> Followed:
-    """A changed or gone range, looked at: the same text, moved, or really changed."""
+    """A changed or gone range, looked at: the same text, moved, or really changed. The
+    text is compared by the rule of its file's kind before and after (both must agree
+    when a rename changed it: `.md` to `.go` is compared as Markdown and as code)."""
     citation = guess.citation
+    old_sha, new_sha = shas
+    kinds = {file_kind(_path(citation), markdown), file_kind(guess.path, markdown)}
     try:
         old = checkout.read_text(old_sha, _path(citation)) or []
         new = checkout.read_text(new_sha, guess.path) or []
     except GitSourceError as err:  # a binary file: the hunks are all there is
         return Followed(citation, guess.kind, guess.path, guess.lines, str(err))
     block = old[citation.start - 1 : citation.end]
-    if guess.lines and same_text(block, new[guess.lines[0] - 1 : guess.lines[1]]):
-        return _with(guess, Mapped("re-anchored", guess.lines), "edited in spacing or markup only")
-    moved = find_moved(block, new, hunks)
+    now = new[guess.lines[0] - 1 : guess.lines[1]] if guess.lines else None
+    if now is not None and all(same_text(block, now, kind) for kind in kinds):
+        return _with(guess, Mapped("re-anchored", guess.lines), _only_spacing(kinds))
+    # Line by line, code's rule is the stricter wherever a rename left any code.
+    moved = find_moved(block, new, hunks, "markdown" if kinds == {"markdown"} else "code")
     if moved is not None:
         return _with(guess, Mapped("re-anchored", moved), "moved within the file")
     what = "edited" if guess.kind == "changed" else "deleted"
     return _with(guess, Mapped(guess.kind, guess.lines), f"the cited lines were {what}")
+
+
+def _only_spacing(kinds: set[Kind]) -> str:
+    return "edited in spacing or markup only" if "markdown" in kinds else "edited in spacing only"
 
 
 def _with(guess: Followed, mapped: Mapped, note: str) -> Followed:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..citations.syntax import normalise
+from ..citations.compare import Kind, comparable
 from ..sources.diffs import Hunk
 
 KINDS = ("carried", "re-anchored", "changed", "gone")
@@ -71,25 +71,22 @@ def _high(line: int, hunks: Sequence[Hunk]) -> int:
     return hunk[2] + hunk[3] - 1 if hunk[3] else hunk[2]
 
 
-def same_text(old: Sequence[str], new: Sequence[str]) -> bool:
-    """Whether two blocks read the same once normalised (as stamps and quotes compare)."""
-    return normalise(" ".join(old)) == normalise(" ".join(new))
-
-
 def find_moved(
-    block: Sequence[str], new_lines: Sequence[str], hunks: Sequence[Hunk]
+    block: Sequence[str], new_lines: Sequence[str], hunks: Sequence[Hunk], kind: Kind
 ) -> tuple[int, int] | None:
-    """Where `block` (the old cited lines) reappears whole inside one added run of lines.
+    """Where `block` (the old cited lines) reappears whole inside one added run of lines,
+    each line compared by the rule of `kind` (`compare.comparable`).
 
     Only added lines are searched, so an identical block that was there all along is not
     taken for the moved one; an empty block, or one found twice, is not placed at all.
     """
-    wanted = [normalise(line) for line in block]
+    wanted = [comparable(line, kind) for line in block]
     if not any(wanted):
         return None
     found: list[tuple[int, int]] = []
     for _, _, new_start, new_count in hunks:
-        added = [normalise(line) for line in new_lines[new_start - 1 : new_start - 1 + new_count]]
+        added = new_lines[new_start - 1 : new_start - 1 + new_count]
+        added = [comparable(line, kind) for line in added]
         for offset in range(len(added) - len(wanted) + 1):
             if added[offset : offset + len(wanted)] == wanted:
                 found.append((new_start + offset, new_start + offset + len(wanted) - 1))

@@ -1,16 +1,22 @@
 """Review stamps: `registers/citations.lock`, a hash of each citation's lines as last reviewed.
 
 A quote protects a citation against its lines changing; a range without a quote has nothing
-to protect it. A stamp is the hash of the normalised cited lines at the pinned commit, taken
-when someone has read them (`register stamp`); `register verify` then reports a citation
-whose lines no longer hash to its stamp as `changed`, and one without a stamp as `unstamped`.
+to protect it. A stamp is the hash of the cited lines at the pinned commit in the form their
+file kind compares (`compare.block`), taken when someone has read them (`register stamp`);
+`register verify` then reports a citation whose lines no longer hash to its stamp as
+`changed`, and one without a stamp as `unstamped`.
 
 The lock is text: one line per citation, sorted, so a pull request shows which stamps moved.
 
     # citations.lock: review stamps written by `register stamp` and `register bump`.
-    META-07 spec docs/specification/2026-07-28/basic/index.mdx:421 sha256:1f0c9a3b5e7d2468
-    META-07 mcpx internal/mcpserver/server.go:658-665 sha256:9b2e...
-    META-07 mcpx internal/mcpserver/server.go:658-665#2 sha256:9b2e...
+    META-07 spec docs/specification/2026-07-28/basic/index.mdx:421 v2:sha256:1f0c9a3b5e7d2468
+    META-07 mcpx internal/mcpserver/server.go:658-665 v2:sha256:9b2e...
+    META-07 mcpx internal/mcpserver/server.go:658-665#2 v2:sha256:9b2e...
+
+`v2:` marks a stamp hashed by its file's kind. A stamp without it (`sha256:HASH`) was
+written before stamps knew file kinds, by the Markdown rule for every file: it still
+proves a Markdown file's lines unchanged, but not a code file's (`*conn` and `conn` hashed
+alike), so `check` calls such a stamp of code `old-rule`, and verify asks for a new review.
 
 The key is the entry, the source, the full path and the lines; `#2` marks a second
 citation of the same lines in the same entry. Paths are %-escaped where they hold a space,
@@ -31,8 +37,9 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
-from ..citations.syntax import normalise
+from ..citations.compare import Kind, block, markdown_text
 from ..model.diagnostic import Diagnostic
 from ..model.notation import lines_text
 from ..model.registers import Citation
@@ -42,10 +49,15 @@ from .edit import EditError
 LOCK_FILE = "citations.lock"
 HEADER = (
     "# citations.lock: review stamps, written by `register stamp` and `register bump`.\n"
-    "# One line per citation: ENTRY SOURCE PATH:LINES[#N] sha256:HASH of its normalised\n"
-    "# lines at the pinned commit. Do not edit by hand: run `register stamp ID` after review.\n"
+    "# One line per citation: ENTRY SOURCE PATH:LINES[#N] v2:sha256:HASH of its lines at\n"
+    "# the pinned commit, compared by file kind (docs/pins.md). Do not edit by hand: run\n"
+    "# `register stamp ID` after review.\n"
 )
-_LINE = re.compile(r"(\S+) (\S+) (.+):([0-9]+)(?:-([0-9]+))?(?:#([0-9]+))? sha256:([0-9a-f]{16})\Z")
+RULE = "v2:"
+"""The marker of a stamp hashed by its file's kind (`compare.block`)."""
+_LINE = re.compile(
+    r"(\S+) (\S+) (.+):([0-9]+)(?:-([0-9]+))?(?:#([0-9]+))? ((?:v2:)?sha256:[0-9a-f]{16})\Z"
+)
 _ESCAPE = re.compile(r"[%#\s]")
 _PIN = re.compile(r"# pin (\S+) ([0-9a-fA-F]+)\Z")
 
@@ -92,14 +104,35 @@ def place(citation: Citation) -> Place | None:
     return (citation.entry, citation.source, citation.repo_path, citation.start, citation.end)
 
 
-def digest(lines: Sequence[str]) -> str:
-    """The stamp of some cited lines: a short sha256 of their normalised text.
+def digest(lines: Sequence[str], kind: Kind) -> str:
+    """The stamp of some cited lines of a file of `kind`: `v2:sha256:` and a short sha256
+    of their form by that kind's rule (`compare.block`), so that what the rule calls the
+    same (a formatter's realignment; a re-wrapped paragraph) asks for no new review."""
+    return RULE + _sha256(block(lines, kind))
 
-    Normalised as quotes are (markup, quote style and whitespace runs ignored), so
-    re-indenting or re-wrapping inside the range does not ask for a new review.
-    """
-    text = normalise(" ".join(lines))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+def _legacy_digest(lines: Sequence[str]) -> str:
+    """A stamp as written before stamps knew file kinds: the Markdown rule for all."""
+    return _sha256(markdown_text(" ".join(lines)))
+
+
+def _sha256(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+Verdict = Literal["same", "changed", "old-rule"]
+"""What a stamp says of the lines it is checked against: `old-rule` for a stamp of a code
+file hashed before file kinds (its lines read the same by Markdown's rule, which cannot
+tell `*conn` from `conn`): it proves nothing, and the lines want a new review."""
+
+
+def check(stamp: str, lines: Sequence[str], kind: Kind) -> Verdict:
+    """Whether `lines` of a file of `kind` still hash to `stamp`."""
+    if stamp.startswith(RULE):
+        return "same" if stamp == digest(lines, kind) else "changed"
+    if stamp != _legacy_digest(lines):
+        return "changed"  # changed even by the laxer rule
+    return "same" if kind == "markdown" else "old-rule"
 
 
 def restamp(
@@ -143,7 +176,9 @@ def parse(text: str, file: str) -> tuple[dict[Key, str], list[Diagnostic]]:
             continue
         match = _LINE.match(line)
         if match is None:
-            message = "not a stamp line (ENTRY SOURCE PATH:LINES sha256:HASH): run register stamp"
+            message = (
+                "not a stamp line (ENTRY SOURCE PATH:LINES v2:sha256:HASH): run register stamp"
+            )
             problems.append(
                 Diagnostic(
                     file=file,
@@ -172,7 +207,7 @@ def _unescape(path: str) -> str:
 def format_lock(stamps: dict[Key, str], pins: Mapping[str, str] | None = None) -> str:
     """The lock file's text: the header, the pins of the stamped sources (from `pins`, by
     alias), then one line per stamp in key order."""
-    body = "".join(f"{key.as_text()} sha256:{stamps[key]}\n" for key in sorted(stamps))
+    body = "".join(f"{key.as_text()} {stamps[key]}\n" for key in sorted(stamps))
     stamped = sorted({key.source for key in stamps} & set(pins or {}))
     return HEADER + "".join(f"# pin {alias} {(pins or {})[alias]}\n" for alias in stamped) + body
 

@@ -1,8 +1,8 @@
 """Resolve-citations stage: every citation against the file at its source's pinned commit.
 
-`judge` is pure (a citation and the file's lines in, an `Outcome` out); `verify_against`
-does the I/O: it finds each source's checkout, resolves the pin, and reads blobs through
-gitsource (`pins.Checkouts`).
+`outcome.judge` is pure (a citation and the file's lines in, an `Outcome` out);
+`verify_against` does the I/O: it finds each source's checkout, resolves the pin, and reads
+blobs through gitsource (`pins.Checkouts`).
 """
 
 from __future__ import annotations
@@ -12,133 +12,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..checking.safety import check_commit
-from ..citations.syntax import normalise, normalise_quote
+from ..citations.compare import source_kind
 from ..model.diagnostic import Diagnostic, Severity
-from ..model.notation import lines_text
-from ..model.registers import Citation, Register, RegisterSet, Sources
-from ..sources.filetext import FileText
+from ..model.registers import Citation, Register, RegisterSet, Source, Sources
 from ..sources.gitsource import GitSourceError
 from ..sources.pins import Checkouts, Pin
 from . import stamps
 from .follow import Followed, follow
-
-OUTCOMES = (
-    "ok",
-    "moved",
-    "broken",
-    "missing-file",
-    "out-of-range",
-    "unresolved",
-    "unverified",
-    "changed",
-    "unstamped",
-)
-"""Every citation gets exactly one of these. `changed` and `unstamped` come from the review
-stamps (citations.lock): a citation that would be `ok` but whose lines no longer hash to its
-stamp is `changed`, one without a stamp `unstamped`; without a lock file neither occurs."""
-
-WARNINGS = frozenset({"unstamped"})
-"""Outcomes reported as warnings, not errors."""
-
-
-@dataclass
-class Outcome:
-    """What verifying one citation found."""
-
-    citation: Citation
-    outcome: str
-    message: str = ""
-    proposed: tuple[int, int] | None = None
-    """For `moved`: the lines where the quote is now (the nearest occurrence)."""
-    excerpt: list[str] | None = None
-    """The cited lines at the pinned commit, when the file was read."""
-    first_line: int = 0
-    """The line number of `excerpt[0]`."""
-    commit: str | None = None
-    """The full sha the citation was checked at."""
-    file_lines: list[str] | None = field(default=None, repr=False)
-    """Every line of the cited file (shared, not copied), for context around the excerpt."""
-
-    def shown(self, context: int = 3) -> tuple[list[str], int]:
-        """The cited lines with up to `context` lines either side, and the first one's number."""
-        if self.excerpt is None:
-            return [], 0
-        if self.file_lines is None:
-            return self.excerpt, self.first_line
-        first = max(1, self.first_line - context)
-        last = min(len(self.file_lines), self.first_line + len(self.excerpt) - 1 + context)
-        return self.file_lines[first - 1 : last], first
-
-    @property
-    def stale(self) -> bool:
-        return self.outcome not in ("ok", "unverified")
-
-    @property
-    def failing(self) -> bool:
-        """Whether this outcome fails `register verify` (stale, and not a warning)."""
-        return self.stale and self.outcome not in WARNINGS
-
-
-def judge(citation: Citation, text: FileText | None, where: str) -> Outcome:
-    """The outcome of one citation given its file's text (None: no such file).
-
-    `where` names the file and commit for messages, e.g. `server.go @ 05c78b2`.
-    """
-    outcome = _judge(citation, text, where)
-    if outcome.excerpt is not None and text is not None:
-        outcome.file_lines = text.lines
-    return outcome
-
-
-def _judge(citation: Citation, text: FileText | None, where: str) -> Outcome:
-    if text is None:
-        return Outcome(citation, "missing-file", f"{where} does not exist")
-    start, end = citation.start, citation.end
-    in_range = end <= len(text.lines)
-    excerpt = text.lines[start - 1 : end] if in_range else None
-    if in_range and _quoted(citation.quote, excerpt or []):
-        return Outcome(citation, "ok", excerpt=excerpt, first_line=start)
-    quote = normalise_quote(citation.quote) if citation.quote else ""
-    if in_range and quote and quote in normalise(" ".join(excerpt or [])):
-        return Outcome(citation, "ok", excerpt=excerpt, first_line=start)
-    if quote and (span := text.find_nearest(quote, start)):
-        # As many lines as were cited, where the file has them.
-        proposed = (span[0], min(len(text.lines), max(span[1], span[0] + end - start)))
-        message = _moved_message(citation, where, proposed, in_range)
-        return Outcome(citation, "moved", message, proposed, excerpt, start)
-    if not in_range:
-        cited = f"line {citation.start} is" if citation.start == end else f"lines {start}-{end} are"
-        message = f"{cited} outside {where}, which has {len(text.lines)} lines"
-        return Outcome(citation, "out-of-range", message)
-    message = _not_found(citation, where, excerpt or [])
-    return Outcome(citation, "broken", message, excerpt=excerpt, first_line=start)
-
-
-def _not_found(citation: Citation, where: str, excerpt: list[str]) -> str:
-    """A quote that is nowhere in the file: never there (mistyped) or removed, which the
-    pinned commit alone cannot tell; the cited lines, shown, often tell at a glance."""
-    cited = (
-        f"line {citation.start} reads" if len(excerpt) == 1 else f"lines {citation.lines_text} read"
-    )
-    shown = " ".join(line.strip() for line in excerpt)
-    shown = shown if len(shown) <= 80 else shown[:79] + "…"
-    return (
-        f"quote “{citation.quote}” is nowhere in {where} (mistyped, or removed before this "
-        f"commit?): {cited} “{shown}”"
-    )
-
-
-def _quoted(quote: str | None, excerpt: list[str]) -> bool:
-    # The quick test: most quotes are copied verbatim from one line.
-    return not quote or any(quote in line for line in excerpt)
-
-
-def _moved_message(
-    citation: Citation, where: str, proposed: tuple[int, int], in_range: bool
-) -> str:
-    lines = lines_text(*proposed)
-    was = f"is no longer at line {citation.lines_text}" if in_range else "is past the end"
-    return f"quote “{citation.quote}” {was} of {where}; found at {lines} (register fix rewrites it)"
+from .outcome import OUTCOMES, WARNINGS, Outcome, judge, summary  # noqa: F401 - verify.X
 
 
 def verify_against(
@@ -229,7 +110,7 @@ def _verify_one(
         text = checkouts.text(pin, citation.repo_path)
     except GitSourceError as err:
         return Outcome(citation, "broken", f"{where}: {err}", commit=pin.sha)
-    outcome = judge(citation, text, where)
+    outcome = judge(citation, text, where, source_kind(source, citation.repo_path))
     outcome.commit = pin.sha
     return outcome
 
@@ -256,21 +137,14 @@ def _pin_problems(
 def _stale(outcomes: list[Outcome]) -> Iterator[Diagnostic]:
     """One line per stale citation, at the citation in its register file."""
     for outcome in outcomes:
-        if outcome.stale and outcome.outcome != "unresolved":  # check already said why
+        if outcome.stale and outcome.outcome != "unresolved" and not outcome.old_rule:
+            # check already said why an unresolved one is; old stamps are counted at the lock
             c = outcome.citation
             code = f"citation-{outcome.outcome}"
             severity: Severity = "error" if outcome.failing else "warning"
             yield Diagnostic.at(
                 c.where, id=c.entry, code=code, message=outcome.message, severity=severity
             )
-
-
-def summary(outcomes: list[Outcome]) -> dict[str, int]:
-    """Counts per outcome, every outcome named even when zero."""
-    counts = dict.fromkeys(OUTCOMES, 0)
-    for outcome in outcomes:
-        counts[outcome.outcome] += 1
-    return counts
 
 
 # --- verify --against ---------------------------------------------------------------------
@@ -301,7 +175,8 @@ def _preview(
 ) -> Preview:
     """Replace the outcomes of one source's citations by their outcomes as if moved to REV."""
     alias, rev = against
-    pin = checkouts.pin(registers.sources.sources[alias])
+    source = registers.sources.sources[alias]
+    pin = checkouts.pin(source)
     if pin.checkout is None or pin.sha is None:
         raise PreviewError(f"--against {alias}={rev}: {pin.problem}")
     try:
@@ -311,12 +186,14 @@ def _preview(
     if sha is None:
         raise PreviewError(f"--against {alias}={rev}: no such commit in {pin.checkout.root}")
     mine = [i for i, o in enumerate(outcomes) if o.citation.source == alias and o.commit]
-    followed = follow(pin.checkout, pin.sha, sha, [outcomes[i].citation for i in mine])
+    cited = [outcomes[i].citation for i in mine]
+    followed = follow(pin.checkout, pin.sha, sha, cited, source.markdown)
     pin.checkout.prefetch(sha, {f.path for f in followed if f.lines})
     preview = Preview(alias, rev, sha, [outcomes[i] for i in mine], [])
     target = Pin(pin.checkout, sha)
     for i, moved in zip(mine, followed, strict=True):
-        outcomes[i] = _judge_moved(moved, checkouts, target, f"{alias} {rev} ({sha[:7]})")
+        label = f"{alias} {rev} ({sha[:7]})"
+        outcomes[i] = _judge_moved(moved, checkouts, target, label, source)
         preview.moved.append(outcomes[i])
     return preview
 
@@ -325,8 +202,10 @@ def _place(citation: Citation) -> tuple[str, int, int]:
     return citation.where.file, citation.where.line, citation.where.col
 
 
-def _judge_moved(followed: Followed, checkouts: Checkouts, target: Pin, label: str) -> Outcome:
-    """The outcome of a citation followed to another commit (`label` names it)."""
+def _judge_moved(
+    followed: Followed, checkouts: Checkouts, target: Pin, label: str, source: Source
+) -> Outcome:
+    """The outcome of a citation of `source` followed to another commit (`label` names it)."""
     citation, lines = followed.citation, followed.lines
     was = f"{citation.repo_path}:{citation.lines_text}"
     if lines is None:
@@ -337,7 +216,7 @@ def _judge_moved(followed: Followed, checkouts: Checkouts, target: Pin, label: s
         text = checkouts.text(target, followed.path)
     except GitSourceError as err:
         return Outcome(citation, "broken", f"{was} at {label}: {err}", commit=target.sha)
-    outcome = judge(moved, text, f"{followed.path} @ {label}")
+    outcome = judge(moved, text, f"{followed.path} @ {label}", source_kind(source, followed.path))
     outcome.citation, outcome.commit = citation, target.sha
     if followed.kind == "changed":
         now = moved.lines_text
@@ -360,16 +239,16 @@ def _check_stamps(
     lock = stamps.read(registers_dir)
     if lock is None:
         return []
-    apply_stamps(outcomes, lock.stamps)
+    apply_stamps(outcomes, lock.stamps, sources)
     if preview is not None:
-        apply_stamps(preview.baseline, lock.stamps)
+        apply_stamps(preview.baseline, lock.stamps, sources)
     # A hand-moved pin under citations that all still read as cited did no harm.
     stale = {o.citation.source for o in outcomes if o.stale and o.outcome != "unstamped"}
     moved = {a: c for a, c in hand_moved_pins(lock.pins, sources).items() if a in stale}
     for outcome in outcomes:
         if outcome.outcome == "changed" and outcome.citation.source in moved:
             outcome.message = _changed_after_hand_move(outcome.citation, moved)
-    return [*lock.problems, *_hand_moved(sources, moved)]
+    return [*lock.problems, *_hand_moved(sources, moved), *_old_rule(lock.file, outcomes)]
 
 
 def hand_moved_pins(locked: Mapping[str, str], sources: Sources) -> dict[str, str]:
@@ -406,8 +285,9 @@ def _changed_after_hand_move(citation: Citation, moved: Mapping[str, str]) -> st
     )
 
 
-def apply_stamps(outcomes: list[Outcome], lock: Mapping[stamps.Key, str]) -> None:
-    """Turn each `ok` outcome into `changed` or `unstamped` where the lock says so (in place).
+def apply_stamps(outcomes: list[Outcome], lock: Mapping[stamps.Key, str], sources: Sources) -> None:
+    """Turn each `ok` outcome into `changed` or `unstamped` where the lock says so (in place):
+    unstamped too when its stamp is of a code file and older than file kinds (`old_rule`).
 
     `outcomes` must be in `RegisterSet.citations()` order: a repeated citation's key counts
     its occurrences in that order, as `register stamp` did.
@@ -419,8 +299,46 @@ def apply_stamps(outcomes: list[Outcome], lock: Mapping[stamps.Key, str]) -> Non
         stamp = lock.get(key)
         if stamp is None:
             outcome.outcome, outcome.message = "unstamped", _unstamped(outcome.citation)
-        elif stamp != stamps.digest(outcome.excerpt):
+            continue
+        kind = source_kind(sources.sources.get(key.source), key.path)
+        verdict = stamps.check(stamp, outcome.excerpt, kind)
+        if verdict == "changed":
             outcome.outcome, outcome.message = "changed", _changed(outcome.citation)
+        elif verdict == "old-rule":
+            outcome.outcome, outcome.message = "unstamped", _old_stamp(outcome.citation)
+            outcome.old_rule = True
+
+
+def _old_rule(lock_file: str, outcomes: list[Outcome]) -> Iterator[Diagnostic]:
+    """One line for every stamp of code hashed before file kinds, whatever their number."""
+    old = [o for o in outcomes if o.old_rule]
+    if not old:
+        return
+    entries = sorted({o.citation.entry for o in old})
+    named = ", ".join(entries[:5]) + (f" and {len(entries) - 5} more" if len(entries) > 5 else "")
+    noun = "stamp of a code file was" if len(old) == 1 else "stamps of code files were"
+    message = (
+        f"{len(old)} {noun} written before stamps knew file kinds, by the Markdown rule, "
+        f"which cannot tell `*conn` from `conn`: read their lines, then run register stamp "
+        f"({named})"
+    )
+    yield Diagnostic(
+        file=lock_file,
+        line=1,
+        col=1,
+        severity="warning",
+        id="citations",
+        code="old-stamp",
+        message=message,
+    )
+
+
+def _old_stamp(citation: Citation) -> str:
+    return (
+        f"{citation.repo_path}:{citation.lines_text} has a stamp older than file kinds, "
+        f"which cannot prove code unchanged (read the lines, then run register stamp "
+        f"{citation.entry})"
+    )
 
 
 def _unstamped(citation: Citation) -> str:

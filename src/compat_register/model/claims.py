@@ -49,6 +49,12 @@ def _claimants(path: str, compiled: Claims) -> Iterator[tuple[str, str]]:
             yield alias, under + path
 
 
+def glob_matches(glob: str, path: str) -> bool:
+    """Whether `path` matches `glob`, read as claims read it (`*` inside one folder, `**`
+    across folders)."""
+    return _glob_regex(glob).match(path) is not None
+
+
 @lru_cache(maxsize=4096)
 def _glob_regex(glob: str) -> re.Pattern[str]:
     # '**' crosses directories, '*' and '?' do not: the usual gitignore-style reading. So

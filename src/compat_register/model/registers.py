@@ -27,6 +27,9 @@ class Source:
     claims: tuple[Claim, ...]
     where: Where
     meta: dict[str, Any] = field(default_factory=dict)
+    markdown: tuple[str, ...] = ()
+    """Globs of full paths in the repository that hold Markdown besides `.md`, `.mdx` and
+    `.markdown` files: their cited text is compared as Markdown (`citations.compare`)."""
 
     def blob_url(self, path: str, start: int, end: int) -> str | None:
         """Permalink to the cited lines at the pinned commit, when the repo is public."""

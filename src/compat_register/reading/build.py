@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..citations.compare import empty_quote
 from ..citations.prose import occurrences_before, prose_fields
 from ..citations.syntax import (
     OPEN_QUOTES,
     CitationSyntaxError,
     Parsed,
-    normalise_quote,
     parse_compact,
     parse_lines,
     parse_prose,
@@ -107,6 +107,7 @@ def _build_source(doc: Document, alias: str, data: dict[str, Any]) -> Source:
         claims=tuple(claims),
         where=_key_where(doc, ("sources", alias)),
         meta=_dict(data.get("_meta")),
+        markdown=tuple(g for g in _list(data.get("markdown")) if isinstance(g, str) and g),
     )
 
 
@@ -314,7 +315,7 @@ class _CitationBuilder:
             return None
         alias = _opt_text(item.get("source"))
         quote = _opt_text(item.get("quote"))
-        if quote is not None and not normalise_quote(quote):
+        if quote is not None and empty_quote(quote):
             message = "empty quote: quote the cited text, or leave the quote out"
             self._report(self.doc.mark((*path, "quote")), entry_id, message)
             return None

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from ..citations.compare import spaced
 from ..citations.quoting import yaml_scalar
 from ..citations.syntax import CitationSyntaxError, parse_compact
 from ..model.claims import Claim, Claims, claimants
@@ -129,7 +130,7 @@ def shortened(line: str, near: int = 0) -> str:
     """`line` trimmed, its white space runs one space; when longer than LONGEST_QUOTE, a
     stretch of whole words that holds character `near` of `line` (as near its start as
     the length allows), ending in `…` unless it reaches the line's end."""
-    text = " ".join(line.split())
+    text = spaced(line)  # the form every file kind compares a quote in (`compare`)
     if len(text) <= LONGEST_QUOTE:
         return text
     room = LONGEST_QUOTE - 1

@@ -5,45 +5,54 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
-from ..citations.syntax import normalise
+from ..citations.compare import Kind, comparable, find_quote, quote_form
+
+
+@dataclass
+class _Index:
+    """A file's lines in one kind's `comparable` form, for quote searches."""
+
+    joined: str
+    """The lines that hold any text, joined by one space: a quote spanning a blank line
+    matches here as it does in the cited lines (`comparable` of them joined)."""
+    starts: list[int]
+    """Where each of those lines starts in `joined`."""
+    numbers: list[int]
+    """The line number of each of those lines."""
+
+    @classmethod
+    def of(cls, lines: list[str], kind: Kind) -> _Index:
+        pieces, starts, numbers, position = [], [], [], 0
+        for number, line in enumerate(lines, 1):
+            text = comparable(line, kind)
+            if text:
+                starts.append(position)
+                numbers.append(number)
+                pieces.append(text)
+                position += len(text) + 1
+        return cls(" ".join(pieces), starts, numbers)
+
+    def line_of(self, offset: int) -> int:
+        return self.numbers[bisect.bisect_right(self.starts, offset) - 1]
 
 
 @dataclass
 class FileText:
-    """A file's lines at one commit, with a normalised copy for quote searches."""
+    """A file's lines at one commit, with an index per file kind for quote searches."""
 
     lines: list[str]
-    _joined: str = ""
-    """The normalised lines that hold any text, joined by one space: a quote spanning a
-    blank line matches here as it does in the cited lines (`normalise` of them joined)."""
-    _starts: list[int] = field(default_factory=list)
-    """Where each of those lines starts in `_joined`."""
-    _numbers: list[int] = field(default_factory=list)
-    """The line number of each of those lines."""
-    _indexed: bool = False
+    _indexes: dict[Kind, _Index] = field(default_factory=dict)
 
-    def find_nearest(self, quote: str, near: int) -> tuple[int, int] | None:
-        """The (first, last) lines of the occurrence of `quote` nearest to line `near`."""
-        self._index()
+    def find_nearest(self, quote: str, near: int, kind: Kind) -> tuple[int, int] | None:
+        """The (first, last) lines of the occurrence of `quote` (as written) nearest to
+        line `near`, found by the rule of `kind`."""
+        index = self._indexes.get(kind)
+        if index is None:
+            index = self._indexes[kind] = _Index.of(self.lines, kind)
         found: list[tuple[int, int]] = []
-        offset = self._joined.find(quote)
+        length = len(quote_form(quote, kind))
+        offset = find_quote(index.joined, quote, kind)
         while offset >= 0:
-            first = self._numbers[bisect.bisect_right(self._starts, offset) - 1]
-            last = self._numbers[bisect.bisect_right(self._starts, offset + len(quote) - 1) - 1]
-            found.append((first, last))
-            offset = self._joined.find(quote, offset + 1)
+            found.append((index.line_of(offset), index.line_of(offset + length - 1)))
+            offset = find_quote(index.joined, quote, kind, offset + 1)
         return min(found, key=lambda span: abs(span[0] - near), default=None)
-
-    def _index(self) -> None:
-        if self._indexed:
-            return
-        pieces, position = [], 0
-        for number, line in enumerate(self.lines, 1):
-            text = normalise(line)
-            if text:
-                self._starts.append(position)
-                self._numbers.append(number)
-                pieces.append(text)
-                position += len(text) + 1
-        self._joined = " ".join(pieces)
-        self._indexed = True

@@ -1,0 +1,235 @@
+"""Cited text compared by file kind, end to end on real git repositories: the issue's four
+edits of code are changes for bump, quotes, stamps and `verify --against`; `**MUST**` made
+`MUST` in Markdown is not; stamps written before file kinds are migrated, not trusted."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compat_register.citations.compare import markdown_text
+from compat_register.cli import main
+from gitrepo import GitRepo
+from registerfiles import register_head
+
+CODE = """package conn
+
+func (s conn) Close() error {
+\treturn nil
+}
+
+type state struct {
+\tinitialized bool
+}
+
+func (c *Client) ListTools() ([]Tool, error) {
+\treturn build(Options{
+\t\topts: *opts,
+\t})
+}
+"""
+EDITED = (
+    CODE.replace("(s conn)", "(s *conn)")
+    .replace("\tinitialized", "\t_initialized")
+    .replace("([]Tool,", "([]*Tool,")
+    .replace("opts: *opts", "opts: opts")
+)
+LINES = {"close": 3, "initialized": 8, "tools": 11, "opts": 13}
+SPEC = "# Spec\n\nServers **MUST** reply.\n\nClients MAY ask.\n"
+NOTES = "Servers **SHOULD** log.\n"
+
+SOURCES = """revisions: [2025-06-18]
+sources:
+  up: {{title: Up, repo: null, commit: {commit}, path: {path}, claims: ['src/**', 'docs/**']{more}}}
+"""
+ENTRY = """  - id: T-0{n}
+    title: Entry {n}
+    what: Something.
+    status: {{state: done, note: Done.}}
+    value: {{level: low}}
+    effort: {{size: S}}
+    risk: None.
+    sources: [{sources}]
+"""
+
+
+def registers_for(root: Path, commit: str, path: str, quotes: bool = False, more: str = "") -> Path:
+    registers = root / "registers"
+    registers.mkdir(exist_ok=True)
+    sources = SOURCES.format(commit=commit, path=path, more=more)
+    (registers / "sources.yaml").write_text(sources, encoding="utf-8")
+    code = CODE.splitlines()
+    cited = [
+        f"'src/conn.go:{n} “{code[n - 1].strip()}”'" if quotes else f"src/conn.go:{n}"
+        for n in LINES.values()
+    ]
+    entries = [
+        ENTRY.format(n=1, sources=", ".join(cited)),
+        ENTRY.format(n=2, sources="docs/spec.md:3" + (" “Servers MUST reply.”" if quotes else "")),
+        ENTRY.format(n=3, sources="docs/notes.txt:1"),
+    ]
+    (registers / "t.yaml").write_text(register_head() + "".join(entries), encoding="utf-8")
+    return registers
+
+
+@pytest.fixture
+def upstream(tmp_path: Path) -> tuple[GitRepo, str]:
+    repo = GitRepo(tmp_path / "up")
+    repo.write("src/conn.go", CODE)
+    repo.write("docs/spec.md", SPEC)
+    repo.write("docs/notes.txt", NOTES)
+    first = repo.commit("first")
+    repo.write("src/conn.go", EDITED)
+    repo.write("docs/spec.md", SPEC.replace("**MUST**", "MUST"))
+    repo.write("docs/notes.txt", NOTES.replace("**SHOULD**", "SHOULD"))
+    repo.commit("pointers, an underscore and emphasis")
+    return repo, first
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), env={})
+    assert "Traceback" not in result.output, result.output
+    return result.exit_code, result.output
+
+
+def test_bump_calls_the_four_code_edits_changed_and_markup_only_in_markdown_the_same(
+    tmp_path: Path, upstream: tuple[GitRepo, str]
+) -> None:
+    _, first = upstream
+    registers = registers_for(tmp_path, first[:7], "../up")
+    code, out = run("bump", "--registers", str(registers), "up", "--format", "json")
+    assert code == 1, out
+    cited = json.loads(out)["citations"]
+    kinds = {(c["path"], c["lines"][0]): (c["kind"], c["note"]) for c in cited}
+    for line in LINES.values():
+        assert kinds[("src/conn.go", line)] == ("changed", "the cited lines were edited")
+    assert kinds[("docs/spec.md", 3)] == ("re-anchored", "edited in spacing or markup only")
+    assert kinds[("docs/notes.txt", 1)] == ("changed", "the cited lines were edited")  # code
+
+
+def test_a_source_declares_more_markdown_files(
+    tmp_path: Path, upstream: tuple[GitRepo, str]
+) -> None:
+    _, first = upstream
+    registers = registers_for(tmp_path, first[:7], "../up", more=", markdown: ['docs/*.txt']")
+    code, out = run("bump", "--registers", str(registers), "up", "--dry-run")
+    assert "notes.txt" not in out.replace("docs/notes.txt:1 -> 1: edited in spacing", "")
+    assert "4 changed, 0 gone" in out
+
+
+def test_a_quote_of_the_old_code_is_not_found_in_the_new(
+    tmp_path: Path, upstream: tuple[GitRepo, str]
+) -> None:
+    repo, _ = upstream
+    registers = registers_for(tmp_path, repo.git("rev-parse", "HEAD")[:7], "../up", quotes=True)
+    text = (registers / "t.yaml").read_text("utf-8")
+    text = text.replace("“Servers MUST reply.”", "“Servers MUST reply”")
+    (registers / "t.yaml").write_text(text, encoding="utf-8")
+    code, out = run("verify", "--registers", str(registers), "--format", "json")
+    assert code == 1
+    outcomes = {c["text"].split(" ")[0]: c["outcome"] for c in json.loads(out)["citations"]}
+    for line in LINES.values():
+        assert outcomes[f"src/conn.go:{line}"] == "broken", out
+    assert outcomes["docs/spec.md:3"] == "ok"  # “Servers MUST reply” in **MUST** or MUST
+
+
+def test_a_stamp_of_code_sees_the_four_edits(tmp_path: Path, upstream: tuple[GitRepo, str]) -> None:
+    _, first = upstream
+    registers = registers_for(tmp_path, first[:7], "../up")
+    assert run("stamp", "--registers", str(registers))[0] == 0
+    lock = (registers / "citations.lock").read_text("utf-8")
+    assert _new_stamps(lock) == 6
+    # bump carries each stamp to its new key; the edited code is then changed
+    run("bump", "--registers", str(registers), "up")
+    code, out = run("verify", "--registers", str(registers), "--format", "json")
+    outcomes = {c["text"]: c["outcome"] for c in json.loads(out)["citations"]}
+    assert [outcomes[f"src/conn.go:{n}"] for n in LINES.values()] == ["changed"] * 4
+    assert outcomes["docs/spec.md:3"] == "ok"
+
+
+def test_against_predicts_the_four_edits_stale(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "impl")
+    repo.write("src/conn.go", CODE)
+    repo.write("docs/spec.md", SPEC)
+    repo.write("docs/notes.txt", NOTES)
+    first = repo.commit("code")
+    registers = registers_for(repo.root, first[:7], "..")
+    repo.commit("register")
+    repo.write("src/conn.go", EDITED)
+    repo.write("docs/spec.md", SPEC.replace("**MUST**", "MUST"))
+    repo.commit("a pull request")
+    code, out = run("verify", "--registers", str(registers), "--against", "up=HEAD")
+    assert code == 1
+    assert "this change makes 4 register citations stale" in out
+    assert "docs/spec.md" not in out
+
+
+# --- stamps written before file kinds -------------------------------------------------------
+
+
+def _new_stamps(lock: str) -> int:
+    return sum(" v2:sha256:" in line for line in lock.splitlines() if not line.startswith("#"))
+
+
+def _legacy(lines: list[str]) -> str:
+    """A stamp as the tool wrote it before file kinds: the Markdown rule for every file."""
+    return "sha256:" + hashlib.sha256(markdown_text(" ".join(lines)).encode()).hexdigest()[:16]
+
+
+def test_old_stamps_of_markdown_hold_and_old_stamps_of_code_ask_for_a_review(
+    tmp_path: Path, upstream: tuple[GitRepo, str]
+) -> None:
+    _, first = upstream
+    registers = registers_for(tmp_path, first[:7], "../up")
+    code_lines = CODE.splitlines()
+    lines = [f"T-01 up src/conn.go:{n} {_legacy([code_lines[n - 1]])}" for n in LINES.values()]
+    lines.append(f"T-02 up docs/spec.md:3 {_legacy(['Servers **MUST** reply.'])}")
+    lines.append(f"T-03 up docs/notes.txt:1 {_legacy(['Servers SHOULD log. (not so)'])}")
+    old = "# citations.lock: review stamps\n" + "\n".join(sorted(lines)) + "\n"
+    (registers / "citations.lock").write_text(old, encoding="utf-8")
+    code, out = run("verify", "--registers", str(registers))
+    assert code == 1, out  # notes.txt changed even by the old rule: an error
+    report = out.splitlines()
+    warning = (
+        f"{registers / 'citations.lock'}:1:1: warning: citations: 4 stamps of code files were "
+        "written before stamps knew file kinds, by the Markdown rule, which cannot tell `*conn` "
+        "from `conn`: read their lines, then run register stamp (T-01)"
+    )
+    assert warning in report
+    assert not any("src/conn.go" in line for line in report)  # one line, not one a citation
+    assert any("error: T-03: docs/notes.txt:1 changed since it was stamped" in r for r in report)
+    assert report[-1].startswith("1 ok, ") and "1 changed, 4 unstamped" in report[-1]
+    _, out = run("verify", "--registers", str(registers), "--format", "json")
+    outcomes = {c["text"]: (c["outcome"], c["message"]) for c in json.loads(out)["citations"]}
+    assert outcomes["src/conn.go:3"] == (
+        "unstamped",
+        "src/conn.go:3 has a stamp older than file kinds, which cannot prove code unchanged "
+        "(read the lines, then run register stamp T-01)",
+    )
+    # one stamp renewed: the others keep their old hash, and are still counted
+    assert run("stamp", "--registers", str(registers), "T-01")[0] == 0
+    _, out = run("verify", "--registers", str(registers))
+    assert "old-stamp" not in out and "stamps of code files" not in out
+    lock = (registers / "citations.lock").read_text("utf-8")
+    assert f"T-02 up docs/spec.md:3 {_legacy(['Servers **MUST** reply.'])}\n" in lock
+    assert _new_stamps(lock) == 4
+
+
+def test_one_old_stamp_of_code_is_named_in_the_singular(
+    tmp_path: Path, upstream: tuple[GitRepo, str]
+) -> None:
+    _, first = upstream
+    registers = registers_for(tmp_path, first[:7], "../up")
+    run("stamp", "--registers", str(registers))
+    lock = (registers / "citations.lock").read_text("utf-8")
+    line = next(line for line in lock.splitlines() if "src/conn.go:3 " in line)
+    old = line.rsplit(" ", 1)[0] + " " + _legacy([CODE.splitlines()[2]])
+    (registers / "citations.lock").write_text(lock.replace(line, old), encoding="utf-8")
+    code, out = run("verify", "--registers", str(registers), "--strict")
+    assert code == 1
+    assert "warning: citations: 1 stamp of a code file was written before stamps" in out
+    assert out.splitlines()[-1].endswith("1 unstamped, 0 errors, 1 warnings")
