@@ -19,7 +19,7 @@ from .model.diagnostic import Diagnostic, sort_diagnostics
 from .model.registers import Citation, Register, RegisterSet, Sources, Where
 from .reading import folder
 from .reading.loader import Document
-from .storage import project
+from .storage import project, regular
 
 # verify, pins and edit bring in GitPython: imported where used, so `register check` and
 # `register export` never load git.
@@ -431,6 +431,10 @@ def history(root: Path, environ: Mapping[str, str] | None = None) -> History:
     return repository.read_history(root, cache)
 
 
+MAX_PAGE_BYTES = 4 * 1024 * 1024
+"""The most of an import page read (a register file has the same limit)."""
+
+
 @dataclass
 class Imports:
     """What `register import` planned, and whether it wrote the files."""
@@ -499,7 +503,8 @@ def _page_text(path: Path, problems: list[Diagnostic]) -> importing_plan.PageTex
 
     shown = folder.display_path(path)
     try:
-        return importing.PageText(shown, path.read_bytes().decode("utf-8-sig"))
+        data = regular.read_bytes(path, MAX_PAGE_BYTES)  # a device or a FIFO is refused
+        return importing.PageText(shown, data.decode("utf-8-sig"))
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
         problems.append(
@@ -520,7 +525,8 @@ def _old_text(path: Path) -> str:
     """A file's text as `edit.write_texts` compares it ("" for a file still to be made)."""
     if not path.exists():
         return ""
-    return path.read_bytes().removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
+    data = regular.read_bytes(path, MAX_PAGE_BYTES)
+    return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
 
 
 def render_plain(root: Path, legend: str | None = None) -> tuple[dict[str, str], Checked]:

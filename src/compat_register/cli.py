@@ -608,9 +608,7 @@ def import_command(
     metavar="TEXT",
     help="Cite every line holding TEXT instead (case-sensitive, literal text).",
 )
-@click.option(
-    "--ignore-case", "-i", is_flag=True, help="With --grep: TEXT matches in any case."
-)
+@click.option("--ignore-case", "-i", is_flag=True, help="With --grep: TEXT matches in any case.")
 @click.option("--path", "glob", metavar="GLOB", help="With --grep: only the files matching GLOB.")
 @click.option(
     "--limit",

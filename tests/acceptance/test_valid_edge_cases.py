@@ -190,7 +190,8 @@ def test_editor_files_are_not_registers(export_of: Any) -> None:
 def test_links_are_named_as_found_and_pipes_are_not_read(
     tmp_path: Path, run_line: RunLine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A message names the link in the folder, not its target; a FIFO is never opened."""
+    """A message names the link in the folder, not its target; a FIFO is refused, located,
+    without waiting on it."""
     registers, elsewhere = tmp_path / "registers", tmp_path / "elsewhere"
     registers.mkdir()
     elsewhere.mkdir()
@@ -202,6 +203,10 @@ def test_links_are_named_as_found_and_pipes_are_not_read(
     monkeypatch.chdir(tmp_path)
     result = run_line(["check", "--registers", "registers"])
     assert result.exit_code == 1
-    (message, summary) = result.stdout.splitlines()
+    (message, pipe, summary) = result.stdout.splitlines()
     assert message.startswith("registers/linked.yaml:2:1: error: linked: invalid YAML")
-    assert summary == "1 errors, 0 warnings"
+    assert pipe == (
+        "registers/pipe.yaml:1:1: error: pipe: a FIFO, not a regular file: only regular files "
+        "are read"
+    )
+    assert summary == "2 errors, 0 warnings"

@@ -20,6 +20,7 @@ from ..reading.build import build_register
 from ..reading.loader import Document, LoadError, Path_, parse
 from ..reading.schema import integer_keys
 from ..storage.atomic import write_all
+from ..storage.regular import MAX_BYTES, read_bytes
 
 
 class EditError(Exception):
@@ -183,7 +184,7 @@ def write_texts(files: Mapping[str, tuple[str, str]], journal: Path | None = Non
 def encoded(path: Path, old_text: str, new_text: str) -> bytes:
     """`new_text` as the bytes to write over `path`, which must still hold `old_text`
     (its byte order mark, if any, is kept)."""
-    raw = path.read_bytes() if path.exists() else b""
+    raw = read_bytes(path, MAX_BYTES) if path.exists() else b""
     bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
     if raw[len(bom) :].decode("utf-8", errors="replace") != old_text:
         raise EditError(f"{path} changed since it was read; run the command again")

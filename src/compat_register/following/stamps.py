@@ -44,6 +44,7 @@ from ..model.diagnostic import Diagnostic
 from ..model.notation import lines_text
 from ..model.registers import Citation
 from ..reading.folder import display_path
+from ..storage import regular
 from .edit import EditError
 
 LOCK_FILE = "citations.lock"
@@ -240,8 +241,20 @@ def read(registers_dir: Path) -> Lock | None:
         return None
     file = display_path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")  # a byte order mark is not a line
-    except (OSError, UnicodeDecodeError) as err:
+        # a byte order mark is not a line; a link to a device or a FIFO is not read
+        text = regular.read_bytes(path, regular.MAX_BYTES).decode("utf-8-sig")
+    except OSError as err:
+        problem = Diagnostic(
+            file=file,
+            line=1,
+            col=1,
+            severity="error",
+            id="citations",
+            code="bad-stamp",
+            message=f"cannot read: {err.strerror or err}",
+        )
+        return Lock(path, file, {}, [problem])
+    except UnicodeDecodeError as err:
         problem = Diagnostic(
             file=file,
             line=1,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..storage.atomic import write_all
+from ..storage.regular import MAX_BYTES, read_bytes
 
 VERSION = 3
 """Raised whenever what a summary or a diff holds changes: an older cache is ignored."""
@@ -57,7 +58,7 @@ class HistoryCache:
 
 def _read(path: Path) -> dict[str, Any] | None:
     try:
-        data = json.loads(path.read_bytes())
+        data = json.loads(read_bytes(path, MAX_BYTES))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("version") != VERSION:

@@ -17,6 +17,7 @@ from ..model.diagnostic import Diagnostic
 from ..reading.folder import display_path
 from ..sources.diffs import ZERO_SHA, LoggedCommit
 from ..sources.gitsource import GitSourceError, ProjectRepo, blob_id, repository_of
+from ..storage import regular
 from .cache import HistoryCache
 from .changes import Diff, diff_data, diff_from_data, diff_sets
 from .snapshot import SOURCES_FILE, EntryMemo, Summary, summarise
@@ -109,7 +110,7 @@ class Project:
             if not is_register_name(path.name) or not _regular(path):
                 continue
             try:
-                data = path.read_bytes()
+                data = regular.read_bytes(path, regular.MAX_BYTES)
             except OSError as err:
                 raise HistoryError(f"cannot read {display_path(path)}: {err.strerror}") from None
             # Keyed by the id git would give these bytes: a file as committed is read once.

@@ -6,7 +6,6 @@ The one module of `reading` that touches the file system; `build` makes the type
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,22 +82,15 @@ def _register_files(root: Path) -> list[Path]:
     """The register files under `root`, in name order.
 
     Hidden files are skipped, such as an editor's lock `.#meta.yaml` (a symbolic link to
-    nowhere), and so are FIFOs, sockets and devices, which reading would hang on or which
-    hold no register. A directory or a broken link named like a register is reported.
+    nowhere). Anything else named like a register is read, and a directory, a broken link,
+    a FIFO, a socket or a device (or a link to one) is reported: `load_file` reads regular
+    files only, and never opens what it refuses in a way that could wait or run forever.
     """
     return [
         path
         for path in sorted(root.glob("*.yaml"))
-        if path.name != SOURCES_FILE and not path.name.startswith(".") and _may_read(path)
+        if path.name != SOURCES_FILE and not path.name.startswith(".")
     ]
-
-
-def _may_read(path: Path) -> bool:
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return True  # a broken link: load_file says so
-    return stat.S_ISREG(mode) or stat.S_ISDIR(mode)
 
 
 def _not_read(root: Path) -> list[Diagnostic]:

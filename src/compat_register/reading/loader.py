@@ -9,6 +9,7 @@ keep every scalar as the text its author wrote.
 from __future__ import annotations
 
 import bisect
+import errno
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ import yaml
 from ..model.diagnostic import Diagnostic
 from ..model.notation import MAX_DIGITS
 from ..model.positions import Path_
+from ..storage import regular
 
 try:  # the C parser is an order of magnitude faster; fall back where libyaml is absent
     from yaml import CSafeLoader as _Loader
@@ -153,7 +155,7 @@ def load_file(path: Path, display: str, integer_keys: frozenset[str]) -> Documen
         if size > MAX_FILE_BYTES:
             mb = size / 1024 / 1024
             raise LoadError(Mark(1, 1), "file-too-large", _too_large(mb))
-        text = _decode(path.read_bytes())
+        text = _decode(_read(path))
         return parse(text, display, integer_keys)
     except LoadError as err:
         stem = Path(display).stem
@@ -178,6 +180,16 @@ def load_file(path: Path, display: str, integer_keys: frozenset[str]) -> Documen
             code="unreadable",
             message=f"cannot read file: {reason}",
         )
+
+
+def _read(path: Path) -> bytes:
+    """The file's bytes: a regular file's only, at most the limit (it may grow after the
+    size was asked); a device, FIFO or socket is refused without being read."""
+    try:
+        return regular.read_bytes(path, MAX_FILE_BYTES)
+    except regular.Refused as err:
+        code = "file-too-large" if err.errno == errno.EFBIG else "not-a-file"
+        raise LoadError(Mark(1, 1), code, err.strerror or str(err)) from None
 
 
 def _too_large(mb: float) -> str:

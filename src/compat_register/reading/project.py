@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from ..storage import regular
 from .folder import SOURCES_FILE
 
 ENVIRONMENT = "REGISTER_DIR"
@@ -62,7 +63,8 @@ def _plugin_registers(mkdocs_yml: Path) -> str | None:
     the plugin is named without options; None when the file does not name the plugin (or
     cannot be read: a broken mkdocs.yml is `mkdocs`'s to report, not ours)."""
     try:
-        config = yaml.load(mkdocs_yml.read_text(encoding="utf-8"), _AnyTagLoader)  # noqa: S506
+        text = regular.read_bytes(mkdocs_yml, regular.MAX_BYTES).decode("utf-8")
+        config = yaml.load(text, _AnyTagLoader)  # noqa: S506
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return None
     plugins = config.get("plugins") if isinstance(config, dict) else None

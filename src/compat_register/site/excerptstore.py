@@ -19,6 +19,7 @@ from importlib import metadata
 from pathlib import Path
 
 from ..storage.atomic import write_all
+from ..storage.regular import MAX_BYTES, read_bytes
 
 VERSION = 1
 """Raised whenever what an excerpt's HTML holds changes in this package (its cleaning)."""
@@ -51,7 +52,7 @@ class ExcerptStore:
     def read(self, slug: str) -> dict[str, str]:
         """The register's stored excerpts, by block digest; empty when there are none usable."""
         try:
-            data = json.loads(self.path(slug).read_bytes())
+            data = json.loads(read_bytes(self.path(slug), MAX_BYTES))
         except (OSError, ValueError):
             return {}
         if not isinstance(data, dict) or data.get("settings") != self.settings:

@@ -13,12 +13,14 @@ import os
 import stat
 from pathlib import Path
 
+MAX_BYTES = 64 * 1024 * 1024
+"""The most of any one file the tool reads (a register file's own limit is smaller)."""
+
 KINDS = {
     stat.S_IFCHR: "a character device",
     stat.S_IFBLK: "a block device",
     stat.S_IFIFO: "a FIFO",
     stat.S_IFSOCK: "a socket",
-    stat.S_IFDIR: "a directory",
 }
 
 
@@ -33,6 +35,8 @@ def read_bytes(path: Path, limit: int) -> bytes:
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
         mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):  # as reading one always said
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         if not stat.S_ISREG(mode):
             raise Refused(errno.EINVAL, not_regular(path, mode), str(path))
         os.set_blocking(fd, True)
@@ -64,4 +68,6 @@ def not_regular(path: Path, mode: int) -> str:
 
 
 def too_large(limit: int) -> str:
-    return f"over the {limit // 1024 // 1024} MB limit for one file"
+    mb = 1024 * 1024
+    size = f"{limit / mb:g} MB" if limit >= mb else f"{limit:,} bytes"
+    return f"over the {size} limit for one file"

@@ -1,0 +1,99 @@
+"""Only regular files are read: a link to `/dev/zero` (read forever) and a FIFO (whose
+open waits forever) are refused, located, within a second of a run on clean files, for
+each file a command reads: sources.yaml, citations.lock, a register file, an import page."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from writeset import command
+
+from compat_register.storage import regular
+
+CASES = Path(__file__).parent.parent / "cases"
+TARGETS = {
+    # the file replaced, the command that reads it
+    "sources.yaml": ["check"],
+    "citations.lock": ["verify", "--offline"],
+    "meta.yaml": ["check"],
+    "page.md": ["import", "--dry-run", "registers/page.md"],
+}
+KINDS = {
+    "/dev/zero": "a character device (a symbolic link to '/dev/zero'), not a regular file",
+    "FIFO": "a FIFO, not a regular file",
+}
+
+
+def project(root: Path) -> Path:
+    registers = root / "registers"
+    shutil.copytree(CASES / "base", registers)
+    (registers / "citations.lock").write_text("# no stamps yet\n", "utf-8")
+    (registers / "page.md").write_text("# A page\n", "utf-8")
+    return registers
+
+
+def timed(root: Path, args: list[str]) -> tuple[float, str]:
+    import subprocess
+
+    started = time.monotonic()
+    done = subprocess.run(
+        command(*args[:1], "--registers", "registers", *args[1:]),
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=30,
+        check=False,
+    )
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    return time.monotonic() - started, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+@pytest.mark.parametrize("name", list(TARGETS))
+def test_a_device_or_a_fifo_is_refused_within_a_second(
+    tmp_path: Path, name: str, kind: str
+) -> None:
+    registers = project(tmp_path)
+    clean, _ = timed(tmp_path, TARGETS[name])
+    (registers / name).unlink()
+    if kind == "FIFO":
+        os.mkfifo(registers / name)
+    else:
+        (registers / name).symlink_to("/dev/zero")
+    took, out = timed(tmp_path, TARGETS[name])
+    assert f"registers/{name}:1:1: error: " in out or f"registers/{name}: " in out, out
+    assert KINDS[kind] in out, out
+    assert took < clean + 1.0, (took, clean)
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    found: list[BaseException] = []
+    reader = threading.Thread(target=lambda: _read(fifo, found), daemon=True)
+    reader.start()
+    reader.join(1.0)
+    assert not reader.is_alive(), "the read waited on the FIFO"
+    assert isinstance(found[0], regular.Refused)
+
+
+def _read(path: Path, found: list[BaseException]) -> None:
+    try:
+        regular.read_bytes(path, 1024)
+    except OSError as err:
+        found.append(err)
+
+
+def test_a_file_over_the_limit_is_refused_and_read_no_further(tmp_path: Path) -> None:
+    big = tmp_path / "big"
+    big.write_bytes(b"x" * 2049)
+    with pytest.raises(regular.Refused) as refused:
+        regular.read_bytes(big, 2048)
+    assert refused.value.strerror == regular.too_large(2048)
+    assert regular.read_bytes(big, 4096) == b"x" * 2049
