@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -16,6 +15,7 @@ import click
 
 from . import api
 from .following import edit
+from .model import display
 from .model.diagnostic import Diagnostic
 from .reading import project
 from .reporting import export
@@ -85,21 +85,30 @@ def no_traceback(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
+        except click.ClickException as err:  # its message may name a file, an alias, a quote
+            setattr(err, "message", display.lines(err.message))  # noqa: B010 - typed final
+            raise
+        except (click.exceptions.Exit, click.Abort, SystemExit):
             raise
         except StorageError as err:  # the project is locked, or a killed write is unfinished
             raise click.ClickException(str(err)) from None
         except KeyboardInterrupt:
-            click.echo("register: interrupted", err=True)
+            echo("register: interrupted", err=True)
             sys.exit(130)
         except BrokenPipeError:  # `register export | head`: the reader has all it wanted
             quiet_stdout()
             sys.exit(1)
         except Exception as err:  # noqa: BLE001 - the last line of defence
-            click.echo(f"register: internal error: {type(err).__name__}: {err}", err=True)
+            echo(f"register: internal error: {type(err).__name__}: {err}", err=True)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
+
+
+def echo(text: str, err: bool = False, nl: bool = True) -> None:
+    """Print on the terminal: every value already in `text` shown, never obeyed (an escape
+    sequence or a bidi control from a register file is written as `\x1b`, `\u202e`)."""
+    click.echo(display.lines(text), err=err, nl=nl)
 
 
 def quiet_stdout() -> None:
@@ -130,7 +139,7 @@ def report(
     summary: dict[str, int] | None = None,
     extra: dict[str, Any] | None = None,
 ) -> None:
-    click.echo(reporter.format_report(diagnostics, fmt, summary, extra))
+    echo(reporter.format_report(diagnostics, fmt, summary, extra))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -211,7 +220,7 @@ def verify(
             extra["against"] = export.preview_data(result.preview)
     report(result.diagnostics, fmt, result.summary, extra)
     if result.preview and fmt != "json":
-        click.echo(reporter.preview_text(result.preview))
+        echo(reporter.preview_text(result.preview))
     sys.exit(reporter.exit_code(result.diagnostics, strict))
 
 
@@ -237,7 +246,7 @@ def fix(registers_dir: Path, fmt: str) -> None:
         raise click.ClickException(str(err)) from None
     if fmt != "json":
         for change in fixed.changes:
-            click.echo(change.as_text())
+            echo(change.as_text())
     extra = {"changes": [change.__dict__ for change in fixed.changes]}
     summary = fix_summary(result.summary, len(fixed.fixed))
     report(fixed.remaining, fmt, summary, extra)
@@ -280,7 +289,7 @@ def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: s
     if result is None:
         report(checked.diagnostics, "text")
         raise click.ClickException("bump needs a register set without errors: fix them first")
-    click.echo(reporter.bump_report(result, dry_run, fmt))
+    echo(reporter.bump_report(result, dry_run, fmt))
     counts = result.counts()
     sys.exit(1 if counts["changed"] or counts["gone"] else 0)
 
@@ -288,7 +297,12 @@ def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: s
 def _progress(alias: str) -> Callable[[str], None] | None:
     if not sys.stderr.isatty():
         return None
-    return lambda line: click.echo(f"\r{alias}: {line[:100]:<100}", err=True, nl=False)
+    return lambda line: progress_line(alias, line)
+
+
+def progress_line(alias: str, line: str) -> None:
+    """git's progress, over itself on one terminal line (its own CR kept, nothing else)."""
+    click.echo(f"\r{display.line(f'{alias}: {line[:100]:<100}')}", err=True, nl=False)
 
 
 @main.command()
@@ -314,8 +328,8 @@ def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
         report(verified.diagnostics, "text", verified.summary)
         raise click.ClickException("stamp needs a register set without errors: fix them first")
     for outcome in stamped.refused:
-        click.echo(reporter.refused_text(outcome))
-    click.echo(reporter.stamped_text(stamped.stamped, stamped.written))
+        echo(reporter.refused_text(outcome))
+    echo(reporter.stamped_text(stamped.stamped, stamped.written))
     sys.exit(1 if stamped.refused else 0)
 
 
@@ -330,15 +344,15 @@ def sync(registers_dir: Path, aliases: tuple[str, ...]) -> None:
 
     def progress(alias: str, line: str) -> None:
         if show:
-            click.echo(f"\r{alias}: {line[:100]:<100}", err=True, nl=False)
+            progress_line(alias, line)
 
     synced, problems = api.sync(registers_dir, aliases, progress)
     if show:
-        click.echo("", err=True)
+        echo("", err=True)
     for alias, sha in synced:
-        click.echo(f"{alias}: {sha}")
+        echo(f"{alias}: {sha}")
     for problem in problems:
-        click.echo(problem.as_text())
+        echo(problem.as_text())
     sys.exit(reporter.exit_code(problems, strict=False))
 
 
@@ -369,11 +383,11 @@ def diff_command(registers_dir: Path, revs: tuple[str, ...], fmt: str) -> None:
     except HistoryError as err:
         raise click.ClickException(str(err)) from None
     if fmt == "json":
-        click.echo(json.dumps(diffs.diff_json(compared), ensure_ascii=False, indent=2))
+        echo(reporter.dumps(diffs.diff_json(compared)))
     elif fmt == "markdown":
-        click.echo(diffs.diff_markdown(compared), nl=False)
+        echo(diffs.diff_markdown(compared), nl=False)
     else:
-        click.echo(diffs.diff_text(compared))
+        echo(diffs.diff_text(compared))
     sys.exit(1 if compared.problems else 0)
 
 
@@ -391,12 +405,12 @@ def export_command(registers_dir: Path, output: Path | None) -> None:
     _require_dir(registers_dir)
     result = api.check(registers_dir)
     for diagnostic in result.diagnostics:
-        click.echo(diagnostic.as_text(), err=True)
-    text = json.dumps(export.export(result.registers), ensure_ascii=False, indent=2)
+        echo(diagnostic.as_text(), err=True)
+    text = reporter.dumps(export.export(result.registers))
     if output:
         write_atomically({output: text + "\n"})
     else:
-        click.echo(text)
+        echo(text)
     sys.exit(reporter.exit_code(result.diagnostics, strict=False))
 
 
@@ -464,7 +478,7 @@ def _render(
     result.diagnostics.extend(render.page_clashes(result.registers, layout))
     for diagnostic in result.diagnostics:
         if levels.site_level(diagnostic) != "info":
-            click.echo(diagnostic.as_text(), err=True)
+            echo(diagnostic.as_text(), err=True)
     history = None if no_history else _history(registers_dir)
     renderer = render.Renderer(
         result.registers,
@@ -480,7 +494,7 @@ def _render(
     highlighter = excerpts.Highlighter(store=lambda settings: ExcerptStore(folder, settings))
     pages.update(excerpts.documents(renderer.excerpts, highlighter))
     for problem in highlighter.problems:
-        click.echo(problem, err=True)
+        echo(problem, err=True)
     for name in render.ASSETS:
         pages[f"assets/compat-register/{name}"] = render.asset(name, templates)
     files = {out / uri: text for uri, text in pages.items()}
@@ -490,7 +504,7 @@ def _render(
     except OSError as err:
         raise click.ClickException(f"cannot write {err.filename}: {err.strerror or err}") from None
     write_atomically(files)
-    click.echo(f"wrote {len(pages)} files to {out}")
+    echo(f"wrote {len(pages)} files to {out}")
     errors = [d for d in result.diagnostics if levels.site_level(d) == "error"]
     sys.exit(1 if errors else 0)
 
@@ -498,14 +512,14 @@ def _render(
 def _render_plain(registers_dir: Path, out: Path, legend: str | None) -> None:
     pages, checked = api.render_plain(registers_dir, legend)
     for diagnostic in checked.diagnostics:
-        click.echo(diagnostic.as_text(), err=True)
+        echo(diagnostic.as_text(), err=True)
     try:
         out.mkdir(parents=True, exist_ok=True)
         edit.write_all([(out / name, text.encode("utf-8")) for name, text in pages.items()])
     except OSError as err:
         message = f"cannot write {err.filename or out}: {err.strerror or err}"
         raise click.ClickException(message) from None
-    click.echo(f"wrote {reporter.counted(len(pages), 'file')} to {out}")
+    echo(f"wrote {reporter.counted(len(pages), 'file')} to {out}")
     sys.exit(1 if checked.failed else 0)
 
 
@@ -562,8 +576,8 @@ def init(folder: Path, name: str | None) -> None:
     except api.InitError as err:
         raise click.ClickException(str(err)) from None
     for path in written:
-        click.echo(f"wrote {folder / path}")
-    click.echo(NEXT_STEPS.format(cd=f"cd {folder} && " if str(folder) != "." else ""))
+        echo(f"wrote {folder / path}")
+    echo(NEXT_STEPS.format(cd=f"cd {folder} && " if str(folder) != "." else ""))
 
 
 @main.command(name="import")
@@ -595,7 +609,7 @@ def import_command(
         result = api.import_pages(registers_dir, pages, name=name, force=force, dry_run=dry_run)
     except edit.EditError as err:
         raise click.ClickException(str(err)) from None
-    click.echo(reporter.import_report(result.planned, result.diagnostics, result.written, fmt))
+    echo(reporter.import_report(result.planned, result.diagnostics, result.written, fmt))
     sys.exit(1 if result.failed else 0)
 
 
@@ -644,14 +658,14 @@ def cite(
         raise click.UsageError("with --grep, name the source only: register cite ALIAS --grep TEXT")
     try:
         if needle is None:
-            click.echo(reporter.cite_report(api.cite(registers_dir, target), fmt))
+            echo(reporter.cite_report(api.cite(registers_dir, target), fmt))
             return
         hits = api.cite_grep(
             registers_dir, target, needle, glob=glob, limit=limit, ignore_case=ignore_case
         )
     except CiteError as err:
         raise click.ClickException(str(err)) from None
-    click.echo(reporter.grep_report(hits, target, needle, fmt))
+    echo(reporter.grep_report(hits, target, needle, fmt))
     sys.exit(0 if hits.total else 1)
 
 
@@ -667,10 +681,10 @@ def _history(registers_dir: Path) -> History | None:
     try:
         history = api.history(registers_dir)
     except HistoryError as err:
-        click.echo(f"no Changes page: {err}", err=True)
+        echo(f"no Changes page: {err}", err=True)
         return None
     if history.notice:
-        click.echo(history.notice, err=True)
+        echo(history.notice, err=True)
     return history
 
 
@@ -700,7 +714,7 @@ def run() -> None:
         ended.append(done)
         code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
         if isinstance(done.code, str):
-            click.echo(done.code, err=True)
+            echo(done.code, err=True)
     except BrokenPipeError:  # raised outside a command (say, by --help | head)
         quiet_stdout()
         code = 1

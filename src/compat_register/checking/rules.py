@@ -12,7 +12,7 @@ from ..model.diagnostic import Diagnostic
 from ..model.registers import Citation, Entry, Register, RegisterSet, Sources, Where
 from ..reading import schema
 from ..reading.loader import Document
-from . import ids, resolve
+from . import bounds, ids, resolve
 from .safety import check_repo_path, check_repo_url
 
 TIMESTAMP = re.compile(
@@ -35,6 +35,7 @@ def check(
     for register in registers.registers:
         doc = documents[register.file]
         yield from check_header(register, registers.sources, doc)
+        yield from bounds.check_prose(register, doc)
         for entry in register.entries:
             yield from check_entry(entry, register, registers.sources, doc)
         if not registers.sources.sources:

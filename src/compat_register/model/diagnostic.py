@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from . import display
 from .positions import Where
 
 Severity = Literal["error", "warning"]
@@ -52,8 +53,10 @@ class Diagnostic:
         return self.severity == "error"
 
     def as_text(self) -> str:
-        """`FILE:LINE:COL: SEVERITY: ID: message`, the format editors and CI parse."""
-        return f"{self.file}:{self.line}:{self.col}: {self.severity}: {self.id}: {self.message}"
+        """`FILE:LINE:COL: SEVERITY: ID: message`, the format editors and CI parse; one
+        line whatever the values hold (`display.line`)."""
+        text = f"{self.file}:{self.line}:{self.col}: {self.severity}: {self.id}: {self.message}"
+        return display.line(text)
 
 
 def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:

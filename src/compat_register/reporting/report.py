@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
+from ..model import display
 from ..model.diagnostic import Diagnostic
 from ..model.notation import lines_text
 from . import export
@@ -27,13 +28,27 @@ FORMATS = ("text", "github", "json")
 def as_github(diagnostic: Diagnostic) -> str:
     """A GitHub Actions workflow command that annotates the line in a pull request."""
     d = diagnostic
-    message = _github_escape(f"{d.id}: {d.message}")
-    return f"::{d.severity} file={d.file},line={d.line},col={d.col}::{message}"
+    # Escape sequences shown (GitHub's log is a terminal too), line feeds left to GitHub's
+    # own escaping, which its runner decodes: the annotation names the file as it is.
+    message = github_message(display.lines(f"{d.id}: {d.message}"))
+    file = github_property(display.lines(d.file))
+    return f"::{d.severity} file={file},line={d.line},col={d.col}::{message}"
 
 
-def _github_escape(text: str) -> str:
-    # GitHub's workflow command syntax reserves %, CR and LF in the message.
+def github_message(text: str) -> str:
+    """A workflow command's message: GitHub reserves %, CR and LF there."""
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def github_property(text: str) -> str:
+    """A workflow command's property value (`file=`): as a message, and `:` and `,` too,
+    which end the properties and separate them (GitHub's own toolkit escapes the same)."""
+    return github_message(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def dumps(data: object) -> str:
+    """JSON for a report: indented, Unicode kept, no control character left raw."""
+    return display.json_text(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def count(diagnostics: Iterable[Diagnostic]) -> dict[str, int]:
@@ -58,7 +73,7 @@ def format_report(
             "diagnostics": [asdict(d) for d in diagnostics],
         }
         body.update(extra or {})
-        return json.dumps(body, ensure_ascii=False, indent=2)
+        return dumps(body)
     lines = [as_github(d) if fmt == "github" else d.as_text() for d in diagnostics]
     lines.append(summary_line(diagnostics, summary))
     return "\n".join(lines)
@@ -99,7 +114,7 @@ def preview_text(preview: Preview) -> str:
 def bump_report(result: Bump, dry_run: bool, fmt: str) -> str:
     """The report of a bump: every citation that did not stay as it was, then the counts."""
     if fmt == "json":
-        return json.dumps(export.bump_data(result, dry_run), ensure_ascii=False, indent=2)
+        return dumps(export.bump_data(result, dry_run))
     lines = [f"{result.alias}: {result.old[:12]} -> {result.new[:12]}"]
     moved = [f for f in result.followed if f.kind != "carried"]
     moved.sort(key=lambda f: (f.citation.where.file, f.citation.where.line, f.citation.where.col))
@@ -222,7 +237,7 @@ def cited_data(cited: Cited) -> dict[str, object]:
 def cite_report(cited: Cited, fmt: str) -> str:
     """`register cite ALIAS:PATH:LINE`: the citation as a YAML scalar, or one JSON object."""
     if fmt == "json":
-        return json.dumps(cited_data(cited), ensure_ascii=False, indent=2)
+        return dumps(cited_data(cited))
     return cited.yaml
 
 
@@ -237,7 +252,7 @@ def grep_report(hits: Hits, alias: str, needle: str, fmt: str) -> str:
             "files": hits.files,
             "searched": hits.searched,
         }
-        return json.dumps(body, ensure_ascii=False, indent=2)
+        return dumps(body)
     searched = f"{counted(hits.searched, 'claimed file')} of {alias}"
     if not hits.total:
         return f"no line holds {needle!r} in {searched}"

@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 from ..checking import references
 from ..checking.ids import prefix_of
+from ..citations.bounds import over_bounds
 from ..citations.prose import (
     Span,
     code_ranges,
@@ -45,6 +46,10 @@ _OPEN_BACKTICK = re.compile(r"(?<!\\)((?:\\\\)*)`")
 _FENCE_LINE = re.compile(r"^[ ]{0,3}(?:`{3,}|~{3,})[^\n]*(?:\n|$)", re.MULTILINE)
 _PIPE = re.compile(r"(\\*)\|")
 _URL_LINE = {"`": "%60", "|": "%7C"}
+
+
+OVER_BOUNDS = "*(This field is too long or holds too many brackets to show: see `register check`.)*"
+"""What the site shows for a prose field `register check` refuses as too costly."""
 
 
 def safe_url(url: str) -> bool:
@@ -169,6 +174,8 @@ def prose(text: str, linker: Linker, *, one_line: bool = False, own_line: bool =
     """
     if not text:
         return ""
+    if over_bounds(text):  # Python-Markdown would spend seconds or minutes on it
+        return OVER_BOUNDS
     code, skip = _ranges(text, own_line)
     links = list(_safe_links(text, code, one_line))
     protected = merge(skip + [span for span, _ in links])
@@ -269,15 +276,19 @@ def _safe_links(text: str, code: list[Span], one_line: bool) -> Iterator[tuple[S
     for match in _INLINE_LINK.finditer(text):
         if overlaps((match.start(), match.start() + 1), code) or not safe_url(match["dest"]):
             continue
-        head = text[match.start() : match.start("text")]
+        head, label = text[match.start() : match.start("text")], match["text"]
+        if head.startswith("!") and _SAFE_SCHEME.match(match["dest"].lstrip("<")):
+            # an image on another host becomes a link to it: viewing a page loads nothing
+            # from elsewhere (no tracking pixel in a register)
+            head, label = head[1:], label or "image"
         if one_line:  # no code span, no title: nothing that could pair with another line
             dest = _url_on_one_line(match["dest"]).replace("&", "&amp;")
-            yield match.span(), f"{head}{escape_inline(match['text'])}]({dest})"
+            yield match.span(), f"{head}{escape_inline(label)}]({dest})"
             continue
         middle = text[match.end("text") : match.start("dest")]
         # `&` as an entity: the browser decodes the href, so `a=1&amp;b=2` reaches it as `&`.
         tail = text[match.start("dest") : match.end()].replace("&", "&amp;")
-        yield match.span(), head + _escape_code_aware(match["text"]) + middle + tail
+        yield match.span(), head + _escape_code_aware(label) + middle + tail
 
 
 def _url_on_one_line(url: str) -> str:

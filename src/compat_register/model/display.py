@@ -1,0 +1,53 @@
+"""How a value is shown on a channel that would otherwise obey what it holds.
+
+A register set comes from a pull request: a file name, an ID, a quote or a message may hold
+a line feed (a new line of its own, say a forged workflow command), an escape sequence
+(OSC sets a terminal's title or writes its clipboard, CSI moves the cursor) or a bidi
+control (text that reads in another order than it runs). Each channel gets its escaping:
+
+- a terminal line (`line`): every control character and bidi control as a visible escape,
+  `\\n`, `\\x1b`, `\\u202e`; a tab stays, as code is indented with tabs;
+- a report of several lines (`lines`): the same, the line feeds between lines kept;
+- a JSON string (`json_text`): JSON escapes C0 already; C1 and bidi controls too here.
+
+GitHub's workflow commands have their own rules, in `reporting.report`.
+"""
+
+from __future__ import annotations
+
+import re
+
+BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+"""The Unicode bidirectional formatting characters (Trojan Source, CVE-2021-42574)."""
+
+_NAMED = {"\n": "\\n", "\r": "\\r"}
+_CONTROL = re.compile(f"[\x00-\x08\x0a-\x1f\x7f-\x9f{BIDI}]")
+_CONTROL_BUT_LF = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI}]")
+_JSON_UNSAFE = re.compile(f"[\x7f-\x9f{BIDI}]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    char = match[0]
+    if char in _NAMED:
+        return _NAMED[char]
+    return f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
+
+
+def line(text: str) -> str:
+    """`text` as one terminal line: control characters and bidi controls escaped."""
+    return _CONTROL.sub(_escaped, text)
+
+
+def lines(text: str) -> str:
+    """`text` as terminal lines: as `line`, the line feeds kept."""
+    return _CONTROL_BUT_LF.sub(_escaped, text)
+
+
+def json_text(text: str) -> str:
+    """JSON text (from `json.dumps(..., ensure_ascii=False)`) with the C1 and bidi controls
+    it left raw written as `\\uXXXX`: the same values, nothing a terminal obeys."""
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+
+
+def has_bidi(text: str) -> bool:
+    return any(char in BIDI for char in text)

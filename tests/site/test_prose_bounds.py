@@ -1,0 +1,90 @@
+"""A prose field costs bounded work: one Python-Markdown would spend seconds or minutes on
+(nested brackets are quadratic there) is refused by `register check`, located, and never
+converted on the site; an image on another host is shown as a link, never loaded."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compat_register import api
+from compat_register.citations.bounds import MAX_BRACKETS, MAX_CHARS, nesting, over_bounds
+from compat_register.cli import main
+from compat_register.site import render
+from compat_register.site.markdown import OVER_BOUNDS, Linker, prose
+from pagehtml import to_html
+from registerfiles import register_head
+
+CASES = Path(__file__).parent.parent / "cases"
+NESTED = "[" * 10_000 + "x" + "]" * 10_000  # 20 KB: Python-Markdown took 14-21 s on it
+
+
+@pytest.fixture
+def linker() -> Linker:
+    registers = api.check(CASES / "base").registers
+    return Linker(registers.sources, {}, "registers/meta.md", render.relative, {})
+
+
+def finishes(work: object, seconds: float = 10.0) -> list[object]:
+    """Run `work()` in a thread; fail when it is still running after `seconds`."""
+    done: list[object] = []
+    thread = threading.Thread(target=lambda: done.append(work()), daemon=True)  # type: ignore[operator]
+    thread.start()
+    thread.join(seconds)
+    assert done, f"still running after {seconds} s"
+    return done
+
+
+def test_a_nested_bracket_field_is_refused_by_check_located(tmp_path: Path) -> None:
+    registers = tmp_path / "registers"
+    shutil.copytree(CASES / "base", registers)
+    entry = f"""  - id: T-01
+    title: Entry
+    what: '{NESTED}'
+    status: {{state: missing}}
+    value: {{level: low}}
+    effort: {{size: S}}
+    risk: None.
+    sources: []
+"""
+    (registers / "t.yaml").write_text(register_head(subject="mcpx") + entry, "utf-8")
+    [result] = finishes(lambda: CliRunner().invoke(main, ["check", "--registers", str(registers)]))
+    out = result.output  # type: ignore[attr-defined]
+    assert "t.yaml:12:11: error: T-01: this field is 20,001 characters long" in out, out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [NESTED, "[a" * (MAX_BRACKETS + 1), "![a](" * 4000, "x" * (MAX_CHARS + 1), "[" * 9 + "]" * 9],
+)
+def test_a_field_over_a_bound_is_not_converted(text: str, linker: Linker) -> None:
+    assert over_bounds(text)
+    [shown] = finishes(lambda: prose(text, linker))
+    assert shown == OVER_BOUNDS
+    assert "register check" in to_html(str(shown))
+
+
+def test_a_field_within_the_bounds_converts_quickly(linker: Linker) -> None:
+    worst = "[" * 7 + "![a](" * (MAX_BRACKETS - 7) + "b" * (MAX_CHARS - 5 * MAX_BRACKETS)
+    assert over_bounds(worst) is None
+    finishes(lambda: to_html(prose(worst, linker)), seconds=10)
+
+
+def test_nesting_counts_open_brackets() -> None:
+    assert (nesting("a [b [c] d] [e]"), nesting("[[["), nesting("]]][")) == (2, 3, 1)
+
+
+def test_an_image_on_another_host_is_a_link(linker: Linker) -> None:
+    html = to_html(prose("See ![a pixel](https://tracker.example/p.gif) here.", linker))
+    assert "<img" not in html
+    assert '<a href="https://tracker.example/p.gif">a pixel</a>' in html
+    assert "<img" not in to_html(prose("![](https://tracker.example/p.gif)", linker))
+
+
+def test_an_image_of_the_site_itself_stays_an_image(linker: Linker) -> None:
+    html = to_html(prose("![diagram](../assets/flow.svg)", linker))
+    assert '<img alt="diagram" src="../assets/flow.svg"' in html
