@@ -233,3 +233,38 @@ def test_one_old_stamp_of_code_is_named_in_the_singular(
     assert code == 1
     assert "warning: citations: 1 stamp of a code file was written before stamps" in out
     assert out.splitlines()[-1].endswith("1 unstamped, 0 errors, 1 warnings")
+
+
+# --- blank lines in Markdown (issue item 6) -------------------------------------------------
+
+DOC = "# Guide\n\nFirst paragraph.\n\nSecond paragraph.\n\n\nThird paragraph.\n"
+
+
+@pytest.mark.parametrize(
+    ("edit", "kind", "lines"),
+    [
+        # the blank line between two cited paragraphs deleted: they are one paragraph now
+        (("First paragraph.\n\nSecond", "First paragraph.\nSecond"), "changed", [3, 4]),
+        # a second blank line between them: two read as one, the range grows by a line
+        (("First paragraph.\n\nSecond", "First paragraph.\n\n\nSecond"), "re-anchored", [3, 6]),
+        # re-wrapped, emphasised: the same paragraphs
+        (("First paragraph.\n", "First\n**paragraph**.\n"), "re-anchored", [3, 6]),
+    ],
+)
+def test_blank_lines_inside_a_cited_markdown_range(
+    tmp_path: Path, edit: tuple[str, str], kind: str, lines: list[int]
+) -> None:
+    repo = GitRepo(tmp_path / "up")
+    repo.write("docs/guide.md", DOC)
+    first = repo.commit("first")
+    repo.write("docs/guide.md", DOC.replace(*edit))
+    repo.commit("edited")
+    registers = tmp_path / "registers"
+    registers.mkdir()
+    sources = SOURCES.format(commit=first[:7], path="../up", more="")
+    (registers / "sources.yaml").write_text(sources, encoding="utf-8")
+    entry = ENTRY.format(n=1, sources="docs/guide.md:3-5")
+    (registers / "t.yaml").write_text(register_head() + entry, encoding="utf-8")
+    _, out = run("bump", "--registers", str(registers), "up", "--dry-run", "--format", "json")
+    (cited,) = json.loads(out)["citations"]
+    assert (cited["kind"], cited["new_lines"]) == (kind, lines), cited
