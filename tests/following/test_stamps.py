@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from compat_register.cli import main
-from compat_register.following.stamps import Key, digest, format_lock, parse
+from compat_register.following.stamps import Key, carry, digest, format_lock, parse
 from gitrepo import GitRepo
 from registerfiles import register_head
 
@@ -306,3 +306,52 @@ def test_fix_carries_the_stamps_of_the_citations_it_moves(
     assert "T-01 up src/a.go:6 v2:sha256:" in lock and "src/a.go:5 " not in lock
     summary = verify_json(registers)["summary"]
     assert (summary["ok"], summary["unstamped"], summary["changed"]) == (1, 0, 2)
+
+
+# --- fix keeps the stamps of lines two citations share (issue 18 item 9) -------------------
+
+
+def test_fix_keeps_both_stamps_of_lines_a_note_and_a_source_cite(
+    setup: tuple[Path, GitRepo, dict[str, str]],
+) -> None:
+    """The status note and `sources:` cite one line (as the evidence rule encourages);
+    the listed one, made stale by hand, comes first: fix puts it back, and its `#1` key is
+    the one the note held before the fix."""
+    registers, _, _ = setup
+    (registers / "t.yaml").write_text(register(("T-01", 5, "'src/a.go:5 “line 5”'")), "utf-8")
+    assert run(["stamp", "--registers", str(registers)])[0] == 0
+    lock = (registers / "citations.lock").read_text(encoding="utf-8")
+    stale = (registers / "t.yaml").read_text("utf-8").replace("a.go:5 “", "a.go:4 “")
+    (registers / "t.yaml").write_text(stale, encoding="utf-8")
+    code, out = run(["fix", "--registers", str(registers)])
+    assert "src/a.go:4 -> src/a.go:5" in out
+    code, out = run(["verify", "--registers", str(registers), "--strict"])
+    assert code == 0, out
+    assert "no review stamp" not in out
+    assert (registers / "citations.lock").read_text(encoding="utf-8") == lock
+
+
+def test_carry_moves_each_stamp_with_its_citation_and_keeps_spare_ones() -> None:
+    def key(line: int, n: int = 1, entry: str = "T-01") -> Key:
+        return Key(entry, "up", "a.go", line, line, n)
+
+    def place(line: int, entry: str = "T-01") -> tuple[str, str, str, int, int]:
+        return (entry, "up", "a.go", line, line)
+
+    # listed 4 (stale, unstamped) then note 5: the listed one goes back to 5, first
+    old = {key(5): "v2:sha256:aaaaaaaaaaaaaaaa", key(5, 2): "v2:sha256:aaaaaaaaaaaaaaaa"}
+    assert carry(old, [place(4), place(5)], [place(5), place(5)]) == old
+    # one of two shared lines moves away: each keeps its own stamp
+    old = {key(5): "v2:sha256:1111111111111111", key(5, 2): "v2:sha256:2222222222222222"}
+    carried = carry(old, [place(5), place(5)], [place(6), place(5)])
+    assert carried == {key(6): old[key(5)], key(5): old[key(5, 2)]}
+    # a stamp of lines nobody cites stays, moved to a free occurrence when a citation arrives
+    old = {key(5): "v2:sha256:1111111111111111", key(9): "v2:sha256:9999999999999999"}
+    carried = carry(old, [place(5)], [place(9)])
+    assert carried == {key(9): old[key(5)], key(9, 2): old[key(9)]}
+    # a citation that did not move takes no stamp it never had
+    old = {key(5, 2): "v2:sha256:2222222222222222"}
+    assert carry(old, [place(5)], [place(5)]) == old
+    # other entries' stamps are untouched
+    other = {key(5, entry="T-02"): "v2:sha256:3333333333333333"}
+    assert carry(other, [place(5)], [place(6)]) == other

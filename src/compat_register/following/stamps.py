@@ -35,7 +35,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -156,12 +156,46 @@ def carry(
 ) -> dict[Key, str]:
     """The stamps after citations moved from `before` to `after` (the same citations, in
     the same order): each stamp goes to its citation's new key with its hash unchanged, so
-    `register verify` compares the lines at the new place with what was reviewed."""
-    pairs = zip(keys(before), keys(after), strict=True)
-    moved = {b: a for b, a in pairs if b and a and b != a and b in old}
-    carried = {key: value for key, value in old.items() if key not in moved}
-    carried.update({moved[key]: old[key] for key in moved})
+    `register verify` compares the lines at the new place with what was reviewed.
+
+    A key's occurrence (`#2`) counts the citations of the same lines in order, so it shifts
+    when one of them moves: a citation listed under `sources:` leaving lines that the
+    status note cites too makes the note's `#2` its `#1`. A stamp that no citation held
+    (of lines no longer cited, or left behind by such a shift) is kept, and counts for its
+    lines: a citation moved there without a stamp of its own takes it, so the lock keeps
+    as many reviews of those lines as it had. It hashes the same lines of the same entry,
+    and verify compares it with their text like any other stamp."""
+    was, now = keys(before), keys(after)
+    held = {key for key in was if key is not None}
+    spare: dict[Place, list[Key]] = {}
+    for key in sorted(old):
+        if key not in held:
+            spare.setdefault(_place_of(key), []).append(key)
+    carried: dict[Key, str] = {}
+    arrived: list[Key] = []
+    for b, a in zip(was, now, strict=True):
+        if a is not None and b is not None and b in old:
+            carried[a] = old[b]
+        elif a is not None and a != b:
+            arrived.append(a)
+    for key in arrived:
+        if left := spare.get(_place_of(key)):
+            carried[key] = old[left.pop(0)]
+    for left in spare.values():
+        for key in left:
+            carried[_free(key, carried)] = old[key]
     return carried
+
+
+def _place_of(key: Key) -> Place:
+    return (key.entry, key.source, key.path, key.start, key.end)
+
+
+def _free(key: Key, taken: Mapping[Key, str]) -> Key:
+    """`key`, or the first later occurrence of its lines that `taken` does not hold."""
+    while key in taken:
+        key = replace(key, occurrence=key.occurrence + 1)
+    return key
 
 
 def lock_path(registers_dir: Path) -> Path:
