@@ -130,6 +130,41 @@ def test_stale_citation_warns_and_checkout_shows_excerpt(tmp_path: Path) -> None
     assert "WARNING" in done.stderr and "gone.go" in done.stderr
 
 
+@pytest.mark.parametrize("named_by", ["path", "variable", "missing-path"])
+def test_a_checkout_that_lacks_the_pin_fails_a_strict_build(tmp_path: Path, named_by: str) -> None:
+    """What verify fails, the strict build fails: a checkout the project names (`path:` or
+    REGISTER_SOURCE_IMPL) without the pinned commit, or a `path:` with no checkout at all;
+    one line names the source, the commit and what to run."""
+    repo = GitRepo(tmp_path / "impl")
+    repo.write("internal/server.go", "package server\n")
+    repo.commit("impl")
+    site = make_site(tmp_path / "site-root")
+    sources = site / "registers" / "sources.yaml"
+    env = {}
+    if named_by == "variable":
+        env = {"REGISTER_SOURCE_IMPL": str(repo.root)}
+    else:
+        path = "../../impl" if named_by == "path" else "../../nowhere"
+        sources.write_text(
+            sources.read_text().replace("commit: abcdef1", f"commit: abcdef1\n    path: {path}")
+        )
+    done = build(site, env=env)
+    assert done.returncode != 0, done.stderr
+    (line,) = [line for line in done.stderr.splitlines() if "impl: " in line]
+    assert line.startswith("ERROR") and "registers/sources.yaml:" in line
+    assert "commit abcdef1" in line
+    how = "clone the repository there" if named_by == "missing-path" else "fetch it there (git -C"
+    assert how in line and "citations unverified" in line, line
+
+
+def test_an_unsynced_source_without_a_checkout_passes_a_strict_build(tmp_path: Path) -> None:
+    """Offline by design (the CI case): no checkout named, none synced, a notice only."""
+    site = make_site(tmp_path / "site-root")
+    done = build(site)
+    assert done.returncode == 0, done.stderr
+    assert "ERROR" not in done.stderr and "WARNING" not in done.stderr
+
+
 @pytest.mark.skipif(
     importlib.util.find_spec("properdocs") is None,
     reason="properdocs is not installed (pip install -e '.[test]' brings it)",

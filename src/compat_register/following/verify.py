@@ -130,8 +130,12 @@ def _pin_problems(
             continue  # the schema's error on `commit:` is the one thing to fix
         where = source.where
         noun = "citation" if number == 1 else "citations"
-        message = f"{checkouts.pins[alias].problem}; {number} {noun} unverified"
-        yield Diagnostic.at(where, id=alias, code="source-unavailable", message=message)
+        pin = checkouts.pins[alias]
+        message = f"{pin.problem}; {number} {noun} unverified"
+        # Offline by design (no checkout named or synced) or a checkout that fails its pin:
+        # a site build lets the first pass as a notice and fails on the second, as verify.
+        code = "source-unavailable" if pin.offline else "checkout-lacks-pin"
+        yield Diagnostic.at(where, id=alias, code=code, message=message)
 
 
 def _stale(outcomes: list[Outcome]) -> Iterator[Diagnostic]:

@@ -10,7 +10,9 @@ from ..model.diagnostic import Diagnostic
 
 QUIET = frozenset({"pending-reference", "source-unavailable"})
 """Diagnostic codes a site reports at info level: expected while a register is pending or
-no checkout of a source is present (its citations then show as unverified)."""
+no checkout of a source is present, none named nor synced (its citations then show as
+unverified). A checkout that is named (`path:`, `REGISTER_SOURCE_<ALIAS>`) or synced but
+does not hold the pinned commit is `checkout-lacks-pin`, an error like any other."""
 
 
 def site_level(diagnostic: Diagnostic) -> str:

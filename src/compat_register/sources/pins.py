@@ -33,6 +33,10 @@ class Pin:
     checkout: Checkout | None
     sha: str | None
     problem: str | None = None
+    offline: bool = False
+    """No checkout at all, and none named (no `REGISTER_SOURCE_<ALIAS>`, no `path:`, no
+    cache): the source is read offline by design, as a site built in CI without `register
+    sync`. Any other problem is a checkout that should serve the pin and does not."""
 
 
 class Checkouts:
@@ -54,11 +58,13 @@ class Checkouts:
         path_key = str(self.registers_dir / source.path) if source.path else None
         root = locate(source.alias, path_key, self.cache, self.environ)
         if root is None:
-            return Pin(None, None, _no_checkout(source))
+            return Pin(None, None, _no_checkout(source), offline=True)
+        named = bool(self.environ.get(source_variable(source.alias)) or source.path)
         try:
             checkout = Checkout(root)
         except GitSourceError as err:
-            return Pin(None, None, str(err))
+            how = _fix(source, root, named, clone=True)
+            return Pin(None, None, f"{err}, so commit {source.commit} cannot be read: {how}")
         try:
             sha = checkout.resolve(source.commit)
         except GitSourceError as err:  # an ambiguous pin
@@ -67,8 +73,8 @@ class Checkouts:
         if sha is None:
             checkout.close()
             problem = (
-                f"the checkout at {root} does not hold commit "
-                f"{source.commit} (fetch it, or run register sync {source.alias})"
+                f"the checkout at {root} does not hold commit {source.commit}: "
+                f"{_fix(source, root, named)}"
             )
             return Pin(None, None, problem)
         return Pin(checkout, sha)
@@ -99,6 +105,17 @@ class Checkouts:
         for pin in self.pins.values():
             if pin.checkout:
                 pin.checkout.close()
+
+
+def _fix(source: Source, root: Path, named: bool, clone: bool = False) -> str:
+    """What to run when the checkout at `root` cannot serve the pin: in a checkout the
+    project names, clone or fetch (`register sync` fills only the cache); else sync."""
+    if not named:
+        return f"run register sync {source.alias}"
+    variable = source_variable(source.alias)
+    if clone:
+        return f"clone the repository there, or set {variable} to a clone that holds it"
+    return f"fetch it there (git -C {root} fetch), or set {variable} to a clone that holds it"
 
 
 def _no_checkout(source: Source) -> str:
