@@ -1,6 +1,8 @@
 """Benchmark: `register bump` across 500 commits against the floor of one `git diff`.
 
     python bench/bump.py [--registers 100] [--citations 20000] [--files 2000] [--commits 500]
+    python bench/bump.py --history [--clone PATH] [--commits 100] [--citations 7000]
+    python bench/bump.py --scaling
 
 The synthetic register set (bench/synthetic.py) is pinned to the first commit of its
 generated repository; 500 more commits each insert and edit lines in five files. Then, in
@@ -10,6 +12,21 @@ this one run, each as a child process (wall time best of --repeat, CPU time and 
 - `register check`: loading and validating the same YAML, which any command pays;
 - `register bump code --dry-run`: follow every citation and make every new text;
 - `register bump code` on a fresh copy of the registers each time: the same, and writing.
+
+With --history, a real history instead (`histories.py`): the last --commits first-parent
+commits of a local clone (--clone PATH, or REGISTER_BENCH_CLONE; a bare mirror will do), or
+without one a generated history of the same shape (code and Markdown, edits, moved blocks,
+renames), and --citations citations over the files at the start. Measured in one run:
+
+- the floor: `git diff -M --unified=0 PIN HEAD` plus `git log --follow --first-parent` of
+  each cited file over PIN..HEAD (what following each file's history costs git alone);
+- `register bump --dry-run` over the range, as a ratio to that floor (target: at most 3x);
+- a one-commit bump (HEAD~1 -> HEAD) beyond start-up (`register check` of the same set)
+  against that commit's `git diff` (target: at most 10x), and `follow` alone, in process.
+
+With --scaling, `follow` in process over one commit that edits every line of one file and
+adds as many lines of other text, with 500 and then 2,000 of its lines cited: the time
+grows with the citations and added lines (4x), not with their product (16x).
 """
 
 from __future__ import annotations
@@ -17,14 +34,21 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import Run, best  # noqa: E402
-from synthetic import add_history, generate  # noqa: E402
+from common import Run, best, best_call  # noqa: E402
+from histories import cite_history, git_dir  # noqa: E402
+from synthetic import add_history, commit_files, generate  # noqa: E402
+
+from compat_register.following.follow import follow  # noqa: E402
+from compat_register.model.positions import Where  # noqa: E402
+from compat_register.model.registers import Citation  # noqa: E402
+from compat_register.sources.gitsource import Checkout  # noqa: E402
 
 
 def pin_of(registers: Path) -> str:
@@ -48,9 +72,18 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=2_000)
     parser.add_argument("--commits", type=int, default=500)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--history", action="store_true", help="bump over a real history")
+    parser.add_argument("--clone", type=Path, default=os.environ.get("REGISTER_BENCH_CLONE"))
+    parser.add_argument("--scaling", action="store_true", help="follow 500 vs 2,000 edits")
     options = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="register-bench-"))
     try:
+        if options.scaling:
+            measure_scaling(root, options.repeat)
+            return
+        if options.history:
+            measure_history(root, options)
+            return
         registers = generate(root, options.registers, options.citations, options.files)
         started = time.perf_counter()
         head = add_history(root / "repo", options.commits, options.files)
@@ -80,6 +113,85 @@ def measure(
     report("register check (load and validate only)", check, floor)
     report("register bump --dry-run", dry, floor)
     report(f"register bump (writes {options.registers + 1} files)", real, floor)
+
+
+def measure_history(root: Path, options: argparse.Namespace) -> None:
+    commits = options.commits if options.commits != 500 else 100
+    citations = options.citations if options.citations != 20_000 else 7_000
+    registers, pin, head, cited = cite_history(root, options.clone, commits, citations)
+    repo = str(git_dir(root / "repo"))
+    env = {**os.environ, "REGISTER_CACHE": str(root / "cache")}
+    register = shutil.which("register") or "register"
+    git = ["git", "--git-dir", repo]
+    diff = best([*git, "diff", "-M", "--unified=0", pin, head], env, options.repeat)
+    logs = " ".join(f"'{p}'" for p in cited)
+    follow = [
+        "sh", "-c", f"for f in {logs}; do {' '.join(git)} log --follow --first-parent"
+        f" --format=%H {pin}..{head} -- \"$f\"; done",
+    ]  # fmt: skip
+    follows = best(follow, env, options.repeat)
+    floor = diff[0] + follows[0]
+    bump = [register, "bump", "code", head, "--registers", str(registers), "--dry-run"]
+    ranged = best(bump, env, options.repeat, ok=(0, 1))
+    where = options.clone or "a generated history"
+    print(f"{where}: {commits} first-parent commits {pin[:10]}..{head[:10]},")
+    print(f"  {citations} citations over {len(cited)} files")
+    print(f"{'git diff -M --unified=0 PIN HEAD':<44} {diff[0]:6.3f} s wall")
+    print(f"{'git log --follow of each cited file':<44} {follows[0]:6.3f} s wall")
+    print(f"{'register bump --dry-run over the range':<44} {ranged[0]:6.3f} s wall, "
+          f"{ranged[2]:6.3f} s CPU, {ranged[0] / floor:5.2f}x (diff + log --follow), "
+          f"{ranged[0] / diff[0]:5.1f}x the diff alone")  # fmt: skip
+    one = root / "one"
+    shutil.copytree(registers, one)
+    parent = subprocess.run([*git, "rev-parse", f"{head}~1"], capture_output=True, check=True)
+    previous = parent.stdout.decode().strip()
+    pinned = (one / "sources.yaml").read_text(encoding="utf-8").replace(pin, previous)
+    (one / "sources.yaml").write_text(pinned, encoding="utf-8")
+    one_diff = best([*git, "diff", "-M", "--unified=0", previous, head], env, options.repeat)
+    start = best([register, "check", "--registers", str(one)], env, options.repeat)
+    bump_one = [register, "bump", "code", head, "--registers", str(one), "--dry-run"]
+    single = best(bump_one, env, options.repeat, ok=(0, 1))
+    beyond = max(single[0] - start[0], 0.0)
+    print(f"{'one commit: git diff -M --unified=0':<44} {one_diff[0]:6.3f} s wall")
+    print(f"{'one commit: register check (start-up)':<44} {start[0]:6.3f} s wall")
+    print(f"{'one commit: register bump --dry-run':<44} {single[0]:6.3f} s wall, "
+          f"{beyond:6.3f} s beyond start-up, {beyond / one_diff[0]:5.1f}x the diff")  # fmt: skip
+
+
+def measure_scaling(root: Path, repeat: int) -> None:
+    times = {}
+    for size in (500, 2000):
+        repo = root / f"scaling{size}"
+        first, second = edit_every_line(repo, size)
+        with Checkout(repo) as checkout:
+            cited = [citation_of("a.go", n) for n in range(1, size + 1)]
+            run = lambda c=checkout, a=first, b=second, d=cited: follow(c, a, b, d)  # noqa: E731
+            times[size] = best_call(run, repeat)
+        print(
+            f"follow, {size:>5} edited citations and {2 * size} added lines: {times[size]:6.3f} s"
+        )
+    print(f"2,000 / 500: {times[2000] / times[500]:4.1f}x (linear: 4x; quadratic: 16x)")
+
+
+def edit_every_line(repo: Path, size: int) -> tuple[str, str]:
+    """A repository whose second commit edits each of `size` lines of a.go and adds as many
+    lines of other code: every cited line is touched, none is found elsewhere."""
+    old = "".join(f"\tvalue_{n} := compute(first_{n}, second_{n})\n" for n in range(size))
+    new = old.replace(" := ", " = ") + "".join(f"\tother_{n}()\n" for n in range(size))
+    first = commit_files(repo, [("a.go", old)])
+    (repo / "a.go").write_text(new, encoding="utf-8")
+    git = ["git", "-c", "user.name=b", "-c", "user.email=b@example.com", "-C", str(repo)]
+    subprocess.run([*git, "commit", "--quiet", "-am", "edit"], check=True)
+    head = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, check=True)
+    return first, head.stdout.decode().strip()
+
+
+def citation_of(path: str, line: int) -> Citation:
+    where = Where("bench.yaml", line, 1)
+    return Citation(
+        f"{path}:{line}", None, path, line, line, None, False, "bench", "B-01", where,
+        ("x",), f"{path}:{line}", source="code", repo_path=path,
+    )  # fmt: skip
 
 
 _COPY = "import shutil, sys; shutil.rmtree(sys.argv[2], True); shutil.copytree(*sys.argv[1:])"

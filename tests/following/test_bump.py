@@ -256,15 +256,59 @@ def test_dry_run_writes_nothing(setup: tuple[Path, dict[str, str], GitRepo]) -> 
 
 
 def test_json_report(setup: tuple[Path, dict[str, str], GitRepo]) -> None:
-    registers, env, _ = setup
+    registers, env, repo = setup
     code, out = run(
         ["bump", "--registers", str(registers), "up", "--dry-run", "--format", "json"], env
     )
     report = json.loads(out)
-    assert report["summary"] == {"carried": 0, "re-anchored": 8, "changed": 2, "gone": 1}
+    assert report["summary"] == {
+        "carried": 0, "re-anchored": 8, "changed": 2, "gone": 1, "flagged": 0
+    }  # fmt: skip
     assert report["dry_run"] is True and report["written"] is False
     [gone] = [c for c in report["citations"] if c["kind"] == "gone"]
     assert (gone["path"], gone["lines"], gone["new_lines"]) == ("src/server.go", [18, 20], None)
+    assert (gone["flags"], gone["candidates"], gone["renames"]) == ([], [], [])
+    [renamed] = report["renames"]
+    assert (renamed["from"], renamed["to"]) == ("docs/guide.md", "docs/manual/guide.md")
+    assert renamed["commit"] == repo.git("rev-parse", "HEAD~2")
+    moved = [c for c in report["citations"] if c["new_path"] == "docs/manual/guide.md"]
+    assert all(c["renames"] == [renamed] for c in moved) and len(moved) == 4
+
+
+def test_what_bump_cannot_decide_is_flagged_in_text_and_json(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "upstream")
+    repo.write("src/client.go", 'package a\n\nfunc a() {\n\tcase "text/event-stream":\n}\n')
+    first = repo.commit()
+    repo.write("src/client.go", "package a\n\nfunc a() {\n}\n")
+    repo.write("src/server.go", 'package a\n\nfunc b() {\n\tcase "text/event-stream":\n}\n')
+    repo.commit()
+    registers = tmp_path / "registers"
+    registers.mkdir()
+    (registers / "sources.yaml").write_text(SOURCES.format(commit=first), encoding="utf-8")
+    entry = (
+        "  - id: T-01\n    title: Streams\n    what: A stream.\n    status: {state: done}\n"
+        "    value: {level: low}\n    effort: {size: S}\n    risk: None.\n"
+        "    sources:\n      - src/client.go:4\n"
+    )
+    (registers / "t.yaml").write_text(register_head() + entry, encoding="utf-8")
+    env = {"REGISTER_SOURCE_UP": str(repo.root)}
+    code, out = run(["bump", "--registers", str(registers), "up", "--dry-run"], env)
+    assert code == 1, out
+    assert (
+        "gone: T-01: src/client.go:4: the cited lines were deleted; its text was added to "
+        "other files: not taken (no context moved with it) "
+        "[flagged ambiguous: candidates src/server.go:4]"
+    ) in out
+    assert "1 citation flagged: bump could not decide" in out
+    code, out = run(
+        ["bump", "--registers", str(registers), "up", "--dry-run", "--format", "json"], env
+    )
+    report = json.loads(out)
+    assert report["summary"]["flagged"] == 1
+    [flagged] = [c for c in report["citations"] if c["flags"]]
+    assert flagged["flags"] == ["ambiguous"]
+    head = repo.git("rev-parse", "HEAD")
+    assert flagged["candidates"] == [{"path": "src/server.go", "lines": [4, 4], "commit": head}]
 
 
 def test_interrupted_bump_leaves_every_file_as_before(

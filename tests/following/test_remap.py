@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from compat_register.following.remap import Mapped, find_moved, remap
+from compat_register.following.remap import Mapped, remap
 
 
 @pytest.mark.parametrize(
@@ -39,17 +41,49 @@ def test_remap(
     assert remap(start, end, hunks) == expected
 
 
-NEW = ["a", "func f() {", "\treturn 1", "}", "b", "func f() {", "  return 1", "}"]
+def _reference(start: int, end: int, hunks: list[tuple[int, int, int, int]]) -> Mapped:
+    """The mapping written out hunk by hunk (as remap was before it was indexed)."""
+
+    def before(os: int, oc: int, line: int) -> bool:
+        return (os if oc == 0 else os + oc - 1) < line
+
+    def touches(os: int, oc: int) -> bool:
+        return start <= os < end if oc == 0 else os <= end and os + oc - 1 >= start
+
+    def shifted(line: int) -> int:
+        return line + sum(nc - oc for os, oc, _, nc in hunks if before(os, oc, line))
+
+    def containing(line: int) -> tuple[int, int, int, int] | None:
+        return next((h for h in hunks if h[1] and h[0] <= line < h[0] + h[1]), None)
+
+    if not any(touches(os, oc) for os, oc, _, _ in hunks):
+        lines = (shifted(start), shifted(end))
+        return Mapped("carried" if lines == (start, end) else "re-anchored", lines)
+    low, high = containing(start), containing(end)
+    first = shifted(start) if low is None else (low[2] if low[3] else low[2] + 1)
+    last = shifted(end) if high is None else (high[2] + high[3] - 1 if high[3] else high[2])
+    return Mapped("gone", None) if last < first else Mapped("changed", (first, last))
 
 
-def test_find_moved_searches_added_lines_only() -> None:
-    block = ["func f() {", "\treturn 1", "}"]
-    # lines 2-4 were there before (not added); 6-8 were added: the move went there
-    assert find_moved(block, NEW, [(9, 3, 5, 4)], "code") == (6, 8)
-    # both copies added: ambiguous, so no answer
-    assert find_moved(block, NEW, [(0, 0, 1, 8)], "code") is None
-    assert find_moved(block, NEW, [(9, 0, 8, 0)], "code") is None
+def _random_hunks(rng: random.Random) -> list[tuple[int, int, int, int]]:
+    hunks, old, new = [], 0, 0
+    while old < 60:
+        gap = rng.randrange(0, 6)
+        old_count, new_count = rng.randrange(0, 4), rng.randrange(0, 4)
+        if old_count == new_count == 0:
+            continue
+        old, new = old + gap, new + gap
+        os = old if old_count == 0 else old + 1
+        ns = new if new_count == 0 else new + 1
+        hunks.append((os, old_count, ns, new_count))
+        old, new = old + old_count, new + new_count
+    return hunks
 
 
-def test_find_moved_never_places_blank_lines() -> None:
-    assert find_moved(["", "  "], ["x", "", "  "], [(0, 0, 1, 3)], "code") is None
+def test_indexed_remap_agrees_with_the_hunk_by_hunk_mapping() -> None:
+    rng = random.Random(18)
+    for _ in range(300):
+        hunks = _random_hunks(rng)
+        start = rng.randrange(1, 60)
+        end = start + rng.randrange(0, 5)
+        assert remap(start, end, hunks) == _reference(start, end, hunks), (start, end, hunks)

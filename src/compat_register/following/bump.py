@@ -23,7 +23,7 @@ from ..sources.gitsource import Checkout, GitSourceError
 from ..sources.pins import open_moved
 from . import edit, stamps
 from .edit import Edit, Planned
-from .follow import Followed, follow
+from .follow import Followed, Rename, follow
 from .remap import KINDS
 
 # A path the compact and in-prose forms can hold, unquoted, in any YAML scalar style.
@@ -60,6 +60,14 @@ class Bump:
         for followed in self.followed:
             counts[followed.kind] += 1
         return counts
+
+    def flagged(self) -> int:
+        """How many citations bump could not decide for (`Followed.flags`)."""
+        return sum(bool(f.flags) for f in self.followed)
+
+    def renames(self) -> list[Rename]:
+        """Every rename a cited file went through, once each, in the order met."""
+        return list(dict.fromkeys(r for f in self.followed for r in f.renames))
 
 
 def bump(
@@ -102,7 +110,7 @@ def _plan(
     new: str,
 ) -> Bump:
     citations = [c for c in registers.citations() if c.source == source.alias and c.repo_path]
-    followed = follow(checkout, old, new, citations, source.markdown)
+    followed = follow(checkout, old, new, citations, source.markdown, registers.sources.revisions)
     plans = {id(f.citation): _edits(f, source, registers) for f in followed}
     followed = [_unwritable(f) if plans[id(f.citation)] is None else f for f in followed]
     result = Bump(source.alias, old, new, short_sha(checkout, new, source.commit), followed)

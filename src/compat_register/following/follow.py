@@ -1,21 +1,46 @@
-"""Follow citations from one commit of their source to another, through git's diff.
+"""Follow citations from one commit of their source to another, the way the history went.
 
-`remap` says what the diff hunks alone say; this module reads the cited files where the
-hunks touched a range, to tell an edit that only re-indented or re-quoted the lines (the
-same once normalised) and a block moved within its file from a real change. Used by
-`register bump` to move a pin and by `register verify --against` to preview a move.
+When the old commit is a first-parent ancestor of the new one and the clone holds the
+commits between, each cited file is followed commit by commit along first parents, as
+`git log --follow` does (its renames checked by `paths`), and each cited range is mapped
+through that commit's hunks (`remap`); a range a hunk touched is looked at in the two texts
+(`moves`): the same text, moved with evidence, the original surviving edited, or lost. A bump
+over a range thus gives what bumps commit by commit give. Without that history (a shallow
+cache, a pin on a side branch) the range is one step: one `git diff` between the two pins.
+
+Used by `register bump` to move a pin and by `register verify --against` to preview a move.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from typing import overload
 
-from ..citations.compare import Kind, file_kind, same_text
+from ..citations.compare import Kind, comparable, file_kind, same_text
 from ..model.registers import Citation
-from ..sources.diffs import Hunk
+from ..sources.diffs import Changes, Hunk
 from ..sources.gitsource import Checkout, GitSourceError
-from .remap import Mapped, find_moved, remap
+from ..sources.steps import (
+    files_holding,
+    first_parent_steps,
+    pair_hunks,
+    pair_score,
+    range_step,
+    step_hunks,
+    written_lines,
+)
+from .moves import AddedIndex, Decision, Text, decide, elsewhere, one_line_rule
+from .paths import Moved, revision_folder, successor
+from .remap import KINDS, Mapped, Remap, remap
+
+Written = tuple[list[Hunk], dict[int, str]]
+"""A file's hunks in one step and the text of each line it added."""
+Rename = tuple[str, str, str]
+"""(old path, new path, the commit that renamed it)."""
+Place = tuple[str, int, int, str]
+"""(path, start, end, commit): lines at the commit where they were found."""
 
 
 @dataclass
@@ -30,8 +55,51 @@ class Followed:
     lines: tuple[int, int] | None
     """The lines at the new commit; None when gone."""
     note: str = ""
-    """Why, for the report: renamed, moved, edited, deleted."""
+    """Why, for the report: renamed, moved, edited, deleted, and what could not be decided."""
     file_deleted: bool = False
+    flags: tuple[str, ...] = ()
+    """What bump could not decide: `ambiguous` (candidates, none taken), `not-found` (the
+    text is not in the lines that took its place), `left-revision` (its file went to
+    another revision's folder, not followed)."""
+    candidates: tuple[Place, ...] = ()
+    """Places holding the cited text that were not taken, at the commit they were found at
+    (a later commit may have moved them: the report names it)."""
+    renames: tuple[Rename, ...] = ()
+    """Every rename of its file on the way, in order."""
+
+
+@dataclass
+class _Track:
+    """A citation on its way through the steps."""
+
+    citation: Citation
+    path: str
+    lines: tuple[int, int] | None
+    kind: str = "carried"
+    touched: bool = False
+    file_deleted: bool = False
+    notes: list[str] = field(default_factory=list)
+    """How it got where it is: renames, moves (each once)."""
+    state: str = ""
+    """What the last step that changed or lost its lines said."""
+    flags: list[str] = field(default_factory=list)
+    candidates: list[Place] = field(default_factory=list)
+    renames: list[Rename] = field(default_factory=list)
+
+    def take(self, decision: Decision, path: str, sha: str) -> None:
+        self.kind = max(self.kind, decision.kind, key=KINDS.index)
+        self.lines, self.path, self.touched = decision.lines, decision.path or path, True
+        if decision.kind == "re-anchored":
+            _add(self.notes, decision.note)
+        else:
+            self.state = decision.note
+        self.flags += [f for f in decision.flags if f not in self.flags]
+        self.candidates += [(*c, sha) for c in decision.candidates]
+
+
+def _add(notes: list[str], note: str) -> None:
+    if note and note not in notes:
+        notes.append(note)
 
 
 def follow(
@@ -40,25 +108,18 @@ def follow(
     new_sha: str,
     citations: Sequence[Citation],
     markdown: Sequence[str] = (),
+    revisions: Collection[str] = (),
 ) -> list[Followed]:
     """Where each citation (all of one source, resolved) goes from `old_sha` to `new_sha`;
-    `markdown` is the source's globs of Markdown files (`compare.file_kind`)."""
-    if old_sha == new_sha:
-        return [Followed(c, "carried", _path(c), (c.start, c.end)) for c in citations]
-    paths = {_path(c) for c in citations}
-    by_path = {path: checkout.changed_ranges(old_sha, new_sha, path) for path in paths}
-    diffs = [by_path[_path(c)] for c in citations]
-    first = [
-        _first_guess(c, path, hunks) for c, (path, hunks) in zip(citations, diffs, strict=True)
-    ]
-    touched = [
-        i for i, f in enumerate(first) if f.kind in ("changed", "gone") and diffs[i][0] is not None
-    ]
-    checkout.prefetch(old_sha, {_path(first[i].citation) for i in touched})
-    checkout.prefetch(new_sha, {first[i].path for i in touched})
-    for i in touched:
-        first[i] = _settle(first[i], diffs[i][1], checkout, (old_sha, new_sha), markdown)
-    return first
+    `markdown` is the source's globs of Markdown files (`compare.file_kind`), `revisions`
+    name the revision folders a citation does not leave silently."""
+    tracks = [_Track(c, _path(c), (c.start, c.end)) for c in citations]
+    if old_sha != new_sha:
+        steps = first_parent_steps(checkout, old_sha, new_sha)
+        walk = _Walk(checkout, steps or [range_step(checkout, old_sha, new_sha)], revisions)
+        walk.markdown = markdown
+        walk.run(tracks, commits=steps is not None)
+    return [_result(checkout, t, (old_sha, new_sha), markdown) for t in tracks]
 
 
 def _path(citation: Citation) -> str:
@@ -66,51 +127,386 @@ def _path(citation: Citation) -> str:
     return citation.repo_path
 
 
-def _first_guess(citation: Citation, new_path: str | None, hunks: list[Hunk]) -> Followed:
-    """What the hunks alone say (the file's deletion included)."""
-    old_path = _path(citation)
-    if new_path is None:
-        return Followed(citation, "gone", old_path, None, "the file was deleted", True)
-    mapped = remap(citation.start, citation.end, hunks)
-    renamed = f"renamed from {old_path}" if new_path != old_path else ""
-    kind = "re-anchored" if mapped.kind == "carried" and renamed else mapped.kind
-    return Followed(citation, kind, new_path, mapped.lines, renamed)
+class _Walk:
+    """The steps, walked once for the files' paths and once for the cited lines."""
+
+    def __init__(self, checkout: Checkout, steps: list[Changes], revisions: Collection[str]):
+        self.checkout, self.steps, self.revisions = checkout, steps, revisions
+        self.markdown: Sequence[str] = ()
+        self._keys: dict[Kind, dict[str, str]] = {"markdown": {}, "code": {}}
+        self._pairs: dict[tuple[str, str], list[Hunk]] = {}
+        self._written: dict[str, tuple[dict[str, Written], dict[str, set[str]]]] = {}
+        self._index: dict[tuple[str, str, Kind], AddedIndex | None] = {}
+        self._files: dict[tuple[str, str, Kind], Text | None] = {}
+        self._holders: dict[tuple[str, str], list[str]] = {}
+
+    def run(self, tracks: list[_Track], *, commits: bool) -> None:
+        self._commits = commits
+        self._moves: list[dict[str, Moved]] = [{} for _ in self.steps]
+        self._hunks: dict[str, dict[str, list[Hunk]]] = {}
+        self._known: set[str] = set()
+        live: dict[str, list[_Track]] = {}
+        for track in tracks:
+            live.setdefault(track.path, []).append(track)
+        for i, step in enumerate(self.steps):
+            if unknown := set(live) - self._known:  # the first step, or a split's new file
+                self._learn(unknown, i)
+            moves, changed = self._moves[i], self._hunks.get(step.sha, {})
+            paths = [p for p in live if p in moves or p in changed]
+            self._prefetch(step, paths, moves)
+            for path in paths:
+                here = live.pop(path)
+                for track in self._step(step, path, moves.get(path), changed.get(path), here):
+                    if track.lines is not None:
+                        live.setdefault(track.path, []).append(track)
+
+    def _prefetch(self, step: Changes, paths: list[str], moves: dict[str, Moved]) -> None:
+        """Read both sides of every cited file a step changed, in one round trip."""
+        wanted = [(step.parent, p) for p in paths]
+        wanted += [(step.sha, moves[p].new_path or p if p in moves else p) for p in paths]
+        self.checkout.read_many(wanted)
+
+    def _learn(self, paths: set[str], start: int) -> None:
+        """What the steps from `start` on do to `paths` (renames, deletions) and their hunks:
+        one `git log` for the renames and one for the hunks, whatever the number of files."""
+        names = self._routes(paths, start)
+        self._known |= names
+        steps = self.steps[start:]
+        for sha, files in step_hunks(self.checkout, steps, names, commits=self._commits).items():
+            self._hunks.setdefault(sha, {}).update(files)
+
+    def _routes(self, paths: set[str], start: int) -> set[str]:
+        """Record what each step from `start` did to each of `paths` it renamed or deleted;
+        returns every path those files had on the way."""
+        live, names = set(paths), set(paths)
+        for step, found in zip(self.steps[start:], self._moves[start:], strict=True):
+            for path in [p for p in live if p in step.renamed or p in step.deleted]:
+                score = lambda old, new, s=step: pair_score(self.checkout, s, old, new)  # noqa: E731
+                moved = successor(step, path, score, self.revisions)
+                if moved is not None:
+                    found[path] = moved
+                    live.discard(path)
+                    if moved.new_path is not None and moved.left is None:
+                        live.add(moved.new_path)
+                        names.add(moved.new_path)
+        return names
+
+    def _step(
+        self,
+        step: Changes,
+        path: str,
+        moved: Moved | None,
+        hunks: list[Hunk] | None,
+        tracks: list[_Track],
+    ) -> list[_Track]:
+        """Carry the tracks of one file through one step; returns them."""
+        new_path = path
+        if moved is not None:
+            if moved.new_path is None:
+                self._deleted(step, path, moved, tracks)
+                return tracks
+            hunks = self._pair(moved.old_blob, moved.new_blob)
+            for track in tracks:
+                track.renames.append((path, moved.new_path, step.sha))
+                _add(track.notes, moved.note)
+                track.kind = max(track.kind, "re-anchored", key=KINDS.index)
+            new_path = moved.new_path
+            if moved.left is not None:
+                self._left(step, moved, hunks or [], tracks)
+                return tracks
+        self._lines(step, path, new_path, hunks or [], tracks)
+        return tracks
+
+    def _left(self, step: Changes, moved: Moved, hunks: list[Hunk], tracks: list[_Track]) -> None:
+        """A file renamed out of its revision folder: flagged with where it went, not moved."""
+        for track in tracks:
+            assert track.lines is not None and moved.new_path is not None
+            lines = remap(*track.lines, hunks).lines
+            candidates = ((moved.new_path, *lines),) if lines else ()
+            note = f"{moved.note}: not followed"
+            decision = Decision("gone", None, note, flags=("left-revision",), candidates=candidates)
+            track.take(decision, track.path, step.sha)
+
+    def _deleted(self, step: Changes, path: str, moved: Moved, tracks: list[_Track]) -> None:
+        """A deleted file: its lines may live on in the files the step wrote (a split)."""
+        old = self._text(step.parent, path, self._keyed(path))
+        for track in tracks:
+            assert track.lines is not None
+            others = [] if old is None else self._indexes(step, old, track.lines)
+            found = None if old is None else elsewhere(old, *track.lines, others)
+            found = found and self._kept_in_folder(path, found, Decision("gone", None, ""))
+            if found is not None and old is not None:
+                found = self._own_text(
+                    step, path, old, track.lines, found, Decision("gone", None, "")
+                )
+            if found is not None and found.kind == "re-anchored":
+                note = f"{found.note} ({moved.note})"
+                found = Decision(found.kind, found.lines, note, found.path, score=found.score)
+            else:
+                track.file_deleted = True
+                note = "; ".join(filter(None, (moved.note, found.note if found else "")))
+                found = Decision("gone", None, note, flags=found.flags if found else (),
+                                 candidates=found.candidates if found else ())  # fmt: skip
+            track.take(found, path, step.sha)
+
+    def _lines(
+        self, step: Changes, path: str, new_path: str, hunks: list[Hunk], tracks: list[_Track]
+    ) -> None:
+        """Map each cited range of one file through one step's hunks, and decide the touched."""
+        remapped = Remap(hunks)
+        mapped = [remapped.map(*t.lines) for t in tracks if t.lines is not None]
+        touched = [i for i, m in enumerate(mapped) if m.kind in ("changed", "gone")]
+        before = [t.lines or (0, 0) for t in tracks]
+        for i, m in enumerate(mapped):
+            if i not in touched:
+                tracks[i].lines, tracks[i].path = m.lines, new_path
+        if not touched:
+            return
+        try:
+            keyed = self._keyed(path, new_path)
+            old = self._text(step.parent, path, keyed)
+            new = self._text(step.sha, new_path, keyed)
+        except GitSourceError as err:  # a binary file: the hunks are all there is
+            for i in touched:
+                decision = Decision(mapped[i].kind, mapped[i].lines, str(err))
+                tracks[i].take(decision, new_path, step.sha)
+            return
+        assert old is not None and new is not None
+        index = AddedIndex(new_path, new, hunks)
+        decisions = {
+            i: self._decide(step, old, index, tracks[i], mapped[i].lines, remapped) for i in touched
+        }
+        self._one_line(tracks, before, decisions, mapped)
+        for i, decision in decisions.items():
+            tracks[i].take(decision, new_path, step.sha)
+
+    def _decide(
+        self,
+        step: Changes,
+        old: Text,
+        index: AddedIndex,
+        track: _Track,
+        region: tuple[int, int] | None,
+        remapped: Remap,
+    ) -> Decision:
+        assert track.lines is not None
+        decision = decide(old, index, *track.lines, region, remapped.removes(*track.lines))
+        if not decision.lost:
+            return decision
+        others = [ix for ix in self._indexes(step, old, track.lines) if ix.path != index.path]
+        found = elsewhere(old, *track.lines, others)
+        if found is None:
+            return decision
+        if found.kind == "re-anchored":
+            found = self._own_text(step, track.path, old, track.lines, found, decision)
+            return self._kept_in_folder(track.path, found, decision)
+        # twins elsewhere: keep what this file says, and name them
+        note = f"{decision.note}; {found.note}"
+        flags = tuple(dict.fromkeys((*decision.flags, *found.flags)))
+        return Decision(decision.kind, decision.lines, note, flags=flags,
+                        candidates=found.candidates)  # fmt: skip
+
+    def _own_text(
+        self,
+        step: Changes,
+        path: str,
+        old: Text,
+        lines: tuple[int, int],
+        found: Decision,
+        instead: Decision,
+    ) -> Decision:
+        """`found` (lines found in another file), unless their text is boilerplate: its
+        longest line was in another file before the step too (front matter, a licence
+        header), so finding it elsewhere says nothing. Then `instead`, flagged, with the
+        other file as a candidate."""
+        if found.kind != "re-anchored" or found.path is None:
+            return found
+        longest = max(old.lines[lines[0] - 1 : lines[1]], key=lambda line: len(line.strip()))
+        key = (step.parent, longest.strip())
+        if key not in self._holders:
+            self._holders[key] = files_holding(self.checkout, *key)
+        if all(holder == path for holder in self._holders[key]):
+            return found
+        assert found.lines is not None
+        note = f"its text was added to {found.path}, but other files held it already"
+        notes = "; ".join(filter(None, (instead.note, note)))
+        flags = tuple(dict.fromkeys((*instead.flags, "ambiguous")))
+        candidate = (found.path, *found.lines)
+        return Decision(instead.kind, instead.lines, notes, flags=flags, candidates=(candidate,))
+
+    def _kept_in_folder(self, path: str, found: Decision, instead: Decision) -> Decision:
+        """`found` (lines found in another file), unless that file is outside `path`'s
+        revision folder: then `instead`, flagged, with the other file as a candidate."""
+        folder = revision_folder(path, self.revisions)
+        if found.path is None or folder is None or found.path.startswith(folder):
+            return found
+        assert found.lines is not None
+        note = f"its text was added at {found.path}, out of its revision folder {folder}"
+        flags = (*instead.flags, "left-revision")
+        return Decision(instead.kind, instead.lines, "; ".join(filter(None, (instead.note, note))),
+                        flags=flags, candidates=((found.path, *found.lines),))  # fmt: skip
+
+    def _one_line(
+        self,
+        tracks: list[_Track],
+        before: list[tuple[int, int]],
+        decisions: dict[int, Decision],
+        mapped: list[Mapped],
+    ) -> None:
+        """No move or best match puts two citations on a line they did not share before:
+        the weaker one is reported with its text not found where it was."""
+        after: list[tuple[int, int] | None] = []
+        placed, scores = [], []
+        for i in range(len(tracks)):
+            d = decisions.get(i)
+            same_file = d is None or d.path is None
+            after.append((d.lines if d else mapped[i].lines) if same_file else None)
+            placed.append(bool(d and d.placed))
+            scores.append(d.score if d else 3.0)
+        for i in one_line_rule(before, after, placed, scores):
+            won = next(j for j, a in enumerate(after) if j != i and a and after[i] and
+                       a[0] <= after[i][1] and after[i][0] <= a[1])  # type: ignore[index]  # fmt: skip
+            note = (
+                f"the cited lines were edited; its text was not found: the lines most like it"
+                f" ({_span(after[i])}) are cited by {tracks[won].citation.entry}, which they match"
+                " better"
+            )
+            decisions[i] = Decision("changed", None, note, flags=("not-found",))
+
+    def _pair(self, old_blob: str, new_blob: str) -> list[Hunk]:
+        if (old_blob, new_blob) not in self._pairs:
+            self._pairs[old_blob, new_blob] = pair_hunks(self.checkout, old_blob, new_blob)
+        return self._pairs[old_blob, new_blob]
+
+    def _indexes(self, step: Changes, old: Text, lines: tuple[int, int]) -> list[AddedIndex]:
+        """The added lines of each text file the step wrote that added the first line of old
+        `lines` (one `git diff` of the step, its added lines indexed by `coarse` form), for
+        lines that left their file. Keyed as `old` is."""
+        if step.sha not in self._written:
+            by_key: dict[str, set[str]] = {}
+            written = written_lines(self.checkout, step)
+            for path, (_, added) in written.items():
+                for line in added.values():
+                    by_key.setdefault(coarse(line), set()).add(path)
+            self._written[step.sha] = (written, by_key)
+        written, by_key = self._written[step.sha]
+        first = next((k for k in old.keys[lines[0] - 1 : lines[1]] if k), None)
+        keyed = old.keyed
+        found = []
+        for path in sorted(by_key.get(coarse(first), ())) if first else ():
+            if (step.sha, path, keyed) not in self._index:
+                try:
+                    other = self._text(step.sha, path, keyed)
+                except GitSourceError:  # binary
+                    other = None
+                hunks = written[path][0]
+                made = None if other is None else AddedIndex(path, other, hunks)
+                self._index[step.sha, path, keyed] = made
+            if (ready := self._index[step.sha, path, keyed]) is not None:
+                found.append(ready)
+        return found
+
+    def _keyed(self, *paths: str) -> Kind:
+        """The rule line keys follow when `paths` are compared: Markdown's only when all are
+        Markdown (code's is the stricter, line by line)."""
+        kinds = {file_kind(p, self.markdown) for p in paths}
+        return "markdown" if kinds == {"markdown"} else "code"
+
+    def _text(self, sha: str, path: str, keyed: Kind) -> Text | None:
+        """A file at `sha`, its lines keyed by the rule `keyed` (each when first needed)."""
+        if (sha, path, keyed) not in self._files:
+            lines = self.checkout.read_text(sha, path)
+            kind = file_kind(path, self.markdown)
+            self._files[sha, path, keyed] = (
+                None
+                if lines is None
+                else Text(lines, _Keys(lines, keyed, self._keys[keyed]), kind, keyed)
+            )
+        return self._files[sha, path, keyed]
 
 
-def _settle(
-    guess: Followed,
-    hunks: list[Hunk],
-    checkout: Checkout,
-    shas: tuple[str, str],
-    markdown: Sequence[str],
+class _Keys(Sequence[str]):
+    """A file's lines as keys, each made when first read: most lines of a file are never
+    looked at, and a line that recurs (across commits) is made once a run."""
+
+    def __init__(self, lines: Sequence[str], kind: Kind, cache: dict[str, str]) -> None:
+        self._lines, self.kind, self._cache = lines, kind, cache
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self._key(line) for line in self._lines[index]]
+        return self._key(self._lines[index])
+
+    def _key(self, line: str) -> str:
+        cache = self._cache
+        return cache[line] if line in cache else cache.setdefault(line, comparable(line, self.kind))
+
+
+def coarse(line: str) -> str:
+    """Letters and digits only: equal for lines whose keys are equal (normalising only drops
+    or changes spaces, markup and quotes), so a cheap index of lines that may match."""
+    return _NOT_ALNUM.sub("", line)
+
+
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
+def _span(lines: tuple[int, int] | None) -> str:
+    if lines is None:
+        return "?"
+    return str(lines[0]) if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"
+
+
+def _result(
+    checkout: Checkout, track: _Track, shas: tuple[str, str], markdown: Sequence[str]
 ) -> Followed:
-    """A changed or gone range, looked at: the same text, moved, or really changed. The
-    text is compared by the rule of its file's kind before and after (both must agree
-    when a rename changed it: `.md` to `.go` is compared as Markdown and as code)."""
-    citation = guess.citation
-    old_sha, new_sha = shas
-    kinds = {file_kind(_path(citation), markdown), file_kind(guess.path, markdown)}
+    """The Followed of a track at the end of the walk (a changed range whose text came back
+    unchanged in the end is re-anchored)."""
+    citation = track.citation
+    kind, notes = track.kind, list(track.notes)
+    if kind == "gone":
+        return _followed(track, "gone", None, [*notes, track.state])
+    if kind == "changed" and not track.flags and _restored(checkout, track, shas, markdown):
+        kind, track.state = "re-anchored", "edited, then restored"
+    if kind in ("carried", "re-anchored"):
+        same = track.path == citation.repo_path and track.lines == (citation.start, citation.end)
+        kind = "carried" if same and not track.renames and not track.touched else "re-anchored"
+        return _followed(track, kind, track.lines, [*notes, track.state])
+    return _followed(
+        track, kind, track.lines, [*notes, track.state or "the cited lines were edited"]
+    )
+
+
+def _followed(
+    track: _Track, kind: str, lines: tuple[int, int] | None, notes: list[str]
+) -> Followed:
+    return Followed(
+        track.citation, kind, track.path, lines, "; ".join(filter(None, notes)), track.file_deleted,
+        tuple(track.flags), tuple(track.candidates), tuple(track.renames),
+    )  # fmt: skip
+
+
+def _restored(
+    checkout: Checkout, track: _Track, shas: tuple[str, str], markdown: Sequence[str]
+) -> bool:
+    """Whether a changed range reads at the new commit as it did at the old one (by the
+    rule of both files' kinds)."""
+    citation = track.citation
+    if track.lines is None:
+        return False
     try:
-        old = checkout.read_text(old_sha, _path(citation)) or []
-        new = checkout.read_text(new_sha, guess.path) or []
-    except GitSourceError as err:  # a binary file: the hunks are all there is
-        return Followed(citation, guess.kind, guess.path, guess.lines, str(err))
-    block = old[citation.start - 1 : citation.end]
-    now = new[guess.lines[0] - 1 : guess.lines[1]] if guess.lines else None
-    if now is not None and all(same_text(block, now, kind) for kind in kinds):
-        return _with(guess, Mapped("re-anchored", guess.lines), _only_spacing(kinds))
-    # Line by line, code's rule is the stricter wherever a rename left any code.
-    moved = find_moved(block, new, hunks, "markdown" if kinds == {"markdown"} else "code")
-    if moved is not None:
-        return _with(guess, Mapped("re-anchored", moved), "moved within the file")
-    what = "edited" if guess.kind == "changed" else "deleted"
-    return _with(guess, Mapped(guess.kind, guess.lines), f"the cited lines were {what}")
-
-
-def _only_spacing(kinds: set[Kind]) -> str:
-    return "edited in spacing or markup only" if "markdown" in kinds else "edited in spacing only"
-
-
-def _with(guess: Followed, mapped: Mapped, note: str) -> Followed:
-    notes = "; ".join(n for n in (guess.note, note) if n)
-    return Followed(guess.citation, mapped.kind, guess.path, mapped.lines, notes)
+        old = checkout.read_text(shas[0], _path(citation)) or []
+        new = checkout.read_text(shas[1], track.path) or []
+    except GitSourceError:
+        return False
+    was = old[citation.start - 1 : citation.end]
+    now = new[track.lines[0] - 1 : track.lines[1]]
+    kinds = {file_kind(_path(citation), markdown), file_kind(track.path, markdown)}
+    return any(line.strip() for line in was) and all(same_text(was, now, k) for k in kinds)

@@ -191,7 +191,9 @@ def _preview(
         raise PreviewError(f"--against {alias}={rev}: no such commit in {pin.checkout.root}")
     mine = [i for i, o in enumerate(outcomes) if o.citation.source == alias and o.commit]
     cited = [outcomes[i].citation for i in mine]
-    followed = follow(pin.checkout, pin.sha, sha, cited, source.markdown)
+    followed = follow(
+        pin.checkout, pin.sha, sha, cited, source.markdown, registers.sources.revisions
+    )
     pin.checkout.prefetch(sha, {f.path for f in followed if f.lines})
     preview = Preview(alias, rev, sha, [outcomes[i] for i in mine], [])
     target = Pin(pin.checkout, sha)

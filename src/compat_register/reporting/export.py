@@ -129,7 +129,8 @@ def bump_data(bump: Bump, dry_run: bool) -> dict[str, Any]:
         "to": bump.new,
         "pin": bump.pin,
         "dry_run": dry_run,
-        "summary": bump.counts(),
+        "summary": {**bump.counts(), "flagged": bump.flagged()},
+        "renames": [{"from": a, "to": b, "commit": sha} for a, b, sha in bump.renames()],
         "citations": [followed_data(f) for f in bump.followed],
         "files": list(bump.files),
         "written": bump.written,
@@ -143,4 +144,9 @@ def followed_data(followed: Followed) -> dict[str, Any]:
         "new_path": followed.path,
         "new_lines": list(followed.lines) if followed.lines else None,
         "note": followed.note,
+        "flags": list(followed.flags),
+        "candidates": [
+            {"path": p, "lines": [a, b], "commit": sha} for p, a, b, sha in followed.candidates
+        ],
+        "renames": [{"from": a, "to": b, "commit": sha} for a, b, sha in followed.renames],
     }

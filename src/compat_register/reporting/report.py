@@ -116,9 +116,15 @@ def bump_report(result: Bump, dry_run: bool, fmt: str) -> str:
     if fmt == "json":
         return dumps(export.bump_data(result, dry_run))
     lines = [f"{result.alias}: {result.old[:12]} -> {result.new[:12]}"]
+    lines += [f"renamed: {old} -> {new} at {sha[:12]}" for old, new, sha in result.renames()]
     moved = [f for f in result.followed if f.kind != "carried"]
     moved.sort(key=lambda f: (f.citation.where.file, f.citation.where.line, f.citation.where.col))
-    lines += [followed_text(f) for f in moved]
+    lines += [followed_text(f, result.new) for f in moved]
+    if flagged := result.flagged():
+        lines.append(
+            f"{counted(flagged, 'citation')} flagged: bump could not decide where their lines "
+            "went (the candidates are named above); none was moved onto them"
+        )
     counts = result.counts()
     lines.append(
         f"{counts['carried']} carried over, {counts['re-anchored']} re-anchored, "
@@ -129,7 +135,7 @@ def bump_report(result: Bump, dry_run: bool, fmt: str) -> str:
     return "\n".join(lines)
 
 
-def followed_text(followed: Followed) -> str:
+def followed_text(followed: Followed, new: str = "") -> str:
     """`FILE:LINE:COL: KIND: ID: PATH:LINES -> NEW: why`, pointing at the citation."""
     c = followed.citation
     line = f"{c.where.file}:{c.where.line}:{c.where.col}: {followed.kind}: {c.entry}: "
@@ -137,9 +143,24 @@ def followed_text(followed: Followed) -> str:
     if followed.lines is not None:
         lines = lines_text(*followed.lines)
         line += f" -> {lines}" if followed.path == c.repo_path else f" -> {followed.path}:{lines}"
+    note = followed.note + _candidates(followed, new)
     if followed.kind == "changed":
-        return f"{line}: {followed.note}; read them, then register stamp {c.entry}"
-    return f"{line}: {followed.note}" if followed.note else line
+        return f"{line}: {note}; read them, then register stamp {c.entry}"
+    return f"{line}: {note}" if note else line
+
+
+def _candidates(followed: Followed, new: str) -> str:
+    """` [flagged ambiguous: candidates a.go:3, b.go:7-9 at 1a2b3c4]` (the commit named when
+    it is not the new pin: a later commit may have moved them), or '' when not flagged."""
+    if not followed.flags:
+        return ""
+    shown = [
+        f"{p}:{lines_text(a, b)}" + ("" if sha == new else f" at {sha[:12]}")
+        for p, a, b, sha in followed.candidates[:5]
+    ]
+    more = f" and {len(followed.candidates) - 5} more" if len(followed.candidates) > 5 else ""
+    named = f": candidates {', '.join(shown)}{more}" if shown else ""
+    return f" [flagged {', '.join(followed.flags)}{named}]"
 
 
 # --- stamp --------------------------------------------------------------------------------

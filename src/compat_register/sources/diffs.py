@@ -1,5 +1,7 @@
 """git's output as data: `git diff -M --unified=0` text -> each file's new path and hunks;
-`git log --raw` text -> the commits and the blobs they changed; a raw tree -> its blobs.
+`git log --raw` text -> the commits and the blobs they changed; `git log -M --raw` and
+`git diff -M --raw` -> what each commit renamed, deleted and added (`Changes`); a raw tree ->
+its blobs.
 
 Pure: `gitsource` runs git and hands its output here; `following.remap` maps lines through
 the hunks.
@@ -22,6 +24,54 @@ def parse_diff(text: str) -> dict[str, tuple[str | None, list[Hunk]]]:
     # Hunk lines start with '+', '-', ' ' or '\\': only a file header starts with "diff --git".
     files = re.split(r"^diff --git ", text, flags=re.MULTILINE)[1:]
     return {old: (new, hunks) for old, new, hunks in map(_parse_file, files) if old is not None}
+
+
+def parse_new_sides(text: str) -> dict[str, list[Hunk]]:
+    """Map each new path in a `git diff --no-renames --unified=0` (added files too) to its
+    hunks; a deleted file has no new path and is left out."""
+    files = re.split(r"^diff --git ", text, flags=re.MULTILINE)[1:]
+    return {new: hunks for _, new, hunks in map(_parse_file, files) if new is not None}
+
+
+def parse_added(text: str) -> dict[str, tuple[list[Hunk], dict[int, str]]]:
+    """Map each new path in a `git diff --no-renames --unified=0` to its hunks and the text
+    of each line it added ({new line number: text})."""
+    found: dict[str, tuple[list[Hunk], dict[int, str]]] = {}
+    for chunk in re.split(r"^diff --git ", text, flags=re.MULTILINE)[1:]:
+        _, new, hunks = _parse_file(chunk)
+        if new is None or not hunks:
+            continue
+        added: dict[int, str] = {}
+        line = 0
+        for row in chunk.split("\n")[1:]:
+            match = _HUNK.match(row)
+            if match:
+                line = int(match[3])
+            elif line and row.startswith("+"):
+                added[line] = row[1:].removesuffix("\r")
+                line += 1
+        found[new] = (hunks, added)
+    return found
+
+
+def parse_hunks(text: str) -> list[Hunk]:
+    """The hunks of a `git diff --unified=0` of one pair of blobs."""
+    found: list[Hunk] = []
+    for line in text.split("\n"):
+        match = _HUNK.match(line)
+        if match:
+            a, b, c, d = match.groups()
+            found.append((int(a), int(b or 1), int(c), int(d or 1)))
+    return found
+
+
+def parse_patch_log(text: str) -> dict[str, str]:
+    """{commit: its patch} of `git log -p RECORD_FORMAT` output."""
+    found: dict[str, str] = {}
+    for record in text.split(_RECORD)[1:]:
+        sha, _, patch = record.partition("\n")
+        found[sha.strip()] = patch
+    return found
 
 
 def _parse_file(text: str) -> tuple[str | None, str | None, list[Hunk]]:
@@ -121,4 +171,61 @@ def tree_blobs(data: bytes) -> dict[str, str]:
         if mode.startswith(b"100"):
             found[name] = data[nul + 1 : nul + 21].hex()
         position = nul + 21
+    return found
+
+
+_MOVE = re.compile(r":\d+ \d+ ([0-9a-f]{40}) ([0-9a-f]{40}) ([A-Z])(\d*)\t([^\t]*)(?:\t(.*))?")
+
+
+class Changes:
+    """What one commit did to files against its first parent (or one diff between two
+    commits): renamed {old path: (new path, similarity %, old blob, new blob)}, deleted
+    {path: old blob}, added {path: new blob}, modified paths."""
+
+    __slots__ = ("parent", "sha", "renamed", "deleted", "added", "modified")
+
+    def __init__(self, parent: str, sha: str) -> None:
+        self.parent, self.sha = parent, sha
+        self.renamed: dict[str, tuple[str, int, str, str]] = {}
+        self.deleted: dict[str, str] = {}
+        self.added: dict[str, str] = {}
+        self.modified: set[str] = set()
+
+    def read_raw(self, lines: list[str]) -> Changes:
+        """Take in the `--raw -M --no-abbrev` lines of this commit (others are skipped)."""
+        for line in lines:
+            raw = _MOVE.match(line)
+            if raw is None:
+                continue
+            old_blob, new_blob, status, score = raw[1], raw[2], raw[3], raw[4]
+            path = unquote_path(raw[5])
+            if status == "R" and raw[6] is not None:
+                self.renamed[path] = (unquote_path(raw[6]), int(score or 0), old_blob, new_blob)
+            elif status == "D":
+                self.deleted[path] = old_blob
+            elif status == "A":
+                self.added[path] = new_blob
+            else:
+                self.modified.add(path)
+        return self
+
+    def new_paths(self) -> set[str]:
+        """Every path this commit wrote: added, renamed to or modified."""
+        return {*self.added, *(n for n, _, _, _ in self.renamed.values()), *self.modified}
+
+
+RECORD_FORMAT = f"--format={_RECORD}%H"
+"""The `git log -p` format `parse_patch_log` reads."""
+CHANGES_FORMAT = f"--format={_RECORD}%H{_FIELD}%P"
+"""The `git log` format `parse_changes_log` reads."""
+
+
+def parse_changes_log(text: str) -> list[Changes]:
+    """The commits of `git log CHANGES_FORMAT --raw -M --no-abbrev`, in its order; a root
+    commit (no parent) gets the parent ''."""
+    found = []
+    for record in text.split(_RECORD)[1:]:
+        header, *lines = record.split("\n")
+        sha, _, parents = header.partition(_FIELD)
+        found.append(Changes((parents.split() or [""])[0], sha).read_raw(lines))
     return found

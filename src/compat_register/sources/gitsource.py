@@ -34,6 +34,8 @@ _BINARY = "binary"
 # A branch or tag name as `bump` fetches it: no refspec syntax (':', '+', '*', '^'), no option.
 _REF = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_][A-Za-z0-9_.-]*)*")
 _TIP = "refs/register/tip"
+_CHUNK = 100
+"""Requests `read_many` writes before reading their answers (well inside a pipe's buffer)."""
 # Explicit prefixes, no colour/ext-diff/textconv: the user's git config must not change the
 # parse. --text: a `-diff` or `binary` attribute (a .gitattributes, core.attributesFile) would
 # otherwise turn a file's hunks into one "Binary files ... differ" line, read as no change.
@@ -185,6 +187,29 @@ class Checkout:
         batch.ask(paths)
         batch.collect()
 
+    def read_many(self, wanted: Iterable[tuple[str, str]]) -> None:
+        """Read many (full commit sha, path) files through the checkout's one `cat-file`,
+        the requests of each chunk written at once: a round trip per chunk, not per file
+        (what a busy machine makes slow). Later `read_text` calls hit the cache."""
+        todo = [
+            (sha, path)
+            for sha, path in dict.fromkeys(wanted)
+            if (sha, path) not in self._texts
+            and _FULL_SHA.fullmatch(sha)
+            and check_repo_path(path) is None
+        ]
+        reader = self._cat_file()
+        assert reader.stdin is not None and reader.stdout is not None
+        try:
+            for first in range(0, len(todo), _CHUNK):
+                chunk = todo[first : first + _CHUNK]  # small enough to sit in the pipe whole
+                reader.stdin.write(b"".join(os.fsencode(f"{s}:{p}\n") for s, p in chunk))
+                reader.stdin.flush()
+                for key in chunk:
+                    self._texts[key] = _text_of(_answer(reader.stdout))
+        except (OSError, ValueError, IndexError) as exc:
+            raise GitSourceError(f"git cannot read {self.root}: {exc}") from exc
+
     def batch(self, sha: str) -> BlobBatch:
         """Start reading files at `sha` in the background: see `BlobBatch`."""
         _require_sha(sha)
@@ -203,6 +228,23 @@ class Checkout:
             self._diffs[old_sha, new_sha] = parse_diff(self._diff(old_sha, new_sha))
         new_path, hunks = self._diffs[old_sha, new_sha].get(path, (path, []))
         return new_path, list(hunks)
+
+    def run_git(self, *args: str) -> str:
+        """The output of `git ARGS` in this repository, decoded (errors replaced).
+
+        Run by subprocess, not GitPython, with colour, external diff and textconv off, so the
+        user's git config cannot change what `diffs` parses. Callers pass options and full
+        shas only: no text of a user's reaches git as an option."""
+        command = ["git", "--git-dir", self.git_dir, "-c", "core.quotePath=true", *args]
+        try:
+            done = subprocess.run(command, capture_output=True, check=False)
+        except OSError as exc:
+            raise GitSourceError(f"cannot run git in {self.root}: {exc}") from exc
+        if done.returncode != 0:
+            problem = done.stderr.decode(errors="replace").strip().splitlines()
+            line = next((p for p in problem if p.startswith(("fatal:", "error:"))), "")
+            raise GitSourceError(f"git {args[0]} failed in {self.root}: {line or 'no reason'}")
+        return done.stdout.decode("utf-8", errors="replace")
 
     def close(self) -> None:
         """End the cat-file processes."""
@@ -346,6 +388,15 @@ def _text_of(found: tuple[str, bytes] | None) -> FileText | str | None:
     if b"\0" in found[1][:8000]:
         return _BINARY
     return FileText(_lines(found[1]))
+
+
+def _answer(stream: IO[bytes]) -> tuple[str, bytes] | None:
+    """(type, data) of the next answer of a `git cat-file --batch`, None for a missing one."""
+    header = stream.readline().split()
+    if header[-1:] == [b"missing"]:
+        return None
+    data = stream.read(int(header[2]) + 1)[:-1]  # and the newline after
+    return header[1].decode(), data
 
 
 def _batch_objects(out: bytes) -> Iterator[tuple[str, bytes] | None]:

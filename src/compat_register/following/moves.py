@@ -1,0 +1,390 @@
+"""Where an edited or deleted cited range went in one step of history: pure, over line keys.
+
+A key is a line in the form the file kind's rule compares it (`compare.comparable`); blocks
+are compared by `compare.same_text`, the one rule, by both files' kinds.
+The diff's hunks say which lines took the range's place; this module reads them:
+
+- the same text there (re-indented, re-quoted): the range is re-anchored;
+- the text moved elsewhere: re-anchored there only with evidence beyond the line itself
+  (two non-blank lines or more, the block's own and the context lines that moved with it,
+  holding ENOUGH letters and digits);
+  a short twin somewhere else in the diff is never taken for it;
+- the original surviving edited (the most similar window of the lines put in its place,
+  at least NEAR alike by `difflib.SequenceMatcher`, `_units`): changed, there;
+- otherwise changed with its text not found, or gone; twins without evidence, or several
+  places with it, are named as candidates and flagged, never taken.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+from ..citations.compare import Kind, same_text
+from ..sources.diffs import Hunk
+
+NEAR = 0.6
+"""How alike (SequenceMatcher ratio) the best window where the range was must be to count
+as the original surviving edited."""
+ENOUGH = 20
+"""Letters and digits a move needs in its evidence (git blame -M's threshold for a move)."""
+CONTEXT = 3
+"""Context lines looked at on each side of a block for evidence that it moved whole."""
+_WIDEST = 400
+"""Lines of a region read line by line for anchors, without an index (a rewrite is not read
+whole)."""
+RARE = 6
+"""How many of a block's rarest tokens pick the anchors of a long region."""
+COMMON = 64
+"""A token on more lines than this is too common to pick anchors by."""
+ANCHORS = 4
+"""In a long region, how many of the lines most like one of the block's anchor a window."""
+
+Candidate = tuple[str, int, int]
+"""(path, start, end) of a place that holds the cited text but was not taken."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What one step did to one touched range."""
+
+    kind: str
+    """re-anchored, changed or gone."""
+    lines: tuple[int, int] | None
+    note: str
+    path: str | None = None
+    """Another file that now holds the lines (a split file), or None: the same file."""
+    flags: tuple[str, ...] = ()
+    """`ambiguous` (several places, or twins without evidence), `not-found`."""
+    candidates: tuple[Candidate, ...] = ()
+    score: float = 0.0
+    """How well the destination matches: ranks citations that would share a line."""
+    placed: bool = False
+    """Put there by a move or a best match (so held to the one-line rule)."""
+    lost: bool = False
+    """Nothing in this file holds the text: worth looking in the step's other files."""
+
+
+def joined(keys: Iterable[str]) -> str:
+    """Keys as one text (line breaks and blank lines aside), for similarity."""
+    return " ".join(k for k in keys if k)
+
+
+@dataclass(frozen=True)
+class Text:
+    """A file at one commit: its lines, their keys (each line by the rule of the kind the
+    comparison uses, `compare.comparable`) and the file's own kind."""
+
+    lines: Sequence[str]
+    keys: Sequence[str]
+    kind: Kind
+    keyed: Kind
+    """The rule the keys follow (Markdown's only where every file compared is Markdown)."""
+
+
+def same(old: Text, lines: tuple[int, int], new: Text, place: tuple[int, int]) -> bool:
+    """Whether old `lines` and new `place` read the same by the rule of both files' kinds
+    (`compare.same_text`, the one rule: Markdown's blank lines, indented code's relative
+    indentation count there, not in the line keys)."""
+    before = old.lines[lines[0] - 1 : lines[1]]
+    after = new.lines[place[0] - 1 : place[1]]
+    return all(same_text(before, after, kind) for kind in {old.kind, new.kind})
+
+
+class AddedIndex:
+    """The lines one step added to one file, by key: built once, looked up per citation."""
+
+    def __init__(self, path: str, text: Text, hunks: Sequence[Hunk]) -> None:
+        self.path, self.text, self.keys = path, text, text.keys
+        self._tokens: dict[str, list[int]] | None = None
+        keys = text.keys
+        self.added: set[int] = set()
+        self._at: dict[str, list[int]] = {}
+        for _, _, start, count in hunks:
+            for line in range(start, start + count):
+                self.added.add(line)
+                if keys[line - 1]:
+                    self._at.setdefault(keys[line - 1], []).append(line)
+
+    def blocks(self, block: Sequence[str]) -> list[tuple[int, int]]:
+        """Every run of added lines whose keys are `block`'s (blank lines included)."""
+        first = next((i for i, k in enumerate(block) if k), None)
+        if first is None:
+            return []
+        found = []
+        for line in self._at.get(block[first], ()):
+            start = line - first
+            end = start + len(block) - 1
+            if start < 1 or end > len(self.keys):
+                continue
+            if all(n in self.added for n in range(start, end + 1)) and all(
+                self.keys[start - 1 + i] == k for i, k in enumerate(block)
+            ):
+                found.append((start, end))
+        return found
+
+    def anchors(self, block: Sequence[str], region: tuple[int, int]) -> list[int]:
+        """The ANCHORS lines of `region` sharing the most of the block's rarest tokens (an
+        index of the file's tokens, built once): a long region is not read line by line for
+        each citation in it."""
+        if self._tokens is None:
+            self._tokens = {}
+            for number, key in enumerate(self.keys, 1):
+                for token in set(_TOKEN.findall(key)):
+                    self._tokens.setdefault(token, []).append(number)
+        tokens = self._tokens
+        wanted = {t for key in block for t in _TOKEN.findall(key)}
+        # Tokens the file lacks say nothing; common ones would cost a pass over the region.
+        held = [t for t in wanted if 0 < len(tokens.get(t, ())) <= COMMON]
+        rare = sorted(held, key=lambda t: len(tokens[t]))[:RARE]
+        if not rare:
+            return _likeliest(self.keys)(
+                block, (region[0], min(region[1], region[0] + _WIDEST - 1))
+            )
+        shared: dict[int, int] = {}
+        for token in rare:
+            postings = tokens.get(token, [])
+            for number in postings[bisect_left(postings, region[0]) :]:
+                if number > region[1]:
+                    break
+                shared[number] = shared.get(number, 0) + 1
+        return sorted(shared, key=lambda n: (-shared[n], n))[:ANCHORS]
+
+    def evidence(self, old: Sequence[str], start: int, end: int, place: tuple[int, int]) -> bool:
+        """Whether more than one line says that old lines `start..end` moved to `place`: the
+        block's own lines and the context lines on either side that moved with it (added
+        here too, blank lines passed over) make at least two non-blank lines and as many
+        letters and digits as git's own move detection wants (`git blame -M`: 20)."""
+        matched = [k for k in old[start - 1 : end] if k]
+        for step in (-1, 1):
+            old_line, new_line = (start, place[0]) if step < 0 else (end, place[1])
+            seen = 0
+            while seen < CONTEXT:
+                old_line, new_line = old_line + step, new_line + step
+                if not (1 <= old_line <= len(old) and new_line in self.added):
+                    break
+                if old[old_line - 1] != self.keys[new_line - 1]:
+                    break
+                if old[old_line - 1]:
+                    matched.append(old[old_line - 1])
+                    seen += 1
+        alnum = sum(ch.isalnum() for key in matched for ch in key)
+        return len(matched) >= 2 and alnum >= ENOUGH
+
+
+def decide(
+    old: Text,
+    index: AddedIndex,
+    start: int,
+    end: int,
+    region: tuple[int, int] | None,
+    removed: bool = True,
+) -> Decision:
+    """Where old lines `start..end` went, given the lines that took their place (`region`,
+    None when they were deleted with nothing in their place) and the step's added lines;
+    `removed` False: no cited line was touched, lines were only inserted between them."""
+    cited = (start, end)
+    block = old.keys[start - 1 : end]
+    what = "edited" if region else "deleted"
+    if not joined(block):  # blank lines: nothing to look for
+        return Decision("changed" if region else "gone", region, f"the cited lines were {what}")
+    new = index.text
+    if region and _may_read_alike(block, new.keys, region) and same(old, cited, new, region):
+        return Decision("re-anchored", region, _only_spacing(old, new), score=1.0)
+    if region and not removed:  # every cited line is still there, with others between them
+        return Decision("changed", region, "lines were inserted between the cited lines")
+    found = index.blocks(block)
+    far = [p for p in found if not (region and _overlap(p, region)) and same(old, cited, new, p)]
+    strong = [p for p in far if index.evidence(old.keys, start, end, p)]
+    near = best_window(block, new.keys, region, index.anchors) if region else None
+    path = index.path
+    if near is not None:
+        if same(old, cited, new, near[0]):
+            return Decision("re-anchored", near[0], "lines were added beside it", score=1.0)
+        flags = ("ambiguous",) if strong else ()
+        also = "; its text was also added elsewhere with context: not taken" if strong else ""
+        note = "the cited lines were edited" + also
+        return Decision("changed", near[0], note, flags=flags, candidates=_named(path, strong),
+                        score=near[1], placed=True)  # fmt: skip
+    if len(strong) == 1:
+        return Decision("re-anchored", strong[0], "moved within the file", score=2.0, placed=True)
+    if far:
+        why = "several places hold it" if len(strong) > 1 else "no context moved with it"
+        note = f"the cited lines were {what}; its text was added elsewhere: not taken ({why})"
+        return Decision("changed" if region else "gone", region, note, flags=("ambiguous",),
+                        candidates=_named(path, far))  # fmt: skip
+    if region:
+        note = (
+            "the cited lines were edited; its text was not found in the lines that took its place"
+        )
+        return Decision("changed", region, note, flags=("not-found",), lost=True)
+    return Decision("gone", None, "the cited lines were deleted", lost=True)
+
+
+def _may_read_alike(block: Sequence[str], keys: Sequence[str], region: tuple[int, int]) -> bool:
+    """Whether `region` is short enough to read as `block` does: its keys, read until they
+    hold more text than the block's, are all that is looked at (a rewrite of thousands of
+    lines is not joined for each citation in it)."""
+    wanted = len(joined(block))
+    held = 0
+    for line in range(region[0], region[1] + 1):
+        if key := keys[line - 1]:
+            held += len(key) + (1 if held else 0)
+            if held > wanted:
+                return False
+    return held == wanted
+
+
+def _only_spacing(old: Text, new: Text) -> str:
+    markdown = "markdown" in (old.kind, new.kind)
+    return "edited in spacing or markup only" if markdown else "edited in spacing only"
+
+
+def elsewhere(old: Text, start: int, end: int, indexes: Iterable[AddedIndex]) -> Decision | None:
+    """The one other file of a step that took old lines `start..end` with evidence (a split
+    file), flagged candidates when only twins or several took them, or None."""
+    block = old.keys[start - 1 : end]
+    found = [
+        (ix, p, ix.evidence(old.keys, start, end, p))
+        for ix in indexes
+        for p in ix.blocks(block)
+        if same(old, (start, end), ix.text, p)
+    ]
+    if not found:
+        return None
+    strong = [(ix, p) for ix, p, ev in found if ev]
+    if len(strong) == 1:
+        (ix, place) = strong[0]
+        return Decision("re-anchored", place, f"moved to {ix.path}", path=ix.path, score=2.0,
+                        placed=True)  # fmt: skip
+    named = tuple((ix.path, *p) for ix, p, _ in found)
+    why = "several places hold it" if strong else "no context moved with it"
+    return Decision("gone", None, f"its text was added to other files: not taken ({why})",
+                    flags=("ambiguous",), candidates=named)  # fmt: skip
+
+
+Anchors = Callable[[Sequence[str], tuple[int, int]], list[int]]
+"""Lines of a region worth a window around them, for a block (`AddedIndex.anchors`)."""
+
+
+def best_window(
+    block: Sequence[str],
+    new: Sequence[str],
+    region: tuple[int, int],
+    anchors: Anchors | None = None,
+) -> tuple[tuple[int, int], float] | None:
+    """The lines of `region` most like `block` (as many lines, one fewer or one more), and
+    how alike (SequenceMatcher ratio, `_units`); None when no window is NEAR alike. In a long
+    region only the windows around its `anchors` are tried (by default, the ANCHORS lines
+    most like one of the block's)."""
+    # An index finds anchors in a region of any length; reading it line by line is capped.
+    low, high = region[0], region[1] if anchors else min(region[1], region[0] + _WIDEST - 1)
+    if high < low:
+        return None
+    size = len(block)
+    starts: Iterable[int] = range(low, high + 1)
+    if high - low + 1 > 3 * size + ANCHORS:
+        found = (anchors or _likeliest(new))(block, (low, high))
+        starts = sorted({s for a in found for s in range(max(low, a - size), a + 1)})
+    # autojunk (SequenceMatcher's default) treats the most frequent tokens of a long text
+    # (200 tokens or more) as junk, which keeps a paragraph-long line from costing seconds.
+    matcher = SequenceMatcher(None)
+    by_char = len(joined(block)) <= _SHORT
+    matcher.set_seq2(_units(block, by_char))
+    best: tuple[tuple[int, int], float] | None = None
+    floor = NEAR - 1e-9  # a window less alike is no better than none
+    for length in (size, *sorted({max(1, size - 1), size + 1} - {size})):  # as cited, first
+        for first in starts:
+            if first + length - 1 > high:
+                break
+            matcher.set_seq1(_units(new[first - 1 : first - 1 + length], by_char))
+            if matcher.real_quick_ratio() <= floor or matcher.quick_ratio() <= floor:
+                continue  # an equally alike window of another length does not displace one
+            ratio = matcher.ratio()
+            if ratio > floor:
+                best, floor = ((first, first + length - 1), ratio), ratio
+    return best
+
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+_SHORT = 240
+"""Up to this many characters a block is compared character by character."""
+
+
+def _units(keys: Sequence[str], by_char: bool) -> str | list[str]:
+    """What SequenceMatcher compares: the characters of a short text (`_initialized` is
+    then most of `initialized`), the tokens of a long one, words and each punctuation mark
+    (characters would cost the square of a paragraph's length)."""
+    text = joined(keys)
+    return text if by_char else _TOKEN.findall(text)
+
+
+def _likeliest(new: Sequence[str]) -> Anchors:
+    """The ANCHORS lines of a region most like one of the block's (read line by line)."""
+
+    def anchors(block: Sequence[str], region: tuple[int, int]) -> list[int]:
+        lines = range(region[0], region[1] + 1)
+        return sorted(lines, key=lambda n: -_line_likeness(block, new[n - 1]))[:ANCHORS]
+
+    return anchors
+
+
+def _line_likeness(block: Sequence[str], line: str) -> float:
+    """An upper bound of how alike `line` and the most alike line of `block` are (cheap)."""
+    matcher = SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(_TOKEN.findall(line))
+    best = 0.0
+    for key in block:
+        matcher.set_seq1(_TOKEN.findall(key))
+        best = max(best, matcher.quick_ratio())
+    return best
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] <= b[1] and b[0] <= a[1]
+
+
+def _span(lines: tuple[int, int]) -> str:
+    return str(lines[0]) if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"
+
+
+def _named(path: str, places: Sequence[tuple[int, int]]) -> tuple[Candidate, ...]:
+    return tuple((path, a, b) for a, b in places)
+
+
+def one_line_rule(
+    before: Sequence[tuple[int, int]],
+    after: Sequence[tuple[int, int] | None],
+    placed: Sequence[bool],
+    scores: Sequence[float],
+) -> list[int]:
+    """Which citations must give up the place a move or a best match gave them, so that no
+    two share a line they did not share before: the lower score of each such pair (a placed
+    one before one that was not)."""
+    order = sorted(range(len(after)), key=lambda i: after[i] or (0, 0))
+    losers: set[int] = set()
+    for a_pos, a in enumerate(order):
+        if after[a] is None or a in losers:
+            continue
+        for b in order[a_pos + 1 :]:
+            lines_a, lines_b = after[a], after[b]
+            if lines_b is None or b in losers:
+                continue
+            if lines_b[0] > lines_a[1]:  # type: ignore[index]
+                break
+            if _overlap(before[a], before[b]) or not (placed[a] or placed[b]):
+                continue
+            loser = _loser(a, b, placed, scores)
+            losers.add(loser)
+            if loser == a:
+                break
+    return sorted(losers)
+
+
+def _loser(a: int, b: int, placed: Sequence[bool], scores: Sequence[float]) -> int:
+    if placed[a] != placed[b]:
+        return a if placed[a] else b
+    return a if scores[a] < scores[b] else b

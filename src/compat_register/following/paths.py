@@ -1,0 +1,86 @@
+"""Where a cited file went in one step of history: git's rename pairing, checked.
+
+git pairs renames across the whole commit (or the whole range). Where a specification keeps
+a near-identical copy of each page per revision folder, git has several equally good
+candidates and can pair one revision's page with another revision's copy. So a rename that
+leaves the file's folder or changes its name is checked against the file the step wrote in
+the same folder under the same name (`index.md` -> `index.mdx`): when git scores that pair
+as a rename too, it is preferred. A file that would still leave its revision folder (the
+folder a source's revisions name, `docs/specification/2025-06-18/`) is not followed there:
+the citation is flagged with the candidate.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+
+from ..sources.diffs import Changes
+
+RENAME_SCORE = 50
+"""The similarity (%) at which git itself takes a deletion and an addition for a rename."""
+
+
+@dataclass(frozen=True)
+class Moved:
+    """What one step did to a file it renamed or deleted."""
+
+    new_path: str | None
+    """None: deleted."""
+    old_blob: str
+    new_blob: str
+    note: str = ""
+    left: str | None = None
+    """The revision folder the new path is outside of (the move is then not followed)."""
+
+
+def revision_folder(path: str, revisions: Collection[str]) -> str | None:
+    """The folder of `path` named by a revision (`docs/specification/2025-06-18/`), or None."""
+    parts = path.split("/")[:-1]
+    for i, part in enumerate(parts):
+        if part in revisions:
+            return "/".join(parts[: i + 1]) + "/"
+    return None
+
+
+def _stem(path: str) -> tuple[str, str]:
+    folder, name = posixpath.split(path)
+    return folder, name.rsplit(".", 1)[0] if "." in name[1:] else name
+
+
+def successor(
+    step: Changes, path: str, score: Callable[[str, str], int], revisions: Collection[str]
+) -> Moved | None:
+    """Where `step` moved `path`; None when it left it in place (modified or not)."""
+    renamed, deleted = step.renamed.get(path), step.deleted.get(path)
+    if renamed is None and deleted is None:
+        return None
+    old_blob = renamed[2] if renamed else deleted or ""
+    twin = _same_place(step, path, renamed[0] if renamed else None)
+    if twin is not None and score(path, twin[0]) >= RENAME_SCORE:
+        paired = f"; git paired it with {renamed[0]}" if renamed else ""
+        note = f"renamed from {path} (the same folder and name preferred{paired})"
+        return _checked(Moved(twin[0], old_blob, twin[1], note), path, revisions)
+    if renamed is None:
+        return Moved(None, old_blob, "", "the file was deleted")
+    moved = Moved(renamed[0], old_blob, renamed[3], f"renamed from {path}")
+    return _checked(moved, path, revisions)
+
+
+def _same_place(step: Changes, path: str, paired: str | None) -> tuple[str, str] | None:
+    """The file `step` added (or renamed to) in `path`'s folder under its name, other than
+    the one git paired it with; None when git's pair is already that, or there is none."""
+    if paired is not None and _stem(paired) == _stem(path):
+        return None
+    written = {**step.added, **{new: blob for new, _, _, blob in step.renamed.values()}}
+    found = [(p, b) for p, b in written.items() if p != paired and _stem(p) == _stem(path)]
+    return found[0] if len(found) == 1 else None
+
+
+def _checked(moved: Moved, path: str, revisions: Collection[str]) -> Moved:
+    folder = revision_folder(path, revisions)
+    if folder is None or moved.new_path is None or moved.new_path.startswith(folder):
+        return moved
+    note = f"its file was renamed to {moved.new_path}, out of its revision folder {folder}"
+    return Moved(moved.new_path, moved.old_blob, moved.new_blob, note, left=folder)

@@ -1,0 +1,130 @@
+"""The history between two pins as git tells it: the first-parent commits from one to the
+other and what each did to files, the hunks of the cited files in each, and the hunks of
+one pair of blobs.
+
+`following.follow` walks these steps to carry citations. Every call is one `git` process
+over the whole range (not one per commit or per file), and takes full shas and paths only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from ..checking.safety import check_repo_path
+from .diffs import (
+    CHANGES_FORMAT,
+    RECORD_FORMAT,
+    Changes,
+    Hunk,
+    parse_added,
+    parse_changes_log,
+    parse_hunks,
+    parse_new_sides,
+    parse_patch_log,
+)
+from .gitsource import Checkout, GitSourceError
+
+# The parse must not depend on the user's config: no colour, external diff or textconv,
+# and --text so that a `-diff` attribute does not turn hunks into "Binary files differ".
+_PLAIN = ("--no-color", "--no-ext-diff", "--no-textconv", "--text")
+_FIRST_PARENT = ("--first-parent", "--diff-merges=first-parent")
+_MOST_COMMITS = 20_000
+"""Beyond this many first-parent commits the range is followed as one diff."""
+
+
+def first_parent_steps(checkout: Checkout, old: str, new: str) -> list[Changes] | None:
+    """The commits from `old` (excluded) to `new` along first parents, oldest first, each with
+    what it renamed (git's `-M`, against its first parent), deleted, added and modified.
+
+    None when that chain does not lead back to `old` (`old` is not a first-parent ancestor,
+    or the clone is shallow and lacks the commits between): the caller then has one diff.
+    """
+    try:
+        text = checkout.run_git(
+            "log", *_FIRST_PARENT, "--reverse", "--raw", "-M", "--no-abbrev", *_PLAIN,
+            CHANGES_FORMAT, f"--max-count={_MOST_COMMITS}", f"{old}..{new}", "--",
+        )  # fmt: skip
+    except GitSourceError:
+        return None
+    steps = parse_changes_log(text)
+    if not steps or steps[0].parent != old or steps[-1].sha != new:
+        return None
+    return steps
+
+
+def range_step(checkout: Checkout, old: str, new: str) -> Changes:
+    """One step from `old` to `new`: what a single `git diff -M` says changed."""
+    text = checkout.run_git("diff", "--raw", "-M", "--no-abbrev", *_PLAIN, old, new, "--")
+    return Changes(old, new).read_raw(text.split("\n"))
+
+
+def step_hunks(
+    checkout: Checkout, steps: list[Changes], paths: Collection[str], *, commits: bool
+) -> dict[str, dict[str, list[Hunk]]]:
+    """{step's sha: {path: hunks}} of every modified file among `paths` in each step: one
+    `git log -p` over the range when the steps are `commits`, else one `git diff` per step.
+    Renamed files are not in it: `pair_hunks` diffs the pair that was chosen."""
+    wanted = sorted(p for p in paths if check_repo_path(p) is None)
+    if not wanted or not steps:
+        return {}
+    diff = ("--unified=0", "--no-renames", *_PLAIN)
+    if not commits:
+        return {
+            step.sha: _modified(
+                parse_new_sides(
+                    checkout.run_git("diff", *diff, step.parent, step.sha, "--", *wanted)
+                )
+            )
+            for step in steps
+        }
+    text = checkout.run_git(
+        "log", *_FIRST_PARENT, "--full-history", "-p", *diff, RECORD_FORMAT,
+        f"{steps[0].parent}..{steps[-1].sha}", "--", *wanted,
+    )  # fmt: skip
+    return {sha: _modified(parse_new_sides(patch)) for sha, patch in parse_patch_log(text).items()}
+
+
+def _modified(files: dict[str, list[Hunk]]) -> dict[str, list[Hunk]]:
+    return {path: hunks for path, hunks in files.items() if hunks}
+
+
+def pair_hunks(checkout: Checkout, old_blob: str, new_blob: str) -> list[Hunk]:
+    """The hunks of `git diff --unified=0` between two blobs (a renamed file's two sides)."""
+    if old_blob == new_blob:
+        return []
+    return parse_hunks(checkout.run_git("diff", "--unified=0", *_PLAIN, old_blob, new_blob))
+
+
+def pair_score(checkout: Checkout, step: Changes, old_path: str, new_path: str) -> int:
+    """How similar git finds `old_path` (deleted in `step`) and `new_path` (written in it),
+    in percent, as its rename detection scores them: 0 when it would not pair them."""
+    if check_repo_path(old_path) or check_repo_path(new_path):
+        return 0
+    text = checkout.run_git(
+        "diff", "--raw", "-M", "--no-abbrev", *_PLAIN, step.parent, step.sha, "--",
+        old_path, new_path,
+    )  # fmt: skip
+    found = Changes(step.parent, step.sha).read_raw(text.split("\n")).renamed.get(old_path)
+    return found[1] if found is not None and found[0] == new_path else 0
+
+
+def written_lines(
+    checkout: Checkout, step: Changes
+) -> dict[str, tuple[list[Hunk], dict[int, str]]]:
+    """{path: (hunks, {line: text})} of the lines `step` added to each file it added or
+    modified (renames not paired), for looking up where deleted lines went: one `git diff`."""
+    diff = ("--unified=0", "--no-renames", *_PLAIN)
+    return parse_added(checkout.run_git("diff", *diff, step.parent, step.sha))
+
+
+def files_holding(checkout: Checkout, sha: str, text: str) -> list[str]:
+    """The files of commit `sha` that hold `text` on one line (`git grep -F`): whether a
+    block's text is its own or boilerplate many files share."""
+    if not text or "\n" in text:
+        return []
+    try:
+        out = checkout.run_git("grep", "-l", "-F", "-I", "-e", text, sha, "--")
+    except GitSourceError:  # git grep exits 1 when nothing matches
+        return []
+    prefix = f"{sha}:"
+    return [line.removeprefix(prefix) for line in out.split("\n") if line]

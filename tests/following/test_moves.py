@@ -1,0 +1,112 @@
+"""`moves`: where an edited or deleted range went in one step, pure (no git)."""
+
+from __future__ import annotations
+
+from compat_register.citations.compare import Kind, comparable
+from compat_register.following.moves import (
+    AddedIndex,
+    Text,
+    best_window,
+    decide,
+    elsewhere,
+    one_line_rule,
+)
+
+
+def text(lines: list[str], kind: Kind = "code") -> Text:
+    keyed: Kind = "markdown" if kind == "markdown" else "code"
+    return Text(lines, [comparable(line, keyed) for line in lines], kind, keyed)
+
+
+def added(path: str, lines: list[str], hunks: list[tuple[int, int, int, int]]) -> AddedIndex:
+    return AddedIndex(path, text(lines), hunks)
+
+
+OLD = ["package a", "", "func f() {", "\tvalue := compute(first, second)", "\treturn value", "}"]
+
+
+def test_a_block_is_found_among_added_lines_only() -> None:
+    new = ["package a", "", "func f() {", "\treturn value", "}", "", "func g() {",
+           "\tvalue := compute(first, second)", "\treturn value", "}"]  # fmt: skip
+    index = added("a.go", new, [(4, 1, 3, 0), (6, 0, 6, 5)])
+    assert index.blocks(text(OLD).keys[4:5]) == [(9, 9)]  # line 4 was there before: not added
+    assert index.blocks(text(OLD).keys[3:5]) == [(8, 9)]
+
+
+def test_one_line_with_nothing_moved_beside_it_is_no_evidence() -> None:
+    index = added("a.go", ["x", "\tvalue := compute(first, second)", "y"], [(0, 0, 2, 1)])
+    assert not index.evidence(text(OLD).keys, 4, 4, (2, 2))
+    whole = added("a.go", ["x", *OLD[2:]], [(0, 0, 2, 4)])
+    assert whole.evidence(text(OLD).keys, 4, 4, (3, 3))  # its function moved with it
+
+
+def test_short_lines_are_no_evidence_however_many() -> None:
+    old = ["a", "\t}", "\treturn nil", "}", "b"]
+    index = added("a.go", ["c", "\t}", "\treturn nil", "}"], [(0, 0, 2, 3)])
+    assert not index.evidence(text(old).keys, 2, 4, (2, 4))  # 9 letters: git blame -M wants 20
+
+
+def test_the_original_edited_in_place_wins_over_a_twin() -> None:
+    old = text(["func a() {", '\tif sessionID != "" {', "\t\treturn x", "\t}", "}"])
+    new_lines = ["func a() {", '\tif sessionID != "" && ok {', "\t\treturn x", "\t}", "}",
+                 "func b() {", '\tif sessionID != "" {', "\t}", "}"]  # fmt: skip
+    index = added("a.go", new_lines, [(2, 1, 2, 1), (5, 0, 6, 4)])
+    decision = decide(old, index, 2, 2, (2, 2))
+    assert (decision.kind, decision.lines, decision.flags) == ("changed", (2, 2), ())
+
+
+def test_a_twin_without_evidence_is_flagged_with_its_place() -> None:
+    old = text(["func a() {", '\tcase "text/event-stream":', "}"])
+    index = added("a.go", ["func a() {", "}", "func b() {", '\tcase "text/event-stream":', "}"],
+                  [(2, 1, 1, 0), (3, 0, 3, 3)])  # fmt: skip
+    decision = decide(old, index, 2, 2, None)
+    assert (decision.kind, decision.lines, decision.flags) == ("gone", None, ("ambiguous",))
+    assert decision.candidates == (("a.go", 4, 4),)
+
+
+def test_markdown_text_is_the_same_without_its_markup_code_is_not() -> None:
+    kinds: list[tuple[Kind, str]] = [("markdown", "re-anchored"), ("code", "changed")]
+    for kind, expected in kinds:
+        old = text(["Servers **MUST** reply."], kind)
+        new = text(["Servers MUST reply."], kind)
+        decision = decide(old, AddedIndex("a", new, [(1, 1, 1, 1)]), 1, 1, (1, 1))
+        assert decision.kind == expected
+
+
+def test_best_window_holds_the_most_similar_lines_or_none() -> None:
+    block = ["\ttimeout := time.Duration(cfg.Seconds) * time.Second"]
+    new = ["// header", "\tlimit := 10", "\ttimeout := time.Duration(cfg.Secs) * time.Second", "}"]
+    assert best_window(text(block).keys, text(new).keys, (1, 4)) == ((3, 3), best_window(
+        text(block).keys, text(new).keys, (3, 3))[1])  # type: ignore[index]  # fmt: skip
+    assert best_window(text(block).keys, text(["}", "// other"]).keys, (1, 2)) is None
+
+
+def test_a_long_region_is_searched_around_its_most_alike_lines() -> None:
+    region = [f"\tcall_{n}(argument_{n})" for n in range(300)]
+    region[217] = "\tresult := process(input, options)  // edited"
+    block = ["\tresult := process(input, options)"]
+    found = best_window(text(block).keys, text(region).keys, (1, 300))
+    assert found is not None and found[0][0] in (217, 218)
+
+
+def test_a_split_files_lines_are_found_in_the_file_that_took_them() -> None:
+    old = text(["package a", "", "func helper(name string) string {",
+                "\treturn strings.ToUpper(name) + suffix", "}"])  # fmt: skip
+    other = AddedIndex("b.go", text(list(old.lines)), [(0, 0, 1, 5)])
+    found = elsewhere(old, 4, 4, [other])
+    assert found is not None and (found.kind, found.path, found.lines) == (
+        "re-anchored",
+        "b.go",
+        (4, 4),
+    )
+    twice = elsewhere(old, 3, 5, [other, AddedIndex("c.go", other.text, [(0, 0, 1, 5)])])
+    assert twice is not None and twice.flags == ("ambiguous",) and twice.kind == "gone"
+
+
+def test_no_two_citations_are_put_on_one_line() -> None:
+    before = [(3, 3), (4, 4), (8, 8)]
+    after: list[tuple[int, int] | None] = [(3, 3), (3, 3), (3, 3)]
+    # 0 and 1 were placed by a best match (scores 0.9 and 0.7); 2 shared no line before
+    losers = one_line_rule(before, after, [True, True, False], [0.9, 0.7, 3.0])
+    assert losers == [0, 1]  # a placed one gives way to the one the diff put there
+    assert one_line_rule([(3, 4), (4, 4)], [(3, 3), (3, 3)], [True, True], [1.0, 1.0]) == []
