@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .history.repository import Compared, History
     from .importing import plan as importing_plan
     from .sources import cite as cites
+    from .sources import pins
     from .sources.gitsource import Checkout
 
 
@@ -232,12 +233,13 @@ def sync(
     aliases: Iterable[str] = (),
     progress: Callable[[str, str], None] | None = None,
     environ: Mapping[str, str] | None = None,
-) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
-    """`register sync`: fetch each source's pinned commit into the cache.
+) -> tuple[list[pins.Synced], list[Diagnostic]]:
+    """`register sync`: fetch each source's pinned commit into the cache, but for a source
+    whose local checkout already holds it.
 
-    Reads sources.yaml alone (the register files play no part). Returns (alias, full sha)
-    for each source synced and every problem: those of sources.yaml, when it has errors
-    nothing is fetched, and one per source that failed.
+    Reads sources.yaml alone (the register files play no part). Returns each source synced
+    (alias, full sha, the local checkout when nothing was fetched) and every problem: those
+    of sources.yaml, when it has errors nothing is fetched, and one per source that failed.
     """
     from .sources import pins
 

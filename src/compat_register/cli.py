@@ -349,8 +349,9 @@ def sync(registers_dir: Path, aliases: tuple[str, ...]) -> None:
     synced, problems = api.sync(registers_dir, aliases, progress)
     if show:
         echo("", err=True)
-    for alias, sha in synced:
-        echo(f"{alias}: {sha}")
+    for done in synced:
+        held = f" (the checkout at {done.checkout} holds it: nothing fetched)"
+        echo(f"{done.alias}: {done.sha}{held if done.checkout else ''}")
     for problem in problems:
         echo(problem.as_text())
     sys.exit(reporter.exit_code(problems, strict=False))

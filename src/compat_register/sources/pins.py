@@ -55,29 +55,22 @@ class Checkouts:
         return self.pins[source.alias]
 
     def _open(self, source: Source) -> Pin:
-        path_key = str(self.registers_dir / source.path) if source.path else None
-        root = locate(source.alias, path_key, self.cache, self.environ)
-        if root is None:
+        """The first place holding the pinned commit: the local checkout (REGISTER_SOURCE_<ALIAS>
+        or `path:`), then the synced cache; when none does, a problem naming each place tried,
+        in that order, and what to do."""
+        places = checkout_places(source, self.registers_dir, self.cache, self.environ)
+        if not places:
             return Pin(None, None, _no_checkout(source), offline=True)
-        named = bool(self.environ.get(source_variable(source.alias)) or source.path)
-        try:
-            checkout = Checkout(root)
-        except GitSourceError as err:
-            how = _fix(source, root, named, clone=True)
-            return Pin(None, None, f"{err}, so commit {source.commit} cannot be read: {how}")
-        try:
-            sha = checkout.resolve(source.commit)
-        except GitSourceError as err:  # an ambiguous pin
-            checkout.close()
-            return Pin(None, None, str(err))
-        if sha is None:
-            checkout.close()
-            problem = (
-                f"the checkout at {root} does not hold commit {source.commit}: "
-                f"{_fix(source, root, named)}"
-            )
-            return Pin(None, None, problem)
-        return Pin(checkout, sha)
+        tried: list[str] = []
+        cloned = True
+        for root, where in places:
+            pin, found = _open_at(root, source)
+            if pin.checkout is not None or pin.problem is None:
+                return pin
+            tried.append(f"{where} {pin.problem}")
+            if where != CACHE_PLACE:
+                cloned = found
+        return Pin(None, None, f"{'; then '.join(tried)}: {_remedy(source, places, cloned)}")
 
     def ask(self, source: Source, paths: Iterable[str]) -> None:
         """Start reading files at a source's pin in the background (when it has a checkout)."""
@@ -107,15 +100,63 @@ class Checkouts:
                 pin.checkout.close()
 
 
-def _fix(source: Source, root: Path, named: bool, clone: bool = False) -> str:
-    """What to run when the checkout at `root` cannot serve the pin: in a checkout the
-    project names, clone or fetch (`register sync` fills only the cache); else sync."""
-    if not named:
-        return f"run register sync {source.alias}"
+CACHE_PLACE = "the cache:"
+
+
+def checkout_places(
+    source: Source, registers_dir: Path, cache: SourceCache, environ: Mapping[str, str]
+) -> list[tuple[Path, str]]:
+    """Where a source may be read, in the order tried, each with how it was named: its local
+    checkout (REGISTER_SOURCE_<ALIAS>, else `path:` relative to the registers folder), then
+    the cache when it holds a repository of the source."""
+    places: list[tuple[Path, str]] = []
     variable = source_variable(source.alias)
-    if clone:
-        return f"clone the repository there, or set {variable} to a clone that holds it"
-    return f"fetch it there (git -C {root} fetch), or set {variable} to a clone that holds it"
+    if environ.get(variable):
+        places.append((Path(environ[variable]), f"{variable}={environ[variable]}:"))
+    elif source.path:
+        places.append((registers_dir / source.path, f"path: {source.path}:"))
+    cached = cache.repo_dir(source.alias)
+    if cached.is_dir():
+        places.append((cached, CACHE_PLACE))
+    return places
+
+
+def _open_at(root: Path, source: Source) -> tuple[Pin, bool]:
+    """The checkout at `root` and its pinned commit, or the problem; and whether `root` is
+    a repository at all."""
+    cannot = f"so commit {source.commit} cannot be read"
+    if not root.exists():
+        return Pin(None, None, f"{root} does not exist, {cannot}"), False
+    try:
+        checkout = Checkout(root)
+    except GitSourceError as err:
+        return Pin(None, None, f"{err}, {cannot}"), False
+    try:
+        sha = checkout.resolve(source.commit)
+    except GitSourceError as err:  # an ambiguous pin
+        checkout.close()
+        return Pin(None, None, str(err)), True
+    if sha is None:
+        checkout.close()
+        problem = f"the checkout at {root} does not hold commit {source.commit}"
+        return Pin(None, None, problem), True
+    return Pin(checkout, sha), True
+
+
+def _remedy(source: Source, places: list[tuple[Path, str]], cloned: bool) -> str:
+    """What to run when no place serves the pin: in a checkout the project names, clone or
+    fetch (`register sync` fills only the cache, read when that checkout lacks the pin);
+    with the cache alone, sync."""
+    local = [root for root, where in places if where != CACHE_PLACE]
+    sync = f"run register sync {source.alias}"
+    if not local:
+        return sync
+    variable = source_variable(source.alias)
+    there = (
+        f"fetch it there (git -C {local[0]} fetch)" if cloned else "clone the repository there"
+    )
+    also = f", or {sync}" if source.repo else ""
+    return f"{there}, or set {variable} to a clone that holds it{also}"
 
 
 def _no_checkout(source: Source) -> str:
@@ -124,37 +165,58 @@ def _no_checkout(source: Source) -> str:
     return f"no checkout to read ({how}set {variable} to a clone, or add path: to sources.yaml)"
 
 
+@dataclass(frozen=True)
+class Synced:
+    """A source `register sync` made readable at its pin."""
+
+    alias: str
+    sha: str
+    checkout: Path | None = None
+    """The local checkout that already holds the pin (nothing fetched); None: the cache."""
+
+
 def sync_all(
     sources: Sources,
     registers_dir: Path,
     aliases: list[str],
     progress: Callable[[str, str], None] | None,
     environ: Mapping[str, str],
-) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
-    """Fetch the pinned commit of each named source (all with a repo when none is named)."""
+) -> tuple[list[Synced], list[Diagnostic]]:
+    """Fetch the pinned commit of each named source (all with a repo when none is named)
+    into the cache, but for a source whose local checkout already holds it: that one is
+    read there (`Checkouts` tries it first), so nothing is fetched and sync works offline."""
     cache = SourceCache(default_cache_root(environ, registers_dir))
-    synced: list[tuple[str, str]] = []
+    synced: list[Synced] = []
     problems: list[Diagnostic] = []
     for source in _chosen(sources, aliases, problems):
+        local = _held_locally(source, registers_dir, cache, environ)
+        if local is not None:
+            synced.append(local)
+            continue
         report = (lambda line, alias=source.alias: progress(alias, line)) if progress else None
         try:
-            synced.append(
-                (
-                    source.alias,
-                    cache.sync(source.alias, _repo(source, registers_dir), source.commit, report),
-                )
-            )
+            sha = cache.sync(source.alias, _repo(source, registers_dir), source.commit, report)
+            synced.append(Synced(source.alias, sha))
         except GitSourceError as err:
-            where = source.where
             problems.append(
-                Diagnostic.at(
-                    where,
-                    id=source.alias,
-                    code="sync-failed",
-                    message=str(err),
-                )
+                Diagnostic.at(source.where, id=source.alias, code="sync-failed", message=str(err))
             )
     return synced, problems
+
+
+def _held_locally(
+    source: Source, registers_dir: Path, cache: SourceCache, environ: Mapping[str, str]
+) -> Synced | None:
+    """The source's local checkout, when it holds the pinned commit."""
+    places = checkout_places(source, registers_dir, cache, environ)
+    local = [root for root, where in places if where != CACHE_PLACE]
+    if not local:
+        return None
+    pin = _open_at(local[0], source)
+    if pin.checkout is None or pin.sha is None:
+        return None
+    pin.checkout.close()
+    return Synced(source.alias, pin.sha, local[0])
 
 
 def _chosen(sources: Sources, aliases: list[str], problems: list[Diagnostic]) -> list[Source]:
