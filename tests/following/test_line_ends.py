@@ -1,0 +1,116 @@
+"""CRLF everywhere: register files, sources.yaml and citations.lock written with CRLF line
+ends are read, and rewritten by fix, bump and stamp with the line ends they have."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from compat_register.cli import main
+from gitrepo import GitRepo
+from registerfiles import register_head
+
+ENTRY = """  - id: T-01
+    title: One
+    what: w.
+    status: {state: done}
+    value: {level: low}
+    effort: {size: S}
+    risk: r.
+    sources: ['internal/a.go:2 “func A()”', internal/a.go:3]
+"""
+
+
+def crlf(path: Path, text: str) -> None:
+    path.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> tuple[Path, GitRepo, str, str, dict[str, str]]:
+    """Registers whose files are all CRLF, citing a repository where the cited lines move
+    down by two in its second commit; the lock stamped (and then made CRLF)."""
+    up = GitRepo(tmp_path / "up")
+    up.write("internal/a.go", "package a\nfunc A() {}\nfunc B() {}\n")
+    first = up.commit("one")
+    up.write("internal/a.go", "package a\n// x\n// y\nfunc A() {}\nfunc B() {}\n")
+    second = up.commit("two")
+    registers = tmp_path / "registers"
+    registers.mkdir()
+    sources = (
+        "revisions: [r1]\nsources:\n"
+        f"  up: {{title: Up, repo: null, commit: {first}, claims: ['internal/**']}}\n"
+    )
+    crlf(registers / "sources.yaml", sources)
+    crlf(registers / "t.yaml", register_head() + ENTRY)
+    env = {"REGISTER_SOURCE_UP": str(up.root), "REGISTER_CACHE": str(tmp_path / "cache")}
+    stamped = run(["stamp", "--registers", str(registers)], env)
+    assert stamped.exit_code == 0, stamped.output
+    lock = registers / "citations.lock"
+    crlf(lock, lock.read_text(encoding="utf-8"))
+    return registers, up, first, second, env
+
+
+def run(args: list[str], env: dict[str, str]) -> Result:
+    result = CliRunner().invoke(main, args, env=env)
+    assert "Traceback" not in result.output
+    return result
+
+
+def all_crlf(path: Path) -> bool:
+    data = path.read_bytes()
+    return data.count(b"\n") == data.count(b"\r\n") > 0
+
+
+def test_check_and_verify_read_crlf_files(project) -> None:
+    registers, _, _, _, env = project
+    result = run(["verify", "--registers", str(registers)], env)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("2 ok, ")
+
+
+def test_bump_keeps_crlf_in_every_file(project) -> None:
+    registers, _, first, second, env = project
+    result = run(["bump", "--registers", str(registers), "up", second], env)
+    assert result.exit_code == 0, result.output
+    for name in ("sources.yaml", "t.yaml", "citations.lock"):
+        assert all_crlf(registers / name), name
+    text = (registers / "t.yaml").read_bytes().decode("utf-8")
+    assert "internal/a.go:4 “func A()”" in text and "internal/a.go:5]" in text
+    assert second in (registers / "sources.yaml").read_text(encoding="utf-8")
+    assert second in (registers / "citations.lock").read_text(encoding="utf-8")
+    verified = run(["verify", "--registers", str(registers)], env)
+    assert verified.exit_code == 0, verified.output
+    assert verified.stdout.startswith("2 ok, ")
+
+
+def test_fix_keeps_crlf_in_the_register_and_the_lock(project) -> None:
+    registers, _, _, second, env = project
+    assert run(["bump", "--registers", str(registers), "up", second], env).exit_code == 0
+    # A citation pointed back at its old line by hand, its stamp with it: fix re-points
+    # both, rewriting the register file and the lock.
+    for name, old, new in (
+        ("t.yaml", "a.go:4 “func A()”", "a.go:2 “func A()”"),
+        ("citations.lock", "internal/a.go:4 ", "internal/a.go:2 "),
+    ):
+        path = registers / name
+        path.write_bytes(path.read_bytes().replace(old.encode(), new.encode()))
+    result = run(["fix", "--registers", str(registers)], env)
+    assert result.exit_code == 0, result.output
+    assert ": fixed: T-01: internal/a.go:2 -> internal/a.go:4" in result.stdout
+    for name in ("t.yaml", "citations.lock"):
+        assert all_crlf(registers / name), name
+    assert b"\r\nT-01 up internal/a.go:4 " in (registers / "citations.lock").read_bytes()
+    assert run(["verify", "--registers", str(registers)], env).stdout.startswith("2 ok, ")
+
+
+def test_stamp_rewrites_a_crlf_lock_with_crlf(project) -> None:
+    registers, _, _, _, env = project
+    lock = registers / "citations.lock"
+    kept = lock.read_bytes().split(b"\r\n")
+    crlf(lock, b"\n".join(kept[:-2] + [b""]).decode("utf-8"))  # one stamp dropped
+    result = run(["stamp", "--registers", str(registers)], env)
+    assert result.exit_code == 0, result.output
+    assert all_crlf(lock)
+    assert lock.read_bytes().count(b"\r\nT-01 up ") == 2
