@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import datetime
 import json
-from importlib import metadata
 from pathlib import Path
 
 from ..site.extensions import mkdocs_yaml
+from . import install
 
 FILES = Path(__file__).parent / "files"
 SCHEMAS = Path(__file__).parent.parent / "schema"
@@ -64,11 +64,9 @@ plugins:
 
 
 def requirements() -> str:
-    """requirements.txt for CI: this version of compat-register, which brings MkDocs."""
-    return (
-        "# The tools CI installs (.github/workflows/registers.yml).\n"
-        f"compat-register=={metadata.version('compat-register')}\n"
-    )
+    """requirements.txt for CI: compat-register (which brings MkDocs) from where this copy
+    was installed (`install`)."""
+    return install.requirement()
 
 
 def _yaml_string(text: str) -> str:
