@@ -185,7 +185,8 @@ class Fixed:
 
 
 def fix(root: Path, environ: Mapping[str, str] | None = None) -> tuple[Verified, Fixed]:
-    """`register fix`: point every `moved` citation at its proposed lines, in place.
+    """`register fix`: point every `moved` citation at its proposed lines, in place (but
+    those of a source whose pin was moved by hand: `register bump` follows those).
 
     The register files and citations.lock (the stamps of the citations moved go with
     them) are made in memory, read back, and written all at once or not at all: raises
@@ -199,7 +200,10 @@ def _fix(root: Path, environ: Mapping[str, str] | None, journal: Path) -> tuple[
     from .following import edit, stamps
 
     verified = verify_citations(root, environ=environ)
-    moves = _moves(verified.outcomes)
+    # A pin moved by hand left every line number behind: re-pointing its citations by their
+    # quotes would hide that; verify says to put the pin back and bump (one line, at it).
+    by_hand = {d.id for d in verified.diagnostics if d.code == "pin-moved-by-hand"}
+    moves = _moves([o for o in verified.outcomes if o.citation.source not in by_hand])
     planned = {id(c): edit.move_lines(c, lines) for c, lines in moves}
     files, changes = edit.rewrite_registers(
         verified.registers.registers, verified.documents, planned

@@ -26,8 +26,9 @@ def check(
     """Every cross-file and semantic rule, over the whole register set.
 
     With `sources_failed` (sources.yaml has errors), no citation is called unresolved or
-    its alias unknown: a misspelt `claims:` or alias would make every citation of that
-    source one more error, reported before the one line that says what is wrong.
+    its alias unknown, and no revision undeclared: a misspelt `claims:`, alias or
+    `revisions:` would make every citation or revision of it one more error, reported
+    before the one line that says what is wrong.
     """
     yield from check_sources(registers.sources, documents.get(registers.sources.file))
     yield from check_prefixes(registers)
@@ -37,7 +38,7 @@ def check(
         yield from check_header(register, registers.sources, doc)
         yield from bounds.check_prose(register, doc)
         for entry in register.entries:
-            yield from check_entry(entry, register, registers.sources, doc)
+            yield from check_entry(entry, register, registers.sources, doc, sources_failed)
         if not registers.sources.sources:
             continue  # sources.yaml is missing, unreadable or empty: reported there, once
         for citation in register.citations():
@@ -127,12 +128,15 @@ def parse_timestamp(text: str) -> datetime:
 
 
 def check_entry(
-    entry: Entry, register: Register, sources: Sources, doc: Document
+    entry: Entry, register: Register, sources: Sources, doc: Document, sources_failed: bool = False
 ) -> Iterator[Diagnostic]:
-    """ID prefix; revision names declared and in order; the evidence rule."""
+    """ID prefix; revision names declared and in order (not when sources.yaml, which
+    declares them, has errors and no revisions could be read from it: each name would be
+    one more false error); the evidence rule."""
     if entry.named:  # an entry with no string `id` was reported by the schema
         yield from _check_prefix(entry, register)
-    yield from _check_revisions(entry, sources, doc)
+    if sources.revisions or not sources_failed:
+        yield from _check_revisions(entry, sources, doc)
     yield from check_evidence(entry, register, sources, doc)
 
 

@@ -59,8 +59,11 @@ def verify_against(
         if owned:
             checkouts.close()
     diagnostics = list(_pin_problems(registers, checkouts, outcomes))
-    diagnostics.extend(_check_stamps(registers_dir, registers.sources, outcomes, preview))
-    diagnostics.extend(_stale(outcomes))
+    stamp_problems, hand_moved = _check_stamps(registers_dir, registers.sources, outcomes, preview)
+    diagnostics.extend(stamp_problems)
+    # A pin moved by hand is the one cause of its citations' staleness: said once, at the
+    # source, with their count (their outcomes stay, for --format json and the site).
+    diagnostics.extend(_stale([o for o in outcomes if o.citation.source not in hand_moved]))
     if preview is not None:
         pairs = zip(preview.baseline, preview.moved, strict=True)
         stale = [new for old, new in pairs if new.failing and not old.failing]
@@ -239,12 +242,13 @@ def _judge_moved(
 
 def _check_stamps(
     registers_dir: Path, sources: Sources, outcomes: list[Outcome], preview: Preview | None
-) -> list[Diagnostic]:
+) -> tuple[list[Diagnostic], set[str]]:
     """Apply the lock, when there is one, to the outcomes (and the preview's baseline);
-    the lock's problems, and one per source whose pin moved by hand since it was written."""
+    the lock's problems, one per source whose pin moved by hand since it was written, and
+    the aliases of those sources."""
     lock = stamps.read(registers_dir)
     if lock is None:
-        return []
+        return [], set()
     apply_stamps(outcomes, lock.stamps, sources)
     if preview is not None:
         apply_stamps(preview.baseline, lock.stamps, sources)
@@ -254,7 +258,9 @@ def _check_stamps(
     for outcome in outcomes:
         if outcome.outcome == "changed" and outcome.citation.source in moved:
             outcome.message = _changed_after_hand_move(outcome.citation, moved)
-    return [*lock.problems, *_hand_moved(sources, moved), *_old_rule(lock.file, outcomes)]
+    counts = {a: sum(o.failing for o in outcomes if o.citation.source == a) for a in moved}
+    found = [*lock.problems, *_hand_moved(sources, moved, counts), *_old_rule(lock.file, outcomes)]
+    return found, set(moved)
 
 
 def hand_moved_pins(locked: Mapping[str, str], sources: Sources) -> dict[str, str]:
@@ -271,16 +277,24 @@ def hand_moved_pins(locked: Mapping[str, str], sources: Sources) -> dict[str, st
     return moved
 
 
-def _hand_moved(sources: Sources, moved: Mapping[str, str]) -> Iterator[Diagnostic]:
+def _hand_moved(
+    sources: Sources, moved: Mapping[str, str], counts: Mapping[str, int]
+) -> Iterator[Diagnostic]:
     for alias, old in moved.items():
         new = sources.sources[alias].commit
         message = (
             f"commit moved from {old} to {new} since citations.lock was written, not by "
             "register bump, so no citation's lines followed it: put back "
-            f"commit: {old} and run register bump {alias} {new}"
+            f"commit: {old} and run register bump {alias} {new} "
+            f"({_citations(counts[alias])} of {alias} fail at the new pin; not listed one by "
+            "one, as bump follows them)"
         )
         where = sources.sources[alias].where
         yield Diagnostic.at(where, id=alias, code="pin-moved-by-hand", message=message)
+
+
+def _citations(count: int) -> str:
+    return f"{count} citation" if count == 1 else f"{count} citations"
 
 
 def _changed_after_hand_move(citation: Citation, moved: Mapping[str, str]) -> str:
