@@ -138,8 +138,19 @@ def report(
     fmt: str,
     summary: dict[str, int] | None = None,
     extra: dict[str, Any] | None = None,
+    verbose: bool = False,
 ) -> None:
-    echo(reporter.format_report(diagnostics, fmt, summary, extra))
+    echo(reporter.format_report(diagnostics, fmt, summary, extra, verbose))
+
+
+def verbose_option(func: F) -> F:
+    return click.option(
+        "--verbose",
+        "-v",
+        is_flag=True,
+        help="List each warning of a run of one kind on one entry (by default one line "
+        "counts them).",
+    )(func)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -166,12 +177,13 @@ def main(registers_dir: Path | None) -> None:
 @registers_option
 @format_option
 @strict_option
+@verbose_option
 @no_traceback
-def check(registers_dir: Path, fmt: str, strict: bool) -> None:
+def check(registers_dir: Path, fmt: str, strict: bool, verbose: bool) -> None:
     """Load, validate and cross-link the registers (no git, no network)."""
     _require_dir(registers_dir)
     result = api.check(registers_dir)
-    report(result.diagnostics, fmt)
+    report(result.diagnostics, fmt, verbose=verbose)
     sys.exit(reporter.exit_code(result.diagnostics, strict))
 
 
@@ -179,6 +191,7 @@ def check(registers_dir: Path, fmt: str, strict: bool) -> None:
 @registers_option
 @format_option
 @strict_option
+@verbose_option
 @click.option(
     "--skip",
     "skip",
@@ -199,6 +212,7 @@ def verify(
     registers_dir: Path,
     fmt: str,
     strict: bool,
+    verbose: bool,
     skip: tuple[str, ...],
     offline: bool,
     against: tuple[str, str] | None,
@@ -218,7 +232,7 @@ def verify(
         extra["citations"] = [export.outcome_data(o) for o in result.outcomes]
         if result.preview:
             extra["against"] = export.preview_data(result.preview)
-    report(result.diagnostics, fmt, result.summary, extra)
+    report(result.diagnostics, fmt, result.summary, extra, verbose)
     if result.preview and fmt != "json":
         echo(reporter.preview_text(result.preview))
     sys.exit(reporter.exit_code(result.diagnostics, strict))
@@ -236,8 +250,9 @@ def _alias_rev(value: str | None) -> tuple[str, str] | None:
 @main.command()
 @registers_option
 @format_option
+@verbose_option
 @no_traceback
-def fix(registers_dir: Path, fmt: str) -> None:
+def fix(registers_dir: Path, fmt: str, verbose: bool) -> None:
     """Rewrite the line numbers of moved citations in place (nothing else changes)."""
     _require_dir(registers_dir)
     try:
@@ -249,7 +264,7 @@ def fix(registers_dir: Path, fmt: str) -> None:
             echo(change.as_text())
     extra = {"changes": [change.__dict__ for change in fixed.changes]}
     summary = fix_summary(result.summary, len(fixed.fixed))
-    report(fixed.remaining, fmt, summary, extra)
+    report(fixed.remaining, fmt, summary, extra, verbose)
     sys.exit(reporter.exit_code(fixed.remaining, strict=False))
 
 

@@ -359,3 +359,27 @@ def test_carry_moves_each_stamp_with_its_citation_and_keeps_spare_ones() -> None
     # other entries' stamps are untouched
     other = {key(5, entry="T-02"): "v2:sha256:3333333333333333"}
     assert carry(other, [place(5)], [place(6)]) == other
+
+
+def test_a_new_entrys_unstamped_citations_are_one_line(
+    setup: tuple[Path, GitRepo, dict[str, str]],
+) -> None:
+    """Root cause once: a new entry citing many lines is one warning with a count, not one
+    per citation; --verbose and --format json list each."""
+    registers, _, _ = setup
+    run(["stamp", "--registers", str(registers)])
+    many = ", ".join(f"src/a.go:{n}" for n in range(1, 11))
+    text = register(*ENTRIES, ("T-03", 3, many))
+    (registers / "t.yaml").write_text(text, encoding="utf-8")
+    code, out = run(["verify", "--registers", str(registers)])
+    assert code == 0, out
+    warnings = [line for line in out.splitlines() if ": warning: T-03: " in line]
+    assert len(warnings) == 1, out
+    assert warnings[0].endswith(
+        "(and 10 more like it on T-03: --verbose lists them)"
+    )  # ten listed, one in prose
+    assert out.splitlines()[-1].endswith("11 unstamped, 0 errors, 11 warnings")
+    code, out = run(["verify", "--registers", str(registers), "--verbose"])
+    assert len([line for line in out.splitlines() if ": warning: T-03: " in line]) == 11
+    report = verify_json(registers)
+    assert len([d for d in report["diagnostics"] if d["id"] == "T-03"]) == 11

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import TYPE_CHECKING
 
 from ..model import display
@@ -65,8 +65,13 @@ def format_report(
     fmt: str,
     summary: dict[str, int] | None = None,
     extra: dict[str, object] | None = None,
+    verbose: bool = False,
 ) -> str:
-    """Render diagnostics as `text`, `github` or `json`; the summary line comes last in text."""
+    """Render diagnostics as `text`, `github` or `json`; the summary line comes last in text.
+
+    In text and github, a run of warnings of one kind on one entry is one line with their
+    count (`collapse_runs`) unless `verbose`; json lists every one, and the counts are of all.
+    """
     if fmt == "json":
         body: dict[str, object] = {
             "summary": {**(summary or {}), **count(diagnostics)},
@@ -74,9 +79,43 @@ def format_report(
         }
         body.update(extra or {})
         return dumps(body)
-    lines = [as_github(d) if fmt == "github" else d.as_text() for d in diagnostics]
+    shown = diagnostics if verbose else collapse_runs(diagnostics)
+    lines = [as_github(d) if fmt == "github" else d.as_text() for d in shown]
     lines.append(summary_line(diagnostics, summary))
     return "\n".join(lines)
+
+
+def collapse_runs(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Each run of `SHORTEST_RUN` or more consecutive warnings alike (`_alike`: 800 citations
+    of a new entry without a review stamp) as its first, saying how many more follow (pure)."""
+    shown: list[Diagnostic] = []
+    start = 0
+    while start < len(diagnostics):
+        end = start + 1
+        while end < len(diagnostics) and _alike(diagnostics[start], diagnostics[end]):
+            end += 1
+        first, more = diagnostics[start], end - start - 1
+        if more + 1 < SHORTEST_RUN:
+            shown.extend(diagnostics[start:end])
+        else:
+            said = f" (and {more} more like it on {first.id}: --verbose lists them)"
+            shown.append(replace(first, message=first.message + said))
+        start = end
+    return shown
+
+
+SHORTEST_RUN = 3
+"""Two alike warnings read well enough as two lines."""
+
+
+def _alike(one: Diagnostic, other: Diagnostic) -> bool:
+    """Warnings of one kind on one entry, saying the same but for what they start with (the
+    citation or reference they are about: `src/a.go:3 has no review stamp ...`)."""
+    return (
+        one.severity == other.severity == "warning"
+        and (one.file, one.id, one.code) == (other.file, other.id, other.code)
+        and one.message.partition(" ")[2] == other.message.partition(" ")[2]
+    )
 
 
 def summary_line(diagnostics: list[Diagnostic], summary: dict[str, int] | None) -> str:
