@@ -7,7 +7,10 @@ the text the author meant.
 
 from __future__ import annotations
 
-from hypothesis import assume, given
+import re
+from pathlib import Path
+
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from compat_register.checking.references import _one_edit  # noqa: PLC2701 - the rule itself
@@ -94,3 +97,22 @@ PREFIX = st.text(st.sampled_from("ABKVMETX"), min_size=1, max_size=5)
 @given(PREFIX, PREFIX)
 def test_one_edit_is_distance_one(a: str, b: str) -> None:
     assert _one_edit(a, b) == damerau_one(a, b)
+
+
+# --- an unclosed quote is reported where it opened ----------------------------------------
+
+VALID = (Path(__file__).parents[2] / "registers" / "meta.yaml").read_text(encoding="utf-8")
+_VALUE = re.compile(r"^(\s*(?:- |[a-z_-]+: |- [a-z_-]+: ))([A-Za-z0-9(_][^'\"#\n]*)$", re.M)
+OPENINGS = [m.start(2) for m in _VALUE.finditer(VALID) if not m.group(2).startswith("{")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(OPENINGS), st.sampled_from(["'", '"']))
+def test_an_unclosed_quote_anywhere_is_reported_at_its_line(offset: int, quote: str) -> None:
+    """A one-line plain value of a real, valid register file given an opening quote and no
+    closing one: when the file then fails to load, the error is at the line of the quote."""
+    broken = VALID[:offset] + quote + VALID[offset:]
+    err = error_of(broken)
+    assume(err is not None)  # the value ran on to a quote that closed it into valid YAML
+    assert err.mark.line == VALID.count("\n", 0, offset) + 1, err.message
+    assert "opens here and does not close on this line" in err.message

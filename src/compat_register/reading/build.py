@@ -270,8 +270,29 @@ class _CitationBuilder:
             if isinstance(item, dict):
                 return self._mapping(path, item, entry_id)
         except CitationSyntaxError as err:
-            self._report(self.doc.mark(path), entry_id, self._reworded(path, str(err)))
+            message = self._run_on_item(path) or self._reworded(path, str(err))
+            self._report(self.doc.mark(path), entry_id, message)
         return None
+
+    def _run_on_item(self, path: Path_) -> str | None:
+        """A plain list item that runs on over a line starting with '- ', indented deeper:
+        YAML reads that line as more of this item's text, not as the next item; the
+        citation's complaint (a quote that never closes) would point at the wrong thing."""
+        if self.doc.styles.get(path) or path not in self.doc.values:
+            return None
+        start, end = self.doc.raw(path)
+        written = self.doc.text[start:end]
+        run_on = re.search(r"\n([ \t]*)- ", written)
+        if run_on is None:
+            return None
+        line = self.doc.position(start + run_on.start(1) + 1).line
+        line_start = self.doc.text.rfind("\n", 0, start) + 1
+        column = self.doc.text.rfind("-", line_start, start) - line_start + 1  # this item's
+        return (
+            f"this list item runs on over line {line}, whose '- ' is indented more than "
+            f"this item's, so YAML reads it as more of this item: start it at column "
+            f"{column}, under this item's '-'"
+        )
 
     def _reworded(self, path: Path_, message: str) -> str:
         # parse_quote blames YAML's ' #' for a quote that never closes: that is the cause

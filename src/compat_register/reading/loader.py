@@ -22,6 +22,7 @@ from ..model.diagnostic import Diagnostic
 from ..model.notation import MAX_DIGITS
 from ..model.positions import Path_
 from ..storage import regular
+from . import quotes
 
 try:  # the C parser is an order of magnitude faster; fall back where libyaml is absent
     from yaml import CSafeLoader as _Loader
@@ -248,6 +249,12 @@ def _syntax_error(doc: Document, err: yaml.MarkedYAMLError) -> LoadError:
         # character that violates indentation", neither of which says what to do.
         message = "tab character in indentation: YAML indents with spaces only"
         return LoadError(where, "tab-indent", message)
+    if unclosed := quotes.unclosed_opening(doc.text, err):
+        opened, closed_at = unclosed
+        message = quotes.message(doc.text[opened], closed_at)
+        return LoadError(doc.position(opened), "yaml-syntax", message)
+    if "expected '-' indicator" in problem and (item := _deeper_item(doc, err)):
+        return item
     deeper = "mapping values are not allowed" in problem and _deeper_key(doc, mark.index)
     if cause := deeper or _closed_early(doc, mark.index):
         return cause
@@ -288,6 +295,26 @@ def _deeper_key(doc: Document, index: int) -> LoadError | None:
         f"invalid YAML: '{key.group(2)}:' is indented more than '{above_key.group(2)}:' on "
         f"line {line - above[0]}, so YAML reads it as more of that value: keys of one mapping "
         "start in the same column (if it is text of that value, quote the whole value)"
+    )
+    return LoadError(doc.position(start + indent), "yaml-syntax", message)
+
+
+def _deeper_item(doc: Document, err: yaml.MarkedYAMLError) -> LoadError | None:
+    """A list item whose '-' is indented more than the list's first (its block opened at
+    `context_mark`): libyaml finds no '-' where it expects the next item."""
+    if err.problem_mark is None or err.context_mark is None:
+        return None
+    at = err.problem_mark.index
+    start = doc.text.rfind("\n", 0, at) + 1
+    end = doc.text.find("\n", at)
+    line = doc.text[start : end if end >= 0 else None]
+    indent = len(line) - len(line.lstrip(" "))
+    opened = doc.position(err.context_mark.index)
+    if not line.lstrip(" ").startswith("- ") or indent + 1 <= opened.col:
+        return None
+    message = (
+        f"invalid YAML: this '-' is indented more than the list's first '-' (line "
+        f"{opened.line}, column {opened.col}): items of one list start in the same column"
     )
     return LoadError(doc.position(start + indent), "yaml-syntax", message)
 

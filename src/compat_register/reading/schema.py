@@ -240,7 +240,7 @@ def _describe(error: ValidationError, schema_name: str) -> Iterator[Described]:
     where = _field_name(path)
     kind = error.validator
     if kind == "additionalProperties":
-        yield from _unknown_fields(error, path)
+        yield from _unknown_fields(error, path, schema_name)
     elif kind == "required":
         missing = str(error.message).split("'")[1]
         yield path, "missing-field", f"missing required field '{missing}'{_in(where)}", False
@@ -268,11 +268,36 @@ def _describe(error: ValidationError, schema_name: str) -> Iterator[Described]:
         yield path, _code(str(kind)), _other_message(error, where), False
 
 
-def _unknown_fields(error: ValidationError, path: Path_) -> Iterator[Described]:
+def _unknown_fields(error: ValidationError, path: Path_, schema_name: str) -> Iterator[Described]:
     known = sorted(error.schema.get("properties", {}))
     for key, guess in _extras(error):
         hint = f" (did you mean '{guess}'?)" if guess else f" (known: {', '.join(known)})"
+        if above := _dedented_from(error, key, load_schema(schema_name)):
+            hint = (
+                f" here: '{above}:' above takes a '{key}'; if it is {above}'s, indent "
+                f"'{key}:' to the column of {above}'s own keys"
+            )
         yield (*path, key), "unknown-field", f"unknown field '{_shown(key)}'{hint}", True
+
+
+def _dedented_from(error: ValidationError, key: str, root: dict[str, Any]) -> str | None:
+    """The key just above `key` when its value is a mapping that takes `key` (a `note:`
+    dedented out of `status:` to the entry's column): the likelier mistake than a misspelling."""
+    keys = [str(k) for k in error.instance]
+    index = keys.index(key)
+    if index == 0 or not isinstance(error.instance[keys[index - 1]], dict):
+        return None
+    above = keys[index - 1]
+    schema = _resolved(error.schema.get("properties", {}).get(above, {}), root)
+    return above if key in schema.get("properties", {}) else None
+
+
+def _resolved(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    """A subschema with its local `$ref` (`#/$defs/NAME`) followed."""
+    ref = schema.get("$ref", "")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return dict(root.get("$defs", {}).get(ref.removeprefix("#/$defs/"), {}))
+    return schema
 
 
 def _cut_at_comma(doc: Document, error: ValidationError, described: Described) -> Described:
