@@ -39,6 +39,7 @@ from .model.registers import Sources
 if TYPE_CHECKING:
     from .history.repository import History
 from .site import excerpts, extensions, failures, levels, rebuild, render, sanitize
+from .site import problems as on_pages
 from .site.excerptstore import ExcerptStore
 
 log = get_plugin_logger(__name__)
@@ -268,6 +269,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         self._keep(pages, renderer.excerpts, inputs, reused, layout)
         failed = result.unloaded()
         pages.update(self._failure_pages(failed, layout, pages))
+        pages.update(problem_pages(result, layout, pages))
         excerpt_files = {
             layout.excerpts_of(slug): self.rendered_excerpts[layout.excerpts_of(slug)]
             for slug in [r.slug for r in result.registers.registers] + list(failed)
@@ -497,6 +499,29 @@ def _mentions(nav: Any, uris: set[str]) -> bool:
     if isinstance(nav, list):
         return any(_mentions(item, uris) for item in nav)
     return False
+
+
+def problem_pages(
+    result: api.Checked, layout: render.Layout, pages: dict[str, str]
+) -> dict[str, str]:
+    """The pages of registers that load but have errors or warnings, each shown at its
+    entry (`site.problems`), and the overview saying how many pages have them."""
+    shown = {}
+    for register in result.registers.registers:
+        found = on_pages.of_register(register, result.diagnostics)
+        if found.count and layout.page_of(register.slug) in pages:
+            shown[register.slug] = (register, found)
+    if not shown:
+        return {}
+    built = {
+        layout.page_of(slug): on_pages.with_problems(pages[layout.page_of(slug)], *pair)
+        for slug, pair in shown.items()
+    }
+    links = {slug: failures.link(layout.page_of(slug), layout.overview) for slug in shown}
+    counts = {slug: found.count for slug, (_, found) in shown.items()}
+    notice = on_pages.overview_notice(counts, links)
+    built[layout.overview] = failures.after_heading(pages[layout.overview], notice)
+    return built
 
 
 def report(result: api.Checked) -> None:

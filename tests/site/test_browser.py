@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_problems import with_mistakes
 
 import axecheck
 from compat_register.site.extensions import mkdocs_yaml
@@ -121,12 +122,39 @@ def excerpt_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from built_and_served(root, {"REGISTER_SOURCE_IMPL": str(repo.root)})
 
 
-def built_and_served(root: Path, env: dict[str, str] | None = None) -> Iterator[str]:
-    """`mkdocs build --strict` of the site in `root`, served by `python -m http.server` on
-    a free local port; yields its base URL."""
+@pytest.fixture(scope="module")
+def problem_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A new project (`register init`) whose register still loads but holds three mistakes,
+    built as `mkdocs serve` builds (not strict), served."""
+    root = with_mistakes(tmp_path_factory.mktemp("problems"))
+    config = (root / "mkdocs.yml").read_text(encoding="utf-8")  # both schemes, as a site has
+    palette = "  palette:\n    - scheme: default\n    - scheme: slate\n"
+    (root / "mkdocs.yml").write_text(config.replace("  features:", palette + "  features:", 1))
+    strict = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "strict")],
+        cwd=root,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+    )
+    assert strict.returncode == 1, "a strict build must still fail on the mistakes"
+    yield from built_and_served(root, strict=False)
+
+
+def built_and_served(
+    root: Path, env: dict[str, str] | None = None, strict: bool = True
+) -> Iterator[str]:
+    """`mkdocs build --strict` (or a plain build) of the site in `root`, served by
+    `python -m http.server` on a free local port; yields its base URL."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "site")]
-    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
+    command = [sys.executable, "-m", "mkdocs", "build", "-d", str(root / "site")]
+    done = subprocess.run(
+        [*command, "--strict"] if strict else command,
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     port = free_port()
     server = subprocess.Popen(
@@ -709,3 +737,55 @@ def test_without_javascript_an_excerpt_is_a_link_to_its_lines(  # type: ignore[n
 
 def link_text(driver, key: str) -> str:  # type: ignore[no-untyped-def]
     return str(driver.execute_script(f"return document.getElementById('{key}-title').textContent"))
+
+
+# --- the preview shows every problem -----------------------------------------------------
+
+
+def test_the_page_shows_each_mistake_at_its_entry(problem_site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    browser.get(problem_site + "registers/example/")
+    wait(lambda: browser.find_elements(By.CSS_SELECTOR, "article h1"))
+    shown = browser.execute_script(
+        "return Array.from(document.querySelectorAll('article h2')).map(h => {"
+        "  const next = h.nextElementSibling;"
+        "  return [h.id, next && next.classList.contains('admonition') ? next.innerText : ''];"
+        "})"
+    )
+    by_entry = dict(shown)
+    assert "unknown field 'note' here: 'status:' above takes a 'note'" in by_entry["ex-01"]
+    assert "EX-12 does not exist" in by_entry["ex-02"]
+    assert "unknown field 'sorces' (did you mean 'sources'?)" in by_entry["ex-02"]
+    assert "mkdocs build --strict fails on them" in by_entry["ex-02"]
+    browser.get(problem_site + "registers/")
+    wait(lambda: browser.find_elements(By.CSS_SELECTOR, "article h1"))
+    notice = browser.find_element(By.CSS_SELECTOR, "article .admonition").text
+    assert "1 register page has problems" in notice and "example: 4 problems" in notice
+    browser.find_element(By.LINK_TEXT, "example").click()
+    wait(lambda: browser.current_url.endswith("/registers/example/"))
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+@pytest.mark.parametrize("page", ["registers/", "registers/example/"])
+def test_problems_shown_keep_axe_clean(  # type: ignore[no-untyped-def]
+    problem_site: str, browser, axe_script: str, page: str, scheme: str, width: int
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(width, 1000)
+    try:
+        browser.get(problem_site + page)
+        wait(lambda: browser.find_elements(By.CSS_SELECTOR, "article .admonition"))
+        wait(lambda: browser.execute_script(axecheck.SCROLLING_CODE_READY))
+        axecheck.set_scheme(browser, scheme)
+        violations = axecheck.violations(browser, axe_script)
+        shots = os.environ.get("REGISTER_SHOTS")
+        if shots and page == "registers/example/":  # to look at (not a golden file)
+            browser.save_screenshot(f"{shots}/problems-{width}-{scheme}.png")
+            browser.execute_script("document.getElementById('ex-02').scrollIntoView()")
+            browser.save_screenshot(f"{shots}/problems-{width}-{scheme}-ex-02.png")
+    finally:
+        browser.set_window_size(1400, 1000)
+    assert not violations, axecheck.describe(violations)
