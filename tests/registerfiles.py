@@ -17,6 +17,19 @@ entries:
 """
 
 
+def done_entry(sources: str, id: str = "T-01") -> str:
+    """A done entry of a `register_head()` register citing `sources` (a YAML flow list)."""
+    return f"""  - id: {id}
+    title: One
+    what: w.
+    status: {{state: done}}
+    value: {{level: low}}
+    effort: {{size: S}}
+    risk: r.
+    sources: {sources}
+"""
+
+
 REVISION_SOURCES = """revisions: [2024-11-05, 2025-06-18, 2025-11-25, draft]
 sources:
   spec: {title: Spec, repo: null, commit: 1234567, claims: ['schema/**']}

@@ -10,17 +10,9 @@ from click.testing import CliRunner, Result
 
 from compat_register.cli import main
 from gitrepo import GitRepo
-from registerfiles import register_head
+from registerfiles import done_entry, register_head
 
-ENTRY = """  - id: T-01
-    title: One
-    what: w.
-    status: {state: done}
-    value: {level: low}
-    effort: {size: S}
-    risk: r.
-    sources: ['internal/a.go:2 “func A()”', internal/a.go:3]
-"""
+ENTRY = done_entry("['internal/a.go:2 “func A()”', internal/a.go:3]")
 
 
 def crlf(path: Path, text: str) -> None:

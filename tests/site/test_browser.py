@@ -661,19 +661,31 @@ def axe_script() -> str:
 def test_no_serious_axe_violation(  # type: ignore[no-untyped-def]
     site: str, browser, axe_script: str, page: str, scheme: str, width: int
 ) -> None:
+
+    violations = axe_at(browser, axe_script, site + page, scheme, width)
+    assert not violations, axecheck.describe(violations)
+
+
+def axe_at(browser, axe_script: str, url: str, scheme: str, width: int, shot: str = ""):  # type: ignore[no-untyped-def]
+    """axe's serious violations on the page at `url`, in `scheme`, `width` pixels wide
+    (and, with `shot`, a screenshot saved there first, to look at)."""
     from selenium.webdriver.common.by import By
 
     browser.set_window_size(width, 1000)
     try:
-        browser.get(site + page)
+        browser.get(url)
         wait(lambda: browser.find_elements(By.CSS_SELECTOR, "article h1"))
         # Material sets that tabindex once it has measured the block: wait for it.
         wait(lambda: browser.execute_script(axecheck.SCROLLING_CODE_READY))
         axecheck.set_scheme(browser, scheme)
-        violations = axecheck.violations(browser, axe_script)
+        found = axecheck.violations(browser, axe_script)
+        if shot:
+            browser.save_screenshot(f"{shot}.png")
+            browser.execute_script("document.getElementById('ex-02').scrollIntoView()")
+            browser.save_screenshot(f"{shot}-ex-02.png")
+        return found
     finally:
         browser.set_window_size(1400, 1000)
-    assert not violations, axecheck.describe(violations)
 
 
 def test_axe_finds_what_the_site_used_to_have(site: str, browser, axe_script: str) -> None:  # type: ignore[no-untyped-def]
@@ -772,20 +784,7 @@ def test_the_page_shows_each_mistake_at_its_entry(problem_site: str, browser) ->
 def test_problems_shown_keep_axe_clean(  # type: ignore[no-untyped-def]
     problem_site: str, browser, axe_script: str, page: str, scheme: str, width: int
 ) -> None:
-    from selenium.webdriver.common.by import By
-
-    browser.set_window_size(width, 1000)
-    try:
-        browser.get(problem_site + page)
-        wait(lambda: browser.find_elements(By.CSS_SELECTOR, "article .admonition"))
-        wait(lambda: browser.execute_script(axecheck.SCROLLING_CODE_READY))
-        axecheck.set_scheme(browser, scheme)
-        violations = axecheck.violations(browser, axe_script)
-        shots = os.environ.get("REGISTER_SHOTS")
-        if shots and page == "registers/example/":  # to look at (not a golden file)
-            browser.save_screenshot(f"{shots}/problems-{width}-{scheme}.png")
-            browser.execute_script("document.getElementById('ex-02').scrollIntoView()")
-            browser.save_screenshot(f"{shots}/problems-{width}-{scheme}-ex-02.png")
-    finally:
-        browser.set_window_size(1400, 1000)
+    shots = os.environ.get("REGISTER_SHOTS")  # a folder for screenshots (not golden files)
+    shot = f"{shots}/problems-{width}-{scheme}" if shots and page.endswith("example/") else ""
+    violations = axe_at(browser, axe_script, problem_site + page, scheme, width, shot)
     assert not violations, axecheck.describe(violations)
