@@ -187,18 +187,16 @@ def encoded(path: Path, old_text: str, new_text: str) -> bytes:
     raw = read_bytes(path, MAX_BYTES) if path.exists() else b""
     bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
     on_disk = raw[len(bom) :].decode("utf-8", errors="replace")
-    if on_disk == old_text:
-        return bom + new_text.encode("utf-8")
-    if "\r\n" in on_disk and on_disk.replace("\r\n", "\n") == old_text.replace("\r\n", "\n"):
-        return bom + line_ends(on_disk, new_text).encode("utf-8")
-    raise EditError(f"{path} changed since it was read; run the command again")
+    if on_disk.replace("\r\n", "\n") != old_text.replace("\r\n", "\n"):
+        raise EditError(f"{path} changed since it was read; run the command again")
+    return bom + line_ends(on_disk, new_text).encode("utf-8")
 
 
 def line_ends(on_disk: str, new_text: str) -> str:
-    """`new_text`, made with `\n` from a file read with its line ends translated (the lock),
-    with the file's own line ends: CRLF when every line of the file ends so (Windows
-    editors, `core.autocrlf`), else as made. Register files and sources.yaml are read
-    as they are, CRLF kept, and their edits replace tokens only, so they keep theirs."""
+    """`new_text` with the file's own line ends: CRLF when every line of the file ends so
+    (Windows editors, `core.autocrlf`), else as made. The lock is made anew with `\n`;
+    register files and sources.yaml are read with their CRLF kept and edited token by
+    token, so for them this changes nothing."""
     if on_disk.count("\n") != on_disk.count("\r\n"):
         return new_text
     return new_text.replace("\r\n", "\n").replace("\n", "\r\n")

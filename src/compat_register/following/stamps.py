@@ -276,7 +276,9 @@ def read(registers_dir: Path) -> Lock | None:
     file = display_path(path)
     try:
         # a byte order mark is not a line; a link to a device or a FIFO is not read
+        # Lines end in "\n" as the lock is made (a CRLF lock is written back CRLF: edit.encoded).
         text = regular.read_bytes(path, regular.MAX_BYTES).decode("utf-8-sig")
+        text = text.replace("\r\n", "\n")
     except OSError as err:
         problem = Diagnostic(
             file=file,
