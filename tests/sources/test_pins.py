@@ -96,6 +96,6 @@ def test_the_hint_names_each_place_tried_in_order(laptop) -> None:
         f"then the cache: {cache} is not a git repository, so commit {sha} cannot be read"
     ) in verified.stdout
     assert (
-        f"is not a git repository: fetch it there (git -C {clone} fetch), or set "
+        f"cannot be read: fetch it there (git -C {clone} fetch), or set "
         "REGISTER_SOURCE_UP to a clone that holds it, or run register sync up"
     ) in verified.stdout

@@ -212,7 +212,7 @@ def _held_locally(
     local = [root for root, where in places if where != CACHE_PLACE]
     if not local:
         return None
-    pin = _open_at(local[0], source)
+    pin, _ = _open_at(local[0], source)
     if pin.checkout is None or pin.sha is None:
         return None
     pin.checkout.close()
