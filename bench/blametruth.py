@@ -1,17 +1,21 @@
 """Where each line of an old commit is at a new commit, by `git blame -w -M -C` alone.
 
-The ground truth of bench/truth.py, built without the tool: a line's identity is the
-commit that blame says wrote it, with its text. Both commits are blamed; an old line whose
-identity appears in the new blame is the same line, at that place.
+The ground truth of bench/truth.py, built without the tool (no `git diff` of the two
+commits, no rename pairing of git's): a line's identity is the commit blame says wrote it,
+with its text (whitespace runs as one). Both commits are blamed.
 
-- Files whose path and text did not change between the commits are not blamed: each of
-  their lines is where it was (and no line moved into them, since they did not change).
-- An identity may occur more than once (`-C` gives a copied line its original's identity).
-  Occurrences are paired first within one path, then a lone leftover with a lone leftover,
-  then through the file pairing (the new file that holds most of an old file's
-  identities); what is still unpaired with several candidates is ambiguous.
-- `-w` ignores every whitespace change. A line blame calls the same but whose text differs
-  by the file kind's rule (`same_line`) counts as changed: the rule is what bump promises.
+- Files whose path and text did not change are not blamed: each line is where it was
+  (and no line moved into them).
+- Each old file's sequence of identities is aligned with its counterpart's (difflib):
+  the same path, else its partner, a file added in the range holding at least half of its
+  identities, the nearest by path (a page copied per revision folder has a twin in each;
+  its own folder's is its partner). An old line the alignment leaves out may be any new
+  line of its identity that no alignment took: a move into another file, a split.
+- A second reading guards against blame's own diffs pairing one `}` with another: between
+  the nearest aligned lines around it (the anchors), the lines of its exact text are
+  matched by rank. Where the readings disagree, the truth is undecided.
+- `-w` ignores whitespace; the rule (`same_line`) decides, and a line paired only by
+  ignoring whitespace is weak: any line of its exact text in that file may be the one.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import re
 import subprocess
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from pathlib import Path
 
 Key = tuple[str, str]
@@ -38,9 +43,30 @@ def same_line(path: str, old: str, new: str) -> bool:
     """Whether two lines say the same by the file kind's rule (docs/pins.md), written here
     again on purpose: Markdown drops emphasis, code spans and quote style; code keeps every
     character but compares whitespace runs as one space (indentation included)."""
-    if path.endswith(MARKDOWN):
-        old, new = _MARKUP.sub("", old.translate(_QUOTES)), _MARKUP.sub("", new.translate(_QUOTES))
-    return old.split() == new.split()
+    return _form(path, [old]) == _form(path, [new])
+
+
+def same_block(path: str, old: list[str], new: list[str]) -> bool:
+    """The rule for two blocks: code also ignores line breaks and blank lines; Markdown
+    counts a run of blank lines as one paragraph break (at the block's edges too)."""
+    return _form(path, old) == _form(path, new)
+
+
+def compared(path: str, line: str) -> bool:
+    """Whether a line holds text the rule compares (not blank, not markup alone)."""
+    return bool(_form(path, [line])) and _form(path, [line]) != ["\n"]
+
+
+def _form(path: str, lines: list[str]) -> list[str]:
+    if not path.endswith(MARKDOWN):
+        return " ".join(lines).split()
+    form: list[str] = []
+    for line in lines:
+        if line.strip():
+            form += _MARKUP.sub("", line.translate(_QUOTES)).split()
+        elif not form or form[-1] != "\n":
+            form.append("\n")
+    return form
 
 
 def git(clone: Path, *args: str) -> str:
@@ -83,6 +109,8 @@ class Truth:
     """Paths whose text is the same at both commits."""
     places: dict[Place, list[Place]] = field(default_factory=dict)
     """Old place -> its new places: one (same), several (ambiguous) or none (changed)."""
+    aligned: set[Place] = field(default_factory=set)
+    """Old places whose new place the alignment of their file found."""
     partner: dict[str, str | None] = field(default_factory=dict)
     """Each blamed old file's new counterpart (`_file_pairing`)."""
     counts: dict[tuple[str, str], Counter[str]] = field(default_factory=dict)
@@ -106,30 +134,35 @@ class Truth:
     def settle(self, place: Place) -> tuple[str, list[Place]]:
         """What is true of one old line, with the places it may be at now:
 
-        - ("same", [place]): blame and the gap's alignment agree (or only one can tell);
-        - ("weak", [blame's place, lines of the exact text nearby]): blame paired it with a
-          line that differs in whitespace (`-w`), and no exact alignment says otherwise;
-        - ("ambiguous", candidates): copies blame cannot pair;
-        - ("undecided", [blame's place, the gap's place]): the two disagree;
+        - ("same", [place]): the alignment of its file's identities found it (or, left out,
+          the one line of its identity elsewhere, or the gap's line of its text);
+        - ("weak", [that place, lines of the exact text in that file]): that place differs
+          in whitespace only (`-w`), and no exact line in the gap;
+        - ("ambiguous", candidates): several lines elsewhere hold its identity;
+        - ("undecided", [elsewhere, the gap's line]): the two readings disagree;
         - ("changed", []).
         """
         blamed = self.lines_at(place)
         if place[0] in self.unchanged:
             return "same", blamed
         gap = self.in_gap(place)
-        if len(blamed) > 1:
-            return ("same", [gap]) if gap in blamed else ("ambiguous", blamed)
+        if place in self.aligned and blamed:
+            return self._exact(place, blamed[0], gap)
         if not blamed:
             return ("same", [gap]) if gap else ("changed", [])
-        if gap == blamed[0]:
-            return "same", blamed
-        if self.same(place, blamed[0], exact=True):
-            return ("same", blamed) if gap is None else ("undecided", [blamed[0], gap])
+        if gap in blamed or (gap is None and len(blamed) == 1):
+            return self._exact(place, gap or blamed[0], gap)
+        return ("ambiguous", blamed) if gap is None else ("undecided", [*blamed, gap])
+
+    def _exact(self, place: Place, found: Place, gap: Place | None) -> tuple[str, list[Place]]:
+        """`found`, unless it holds the text only as `-w` reads it: then the gap's line of
+        the exact text, or, weak, any line of the exact text in that file."""
+        if self.same(place, found, exact=True):
+            return "same", [found]
         if gap is not None and self.same(place, gap, exact=True):
-            return "same", [gap]  # blame -w paired it with a line that differs in whitespace
-        path = blamed[0][0]  # any line of the exact text in that file may be the one
-        whole = (0, 0, path, 0, len(self.new_lines[path]) + 1)
-        return "weak", [*blamed, *self.twins_in(place, whole, True)]
+            return "same", [gap]
+        whole = (0, 0, found[0], 0, len(self.new_lines[found[0]]) + 1)
+        return "weak", [found, *self.twins_in(place, whole, True)]
 
     def in_gap(self, place: Place) -> Place | None:
         """The line holding `place`'s text in the gap between its nearest anchors (lines
@@ -174,18 +207,13 @@ class Truth:
         return a == b if exact else same_line(place[0], a, b)
 
     def _anchor(self, place: Place, step: int) -> tuple[int, Place] | None:
-        """The nearest old line beyond `place` (up or down) whose text is unique in its file
-        and whose blame place is unique and holds the same unique text."""
+        """The nearest old line beyond `place` (up or down) that blame's identities align
+        with a line of the new file, holding the same text by the rule."""
         path, line = place
-        lines = self.old_lines[path]
-        counts = self._counts("old", path)
         line += step
-        while 0 < line <= len(lines):
-            text = lines[line - 1]
-            if len(text.strip()) >= 8 and counts[text] == 1:
-                found = self.lines_at((path, line))
-                if len(found) == 1 and self._counts("new", found[0][0])[self.text(found[0])] == 1:
-                    return line, found[0]
+        while 0 < line <= len(self.old_lines[path]):
+            if (path, line) in self.aligned and (found := self.lines_at((path, line))):
+                return line, found[0]
             line += step
         return None
 
@@ -213,7 +241,7 @@ def build(clone: Path, old: str, new: str, cited: set[str], suffixes: tuple[str,
         truth.new_lines.setdefault(path, truth.old_lines[path])
     old_at = {p: blame(clone, old, p) for p in old_blamed}
     new_at = {p: blame(clone, new, p) for p in new_blamed}
-    _pair(truth, old_at, new_at)
+    _pair(truth, old_at, new_at, old_tree)
     return truth
 
 
@@ -225,51 +253,55 @@ def _occurrences(blamed: dict[str, list[Key]]) -> dict[Key, list[Place]]:
     return found
 
 
-def _pair(truth: Truth, old_at: dict[str, list[Key]], new_at: dict[str, list[Key]]) -> None:
-    olds, news = _occurrences(old_at), _occurrences(new_at)
-    partner = truth.partner = _file_pairing(old_at, news)
-    for key, old_places in olds.items():
-        for old_place, found in _pair_key(old_places, news.get(key, []), partner).items():
-            truth.places[old_place] = found
-
-
-def _pair_key(
-    old: list[Place], new: list[Place], partner: dict[str, str | None]
-) -> dict[Place, list[Place]]:
-    """The new places of each old occurrence of one identity: within the same path, then
-    within the file's partner, in order where both sides hold as many; what is left
-    unpaired may be at any place left over."""
-    result: dict[Place, list[Place]] = {}
-    new_left = list(new)
-    for target in (lambda path: path, partner.get):
-        for path in sorted({p for p, _ in old}):
-            mine = [p for p in old if p[0] == path and p not in result]
-            theirs = [p for p in new_left if p[0] == target(path)]
-            if mine and len(mine) == len(theirs):
-                result.update((a, [b]) for a, b in zip(mine, theirs, strict=True))
-                new_left = [p for p in new_left if p not in theirs]
-    for place in old:
-        if place not in result:
-            mine = [p for p in new_left if p[0] in (place[0], partner.get(place[0]))]
-            result[place] = mine or new_left
-    return result
+def _pair(
+    truth: Truth, old_at: dict[str, list[Key]], new_at: dict[str, list[Key]], old_paths: set[str]
+) -> None:
+    """Align each old file's identities with its counterpart's (the same path, else its
+    partner) as a diff of the two sequences does; an old line left out may be any new
+    line of its identity that no alignment took (a move into another file, a split)."""
+    news = _occurrences(new_at)
+    partner = truth.partner = _file_pairing(old_at, news, old_paths)
+    taken: set[Place] = set()
+    for path, keys in old_at.items():
+        target = path if path in new_at else partner[path]
+        if target is None:
+            continue
+        matcher = SequenceMatcher(None, keys, new_at[target], autojunk=False)
+        for a, b, size in matcher.get_matching_blocks():
+            for i in range(size):
+                if (target, b + i + 1) not in taken:
+                    truth.places[path, a + i + 1] = [(target, b + i + 1)]
+                    truth.aligned.add((path, a + i + 1))
+                    taken.add((target, b + i + 1))
+    for path, keys in old_at.items():
+        for number, key in enumerate(keys, 1):
+            if (path, number) not in truth.places:
+                truth.places[path, number] = [p for p in news.get(key, []) if p not in taken]
 
 
 def _file_pairing(
-    old_at: dict[str, list[Key]], news: dict[Key, list[Place]]
+    old_at: dict[str, list[Key]], news: dict[Key, list[Place]], old_paths: set[str]
 ) -> dict[str, str | None]:
-    """Each old file's partner: the new file holding most of its identities; between
-    equals (a page copied per revision folder), the one in the same folder."""
+    """Each old file's partner: among the files added (not in `old_paths`, the old tree)
+    that hold at least half of its
+    identities, the nearest by path (most folders shared, then the same name but for its
+    extension), then the one holding most; none on a tie (a deleted file's license header
+    in every new file). A page copied per revision folder has several such files; its own
+    folder's is the one `git log --follow` names."""
     partner: dict[str, str | None] = {}
     for path, keys in old_at.items():
-        votes = Counter(p for key in set(keys) for p in {p for p, _ in news.get(key, [])})
-        ranked = sorted(votes, key=lambda p: (-votes[p], -_shared(path, p)))
-        tied = len(ranked) > 1 and (votes[ranked[0]], _shared(path, ranked[0])) == (
-            votes[ranked[1]],
-            _shared(path, ranked[1]),
-        )
+        distinct = set(keys)
+        votes = Counter(p for key in distinct for p in {p for p, _ in news.get(key, [])})
+        close = [p for p in votes if votes[p] * 2 >= len(distinct) and p not in old_paths]
+        rank = {p: (-_shared(path, p), _stem(p) != _stem(path), -votes[p]) for p in close}
+        ranked = sorted(close, key=rank.__getitem__)
+        tied = len(ranked) > 1 and rank[ranked[0]] == rank[ranked[1]]
         partner[path] = ranked[0] if ranked and not tied else None
     return partner
+
+
+def _stem(path: str) -> str:
+    return path.rsplit(".", 1)[0]
 
 
 def _shared(a: str, b: str) -> int:

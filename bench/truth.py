@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from blametruth import Truth, build, git, read_lines  # noqa: E402
+from blametruth import Truth, build, compared, git, read_lines, same_block  # noqa: E402
 
 from compat_register import api  # noqa: E402
 
@@ -93,7 +93,7 @@ def pick(clone: Path, history: History, count: int, rng: random.Random) -> list[
     tree = git(clone, "ls-tree", "-r", "--name-only", history.old, "--", history.under or ".")
     paths = [p for p in tree.splitlines() if p.endswith(history.suffixes) and _plain(p)]
     texts = {p: read_lines(clone, history.old, p) for p in paths}
-    paths = [p for p in paths if any(line.strip() for line in texts[p])]
+    paths = [p for p in paths if any(compared(p, line) for line in texts[p])]
     picked: dict[Cited, None] = {}
     while len(picked) < count:
         path = rng.choice(paths)
@@ -107,7 +107,7 @@ def _plain(path: str) -> bool:
 
 def _pick_in(lines: list[str], path: str, rng: random.Random) -> Cited:
     counts = Counter(line.strip() for line in lines)
-    filled = [n for n, line in enumerate(lines, 1) if line.strip()]
+    filled = [n for n, line in enumerate(lines, 1) if compared(path, line)]
     twins = [n for n in filled if counts[lines[n - 1].strip()] > 1 and len(lines[n - 1]) < 40]
     start = rng.choice(twins if twins and rng.random() < 1 / 3 else filled)
     end = min(len(lines), start + rng.randint(1, 3)) if rng.random() < 0.2 else start
@@ -204,16 +204,36 @@ def walk(registers: Path, clone: Path, targets: list[str], cited: list[Cited]) -
 VERDICTS = ("exact", "flagged", "silently wrong", "false alarm", "undecided")
 
 
-def truth_of(truth: Truth, cited: Cited) -> tuple[str, list[Cited]]:
-    """What is true of a cited range, from each line's truth (`Truth.settle`): its kind
-    (the least certain of its lines') and the places it may be at, the likeliest first."""
-    path, start, end = cited
-    settled = [truth.settle((path, line)) for line in range(start, end + 1)]
-    candidates = [
-        (new_path, line, line + end - start)
-        for new_path, line in settled[0][1]
-        if all((new_path, line + i) in settled[i][1] for i in range(1, end - start + 1))
-    ]
+Placed = tuple[str, tuple[int, ...]]
+"""A path and the new lines that hold a range's counted lines, in order."""
+
+
+def counted(lines: list[str], path: str, start: int, end: int) -> tuple[int, ...]:
+    """The lines of a range judged by identity: those with text the rule compares (not
+    blank lines, nor Markdown markup alone such as a fence; the rule judges those)."""
+    numbers = range(start, end + 1)
+    return tuple(n for n in numbers if 0 < n <= len(lines) and compared(path, lines[n - 1]))
+
+
+def truth_of(truth: Truth, cited: Cited) -> tuple[str, list[Placed]]:
+    """What is true of a cited range, from each counted line's truth (`Truth.settle`): its
+    kind (the least certain of its lines') and the places it may be at, likeliest first;
+    a place must also hold the range's text by the rule, blank lines between included."""
+    path = cited[0]
+    lines = counted(truth.old_lines[path], *cited)
+    settled = [truth.settle((path, line)) for line in lines]
+    candidates = []
+    for new_path, first in settled[0][1]:
+        chain = [first]
+        for _, places in settled[1:]:
+            step = _next(truth, new_path, chain[-1])
+            if (new_path, step) not in places:
+                break
+            chain.append(step)
+        old = truth.old_lines[path][lines[0] - 1 : lines[-1]]
+        new = truth.new_lines[new_path][chain[0] - 1 : chain[-1]]
+        if len(chain) == len(settled) and same_block(path, old, new):
+            candidates.append((new_path, tuple(chain)))
     kinds = {kind for kind, _ in settled}
     if not candidates:
         return "changed", []
@@ -221,14 +241,28 @@ def truth_of(truth: Truth, cited: Cited) -> tuple[str, list[Cited]]:
     return kind, candidates
 
 
+def _next(truth: Truth, path: str, line: int) -> int:
+    """The next counted line after `line` at the new commit."""
+    line += 1
+    while truth.text((path, line)) != "\0" and not compared(path, truth.text((path, line))):
+        line += 1
+    return line
+
+
 def verdict(truth: Truth, outcome: Outcome) -> str:
     """exact, flagged, silently wrong, false alarm, or undecided (the truth cannot tell)."""
     kind, places = truth_of(truth, outcome.cited)
     if not outcome.ok:
         return "false alarm" if kind == "same" else "flagged"
-    if outcome.now not in places:
+    path, start, end = outcome.now
+    lines = truth.new_lines.get(path, [])
+    now = (path, counted(lines, path, start, end)) if lines else (path, (-1,))
+    cited = outcome.cited
+    if now not in places or not same_block(
+        cited[0], truth.old_lines[cited[0]][cited[1] - 1 : cited[2]], lines[start - 1 : end]
+    ):
         return "silently wrong"
-    if kind == "same" or (kind == "weak" and outcome.now == places[0]):
+    if kind == "same" or (kind == "weak" and now == places[0]):
         return "exact"
     return "undecided"
 
