@@ -1,0 +1,265 @@
+"""Property: `register bump` is never silently wrong (issue 18), against a truth it cannot see.
+
+Random Go-like and Markdown files, random edits over a few commits of a real git
+repository, citations at random lines; the generator (tests/worlds.py) knows where every
+original line went. After a bump, every citation bump calls ok (carried or re-anchored) must
+name the very lines it cited, each holding the old text by the file kind's rule; anything
+else must be flagged. So: never ok on different text, never ok on a twin (a line of the
+same text) while the original survives edited or is gone, never two citations merged onto
+one line. And one bump over the range agrees with one bump per commit.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from compat_register import api
+from gitrepo import GitRepo
+from registerfiles import register_head
+from worlds import EDITS, Line, World, apply, counts, make_world, same_text
+
+OK = ("carried", "re-anchored")
+PROPERTY = settings(
+    max_examples=8,
+    deadline=None,
+    derandomize=True,  # the same examples on every run: a suite that is red is red for all
+    phases=[Phase.explicit, Phase.generate],  # no shrinking: a repository per try is slow
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+Cited = tuple[str, int, int]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    kind: str
+    path: str
+    lines: tuple[int, int] | None
+
+
+@dataclass
+class History:
+    """A repository built from a world and its edits, and what the citations cite."""
+
+    repo: GitRepo
+    commits: list[str]
+    worlds: list[World]
+    cited: list[Cited]
+
+
+def edits_of(kinds: Sequence[str]) -> st.SearchStrategy[list[list[tuple[str, int, int, int]]]]:
+    """A few commits, each a few edits: (kind, which file, where, how many lines)."""
+    edit = st.tuples(
+        st.sampled_from(list(kinds)),
+        st.integers(0, 50),
+        st.integers(0, 400),
+        st.integers(1, 4),
+    )
+    return st.lists(st.lists(edit, min_size=1, max_size=4), min_size=1, max_size=3)
+
+
+def build(root: Path, world: World, commits: list[list[tuple[str, int, int, int]]]) -> History:
+    repo = GitRepo(root / "up")
+    worlds = [world.copy()]
+    shas = [_commit(repo, world, {}, "first")]
+    for number, edits in enumerate(commits):
+        before = dict(world.files)
+        for edit in edits:
+            apply(world, *edit)
+        shas.append(_commit(repo, world, before, f"edits {number}"))
+        worlds.append(world.copy())
+    return History(repo, shas, worlds, [])
+
+
+def _commit(repo: GitRepo, world: World, before: dict[str, object], message: str) -> str:
+    for path in before:
+        if path not in world.files:
+            repo.rm(path)
+    for path in world.files:
+        repo.write(path, world.text(path))
+    return repo.commit(message)
+
+
+def cite(world: World, rng: random.Random, count: int) -> list[Cited]:
+    """`count` distinct ranges (mostly single lines) starting on a line that is not blank,
+    a third of them on a line whose text occurs more than once in its file."""
+    found: dict[Cited, None] = {}
+    paths = sorted(p for p, lines in world.files.items() if any(x.text.strip() for x in lines))
+    for _ in range(count * 3):
+        path = rng.choice(paths)
+        lines = world.files[path]
+        texts = Counter(line.text for line in lines)
+        filled = [n for n, line in enumerate(lines, 1) if line.text.strip()]
+        twins = [n for n in filled if texts[lines[n - 1].text] > 1]
+        start = rng.choice(twins if twins and rng.random() < 1 / 3 else filled)
+        end = min(len(lines), start + rng.randint(1, 3)) if rng.random() < 0.25 else start
+        found[(path, start, end)] = None
+        if len(found) == count:
+            break
+    return list(found)
+
+
+def registers(root: Path, history: History) -> Path:
+    folder = root / "registers"
+    folder.mkdir()
+    (folder / "sources.yaml").write_text(
+        "revisions: [2024-11-05, 2025-03-26]\nsources:\n  up:\n    title: Up\n    repo: null\n"
+        f"    commit: {history.commits[0]}\n    claims: ['**']\n",
+        encoding="utf-8",
+    )
+    text = register_head()
+    for number, first in enumerate(range(0, len(history.cited), 10), 1):
+        text += (
+            f"  - id: T-{number:02d}\n    title: E{number}\n    what: w.\n"
+            "    status: {state: missing}\n    value: {level: low}\n    effort: {size: S}\n"
+            "    risk: r.\n    sources:\n"
+        )
+        for path, start, end in history.cited[first : first + 10]:
+            text += f"      - {path}:{start}" + (f"-{end}\n" if end > start else "\n")
+    (folder / "t.yaml").write_text(text, encoding="utf-8")
+    return folder
+
+
+def bump_through(root: Path, history: History, targets: list[str]) -> list[Outcome]:
+    """Each citation's outcome after bumping to each target in turn (flagged if any step
+    flagged it), in the order cited."""
+    folder = registers(root, history)
+    environ = {"REGISTER_SOURCE_UP": str(history.repo.root)}
+    state: dict[object, Outcome] = {}
+    order: list[object] = []
+    for target in targets:
+        checked, result = api.bump(folder, "up", target, environ=environ)
+        assert result is not None, [str(d) for d in checked.diagnostics]
+        for followed in result.followed:
+            key = (followed.citation.entry, followed.citation.field)
+            if key not in state:
+                order.append(key)
+            was = state.get(key)
+            kind = followed.kind if was is None or was.kind in OK else was.kind
+            state[key] = Outcome(kind, followed.path, followed.lines)
+    return [state[key] for key in order]
+
+
+# --- the oracle ---------------------------------------------------------------------------
+
+
+def wrong(history: History, outcomes: list[Outcome]) -> list[str]:
+    """Every citation bump calls ok that is not at its own lines, holding their text: the
+    same text by the rule, and the same lines (identities) bar those with nothing the rule
+    compares (blank lines, a Markdown fence), which the rule alone judges. (Each line has
+    one identity, so two citations put on one line
+    that did not share one fail here too.)"""
+    old, new = history.worlds[0], history.worlds[-1]
+    where = new.where()
+    problems = []
+    for (path, start, end), outcome in zip(history.cited, outcomes, strict=True):
+        if outcome.kind not in OK:
+            continue
+        assert outcome.lines is not None
+        said = f"{path}:{start}-{end} -> {outcome.kind} {outcome.path}:{outcome.lines}"
+        cited = old.files[path][start - 1 : end]
+        there = new.files.get(outcome.path, [])[outcome.lines[0] - 1 : outcome.lines[1]]
+        texts = [line.text for line in cited], [line.text for line in there]
+        if not same_text(path, *texts) or not same_text(outcome.path, *texts):
+            problems.append(f"{said}: ok on other text: {texts[0]} -> {texts[1]}")
+        elif _filled(path, cited) != _filled(outcome.path, there):
+            now = [where.get(line.ident, "gone") for line in cited if counts(path, line.text)]
+            problems.append(f"{said}: ok on a twin of {texts[0]}; its lines are at {now}")
+    return problems
+
+
+def _filled(path: str, lines: list[Line]) -> list[int]:
+    return [line.ident for line in lines if counts(path, line.text)]
+
+
+def untouched_are_ok(history: History, outcomes: list[Outcome]) -> list[str]:
+    """A citation of a file no commit changed is carried, so the property cannot pass by
+    flagging everything."""
+    first, last = history.worlds[0], history.worlds[-1]
+    return [
+        f"{cited} in an unchanged file: {outcome.kind}"
+        for cited, outcome in zip(history.cited, outcomes, strict=True)
+        if last.files.get(cited[0]) == first.files[cited[0]] and outcome.kind != "carried"
+    ]
+
+
+def check(
+    seed: int,
+    commits: list[list[tuple[str, int, int, int]]],
+    shape: tuple[int, int, int],
+    routes: bool = False,
+) -> None:
+    rng = random.Random(seed)
+    world = make_world(rng, *shape)
+    with tempfile.TemporaryDirectory(prefix="never-wrong-") as tmp:
+        root = Path(tmp)
+        history = build(root, world, commits)
+        history.cited = cite(history.worlds[0], rng, 40)
+        (root / "range").mkdir()
+        ranged = bump_through(root / "range", history, [history.commits[-1]])
+        problems = wrong(history, ranged) + untouched_are_ok(history, ranged)
+        if routes:
+            (root / "steps").mkdir()
+            stepped = bump_through(root / "steps", history, history.commits[1:])
+            problems += [f"steps: {p}" for p in wrong(history, stepped)]
+            problems += [
+                f"{cited}: one bump {a}, step by step {b}"
+                for cited, a, b in zip(history.cited, ranged, stepped, strict=True)
+                if a.kind in OK and b.kind in OK and (a.path, a.lines) != (b.path, b.lines)
+            ]
+    assert not problems, "\n".join(problems[:8] + [f"({len(problems)} in all)"])
+
+
+# --- the properties -----------------------------------------------------------------------
+
+SEEDS = st.integers(0, 2**16)
+
+
+@PROPERTY
+@given(SEEDS, edits_of(["pointer", "underscore", "rewrite", "insert", "delete"]))
+def test_code_edits_are_flagged_never_ok(seed: int, commits: list) -> None:
+    check(seed, commits, (3, 0, 0))
+
+
+@PROPERTY
+@given(SEEDS, edits_of(["delete", "insert", "rewrite"]))
+def test_deleted_or_edited_lines_never_land_on_a_twin(seed: int, commits: list) -> None:
+    check(seed, commits, (3, 1, 0))
+
+
+@PROPERTY
+@given(SEEDS, edits_of(["move", "reindent", "delete", "insert", "rewrite"]))
+def test_moved_and_reindented_blocks(seed: int, commits: list) -> None:
+    check(seed, commits, (2, 2, 0))
+
+
+@PROPERTY
+@given(SEEDS, edits_of(["unmark", "underscore", "pointer", "rewrite", "insert", "delete"]))
+def test_markdown_edits(seed: int, commits: list) -> None:
+    check(seed, commits, (0, 3, 0))
+
+
+@PROPERTY
+@given(SEEDS, edits_of(["to_mdx", "rewrite", "insert", "delete"]))
+def test_renames_into_sibling_revision_folders(seed: int, commits: list) -> None:
+    check(seed, commits, (0, 0, 3))
+
+
+@PROPERTY
+@given(SEEDS, edits_of(["split", "rename", "rewrite", "insert", "move"]))
+def test_split_and_renamed_files(seed: int, commits: list) -> None:
+    check(seed, commits, (2, 2, 0))
+
+
+@PROPERTY
+@given(SEEDS, edits_of(list(EDITS)))
+def test_one_answer_whatever_the_route(seed: int, commits: list) -> None:
+    check(seed, commits, (2, 1, 2), routes=True)
