@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import select
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -95,8 +96,11 @@ def no_traceback(func: F) -> F:
         except KeyboardInterrupt:
             echo("register: interrupted", err=True)
             sys.exit(130)
-        except BrokenPipeError:  # `register export | head`: the reader has all it wanted
-            quiet_stdout()
+        except BrokenPipeError as err:
+            if not stdout_gone():  # a pipe to a git that died, not to our reader: say so
+                echo(f"register: internal error: {type(err).__name__}: {err}", err=True)
+                sys.exit(1)
+            quiet_stdout()  # `register export | head`: the reader has all it wanted
             sys.exit(1)
         except Exception as err:  # noqa: BLE001 - the last line of defence
             echo(f"register: internal error: {type(err).__name__}: {err}", err=True)
@@ -109,6 +113,16 @@ def echo(text: str, err: bool = False, nl: bool = True) -> None:
     """Print on the terminal: every value already in `text` shown, never obeyed (an escape
     sequence or a bidi control from a register file is written as `\x1b`, `\u202e`)."""
     click.echo(display.lines(text), err=err, nl=nl)
+
+
+def stdout_gone() -> bool:
+    """Whether standard output is a pipe whose reader has gone (poll says POLLERR)."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except (OSError, ValueError, AttributeError):  # no file descriptor (click's test runner)
+        return True
 
 
 def quiet_stdout() -> None:

@@ -15,9 +15,9 @@ SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/]*)")
 # git hands `<helper>::<address>` to the program git-remote-<helper> (`ext::` runs a command).
 _TRANSPORT = re.compile(r"[A-Za-z0-9+.-]*::")
 _SCHEMES = ("https", "ssh", "file")
-# Path segments of ordinary characters, none of them '..' nor starting with '-'.
+# Path segments of ordinary characters, none of them '.' or '..' nor starting with '-'.
 _PLAIN_PATH = re.compile(
-    r"(?!-)(?!\.\.(?:/|$))[\w.@+=,~ -]+(?:/(?!-)(?!\.\.(?:/|$))[\w.@+=,~ -]+)*"
+    r"(?!-)(?!\.\.?(?:/|$))[\w.@+=,~ -]+(?:/(?!-)(?!\.\.?(?:/|$))[\w.@+=,~ -]+)*"
 )
 
 
@@ -81,4 +81,16 @@ def check_repo_path(path: str) -> str | None:
         (path.startswith("-"), "starts with '-'"),
         (".." in path.split("/"), "has a '..' segment"),
     )
-    return next((f"path {path!r} {text}" for bad, text in problems if bad), None)
+    found = next((f"path {path!r} {text}" for bad, text in problems if bad), None)
+    return found or _not_canonical(path)
+
+
+def _not_canonical(path: str) -> str | None:
+    """Why `path` is not written the one way git names it (`./a`, `a//b`, `a/./b`, `a/`),
+    with that way: git's reader takes such a path relative to where it runs, or not at all,
+    and one such request can end it for every other path of the source."""
+    segments = path.split("/")
+    if "." not in segments and "" not in segments:
+        return None
+    canonical = "/".join(segment for segment in segments if segment not in ("", "."))
+    return f"path {path!r} is not canonical: write {canonical or 'a file path'!r}"

@@ -70,6 +70,10 @@ class GitSourceError(Exception):
     """One-line, user-facing message (no traceback ever reaches a user)."""
 
 
+class DamagedRepository(GitSourceError):
+    """git holds an object it cannot unpack: the repository (a cache, say) is damaged."""
+
+
 def _require(problem: str | None) -> None:
     if problem is not None:
         raise GitSourceError(problem)
@@ -248,10 +252,7 @@ class Checkout:
 
     def close(self) -> None:
         """End the cat-file processes."""
-        reader, self._reader = self._reader, None
-        if reader is not None:
-            with reader:  # leaving it closes the pipes, so git ends, and waits for that
-                pass
+        self._drop_reader()
         if self._gitpython is not None:
             self._gitpython.close()
 
@@ -282,12 +283,24 @@ class Checkout:
             if header[-1:] == [b"ambiguous"]:
                 raise GitSourceError(f"commit {name!r} is ambiguous in {self.root}")
             if len(header) == 3 and header[2].isdigit():
-                data = reader.stdout.read(int(header[2]) + 1)[:-1]  # and the newline after
-                return os.fsdecode(header[0]), os.fsdecode(header[1]), data
+                size = int(header[2])
+                data = reader.stdout.read(size + 1)[:-1]  # and the newline after
+                if len(data) == size:
+                    return os.fsdecode(header[0]), os.fsdecode(header[1]), data
+                self._drop_reader()  # git stopped inside the object: it could not unpack it
+                raise DamagedRepository(f"{self.root} is damaged: git cannot unpack {name}")
         except OSError as exc:
+            self._drop_reader()
             raise GitSourceError(f"git cannot read {self.root}: {exc}") from exc
+        self._drop_reader()  # the next request starts a new reader: one bad name ends no other
         reply = b" ".join(header).decode(errors="replace") or "no answer"
         raise GitSourceError(f"git cannot read {self.root}: cat-file said {reply!r}")
+
+    def _drop_reader(self) -> None:
+        """End the reader (it has died, or its answers can no longer be trusted)."""
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            _end(reader)
 
     def _cat_file(self) -> subprocess.Popen[bytes]:
         if self._reader is None:
@@ -305,6 +318,16 @@ class Checkout:
         except git.GitCommandError as exc:
             raise GitSourceError(f"git diff failed in {self.root}: {_git_message(exc)}") from exc
         return bytes(out).decode("utf-8", errors="replace")
+
+
+def _end(process: subprocess.Popen[bytes]) -> None:
+    """Close a reader's pipes, so git ends, and wait for that. A git that died already
+    (it refused a name, or a pack is damaged) leaves a broken pipe: nothing to say to it."""
+    with contextlib.suppress(BrokenPipeError):
+        if process.stdin is not None:
+            process.stdin.close()
+    with process:  # closes the rest and waits
+        pass
 
 
 def _git_dir(root: Path) -> str:
@@ -375,7 +398,8 @@ class BlobBatch:
         self._answers.seek(0)
         out = self._answers.read()
         self._answers.close()
-        if failed:
+        if failed:  # git stopped part way (a damaged pack, say): nothing is cached, and
+            # each file is read on its own by `read_text`, where a bad one fails alone
             raise GitSourceError(f"git cat-file failed in {self.checkout.root}")
         for path, found in zip(self._asked, _batch_objects(out), strict=True):
             self.checkout._texts[self.sha, path] = _text_of(found)
@@ -478,11 +502,25 @@ class SourceCache:
             with _locked(self.root / f"{alias}.lock"):
                 for stale in self.root.glob(f"{alias}.git.tmp-*"):  # left by a killed sync
                     _remove_tree(stale)
+                if final.exists() and not sound(final):
+                    _remove_tree(final)  # damaged (a corrupt pack, say): fetched anew
                 if final.exists():
                     return fetch(final)
                 return _build(final, fetch)
         except (OSError, git.GitError) as exc:
             raise GitSourceError(f"cannot sync {alias}: {_git_message(exc)}") from exc
+
+
+def sound(repo_dir: Path) -> bool:
+    """Whether git can read every object of the repository (`git fsck`: each pack's checksum,
+    each object unpacked and checked). A damaged cache would make every file it holds read
+    as empty, and every citation of it look out of range."""
+    command = ["git", "--git-dir", str(repo_dir), "fsck", "--no-dangling", "--no-progress"]
+    try:
+        done = subprocess.run(command, capture_output=True, check=False)
+    except OSError:
+        return False
+    return done.returncode == 0
 
 
 @contextlib.contextmanager

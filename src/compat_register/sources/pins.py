@@ -18,6 +18,7 @@ from ..sources.filetext import FileText
 from .gitsource import (
     BlobBatch,
     Checkout,
+    DamagedRepository,
     GitSourceError,
     SourceCache,
     default_cache_root,
@@ -91,7 +92,16 @@ class Checkouts:
     def text(self, pin: Pin, path: str) -> FileText | None:
         """A file at a pin (read once per run, its quote index built at most once)."""
         assert pin.checkout is not None and pin.sha is not None
-        return pin.checkout.file_text(pin.sha, path)
+        try:
+            return pin.checkout.file_text(pin.sha, path)
+        except DamagedRepository as err:
+            root = Path(pin.checkout.root)
+            if root.parent != self.cache.root:  # a clone of the user's: theirs to repair
+                raise
+            alias = root.name.removesuffix(".git")
+            raise GitSourceError(
+                f"the cache of {alias} is damaged: run register sync {alias}"
+            ) from err
 
     def close(self) -> None:
         self.collect()
