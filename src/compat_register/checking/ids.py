@@ -32,5 +32,14 @@ def prefix_of(entry_id: str) -> str:
     return entry_id.rsplit("-", 1)[0]
 
 
-def number_of(entry_id: str) -> int:
-    return int(entry_id.rsplit("-", 1)[1])
+Number = tuple[int, str]
+"""An ID's number as a key that orders as the number does: (digit count, digits)."""
+
+
+def number_of(entry_id: str) -> Number:
+    """The number of an ID, to compare (`META-007` and `META-7` are the same number).
+
+    Kept as digits, never turned into an `int`: Python refuses to convert more than 4,300
+    digits (a guard against quadratic work), and an ID may hold any number of them."""
+    digits = entry_id.rsplit("-", 1)[1].lstrip("0") or "0"
+    return len(digits), digits

@@ -24,7 +24,7 @@ from ..citations.syntax import prose_citations
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.registers import Entry, LinkPattern, Register, RegisterSet
 from ..reading.loader import Document, Path_
-from .ids import ID, PREFIX, REFERENCE, number_of, prefix_of
+from .ids import ID, PREFIX, REFERENCE, Number, number_of, prefix_of
 
 
 class Ref(NamedTuple):
@@ -71,7 +71,7 @@ class _Context:
     pending: set[str]
     repeated: set[str]
     """IDs written on more than one entry (rules reports each)."""
-    numbered: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    numbered: dict[str, list[tuple[Number, str]]] = field(default_factory=dict)
     """Prefix -> (number, ID) of its well-formed entries: a range's targets are looked up
     here, not by scanning every entry for each range (2,000 ranges x 2,000 entries)."""
     known: set[str] = field(default_factory=set)

@@ -29,7 +29,7 @@ from .diffs import LOG_FORMAT, Hunk, LoggedCommit, parse_diff, parse_log, tree_b
 from .filetext import FileText
 
 _FULL_SHA = re.compile(r"[0-9a-f]{40}")
-_ALIAS = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+_ALIAS = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")  # a folder's name: bounded
 _BINARY = "binary"
 # A branch or tag name as `bump` fetches it: no refspec syntax (':', '+', '*', '^'), no option.
 _REF = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_][A-Za-z0-9_.-]*)*")

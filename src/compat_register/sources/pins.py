@@ -59,7 +59,10 @@ class Checkouts:
         """The first place holding the pinned commit: the local checkout (REGISTER_SOURCE_<ALIAS>
         or `path:`), then the synced cache; when none does, a problem naming each place tried,
         in that order, and what to do."""
-        places = checkout_places(source, self.registers_dir, self.cache, self.environ)
+        try:
+            places = checkout_places(source, self.registers_dir, self.cache, self.environ)
+        except GitSourceError as err:  # an alias that names no cache (check says why)
+            return Pin(None, None, str(err))
         if not places:
             return Pin(None, None, _no_checkout(source), offline=True)
         tried: list[str] = []
