@@ -33,6 +33,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from . import api
+from .model import display
 from .model.diagnostic import Diagnostic
 from .model.registers import Sources
 
@@ -537,4 +538,4 @@ def report(result: api.Checked) -> None:
 
 
 def _message(d: Diagnostic) -> str:
-    return f"{d.file}:{d.line}:{d.col}: {d.id}: {d.message}"
+    return display.line(f"{d.file}:{d.line}:{d.col}: {d.id}: {d.message}")

@@ -96,3 +96,10 @@ def test_a_bidi_control_in_prose_is_a_located_warning(tmp_path: Path) -> None:
     assert (
         "t.yaml:12:11: warning: T-01: bidi control character U+202E, U+2066, U+2069 in prose" in out
     ), out
+
+
+def test_a_rewritten_token_s_line_shows_what_its_file_name_holds() -> None:
+    from compat_register.following.edit import Change
+
+    change = Change(f"{OSC}\n.yaml", 3, 4, "T-01", "a.go:1", "a.go:2")
+    assert change.as_text() == "\\x1b]52;c;aGk=\\x07\\n.yaml:3:4: fixed: T-01: a.go:1 -> a.go:2"

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..model import display
 from ..model.notation import lines_text
 from ..model.registers import Citation, Register
 from ..reading.build import build_register
@@ -39,7 +40,8 @@ class Change:
     new: str
 
     def as_text(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}: fixed: {self.entry}: {self.old} -> {self.new}"
+        text = f"{self.file}:{self.line}:{self.col}: fixed: {self.entry}: {self.old} -> {self.new}"
+        return display.line(text)
 
 
 @dataclass(frozen=True)

@@ -279,7 +279,8 @@ def read(registers_dir: Path) -> Lock | None:
         # Lines end in "\n" as the lock is made (a CRLF lock is written back CRLF: edit.encoded).
         text = regular.read_bytes(path, regular.MAX_BYTES).decode("utf-8-sig")
         text = text.replace("\r\n", "\n")
-    except OSError as err:
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) else None
         problem = Diagnostic(
             file=file,
             line=1,
@@ -287,18 +288,7 @@ def read(registers_dir: Path) -> Lock | None:
             severity="error",
             id="citations",
             code="bad-stamp",
-            message=f"cannot read: {err.strerror or err}",
-        )
-        return Lock(path, file, {}, [problem])
-    except UnicodeDecodeError as err:
-        problem = Diagnostic(
-            file=file,
-            line=1,
-            col=1,
-            severity="error",
-            id="citations",
-            code="bad-stamp",
-            message=f"cannot read: {err}",
+            message=f"cannot read: {reason or err}",
         )
         return Lock(path, file, {}, [problem])
     stamps, problems = parse(text, file)

@@ -144,7 +144,7 @@ def preview_text(preview: Preview) -> str:
     for outcome in preview.stale:
         c = outcome.citation
         lines.append(f"  {c.where.file}:{c.where.line}:{c.where.col}: {c.entry}: {outcome.message}")
-    return "\n".join(lines)
+    return "\n".join(display.line(line) for line in lines)
 
 
 # --- bump ---------------------------------------------------------------------------------
@@ -184,8 +184,8 @@ def followed_text(followed: Followed, new: str = "") -> str:
         line += f" -> {lines}" if followed.path == c.repo_path else f" -> {followed.path}:{lines}"
     note = followed.note + _candidates(followed, new)
     if followed.kind == "changed":
-        return f"{line}: {note}; read them, then register stamp {c.entry}"
-    return f"{line}: {note}" if note else line
+        return display.line(f"{line}: {note}; read them, then register stamp {c.entry}")
+    return display.line(f"{line}: {note}" if note else line)
 
 
 def _candidates(followed: Followed, new: str) -> str:
@@ -209,7 +209,9 @@ def refused_text(outcome: Outcome) -> str:
     """The line of a citation `register stamp` could not stamp."""
     c = outcome.citation
     where = f"{c.where.file}:{c.where.line}:{c.where.col}"
-    return f"{where}: error: {c.entry}: not stamped ({outcome.outcome}): {outcome.message}"
+    return display.line(
+        f"{where}: error: {c.entry}: not stamped ({outcome.outcome}): {outcome.message}"
+    )
 
 
 def stamped_text(stamped: list[Outcome], written: bool) -> str:
