@@ -60,11 +60,15 @@ def check(root: Path, environ: Mapping[str, str] | None = None) -> Checked:
     return _check(root, environ=environ)
 
 
+Waiting = Callable[[str], None] | None
+"""Told once, when a writer must wait for another: `waiting for pid 4242 (...) to finish`."""
+
+
 def writer(
     root: Path,
     command: str,
     environ: Mapping[str, str] | None = None,
-    on_wait: Callable[[str], None] | None = None,
+    on_wait: Waiting = None,
 ) -> contextlib.AbstractContextManager[Path]:
     """The project's writer lock, held by every command that writes the registers, the
     lock or the cache (`storage.project.writing`): waits a bounded time for another
@@ -184,7 +188,9 @@ class Fixed:
     """The run's diagnostics but those of the citations fixed."""
 
 
-def fix(root: Path, environ: Mapping[str, str] | None = None) -> tuple[Verified, Fixed]:
+def fix(
+    root: Path, environ: Mapping[str, str] | None = None, on_wait: Waiting = None
+) -> tuple[Verified, Fixed]:
     """`register fix`: point every `moved` citation at its proposed lines, in place (but
     those of a source whose pin was moved by hand: `register bump` follows those).
 
@@ -192,7 +198,7 @@ def fix(root: Path, environ: Mapping[str, str] | None = None) -> tuple[Verified,
     them) are made in memory, read back, and written all at once or not at all: raises
     `edit.EditError`, having written nothing, when that cannot be done safely.
     """
-    with writer(root, "register fix", environ) as journal:
+    with writer(root, "register fix", environ, on_wait) as journal:
         return _fix(root, environ, journal)
 
 
@@ -237,6 +243,7 @@ def sync(
     aliases: Iterable[str] = (),
     progress: Callable[[str, str], None] | None = None,
     environ: Mapping[str, str] | None = None,
+    on_wait: Waiting = None,
 ) -> tuple[list[pins.Synced], list[Diagnostic]]:
     """`register sync`: fetch each source's pinned commit into the cache, but for a source
     whose local checkout already holds it.
@@ -254,7 +261,7 @@ def sync(
     if any(p.severity == "error" for p in problems):
         return [], sort_diagnostics(problems)
     environ = os.environ if environ is None else environ
-    with writer(root, " ".join(["register sync", *aliases]), environ):
+    with writer(root, " ".join(["register sync", *aliases]), environ, on_wait):
         synced, failed = pins.sync_all(sources, root, list(aliases), progress, environ)
     return synced, sort_diagnostics([*problems, *failed])
 
@@ -267,6 +274,7 @@ def bump(
     dry_run: bool = False,
     progress: Callable[[str], None] | None = None,
     environ: Mapping[str, str] | None = None,
+    on_wait: Waiting = None,
 ) -> tuple[Checked, bumping.Bump | None]:
     """`register bump`: move the pin of `alias` to `rev` and every citation of it along.
 
@@ -278,7 +286,7 @@ def bump(
     from .following import bump as bumping
 
     environ = os.environ if environ is None else environ
-    with writer(root, f"register bump {alias}", environ) as journal:
+    with writer(root, f"register bump {alias}", environ, on_wait) as journal:
         checked = _check(root, environ=environ)
         if checked.failed:
             return checked, None
@@ -312,7 +320,10 @@ class Stamped:
 
 
 def stamp(
-    root: Path, ids: Iterable[str] = (), environ: Mapping[str, str] | None = None
+    root: Path,
+    ids: Iterable[str] = (),
+    environ: Mapping[str, str] | None = None,
+    on_wait: Waiting = None,
 ) -> tuple[Verified, Stamped | None]:
     """`register stamp [ID...]`: record the cited lines of the given entries (every entry
     when none is given) in citations.lock, as reviewed. A citation is stamped only when its
@@ -322,7 +333,7 @@ def stamp(
     errors: the stamps of a file that does not load would otherwise be dropped. Raises
     `edit.EditError` when the lock cannot be rewritten safely.
     """
-    with writer(root, "register stamp", environ) as journal:
+    with writer(root, "register stamp", environ, on_wait) as journal:
         return _stamp(root, ids, environ, journal)
 
 
@@ -461,13 +472,14 @@ def import_pages(
     name: str | None = None,
     force: bool = False,
     dry_run: bool = False,
+    on_wait: Waiting = None,
 ) -> Imports:
     """`register import PAGE...`: each hand-written page as a register file under `root`.
 
     Every page is planned first; the files are written only when no page has an error,
     all at once or none (`edit.EditError`, having written nothing, when that fails).
     """
-    with writer(root, "register import") as journal:
+    with writer(root, "register import", on_wait=on_wait) as journal:
         return _import_pages(root, pages, name, force, dry_run, journal)
 
 

@@ -115,6 +115,11 @@ def echo(text: str, err: bool = False, nl: bool = True) -> None:
     click.echo(display.lines(text), err=err, nl=nl)
 
 
+def waiting(line: str) -> None:
+    """A writer waits for another (the project's lock): say for whom, once, on stderr."""
+    echo(f"register: {line}", err=True)
+
+
 def stdout_gone() -> bool:
     """Whether standard output is a pipe whose reader has gone (poll says POLLERR)."""
     try:
@@ -270,7 +275,7 @@ def fix(registers_dir: Path, fmt: str, verbose: bool) -> None:
     """Rewrite the line numbers of moved citations in place (nothing else changes)."""
     _require_dir(registers_dir)
     try:
-        result, fixed = api.fix(registers_dir)
+        result, fixed = api.fix(registers_dir, on_wait=waiting)
     except edit.EditError as err:
         raise click.ClickException(str(err)) from None
     if fmt != "json":
@@ -309,7 +314,7 @@ def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: s
     _require_dir(registers_dir)
     try:
         checked, result = api.bump(
-            registers_dir, alias, rev, dry_run=dry_run, progress=_progress(alias)
+            registers_dir, alias, rev, dry_run=dry_run, progress=_progress(alias), on_wait=waiting
         )
     except UnknownSource as err:
         raise click.UsageError(str(err)) from None
@@ -348,7 +353,7 @@ def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
     """
     _require_dir(registers_dir)
     try:
-        verified, stamped = api.stamp(registers_dir, ids)
+        verified, stamped = api.stamp(registers_dir, ids, on_wait=waiting)
     except api.UnknownID as err:
         raise click.UsageError(str(err)) from None
     except edit.EditError as err:
@@ -375,7 +380,7 @@ def sync(registers_dir: Path, aliases: tuple[str, ...]) -> None:
         if show:
             progress_line(alias, line)
 
-    synced, problems = api.sync(registers_dir, aliases, progress)
+    synced, problems = api.sync(registers_dir, aliases, progress, on_wait=waiting)
     if show:
         echo("", err=True)
     for done in synced:
@@ -485,7 +490,9 @@ def render_command(
 ) -> None:
     """Write the site's pages as Markdown, for engines that run no MkDocs plugins."""
     _require_dir(registers_dir)
-    with api.writer(registers_dir, "register render"):  # it writes the excerpt cache
+    with api.writer(
+        registers_dir, "register render", on_wait=waiting
+    ):  # it writes the excerpt cache
         if plain:
             _render_plain(registers_dir, out, legend)
         _render(registers_dir, out, offline, templates, legend, no_history, repo_url)
@@ -636,7 +643,9 @@ def import_command(
     if name is not None and len(pages) != 1:
         raise click.UsageError("--name names the file of one page: give one PAGE")
     try:
-        result = api.import_pages(registers_dir, pages, name=name, force=force, dry_run=dry_run)
+        result = api.import_pages(
+            registers_dir, pages, name=name, force=force, dry_run=dry_run, on_wait=waiting
+        )
     except edit.EditError as err:
         raise click.ClickException(str(err)) from None
     echo(reporter.import_report(result.planned, result.diagnostics, result.written, fmt))

@@ -47,7 +47,8 @@ def test_a_writer_waits_a_bounded_time_and_names_the_holder(tmp_path: Path) -> N
         holder.kill()
         holder.communicate()
     assert done.returncode == 1 and done.stdout == ""
-    [line] = done.stderr.splitlines()
+    [told, line] = done.stderr.splitlines()
+    assert told.startswith(f"register: waiting for pid {holder.pid} (register bump up) since ")
     assert line.startswith("Error: ") and f"pid {holder.pid} (register bump up) since " in line
     assert "waited 0.5 s" in line and waited < 10
     assert snapshot(tmp_path) == before

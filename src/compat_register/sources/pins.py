@@ -165,9 +165,7 @@ def _remedy(source: Source, places: list[tuple[Path, str]], cloned: bool) -> str
     if not local:
         return sync
     variable = source_variable(source.alias)
-    there = (
-        f"fetch it there (git -C {local[0]} fetch)" if cloned else "clone the repository there"
-    )
+    there = f"fetch it there (git -C {local[0]} fetch)" if cloned else "clone the repository there"
     also = f", or {sync}" if source.repo else ""
     return f"{there}, or set {variable} to a clone that holds it{also}"
 
