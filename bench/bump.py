@@ -125,22 +125,20 @@ def measure_history(root: Path, options: argparse.Namespace) -> None:
     git = ["git", "--git-dir", repo]
     diff = best([*git, "diff", "-M", "--unified=0", pin, head], env, options.repeat)
     logs = " ".join(f"'{p}'" for p in cited)
-    follow = [
+    follow_logs = [
         "sh", "-c", f"for f in {logs}; do {' '.join(git)} log --follow --first-parent"
         f" --format=%H {pin}..{head} -- \"$f\"; done",
     ]  # fmt: skip
-    follows = best(follow, env, options.repeat)
-    floor = diff[0] + follows[0]
+    follows = best(follow_logs, env, options.repeat)
+    floor = (diff[0] + follows[0], diff[2] + follows[2])
     bump = [register, "bump", "code", head, "--registers", str(registers), "--dry-run"]
     ranged = best(bump, env, options.repeat, ok=(0, 1))
     where = options.clone or "a generated history"
     print(f"{where}: {commits} first-parent commits {pin[:10]}..{head[:10]},")
-    print(f"  {citations} citations over {len(cited)} files")
-    print(f"{'git diff -M --unified=0 PIN HEAD':<44} {diff[0]:6.3f} s wall")
-    print(f"{'git log --follow of each cited file':<44} {follows[0]:6.3f} s wall")
-    print(f"{'register bump --dry-run over the range':<44} {ranged[0]:6.3f} s wall, "
-          f"{ranged[2]:6.3f} s CPU, {ranged[0] / floor:5.2f}x (diff + log --follow), "
-          f"{ranged[0] / diff[0]:5.1f}x the diff alone")  # fmt: skip
+    print(f"  {citations} citations over {len(cited)} files (wall and CPU seconds; ratios of each)")
+    timed("git diff -M --unified=0 PIN HEAD", diff)
+    timed("git log --follow of each cited file", follows)
+    timed("register bump --dry-run over the range", ranged, floor, "(diff + log --follow)")
     one = root / "one"
     shutil.copytree(registers, one)
     parent = subprocess.run([*git, "rev-parse", f"{head}~1"], capture_output=True, check=True)
@@ -151,11 +149,34 @@ def measure_history(root: Path, options: argparse.Namespace) -> None:
     start = best([register, "check", "--registers", str(one)], env, options.repeat)
     bump_one = [register, "bump", "code", head, "--registers", str(one), "--dry-run"]
     single = best(bump_one, env, options.repeat, ok=(0, 1))
-    beyond = max(single[0] - start[0], 0.0)
-    print(f"{'one commit: git diff -M --unified=0':<44} {one_diff[0]:6.3f} s wall")
-    print(f"{'one commit: register check (start-up)':<44} {start[0]:6.3f} s wall")
-    print(f"{'one commit: register bump --dry-run':<44} {single[0]:6.3f} s wall, "
-          f"{beyond:6.3f} s beyond start-up, {beyond / one_diff[0]:5.1f}x the diff")  # fmt: skip
+    beyond = (max(single[0] - start[0], 0.0), 0.0, max(single[2] - start[2], 0.0))
+    timed("one commit: git diff -M --unified=0", one_diff)
+    timed("one commit: register check (start-up)", start)
+    timed("one commit: register bump --dry-run", single)
+    timed("one commit: bump beyond start-up", beyond, (one_diff[0], one_diff[2]), "the diff")
+    with Checkout(Path(repo)) as checkout:
+        alone = in_process_follow(checkout, one, previous, head, options.repeat)
+    ratio = f"{alone / one_diff[0]:5.1f}x the diff"
+    print(f"{'one commit: follow() alone, in process':<44} {alone:6.3f} s wall {'':>14} {ratio}")
+
+
+def timed(name: str, run: Run, floor: tuple[float, float] | None = None, of: str = "") -> None:
+    """One line: wall and CPU seconds, and their ratios to `floor` (wall, CPU) if given."""
+    line = f"{name:<44} {run[0]:6.3f} s wall, {run[2]:6.3f} s CPU"
+    if floor is not None:
+        line += f", {run[0] / floor[0]:5.1f}x / {run[2] / max(floor[1], 1e-6):5.1f}x {of}"
+    print(line)
+
+
+def in_process_follow(
+    checkout: Checkout, registers: Path, old: str, new: str, repeat: int
+) -> float:
+    """The least wall time of `follow` alone over the register set's citations."""
+    from compat_register import api  # noqa: PLC0415 - the bench's own process
+
+    loaded = api.check(registers)
+    citations = [c for c in loaded.registers.citations() if c.repo_path]
+    return best_call(lambda: follow(checkout, old, new, citations), repeat)
 
 
 def measure_scaling(root: Path, repeat: int) -> None:
