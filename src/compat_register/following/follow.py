@@ -13,12 +13,10 @@ Used by `register bump` to move a pin and by `register verify --against` to prev
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import overload
 
-from ..citations.compare import Kind, comparable, file_kind, same_text
+from ..citations.compare import file_kind, same_text
 from ..model.registers import Citation
 from ..sources.diffs import Changes, Hunk
 from ..sources.gitsource import Checkout, GitSourceError
@@ -29,14 +27,12 @@ from ..sources.steps import (
     pair_score,
     range_step,
     step_hunks,
-    written_lines,
 )
 from .moves import AddedIndex, Decision, Text, decide, elsewhere, one_line_rule
 from .paths import Moved, revision_folder, successor
 from .remap import KINDS, Mapped, Remap, remap
+from .texts import Texts
 
-Written = tuple[list[Hunk], dict[int, str]]
-"""A file's hunks in one step and the text of each line it added."""
 Rename = tuple[str, str, str]
 """(old path, new path, the commit that renamed it)."""
 Place = tuple[str, int, int, str]
@@ -117,7 +113,7 @@ def follow(
     if old_sha != new_sha:
         steps = first_parent_steps(checkout, old_sha, new_sha)
         walk = _Walk(checkout, steps or [range_step(checkout, old_sha, new_sha)], revisions)
-        walk.markdown = markdown
+        walk.texts.markdown = markdown
         walk.run(tracks, commits=steps is not None)
     return [_result(checkout, t, (old_sha, new_sha), markdown) for t in tracks]
 
@@ -132,12 +128,8 @@ class _Walk:
 
     def __init__(self, checkout: Checkout, steps: list[Changes], revisions: Collection[str]):
         self.checkout, self.steps, self.revisions = checkout, steps, revisions
-        self.markdown: Sequence[str] = ()
-        self._keys: dict[Kind, dict[str, str]] = {"markdown": {}, "code": {}}
+        self.texts = Texts(checkout)
         self._pairs: dict[tuple[str, str], list[Hunk]] = {}
-        self._written: dict[str, tuple[dict[str, Written], dict[str, set[str]]]] = {}
-        self._index: dict[tuple[str, str, Kind], AddedIndex | None] = {}
-        self._files: dict[tuple[str, str, Kind], Text | None] = {}
         self._holders: dict[tuple[str, str], list[str]] = {}
 
     def run(self, tracks: list[_Track], *, commits: bool) -> None:
@@ -229,10 +221,10 @@ class _Walk:
 
     def _deleted(self, step: Changes, path: str, moved: Moved, tracks: list[_Track]) -> None:
         """A deleted file: its lines may live on in the files the step wrote (a split)."""
-        old = self._text(step.parent, path, self._keyed(path))
+        old = self.texts.text(step.parent, path, self.texts.keyed(path))
         for track in tracks:
             assert track.lines is not None
-            others = [] if old is None else self._indexes(step, old, track.lines)
+            others = [] if old is None else self.texts.written(step, old, track.lines)
             found = None if old is None else elsewhere(old, *track.lines, others)
             found = found and self._kept_in_folder(path, found, Decision("gone", None, ""))
             if found is not None and old is not None:
@@ -263,9 +255,9 @@ class _Walk:
         if not touched:
             return
         try:
-            keyed = self._keyed(path, new_path)
-            old = self._text(step.parent, path, keyed)
-            new = self._text(step.sha, new_path, keyed)
+            keyed = self.texts.keyed(path, new_path)
+            old = self.texts.text(step.parent, path, keyed)
+            new = self.texts.text(step.sha, new_path, keyed)
         except GitSourceError as err:  # a binary file: the hunks are all there is
             for i in touched:
                 decision = Decision(mapped[i].kind, mapped[i].lines, str(err))
@@ -293,7 +285,7 @@ class _Walk:
         decision = decide(old, index, *track.lines, region, remapped.removes(*track.lines))
         if not decision.lost:
             return decision
-        others = [ix for ix in self._indexes(step, old, track.lines) if ix.path != index.path]
+        others = [ix for ix in self.texts.written(step, old, track.lines) if ix.path != index.path]
         found = elsewhere(old, *track.lines, others)
         if found is None:
             return decision
@@ -377,85 +369,6 @@ class _Walk:
         if (old_blob, new_blob) not in self._pairs:
             self._pairs[old_blob, new_blob] = pair_hunks(self.checkout, old_blob, new_blob)
         return self._pairs[old_blob, new_blob]
-
-    def _indexes(self, step: Changes, old: Text, lines: tuple[int, int]) -> list[AddedIndex]:
-        """The added lines of each text file the step wrote that added the first line of old
-        `lines` (one `git diff` of the step, its added lines indexed by `coarse` form), for
-        lines that left their file. Keyed as `old` is."""
-        if step.sha not in self._written:
-            by_key: dict[str, set[str]] = {}
-            written = written_lines(self.checkout, step)
-            for path, (_, added) in written.items():
-                for line in added.values():
-                    by_key.setdefault(coarse(line), set()).add(path)
-            self._written[step.sha] = (written, by_key)
-        written, by_key = self._written[step.sha]
-        first = next((k for k in old.keys[lines[0] - 1 : lines[1]] if k), None)
-        keyed = old.keyed
-        found = []
-        for path in sorted(by_key.get(coarse(first), ())) if first else ():
-            if (step.sha, path, keyed) not in self._index:
-                try:
-                    other = self._text(step.sha, path, keyed)
-                except GitSourceError:  # binary
-                    other = None
-                hunks = written[path][0]
-                made = None if other is None else AddedIndex(path, other, hunks)
-                self._index[step.sha, path, keyed] = made
-            if (ready := self._index[step.sha, path, keyed]) is not None:
-                found.append(ready)
-        return found
-
-    def _keyed(self, *paths: str) -> Kind:
-        """The rule line keys follow when `paths` are compared: Markdown's only when all are
-        Markdown (code's is the stricter, line by line)."""
-        kinds = {file_kind(p, self.markdown) for p in paths}
-        return "markdown" if kinds == {"markdown"} else "code"
-
-    def _text(self, sha: str, path: str, keyed: Kind) -> Text | None:
-        """A file at `sha`, its lines keyed by the rule `keyed` (each when first needed)."""
-        if (sha, path, keyed) not in self._files:
-            lines = self.checkout.read_text(sha, path)
-            kind = file_kind(path, self.markdown)
-            self._files[sha, path, keyed] = (
-                None
-                if lines is None
-                else Text(lines, _Keys(lines, keyed, self._keys[keyed]), kind, keyed)
-            )
-        return self._files[sha, path, keyed]
-
-
-class _Keys(Sequence[str]):
-    """A file's lines as keys, each made when first read: most lines of a file are never
-    looked at, and a line that recurs (across commits) is made once a run."""
-
-    def __init__(self, lines: Sequence[str], kind: Kind, cache: dict[str, str]) -> None:
-        self._lines, self.kind, self._cache = lines, kind, cache
-
-    def __len__(self) -> int:
-        return len(self._lines)
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        if isinstance(index, slice):
-            return [self._key(line) for line in self._lines[index]]
-        return self._key(self._lines[index])
-
-    def _key(self, line: str) -> str:
-        cache = self._cache
-        return cache[line] if line in cache else cache.setdefault(line, comparable(line, self.kind))
-
-
-def coarse(line: str) -> str:
-    """Letters and digits only: equal for lines whose keys are equal (normalising only drops
-    or changes spaces, markup and quotes), so a cheap index of lines that may match."""
-    return _NOT_ALNUM.sub("", line)
-
-
-_NOT_ALNUM = re.compile(r"[\W_]+")
 
 
 def _span(lines: tuple[int, int] | None) -> str:
