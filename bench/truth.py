@@ -61,6 +61,9 @@ class History:
     new: str
     under: str
     suffixes: tuple[str, ...]
+    revisions: str
+    """sources.yaml's `revisions:`, the spec's revision folders (a citation must not leave
+    its own without saying so)."""
 
 
 HISTORIES = (
@@ -72,6 +75,7 @@ HISTORIES = (
         "49047aebe8040dcd125341d2b9981524543c4fe9",
         "",
         (".go",),
+        "[2026-01-01]",
     ),
     History(
         "spec",
@@ -81,6 +85,7 @@ HISTORIES = (
         "e611c1883c09a0f9297701dc4480d3de7994e7e6",
         "docs/specification/",
         (".md", ".mdx"),
+        "[2024-11-05, 2025-03-26]",
     ),
 )
 
@@ -118,7 +123,7 @@ def write_registers(root: Path, history: History, cited: list[Cited]) -> Path:
     registers = root / "registers"
     registers.mkdir(parents=True)
     (registers / "sources.yaml").write_text(
-        "revisions: [2026-01-01]\nsources:\n  up:\n    title: Upstream\n    repo: null\n"
+        f"revisions: {history.revisions}\nsources:\n  up:\n    title: Upstream\n    repo: null\n"
         f"    commit: {history.old}\n    claims: ['**']\n",
         encoding="utf-8",
     )
