@@ -472,6 +472,17 @@ def export_command(registers_dir: Path, output: Path | None) -> None:
     "--repo-url", metavar="URL", help="The project's repository, to link each commit shown."
 )
 @click.option(
+    "--subject",
+    metavar="NAME",
+    help="The subject the priorities page lists first (default: the subject of most entries).",
+)
+@click.option(
+    "--edit-url",
+    metavar="URL",
+    help="Where the registers folder's files are edited (e.g. https://github.com/o/r/edit/"
+    "main/registers/): each entry gets a link to its line there.",
+)
+@click.option(
     "--plain",
     is_flag=True,
     help="Plain Markdown pages in the hand-written shape instead (DIR/<register>.md, no HTML), "
@@ -486,6 +497,8 @@ def render_command(
     legend: str | None,
     no_history: bool,
     repo_url: str | None,
+    subject: str | None,
+    edit_url: str | None,
     plain: bool,
 ) -> None:
     """Write the site's pages as Markdown, for engines that run no MkDocs plugins."""
@@ -524,9 +537,12 @@ def _render(
         templates=templates,
         history=history,
         repo_url=repo_url,
+        subject=subject,
+        edit_url=edit_url,
     )
     pages = renderer.pages()
     refuse_unsafe_pages(pages)
+    pages.update(renderer.downloads())
     folder = api.excerpt_cache(registers_dir)
     highlighter = excerpts.Highlighter(store=lambda settings: ExcerptStore(folder, settings))
     pages.update(excerpts.documents(renderer.excerpts, highlighter))

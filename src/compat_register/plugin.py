@@ -39,7 +39,7 @@ from .model.registers import Sources
 
 if TYPE_CHECKING:
     from .history.repository import History
-from .site import excerpts, extensions, failures, levels, rebuild, render, sanitize
+from .site import editing, excerpts, extensions, failures, levels, rebuild, render, sanitize
 from .site import problems as on_pages
 from .site.excerptstore import ExcerptStore
 
@@ -79,6 +79,9 @@ class RegisterConfig(base.Config):
     left out with an info line; `false` never reads the history."""
     changes = c.Type(str, default="registers/changes.md")
     """The Changes page (every commit that changed the registers, newest first)."""
+    subject = c.Optional(c.Type(str))
+    """The subject the priorities page lists first (the project's own); by default the
+    subject of the most entries."""
     nav_title = c.Type(str, default="Registers")
     """Title of the nav section appended when mkdocs.yml has a `nav`."""
 
@@ -203,7 +206,8 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         # The project's repository links each commit of the Changes page; a caller that
         # runs the event alone may give no config.
         repo_url = getattr(config, "repo_url", None)
-        built = self._build(root, layout, templates, repo_url)
+        links = (repo_url, _edit_url(config, root))
+        built = self._build(root, layout, templates, links)
         report(built.result)
         for uri, content in built.pages.items():
             _add(files, File.generated(config, uri, content=content))
@@ -224,7 +228,11 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         return files
 
     def _build(
-        self, root: Path, layout: render.Layout, templates: Path | None, repo_url: str | None
+        self,
+        root: Path,
+        layout: render.Layout,
+        templates: Path | None,
+        links: tuple[str | None, str | None],
     ) -> Built:
         """The registers rendered, or the last rendering when nothing it read has changed.
 
@@ -233,7 +241,9 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         (`rebuild.page_inputs`); the overview, revision and priorities pages always are.
         """
         head = api.history_head(root) if self.config.history else None
-        settings = (root.resolve(), templates, self.config.verify, layout, repo_url, head)
+        repo_url, edit_url = links  # the project's repository, where its registers are edited
+        subject = self.config.subject
+        settings = (root.resolve(), templates, self.config.verify, layout, links, head, subject)
         folders = (root, templates, render.PACKAGED_TEMPLATES)
         states = [tree_state(folder) for folder in folders]
         key = (settings, *states)
@@ -259,9 +269,12 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
                 templates=templates,
                 history=self._history(root),
                 repo_url=repo_url,
+                subject=self.config.subject,
+                edit_url=edit_url,
             )
             reused = self._unchanged(inputs)
             pages = renderer.pages(reuse=reused)
+            pages.update(renderer.downloads())
             result.diagnostics.extend(render.page_clashes(result.registers, layout))
         except render.TemplateProblem as err:
             raise PluginError(f"register plugin: template {err}") from err
@@ -439,6 +452,18 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         server.watch(str(Path(self.config.registers)))
         server.watch(str(Path(self.config.templates or render.PACKAGED_TEMPLATES)))
         return server
+
+
+def _edit_url(config: MkDocsConfig, root: Path) -> str | None:
+    """Where the registers folder's files are edited, from `repo_url` and `edit_uri`."""
+    top = Path(config.config_file_path or ".").resolve().parent
+    try:
+        docs = Path(config.docs_dir).resolve().relative_to(top).as_posix()
+        registers = root.resolve().relative_to(top).as_posix()
+    except ValueError:
+        return None  # outside mkdocs.yml's folder: where it sits in the repository is unknown
+    edit_uri = getattr(config, "edit_uri", None)
+    return editing.edit_base(getattr(config, "repo_url", None), edit_uri, docs, registers)
 
 
 def conversion_context(config: MkDocsConfig, files: Files) -> tuple[Any, ...]:

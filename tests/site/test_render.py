@@ -346,7 +346,7 @@ def test_site_templates_override_packaged_ones(tmp_path: Path) -> None:
     registers = api.check(GOLDEN / "basic" / "registers").registers
     pages = render.render_site(registers, templates=tmp_path)
     assert pages["registers/health.md"] == "# Mine: 10\n"
-    assert pages["registers/alpha.md"].startswith("---\ntags:")
+    assert pages["registers/alpha.md"].startswith("---\nsearch:\n  boost: 4\ntags:")
 
 
 def test_render_command_writes_pages_and_assets(tmp_path: Path) -> None:
@@ -362,8 +362,11 @@ def test_render_command_writes_pages_and_assets(tmp_path: Path) -> None:
         "registers/alpha.md",
         "registers/beta.md",
         "registers/health.md",
+        "registers/health/alpha.md",
+        "registers/health/beta.md",
         "registers/index.md",
         "registers/priorities.md",
+        "registers/registers.json",
         "registers/revisions/2024-11-05.md",
         "registers/revisions/2025-06-18.md",
         "registers/revisions/2026-07-28.md",

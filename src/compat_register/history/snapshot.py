@@ -124,6 +124,7 @@ PROSE = {
     "effort.note": ("effort", "note"),
     "risk": ("risk",),
     "detail": ("detail",),
+    "next": ("next",),
 }
 """An entry's prose fields, named as `register diff` reports them, and their paths."""
 
@@ -137,6 +138,7 @@ def _prose(entry: Entry) -> dict[str, str]:
         "effort.note": entry.effort.note,
         "risk": entry.risk,
         "detail": entry.detail,
+        "next": entry.next_step,
     }
     found = {}
     for name, text in texts.items():

@@ -131,6 +131,7 @@ PROSE_FIELDS: dict[Path_, str] = {
     ("effort", "note"): "effort.note",
     ("risk",): "risk",
     ("detail",): "detail",
+    ("next",): "next_step",
 }
 """An entry's prose fields (besides each note's `text`): their path in the YAML entry ->
 the `Entry` attribute holding them. Scanned for references and in-prose citations; titles
@@ -210,6 +211,9 @@ class Entry:
     """Where the entry sits in its document: `("entries", index)`."""
     named: bool = True
     """Whether the entry has an `id` string; without one, `id` is a stand-in `slug[index]`."""
+    next_step: str | None = None
+    """`next:`, what to do next about it (the priorities page shows it; without one, the
+    status note)."""
 
     @property
     def anchor(self) -> str:

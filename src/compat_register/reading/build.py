@@ -232,6 +232,7 @@ def _build_entry(
         field=base,
         named=named,
         meta=_dict(data.get("_meta")),
+        next_step=_opt_text(data.get("next")),
     )
 
 

@@ -72,6 +72,7 @@ def entry_data(entry: Entry) -> dict[str, Any]:
         "effort": _rated(entry.effort, "size"),
         "risk": entry.risk,
         "detail": entry.detail,
+        "next": entry.next_step,
         "notes": [{"title": n.title, "text": n.text} for n in entry.notes],
         "tags": entry.tags,
         "citations": [citation_data(c) for c in entry.all_citations()],

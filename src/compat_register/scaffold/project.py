@@ -10,7 +10,7 @@ import datetime
 import json
 from pathlib import Path
 
-from ..site.extensions import mkdocs_yaml
+from ..site.extensions import SEARCH_SEPARATOR, mkdocs_yaml
 from . import install
 
 FILES = Path(__file__).parent / "files"
@@ -54,7 +54,9 @@ theme:
     - content.code.copy
 
 plugins:
-  - search
+  - search:
+      # IDs, paths and file names found as typed (docs/site.md: Search).
+      separator: {_yaml_single(SEARCH_SEPARATOR)}
   - register:
       registers: registers    # sources.yaml and the register files
 
@@ -67,6 +69,11 @@ def requirements() -> str:
     """requirements.txt for CI: compat-register (which brings MkDocs) from where this copy
     was installed (`install`)."""
     return install.requirement()
+
+
+def _yaml_single(text: str) -> str:
+    """`text` as a YAML single-quoted scalar (a regex keeps its backslashes as written)."""
+    return "'" + text.replace("'", "''") + "'"
 
 
 def _yaml_string(text: str) -> str:

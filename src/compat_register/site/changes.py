@@ -7,6 +7,7 @@ and an entry's own last changes linked to their commits' sections.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote
@@ -30,16 +31,22 @@ class Chart:
     svg: Markup
     """Built here from numbers and escaped names (`chart.svg`): printed as it is."""
     caption: Markup
+    rows: list[tuple[str, dict[str, int]]]
+    """(day, counts) after each change, oldest first: the table behind the chart."""
 
 
 class ChangesView:
     """What the site shows of a history: built once per build, used by every page."""
 
-    def __init__(self, history: History, page: str, repo_url: str | None = None) -> None:
+    def __init__(
+        self, history: History, page: str, repo_url: str | None = None, built: int | None = None
+    ) -> None:
         self.history = history
         self.page = page
         self.base = web_base(repo_url)
         self.events = entry_events(history.commits)
+        self.built = int(time.time()) if built is None else built
+        """Where the charts' time axis ends: the build."""
 
     @staticmethod
     def anchor(commit: Commit) -> str:
@@ -106,17 +113,36 @@ class ChangesView:
         ]
         return "; ".join(said)
 
+    def last_changed(self, slug: str, fmt: PageFormatter) -> str:
+        """The day of the last commit that changed a register's file, linked to its section
+        of the Changes page; '' when the history holds none."""
+        series = self.history.counts.get(slug)
+        if not series:
+            return ""
+        commit = series[-1][0]
+        return f"[{self.day(commit)}]({fmt.link(self.page, self.anchor(commit))}){{ .reg-link }}"
+
     def charts(self, registers: list[Register]) -> list[Chart]:
-        """One chart per register the history has counts for, in the set's order."""
+        """One chart per register the history has counts for, in the set's order, all on
+        one time axis: from the first change of any to the build."""
+        series = {
+            r.slug: [(c.time, counts) for c, counts in self.history.counts.get(r.slug, [])]
+            for r in registers
+        }
+        starts = [points[0][0] for points in series.values() if points]
+        if not starts:
+            return []
+        span = (min(starts), self.built)
         found = []
         for register in registers:
-            points = [(c.time, counts) for c, counts in self.history.counts.get(register.slug, [])]
+            points = series[register.slug]
             if points:
-                svg = chart.svg(register.title, register.slug, points)
+                svg = chart.svg(register.title, register.slug, points, span)
                 caption = (
                     f"{chart.counts_text(points[-1][1])} (last changed {chart.day(points[-1][0])})"
                 )
-                found.append(Chart(register, Markup(svg), Markup(escape_inline(caption))))
+                rows = [(chart.day(t), counts) for t, counts in points]
+                found.append(Chart(register, Markup(svg), Markup(escape_inline(caption)), rows))
         return found
 
 

@@ -2,9 +2,14 @@
 (the overview's), as inline SVG made at build time.
 
 Pure: takes (time, counts) points, gives the `<svg>` text; no script runs in the browser.
-Each state is a step line told apart by its dash pattern and its label as well as by its
-colour (the colours, one set per colour scheme, are in `register.css`); the accessible
-name (`<title>`) says the numbers, so a screen reader hears what the lines show.
+Each state is a step line told apart by its dash pattern as well as by its colour (the
+colours, one set per colour scheme, are in `register.css`); the legend, the latest counts
+and the table of every point are text beside the chart (`changes.md.j2`), so they stay
+legible on a phone, where the chart is scaled down. The accessible name (`<title>`) says
+the numbers, so a screen reader hears what the lines show.
+
+All the charts of a page share one time axis (`span`), and every line runs on to its end,
+the time of the build: a count holds until the next change, and the last one until now.
 """
 
 from __future__ import annotations
@@ -16,8 +21,8 @@ from collections.abc import Callable, Sequence
 CHARTED = ("done", "partial", "missing")
 
 WIDTH, HEIGHT = 640, 180
-LEFT, RIGHT, TOP, BOTTOM = 36, 90, 12, 28
-"""Margins: the counts' axis on the left, the lines' labels on the right, dates below."""
+LEFT, RIGHT, TOP, BOTTOM = 40, 12, 12, 30
+"""Margins: the counts' axis on the left, dates below."""
 
 Point = tuple[int, dict[str, int]]
 """(seconds since the epoch, state -> count)."""
@@ -43,11 +48,17 @@ def chart_title(name: str, points: Sequence[Point]) -> str:
     return said
 
 
-def svg(name: str, anchor: str, points: Sequence[Point]) -> str:
-    """The chart of `points` (oldest first, at least one) as one line of SVG; `anchor`
-    makes its element ids unique on the page."""
+def svg(
+    name: str, anchor: str, points: Sequence[Point], span: tuple[int, int] | None = None
+) -> str:
+    """The chart of `points` (oldest first, at least one) as one line of SVG, on the time
+    axis `span` (first, last; the points' own times when None), each line running on to
+    its end; `anchor` makes its element ids unique on the page."""
     top = max([1, *(p[1].get(s, 0) for p in points for s in CHARTED)])
-    x_of = _x_scale([p[0] for p in points])
+    times = [p[0] for p in points]
+    start, end = span if span is not None else (times[0], times[-1])
+    start, end = min(start, times[0]), max(end, times[-1])
+    x_of = _x_scale(times, start, end)
 
     def y_of(count: int) -> float:
         return TOP + (HEIGHT - TOP - BOTTOM) * (1 - count / top)
@@ -57,26 +68,27 @@ def svg(name: str, anchor: str, points: Sequence[Point]) -> str:
         f'<svg class="reg-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-labelledby="{title_id}">',
         f'<title id="{title_id}">{html.escape(chart_title(name, points))}</title>',
-        *_axes(top, y_of, points),
+        *_axes(top, y_of, start, end),
     ]
     for state in CHARTED:
         parts.append(_line(state, points, x_of, y_of))
-    parts += _labels(points[-1][1], y_of)
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _x_scale(times: list[int]) -> dict[int, float]:
-    """Each point's x: by its time, or evenly spread when the times are all one."""
-    first, last = min(times), max(times)
+def _x_scale(times: list[int], start: int, end: int) -> dict[int, float]:
+    """Each point's x on the axis from `start` to `end` (the build, where the lines end), or
+    evenly spread when the axis has no length (every time one)."""
     span = WIDTH - LEFT - RIGHT
-    if last == first:
+    if end == start:
         step = span / max(1, len(times) - 1) if len(times) > 1 else 0
-        return {i: LEFT + step * i for i in range(len(times))}
-    return {i: LEFT + span * (t - first) / (last - first) for i, t in enumerate(times)}
+        return {i: LEFT + step * i for i in range(len(times))} | {len(times): float(LEFT + span)}
+    found = {i: LEFT + span * (t - start) / (end - start) for i, t in enumerate(times)}
+    found[len(times)] = float(LEFT + span)  # the end of the axis: where every line ends
+    return found
 
 
-def _axes(top: int, y_of: Callable[[int], float], points: Sequence[Point]) -> list[str]:
+def _axes(top: int, y_of: Callable[[int], float], start: int, end: int) -> list[str]:
     bottom, right = HEIGHT - BOTTOM, WIDTH - RIGHT
     found = [
         f'<line class="reg-chart-axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{bottom}"></line>',
@@ -84,45 +96,28 @@ def _axes(top: int, y_of: Callable[[int], float], points: Sequence[Point]) -> li
         "</line>",
         f'<text x="{LEFT - 6}" y="{y_of(top) + 4:.1f}" text-anchor="end">{top}</text>',
         f'<text x="{LEFT - 6}" y="{bottom + 4}" text-anchor="end">0</text>',
-        f'<text x="{LEFT}" y="{HEIGHT - 8}">{day(points[0][0])}</text>',
+        f'<text x="{LEFT}" y="{HEIGHT - 6}">{day(start)}</text>',
     ]
-    if len(points) > 1:
-        found.append(
-            f'<text x="{right}" y="{HEIGHT - 8}" text-anchor="end">{day(points[-1][0])}</text>'
-        )
+    if day(end) != day(start):
+        found.append(f'<text x="{right}" y="{HEIGHT - 6}" text-anchor="end">{day(end)}</text>')
     return found
 
 
 def _line(
     state: str, points: Sequence[Point], x_of: dict[int, float], y_of: Callable[[int], float]
 ) -> str:
-    """A step line: a count holds until the next change, then jumps."""
+    """A step line: a count holds until the next change, then jumps; the last count holds
+    to the end of the axis."""
     coordinates: list[str] = []
+    y = 0.0
     for index, (_, counts) in enumerate(points):
-        y = y_of(counts.get(state, 0))
         if coordinates:
-            coordinates.append(f"{x_of[index]:.1f},{coordinates[-1].split(',')[1]}")
+            coordinates.append(f"{x_of[index]:.1f},{y:.1f}")
+        y = y_of(counts.get(state, 0))
         coordinates.append(f"{x_of[index]:.1f},{y:.1f}")
-    end = WIDTH - RIGHT
-    coordinates.append(f"{end:.1f},{coordinates[-1].split(',')[1]}")
+    coordinates.append(f"{x_of[len(points)]:.1f},{y:.1f}")
     css = f"reg-chart-line reg-chart-{state}"
     return f'<polyline class="{css}" points="{" ".join(coordinates)}"></polyline>'
-
-
-def _labels(counts: dict[str, int], y_of: Callable[[int], float]) -> list[str]:
-    """The latest count of each state at the end of its line, nudged apart when equal."""
-    found: list[str] = []
-    taken: list[float] = []
-    for state in CHARTED:
-        y = y_of(counts.get(state, 0)) + 4
-        while any(abs(y - other) < 12 for other in taken):
-            y += 12
-        taken.append(y)
-        text = f"{counts.get(state, 0)} {state}"
-        found.append(
-            f'<text class="reg-chart-{state}" x="{WIDTH - RIGHT + 6}" y="{y:.1f}">{text}</text>'
-        )
-    return found
 
 
 # The overview's state bar: one segment per state, its counts in its title.

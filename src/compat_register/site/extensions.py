@@ -30,6 +30,13 @@ MARKDOWN_EXTENSIONS: dict[str, dict[str, Any]] = {
 """Extension name -> its options, as mkdocs.yml's `markdown_extensions` would give them."""
 
 
+SEARCH_SEPARATOR = r"""[\s\-,;:!?=()\[\]{}<>"“”‘’|*`/]+|\.(?=\s|$)|&[lg]t;|&amp;"""
+"""The search plugin's `separator` the register pages are indexed with (docs/site.md,
+Search): whitespace, punctuation and `/` separate words, and a `.` only where a sentence
+ends, so an entry ID is found as the query parser splits it (`META`, `07`), a path by any
+of its parts (`server.go`), and a dotted key whole. `register init` writes it."""
+
+
 def mkdocs_yaml() -> str:
     """The `markdown_extensions:` section of a mkdocs.yml that names every extension."""
     lines = ["markdown_extensions:"]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..model.registers import RegisterSet
+from ..model.registers import Citation, RegisterSet
 from .render import Layout
 
 if TYPE_CHECKING:
@@ -33,13 +33,14 @@ def page_inputs(
 ) -> dict[str, tuple[Any, ...]]:
     """What each register page and the health page depend on, by page.
 
-    Every page depends on what is common to all: `shared` (the options, the checkouts'
-    pinned commits, the templates), every file under the registers folder `root` that is
-    not a register (sources.yaml, the lock), the page of every entry ID (links) and every
-    register's title (a backlink to a register's summary shows it). A register page also
-    shows its own register file and the backlinks of its entries; its outcomes need no place
-    of their own, since the same file verified at the same pinned commits gives the same
-    ones. The health page shows every citation, where it is written and its outcome.
+        Every page depends on what is common to all: `shared` (the options, the checkouts'
+        pinned commits, the templates), every file under the registers folder `root` that is
+        not a register (sources.yaml, the lock), the page of every entry ID (links) and every
+        register's title (a backlink to a register's summary shows it). A register page also
+        shows its own register file and the backlinks of its entries; its outcomes need no place
+        of their own, since the same file verified at the same pinned commits gives the same
+        ones. The health page shows every citation, where it is written and its outcome, and a
+    register's own health page its register's.
     """
     listed = registers.registers
     state = {path: (mtime, size) for path, mtime, size in files}
@@ -58,14 +59,19 @@ def page_inputs(
         )
         for register in listed
     }
-    inputs[layout.health] = (common, health_rows(registers, outcomes))
+    found = {id(o.citation): (o.outcome, o.message) for o in outcomes}
+    inputs[layout.health] = (common, health_rows(registers.citations(), found))
+    for register in listed:
+        rows = health_rows(register.citations(), found)
+        inputs[layout.health_of(register.slug)] = (common, rows)
     return inputs
 
 
-def health_rows(registers: RegisterSet, outcomes: Sequence[Outcome]) -> tuple[Any, ...]:
-    """Each citation as the health page shows it: what it cites, where, and its outcome."""
-    found = {id(o.citation): (o.outcome, o.message) for o in outcomes}
+def health_rows(
+    citations: Sequence[Citation], outcomes: dict[int, tuple[str, str]]
+) -> tuple[Any, ...]:
+    """Each citation as a health page shows it: what it cites, where, and its outcome."""
     return tuple(
-        (c.text, c.source, c.repo_path, c.start, c.end, c.entry, c.where, found.get(id(c)))
-        for c in registers.citations()
+        (c.text, c.source, c.repo_path, c.start, c.end, c.entry, c.where, outcomes.get(id(c)))
+        for c in citations
     )

@@ -17,6 +17,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import html
+import json
 import posixpath
 import re
 import traceback
@@ -32,11 +33,14 @@ from markupsafe import Markup
 
 from ..model.diagnostic import Diagnostic
 from ..model.positions import Where
-from ..model.registers import Citation, Entry, Register, RegisterSet, Revisions
+from ..model.registers import Citation, Entry, Register, RegisterSet, Revisions, anchor_of
+from ..reporting import export
 from ..views import priorities as prio
 from ..views import revisions as revs
 from . import chart
 from .changes import ChangesView
+from .editing import edit_link
+from .health import STALE, outcome_groups, register_health
 from .markdown import (
     Linker,
     citation_link,
@@ -59,19 +63,6 @@ PACKAGED_TEMPLATES = Path(__file__).parent / "templates"
 
 ASSETS = ("register.css", "register.js")
 """Files under `templates/assets/` that the pages need (badges, overview sorting)."""
-
-OUTCOME_ORDER = (
-    "broken",
-    "changed",
-    "moved",
-    "missing-file",
-    "out-of-range",
-    "unresolved",
-    "unstamped",
-    "unverified",
-    "ok",
-)
-"""Health page order: what needs fixing first."""
 
 RANKS = {
     "state": ("done", "partial", "missing", "n/a"),
@@ -98,9 +89,15 @@ class Layout:
     """Folder of the revision pages: `index.md` the matrix, `2025-11-25.md` one revision."""
     priorities: str = "registers/priorities.md"
     """The open entries by value and effort."""
+    download: str | None = "registers/registers.json"
+    """The register set as JSON (`register export`'s), linked from the overview; None: none."""
 
     def page_of(self, slug: str) -> str:
         return posixpath.join(self.pages, f"{slug}.md")
+
+    def health_of(self, slug: str) -> str:
+        """A register's own health page, beside the health page: `registers/health/meta.md`."""
+        return posixpath.join(posixpath.splitext(self.health)[0], f"{slug}.md")
 
     def excerpts_of(self, slug: str) -> str:
         """The excerpt file beside a register's page: `registers/meta/excerpts.html`, in the
@@ -191,6 +188,13 @@ def relative(target: str, page: str) -> str:
     return posixpath.relpath(target, posixpath.dirname(page) or ".")
 
 
+def _badge(kind: str, key: str, text: str) -> str:
+    kind = re.sub(r"[^a-z0-9]+", "-", kind.lower()).strip("-") or "none"
+    css = re.sub(r"[^a-z0-9]+", "-", key.lower()).strip("-") or "none"
+    rank = RANKS[kind].index(key) if key in RANKS.get(kind, ()) else len(RANKS.get(kind, ()))
+    return f'<span class="reg-badge reg-{kind} reg-{kind}--{css}" data-rank="{rank}">{text}</span>'
+
+
 @dataclass
 class PageFormatter:
     """Formatting helpers for one page; templates call these as `fmt.*`."""
@@ -229,6 +233,10 @@ class PageFormatter:
         """Prose for a table cell: one line, code blocks as code spans, `|` escaped."""
         return prose(text or "", self.linker, one_line=True)
 
+    def slug(self, text: str) -> str:
+        """An anchor made of any text (`subject-mcpx`), as an entry's is made of its ID."""
+        return anchor_of(text)
+
     def inline(self, text: str | None) -> str:
         """Plain text (titles, dates, tags) exactly as written."""
         return escape_inline(str(text or ""))
@@ -251,13 +259,12 @@ class PageFormatter:
 
     def badge(self, kind: str, key: str, label: str | None = None) -> str:
         """A coloured keyword: `<span class="reg-badge reg-state--missing">missing</span>`."""
-        kind = re.sub(r"[^a-z0-9]+", "-", kind.lower()).strip("-") or "none"
-        css = re.sub(r"[^a-z0-9]+", "-", key.lower()).strip("-") or "none"
-        rank = RANKS[kind].index(key) if key in RANKS.get(kind, ()) else len(RANKS.get(kind, ()))
-        text = escape_inline(label or key)
-        return (
-            f'<span class="reg-badge reg-{kind} reg-{kind}--{css}" data-rank="{rank}">{text}</span>'
-        )
+        return _badge(kind, key, escape_inline(label or key))
+
+    def html_badge(self, kind: str, key: str) -> str:
+        """A badge inside raw HTML (the register page's compact table): its text
+        HTML-escaped, as no Markdown reads it."""
+        return _badge(kind, key, html.escape(key))
 
     def revision(self, name: str) -> str:
         """A revision's name, linked to its page when it has one."""
@@ -397,12 +404,21 @@ class Renderer:
         templates: Path | None = None,
         history: History | None = None,
         repo_url: str | None = None,
+        subject: str | None = None,
+        edit_url: str | None = None,
+        built: int | None = None,
     ):
+        """`subject` leads the priorities page (`views.priorities.own_subject`);
+        `edit_url`, the URL the registers folder's files are edited at (a folder URL, its
+        file names appended), gives each entry an edit link; `built`, the time of the build
+        (seconds since the epoch; now when None), is where the Changes page's charts end."""
         self.registers = registers
+        self.subject = subject
+        self.edit_url = edit_url
         self.changes = (
             None
             if history is None
-            else ChangesView(history, (layout or Layout()).changes, repo_url)
+            else ChangesView(history, (layout or Layout()).changes, repo_url, built)
         )
         self.layout = layout or Layout()
         self.outcomes = {id(o.citation): o for o in outcomes}
@@ -439,6 +455,9 @@ class Renderer:
             pages[uri] = reuse[uri] if uri in reuse else self.register(register)
         health = self.layout.health
         pages[health] = reuse[health] if health in reuse else self.health()
+        for register in self.registers.registers:
+            uri = self.layout.health_of(register.slug)
+            pages[uri] = reuse[uri] if uri in reuse else self.register_health(register)
         if self.changes is not None:
             pages[self.layout.changes] = self.changes_page(self.changes)
         pages[self.layout.matrix] = self.matrix()
@@ -474,6 +493,11 @@ class Renderer:
             last_changes=lambda entry: Markup(
                 self.changes.last_changes(entry.id, fmt) if self.changes else ""
             ),
+            last_changed=Markup(self.changes.last_changed(register.slug, fmt))
+            if self.changes
+            else "",
+            counts=prio.state_counts(register),
+            edit_link=lambda entry: Markup(edit_link(self.edit_url, register, entry)),
             front_matter=front_matter(page_meta(register)),
         )
         if fmt.excerpts:
@@ -481,12 +505,22 @@ class Renderer:
             self.excerpts[fmt.excerpt_file] = ExcerptFile(register.slug, register.title, excerpts)
         return text
 
+    def downloads(self) -> dict[str, str]:
+        """The files the site offers besides its pages: the register set as JSON, exactly
+        what `register export` prints (path relative to the docs dir -> text)."""
+        if self.layout.download is None:
+            return {}
+        data = export.export(self.registers)
+        return {self.layout.download: json.dumps(data, ensure_ascii=False, indent=2) + "\n"}
+
     def overview(self) -> str:
         fmt = self.formatter(self.layout.overview)
         rows = [(r, entry) for r in self.registers.registers for entry in r.entries]
+        path = self.layout.download
         return self._render(
             "overview.md.j2",
             fmt,
+            download={"name": posixpath.basename(path), "path": path} if path else None,
             rows=rows,
             layout=self.layout,
             registers=self.registers.registers,
@@ -530,7 +564,7 @@ class Renderer:
         )
 
     def priorities(self) -> str:
-        groups = prio.priorities(self.registers)
+        groups = prio.priorities(self.registers, prio.own_subject(self.registers, self.subject))
         return self._render(
             "priorities.md.j2",
             self.formatter(self.layout.priorities),
@@ -539,20 +573,39 @@ class Renderer:
             values=prio.VALUES,
             efforts=prio.EFFORTS,
             open_states=prio.OPEN,
-            registers=[group.register for group in groups],
+            registers=[item.register for item in _first_of_each(groups)],
             layout=self.layout,
         )
 
     def health(self) -> str:
+        """The health page: every register's counts by outcome, and every stale citation
+        (stale first: what needs fixing); the rest are on each register's own page."""
         fmt = self.formatter(self.layout.health)
         groups = outcome_groups(self.registers.citations(), self.outcomes)
-        register_of = {r.slug: r for r in self.registers.registers}
+        per_register = [
+            register_health(r, outcome_groups(r.citations(), self.outcomes))
+            for r in self.registers.registers
+        ]
         return self._render(
             "health.md.j2",
             fmt,
+            groups={name: found for name, found in groups.items() if name in STALE},
+            counts={name: sum(len(g.rows) for g in found) for name, found in groups.items()},
+            registers=per_register,
+            layout=self.layout,
+            total=sum(len(g.rows) for messages in groups.values() for g in messages),
+        )
+
+    def register_health(self, register: Register) -> str:
+        """One register's health page: each of its citations by outcome, stale first."""
+        page = self.layout.health_of(register.slug)
+        groups = outcome_groups(register.citations(), self.outcomes)
+        return self._render(
+            "register-health.md.j2",
+            self.formatter(page),
+            register=register,
             groups=groups,
             layout=self.layout,
-            register_of=register_of,
             total=sum(len(g.rows) for messages in groups.values() for g in messages),
         )
 
@@ -565,6 +618,15 @@ class Renderer:
             file, line = _template_frame(err, name)
             raise TemplateProblem(file, line, f"{type(err).__name__}: {err}") from err
         return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+def _first_of_each(groups: list[prio.Group]) -> list[prio.Item]:
+    """The first open item of each register, in the groups' order (the Register filter)."""
+    seen: dict[str, prio.Item] = {}
+    for group in groups:
+        for item in group.items:
+            seen.setdefault(item.register.slug, item)
+    return list(seen.values())
 
 
 class TemplateProblem(Exception):
@@ -633,83 +695,12 @@ def tags_of(register: Register, entry: Entry) -> list[str]:
     return list(dict.fromkeys([*entry.tags, *register.tags]))
 
 
-@dataclass
-class HealthRow:
-    """One citation on the health page: the lines an entry cites, and every place in the
-    registers that cites them (listed under `sources:` and again in prose, say)."""
-
-    citation: Citation
-    places: list[Where]
-    message: str
-
-
-@dataclass
-class MessageGroup:
-    """Citations of one outcome shown in one table. With a `message`, every row has that
-    message and the page says it once, above the table; without (None), the rows' messages
-    differ and each row shows its own."""
-
-    message: str | None
-    rows: list[HealthRow]
-
-
-def outcome_groups(
-    citations: Iterable[Citation], outcomes: dict[int, Outcome]
-) -> dict[str, list[MessageGroup]]:
-    """The health page's groups, in `OUTCOME_ORDER`. Within an outcome, a message shared by
-    several citations (or by all of them) is one group, in order of first appearance; the
-    citations whose message is their own share a last group. Rows are in file order. A
-    citation made at several places (same entry, source, path and lines, same outcome) is
-    one row listing them all; one without an outcome is unverified."""
-    rows: dict[tuple[Any, ...], HealthRow] = {}
-    for citation in citations:
-        name, message = _outcome_of(citation, outcomes)
-        cited = (citation.entry, citation.source, citation.repo_path or citation.path)
-        key = (name, message, *cited, citation.start, citation.end)
-        if key in rows:
-            rows[key].places.append(citation.where)
-        else:
-            rows[key] = HealthRow(citation, [citation.where], message)
-    by_outcome: dict[str, list[HealthRow]] = {name: [] for name in OUTCOME_ORDER}
-    for (name, *_key), row in rows.items():
-        row.places.sort(key=_place_order)
-        by_outcome.setdefault(name, []).append(row)
-    return {name: _message_groups(found) for name, found in by_outcome.items() if found}
-
-
-def _message_groups(rows: list[HealthRow]) -> list[MessageGroup]:
-    by_message: dict[str, list[HealthRow]] = {}
-    for row in rows:
-        by_message.setdefault(row.message, []).append(row)
-    groups = [
-        MessageGroup(message, _in_file_order(found))
-        for message, found in by_message.items()
-        if len(found) > 1 or len(by_message) == 1
-    ]
-    own = [row for found in by_message.values() if len(found) == 1 for row in found]
-    if own and len(by_message) > 1:
-        groups.append(MessageGroup(None, _in_file_order(own)))
-    return groups
-
-
-def _in_file_order(rows: list[HealthRow]) -> list[HealthRow]:
-    return sorted(rows, key=lambda row: _place_order(row.places[0]))
-
-
-def _outcome_of(citation: Citation, outcomes: dict[int, Outcome]) -> tuple[str, str]:
-    outcome = outcomes.get(id(citation))
-    name = outcome.outcome if outcome else "unverified"
-    message = outcome.message if outcome else ""
-    if name == "unverified" and message in ("", "skipped"):
-        message = "not verified in this build"
-    return name, message
-
-
-def _place_order(where: Where) -> tuple[str, int, int]:
-    return (where.file, where.line, where.col)
-
-
 _HTML_SPECIALS = re.compile(r"[<>&\"']")
+
+
+REGISTER_BOOST = 4
+"""A register page's weight in material's search (its `search.boost`): an entry's section
+ranks before the manual's pages and the overview (0.5) for the words it holds."""
 
 
 def page_meta(register: Register) -> dict[str, Any]:
@@ -717,7 +708,7 @@ def page_meta(register: Register) -> dict[str, Any]:
     special characters, HTML-escaped. Themes print both as they are (MkDocs' templates
     do not autoescape): material's tags bar and the title MkDocs takes from the first
     heading, as text, for `<title>`, the nav and search."""
-    meta: dict[str, Any] = {}
+    meta: dict[str, Any] = {"search": {"boost": REGISTER_BOOST}}
     if _HTML_SPECIALS.search(register.title):
         meta["title"] = html.escape(register.title)
     if register.tags:

@@ -24,22 +24,66 @@ def priority_key(entry: Entry) -> tuple[int, int]:
 
 
 @dataclass
-class Group:
-    """One register's open entries, highest value and least effort first."""
+class Item:
+    """One open entry, with the register it belongs to."""
 
     register: Register
-    entries: list[Entry]
+    entry: Entry
+
+    @property
+    def next_step(self) -> str | None:
+        """What to do next: the entry's `next:`, else its status note (None without either)."""
+        return self.entry.next_step or self.entry.status.note
 
 
-def priorities(registers: RegisterSet) -> list[Group]:
-    """The `missing` and `partial` entries of each register that has any, in priority order
-    (entries of equal value and effort keep their file order)."""
-    groups = []
+@dataclass
+class Group:
+    """One subject's open entries across its registers, highest value and least effort
+    first, and the state counts of all its entries."""
+
+    subject: str
+    registers: list[Register]
+    items: list[Item]
+    counts: dict[str, int]
+
+    @property
+    def entries(self) -> list[Entry]:
+        return [item.entry for item in self.items]
+
+
+def own_subject(registers: RegisterSet, configured: str | None = None) -> str | None:
+    """The subject listed first: `configured`, else the subject of the most entries (of two
+    alike, the one a register names first)."""
+    if configured:
+        return configured
+    sizes: Counter[str] = Counter()
     for register in registers.registers:
-        open_entries = [e for e in register.entries if e.status.key in OPEN]
-        if open_entries:
-            groups.append(Group(register, sorted(open_entries, key=priority_key)))
+        sizes[register.subject] += len(register.entries)
+    return max(sizes, key=lambda subject: sizes[subject], default=None)
+
+
+def priorities(registers: RegisterSet, first: str | None = None) -> list[Group]:
+    """The `missing` and `partial` entries grouped by their register's subject, in priority
+    order (entries of equal value and effort keep their file order); the subject `first`
+    (`own_subject`) leads, the others follow in the order their registers come. A subject
+    with nothing open is left out."""
+    by_subject: dict[str, list[Register]] = {}
+    for register in registers.registers:
+        by_subject.setdefault(register.subject, []).append(register)
+    order = sorted(by_subject, key=lambda subject: subject != first)  # stable: file order
+    groups = []
+    for subject in order:
+        members = by_subject[subject]
+        items = [Item(r, e) for r in members for e in r.entries if e.status.key in OPEN]
+        if items:
+            items.sort(key=lambda item: priority_key(item.entry))
+            groups.append(Group(subject, members, items, _counts(members)))
     return groups
+
+
+def _counts(members: list[Register]) -> dict[str, int]:
+    counts = Counter(e.status.key for r in members for e in r.entries)
+    return {state: counts[state] for state in STATES}
 
 
 def grid(groups: list[Group]) -> dict[tuple[str, str], int]:
@@ -50,5 +94,4 @@ def grid(groups: list[Group]) -> dict[tuple[str, str], int]:
 
 def state_counts(register: Register) -> dict[str, int]:
     """How many entries of a register are in each state, in `STATES` order."""
-    counts = Counter(entry.status.key for entry in register.entries)
-    return {state: counts[state] for state in STATES}
+    return _counts([register])

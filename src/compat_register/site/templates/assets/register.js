@@ -99,8 +99,9 @@
     if (view.shown && view.shown.textContent !== text) view.shown.textContent = text;
   }
 
-  // A page of several tables (the priorities, one per register) hides a table whose rows
-  // are all filtered out, with the heading that names it.
+  // A page of several tables (the priorities, one per subject) hides a table whose rows
+  // are all filtered out, with the heading that names it and what lies between them (the
+  // group's summary).
   function showGroup(table, show) {
     var block = table;
     while (block.parentElement && !block.parentElement.classList.contains("md-content__inner")
@@ -108,8 +109,14 @@
       block = block.parentElement;
     }
     block.hidden = !show;
-    var heading = block.previousElementSibling;
-    if (heading && /^H[2-6]$/.test(heading.tagName)) heading.hidden = !show;
+    var before = [];
+    for (var node = block.previousElementSibling; node; node = node.previousElementSibling) {
+      if (node.tagName === "TABLE" || node.querySelector("table")) return;  // no heading
+      before.push(node);
+      if (/^H[2-6]$/.test(node.tagName)) break;
+    }
+    if (!before.length || !/^H[2-6]$/.test(before[before.length - 1].tagName)) return;
+    before.forEach(function (node) { node.hidden = !show; });
   }
 
   /* The query string <-> the view. Other parameters (material's `h` search highlight)
@@ -170,7 +177,10 @@
     });
   }
 
-  function makeSortable(view, table) {
+  /* Each cell named by its column (data-label, shown before it on a phone), and the table's
+     ARIA roles kept. */
+  function labelCells(table) {
+    keepTableRoles(table);
     headers(table).forEach(function (th, column) {
       var name = th.textContent.trim();
       th.setAttribute("role", "columnheader");
@@ -182,6 +192,13 @@
         cell.setAttribute("data-label", name);
         if (cell.querySelector(".reg-badge")) cell.setAttribute("data-reg-badges", "");
       });
+    });
+  }
+
+  function makeSortable(view, table) {
+    labelCells(table);
+    headers(table).forEach(function (th) {
+      var name = th.textContent.trim();
       if (th.querySelector("a")) return;  // a header that is a link (a revision) stays one
       var button = document.createElement("button");
       button.type = "button";
@@ -208,7 +225,7 @@
     };
     tables.forEach(function (table) {
       table.setAttribute("data-reg-sortable", "");  // not a class: material styles table:not([class])
-      keepTableRoles(table);
+      if (box.hasAttribute("data-reg-wide")) table.setAttribute("data-reg-wide", "");
       makeSortable(view, table);
     });
     if (view.shown) {
@@ -366,6 +383,7 @@
       if (!block) throw new Error("no excerpt " + key);
       details.appendChild(document.importNode(block, true));
       holder.hidden = true;
+      focusScrollingCode(details);
     }).catch(function () {
       if (holder.querySelector(".reg-excerpt-failed")) return;
       var note = document.createElement("span");
@@ -398,8 +416,47 @@
     Array.prototype.forEach.call(document.querySelectorAll("a.reg-excerpt"), collapse);
   }
 
+  /* The other generated tables: a `data-reg-cards` marker before a table gives it the
+     phone's card layout (register.css), its cells named by their columns. */
+  function setupCards() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-reg-cards]"), function (marker) {
+      if (marker.tagName === "TABLE") {  // marked itself (raw HTML: the register page's)
+        labelCells(marker);
+        return;
+      }
+      var next = marker.nextElementSibling;
+      var table = next && (next.tagName === "TABLE" ? next : next.querySelector("table"));
+      if (!table || !table.tHead || !table.tBodies.length) return;
+      table.setAttribute("data-reg-cards", "");
+      labelCells(table);
+    });
+  }
+
+  /* Material's chrome: its search dialog has no accessible name (axe-core: aria-dialog-name);
+     it takes the name of the search box it holds. */
+  function nameSearchDialog() {
+    var dialog = document.querySelector(".md-search[role='dialog']");
+    var input = dialog && dialog.querySelector("input.md-search__input");
+    if (dialog && input && !dialog.hasAttribute("aria-label")) {
+      dialog.setAttribute("aria-label", input.getAttribute("aria-label") || "Search");
+    }
+  }
+
+  /* A code block that scrolls sideways can be reached and scrolled by keyboard: material
+     makes it focusable only where the pointer hovers, and never an excerpt loaded later. */
+  function focusScrollingCode(root) {
+    Array.prototype.forEach.call(root.querySelectorAll("pre > code"), function (code) {
+      if (code.scrollWidth > code.clientWidth && !code.hasAttribute("tabindex")) {
+        code.setAttribute("tabindex", "0");
+      }
+    });
+  }
+
   function start() {
     setup();
+    setupCards();
+    nameSearchDialog();
+    focusScrollingCode(document);
     watchHighlights();
     watchSearchResults();
     watchExcerpts();
