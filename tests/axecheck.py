@@ -42,10 +42,13 @@ def set_scheme(browser: Any, scheme: str) -> None:
     )
 
 
-def violations(browser: Any, axe: str) -> list[dict[str, Any]]:
-    """The serious and critical violations axe finds on the page, material's chrome left out."""
+def violations(browser: Any, axe: str, whole: bool = False) -> list[dict[str, Any]]:
+    """The serious and critical violations axe finds on the page, material's chrome left out
+    unless `whole` (the page as a reader meets it: header, search, sidebars, footer too)."""
     browser.execute_script(axe)
-    context = {"exclude": [[selector] for selector in MATERIAL_CHROME]}
+    context: Any = {"exclude": [[selector] for selector in MATERIAL_CHROME]}
+    if whole:
+        context = {"include": [["html"]]}
     results = browser.execute_async_script(
         "var done = arguments[arguments.length - 1];"
         "axe.run(arguments[0], {resultTypes: ['violations']}).then(done, e => done(String(e)));",

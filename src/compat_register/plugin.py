@@ -456,6 +456,8 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
 
 def _edit_url(config: MkDocsConfig, root: Path) -> str | None:
     """Where the registers folder's files are edited, from `repo_url` and `edit_uri`."""
+    if config is None:  # a caller that runs the event alone
+        return None
     top = Path(config.config_file_path or ".").resolve().parent
     try:
         docs = Path(config.docs_dir).resolve().relative_to(top).as_posix()

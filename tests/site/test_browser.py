@@ -50,7 +50,7 @@ status: draft
 created: 2026-01-01
 last-updated: 2026-01-01
 increment: 1
-subject: mcpx
+subject: v1
 entries:
   - id: XSS-01
     title: <script>window.__pwned = "title"</script>
@@ -480,7 +480,7 @@ def test_overview_on_a_phone_shows_state_value_and_effort(site: str, phone) -> N
 
 
 def test_health_places_never_break_inside_on_a_phone(site: str, phone) -> None:  # type: ignore[no-untyped-def]
-    phone.get(site + "registers/health/")
+    phone.get(site + "registers/health/meta/")  # a register's own page lists every citation
     lines = phone.execute_script(
         "return Array.from(document.querySelectorAll('.reg-where'))"
         ".map(e => [e.textContent, e.getClientRects().length])"
@@ -559,7 +559,8 @@ def test_matrix_filters_and_a_cell_links_to_its_entry(site: str, browser) -> Non
     assert shown_ids(browser) == ["META-02", "META-03"]
     row = browser.find_element(By.XPATH, "//tr[td[1]//a[text()='META-02']]")
     cells = [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
-    assert cells[4:] == ["absent", "absent", "added", "removed", "absent", "absent", "n/a"]
+    assert cells[1] == "n/a"  # the state, beside the ID
+    assert cells[3:9] == ["absent", "absent", "added", "removed", "absent", "absent"]
     removed = row.find_element(By.XPATH, ".//a[.//span[text()='removed']]")
     browser.execute_script("arguments[0].click()", removed)
     wait(lambda: browser.current_url.endswith("registers/meta/#meta-02"))
@@ -597,8 +598,12 @@ def test_priorities_grid_links_to_the_filtered_list(site: str, browser) -> None:
     browser.execute_script("arguments[0].click()", link)
     wait(lambda: "value=med&effort=M" in browser.current_url)
     wait(lambda: shown_ids(browser) == ["META-10", "META-11"])
-    hostile = browser.find_element(By.XPATH, "//h3[.//a[text()='Hostile']]")
-    assert not hostile.is_displayed()  # a register with nothing left to show hides
+    hostile = browser.find_element(By.ID, "subject-v1")  # Hostile's subject
+    assert not hostile.is_displayed()  # a subject with nothing left to show hides
+    summary = hostile.find_element(By.XPATH, "following-sibling::p[1]")
+    assert "1 open of 1 entries" in summary.get_attribute("textContent")
+    assert not summary.is_displayed()  # its summary too
+    assert browser.find_element(By.ID, "subject-mcpx").is_displayed()
     shown = browser.find_element(By.CSS_SELECTOR, "[data-reg-shown]").text
     assert shown == "2 of 7 entries"
     choose(browser, "Effort", "S")

@@ -85,8 +85,10 @@ def test_what_each_revision_changed(tmp_path: Path) -> None:
     assert [row.cells for row in rows][3] == ["unrecorded"] * 4
 
 
-def test_priorities_by_value_then_effort_per_register(tmp_path: Path) -> None:
-    other = register_head("Other", "O") + entry(1, "partial", "low", "S").replace("T-01", "O-01")
+def test_priorities_by_subject_then_value_then_effort(tmp_path: Path) -> None:
+    other = register_head("Other", "O", subject="spec") + entry(1, "partial", "low", "S").replace(
+        "T-01", "O-01"
+    )
     result = checked(
         tmp_path,
         entry(1, "missing", "low", "S"),
@@ -99,14 +101,34 @@ def test_priorities_by_value_then_effort_per_register(tmp_path: Path) -> None:
         entry(8, "partial", "med", "M"),
         more={"o.yaml": other},
     )
-    groups = prio.priorities(result.registers)
-    assert [(g.register.title, [e.id for e in g.entries]) for g in groups] == [
-        ("Other", ["O-01"]),
-        ("Test", ["T-06", "T-03", "T-04", "T-08", "T-01", "T-07"]),
+    # "up" has the most entries: the project's own subject, first though its register's
+    # file comes after o.yaml.
+    assert prio.own_subject(result.registers) == "up"
+    groups = prio.priorities(result.registers, prio.own_subject(result.registers))
+    assert [(g.subject, [e.id for e in g.entries]) for g in groups] == [
+        ("up", ["T-06", "T-03", "T-04", "T-08", "T-01", "T-07"]),
+        ("spec", ["O-01"]),
     ]
+    assert groups[0].counts == {"done": 1, "partial": 2, "missing": 4, "n/a": 1}
+    assert groups[1].counts == {"done": 0, "partial": 1, "missing": 0, "n/a": 0}
+    configured = prio.priorities(result.registers, prio.own_subject(result.registers, "spec"))
+    assert [g.subject for g in configured] == ["spec", "up"]
     grid = prio.grid(groups)
     assert grid[("high", "M")] == 1 and grid[("med", "M")] == 2 and grid[("low", "S")] == 2
     assert sum(grid.values()) == 7 and len(grid) == 16
+
+
+def test_priorities_page_shows_risk_and_next_step(tmp_path: Path) -> None:
+    with_next = entry(2, "partial").replace("    risk: Risk 2.", "    risk: Risk 2.\n    next: Ask.")
+    result = checked(tmp_path, entry(1, "missing", note="Reads one key."), with_next)
+    page = render.render_site(result.registers)["registers/priorities.md"]
+    rows = [line for line in page.splitlines() if line.startswith("| [T-0")]
+    assert rows[0].endswith("| Risk 1. | Reads one key. |")  # the status note
+    assert rows[1].endswith("| Risk 2. | Ask. |")  # next: before the note
+    assert "### up { #subject-up }" in page
+    assert "1 missing" in page and "1 partial" in page  # the group's state summary
+    register_page = render.render_site(result.registers)["registers/t.md"]
+    assert "- **Next.** Ask." in register_page
 
 
 def test_a_register_with_nothing_open_has_no_group(tmp_path: Path) -> None:
@@ -130,7 +152,7 @@ def pages(tmp_path: Path, *entries: str) -> dict[str, str]:
     return render.render_site(result.registers, layout=render.Layout(legend="legend.md"))
 
 
-def test_matrix_page_has_a_column_per_revision_and_the_state_last(tmp_path: Path) -> None:
+def test_matrix_page_has_the_id_and_state_first_then_a_column_per_revision(tmp_path: Path) -> None:
     site = pages(
         tmp_path,
         entry(1, "partial", revisions="{added: 2025-06-18, changed: [2025-11-25]}", note="x"),
@@ -139,17 +161,17 @@ def test_matrix_page_has_a_column_per_revision_and_the_state_last(tmp_path: Path
     header = next(line for line in matrix.splitlines() if line.startswith("| ID |"))
     names = ["2024-11-05", "2025-06-18", "2025-11-25", "draft"]
     columns = " | ".join(f"[{name}]({name}.md){{ .reg-link }}" for name in names)
-    assert header == f"| ID | Title | Register | Tags | {columns} | State |"
+    assert header == f"| ID | State | Title | {columns} | Register | Tags |"
     row = next(line for line in matrix.splitlines() if line.startswith("| [T-01]"))
     words = re.findall(r">([a-z /]+)</span>", row)
-    assert words == ["absent", "added", "changed", "present", "partial"]
+    assert words == ["partial", "absent", "added", "changed", "present"]
     assert row.count("(../t.md#t-01)") == 3  # the ID, and the added and changed cells
 
 
 def test_revision_page_lists_its_entries_with_state_value_and_effort(tmp_path: Path) -> None:
     site = pages(tmp_path, entry(1, "missing", "high", "M", revisions="{added: 2025-11-25}"))
     page = site["registers/revisions/2025-11-25.md"]
-    assert page.startswith("# What 2025-11-25 changed\n")
+    assert page.startswith("---\nsearch:\n  boost: 0.2\n---\n# What 2025-11-25 changed\n")
     assert "1 added, 0 changed, 0 removed" in page
     row = next(line for line in page.splitlines() if line.startswith("| [T-01]"))
     assert re.findall(r">([a-zA-Z/]+)</span>", row) == ["missing", "high", "M"]

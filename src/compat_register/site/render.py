@@ -749,11 +749,19 @@ def render_site(
     templates: Path | None = None,
     history: History | None = None,
     repo_url: str | None = None,
+    **options: Any,
 ) -> dict[str, str]:
     """Every generated page of `registers`: path relative to the docs dir -> Markdown;
-    with a `history`, the Changes page too."""
+    with a `history`, the Changes page too. `options` are `Renderer`'s others (`subject`,
+    `edit_url`, `built`)."""
     renderer = Renderer(
-        registers, outcomes, layout=layout, templates=templates, history=history, repo_url=repo_url
+        registers,
+        outcomes,
+        layout=layout,
+        templates=templates,
+        history=history,
+        repo_url=repo_url,
+        **options,
     )
     return renderer.pages()
 
