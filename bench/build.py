@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from common import best  # noqa: E402
 from synthetic import generate  # noqa: E402
 
-from compat_register.site.extensions import mkdocs_yaml  # noqa: E402
+from compat_register.site.extensions import SEARCH_SEPARATOR, mkdocs_yaml  # noqa: E402
 
 CONFIG = """\
 site_name: bench
@@ -41,7 +41,7 @@ docs_dir: {docs}
 theme: {{name: material}}
 plugins:
   - search:
-      separator: '[\\s\\-,;:!?=()\\[\\]{{}}<>"“”‘’|*`]+|\\.(?=\\s|$)|&[lg]t;|&amp;'
+      separator: '{separator}'
   - tags
 {plugin}
 {extensions}{extra}
@@ -57,14 +57,21 @@ def prepare(root: Path, registers: int, citations: int, files: int) -> None:
     for docs in ("docs_plugin", "docs_plain"):
         (root / docs).mkdir()
         (root / docs / "index.md").write_text("# Bench\n\nThe [registers](registers/index.md).\n")
+    separator = SEARCH_SEPARATOR.replace("'", "''")
     plugin = CONFIG.format(
-        docs="docs_plugin", plugin="  - register", extensions=mkdocs_yaml(), extra=""
+        docs="docs_plugin",
+        plugin="  - register",
+        extensions=mkdocs_yaml(),
+        extra="",
+        separator=separator,
     )
     extra = (
         "extra_css: [assets/compat-register/register.css]\n"
         "extra_javascript: [assets/compat-register/register.js]"
     )
-    plain = CONFIG.format(docs="docs_plain", plugin="", extensions=mkdocs_yaml(), extra=extra)
+    plain = CONFIG.format(
+        docs="docs_plain", plugin="", extensions=mkdocs_yaml(), extra=extra, separator=separator
+    )
     (root / "plugin.yml").write_text(plugin)
     (root / "plain.yml").write_text(plain)
     cli = "from compat_register.cli import main; main()"
@@ -104,6 +111,7 @@ def main() -> None:
         plain = build(root, "plain.yml", args.repeat)
         plugin = build(root, "plugin.yml", args.repeat)
         warm = build(root, "plugin.yml", args.repeat, cold=False)
+        pages = heaviest(root / "site")
     finally:
         shutil.rmtree(root, ignore_errors=True)
     print(f"{args.registers} registers, {args.citations} citations, {args.files} files")
@@ -126,6 +134,19 @@ def main() -> None:
     for name, build_time, base in comparisons:
         ratio = f"{build_time[0] / base[0]:.2f}x wall, {build_time[1] / base[1]:.2f}x cpu"
         print(f"{name}: {ratio} (target: within 1.5x)")
+    print("heaviest pages of the plugin's site (target: about 1 MB at most):")
+    for name, size in pages:
+        print(f"  {size / 1024:8.0f} KiB  {name}")
+
+
+def heaviest(site: Path, count: int = 5) -> list[tuple[str, int]]:
+    """The `count` largest HTML pages of a built site, and the health page: (path, bytes)."""
+    sizes = {p.relative_to(site).as_posix(): p.stat().st_size for p in site.rglob("*.html")}
+    top = sorted(sizes.items(), key=lambda item: -item[1])[:count]
+    health = "registers/health/index.html"
+    if health in sizes and health not in dict(top):
+        top.append((health, sizes[health]))
+    return top
 
 
 def render(root: Path, repeat: int) -> tuple[float, float]:

@@ -97,19 +97,28 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The built site, served on a free local port; yields its base URL."""
-    root = tmp_path_factory.mktemp("browser")
+    yield from built_and_served(repository_site(tmp_path_factory.mktemp("browser")))
+
+
+def repository_site(root: Path) -> Path:
+    """The repository's site (docs/, registers/, mkdocs.yml) and the hostile register, in
+    `root`."""
     shutil.copytree(REPO / "docs", root / "docs")
     shutil.copytree(REPO / "registers", root / "registers")
     shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
     (root / "registers" / "xss.yaml").write_text(HOSTILE)
-    yield from built_and_served(root)
+    return root
 
 
 @pytest.fixture(scope="module")
 def excerpt_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The repository's site on tests/golden/basic's registers, with a checkout of `impl`
     (a real git repository), so that its citations have excerpts."""
-    root = tmp_path_factory.mktemp("excerpts")
+    yield from excerpts_served(tmp_path_factory.mktemp("excerpts"))
+
+
+def excerpts_served(root: Path) -> Iterator[str]:
+    """The excerpt site (see `excerpt_site`) in `root`, built and served."""
     repo = GitRepo(root / "impl")
     repo.write("internal/server.go", "".join(f"func line{n}() {{}}\n" for n in range(1, 61)))
     sha = repo.commit("impl")

@@ -6,23 +6,31 @@ state counts in its first screen. The site and browser are test_browser.py's."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
 import pytest
+import test_browser as tb
+from test_browser import wait
 
 import axecheck
-from test_browser import (  # noqa: F401 - fixtures
-    DRIVER,
-    CHROMIUM,
-    browser,
-    excerpt_site,
-    site,
-    wait,
-)
 
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM.exists() and DRIVER.exists()),
-    reason="needs /usr/bin/chromium and /usr/bin/chromedriver",
-)
+pytestmark = tb.pytestmark
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from tb.built_and_served(tb.repository_site(tmp_path_factory.mktemp("reader")))
+
+
+@pytest.fixture(scope="module")
+def excerpt_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from tb.excerpts_served(tmp_path_factory.mktemp("reader-excerpts"))
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    yield from tb.chromium(tmp_path_factory.mktemp("reader-chromium"))
+
 
 WIDTHS = [1400, 390]
 SCHEMES = ["default", "slate"]
@@ -92,7 +100,9 @@ def ranks(found: list[str], wanted: str) -> int:
         ("traceparent", "registers/meta/#meta-07"),  # a register word the manual uses too
     ],
 )
-def test_search_shows_the_entries_first(site: str, sized, query: str, entry: str, width: int) -> None:  # type: ignore[no-untyped-def]
+def test_search_shows_the_entries_first(  # type: ignore[no-untyped-def]
+    site: str, sized, query: str, entry: str, width: int
+) -> None:
     found = results_for(sized, site, query)
     assert entry in found, found
     assert found[0] == "registers/meta/", found  # the register page's group comes first
@@ -121,18 +131,23 @@ article.querySelectorAll('table').forEach(function (table) {
   var r = table.getBoundingClientRect();
   var scroller = table.closest('.md-typeset__scrollwrap') || table;
   var over = Math.max(r.right - box.right, box.left - r.left,
-                      scroller.scrollWidth - scroller.clientWidth, table.scrollWidth - table.clientWidth);
-  if (over > 1) found.push((table.tHead ? table.tHead.textContent.trim().slice(0, 40) : '?') + ': ' + over);
+                      scroller.scrollWidth - scroller.clientWidth,
+                      table.scrollWidth - table.clientWidth);
+  var name = table.tHead ? table.tHead.textContent.trim().slice(0, 40) : '?';
+  if (over > 1) found.push(name + ': ' + over);
 });
 var page = document.documentElement;
-if (page.scrollWidth > page.clientWidth) found.push('page: ' + (page.scrollWidth - page.clientWidth));
+var wider = page.scrollWidth - page.clientWidth;
+if (wider > 0) found.push('page: ' + wider);
 return found;
 """
 
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("page", TABLE_PAGES)
-def test_no_generated_table_is_wider_than_its_box(site: str, sized, page: str, width: int) -> None:  # type: ignore[no-untyped-def]
+def test_no_generated_table_is_wider_than_its_box(  # type: ignore[no-untyped-def]
+    site: str, sized, page: str, width: int
+) -> None:
     from selenium.webdriver.common.by import By
 
     sized.get(site + page)
@@ -212,7 +227,9 @@ return worst;
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_an_excerpts_highlighted_code_reads_at_4_5_to_1(excerpt_site: str, browser, scheme: str) -> None:  # type: ignore[no-untyped-def]
+def test_an_excerpts_highlighted_code_reads_at_4_5_to_1(  # type: ignore[no-untyped-def]
+    excerpt_site: str, browser, scheme: str
+) -> None:
     from selenium.webdriver.common.by import By
 
     browser.get(excerpt_site + "registers/alpha/")
@@ -228,7 +245,9 @@ def test_an_excerpts_highlighted_code_reads_at_4_5_to_1(excerpt_site: str, brows
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_a_register_page_shows_its_state_counts_in_its_first_screen(site: str, sized, width: int) -> None:  # type: ignore[no-untyped-def]
+def test_a_register_page_shows_its_state_counts_in_its_first_screen(  # type: ignore[no-untyped-def]
+    site: str, sized, width: int
+) -> None:
     from selenium.webdriver.common.by import By
 
     sized.get(site + "registers/meta/")

@@ -52,10 +52,12 @@ def test_a_reference_that_goes_changes_the_page_it_pointed_at(registers: Path) -
     assert changed(before, inputs(registers)) == {"registers/beta.md", "registers/alpha.md"}
 
 
-def test_a_moved_citation_changes_the_health_page(registers: Path) -> None:
+def test_a_moved_citation_changes_the_health_pages(registers: Path) -> None:
     before = inputs(registers)
     edit(registers / "beta.yaml", "entries:\n", "entries:\n\n\n")  # every line two lower
-    assert changed(before, inputs(registers)) == {"registers/beta.md", "registers/health.md"}
+    # The register's page, the health page, and the register's own health page: not alpha's.
+    pages = {"registers/beta.md", "registers/health.md", "registers/health/beta.md"}
+    assert changed(before, inputs(registers)) == pages
 
 
 def test_what_every_page_shows_changes_them_all(registers: Path) -> None:
@@ -74,4 +76,5 @@ def test_the_health_page_shows_each_outcome(registers: Path) -> None:
     outcome = type("Outcome", (), {"citation": citation, "outcome": "broken", "message": "x"})
     plain = rebuild.page_inputs(checked.registers, (), LAYOUT, registers, files, ())
     broken = rebuild.page_inputs(checked.registers, [outcome], LAYOUT, registers, files, ())  # type: ignore[list-item]
-    assert changed(plain, broken) == {"registers/health.md"}
+    # The health page and the citation's register's own health page (alpha's).
+    assert changed(plain, broken) == {"registers/health.md", "registers/health/alpha.md"}

@@ -119,7 +119,7 @@ def test_priorities_by_subject_then_value_then_effort(tmp_path: Path) -> None:
 
 
 def test_priorities_page_shows_risk_and_next_step(tmp_path: Path) -> None:
-    with_next = entry(2, "partial").replace("    risk: Risk 2.", "    risk: Risk 2.\n    next: Ask.")
+    with_next = entry(2, "partial").replace("risk: Risk 2.", "risk: Risk 2.\n    next: Ask.")
     result = checked(tmp_path, entry(1, "missing", note="Reads one key."), with_next)
     page = render.render_site(result.registers)["registers/priorities.md"]
     rows = [line for line in page.splitlines() if line.startswith("| [T-0")]

@@ -65,7 +65,9 @@ TAG_ATTRIBUTES: dict[str, frozenset[str]] = {
     "option": _words("value selected"),
     "select": _words("data-filter"),
     "button": _words("type"),
-    "div": _words("data-reg-filters data-reg-wide data-reg-cards data-search-exclude"),
+    "div": _words(
+        "data-reg-filters data-reg-wide data-reg-cards data-reg-grid data-search-exclude"
+    ),
     "table": _words("data-reg-sortable data-reg-cards"),
     "span": _words("id data-rank data-reg-shown data-linenos"),
     "svg": _words("viewBox width height"),
