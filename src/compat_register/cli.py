@@ -508,7 +508,8 @@ def render_command(
     ):  # it writes the excerpt cache
         if plain:
             _render_plain(registers_dir, out, legend)
-        _render(registers_dir, out, offline, templates, legend, no_history, repo_url)
+        links = (repo_url, subject, edit_url)
+        _render(registers_dir, out, offline, templates, legend, no_history, links)
 
 
 def _render(
@@ -518,8 +519,11 @@ def _render(
     templates: Path | None,
     legend: str | None,
     no_history: bool,
-    repo_url: str | None,
+    links: tuple[str | None, str | None, str | None],
 ) -> None:
+    """`register render`; `links`: the repository's URL, the subject the priorities page
+    lists first, and where the registers folder's files are edited."""
+    repo_url, subject, edit_url = links
     from .site import excerpts, levels, render  # noqa: PLC0415 - needs Jinja2 and Pygments
     from .site.excerptstore import ExcerptStore  # noqa: PLC0415 - as above
 

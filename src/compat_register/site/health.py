@@ -128,7 +128,3 @@ class RegisterHealth:
 def register_health(register: Register, groups: dict[str, list[MessageGroup]]) -> RegisterHealth:
     counts = {name: sum(len(g.rows) for g in found) for name, found in groups.items()}
     return RegisterHealth(register, counts)
-
-
-def stale_only(groups: dict[str, list[MessageGroup]]) -> dict[str, list[MessageGroup]]:
-    return {name: found for name, found in groups.items() if name in STALE}

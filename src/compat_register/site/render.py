@@ -592,6 +592,7 @@ class Renderer:
             groups={name: found for name, found in groups.items() if name in STALE},
             counts={name: sum(len(g.rows) for g in found) for name, found in groups.items()},
             registers=per_register,
+            register_of={r.slug: r for r in self.registers.registers},  # as a site's may use
             layout=self.layout,
             total=sum(len(g.rows) for messages in groups.values() for g in messages),
         )
