@@ -255,11 +255,15 @@ def wait(condition, seconds: float = 10):  # type: ignore[no-untyped-def]
 
 
 def search(driver, base: str, query: str) -> list[str]:  # type: ignore[no-untyped-def]
-    """The result links material's search shows for `query`, in order."""
+    """The result links material's search shows for `query`, in order, typed into the search
+    box (behind its button on a phone)."""
     from selenium.webdriver.common.by import By
 
     driver.get(base)
     box = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")
+    if not box.is_displayed():
+        driver.find_element(By.CSS_SELECTOR, "label.md-header__button[for='__search']").click()
+        wait(box.is_displayed)
     box.click()
     box.send_keys(query)
 
@@ -273,10 +277,12 @@ def search(driver, base: str, query: str) -> list[str]:  # type: ignore[no-untyp
         )
 
     def settled() -> list[str]:
-        # Results update as each key lands: take them once two reads agree.
+        # Results update as each key lands: take them once three reads agree.
         first = links()
         time.sleep(0.3)
-        return first if first and first == links() else []
+        second = links()
+        time.sleep(0.3)
+        return first if first and first == second == links() else []
 
     return list(wait(settled))
 

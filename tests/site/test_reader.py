@@ -48,35 +48,8 @@ def sized(browser, request):  # type: ignore[no-untyped-def]
 
 def results_for(driver, base: str, query: str) -> list[str]:  # type: ignore[no-untyped-def]
     """The result links material's search shows for `query`, as the site's paths with their
-    anchors, in order; typed into the search box (behind its button on a phone)."""
-    from selenium.webdriver.common.by import By
-
-    driver.get(base)
-    box = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")
-    if not box.is_displayed():
-        button = driver.find_element(By.CSS_SELECTOR, "label.md-header__button[for='__search']")
-        button.click()
-        wait(box.is_displayed)
-    box.click()
-    box.send_keys(query)
-
-    def links() -> list[str]:
-        return list(
-            driver.execute_script(
-                "return Array.from(document.querySelectorAll('.md-search-result__list a'))"
-                ".map(a => a.href)"
-            )
-        )
-
-    def settled() -> list[str]:
-        # Results update as each key lands: take them once three reads agree.
-        first = links()
-        time.sleep(0.3)
-        second = links()
-        time.sleep(0.3)
-        return first if first and first == second == links() else []
-
-    found = wait(settled)
+    anchors, in order."""
+    found = tb.search(driver, base, query)
     return [href.replace(base, "").split("?")[0] + _anchor(href) for href in found]
 
 
