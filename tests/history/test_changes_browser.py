@@ -53,7 +53,7 @@ return [...document.querySelectorAll('svg.reg-chart')].map((svg) => ({
   name: document.getElementById(svg.getAttribute('aria-labelledby')).textContent,
   background,
   lines: [...svg.querySelectorAll('polyline')].map((l) => rgb(getComputedStyle(l).stroke)),
-  labels: [...svg.querySelectorAll('text[class]')].map((t) => rgb(getComputedStyle(t).fill)),
+  labels: [...svg.querySelectorAll('text')].map((t) => rgb(getComputedStyle(t).fill)),
   dashes: [...svg.querySelectorAll('polyline')].map((l) => getComputedStyle(l).strokeDasharray),
 }));
 """
@@ -144,6 +144,7 @@ def test_the_charts_are_drawn_named_and_readable(site: str, browser, scheme: str
         assert len(set(chart["dashes"])) == 3  # and three dash patterns: not colour alone
         for colour in chart["lines"]:
             assert contrast(colour, chart["background"]) >= 3, (scheme, colour)
+        assert chart["labels"]  # the axis' counts and dates
         for colour in chart["labels"]:
             assert contrast(colour, chart["background"]) >= 4.5, (scheme, colour)
 
@@ -160,3 +161,41 @@ def test_no_serious_axe_violation(site: str, browser, scheme: str, width: int) -
     finally:
         browser.set_window_size(1400, 1000)
     assert not found, axecheck.describe(found)
+
+
+LABELS = """
+return [...document.querySelectorAll('svg.reg-chart')].map((svg) => {
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const texts = [...svg.querySelectorAll('text')];
+  const ends = [...svg.querySelectorAll('polyline')].map((l) => {
+    const points = l.points;
+    return points.getItem(points.numberOfItems - 1).x;
+  });
+  const table = svg.closest('figure').nextElementSibling;
+  return {
+    sizes: texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * scale),
+    ends,
+    table: table ? table.querySelectorAll('tbody tr').length : 0,
+  };
+});
+"""
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_the_charts_share_an_axis_to_the_build_and_read_at_any_width(  # type: ignore[no-untyped-def]
+    site: str, browser, width: int
+) -> None:
+    browser.set_window_size(width, 1000)
+    try:
+        browser.get(site)
+        charts = browser.execute_script(LABELS)
+    finally:
+        browser.set_window_size(1400, 1000)
+    assert len(charts) == 2
+    ends = {end for chart in charts for end in chart["ends"]}
+    assert len(ends) == 1  # every line of every chart ends at the same x: the build
+    for chart in charts:
+        assert min(chart["sizes"]) >= 11, chart["sizes"]  # printed at 11 px or more
+        assert chart["table"] >= 1  # the numbers behind it, one row per change
+    legend = browser.find_elements("css selector", ".reg-chart-legend .reg-chart-key")
+    assert [key.text for key in legend] == ["done", "partial", "missing"]
