@@ -87,6 +87,43 @@ entries:
       - spec:schema/2024-11-05/schema.ts:21
 """
 
+EDGE_FILES = {
+    # 1 "", 2 package, 3-5 "", 6 func, 7 tabs, 8 }, 9-10 "", 11 last (no final newline)
+    "internal/edges.go": b"\npackage edges\n\n\n\nfunc a() {\n\tx :=\t1\n}\n\n\nlast",
+    "internal/crlf.go": b"\r\nfirst\r\nsecond\r\n\r\n",  # 1 "", 2 first, 3 second, 4 ""
+    "internal/cr.go": b"a\rb\nc\n\nd\n",  # 1 a<CR>b, 2 c, 3 "", 4 d
+}
+EDGE_CITATIONS = {
+    # citation: (the line numbers shown, the lines marked, their text as a reader sees it)
+    "internal/edges.go:1": (range(1, 5), [1], [""]),  # the first line of the file, blank
+    "internal/edges.go:2": (range(1, 6), [2], ["package edges"]),  # after a blank first line
+    "internal/edges.go:3-5": (range(1, 9), [3, 4, 5], ["", "", ""]),  # all blank
+    "internal/edges.go:7": (range(4, 11), [7], ["    x :=    1"]),  # tabs (4 columns)
+    "internal/edges.go:11": (range(8, 12), [11], ["last"]),  # the last line, no newline
+    "internal/crlf.go:2": (range(1, 5), [2], ["first"]),  # CRLF, after a blank line
+    "internal/crlf.go:4": (range(1, 5), [4], [""]),  # CRLF, the last line, blank
+    "internal/cr.go:2": (range(1, 5), [2], ["c"]),  # after a carriage return inside a line
+}
+EDGES = """\
+title: Edges
+prefix: EDG
+description: Excerpts at the edges of their files.
+status: draft
+created: 2026-01-01
+last-updated: 2026-01-01
+increment: 1
+subject: impl
+entries:
+  - id: EDG-01
+    title: Edges
+    what: Lines at the edges of files.
+    status: {state: missing}
+    value: {level: low}
+    effort: {size: S}
+    risk: None.
+    sources:
+""" + "".join(f"      - {citation}\n" for citation in EDGE_CITATIONS)
+
 pytestmark = pytest.mark.skipif(
     not (CHROMIUM.exists() and DRIVER.exists()),
     reason="needs /usr/bin/chromium and /usr/bin/chromedriver (apt-get install chromium "
@@ -121,11 +158,14 @@ def excerpts_served(root: Path) -> Iterator[str]:
     """The excerpt site (see `excerpt_site`) in `root`, built and served."""
     repo = GitRepo(root / "impl")
     repo.write("internal/server.go", "".join(f"func line{n}() {{}}\n" for n in range(1, 61)))
+    for path, data in EDGE_FILES.items():
+        repo.write(path, data)
     sha = repo.commit("impl")
     (root / "docs").mkdir()
     (root / "docs" / "index.md").write_text("# Excerpts\n\nThe [registers](registers/index.md).\n")
     (root / "mkdocs.yml").write_text(EXCERPT_SITE + mkdocs_yaml())
     shutil.copytree(GOLDEN, root / "registers")
+    (root / "registers" / "edges.yaml").write_text(EDGES)
     sources = root / "registers" / "sources.yaml"
     sources.write_text(sources.read_text().replace("abcdef1", sha))
     yield from built_and_served(root, {"REGISTER_SOURCE_IMPL": str(repo.root)})
@@ -765,6 +805,59 @@ def test_without_javascript_an_excerpt_is_a_link_to_its_lines(  # type: ignore[n
     marked = section.find_element(By.CSS_SELECTOR, ".hll")
     assert marked.text == "func line40() {}"
     assert marked.value_of_css_property("font-weight") == "700"  # marked on its own page too
+
+
+ROWS = """
+const code = arguments[0].querySelector('.highlight code');
+return Array.from(code.children).map(row => [row.textContent.replace(/\\n$/, ''),
+  row.classList.contains('hll') || row.querySelector('.hll') !== null]);
+"""
+"""Each line of an opened excerpt as a reader sees it, and whether it is marked."""
+
+
+def read_excerpt(container) -> tuple[list[int], list[int], list[str]]:  # type: ignore[no-untyped-def]
+    """The line numbers an excerpt shows, which of them are marked, and their text."""
+    from selenium.webdriver.common.by import By
+
+    numbers = [int(n) for n in container.find_element(By.CSS_SELECTOR, ".linenos").text.split()]
+    rows = container.parent.execute_script(ROWS, container)
+    assert len(rows) == len(numbers), (numbers, rows)  # a number beside every line
+    marked = [(number, text) for number, (text, hll) in zip(numbers, rows, strict=True) if hll]
+    return numbers, [n for n, _ in marked], [text for _, text in marked]
+
+
+@pytest.mark.parametrize("citation", EDGE_CITATIONS)
+def test_an_excerpt_marks_its_line_at_every_edge(excerpt_site: str, browser, citation: str) -> None:  # type: ignore[no-untyped-def]
+    """Blank lines, tabs, CRLF, a carriage return, the first and the last line of a file:
+    every number is the file's, and the bar is on the cited line."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(excerpt_site + "registers/edges/")
+    summaries = wait(lambda: browser.find_elements(By.CSS_SELECTOR, "details.quote summary"))
+    (summary,) = [s for s in summaries if s.text.startswith(f"{citation} @ ")]
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+    summary.click()
+    details = summary.find_element(By.XPATH, "..")
+    wait(lambda: details.find_elements(By.CSS_SELECTOR, ".highlight .hll"))
+    numbers, marked, texts = read_excerpt(details)
+    shown, lines, text = EDGE_CITATIONS[citation]
+    assert (numbers, marked, texts) == (list(shown), lines, text)
+
+
+def test_without_javascript_the_excerpt_file_marks_every_edge(  # type: ignore[no-untyped-def]
+    excerpt_site: str, browser_without_js
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver = browser_without_js
+    driver.get(excerpt_site + "registers/edges/excerpts.html")
+    sections = driver.find_elements(By.CSS_SELECTOR, "main section")
+    found = {}
+    for section in sections:
+        title = section.find_element(By.TAG_NAME, "h2").text.split(" @ ")[0]
+        found[title] = read_excerpt(section)
+    expected = {c: (list(shown), lines, text) for c, (shown, lines, text) in EDGE_CITATIONS.items()}
+    assert found == expected
 
 
 def link_text(driver, key: str) -> str:  # type: ignore[no-untyped-def]

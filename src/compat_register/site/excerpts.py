@@ -26,6 +26,17 @@ from .excerptstore import ExcerptStore
 from .extensions import MARKDOWN_EXTENSIONS, fingerprint
 from .render import Excerpt, ExcerptFile
 
+HIGHLIGHT = "pymdownx.highlight"
+
+
+def keeping_edges(configs: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """A site's extension options, but Pygments told to keep a block's first and last
+    lines when they are blank (`stripnl: false`): stripped, they would take their line
+    numbers with them, and every number and the cited-line mark would move up one line.
+    Only excerpts are highlighted so; a site's own pages keep its options."""
+    highlight = {**configs.get(HIGHLIGHT, {}), "stripnl": False}
+    return {**configs, HIGHLIGHT: highlight}
+
 
 class Highlighter:
     """Excerpt blocks -> clean HTML, with one site's Markdown extensions, each block once.
@@ -41,7 +52,7 @@ class Highlighter:
         store: Callable[[str], ExcerptStore] | None = None,
     ):
         self.extensions = list(extensions)
-        self.configs = MARKDOWN_EXTENSIONS if configs is None else configs
+        self.configs = keeping_edges(MARKDOWN_EXTENSIONS if configs is None else configs)
         self._settings = fingerprint(self.extensions, self.configs)
         self.store = store(self.settings()) if store is not None else None
         self.folder = self.store.folder if self.store is not None else None

@@ -357,9 +357,20 @@ CELL_WORDS = {"unrecorded": "not recorded"}
 """How a matrix cell kind reads, where its name is not the word."""
 
 
+CARRIAGE_RETURN = "\u240d"
+"""How a carriage return inside a line is shown (␍): Python-Markdown and Pygments read a
+lone `\r` as a line end, which git does not, and the line numbers would drift."""
+
+
 def excerpt_block(citation: Citation, lines: list[str], first_line: int) -> str:
-    """The cited lines as a fenced block: line numbers from `first_line`, cited lines marked."""
-    body = "\n".join(line.rstrip("\r\n") for line in lines)
+    """The cited lines as a fenced block: line numbers from `first_line`, cited lines marked.
+
+    One line of the block per line of the file, whatever it holds: blank lines at either
+    edge are kept by the highlighter (`excerpts.keeping_edges`), and a blank last line is
+    ended by a newline of its own, since the one before the closing fence ends the block."""
+    body = "\n".join(line.rstrip("\r\n").replace("\r", CARRIAGE_RETURN) for line in lines)
+    if lines and not lines[-1].rstrip("\r\n").strip():
+        body += "\n"
     longest = max((len(run) for run in re.findall(r"`{3,}", body)), default=2)
     fence = "`" * (longest + 1)
     low = citation.start - first_line + 1
