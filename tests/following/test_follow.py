@@ -348,3 +348,20 @@ def test_lines_inserted_between_cited_lines_never_slide_it_onto_a_twin(tmp_path:
     [found] = run(repo, old, new, [cite("a.go", 6, 8)])
     assert where(found) == ("changed", "a.go", (6, 11))
     assert found.note == "lines were inserted between the cited lines"
+
+
+def test_a_bare_brace_beside_a_deleted_twin_is_flagged_not_vouched_for(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "up")
+    body = "func a() {\n\tif x {\n\t\ty()\n\t}\n\tif z {\n\t\tw()\n\t}\n}\n"
+    repo.write("a.go", "package p\n\n" + body)
+    old = repo.commit()
+    repo.write("a.go", "package p\n\n" + body.replace("\tif z {\n\t\tw()\n\t}\n", ""))
+    new = repo.commit()
+    with Checkout(repo.root) as checkout:
+        deleted = checkout.run_git("diff", "--unified=0", old, new)
+    assert "-\t}" in deleted  # one of the two `\t}` went: the diff cannot say which
+    for line in (6, 9):  # closes `if x`; closes `if z`
+        [found] = run(repo, old, new, [cite("a.go", line)])
+        assert found.kind in ("changed", "gone") and found.flags or found.kind == "gone", found
+    [kept] = run(repo, old, new, [cite("a.go", 5)])  # `\t\ty()`: nothing to confuse it with
+    assert where(kept) == ("carried", "a.go", (5, 5))

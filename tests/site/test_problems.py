@@ -19,7 +19,10 @@ MISTAKES = [
         "    status:\n      state: done\n    note: Typed in schema.ts since the first revision.\n",
     ),
     ("an open map, with no named keys.", "an open map (unlike EX-12)."),
-    ("    risk: None.\n    sources:\n      - 'spec:", "    risk: None.\n    sorces:\n      - 'spec:"),  # noqa: E501
+    (
+        "    risk: None.\n    sources:\n      - 'spec:",
+        "    risk: None.\n    sorces:\n      - 'spec:",
+    ),  # noqa: E501
 ]
 """A `note:` dedented out of `status:`, a misspelt `sources:`, a reference to no entry."""
 
@@ -76,7 +79,13 @@ def test_a_valid_register_shows_no_problem_block(tmp_path: Path) -> None:
 
 def diagnostic(id: str, message: str, severity: str = "error") -> Diagnostic:
     return Diagnostic(
-        file="r.yaml", line=3, col=5, severity=severity, id=id, code="x", message=message  # type: ignore[arg-type]
+        file="r.yaml",
+        line=3,
+        col=5,
+        severity=severity,
+        id=id,
+        code="x",
+        message=message,  # type: ignore[arg-type]
     )
 
 

@@ -252,6 +252,8 @@ class _Walk:
         for i, m in enumerate(mapped):
             if i not in touched:
                 tracks[i].lines, tracks[i].path = m.lines, new_path
+        carried = [(i, before[i]) for i in range(len(tracks)) if i not in touched]
+        self._bare_lines(step, (path, new_path), tracks, carried, remapped)
         if not touched:
             return
         try:
@@ -271,6 +273,45 @@ class _Walk:
         self._one_line(tracks, before, decisions, mapped)
         for i, decision in decisions.items():
             tracks[i].take(decision, new_path, step.sha)
+
+    def _bare_lines(
+        self,
+        step: Changes,
+        paths: tuple[str, str],
+        tracks: list[_Track],
+        carried: list[tuple[int, tuple[int, int]]],
+        hunks: Remap,
+    ) -> None:
+        """A range of lines that say nothing on their own (`}`, `)`, `---`: no letter or
+        digit) beside lines a hunk deleted or added that read the same: which of such lines
+        survived is git's diff's guess (a deleted function's `}` and its neighbour's), so
+        the place is flagged, not vouched for."""
+        beside = [(i, lines, hunks.borders(*lines)) for i, lines in carried]
+        beside = [b for b in beside if b[2]]
+        if not beside:
+            return
+        try:
+            old = self.checkout.read_text(step.parent, paths[0]) or []
+            new = self.checkout.read_text(step.sha, paths[1]) or []
+        except GitSourceError:
+            return
+        for i, (start, end), bordering in beside:
+            cited = {line.strip() for line in old[start - 1 : end]}
+            if any(ch.isalnum() for line in cited for ch in line):
+                continue
+            near = {
+                line.strip()
+                for os, oc, ns, nc in bordering
+                for line in (*old[os - 1 : os - 1 + oc], *new[ns - 1 : ns - 1 + nc])
+            }
+            if not cited & near:
+                continue
+            note = (
+                "a line with no letter or digit beside lines of the same text the diff deleted"
+                " or added: which of them survived is the diff's guess"
+            )
+            decision = Decision("changed", tracks[i].lines, note, flags=("ambiguous",))
+            tracks[i].take(decision, tracks[i].path, step.sha)
 
     def _decide(
         self,

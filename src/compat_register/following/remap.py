@@ -53,6 +53,19 @@ class Remap:
             return Mapped("gone", None)
         return Mapped("changed", (first, last))
 
+    def borders(self, start: int, end: int) -> list[Hunk]:
+        """The hunks that end right above old lines `start..end` or start right below them
+        (deleted, replaced or inserted lines beside the range, not inside it)."""
+        found = []
+        for i in range(bisect_left(self._last, start - 1), len(self.hunks)):
+            hunk = self.hunks[i]
+            os, oc, _, _ = hunk
+            if os > end + 1:
+                break
+            if oc == 0 and start - 1 <= os <= end or oc and os <= end + 1:
+                found.append(hunk)
+        return found
+
     def removes(self, start: int, end: int) -> bool:
         """Whether a hunk deleted or replaced any of old lines `start..end` (not only
         inserted lines between them)."""
