@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -295,11 +294,6 @@ def one_commit(root: Path, before: World, after: World, cited: list[Cited]) -> l
     return wrong(history, bump_through(root, history, [second]))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bump follows git's diff through a slider: the deleted function's `}` is kept as "
-    "context, and carried onto the `}` of the function above (notes S7; remove when fixed)",
-)
 def test_a_deleted_functions_brace_is_not_carried_onto_its_neighbour(tmp_path: Path) -> None:
     """The last function of a file deleted, the one above it edited: `git diff` deletes
     lines 7-12 and keeps line 13 as context, though line 8 (`}` too) is the one that stayed
@@ -337,11 +331,6 @@ REINDENTED = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bump re-anchors each citation of a re-indented block of repeated lines onto the "
-    "first twin, two citations on one line (notes P8; remove when fixed)",
-)
 def test_a_reindented_block_keeps_each_citation_on_its_own_twin(tmp_path: Path) -> None:
     """A block of repeated lines re-indented, nothing else: the same text by the rule,
     every line where it was; each citation stays on its own line, not on the first twin."""

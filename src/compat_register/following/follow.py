@@ -323,7 +323,8 @@ class _Walk:
         remapped: Remap,
     ) -> Decision:
         assert track.lines is not None
-        decision = decide(old, index, *track.lines, region, remapped.removes(*track.lines))
+        removed, expected = remapped.removes(*track.lines), remapped.same_offset(track.lines[0])
+        decision = decide(old, index, *track.lines, region, removed, expected)
         if not decision.lost:
             return decision
         others = [ix for ix in self.texts.written(step, old, track.lines) if ix.path != index.path]

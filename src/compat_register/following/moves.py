@@ -182,10 +182,12 @@ def decide(
     end: int,
     region: tuple[int, int] | None,
     removed: bool = True,
+    expected: int | None = None,
 ) -> Decision:
     """Where old lines `start..end` went, given the lines that took their place (`region`,
     None when they were deleted with nothing in their place) and the step's added lines;
-    `removed` False: no cited line was touched, lines were only inserted between them."""
+    `removed` False: no cited line was touched, lines were only inserted between them;
+    `expected`: the new line at the first cited line's offset in its hunk (ties go to it)."""
     cited = (start, end)
     block = old.keys[start - 1 : end]
     what = "edited" if region else "deleted"
@@ -199,7 +201,7 @@ def decide(
     found = index.blocks(block)
     far = [p for p in found if not (region and _overlap(p, region)) and same(old, cited, new, p)]
     strong = [p for p in far if index.evidence(old.keys, start, end, p)]
-    near = best_window(block, new.keys, region, index.anchors) if region else None
+    near = best_window(block, new.keys, region, index.anchors, expected) if region else None
     path = index.path
     if near is not None:
         if same(old, cited, new, near[0]):
@@ -275,6 +277,7 @@ def best_window(
     new: Sequence[str],
     region: tuple[int, int],
     anchors: Anchors | None = None,
+    expected: int | None = None,
 ) -> tuple[tuple[int, int], float] | None:
     """The lines of `region` most like `block` (as many lines, one fewer or one more), and
     how alike (SequenceMatcher ratio, `_units`); None when no window is NEAR alike. In a long
@@ -296,15 +299,24 @@ def best_window(
     matcher.set_seq2(_units(block, by_char))
     best: tuple[tuple[int, int], float] | None = None
     floor = NEAR - 1e-9  # a window less alike is no better than none
+    aim = expected if expected is not None else low
     for length in (size, *sorted({max(1, size - 1), size + 1} - {size})):  # as cited, first
         for first in starts:
             if first + length - 1 > high:
                 break
             matcher.set_seq1(_units(new[first - 1 : first - 1 + length], by_char))
-            if matcher.real_quick_ratio() <= floor or matcher.quick_ratio() <= floor:
-                continue  # an equally alike window of another length does not displace one
+            if matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor:
+                continue
             ratio = matcher.ratio()
-            if ratio > floor:
+            # Between equally alike windows, the one where the cited lines' offset in the
+            # hunk puts them (a block re-indented line for line keeps each twin its own);
+            # a window of another length never displaces one as long as the citation.
+            closer = (
+                best is not None
+                and length == best[0][1] - best[0][0] + 1
+                and (abs(first - aim) < abs(best[0][0] - aim))
+            )
+            if ratio > floor or ratio == floor and closer:
                 best, floor = ((first, first + length - 1), ratio), ratio
     return best
 

@@ -66,6 +66,14 @@ class Remap:
                 found.append(hunk)
         return found
 
+    def same_offset(self, line: int) -> int | None:
+        """The new line at old `line`'s offset in the hunk that replaced it (None when no
+        hunk replaced it, or the hunk put fewer lines in its place)."""
+        hunk = self._containing(line)
+        if hunk is None or line - hunk[0] >= hunk[3]:
+            return None
+        return hunk[2] + line - hunk[0]
+
     def removes(self, start: int, end: int) -> bool:
         """Whether a hunk deleted or replaced any of old lines `start..end` (not only
         inserted lines between them)."""
