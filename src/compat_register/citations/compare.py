@@ -27,10 +27,10 @@ may end inside a word.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from pathlib import PurePosixPath
 from typing import Literal
 
 from ..model.claims import glob_matches
@@ -62,8 +62,13 @@ ELLIPSES = ("…", "...")
 def file_kind(path: str, markdown_globs: Sequence[str] = ()) -> Kind:
     """The kind of the file at `path` (its full path in its repository): Markdown by its
     suffix or by one of a source's `markdown:` globs, else code, indented or not."""
-    name = PurePosixPath(path).name
-    suffix = PurePosixPath(name).suffix.lower()
+    return _kind(path, tuple(markdown_globs))
+
+
+@lru_cache(maxsize=65536)  # asked for every citation verified; a set cites each file often
+def _kind(path: str, markdown_globs: tuple[str, ...]) -> Kind:
+    name = posixpath.basename(path)
+    suffix = posixpath.splitext(name)[1].lower()
     if suffix in MARKDOWN_SUFFIXES or any(glob_matches(glob, path) for glob in markdown_globs):
         return "markdown"
     if suffix in INDENTED_SUFFIXES or name in INDENTED_NAMES:
