@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Literal
 
 from ..citations.compare import Kind, block, markdown_text
-from ..model.diagnostic import Diagnostic
+from ..model.diagnostic import Diagnostic, Severity
 from ..model.notation import lines_text
 from ..model.registers import Citation
 from ..reading.folder import display_path
@@ -268,6 +268,13 @@ class Lock:
     """The `commit:` of each stamped source when the lock was written, by alias."""
 
 
+def at_lock(file: str, code: str, message: str, severity: Severity = "error") -> Diagnostic:
+    """A problem of the lock as a whole, at its first line."""
+    return Diagnostic(
+        file=file, line=1, col=1, severity=severity, id="citations", code=code, message=message
+    )
+
+
 def read(registers_dir: Path) -> Lock | None:
     """The lock of a register set, or None when it has none (stamps are then not checked)."""
     path = lock_path(registers_dir)
@@ -281,15 +288,7 @@ def read(registers_dir: Path) -> Lock | None:
         text = text.replace("\r\n", "\n")
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) else None
-        problem = Diagnostic(
-            file=file,
-            line=1,
-            col=1,
-            severity="error",
-            id="citations",
-            code="bad-stamp",
-            message=f"cannot read: {reason or err}",
-        )
+        problem = at_lock(file, "bad-stamp", f"cannot read: {reason or err}")
         return Lock(path, file, {}, [problem])
     stamps, problems = parse(text, file)
     return Lock(path, file, stamps, problems, text, parse_pins(text))

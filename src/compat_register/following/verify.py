@@ -342,15 +342,7 @@ def _old_rule(lock_file: str, outcomes: list[Outcome]) -> Iterator[Diagnostic]:
         f"which cannot tell `*conn` from `conn`: read their lines, then run register stamp "
         f"({named})"
     )
-    yield Diagnostic(
-        file=lock_file,
-        line=1,
-        col=1,
-        severity="warning",
-        id="citations",
-        code="old-stamp",
-        message=message,
-    )
+    yield stamps.at_lock(lock_file, "old-stamp", message, severity="warning")
 
 
 def _old_stamp(citation: Citation) -> str:
