@@ -83,6 +83,14 @@ _URL_ATTRIBUTES = frozenset(
 )
 
 
+_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*:")
+"""A URL's scheme as a browser reads it (WHATWG URL: a letter, then letters, digits, `+`,
+`-`, `.`, then `:`). A URL whose `:` does not end such a run (`:`, `1:x`, `-:`) has no
+scheme: the browser resolves it as a relative path, which runs nothing."""
+_C0_OR_SPACE = "".join(map(chr, range(0x21)))
+"""What a browser strips from a URL's start before it reads the scheme."""
+
+
 class _Live(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -101,10 +109,10 @@ class _Live(HTMLParser):
         if tag in _RUNNING_TAGS:
             self.found.append(f"<{tag}> " + " ".join(f"{n}={v!r}" for n, v in attrs))
         for name, value in attrs:
-            url = "".join(html_module.unescape(value or "").split()).lower()
+            url = "".join(html_module.unescape(value or "").split()).lower().lstrip(_C0_OR_SPACE)
             if name.startswith("on") or name == "srcdoc":
                 self.found.append(f"<{tag} {name}={value!r}>")
-            elif name in _URL_ATTRIBUTES and ":" in url.split("/")[0]:
+            elif name in _URL_ATTRIBUTES and _SCHEME.match(url):
                 if not url.startswith(("http:", "https:")):
                     self.found.append(f"<{tag} {name}={value!r}>")
             elif name == "style" and re.search(r"url\(|expression|javascript", url):

@@ -263,3 +263,18 @@ def test_a_file_line_naming_a_folder_is_refused(tmp_path: Path, run_line: RunLin
         result.stdout
     )
     assert sorted(p.name for p in registers.iterdir()) == ["sources.yaml"]
+
+
+def test_a_summary_line_that_reads_like_an_entry_stays_summary() -> None:
+    """Found by the round trip above: a summary holding `META-03 a: b` over a `- ` line
+    looked like an entry heading with its bullet, so the page seemed to have no status
+    line; entries never come before it, so that line is the summary's."""
+    page = (
+        "# T\n\ncreated: 2026-01-01\nlast-updated: 2026-10-01\nincrement: 1\n"
+        "status: draft\ndescription: d\n"
+        "\na: b\nMETA-03 a: b\n- dash-led\n\n"
+        f"Status column: mcpx @ {COMMIT[:7]}.\n\n## META-01 One\n\n- **What.** x\n"
+    )
+    read = parse_page(page)
+    assert read.summary == "a: b\nMETA-03 a: b\n- dash-led"
+    assert [entry.id for entry in read.entries] == ["META-01"]

@@ -116,6 +116,7 @@ SETTINGS = settings(
 
 @SETTINGS
 @given(text=prose_texts)
+@example(text="[](:)")  # a path, not a scheme: the browser resolves it relative
 @example(text="<!-- <img src=x onerror=window.__pwned=1> -->")
 @example(text='<noscript><p title="</noscript><img src=x onerror=window.__pwned=1>">')
 @example(text="```\n<img src=x onerror=window.__pwned=1>\n```")

@@ -192,11 +192,17 @@ def _summary(reader: _Lines) -> tuple[str | None, re.Match[str]]:
             text = "\n".join(reader.lines[start : reader.index]).strip("\n")
             reader.index += 1
             return (text or None), match
-        if _starts_entry(reader):
+        if _starts_entry(reader) and not _status_below(reader):
             break
         reader.index += 1
     at = Spot(reader.number, 1) if not reader.done() else reader.end()
     raise PageError(at.line, at.col, "no 'Status column: ALIAS @ COMMIT.' line before the entries")
+
+
+def _status_below(reader: _Lines) -> bool:
+    """Whether a `Status column:` line follows: entries never come before it, so a summary
+    line that reads like an entry's heading (`META-03 a: b` over a `- ` line) is summary."""
+    return any(line.startswith("Status column:") for line in reader.lines[reader.index + 1 :])
 
 
 def _starts_entry(reader: _Lines) -> bool:
