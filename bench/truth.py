@@ -22,7 +22,8 @@ bench/blametruth.py:
 - exact: bump said ok (carried or re-anchored) and put it where blame says its lines are;
 - flagged: bump flagged it (changed, gone, ...) and blame says its lines changed;
 - silently wrong: bump said ok, but at another place, or blame says its lines changed;
-- false alarm: bump flagged it, but blame finds its lines unchanged.
+- false alarm: bump flagged it, but blame finds its lines unchanged;
+- undecided: bump said ok at one of several places the truth cannot choose between.
 
 Target: silently wrong 0. The figures are in docs/pins.md.
 """
