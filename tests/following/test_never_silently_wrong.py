@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from compat_register import api
@@ -170,10 +170,39 @@ def wrong(history: History, outcomes: list[Outcome]) -> list[str]:
         texts = [line.text for line in cited], [line.text for line in there]
         if not same_text(path, *texts) or not same_text(outcome.path, *texts):
             problems.append(f"{said}: ok on other text: {texts[0]} -> {texts[1]}")
-        elif _filled(path, cited) != _filled(outcome.path, there):
+        elif _filled(path, cited) != _filled(outcome.path, there) and not _slid(
+            old.files[path], new.files[outcome.path], (start, end), outcome.lines
+        ):
             now = [where.get(line.ident, "gone") for line in cited if counts(path, line.text)]
             problems.append(f"{said}: ok on a twin of {texts[0]}; its lines are at {now}")
     return problems
+
+
+def _slid(old: list[Line], new: list[Line], cited: tuple[int, int], place: tuple[int, int]) -> bool:
+    """Whether a minimal diff of the two texts keeps the cited lines at `place`: some
+    longest common subsequence of the lines matches old `cited` to new `place`, line for
+    line (the same characters). Such a place is a diff slider, content cannot tell it from
+    the truth: in `if err != nil {` code deleting one copy reads as deleting any other, and
+    a file holding the same text in the same order around both places reads alike either
+    way. A twin that a minimal diff does not put there (a move across other lines, which
+    costs matches) is still wrong."""
+    a, b = [line.text for line in old], [line.text for line in new]
+    (s, e), (p, q) = cited, place
+    if e - s != q - p or a[s - 1 : e] != b[p - 1 : q]:
+        return False
+    return _lcs(a[: s - 1], b[: p - 1]) + (e - s + 1) + _lcs(a[e:], b[q:]) == _lcs(a, b)
+
+
+def _lcs(a: list[str], b: list[str]) -> int:
+    """The length of a longest common subsequence of two lists of lines."""
+    row = [0] * (len(b) + 1)
+    for x in a:
+        last, new = 0, [0]
+        for j, y in enumerate(b, 1):
+            new.append(last + 1 if x == y else max(new[j - 1], row[j]))
+            last = row[j]
+        row = new
+    return row[-1]
 
 
 def _filled(path: str, lines: list[Line]) -> list[int]:
@@ -226,6 +255,7 @@ SEEDS = st.integers(0, 2**16)
 
 @PROPERTY
 @given(SEEDS, edits_of(["pointer", "underscore", "rewrite", "insert", "delete"]))
+@example(4250, [[("delete", 23, 399, 4)]])  # a diff slider: a twin slides into the range
 def test_code_edits_are_flagged_never_ok(seed: int, commits: list) -> None:
     check(seed, commits, (3, 0, 0))
 
@@ -256,6 +286,15 @@ def test_renames_into_sibling_revision_folders(seed: int, commits: list) -> None
 
 @PROPERTY
 @given(SEEDS, edits_of(["split", "rename", "rewrite", "insert", "move"]))
+@example(  # periodic Go: a deleted copy of `return nil, err` was moved onto a far twin
+    332,
+    [
+        [("move", 18, 25, 3), ("insert", 12, 1, 2), ("rename", 24, 173, 3)]
+        + [("rewrite", 25, 304, 4)],
+        [("split", 8, 67, 3), ("rewrite", 6, 240, 4), ("split", 22, 253, 2)]
+        + [("move", 2, 400, 3)],
+    ],
+)
 def test_split_and_renamed_files(seed: int, commits: list) -> None:
     check(seed, commits, (2, 2, 0))
 

@@ -324,7 +324,8 @@ class _Walk:
     ) -> Decision:
         assert track.lines is not None
         removed, expected = remapped.removes(*track.lines), remapped.same_offset(track.lines[0])
-        decision = decide(old, index, *track.lines, region, removed, expected)
+        gap = remapped.gap(track.lines[0]) if region is None else None
+        decision = decide(old, index, *track.lines, region, removed, expected, gap)
         if not decision.lost:
             return decision
         others = [ix for ix in self.texts.written(step, old, track.lines) if ix.path != index.path]

@@ -183,11 +183,14 @@ def decide(
     region: tuple[int, int] | None,
     removed: bool = True,
     expected: int | None = None,
+    gap: tuple[int, int, int] | None = None,
 ) -> Decision:
     """Where old lines `start..end` went, given the lines that took their place (`region`,
     None when they were deleted with nothing in their place) and the step's added lines;
     `removed` False: no cited line was touched, lines were only inserted between them;
-    `expected`: the new line at the first cited line's offset in its hunk (ties go to it)."""
+    `expected`: the new line at the first cited line's offset in its hunk (ties go to it);
+    `gap`: for deleted lines, the first and last old lines their hunk deleted and the new
+    line after the place they were deleted from (`Remap.gap`)."""
     cited = (start, end)
     block = old.keys[start - 1 : end]
     what = "edited" if region else "deleted"
@@ -211,6 +214,14 @@ def decide(
         note = "the cited lines were edited" + also
         return Decision("changed", near[0], note, flags=flags, candidates=_named(path, strong),
                         score=near[1], placed=True)  # fmt: skip
+    stays = _stays(old, cited, index, gap) if region is None else []
+    if stays:  # the text is still where it was: git's diff deleted a twin of it (a slider)
+        note = (
+            "the cited lines were deleted, but lines of the same text stay where they were:"
+            " which of them survived is the diff's guess"
+        )
+        return Decision("changed", stays[0], note, flags=("ambiguous",),
+                        candidates=_named(path, [*stays, *strong]))  # fmt: skip
     if len(strong) == 1:
         return Decision("re-anchored", strong[0], "moved within the file", score=2.0, placed=True)
     if far:
@@ -224,6 +235,29 @@ def decide(
         )
         return Decision("changed", region, note, flags=("not-found",), lost=True)
     return Decision("gone", None, "the cited lines were deleted", lost=True)
+
+
+def _stays(
+    old: Text, cited: tuple[int, int], index: AddedIndex, gap: tuple[int, int, int] | None
+) -> list[tuple[int, int]]:
+    """Where deleted lines `cited` would be had git's diff slid their deletion (`gap`: the
+    old lines deleted, the new line after them) past them, down or up, when the lines
+    there were kept and read as the cited ones: in periodic code (`if err != nil {` ...)
+    deleting one copy reads as deleting any other, so the text is still where it was and
+    no move to a twin elsewhere can be told from it."""
+    if gap is None:
+        return []
+    first, last, after = gap
+    new, found = index.text, []
+    # slid down: the kept lines after the gap; slid up: the kept lines before it
+    for place in ((after + cited[0] - first, after + cited[1] - first),
+                  (after - 1 - (last - cited[0]), after - 1 - (last - cited[1]))):  # fmt: skip
+        if place[0] < 1 or place[1] > len(new.lines):
+            continue
+        kept = not any(n in index.added for n in range(place[0], place[1] + 1))
+        if kept and same(old, cited, new, place):
+            found.append(place)
+    return found
 
 
 def _may_read_alike(block: Sequence[str], keys: Sequence[str], region: tuple[int, int]) -> bool:

@@ -74,6 +74,14 @@ class Remap:
             return None
         return hunk[2] + line - hunk[0]
 
+    def gap(self, line: int) -> tuple[int, int, int] | None:
+        """For an old `line` a hunk deleted: the first and last old lines that hunk deleted
+        and the new line after the place they were deleted from (None when none did)."""
+        hunk = self._containing(line)
+        if hunk is None:
+            return None
+        return hunk[0], hunk[0] + hunk[1] - 1, self._low(line)
+
     def removes(self, start: int, end: int) -> bool:
         """Whether a hunk deleted or replaced any of old lines `start..end` (not only
         inserted lines between them)."""
