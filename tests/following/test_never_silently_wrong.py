@@ -5,8 +5,10 @@ repository, citations at random lines; the generator (tests/worlds.py) knows whe
 original line went. After a bump, every citation bump calls ok (carried or re-anchored) must
 name the very lines it cited, each holding the old text by the file kind's rule; anything
 else must be flagged. So: never ok on different text, never ok on a twin (a line of the
-same text) while the original survives edited or is gone, never two citations merged onto
-one line. And one bump over the range agrees with one bump per commit.
+same text) while the original survives edited or is gone (bar a diff slider: a twin where a
+minimal diff of the two texts puts the cited lines, which content cannot tell from the
+truth, `_slid`), never two citations merged onto one line. And one bump over the range
+agrees with one bump per commit.
 """
 
 from __future__ import annotations
@@ -154,9 +156,8 @@ def bump_through(root: Path, history: History, targets: list[str]) -> list[Outco
 def wrong(history: History, outcomes: list[Outcome]) -> list[str]:
     """Every citation bump calls ok that is not at its own lines, holding their text: the
     same text by the rule, and the same lines (identities) bar those with nothing the rule
-    compares (blank lines, a Markdown fence), which the rule alone judges. (Each line has
-    one identity, so two citations put on one line
-    that did not share one fail here too.)"""
+    compares (blank lines, a Markdown fence), which the rule alone judges, and bar a diff
+    slider (`_slid`); and no two citations put on one line that did not share one."""
     old, new = history.worlds[0], history.worlds[-1]
     where = new.where()
     problems = []
@@ -175,7 +176,25 @@ def wrong(history: History, outcomes: list[Outcome]) -> list[str]:
         ):
             now = [where.get(line.ident, "gone") for line in cited if counts(path, line.text)]
             problems.append(f"{said}: ok on a twin of {texts[0]}; its lines are at {now}")
-    return problems
+    return problems + _merged(history.cited, outcomes)
+
+
+def _merged(cited: list[Cited], outcomes: list[Outcome]) -> list[str]:
+    """Two citations called ok on one line whose cited ranges did not share a line (a slider
+    may put a citation on a twin, never two on one)."""
+    ok = [(c, o) for c, o in zip(cited, outcomes, strict=True) if o.kind in OK and o.lines]
+    return [
+        f"{a} and {b}: both ok on {oa.path}:{oa.lines} and {ob.lines}"
+        for i, (a, oa) in enumerate(ok)
+        for b, ob in ok[i + 1 :]
+        if oa.path == ob.path
+        and _meet(oa.lines, ob.lines)  # type: ignore[arg-type]
+        and not (a[0] == b[0] and _meet(a[1:], b[1:]))
+    ]
+
+
+def _meet(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] <= b[1] and b[0] <= a[1]
 
 
 def _slid(old: list[Line], new: list[Line], cited: tuple[int, int], place: tuple[int, int]) -> bool:
