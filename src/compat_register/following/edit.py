@@ -17,7 +17,7 @@ from pathlib import Path
 from ..model import display
 from ..model.notation import lines_text
 from ..model.registers import Citation, Register
-from ..reading.build import build_register
+from ..reading.build import register_citations
 from ..reading.loader import Document, LoadError, Path_, parse
 from ..reading.schema import integer_keys
 from ..storage.atomic import write_all
@@ -122,7 +122,7 @@ def _read_back(
     doc: Document, slug: str, citations: list[Citation], planned: Mapping[int, Planned]
 ) -> None:
     """Refuse a rewrite whose citations do not read back as planned, in number and order."""
-    found = build_register(doc, slug, []).citations()
+    found = register_citations(doc, slug, [])
     if len(found) != len(citations):
         raise EditError(f"{doc.file}: the rewrite would change the number of citations")
     for old, new in zip(citations, found, strict=True):

@@ -7,6 +7,7 @@ reports every problem in every file instead of stopping at the first.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from ..citations.compare import empty_quote
@@ -160,10 +161,55 @@ def build_register(doc: Document, slug: str, out: list[Diagnostic]) -> Register:
     )
     builder = _CitationBuilder(doc, slug, out)
     register.summary_citations = builder.in_prose(("summary",), slug)
+    for index, entry in _entries(data):
+        register.entries.append(_build_entry(doc, slug, index, entry, builder))
+    return register
+
+
+def register_citations(doc: Document, slug: str, out: list[Diagnostic]) -> list[Citation]:
+    """`build_register(doc, slug, out).citations()`, without building the rest of the
+    register (entries' fields, notes): the edits' read-back compares only citations. The
+    same walk (`_entries`, `_entry_id`, `_entry_citations`) as `build_register`, so the
+    two cannot disagree on what a file cites."""
+    builder = _CitationBuilder(doc, slug, out)
+    found = builder.in_prose(("summary",), slug)
+    for index, entry in _entries(doc.data):
+        listed, prose = _entry_citations(
+            ("entries", index), entry, _entry_id(slug, index, entry)[0], builder
+        )
+        found.extend(listed)
+        found.extend(prose)
+    return found
+
+
+def _entries(data: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each entry mapping of a register document, with its index (others are the schema's)."""
     for index, entry in enumerate(_list(data.get("entries"))):
         if isinstance(entry, dict):
-            register.entries.append(_build_entry(doc, slug, index, entry, builder))
-    return register
+            yield index, entry
+
+
+def _entry_id(slug: str, index: int, data: dict[str, Any]) -> tuple[str, bool]:
+    """An entry's ID, and whether it was written (else `slug[index]`; the schema says so)."""
+    named = isinstance(data.get("id"), str) and data["id"] != ""
+    return (data["id"] if named else f"{slug}[{index}]"), named
+
+
+def _entry_citations(
+    base: Path_, data: dict[str, Any], entry_id: str, builder: _CitationBuilder
+) -> tuple[list[Citation], list[Citation]]:
+    """An entry's listed citations (its `sources`) and in-prose citations, in file order."""
+    listed = [
+        c
+        for number, item in enumerate(_list(data.get("sources")))
+        if (c := builder.listed((*base, "sources", number), item, entry_id)) is not None
+    ]
+    prose = [
+        c
+        for path, text in prose_fields(data)
+        for c in builder.in_prose((*base, *path), entry_id, text)
+    ]
+    return listed, prose
 
 
 def build_entry(doc: Document, slug: str, index: int, out: list[Diagnostic]) -> Entry | None:
@@ -195,23 +241,13 @@ def _build_entry(
     doc: Document, slug: str, index: int, data: dict[str, Any], builder: _CitationBuilder
 ) -> Entry:
     base: Path_ = ("entries", index)
-    named = isinstance(data.get("id"), str) and data["id"] != ""  # else the schema says so
-    entry_id = data["id"] if named else f"{slug}[{index}]"
+    entry_id, named = _entry_id(slug, index, data)
     notes = [
         Note(_text(n.get("title")), _text(n.get("text")))
         for n in _list(data.get("notes"))
         if isinstance(n, dict)
     ]
-    listed = [
-        c
-        for number, item in enumerate(_list(data.get("sources")))
-        if (c := builder.listed((*base, "sources", number), item, entry_id)) is not None
-    ]
-    prose = [
-        c
-        for path, text in prose_fields(data)
-        for c in builder.in_prose((*base, *path), entry_id, text)
-    ]
+    listed, prose = _entry_citations(base, data, entry_id, builder)
     return Entry(
         id=entry_id,
         title=_text(data.get("title")),
