@@ -12,18 +12,9 @@ from click.testing import CliRunner
 from compat_register.cli import main
 from compat_register.sources.gitsource import Checkout, GitSourceError, sound
 from gitrepo import GitRepo
-from registerfiles import register_head
+from registerfiles import done_entry, register_head
 
 CODE = "".join(f"line {n}: some text that git compresses {n * 7919 % 1000}\n" for n in range(300))
-ENTRY = """  - id: T-01
-    title: Entry
-    what: Something.
-    status: {{state: done}}
-    value: {{level: low}}
-    effort: {{size: S}}
-    risk: None.
-    sources: [{sources}]
-"""
 
 
 def project(tmp_path: Path, sources: str) -> tuple[Path, str]:
@@ -37,7 +28,7 @@ def project(tmp_path: Path, sources: str) -> tuple[Path, str]:
         f"  up: {{title: Up, repo: ../up, commit: {sha}, claims: [src/**]}}\n",
         "utf-8",
     )
-    text = register_head(subject="up") + ENTRY.format(sources=sources)
+    text = register_head(subject="up") + done_entry(f"[{sources}]")
     (registers / "t.yaml").write_text(text, "utf-8")
     return registers, sha
 

@@ -10,22 +10,13 @@ import sys
 from pathlib import Path
 
 from gitrepo import GitRepo
-from registerfiles import register_head
+from registerfiles import done_entry, register_head
 
 FILES = 16
 CODE = "".join(f"line {n}\n" for n in range(1, 41))
 SOURCES = """revisions: [2025-06-18]
 sources:
   up: {{title: Upstream, repo: null, commit: {commit}, path: ../up, claims: [src/**]}}
-"""
-ENTRY = """  - id: {prefix}-01
-    title: Entry
-    what: Something.
-    status: {{state: done}}
-    value: {{level: low}}
-    effort: {{size: S}}
-    risk: None.
-    sources: ['src/a.go:{line} “line {line}”']
 """
 
 
@@ -62,7 +53,9 @@ def make_project(root: Path, pinned: int = 0) -> tuple[str, str]:
     (registers / "sources.yaml").write_text(SOURCES.format(commit=[first, second][pinned]), "utf-8")
     for n in range(FILES):
         prefix = "".join(chr(ord("A") + int(d)) for d in f"{n:02d}")
-        text = register_head(prefix, prefix) + ENTRY.format(prefix=prefix, line=n + 2)
+        text = register_head(prefix, prefix) + done_entry(
+            f"['src/a.go:{n + 2} “line {n + 2}”']", id=f"{prefix}-01"
+        )
         (registers / f"r{n:02d}.yaml").write_text(text, "utf-8")
     if not pinned:
         done = run(root, "stamp")
