@@ -23,9 +23,10 @@ if os.environ.get("CI") == "true":
 
 @pytest.fixture
 def run_line() -> RunLine:
-    """`run_line(["check", "--registers", str(dir)])` -> click's `Result` (stdout, stderr apart)."""
+    """`run_line(["check", "--registers", str(dir)])` -> click's `Result` (stdout, stderr apart),
+    under the program name a user types (`Usage: register check ...`)."""
 
     def run(args: Sequence[str]) -> Result:
-        return CliRunner().invoke(main, list(args))
+        return CliRunner().invoke(main, list(args), prog_name="register")
 
     return run
