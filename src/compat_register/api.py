@@ -210,11 +210,11 @@ def _fix(root: Path, environ: Mapping[str, str] | None, journal: Path) -> tuple[
     # quotes would hide that; verify says to put the pin back and bump (one line, at it).
     by_hand = {d.id for d in verified.diagnostics if d.code == "pin-moved-by-hand"}
     moves = _moves([o for o in verified.outcomes if o.citation.source not in by_hand])
-    planned = {id(c): edit.move_lines(c, lines) for c, lines in moves}
+    planned = {c.key: edit.move_lines(c, lines) for c, lines in moves}
     files, changes = edit.rewrite_registers(
         verified.registers.registers, verified.documents, planned
     )
-    places = {id(c): (*p[:3], *lines) for c, lines in moves if (p := stamps.place(c))}
+    places = {c.key: (*p[:3], *lines) for c, lines in moves if (p := stamps.place(c))}
     if lock := stamps.carry_lock(root, verified.registers.citations(), places):
         files[lock[0]] = lock[1:]
     edit.write_texts(files, journal)

@@ -72,3 +72,16 @@ def test_the_projects_own_registers_read_back_alike(path: Path) -> None:
     (built, built_errors), (alone, alone_errors) = both(path.read_text(encoding="utf-8"), str(path))
     assert alone == built and alone
     assert alone_errors == built_errors
+
+
+def test_every_citation_has_its_own_key() -> None:
+    """A key names one citation: the same token twice in one field, the same citation
+    listed and in prose, in a summary and in an entry, each its own (stages key outcomes,
+    edits and moved stamps by it)."""
+    text = SUMMARY.replace("risk: None.", "risk: src/g.go:1 then up:src/a.go:1-2 and src/g.go:1")
+    (built, _), _ = both(text)
+    keys = [c.key for c in built]
+    assert len(set(keys)) == len(keys) == 11
+    twice = [c.key for c in built if c.token == "src/f.go:5"]
+    assert [k.occurrence for k in twice] == [0, 1]
+    assert both(text)[0][0][5].key == built[5].key  # read again, the same keys

@@ -233,7 +233,7 @@ def test_an_excerpt_title_is_escaped(fmt: render.PageFormatter) -> None:
         source="impl", repo_path=f"internal/{path}",
     )  # fmt: skip
     outcome = Outcome(citation, "ok", excerpt=["b"], first_line=2, commit="f" * 40)
-    fmt.outcomes[id(citation)] = outcome
+    fmt.outcomes[citation.key] = outcome
     fmt.excerpt_file = "registers/alpha/excerpts.html"
     view = fmt.source(citation)
     html = to_html(f"- {view.link} {view.excerpt}\n")

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..citations.syntax import is_citation_path
 from ..model.claims import claimants
 from ..model.notation import lines_text
-from ..model.registers import Citation, RegisterSet, Source
+from ..model.registers import Citation, CitationKey, RegisterSet, Source
 from ..reading.loader import Document
 from ..sources.gitsource import Checkout, GitSourceError
 from ..sources.pins import open_moved
@@ -111,8 +111,8 @@ def _plan(
 ) -> Bump:
     citations = [c for c in registers.citations() if c.source == source.alias and c.repo_path]
     followed = follow(checkout, old, new, citations, source.markdown, registers.sources.revisions)
-    plans = {id(f.citation): _edits(f, source, registers) for f in followed}
-    followed = [_unwritable(f) if plans[id(f.citation)] is None else f for f in followed]
+    plans = {f.citation.key: _edits(f, source, registers) for f in followed}
+    followed = [_unwritable(f) if plans[f.citation.key] is None else f for f in followed]
     result = Bump(source.alias, old, new, short_sha(checkout, new, source.commit), followed)
     edits = {cid: found for cid, found in plans.items() if found is not None}
     result.files, _ = edit.rewrite_registers(registers.registers, documents, edits)
@@ -211,16 +211,18 @@ def short_sha(checkout: Checkout, sha: str, written: str) -> str:
     return sha
 
 
-def _new_places(followed: list[Followed], edits: Mapping[int, Planned]) -> dict[int, stamps.Place]:
+def _new_places(
+    followed: list[Followed], edits: Mapping[CitationKey, Planned]
+) -> dict[CitationKey, stamps.Place]:
     """Where each followed citation that is rewritten goes (its stamp goes with it; a
     changed one keeps its old hash, so that `register verify` reports it `changed` until
     someone stamps it again)."""
-    places: dict[int, stamps.Place] = {}
+    places: dict[CitationKey, stamps.Place] = {}
     for f in followed:
         place = stamps.place(f.citation)
-        if place is None or f.lines is None or id(f.citation) not in edits:
+        if place is None or f.lines is None or f.citation.key not in edits:
             continue
         new = (f.citation.entry, place[1], f.path, *f.lines)
         if new != place:
-            places[id(f.citation)] = new
+            places[f.citation.key] = new
     return places

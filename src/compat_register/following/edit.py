@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..model import display
 from ..model.notation import lines_text
-from ..model.registers import Citation, Register
+from ..model.registers import Citation, CitationKey, Register
 from ..reading.build import register_citations
 from ..reading.loader import Document, LoadError, Path_, parse
 from ..reading.schema import integer_keys
@@ -80,7 +80,9 @@ def is_mapping(citation: Citation) -> bool:
 
 
 def rewrite_registers(
-    registers: Iterable[Register], documents: Mapping[str, Document], planned: Mapping[int, Planned]
+    registers: Iterable[Register],
+    documents: Mapping[str, Document],
+    planned: Mapping[CitationKey, Planned],
 ) -> tuple[dict[str, tuple[str, str]], list[Change]]:
     """Every register file that the planned edits change, `{file: (old text, new text)}`,
     and the changes, file by file (see `rewrite_register`)."""
@@ -95,13 +97,13 @@ def rewrite_registers(
 
 
 def rewrite_register(
-    doc: Document, register: Register, planned: Mapping[int, Planned]
+    doc: Document, register: Register, planned: Mapping[CitationKey, Planned]
 ) -> tuple[str, list[Change]] | None:
     """The new text of a register file with the planned edits of its citations (keyed by
-    `id(citation)`) made, and the changes; None when nothing in it changes. Raises
+    `Citation.key`) made, and the changes; None when nothing in it changes. Raises
     EditError when an edit cannot be placed or the result does not read back as planned."""
     citations = register.citations()
-    edits = [e for c in citations if id(c) in planned for e in _located(c, planned[id(c)][0])]
+    edits = [e for c in citations if c.key in planned for e in _located(c, planned[c.key][0])]
     changes = plan_edits(doc, edits)
     if not changes:
         return None
@@ -119,14 +121,14 @@ def _located(citation: Citation, edits: list[Edit]) -> list[Edit]:
 
 
 def _read_back(
-    doc: Document, slug: str, citations: list[Citation], planned: Mapping[int, Planned]
+    doc: Document, slug: str, citations: list[Citation], planned: Mapping[CitationKey, Planned]
 ) -> None:
     """Refuse a rewrite whose citations do not read back as planned, in number and order."""
     found = register_citations(doc, slug, [])
     if len(found) != len(citations):
         raise EditError(f"{doc.file}: the rewrite would change the number of citations")
     for old, new in zip(citations, found, strict=True):
-        expected = planned[id(old)][1] if id(old) in planned else _reading(old)
+        expected = planned[old.key][1] if old.key in planned else _reading(old)
         if _reading(new) != expected:
             raise EditError(f"{doc.file}: rewriting {old.text} would not read back as planned")
 

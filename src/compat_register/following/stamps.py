@@ -42,7 +42,7 @@ from typing import Literal
 from ..citations.compare import Kind, block, markdown_text
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.notation import lines_text
-from ..model.registers import Citation
+from ..model.registers import Citation, CitationKey
 from ..reading.folder import display_path
 from ..storage import regular
 from .edit import EditError
@@ -306,10 +306,10 @@ def read_to_rewrite(registers_dir: Path) -> Lock | None:
 def carry_lock(
     registers_dir: Path,
     citations: Sequence[Citation],
-    moved: Mapping[int, Place],
+    moved: Mapping[CitationKey, Place],
     pins: Mapping[str, str] | None = None,
 ) -> tuple[str, str, str] | None:
-    """The lock after the citations in `moved` (keyed by `id(citation)`; `citations` is the
+    """The lock after the citations in `moved` (keyed by `Citation.key`; `citations` is the
     whole set, in `RegisterSet.citations()` order) went to new places, as (file, old text,
     new text); None when there is no lock or it stays as it is.
 
@@ -324,6 +324,6 @@ def carry_lock(
     if lock.problems:
         raise EditError(f"{lock.file} has lines that are not stamps: run register stamp first")
     before = [place(c) for c in citations]
-    after = [moved.get(id(c), old) for c, old in zip(citations, before, strict=True)]
+    after = [moved.get(c.key, old) for c, old in zip(citations, before, strict=True)]
     text = format_lock(carry(lock.stamps, before, after), {**lock.pins, **(pins or {})})
     return None if text == lock.text else (lock.file, lock.text, text)

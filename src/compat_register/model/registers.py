@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from .claims import Claim, Claims
@@ -89,6 +89,20 @@ class Sources:
         return self._claims
 
 
+class CitationKey(NamedTuple):
+    """What names one citation of a register set, whatever object holds it: the file it is
+    written in, the scalar holding it there, and which occurrence of its token that is.
+
+    Stages key what they learn about citations (outcomes, planned edits, moved stamps) by
+    it, never by the object's identity, so that a citation read again, or copied by a stage
+    that hands on a new value, is still the same citation."""
+
+    file: str
+    field: Path_
+    token: str
+    occurrence: int
+
+
 @dataclass(slots=True)
 class Citation:
     """One citation, listed under `sources:` or found in prose, as written."""
@@ -121,6 +135,12 @@ class Citation:
     @property
     def lines_text(self) -> str:
         return lines_text(self.start, self.end)
+
+    @property
+    def key(self) -> CitationKey:
+        """This citation's stable key (one per citation: a listed one is the only one in its
+        field, and two in one prose field differ in token or in occurrence)."""
+        return CitationKey(self.where.file, self.field, self.token, self.occurrence)
 
 
 PROSE_FIELDS: dict[Path_, str] = {

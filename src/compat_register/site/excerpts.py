@@ -62,7 +62,7 @@ class Highlighter:
         self._html: dict[str, str] = {}
         self._stored: dict[str, dict[str, str]] = {}
         """Register slug -> its stored excerpts, by block digest (read once)."""
-        self._documents: dict[int, tuple[ExcerptFile, str]] = {}
+        self._documents: dict[str, tuple[ExcerptFile, str]] = {}
 
     def settings(self) -> str:
         """What the HTML depends on besides a block: a new value means a new Highlighter.
@@ -88,11 +88,11 @@ class Highlighter:
     def document(self, file: ExcerptFile) -> str:
         """`document(file)`, made once per file (a page reused by a rebuild keeps its
         ExcerptFile, and so its document), its new excerpts written to the store."""
-        found = self._documents.get(id(file))
+        found = self._documents.get(file.slug)
         if found is None or found[0] is not file:
             stored = self._read(file.slug)
             found = (file, document(file, lambda block: self.html(block, stored)))
-            self._documents[id(file)] = found
+            self._documents[file.slug] = found
             self._write(file, stored)
         return found[1]
 
@@ -120,7 +120,7 @@ class Highlighter:
         (what the last build no longer shows)."""
         wanted = set(blocks)
         self._html = {block: text for block, text in self._html.items() if block in wanted}
-        kept = {id(file) for file in files}
+        kept = {file.slug for file in files}
         self._documents = {key: doc for key, doc in self._documents.items() if key in kept}
 
 

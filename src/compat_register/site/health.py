@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..model.positions import Where
-from ..model.registers import Citation, Register
+from ..model.registers import Citation, CitationKey, Register
 
 if TYPE_CHECKING:
     from ..following.verify import Outcome
@@ -53,7 +53,7 @@ class MessageGroup:
 
 
 def outcome_groups(
-    citations: Iterable[Citation], outcomes: dict[int, Outcome]
+    citations: Iterable[Citation], outcomes: dict[CitationKey, Outcome]
 ) -> dict[str, list[MessageGroup]]:
     """The health page's groups, in `OUTCOME_ORDER`. Within an outcome, a message shared by
     several citations (or by all of them) is one group, in order of first appearance; the
@@ -95,8 +95,8 @@ def _in_file_order(rows: list[HealthRow]) -> list[HealthRow]:
     return sorted(rows, key=lambda row: _place_order(row.places[0]))
 
 
-def _outcome_of(citation: Citation, outcomes: dict[int, Outcome]) -> tuple[str, str]:
-    outcome = outcomes.get(id(citation))
+def _outcome_of(citation: Citation, outcomes: dict[CitationKey, Outcome]) -> tuple[str, str]:
+    outcome = outcomes.get(citation.key)
     name = outcome.outcome if outcome else "unverified"
     message = outcome.message if outcome else ""
     if name == "unverified" and message in ("", "skipped"):

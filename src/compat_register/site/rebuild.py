@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..model.registers import Citation, RegisterSet
+from ..model.registers import Citation, CitationKey, RegisterSet
 from .render import Layout
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def page_inputs(
         )
         for register in listed
     }
-    found = {id(o.citation): (o.outcome, o.message) for o in outcomes}
+    found = {o.citation.key: (o.outcome, o.message) for o in outcomes}
     inputs[layout.health] = (common, health_rows(registers.citations(), found))
     for register in listed:
         rows = health_rows(register.citations(), found)
@@ -68,10 +68,10 @@ def page_inputs(
 
 
 def health_rows(
-    citations: Sequence[Citation], outcomes: dict[int, tuple[str, str]]
+    citations: Sequence[Citation], outcomes: dict[CitationKey, tuple[str, str]]
 ) -> tuple[Any, ...]:
     """Each citation as a health page shows it: what it cites, where, and its outcome."""
     return tuple(
-        (c.text, c.source, c.repo_path, c.start, c.end, c.entry, c.where, outcomes.get(id(c)))
+        (c.text, c.source, c.repo_path, c.start, c.end, c.entry, c.where, outcomes.get(c.key))
         for c in citations
     )

@@ -33,7 +33,15 @@ from markupsafe import Markup
 
 from ..model.diagnostic import Diagnostic
 from ..model.positions import Where
-from ..model.registers import Citation, Entry, Register, RegisterSet, Revisions, anchor_of
+from ..model.registers import (
+    Citation,
+    CitationKey,
+    Entry,
+    Register,
+    RegisterSet,
+    Revisions,
+    anchor_of,
+)
 from ..reporting import export
 from ..views import priorities as prio
 from ..views import revisions as revs
@@ -201,7 +209,7 @@ class PageFormatter:
 
     page: str
     linker: Linker
-    outcomes: dict[int, Outcome] = field(default_factory=dict)
+    outcomes: dict[CitationKey, Outcome] = field(default_factory=dict)
     registers: dict[str, tuple[Register, str]] = field(default_factory=dict)
     """Register slug -> the register and its page."""
     revision_pages: dict[str, str] = field(default_factory=dict)
@@ -299,7 +307,7 @@ class PageFormatter:
         return [self.source(citation) for citation in entry.citations]
 
     def source(self, citation: Citation) -> SourceView:
-        outcome = self.outcomes.get(id(citation))
+        outcome = self.outcomes.get(citation.key)
         view = SourceView(
             link=Markup(self.citation_link(citation)),
             quote=Markup(escape_inline(citation.quote)) if citation.quote else None,
@@ -432,7 +440,7 @@ class Renderer:
             else ChangesView(history, (layout or Layout()).changes, repo_url, built)
         )
         self.layout = layout or Layout()
-        self.outcomes = {id(o.citation): o for o in outcomes}
+        self.outcomes = {o.citation.key: o for o in outcomes}
         self.env = environment(templates)
         self.entry_pages = {
             entry.id: self.layout.page_of(register.slug)
