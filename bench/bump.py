@@ -48,7 +48,7 @@ from synthetic import add_history, commit_files, generate  # noqa: E402
 from compat_register.following.follow import follow  # noqa: E402
 from compat_register.model.positions import Where  # noqa: E402
 from compat_register.model.registers import Citation  # noqa: E402
-from compat_register.sources.gitsource import Checkout  # noqa: E402
+from compat_register.sources.checkout import Checkout  # noqa: E402
 
 
 def pin_of(registers: Path) -> str:

@@ -38,7 +38,7 @@ def cite_history(
     before the head of `clone` (or of a shaped history written under `root`)."""
     if clone is None:
         shaped_history(root / "repo", commits)
-    else:  # a clone of its own, complete (a mirror may lack what GitPython wants)
+    else:  # a clone of its own, complete (a mirror may lack objects a first-parent walk reads)
         subprocess.run(
             ["git", "clone", "--bare", "--quiet", str(clone), str(root / "repo")], check=True
         )

@@ -6,6 +6,7 @@ Read from the source with `ast`, so a new module or import is held to the same r
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -103,13 +104,65 @@ def test_no_module_takes_a_private_name_from_another_module(name: str, path: Pat
     assert private == []
 
 
-def test_gitpython_is_imported_by_one_module_only() -> None:
+RUNNER = "compat_register.sources.git"
+"""The one git runner: every process the package starts, starts there."""
+
+STARTS_A_PROCESS = re.compile(
+    r"(subprocess\.(run|Popen|call|check_call|check_output|getoutput|getstatusoutput)"
+    r"|os\.(system|popen|exec\w*|spawn\w*|posix_spawn\w*|fork\w*)"
+    r"|asyncio\.create_subprocess_\w+)"
+)
+
+
+@pytest.mark.parametrize("name, path", ALL, ids=[name for name, _ in ALL])
+def test_git_processes_start_in_the_runner_only(name: str, path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    starts = [
+        f"line {node.lineno}: {ast.unparse(node.func)}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and STARTS_A_PROCESS.fullmatch(ast.unparse(node.func))
+    ]
+    taken = [  # `from subprocess import run` would hide the call from the test above
+        f"line {line}: from {module} import {taken}"
+        for module, names, line in _all_imports(path)
+        for taken in names
+        if STARTS_A_PROCESS.fullmatch(f"{module}.{taken}")
+    ]
+    assert (starts + taken == []) or name == RUNNER, starts + taken
+
+
+def test_nothing_imports_gitpython() -> None:
+    """GitPython is not a dependency: the runner starts git itself (its import cost a
+    tenth of `register verify`, and its lazy loading reached into `sys.modules`)."""
     users = [
         name
         for name, path in ALL
         if any(t == "git" or t.startswith("git.") for t, _, _ in _all_imports(path))
     ]
-    assert users == ["compat_register.sources.gitsource"]
+    assert users == []
+
+
+@pytest.mark.parametrize("name, path", ALL, ids=[name for name, _ in ALL])
+def test_no_module_is_swapped_into_sys_modules(name: str, path: Path) -> None:
+    """Putting a module (a lazy loader, say) into `sys.modules` changes it for the whole
+    process: another plugin under `mkdocs serve` would get it too."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    swaps = [
+        f"line {node.lineno}"
+        for node in ast.walk(tree)
+        if (
+            isinstance(node, ast.Subscript)
+            and ast.unparse(node.value) == "sys.modules"
+            and isinstance(node.ctx, ast.Store | ast.Del)
+        )
+        or (
+            isinstance(node, ast.Call)
+            and ast.unparse(node.func)
+            in ("sys.modules.update", "sys.modules.setdefault", "sys.modules.pop")
+        )
+        or (isinstance(node, ast.Attribute) and node.attr == "LazyLoader")
+    ]
+    assert swaps == []
 
 
 def _all_imports(path: Path) -> list[tuple[str, list[str], int]]:
@@ -117,7 +170,7 @@ def _all_imports(path: Path) -> list[tuple[str, list[str], int]]:
     found: list[tuple[str, list[str], int]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            found.append((node.module, [], node.lineno))
+            found.append((node.module, [alias.name for alias in node.names], node.lineno))
         elif isinstance(node, ast.Import):
             found += [(alias.name, [], node.lineno) for alias in node.names]
     return found

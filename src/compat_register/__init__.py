@@ -7,7 +7,7 @@ stages before it (tests/test_architecture.py holds it to that):
 - `citations`: citations and prose as text;
 - `reading`: a registers folder -> YAML with positions -> shape -> typed models;
 - `checking`: citations resolved to sources, the rules a schema cannot express, references;
-- `sources`: what git says about a pinned commit (the only GitPython user), checkouts, cache;
+- `sources`: what git says about a pinned commit (through one git runner), checkouts, cache;
 - `following`: verify, remap, follow, stamps, bump, and the byte-preserving edits of fix;
 - `reporting`: diagnostics and results as text, GitHub annotations and JSON;
 - `site`: register pages as Markdown, made safe.

@@ -21,8 +21,8 @@ from .reading import folder
 from .reading.loader import Document
 from .storage import project, regular
 
-# verify, pins and edit bring in GitPython: imported where used, so `register check` and
-# `register export` never load git.
+# The stages past checking are imported where used: `register check` and `register export`
+# need none of them, and a command's start-up is most of its time on a small set.
 if TYPE_CHECKING:
     from .following import bump as bumping
     from .following import edit, verify
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .importing import plan as importing_plan
     from .sources import cite as cites
     from .sources import pins
-    from .sources.gitsource import Checkout
+    from .sources.checkout import Checkout
 
 
 @dataclass
@@ -432,7 +432,7 @@ def history_head(root: Path) -> str | None:
 def excerpt_cache(root: Path, environ: Mapping[str, str] | None = None) -> Path:
     """Where the site keeps highlighted excerpts between builds: `excerpts/` under the cache
     root (`REGISTER_CACHE`, else `.register/cache` beside the registers folder)."""
-    from .sources.gitsource import default_cache_root
+    from .sources.places import default_cache_root
 
     return default_cache_root(os.environ if environ is None else environ, root) / "excerpts"
 
@@ -441,7 +441,7 @@ def history(root: Path, environ: Mapping[str, str] | None = None) -> History:
     """The history of the registers folder, commit by commit, cached under the cache root
     (`.register/cache/history.json`). Raises `HistoryError` outside a git repository."""
     from .history import repository
-    from .sources.gitsource import default_cache_root
+    from .sources.places import default_cache_root
 
     environ = os.environ if environ is None else environ
     cache = default_cache_root(environ, root) / "history.json"
@@ -625,7 +625,7 @@ def _pinned(
     """The checkout of `alias` and its pinned commit's full sha, closed afterwards."""
     from .sources import pins
     from .sources.cite import CiteError
-    from .sources.gitsource import GitSourceError
+    from .sources.git import GitSourceError
 
     checkouts = pins.Checkouts(root, os.environ if environ is None else environ)
     try:
@@ -641,7 +641,7 @@ def _pinned(
 
 def _lines(checkout: Checkout, sha: str, path: str) -> list[str] | None:
     """A file's lines at `sha`, None when it is missing or binary."""
-    from .sources.gitsource import GitSourceError
+    from .sources.git import GitSourceError
 
     try:
         return checkout.read_text(sha, path)

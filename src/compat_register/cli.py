@@ -237,7 +237,7 @@ def verify(
     against: tuple[str, str] | None,
 ) -> None:
     """Check, then verify every citation against its source's pinned commit."""
-    from .following.verify import PreviewError  # noqa: PLC0415 - brings in GitPython
+    from .following.verify import PreviewError  # noqa: PLC0415 - this command's alone
 
     _require_dir(registers_dir)
     if against and (offline or against[0] in skip):
@@ -309,7 +309,7 @@ def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: s
     place), changed (the cited lines were edited: read them), or gone (deleted). Exit 1
     when a citation changed or is gone, even though the files were written.
     """
-    from .following.bump import BumpError, UnknownSource  # noqa: PLC0415 - brings in GitPython
+    from .following.bump import BumpError, UnknownSource  # noqa: PLC0415 - this command's alone
 
     _require_dir(registers_dir)
     try:
@@ -407,7 +407,7 @@ def diff_command(registers_dir: Path, revs: tuple[str, ...], fmt: str) -> None:
     citations added, removed and moved), registers added or removed, and pins moved.
     Exit 1 when a register file does not load at one side (it is reported, located).
     """
-    from .history.repository import HistoryError  # noqa: PLC0415 - brings in GitPython
+    from .history.repository import HistoryError  # noqa: PLC0415 - this command's alone
     from .reporting import diffs  # noqa: PLC0415
 
     if len(revs) > 2:
@@ -708,7 +708,7 @@ def cite(
     TEXT in the files mcpx claims (exit 1 when there is none). Reads the source's checkout
     or the cache, never the network.
     """
-    from .sources.cite import CiteError  # noqa: PLC0415 - brings in GitPython
+    from .sources.cite import CiteError  # noqa: PLC0415 - this command's alone
 
     _require_dir(registers_dir)
     if needle is None and (glob is not None or limit != 20 or ignore_case):
@@ -735,7 +735,7 @@ Next: {cd}register check && register sync && register verify
 
 def _history(registers_dir: Path) -> History | None:
     """The registers' history for `render`'s Changes page; None, said on stderr, without."""
-    from .history.repository import HistoryError  # noqa: PLC0415 - brings in GitPython
+    from .history.repository import HistoryError  # noqa: PLC0415 - this command's alone
 
     try:
         history = api.history(registers_dir)

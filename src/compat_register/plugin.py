@@ -363,7 +363,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
 
     def _history(self, root: Path) -> History | None:
         """The registers' history for the Changes page, or None (and an info line why)."""
-        from .history.repository import HistoryError, NoRepository  # noqa: PLC0415 - GitPython
+        from .history.repository import HistoryError, NoRepository  # noqa: PLC0415 - with history
 
         if not self.config.history:
             return None
@@ -500,7 +500,7 @@ def pinned_commits(root: Path, sources: Sources) -> tuple[tuple[str, str | None]
 
     A checkout that gains the pinned commit (`register sync`), or loses it, changes this.
     """
-    from .sources.pins import Checkouts  # noqa: PLC0415 - brings in GitPython
+    from .sources.pins import Checkouts  # noqa: PLC0415 - only with verify
 
     checkouts = Checkouts(root, os.environ)
     try:

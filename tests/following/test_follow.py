@@ -10,7 +10,7 @@ import pytest
 from compat_register.following.follow import Followed, follow
 from compat_register.model.positions import Where
 from compat_register.model.registers import Citation
-from compat_register.sources.gitsource import Checkout
+from compat_register.sources.checkout import Checkout
 from gitrepo import GitRepo
 
 REVISIONS = ("2025-06-18", "2025-11-25", "draft")

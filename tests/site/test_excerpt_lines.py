@@ -19,7 +19,7 @@ from compat_register.model.positions import Where
 from compat_register.model.registers import Citation
 from compat_register.site.excerpts import Highlighter
 from compat_register.site.render import CARRIAGE_RETURN, excerpt_block
-from compat_register.sources.gitsource import Checkout
+from compat_register.sources.checkout import Checkout
 from gitrepo import GitRepo
 
 CASES = {

@@ -1,4 +1,4 @@
-"""The registers' own repository through `gitsource.ProjectRepo`, and the pure parsers of
+"""The registers' own repository through `projectrepo.ProjectRepo`, and the pure parsers of
 git's log and trees in `sources.diffs`."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from compat_register.sources.diffs import ZERO_SHA, parse_log, tree_blobs
-from compat_register.sources.gitsource import ProjectRepo, blob_id, repository_of
+from compat_register.sources.projectrepo import ProjectRepo, blob_id, repository_of
 from gitrepo import GitRepo
 
 sha = st.text("0123456789abcdef", min_size=40, max_size=40)

@@ -19,7 +19,8 @@ from ..model.claims import claimants
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, RegisterSet, Source
 from ..reading.loader import Document
-from ..sources.gitsource import Checkout, GitSourceError
+from ..sources.checkout import Checkout
+from ..sources.git import GitSourceError
 from ..sources.pins import open_moved
 from . import edit, stamps
 from .edit import Edit, Planned

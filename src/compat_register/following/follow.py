@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 
 from ..citations.compare import file_kind, same_text
 from ..model.registers import Citation
+from ..sources.checkout import Checkout
 from ..sources.diffs import Changes, Hunk
-from ..sources.gitsource import Checkout, GitSourceError
+from ..sources.git import GitSourceError
 from ..sources.steps import (
     files_holding,
     first_parent_steps,

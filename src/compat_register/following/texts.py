@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from typing import overload
 
 from ..citations.compare import Kind, comparable, file_kind
+from ..sources.checkout import Checkout
 from ..sources.diffs import Changes, Hunk
-from ..sources.gitsource import Checkout, GitSourceError
+from ..sources.git import GitSourceError
 from ..sources.steps import written_lines
 from .moves import AddedIndex, Text
 

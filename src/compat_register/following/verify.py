@@ -2,7 +2,7 @@
 
 `outcome.judge` is pure (a citation and the file's lines in, an `Outcome` out);
 `verify_against` does the I/O: it finds each source's checkout, resolves the pin, and reads
-blobs through gitsource (`pins.Checkouts`).
+blobs through `pins.Checkouts`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from ..checking.safety import check_commit
 from ..citations.compare import source_kind
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.registers import Citation, Register, RegisterSet, Source, Sources
-from ..sources.gitsource import GitSourceError
+from ..sources.git import GitSourceError
 from ..sources.pins import Checkouts, Pin
 from . import stamps
 from .follow import Followed, follow

@@ -1,6 +1,6 @@
 """The registers' own repository: register sets at commits, and the folder's history.
 
-The I/O half of the history stage (through `sources.gitsource`, the one module speaking
+The I/O half of the history stage (through `sources.projectrepo`, over the one git runner
 to git); `snapshot` and `changes` are the pure half. Every file is summarised once per run
 by blob id, and the history's per-commit diffs are kept in a `HistoryCache`.
 """
@@ -16,7 +16,8 @@ from pathlib import Path
 from ..model.diagnostic import Diagnostic
 from ..reading.folder import display_path
 from ..sources.diffs import ZERO_SHA, LoggedCommit
-from ..sources.gitsource import GitSourceError, ProjectRepo, blob_id, repository_of
+from ..sources.git import GitSourceError
+from ..sources.projectrepo import ProjectRepo, blob_id, repository_of
 from ..storage import regular
 from .cache import HistoryCache
 from .changes import Diff, diff_data, diff_from_data, diff_sets

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.registers import Citation, Entry, Rated, Register, RegisterSet, Source
 
-if TYPE_CHECKING:  # verify brings in GitPython, which `register export` does not need
+if TYPE_CHECKING:  # types only: `register export` need not import verify and bump
     from ..following.bump import Bump
     from ..following.follow import Followed
     from ..following.verify import Outcome, Preview

@@ -20,7 +20,7 @@ from ..model.registers import Register, web_base
 from . import chart
 from .markdown import code_span, escape_inline, safe_url
 
-if TYPE_CHECKING:  # history.repository brings in GitPython; a page needs only its data
+if TYPE_CHECKING:  # types only: a page needs the history's data, not its git reader
     from ..history.repository import Commit, History
     from .render import PageFormatter
 

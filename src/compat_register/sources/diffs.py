@@ -3,7 +3,7 @@
 `git diff -M --raw` -> what each commit renamed, deleted and added (`Changes`); a raw tree ->
 its blobs.
 
-Pure: `gitsource` runs git and hands its output here; `following.remap` maps lines through
+Pure: `checkout` runs git and hands its output here; `following.remap` maps lines through
 the hunks.
 """
 

@@ -14,17 +14,12 @@ from pathlib import Path
 from ..checking.safety import check_commit, is_local_path
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Source, Sources
-from ..sources.filetext import FileText
-from .gitsource import (
-    BlobBatch,
-    Checkout,
-    DamagedRepository,
-    GitSourceError,
-    SourceCache,
-    default_cache_root,
-    locate,
-    source_variable,
-)
+from .cache import SourceCache
+from .catfile import BlobBatch
+from .checkout import Checkout
+from .filetext import FileText
+from .git import DamagedRepository, GitSourceError
+from .places import default_cache_root, locate, source_variable
 
 
 @dataclass

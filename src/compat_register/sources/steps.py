@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from ..checking.safety import check_repo_path
+from .checkout import Checkout
 from .diffs import (
     CHANGES_FORMAT,
     RECORD_FORMAT,
@@ -22,7 +23,7 @@ from .diffs import (
     parse_new_sides,
     parse_patch_log,
 )
-from .gitsource import Checkout, GitSourceError
+from .git import GitSourceError
 
 # The parse must not depend on the user's config: no colour, external diff or textconv,
 # and --text so that a `-diff` attribute does not turn hunks into "Binary files differ".

@@ -1,5 +1,24 @@
-"""The one exception base of `storage`: a problem a command reports as one line."""
+"""The one exception base of compat-register, and storage's own error.
+
+Every exception class of the package derives from `RegisterError`: a problem a command
+reports as one line and ends on. It lives in the lowest stage so that every stage can
+derive from it; `cli` turns it into click's `Error:` line and exit code.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
 
 
-class StorageError(Exception):
+class RegisterError(Exception):
+    """A problem that ends a command, said in one line (no traceback reaches a user).
+
+    `usage`: the command was asked for something it cannot do as asked (an unknown source
+    or ID, an option that needs another): exit 2, as for a usage error; else exit 1.
+    """
+
+    usage: ClassVar[bool] = False
+
+
+class StorageError(RegisterError):
     """The project's state cannot be locked or settled. One line, for `Error:`."""

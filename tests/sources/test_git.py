@@ -1,4 +1,5 @@
-"""gitsource against real repositories built in tmp dirs (no git mocks)."""
+"""The git layer (checkouts, the cache, where sources are) against real repositories
+built in tmp dirs (no git mocks)."""
 
 from __future__ import annotations
 
@@ -10,27 +11,21 @@ import sys
 import threading
 from pathlib import Path
 
-import git
 import pytest
 
-from compat_register.sources import gitsource
-from compat_register.sources.gitsource import (
-    Checkout,
-    GitSourceError,
-    SourceCache,
-    check_commit,
-    check_repo_path,
-    check_repo_url,
-    default_cache_root,
-    locate,
-    source_variable,
-)
+from compat_register.checking.safety import check_commit, check_repo_path, check_repo_url
+from compat_register.sources import cache as caching
+from compat_register.sources import git
+from compat_register.sources.cache import SourceCache
+from compat_register.sources.checkout import Checkout
+from compat_register.sources.git import GitSourceError
+from compat_register.sources.places import default_cache_root, locate, source_variable
 from gitrepo import EPOCH, GitRepo, git_env
 
 
 @pytest.fixture(autouse=True)
 def _quiet_git_config(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The git run by gitsource reads no user or system config either."""
+    """The git the runner starts reads no user or system config either."""
     for name in list(os.environ):
         if name.startswith("GIT_"):
             monkeypatch.delenv(name)
@@ -212,16 +207,20 @@ def test_each_path_is_read_once(src: GitRepo, monkeypatch: pytest.MonkeyPatch) -
     assert calls == [f"{sha}:a.md", f"{sha}:gone.md"]
 
 
-def spy(monkeypatch: pytest.MonkeyPatch, method: str) -> list[tuple[object, ...]]:
-    """Record the arguments of every call of a GitPython `Git` method (it has __slots__)."""
-    calls: list[tuple[object, ...]] = []
-    real = getattr(git.Git, method)
+def spy(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Record the git command (its arguments after the global options) of every call of
+    the runner's `run`."""
+    calls: list[list[str]] = []
+    real = git.run
 
-    def recording(self: git.Git, *args: object, **kwargs: object) -> object:
-        calls.append(args)
-        return real(self, *args, **kwargs)
+    def recording(args: list[str], **kwargs: object) -> bytes:
+        command = list(args)
+        while command and command[0] in ("--git-dir", "-c"):
+            command = command[2:]
+        calls.append(command)
+        return real(args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(git.Git, method, recording)
+    monkeypatch.setattr(git, "run", recording)
     return calls
 
 
@@ -326,13 +325,14 @@ def test_names_git_answers_missing_even_with_spaces(src: GitRepo) -> None:
 
 
 def test_reading_at_a_pin_never_imports_gitpython(src: GitRepo) -> None:
-    # GitPython takes longer to import than verify takes to read a large set's blobs
+    # GitPython took longer to import than verify takes to read a large set's blobs: the
+    # runner starts git itself, and no module may bring GitPython back in
     src.write("a.md", "a\n")
     sha = src.commit()
     script = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from compat_register.sources.gitsource import Checkout\n"
+        "from compat_register.sources.checkout import Checkout\n"
         f"with Checkout(Path({str(src.root)!r})) as checkout:\n"
         f"    assert checkout.resolve({sha[:7]!r}) == {sha!r}\n"
         "    batch = checkout.batch(checkout.resolve_rev('HEAD'))\n"
@@ -344,15 +344,21 @@ def test_reading_at_a_pin_never_imports_gitpython(src: GitRepo) -> None:
     assert done.stdout == b"[]\n"
 
 
-def test_paths_gitpython_would_expand_are_refused(src: GitRepo, tmp_path: Path) -> None:
-    odd = tmp_path / "$HOME"
+def test_paths_with_dollar_or_tilde_are_read_as_written(src: GitRepo, tmp_path: Path) -> None:
+    """No shell-like expansion anywhere (GitPython expanded '$' and '~', so such paths were
+    refused): a folder named `$HOME` is that folder, never the home directory."""
+    src.write("a.md", "a\n")
+    sha = src.commit()
+    odd = tmp_path / "$HOME" / "~"
+    odd.parent.mkdir()
     src.root.rename(odd)
-    with pytest.raises(GitSourceError) as exc:
-        Checkout(odd)
-    assert "would expand the '$'" in one_line(exc)
-    with pytest.raises(GitSourceError) as exc:
-        SourceCache(odd / "cache").sync("spec", src.url, "a" * 40)
-    assert "would expand the '$'" in one_line(exc)
+    with Checkout(odd) as checkout:
+        assert checkout.git_dir == str(odd / ".git")
+        assert checkout.read_text(sha, "a.md") == ["a"]
+        assert checkout.paths(sha) == ["a.md"]
+    cache = SourceCache(tmp_path / "$HOME" / "cache")
+    assert cache.sync("spec", str(odd), sha) == sha
+    assert (tmp_path / "$HOME" / "cache" / "spec.git").is_dir()
 
 
 def test_checkout_of_a_bare_repository(src: GitRepo, tmp_path: Path) -> None:
@@ -478,8 +484,8 @@ def test_changed_ranges_runs_one_diff_per_pair(
     src.write("a.md", "A\n")
     src.write("b.md", "B\n")
     new = src.commit()
-    runs = spy(monkeypatch, "_call_process")
     with Checkout(src.root) as checkout:
+        runs = spy(monkeypatch)  # once the checkout is open (git told where its .git is)
         assert checkout.changed_ranges(old, new, "a.md") == ("a.md", [(1, 1, 1, 1)])
         assert checkout.changed_ranges(old, new, "b.md") == ("b.md", [(1, 1, 1, 1)])
         assert checkout.changed_ranges(old, new, "c.md") == ("c.md", [])
@@ -623,7 +629,7 @@ def test_interrupted_sync_keeps_the_previous_commit(src: GitRepo, cache: SourceC
 KILLER = """
 import os, signal, sys
 from pathlib import Path
-from compat_register.sources.gitsource import SourceCache
+from compat_register.sources.cache import SourceCache
 def die(line):
     os.killpg(0, signal.SIGKILL)  # this process and its git, as a cancelled CI job
 SourceCache(Path(sys.argv[1])).sync("spec", sys.argv[2], sys.argv[3], progress=die)
@@ -667,7 +673,7 @@ def test_two_sync_processes_at_once(src: GitRepo, cache: SourceCache) -> None:
     pinned = src.commit()
     code = (
         "import sys; from pathlib import Path;"
-        "from compat_register.sources.gitsource import SourceCache;"
+        "from compat_register.sources.cache import SourceCache;"
         "print(SourceCache(Path(sys.argv[1])).sync('spec', sys.argv[2], sys.argv[3]))"
     )
     run = [sys.executable, "-c", code, str(cache.root), src.url, pinned]
@@ -698,7 +704,7 @@ def test_fetch_allows_no_other_transport(src: GitRepo, tmp_path: Path) -> None:
     repo = GitRepo(tmp_path / "cache.git")
     repo.git("config", "remote.origin.url", f"ext::sh -c touch% {pwned}")
     with pytest.raises(GitSourceError):
-        gitsource._fetch(git.Git(repo.root), "a" * 40, None)
+        caching._fetch(repo.root / ".git", "a" * 40, None)
     assert not pwned.exists()
 
 

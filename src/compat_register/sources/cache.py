@@ -1,0 +1,228 @@
+"""The cache of source repositories: `<root>/<alias>.git`, filled by `register sync` and
+`register bump` (`SourceCache`).
+
+Each is a real bare repository that can fetch more commits later. It appears only once it
+holds its commit, is rebuilt when git finds it damaged, and two syncs at once (threads or
+processes) take turns under a lock. Every git process starts through the runner.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO
+
+from ..checking.safety import check_commit, check_repo_url, is_local_path
+from . import git
+from .checkout import Checkout
+from .git import GitSourceError
+from .inputs import FULL_SHA, check_alias, check_ref, require
+
+_TIP = "refs/register/tip"
+# The environment of every fetch: no transport but these, and no prompt that would hang CI.
+_FETCH_ENV = {"GIT_ALLOW_PROTOCOL": "https:ssh:file", "GIT_TERMINAL_PROMPT": "0"}
+
+Progress = Callable[[str], None] | None
+"""Told each line of git's progress, when wanted."""
+
+
+class SourceCache:
+    """The cache of source repositories: `<root>/<alias>.git`, each a real bare repository
+    that can fetch more commits later. A repo dir appears only once it holds its commit."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def repo_dir(self, alias: str) -> Path:
+        """Where the cached repository of source `alias` lives (it may not exist)."""
+        require(check_alias(alias))
+        return self.root / f"{alias}.git"
+
+    def sync(self, alias: str, repo: str, commit: str, progress: Progress = None) -> str:
+        """Make the cache hold `commit` of `repo`; return its full sha.
+
+        A full sha is fetched alone (`--depth=1`) if the server allows; else all branches and
+        tags are. git's stderr lines (progress) go to `progress`. Safe to interrupt and to run
+        twice at once; a failure raises GitSourceError and leaves an existing repo as it was.
+        """
+        require(check_repo_url(repo))
+        require(check_commit(commit))
+        return self._update(alias, lambda repo_dir: _fetch_into(repo_dir, repo, commit, progress))
+
+    def fetch_ref(self, alias: str, repo: str, ref: str = "HEAD", progress: Progress = None) -> str:
+        """Fetch the commit `ref` names in `repo` into the cache; return its full sha.
+
+        `ref` is a branch or tag name, or `HEAD`: the tip of the remote's default branch
+        (what `register bump` moves to by default). Only that commit is fetched
+        (`--depth=1`): moving a pin needs the trees of two commits, not the history
+        between them. The same rules as `sync`: safe to interrupt and to run twice at once.
+        """
+        require(check_repo_url(repo))
+        require(check_ref(ref))
+        return self._update(alias, lambda repo_dir: _fetch_ref_into(repo_dir, repo, ref, progress))
+
+    def _update(self, alias: str, fetch: Callable[[Path], str]) -> str:
+        """Run `fetch` on the cached repo of `alias` (made first if missing), under its lock."""
+        final = self.repo_dir(alias)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            with _locked(self.root / f"{alias}.lock"):
+                for stale in self.root.glob(f"{alias}.git.tmp-*"):  # left by a killed sync
+                    _remove_tree(stale)
+                if final.exists() and not sound(final):
+                    _remove_tree(final)  # damaged (a corrupt pack, say): fetched anew
+                if final.exists():
+                    return fetch(final)
+                return _build(final, fetch)
+        except OSError as exc:
+            raise GitSourceError(f"cannot sync {alias}: {exc}") from exc
+
+
+def sound(repo_dir: Path) -> bool:
+    """Whether git can read every object of the repository (`git fsck`: each pack's checksum,
+    each object unpacked and checked). A damaged cache would make every file it holds read
+    as empty, and every citation of it look out of range."""
+    return git.succeeds(["--git-dir", str(repo_dir), "fsck", "--no-dangling", "--no-progress"])
+
+
+def _in_cache(repo_dir: Path, *args: str) -> None:
+    """`git ARGS` in a cached repository (named, never looked for: a GIT_DIR of the
+    environment, as in a git hook, must not be the one written)."""
+    try:
+        git.run(["--git-dir", str(repo_dir), *args], cwd=repo_dir)
+    except GitSourceError as exc:
+        raise GitSourceError(f"git {args[0]} failed in {repo_dir}: {exc}") from exc
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock; the file stays, as deleting it would race
+
+
+def _build(final: Path, fetch: Callable[[Path], str]) -> str:
+    tmp = final.with_name(f"{final.name}.tmp-{os.getpid()}")
+    try:
+        tmp.mkdir()
+        _in_cache(tmp, "init", "--bare", "--quiet")
+        sha = fetch(tmp)
+        tmp.rename(final)  # atomic: `final` never exists half-made
+        return sha
+    finally:
+        _remove_tree(tmp)
+
+
+def _remove_tree(path: Path, seconds: float = 5.0) -> None:
+    """Remove `path`, and again while something still writes into it: a process an
+    interrupted `git fetch` started (index-pack, writing the pack) can outlive it by a
+    moment, and a file it makes during one removal leaves the folder behind."""
+    deadline = time.monotonic() + seconds
+    while True:
+        shutil.rmtree(path, ignore_errors=True)
+        if not path.exists() or time.monotonic() > deadline:
+            return
+        time.sleep(0.05)
+
+
+def _fetch_into(repo_dir: Path, repo: str, commit: str, progress: Progress) -> str:
+    with Checkout(repo_dir) as checkout:
+        sha = checkout.resolve(commit)
+    if sha is not None:
+        return sha
+    _set_origin(repo_dir, repo)
+    try:
+        _fetch(repo_dir, commit.lower(), progress)
+    except GitSourceError as exc:
+        raise GitSourceError(f"cannot fetch {commit} from {repo}: {exc}") from exc
+    with Checkout(repo_dir) as checkout:
+        sha = checkout.resolve(commit)
+    if sha is None:
+        raise GitSourceError(f"commit {commit} not found in {repo}")
+    # A ref keeps the pinned commit from being garbage-collected.
+    _in_cache(repo_dir, "update-ref", f"refs/register/{sha}", sha)
+    return sha
+
+
+def _set_origin(repo_dir: Path, repo: str) -> None:
+    """Make `repo` the remote `origin` of `repo_dir`."""
+    # `git remote add` has no `--` before its URL; a config value is never read as an option.
+    # A relative local path is meant from the current directory, not from the cache.
+    url = os.path.abspath(repo) if is_local_path(repo) else repo
+    _in_cache(repo_dir, "config", "--", "remote.origin.url", url)
+
+
+def _fetch_ref_into(repo_dir: Path, repo: str, ref: str, progress: Progress) -> str:
+    _set_origin(repo_dir, repo)
+    try:
+        _run_fetch(repo_dir, ["origin", f"+{ref}:{_TIP}"], progress, shallow=True)
+    except GitSourceError as exc:
+        raise GitSourceError(f"cannot fetch {ref} from {repo}: {exc}") from exc
+    with Checkout(repo_dir) as checkout:
+        sha = checkout.resolve_rev(_TIP)
+    if sha is None:
+        raise GitSourceError(f"{ref} of {repo} is not a commit")
+    _in_cache(repo_dir, "update-ref", f"refs/register/{sha}", sha)  # kept from garbage collection
+    return sha
+
+
+def _fetch(repo_dir: Path, commit: str, progress: Progress) -> None:
+    if FULL_SHA.fullmatch(commit):
+        with contextlib.suppress(GitSourceError):  # the server refuses unadvertised commits
+            refspec = f"+{commit}:refs/register/{commit}"
+            _run_fetch(repo_dir, ["origin", refspec], progress, shallow=True)
+            return
+    all_refs = ["origin", "+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"]
+    _run_fetch(repo_dir, all_refs, progress)
+
+
+def _run_fetch(repo_dir: Path, args: list[str], progress: Progress, shallow: bool = False) -> None:
+    # git's stderr is read here, line by line, so that an exception raised by `progress`,
+    # or Ctrl-C, stops git at once.
+    flags = ["--progress"] if progress else []
+    # Options go before `--`: after it git reads `--depth=1` as a repository path.
+    flags += ["--depth=1"] if shallow else []
+    # unpackLimit=1: keep every fetch as one pack, which git installs whole or not at all, so
+    # an interrupted fetch never leaves a commit without its trees and blobs.
+    command = ["--git-dir", str(repo_dir), "-c", "fetch.unpackLimit=1", "fetch", *flags]
+    proc = git.start(
+        [*command, "--", *args],
+        stderr=subprocess.PIPE,
+        cwd=repo_dir,
+        env=git.environment(_FETCH_ENV),
+    )
+    assert proc.stderr is not None
+    problem = ""
+    try:
+        for line in _stderr_lines(proc.stderr):
+            if not problem and line.startswith(("fatal:", "error:")):
+                problem = line  # the first says why; later ones only say that it failed
+            if progress:
+                progress(line)
+        if proc.wait() != 0:
+            raise GitSourceError(problem or "git fetch failed")
+    finally:
+        if proc.poll() is None:
+            proc.terminate()  # SIGTERM lets git remove its own temporary files
+            proc.wait()
+        proc.stderr.close()
+
+
+def _stderr_lines(stream: IO[bytes]) -> Iterator[str]:
+    # git ends a progress update with '\r' and a finished step with '\n'.
+    pending = b""
+    while chunk := os.read(stream.fileno(), 65536):
+        *done, pending = re.split(rb"[\r\n]", pending + chunk)
+        yield from (d.decode(errors="replace").strip() for d in done if d.strip())
+    if pending.strip():
+        yield pending.decode(errors="replace").strip()

@@ -1,0 +1,200 @@
+"""A git repository read at pinned commits, without touching any work tree (`Checkout`).
+
+Blobs come through one persistent `git cat-file --batch` (`catfile`); trees, diffs and
+logs through the runner (`sources.git`), with the options that keep the user's git config
+out of what `diffs` parses. Every failure is a `GitSourceError` holding one line.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from ..checking.safety import check_commit, check_repo_path
+from . import git
+from .catfile import BlobBatch, CatFile, Texts, text_of
+from .diffs import Hunk, parse_diff
+from .filetext import FileText
+from .git import GitSourceError
+from .inputs import FULL_SHA, check_rev, require, require_sha
+
+# Explicit prefixes, no colour/ext-diff/textconv: the user's git config must not change the
+# parse. --text: a `-diff` or `binary` attribute (a .gitattributes, core.attributesFile) would
+# otherwise turn a file's hunks into one "Binary files ... differ" line, read as no change.
+_DIFF_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "--text", "-M", "--unified=0")
+_DIFF_PREFIXES = ("--src-prefix=a/", "--dst-prefix=b/")
+# Told not to look above the root (as `git -C root` would) nor to take a repository named
+# by the environment: the checkout is the repository at its root, or none.
+_OUTSIDE = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES")
+
+
+class Checkout:
+    """A git repository (bare or not) from which blobs at pinned commits are read without
+    touching any work tree.
+
+    Reads go through one persistent `git cat-file --batch` process, so thousands of reads
+    cost one process start; each (commit, path) is read at most once, and kept (as a
+    `FileText`, the one cache of file texts in a run). Not thread-safe: use one Checkout
+    per thread.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.git_dir = _git_dir(root)
+        self._texts: Texts = {}
+        self._diffs: dict[tuple[str, str], dict[str, tuple[str | None, list[Hunk]]]] = {}
+        self._reader = CatFile(self.git_dir, root)
+
+    def resolve(self, commit: str) -> str | None:
+        """Full 40-hex sha of the commit named by the hex prefix `commit`, or None when this
+        repository does not hold it. An ambiguous prefix raises GitSourceError."""
+        require(check_commit(commit))
+        found = self._object(f"{commit.lower()}^{{commit}}")
+        if found is not None:
+            return found[0]
+        # git answers "missing" for an ambiguous `<hex>^{commit}`; only the bare name says
+        # "ambiguous", and _object raises for that.
+        self._object(commit.lower())
+        return None
+
+    def resolve_rev(self, rev: str) -> str | None:
+        """Full sha of the commit `rev` names: a hex prefix, a branch, a tag, `HEAD`, ...;
+        None when this repository has no such commit.
+
+        The name goes to git on the standard input of `cat-file --batch` (as `REV^{commit}`),
+        never on a command line, so no text of a user's can be read as an option.
+        """
+        require(check_rev(rev))
+        if check_commit(rev) is None and (sha := self.resolve(rev)) is not None:
+            return sha
+        found = self._object(f"{rev}^{{commit}}")
+        return found[0] if found is not None else None
+
+    def read_text(self, sha: str, path: str) -> list[str] | None:
+        """The lines of `path` at full commit sha `sha` (str, no line endings, decoded as
+        UTF-8 with errors='replace'), or None if the path does not exist there or is a tree.
+        Raises GitSourceError('... is a binary file') when the blob holds a NUL byte in its
+        first 8000 bytes (git's own test). The cached list itself: do not change it."""
+        text = self.file_text(sha, path)
+        return None if text is None else text.lines
+
+    def file_text(self, sha: str, path: str) -> FileText | None:
+        """`read_text`'s lines as a `FileText` (whose quote index is then built once)."""
+        require_sha(sha)
+        require(check_repo_path(path))
+        if (sha, path) not in self._texts:
+            self._texts[sha, path] = self._read(sha, path)
+        text = self._texts[sha, path]
+        if isinstance(text, str):
+            raise GitSourceError(f"{path} is a binary file")
+        return text
+
+    def paths(self, sha: str) -> list[str]:
+        """Every file path in the tree of full commit sha `sha` (`git ls-tree -r`), in git's
+        order. `sha` is checked to be 40 hex digits, so git never reads it as an option."""
+        require_sha(sha)
+        try:
+            out = self.git("ls-tree", "-r", "-z", "--name-only", sha)
+        except GitSourceError as exc:
+            raise GitSourceError(f"git cannot list {sha} in {self.root}: {exc}") from exc
+        return [os.fsdecode(path) for path in out.split(b"\0") if path]
+
+    def prefetch(self, sha: str, paths: Iterable[str]) -> None:
+        """Read many files at `sha` in one pass; later `read_text` calls hit the cache."""
+        batch = self.batch(sha)
+        batch.ask(paths)
+        batch.collect()
+
+    def read_many(self, wanted: Iterable[tuple[str, str]]) -> None:
+        """Read many (full commit sha, path) files through the checkout's one `cat-file`,
+        a chunk of requests at a time (`CatFile.read_many`). Later `read_text` calls hit
+        the cache; a name that is no full sha or safe path is left to `read_text`."""
+        todo = [
+            (sha, path)
+            for sha, path in dict.fromkeys(wanted)
+            if (sha, path) not in self._texts
+            and FULL_SHA.fullmatch(sha)
+            and check_repo_path(path) is None
+        ]
+        self._reader.read_many(todo, self._texts)
+
+    def batch(self, sha: str) -> BlobBatch:
+        """Start reading files at `sha` in the background: see `BlobBatch`."""
+        require_sha(sha)
+        return BlobBatch(self.git_dir, self.root, sha, self._texts)
+
+    def changed_ranges(
+        self, old_sha: str, new_sha: str, path: str
+    ) -> tuple[str | None, list[Hunk]]:
+        """Follow `path` from commit `old_sha` to `new_sha`: (its new path, or None if it was
+        deleted; the hunks of `git diff -M --unified=0` for it). A path the diff does not
+        mention comes back unchanged with no hunks. One `git diff` per commit pair."""
+        require_sha(old_sha)
+        require_sha(new_sha)
+        require(check_repo_path(path))
+        if (old_sha, new_sha) not in self._diffs:
+            self._diffs[old_sha, new_sha] = parse_diff(self._diff(old_sha, new_sha))
+        new_path, hunks = self._diffs[old_sha, new_sha].get(path, (path, []))
+        return new_path, list(hunks)
+
+    def run_git(self, *args: str) -> str:
+        """The output of `git ARGS` in this repository, decoded (errors replaced).
+
+        Callers pass options that keep colour, external diff and textconv off, so the user's
+        git config cannot change what `diffs` parses, and full shas only: no text of a
+        user's reaches git as an option."""
+        try:
+            return git.text(self.git(*args))
+        except GitSourceError as exc:
+            raise GitSourceError(f"git {args[0]} failed in {self.root}: {exc}") from exc
+
+    def git(self, *args: str) -> bytes:
+        """The raw output of `git ARGS` in this repository (paths quoted, `core.quotePath`,
+        whatever the user's config says); a `GitSourceError` with git's reason."""
+        command = ["--git-dir", self.git_dir, "-c", "core.quotePath=true", *args]
+        return git.run(command, cwd=self.root)
+
+    def close(self) -> None:
+        """End the cat-file process."""
+        self._reader.close()
+
+    def __enter__(self) -> Checkout:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _read(self, sha: str, path: str) -> FileText | str | None:
+        found = self._object(f"{sha}:{path}")
+        return text_of(None if found is None else (found[1], found[2]))
+
+    def _object(self, name: str) -> tuple[str, str, bytes] | None:
+        """(sha, type, data) of the object `name`, None if git says it is missing (asked of
+        the one `git cat-file --batch` kept for the checkout's life)."""
+        return self._reader.object(name)
+
+    def _diff(self, old_sha: str, new_sha: str) -> str:
+        args = [*_DIFF_OPTIONS, *_DIFF_PREFIXES, old_sha, new_sha, "--"]
+        try:
+            return git.text(self.git("diff", *args))
+        except GitSourceError as exc:
+            raise GitSourceError(f"git diff failed in {self.root}: {exc}") from exc
+
+
+def _git_dir(root: Path) -> str:
+    """The absolute git directory of the repository at `root`, a work tree or a bare
+    repository; raises GitSourceError when `root` is neither.
+
+    Asked of git (`rev-parse --absolute-git-dir`), told not to look above `root` and not to
+    take a GIT_DIR from the environment.
+    """
+    ceiling = {"GIT_CEILING_DIRECTORIES": os.path.dirname(os.path.realpath(root))}
+    env = git.environment(ceiling, without=_OUTSIDE)  # the ceiling as git sees it
+    try:
+        out = git.run(["rev-parse", "--absolute-git-dir"], cwd=root, env=env)
+    except GitSourceError:  # no such directory, or no repository at it
+        out = b""
+    if not out.strip():
+        raise GitSourceError(f"{root} is not a git repository")
+    return os.fsdecode(out.rstrip(b"\n"))
