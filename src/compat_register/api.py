@@ -397,7 +397,9 @@ def _project_name(folder: Path) -> str:
 
 def _stampable(outcome: verify.Outcome) -> bool:
     """Whether a citation's lines read as cited (and so may be stamped)."""
-    return outcome.outcome in ("ok", "changed", "unstamped") and outcome.excerpt is not None
+    from .following.outcome import AS_CITED
+
+    return outcome.outcome in AS_CITED and outcome.excerpt is not None
 
 
 def _digest(outcome: verify.Outcome, sources: Sources) -> str | None:

@@ -10,6 +10,7 @@ from itertools import pairwise
 from ..model.claims import claimants
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Citation, Entry, Register, RegisterSet, Sources, Where
+from ..model.vocabulary import EVIDENCED, RATED
 from ..reading import schema
 from ..reading.loader import Document
 from . import bounds, ids, resolve
@@ -201,10 +202,6 @@ def _revision_where(entry: Entry, key: RevisionKey, doc: Document) -> Where:
     return Where(doc.file, mark.line, mark.col)
 
 
-EVIDENCED_STATES = ("done", "partial")
-"""States that claim something of the subject, and so must cite it (the evidence rule)."""
-
-
 def check_evidence(
     entry: Entry, register: Register, sources: Sources, doc: Document
 ) -> Iterator[Diagnostic]:
@@ -213,12 +210,12 @@ def check_evidence(
 
     Not judged while a citation is unresolved (or sources.yaml unread): that is reported
     already, and it may be the very citation of the subject."""
-    if entry.status.key not in EVIDENCED_STATES or register.subject not in sources.sources:
+    if entry.status.key not in EVIDENCED or register.subject not in sources.sources:
         return
     cited = [citation.source for citation in evidence(entry)]
     if register.subject in cited or None in cited:
         return
-    mark = doc.mark((*entry.field, "status", "state"))
+    mark = doc.mark((*entry.field, "status", RATED["status"]))
     message = (
         f"state '{entry.status.key}' cites nothing of the subject {register.subject}: "
         f"list a citation of {register.subject} under sources, or cite it in the status note"

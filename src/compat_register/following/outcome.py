@@ -7,13 +7,14 @@ reads the files and applies the review stamps.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 from ..citations.compare import Kind, quoted
 from ..model.notation import lines_text
 from ..model.registers import Citation
 from ..sources.filetext import FileText
 
-OUTCOMES = (
+OutcomeName = Literal[
     "ok",
     "moved",
     "broken",
@@ -23,13 +24,23 @@ OUTCOMES = (
     "unverified",
     "changed",
     "unstamped",
-)
+]
 """Every citation gets exactly one of these. `changed` and `unstamped` come from the review
 stamps (citations.lock): a citation that would be `ok` but whose lines no longer hash to its
-stamp is `changed`, one without a stamp `unstamped`; without a lock file neither occurs."""
+stamp is `changed`, one without a stamp `unstamped`; without a lock file neither occurs.
+The one home of the names: `verify` gives them, the reports and the site show them."""
 
-WARNINGS = frozenset({"unstamped"})
+OUTCOMES: tuple[OutcomeName, ...] = get_args(OutcomeName)
+"""Every outcome, in the order the summaries count them."""
+
+NOT_STALE: frozenset[OutcomeName] = frozenset({"ok", "unverified"})
+"""The outcomes that say nothing needs fixing: every other one is stale."""
+
+WARNINGS: frozenset[OutcomeName] = frozenset({"unstamped"})
 """Outcomes reported as warnings, not errors."""
+
+AS_CITED: frozenset[OutcomeName] = frozenset({"ok", "changed", "unstamped"})
+"""The outcomes of citations whose lines read as cited (what a review stamp may record)."""
 
 
 @dataclass
@@ -65,7 +76,7 @@ class Outcome:
 
     @property
     def stale(self) -> bool:
-        return self.outcome not in ("ok", "unverified")
+        return self.outcome not in NOT_STALE
 
     @property
     def failing(self) -> bool:
@@ -131,7 +142,7 @@ def _moved_message(
 
 def summary(outcomes: list[Outcome]) -> dict[str, int]:
     """Counts per outcome, every outcome named even when zero."""
-    counts = dict.fromkeys(OUTCOMES, 0)
+    counts: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
     for outcome in outcomes:
         counts[outcome.outcome] += 1
     return counts

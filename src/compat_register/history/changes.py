@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..model.diagnostic import Diagnostic
+from ..model.vocabulary import RATED
 from .snapshot import HEADER_FIELDS, SOURCES_FILE, Summary
 
 CHANGED = None
@@ -25,9 +26,7 @@ Field = tuple[Any, Any] | None
 
 ENTRY_VALUES = {
     "title": "title",
-    "status.state": "state",
-    "value.level": "level",
-    "effort.size": "size",
+    **{f"{field}.{key}": key for field, key in RATED.items()},
     "revisions": "revisions",
     "tags": "tags",
 }

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..model.registers import Citation, Entry
+from ..model.vocabulary import RATED, STATES
 from ..reading import schema
 from ..reading.build import build_entry, build_register
 from ..reading.loader import Document, LoadError, parse
@@ -20,8 +21,6 @@ from ..reading.loader import Document, LoadError, parse
 Summary = dict[str, Any]
 """A register summary `{"header", "entries", "counts"}`, a sources summary `{"pins"}`, or
 `{"problem": {...}}` for a file that does not load."""
-
-STATES = ("done", "partial", "missing", "n/a")
 
 SOURCES_FILE = "sources.yaml"
 
@@ -106,9 +105,7 @@ def _entry_texts(doc: Document) -> list[tuple[int, str]]:
 def _entry_summary(entry: Entry) -> dict[str, Any]:
     return {
         "title": entry.title,
-        "state": entry.status.key,
-        "level": entry.value.key,
-        "size": entry.effort.key,
+        **{key: getattr(entry, field).key for field, key in RATED.items()},
         "revisions": dict(sorted(entry.revisions.as_data().items())),
         "tags": list(entry.tags),
         "prose": _prose(entry),
@@ -116,35 +113,14 @@ def _entry_summary(entry: Entry) -> dict[str, Any]:
     }
 
 
-PROSE = {
-    "what": ("what",),
-    "where": ("where",),
-    "status.note": ("status", "note"),
-    "value.note": ("value", "note"),
-    "effort.note": ("effort", "note"),
-    "risk": ("risk",),
-    "detail": ("detail",),
-    "next": ("next",),
-}
-"""An entry's prose fields, named as `register diff` reports them, and their paths."""
-
-
 def _prose(entry: Entry) -> dict[str, str]:
-    texts = {
-        "what": entry.what,
-        "where": entry.where_text,
-        "status.note": entry.status.note,
-        "value.note": entry.value.note,
-        "effort.note": entry.effort.note,
-        "risk": entry.risk,
-        "detail": entry.detail,
-        "next": entry.next_step,
-    }
+    """Each prose field's digest, named as `register diff` reports it (`status.note`);
+    the notes' titles and texts as one field, `notes`."""
     found = {}
-    for name, text in texts.items():
-        if text:
-            cited = [c for c in entry.prose_citations if c.field[2:] == PROSE[name]]
-            found[name] = digest(text, cited)
+    for path, text in entry.prose().items():
+        if text and path[0] != "notes":
+            cited = [c for c in entry.prose_citations if c.field[2:] == path]
+            found[".".join(map(str, path))] = digest(text, cited)
     notes = [f"{note.title}\n{note.text}" for note in entry.notes]
     if notes:
         cited = [c for c in entry.prose_citations if c.field[2:3] == ("notes",)]

@@ -1,8 +1,9 @@
 """A read page's bullets turned into a register's fields, in the schema's order (pure).
 
-The state of an entry is taken only from what the page says (`STATE_WORDS`, or `— done`
-after the effort size); where it says nothing, the entry is left without one and listed
-in `Imported.unstated`, for the register file to say so and `register check` to report.
+The state of an entry is taken only from what the page says (its word, as
+`vocabulary.STATE_WORDS` writes it, or `— done` after the effort size); where it says
+nothing, the entry is left without one and listed in `Imported.unstated`, for the register
+file to say so and `register check` to report.
 """
 
 from __future__ import annotations
@@ -13,18 +14,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..citations.syntax import CitationSyntaxError, parse_compact
+from ..model.vocabulary import LEVELS, PAGE_STATES, RATED, REGISTER_STATUSES, SIZES, RatedField
 from ..reading.schema import REGISTER, load_schema
 from .page import Bullet, Page, PageEntry, PageError, Spot
-
-STATE_WORDS = {"Done": "done", "Partial": "partial", "Missing": "missing", "N/A": "n/a"}
-"""A leading word of the subject bullet (`mcpx @ 05c78b2. Partial. ...`) and its state."""
 
 LABELS = ("What", "Where", "Risk", "Detail", "Sources", "Effort", "Tags", "Revisions")
 """Bullet labels with a field of their own, besides `Value to X` and the subject's."""
 
-_STATE = re.compile(r"(?P<word>Done|Partial|Missing|N/A)\.(?:[ \t\n]+|\Z)")
-_VALUE = re.compile(r"(?:\+[ \t]*)?(?P<level>high|med|low|none)(?:\.?|:[ \t]+(?P<note>.+))\Z", re.S)
-_EFFORT = re.compile(r"(?P<size>S|M|L|XL)(?P<rest>(?:[ \t\n].*)?\.?)\Z", re.S)
+
+def _either(words: tuple[str, ...]) -> str:
+    """A pattern matching any one of `words`."""
+    return "|".join(re.escape(word) for word in words)
+
+
+_STATE = re.compile(rf"(?P<word>{_either(tuple(PAGE_STATES))})\.(?:[ \t\n]+|\Z)")
+_VALUE = re.compile(
+    rf"(?:\+[ \t]*)?(?P<level>{_either(LEVELS)})(?:\.?|:[ \t]+(?P<note>.+))\Z", re.S
+)
+_EFFORT = re.compile(rf"(?P<size>{_either(SIZES)})(?P<rest>(?:[ \t\n].*)?\.?)\Z", re.S)
 _DASH = re.compile(r"[ \t]+(?:—|–|--)[ \t]+")
 _DONE = re.compile(r"done\b", re.I)
 _SUBJECT = re.compile(r"`?(?P<alias>[^\s@`]+)[ \t]+@[ \t]+(?P<commit>[0-9A-Fa-f]{7,40})`?")
@@ -33,7 +40,6 @@ _REVISION = re.compile(
     r"(?P<kind>added|changed|removed)[ \t]+(?P<names>[^\s,]+(?:,[ \t]+[^\s,]+)*)"
 )
 _INCREMENT = re.compile(r"[1-9][0-9]*")
-_STATUSES = ("draft", "standard", "retired")
 
 
 @dataclass
@@ -98,8 +104,8 @@ def _header_value(key: str, value: str) -> Any:
         if not _INCREMENT.fullmatch(value):
             raise ValueError(f"increment '{value}' is not a whole number from 1")
         return int(value)
-    if key == "status" and value not in _STATUSES:
-        raise ValueError(f"status '{value}' is not one of {', '.join(_STATUSES)}")
+    if key == "status" and value not in REGISTER_STATUSES:
+        raise ValueError(f"status '{value}' is not one of {', '.join(REGISTER_STATUSES)}")
     if key in ("created", "last-updated"):
         pattern = load_schema(REGISTER)["$defs"]["timestamp"]["pattern"]
         if not re.fullmatch(pattern, value):
@@ -211,23 +217,24 @@ def _field(page: Page, entry: PageEntry, bullet: Bullet, imported: Imported) -> 
 def _value(bullet: Bullet, entry_id: str) -> dict[str, str]:
     match = _VALUE.fullmatch(bullet.text)
     if match is None:
-        message = "expected '+ LEVEL.' or '+ LEVEL: note', LEVEL one of high, med, low, none"
+        message = f"expected '+ LEVEL.' or '+ LEVEL: note', LEVEL one of {', '.join(LEVELS)}"
         raise PageError(bullet.text_at.line, bullet.text_at.col, message, entry_id)
-    return _rated("level", match["level"], match["note"])
+    return _rated("value", match["level"], match["note"])
 
 
 def _effort(bullet: Bullet, entry_id: str) -> dict[str, str]:
     match = _EFFORT.fullmatch(bullet.text)
     if match is None:
-        message = "expected 'SIZE.' or 'SIZE — note', SIZE one of S, M, L, XL"
+        message = f"expected 'SIZE.' or 'SIZE — note', SIZE one of {', '.join(SIZES)}"
         raise PageError(bullet.text_at.line, bullet.text_at.col, message, entry_id)
     rest = match["rest"]
     dash = _DASH.match(rest)
     note = rest[dash.end() :] if dash else rest.strip()
-    return _rated("size", match["size"], None if note in ("", ".") and not dash else note)
+    return _rated("effort", match["size"], None if note in ("", ".") and not dash else note)
 
 
-def _rated(key: str, word: str, note: str | None) -> dict[str, str]:
+def _rated(field: RatedField, word: str, note: str | None) -> dict[str, str]:
+    key = RATED[field]
     return {key: word, "note": note} if note else {key: word}
 
 
@@ -246,19 +253,20 @@ def _status(
         return {"note": bullet.text}
     imported.cues[entry.id] = f"{word['word']}."
     note = bullet.text[word.end() :]
-    return _rated("state", STATE_WORDS[word["word"]], note or None)
+    return _rated("status", PAGE_STATES[word["word"]], note or None)
 
 
 def _state_from_effort(entry: PageEntry, data: dict[str, Any], imported: Imported) -> None:
     """`Effort. S — done.` says the state when the subject bullet does not."""
     effort = next((b for b in entry.bullets if b.label == "Effort"), None)
     status = data.get("status")
-    if effort is None or status is None or "state" in status or entry.id not in imported.unstated:
+    state = RATED["status"]
+    if effort is None or status is None or state in status or entry.id not in imported.unstated:
         return
     size = _EFFORT.fullmatch(effort.text)
     dash = _DASH.match(size["rest"]) if size else None
     if size and dash and _DONE.match(size["rest"][dash.end() :]):
-        data["status"] = {"state": "done", **status}
+        data["status"] = {state: "done", **status}
         imported.cues[entry.id] = f"Effort. {effort.text}"
         del imported.unstated[entry.id]
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..citations.quoting import one_line, plain_ok, single_quoted, yaml_scalar
+from ..model.vocabulary import RATED
 
 LONGEST = 99
 """The longest line written (but a citation's, which stays on one line): under 100 columns."""
@@ -109,7 +110,7 @@ def _status(
             lines[:0] = [pad + line for line in said]
     for key, item in value.items():
         field = _field(key, item, indent + 2)
-        if key == "state" and cue:
+        if key == RATED["status"] and cue:
             field[0] += f"   # the page: {json.dumps(_shortened(cue), ensure_ascii=False)}"
         lines.extend(field)
     return lines

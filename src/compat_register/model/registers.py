@@ -10,6 +10,7 @@ from urllib.parse import quote
 from .claims import Claim, Claims
 from .notation import lines_text
 from .positions import Path_, Where
+from .vocabulary import PROSE
 
 
 @dataclass
@@ -155,7 +156,9 @@ PROSE_FIELDS: dict[Path_, str] = {
 }
 """An entry's prose fields (besides each note's `text`): their path in the YAML entry ->
 the `Entry` attribute holding them. Scanned for references and in-prose citations; titles
-are not prose."""
+are not prose. The paths are the schema's (`vocabulary.PROSE`), in its order."""
+if tuple(PROSE_FIELDS) != PROSE:
+    raise RuntimeError(f"PROSE_FIELDS holds {tuple(PROSE_FIELDS)}, the schema's prose {PROSE}")
 
 
 @dataclass

@@ -35,6 +35,7 @@ from ..model.registers import (
     Sources,
     Where,
 )
+from ..model.vocabulary import RATED, RatedField
 from . import schema
 from .loader import MAX_DIGITS, Document, Mark, Path_
 
@@ -222,9 +223,10 @@ def build_entry(doc: Document, slug: str, index: int, out: list[Diagnostic]) -> 
     return _build_entry(doc, slug, index, data, _CitationBuilder(doc, slug, out))
 
 
-def _rated(data: Any, key: str) -> Rated:
-    data = _dict(data)
-    return Rated(_text(data.get(key)), _opt_text(data.get("note")), _dict(data.get("_meta")))
+def _rated(entry: dict[str, Any], field: RatedField) -> Rated:
+    data = _dict(entry.get(field))
+    keyword = _text(data.get(RATED[field]))
+    return Rated(keyword, _opt_text(data.get("note")), _dict(data.get("_meta")))
 
 
 def _revisions(data: Any) -> Revisions:
@@ -254,9 +256,9 @@ def _build_entry(
         what=_text(data.get("what")),
         where_text=_opt_text(data.get("where")),
         revisions=_revisions(data.get("revisions")),
-        status=_rated(data.get("status"), "state"),
-        value=_rated(data.get("value"), "level"),
-        effort=_rated(data.get("effort"), "size"),
+        status=_rated(data, "status"),
+        value=_rated(data, "value"),
+        effort=_rated(data, "effort"),
         risk=_text(data.get("risk")),
         detail=_opt_text(data.get("detail")),
         notes=notes,

@@ -7,11 +7,9 @@ shape; this module only turns jsonschema's errors into one clear line each.
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from collections.abc import Callable, Iterator
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
@@ -20,18 +18,15 @@ if TYPE_CHECKING:  # imported when a document is invalid: valid runs never load 
     from jsonschema import Draft202012Validator, ValidationError
 
 from ..model.diagnostic import Diagnostic
+from ..model.vocabulary import REGISTER_SCHEMA, SOURCES_SCHEMA, packaged_schema
 from .loader import Document, Path_
 
-REGISTER = "register.schema.json"
-SOURCES = "sources.schema.json"
+REGISTER = REGISTER_SCHEMA
+SOURCES = SOURCES_SCHEMA
 
 
-@cache
-def load_schema(name: str) -> dict[str, Any]:
-    """One of the shipped schemas, parsed."""
-    text = resources.files("compat_register").joinpath("schema").joinpath(name).read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
+load_schema = packaged_schema
+"""One of the shipped schemas, parsed (`model.vocabulary` reads them)."""
 
 
 @cache

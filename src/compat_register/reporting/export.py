@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..model.registers import Citation, Entry, Rated, Register, RegisterSet, Source
+from ..model.vocabulary import RATED, RatedField
 
 if TYPE_CHECKING:  # types only: `register export` need not import verify and bump
     from ..following.bump import Bump
@@ -56,8 +57,8 @@ def register_data(register: Register) -> dict[str, Any]:
     }
 
 
-def _rated(rated: Rated, key: str) -> dict[str, Any]:
-    return {key: rated.key, "note": rated.note, "_meta": rated.meta}
+def _rated(rated: Rated, field: RatedField) -> dict[str, Any]:
+    return {RATED[field]: rated.key, "note": rated.note, "_meta": rated.meta}
 
 
 def entry_data(entry: Entry) -> dict[str, Any]:
@@ -67,9 +68,9 @@ def entry_data(entry: Entry) -> dict[str, Any]:
         "what": entry.what,
         "where": entry.where_text,
         "revisions": entry.revisions.as_data(),
-        "status": _rated(entry.status, "state"),
-        "value": _rated(entry.value, "level"),
-        "effort": _rated(entry.effort, "size"),
+        "status": _rated(entry.status, "status"),
+        "value": _rated(entry.value, "value"),
+        "effort": _rated(entry.effort, "effort"),
         "risk": entry.risk,
         "detail": entry.detail,
         "next": entry.next_step,

@@ -18,7 +18,7 @@ import html
 import time
 from collections.abc import Callable, Sequence
 
-CHARTED = ("done", "partial", "missing")
+from ..model.vocabulary import CHARTED
 
 WIDTH, HEIGHT = 640, 180
 LEFT, RIGHT, TOP, BOTTOM = 40, 12, 12, 30

@@ -12,13 +12,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..following.outcome import NOT_STALE, OUTCOMES, OutcomeName
 from ..model.positions import Where
 from ..model.registers import Citation, CitationKey, Register
 
 if TYPE_CHECKING:
     from ..following.verify import Outcome
 
-OUTCOME_ORDER = (
+OUTCOME_ORDER: tuple[OutcomeName, ...] = (
     "broken",
     "changed",
     "moved",
@@ -29,7 +30,9 @@ OUTCOME_ORDER = (
     "unverified",
     "ok",
 )
-"""Health page order: what needs fixing first."""
+"""Health page order: what needs fixing first. Every outcome (`outcome.OUTCOMES`), once."""
+if sorted(OUTCOME_ORDER) != sorted(OUTCOMES):
+    raise RuntimeError(f"OUTCOME_ORDER {OUTCOME_ORDER} is not an order of {OUTCOMES}")
 
 
 @dataclass
@@ -108,7 +111,7 @@ def _place_order(where: Where) -> tuple[str, int, int]:
     return (where.file, where.line, where.col)
 
 
-STALE = tuple(name for name in OUTCOME_ORDER if name not in ("unverified", "ok"))
+STALE = tuple(name for name in OUTCOME_ORDER if name not in NOT_STALE)
 """The outcomes that say a citation needs fixing: listed on the health page itself."""
 
 

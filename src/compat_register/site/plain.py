@@ -12,12 +12,10 @@ from __future__ import annotations
 import re
 
 from ..model.registers import Entry, Register, Revisions
+from ..model.vocabulary import state_word
 
 SHORT_COMMIT = 7
 """Hex digits of a commit on the page (git's shortest abbreviation)."""
-
-STATE_WORDS = {"done": "Done", "partial": "Partial", "missing": "Missing", "n/a": "N/A"}
-"""Each state as the leading word of the subject bullet (what `register import` reads)."""
 
 
 def plain_page(register: Register, commit: str, legend: str | None = None) -> str:
@@ -55,7 +53,7 @@ def _header(register: Register) -> list[str]:
 
 
 def _entry(entry: Entry, subject: str, alias: str) -> list[str]:
-    state = STATE_WORDS.get(entry.status.key, entry.status.key)
+    state = state_word(entry.status.key)
     status = f"{state}. {entry.status.note}" if entry.status.note else f"{state}."
     value = entry.value.key + (f": {entry.value.note}" if entry.value.note else ".")
     effort = entry.effort.key + (f" — {entry.effort.note}" if entry.effort.note else ".")

@@ -42,6 +42,7 @@ from ..model.registers import (
     Revisions,
     anchor_of,
 )
+from ..model.vocabulary import LEVELS, OPEN, SIZES, STATES
 from ..reporting import export
 from ..views import priorities as prio
 from ..views import revisions as revs
@@ -72,10 +73,10 @@ PACKAGED_TEMPLATES = Path(__file__).parent / "templates"
 ASSETS = ("register.css", "register.js")
 """Files under `templates/assets/` that the pages need (badges, overview sorting)."""
 
-RANKS = {
-    "state": ("done", "partial", "missing", "n/a"),
-    "value": ("high", "med", "low", "none"),
-    "effort": ("S", "M", "L", "XL"),
+RANKS: dict[str, tuple[str, ...]] = {
+    "state": STATES,
+    "value": LEVELS,
+    "effort": SIZES,
     "cell": revs.CELLS,
 }
 """Sort order of badge keywords in the overview (the JavaScript sorts by this rank)."""
@@ -589,9 +590,9 @@ class Renderer:
             self.formatter(self.layout.priorities),
             groups=groups,
             grid=prio.grid(groups),
-            values=prio.VALUES,
-            efforts=prio.EFFORTS,
-            open_states=prio.OPEN,
+            values=LEVELS,
+            efforts=SIZES,
+            open_states=OPEN,
             registers=[item.register for item in _first_of_each(groups)],
             layout=self.layout,
         )

@@ -6,12 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..model.registers import Entry, Register, RegisterSet
-
-STATES = ("done", "partial", "missing", "n/a")
-VALUES = ("high", "med", "low", "none")
-EFFORTS = ("S", "M", "L", "XL")
-OPEN = ("missing", "partial")
-"""The states whose entries are work still to do."""
+from ..model.vocabulary import LEVELS, OPEN, SIZES, STATES
 
 
 def _rank(order: tuple[str, ...], key: str) -> int:
@@ -20,7 +15,7 @@ def _rank(order: tuple[str, ...], key: str) -> int:
 
 def priority_key(entry: Entry) -> tuple[int, int]:
     """Value first (high before none), then effort (S before XL); an unknown keyword last."""
-    return _rank(VALUES, entry.value.key), _rank(EFFORTS, entry.effort.key)
+    return _rank(LEVELS, entry.value.key), _rank(SIZES, entry.effort.key)
 
 
 @dataclass
@@ -87,9 +82,9 @@ def _counts(members: list[Register]) -> dict[str, int]:
 
 
 def grid(groups: list[Group]) -> dict[tuple[str, str], int]:
-    """(value, effort) -> how many open entries have it, every pair of VALUES x EFFORTS."""
+    """(value, effort) -> how many open entries have it, every pair of LEVELS x SIZES."""
     counts = Counter((e.value.key, e.effort.key) for g in groups for e in g.entries)
-    return {(value, effort): counts[value, effort] for value in VALUES for effort in EFFORTS}
+    return {(value, effort): counts[value, effort] for value in LEVELS for effort in SIZES}
 
 
 def state_counts(register: Register) -> dict[str, int]:

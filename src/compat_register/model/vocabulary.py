@@ -1,0 +1,130 @@
+"""The register's words, read from the packaged JSON Schema: the one home of each.
+
+The schema (`schema/register.schema.json`, published as docs/schema/) says which states,
+value levels, effort sizes and register statuses there are, the YAML key of each rated
+field and which fields are prose; this module reads them from it, as `checking.ids` reads
+the ID patterns, so that a word added there reaches every stage. The `Literal` types name
+the same words for mypy: they are checked against the schema when this module loads, so
+the two cannot drift apart.
+
+What the schema cannot say lives here too, beside the words it is about: how a state is
+written on a plain page (`STATE_WORDS`) and which states are open, evidenced or charted.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any, Literal, get_args
+
+from .positions import Path_
+
+REGISTER_SCHEMA = "register.schema.json"
+SOURCES_SCHEMA = "sources.schema.json"
+"""The packaged schemas' file names, under `compat_register/schema/`."""
+
+
+@cache
+def packaged_schema(name: str) -> dict[str, Any]:
+    """One of the shipped schemas, parsed (shared: never change what it returns)."""
+    text = resources.files("compat_register").joinpath("schema").joinpath(name).read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+_DEFS: dict[str, Any] = packaged_schema(REGISTER_SCHEMA)["$defs"]
+_ENTRY: dict[str, Any] = _DEFS["entry"]["properties"]
+
+State = Literal["done", "partial", "missing", "n/a"]
+"""An entry's state: what its register's subject does about it, at its pinned commit."""
+Level = Literal["high", "med", "low", "none"]
+"""An entry's value level, highest first."""
+Size = Literal["S", "M", "L", "XL"]
+"""An entry's effort size, smallest first."""
+RegisterStatus = Literal["draft", "standard", "retired"]
+"""A register's own status (its header's `status:`)."""
+
+RatedField = Literal["status", "value", "effort"]
+"""An entry's rated fields: a keyword (its `RATED` key) and an optional note."""
+
+
+def _rated_key(field: str) -> str:
+    """The one required key of a rated field's mapping: `state` of `status:`."""
+    (key,) = _DEFS[field]["required"]
+    return str(key)
+
+
+RATED: dict[RatedField, str] = {field: _rated_key(field) for field in get_args(RatedField)}
+"""Each rated field -> the YAML key of its keyword: `status.state`, `value.level`,
+`effort.size`."""
+
+
+def _words(field: RatedField) -> tuple[str, ...]:
+    return tuple(_DEFS[field]["properties"][RATED[field]]["enum"])
+
+
+def _checked(words: tuple[str, ...], kind: Any, what: str) -> tuple[Any, ...]:
+    """`words` (read from the schema) when they are the `Literal` `kind`'s, in order."""
+    if words != get_args(kind):
+        raise RuntimeError(f"the schema's {what} {words} are not {get_args(kind)} (this module)")
+    return words
+
+
+STATES: tuple[State, ...] = _checked(_words("status"), State, "states")
+"""Every state, in the schema's order (the overview's and the site's badge rank)."""
+LEVELS: tuple[Level, ...] = _checked(_words("value"), Level, "value levels")
+"""Every value level, highest first: the priority order."""
+SIZES: tuple[Size, ...] = _checked(_words("effort"), Size, "effort sizes")
+"""Every effort size, smallest first: the priority order among equal values."""
+REGISTER_STATUSES: tuple[RegisterStatus, ...] = _checked(
+    tuple(packaged_schema(REGISTER_SCHEMA)["properties"]["status"]["enum"]),
+    RegisterStatus,
+    "register statuses",
+)
+
+OPEN: tuple[State, ...] = ("missing", "partial")
+"""The states whose entries are work still to do (the priorities page)."""
+EVIDENCED: tuple[State, ...] = ("done", "partial")
+"""The states that claim something of the subject, and so must cite it (the evidence rule)."""
+CHARTED: tuple[State, ...] = ("done", "partial", "missing")
+"""The states the Changes page charts over time, in the chart's order."""
+
+STATE_WORDS: dict[State, str] = {
+    "done": "Done",
+    "partial": "Partial",
+    "missing": "Missing",
+    "n/a": "N/A",
+}
+"""Each state as the leading word of a plain page's subject bullet (`mcpx @ 05c78b2.
+Partial. ...`): what `site.plain` writes and `register import` reads back."""
+if tuple(STATE_WORDS) != STATES:
+    raise RuntimeError(f"STATE_WORDS names {tuple(STATE_WORDS)}, the schema's states {STATES}")
+
+PAGE_STATES: dict[str, State] = {word: state for state, word in STATE_WORDS.items()}
+"""A plain page's state word -> its state."""
+
+
+def state_word(key: str) -> str:
+    """How a page writes the state `key`; a word outside `STATES` as it is (`register
+    check` reports it)."""
+    return next((word for state, word in STATE_WORDS.items() if state == key), key)
+
+
+def _prose_paths() -> tuple[Path_, ...]:
+    """An entry's prose fields, as paths in its YAML mapping, in the schema's order: each
+    property that is `prose`, and the prose properties of each rated field (their notes)."""
+    prose = "#/$defs/prose"
+    found: list[Path_] = []
+    for name, spec in _ENTRY.items():
+        if spec.get("$ref") == prose:
+            found.append((name,))
+        elif name in RATED:
+            props = _DEFS[name]["properties"].items()
+            found += [(name, key) for key, sub in props if sub.get("$ref") == prose]
+    return tuple(found)
+
+
+PROSE: tuple[Path_, ...] = _prose_paths()
+"""An entry's prose fields besides each note's `text` (`("notes", N, "text")`), by their
+path in the YAML entry: `("what",)`, `("status", "note")`, ... Titles are not prose."""
