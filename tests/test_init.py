@@ -238,11 +238,11 @@ def test_the_action_caches_the_folder_the_tool_keeps_its_cache_in(
     registers: str, tmp_path: Path
 ) -> None:
     """action.yml's cache step saves what `register sync` fills: beside the registers
-    input (or $REGISTER_CACHE), as `places.default_cache_root` says, not the workspace's."""
+    input (or $REGISTER_CACHE), as `layout.Paths.of` says, not the workspace's."""
     import subprocess
     import sys
 
-    from compat_register.sources.places import default_cache_root
+    from compat_register.storage.layout import Paths
 
     action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
     steps = action["runs"]["steps"]
@@ -255,5 +255,5 @@ def test_the_action_caches_the_folder_the_tool_keeps_its_cache_in(
         env = {"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", **environ}
         env |= {"REGISTERS": registers, "GITHUB_OUTPUT": str(output)}
         subprocess.run(["bash", "-c", where["run"]], env=env, check=True, cwd=tmp_path)
-        wanted = default_cache_root(environ, Path(registers))
+        wanted = Paths.of(Path(registers), environ).cache
         assert output.read_text(encoding="utf-8") == f"cache={wanted}\n"

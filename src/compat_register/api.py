@@ -20,6 +20,7 @@ from .model.registers import Citation, Register, RegisterSet, Sources, Where
 from .reading import folder
 from .reading.loader import Document
 from .storage import project, regular
+from .storage.layout import Paths
 
 # The stages past checking are imported where used: `register check` and `register export`
 # need none of them, and a command's start-up is most of its time on a small set.
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 class Checked:
     """A loaded, validated and cross-linked register set, and every problem found."""
 
-    root: Path
+    paths: Paths
     registers: RegisterSet
     documents: dict[str, Document]
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -49,7 +50,7 @@ class Checked:
     def unloaded(self) -> dict[str, list[Diagnostic]]:
         """slug -> the problems of each register file that did not load (it has no page
         of its own otherwise: the site shows these instead)."""
-        files = folder.unloaded(self.root, self.registers, self.diagnostics)
+        files = folder.unloaded(self.paths, self.registers, self.diagnostics)
         return {
             slug: [d for d in self.diagnostics if d.file == file] for slug, file in files.items()
         }
@@ -57,7 +58,13 @@ class Checked:
 
 def check(root: Path, environ: Mapping[str, str] | None = None) -> Checked:
     """`register check`: load, validate, resolve cross-references. Touches no git."""
-    return _check(root, environ=environ)
+    return _check(_paths(root, environ), environ=environ)
+
+
+def _paths(root: Path, environ: Mapping[str, str] | None) -> Paths:
+    """The project's every path, from the registers folder a command was given: made once
+    per command here, and handed to the stages (none derives a path of its own)."""
+    return Paths.of(root, os.environ if environ is None else environ)
 
 
 Waiting = Callable[[str], None] | None
@@ -74,12 +81,17 @@ def writer(
     lock or the cache (`storage.project.writing`): waits a bounded time for another
     writer, finishes what a killed one left, and yields the journal to write through.
     Raises `StorageError` (one line) when the wait runs out."""
-    environ = os.environ if environ is None else environ
-    return project.writing(root, command, environ, on_wait)
+    return _writer(_paths(root, environ), command, environ, on_wait)
+
+
+def _writer(
+    paths: Paths, command: str, environ: Mapping[str, str] | None, on_wait: Waiting
+) -> contextlib.AbstractContextManager[Path]:
+    return project.writing(paths, command, os.environ if environ is None else environ, on_wait)
 
 
 def _check(
-    root: Path,
+    paths: Paths,
     on_register: Callable[[Register, Sources], None] | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> Checked:
@@ -89,8 +101,8 @@ def _check(
     (verify starts reading the cited files while the next register is parsed). A write
     a killed command left half done is finished first (`storage.project.settle`).
     """
-    project.settle(root, os.environ if environ is None else environ)
-    loaded = _read(root, on_register)
+    project.settle(paths, os.environ if environ is None else environ)
+    loaded = _read(paths, on_register)
     diagnostics = list(loaded.diagnostics)
     sources_file = loaded.registers.sources.file
     sources_failed = any(d.file == sources_file and d.severity == "error" for d in diagnostics)
@@ -98,15 +110,15 @@ def _check(
     found = references.resolve(loaded.registers, loaded.documents)
     references.record_backlinks(loaded.registers, found.backlinks)
     diagnostics.extend(found.diagnostics)
-    return Checked(root, loaded.registers, loaded.documents, sort_diagnostics(diagnostics))
+    return Checked(paths, loaded.registers, loaded.documents, sort_diagnostics(diagnostics))
 
 
-def _read(root: Path, on_register: Callable[[Register, Sources], None] | None) -> folder.Loaded:
+def _read(paths: Paths, on_register: Callable[[Register, Sources], None] | None) -> folder.Loaded:
     diagnostics: list[Diagnostic] = []
     documents: dict[str, Document] = {}
-    sources = folder.read_sources(root, documents, diagnostics)
+    sources = folder.read_sources(paths, documents, diagnostics)
     registers = []
-    for register in folder.read_registers(root, documents, diagnostics):
+    for register in folder.read_registers(paths, documents, diagnostics):
         resolve.resolve_citations(register.citations(), sources)
         registers.append(register)
         if on_register is not None:
@@ -124,6 +136,8 @@ class Verified(Checked):
     check_failed: bool = False
     """Whether `register check` alone reports errors: a file that does not load holds
     citations no outcome speaks of."""
+    lock: folder.LockText | None = None
+    """citations.lock as read, whose stamps the outcomes took (None: there is none)."""
 
     @property
     def summary(self) -> dict[str, int]:
@@ -146,18 +160,30 @@ def verify_citations(
     moved to REV (`register verify --against`); raises `verify.PreviewError` when the
     source has no checkout or REV names no commit in it.
     """
+    return _verify(_paths(root, environ), skip, offline, environ, against)
+
+
+def _verify(
+    paths: Paths,
+    skip: Iterable[str] = (),
+    offline: bool = False,
+    environ: Mapping[str, str] | None = None,
+    against: tuple[str, str] | None = None,
+) -> Verified:
     from .following import verify
 
     environ = os.environ if environ is None else environ
-    checkouts = verify.Checkouts(root, environ)
+    checkouts = verify.Checkouts(paths, environ)
     reader = None if offline else verify.background_reader(checkouts, skip)
     with closing(checkouts):
-        checked = _check(root, on_register=reader, environ=environ)
+        checked = _check(paths, on_register=reader, environ=environ)
         if against is not None and against[0] not in checked.registers.sources.sources:
             raise verify.PreviewError(f"--against: no source '{against[0]}' in sources.yaml")
+        lock = folder.read_lock(paths)
         outcomes, diagnostics, preview = verify.verify_against(
             checked.registers,
-            root,
+            paths,
+            lock,
             against,
             skip=skip,
             offline=offline,
@@ -166,13 +192,14 @@ def verify_citations(
         )
     all_diagnostics = sort_diagnostics([*checked.diagnostics, *diagnostics])
     return Verified(
-        root,
+        paths,
         checked.registers,
         checked.documents,
         all_diagnostics,
         outcomes,
         preview,
         check_failed=checked.failed,
+        lock=lock,
     )
 
 
@@ -198,14 +225,15 @@ def fix(
     them) are made in memory, read back, and written all at once or not at all: raises
     `edit.EditError`, having written nothing, when that cannot be done safely.
     """
-    with writer(root, "register fix", environ, on_wait) as journal:
-        return _fix(root, environ, journal)
+    paths = _paths(root, environ)
+    with _writer(paths, "register fix", environ, on_wait) as journal:
+        return _fix(paths, environ, journal)
 
 
-def _fix(root: Path, environ: Mapping[str, str] | None, journal: Path) -> tuple[Verified, Fixed]:
+def _fix(paths: Paths, environ: Mapping[str, str] | None, journal: Path) -> tuple[Verified, Fixed]:
     from .following import edit, stamps
 
-    verified = verify_citations(root, environ=environ)
+    verified = _verify(paths, environ=environ)
     # A pin moved by hand left every line number behind: re-pointing its citations by their
     # quotes would hide that; verify says to put the pin back and bump (one line, at it).
     by_hand = {d.id for d in verified.diagnostics if d.code == "pin-moved-by-hand"}
@@ -215,7 +243,7 @@ def _fix(root: Path, environ: Mapping[str, str] | None, journal: Path) -> tuple[
         verified.registers.registers, verified.documents, planned
     )
     places = {c.key: (*p[:3], *lines) for c, lines in moves if (p := stamps.place(c))}
-    if lock := stamps.carry_lock(root, verified.registers.citations(), places):
+    if lock := stamps.carry_lock(verified.lock, verified.registers.citations(), places):
         files[lock[0]] = lock[1:]
     edit.write_texts(files, journal)
     done = {(c.where, c.entry) for c, _ in moves}
@@ -254,15 +282,16 @@ def sync(
     """
     from .sources import pins
 
+    paths = _paths(root, environ)
     problems: list[Diagnostic] = []
     documents: dict[str, Document] = {}
-    sources = folder.read_sources(root, documents, problems)
+    sources = folder.read_sources(paths, documents, problems)
     problems.extend(rules.check_sources(sources, documents.get(sources.file)))
     if any(p.severity == "error" for p in problems):
         return [], sort_diagnostics(problems)
     environ = os.environ if environ is None else environ
-    with writer(root, " ".join(["register sync", *aliases]), environ, on_wait):
-        synced, failed = pins.sync_all(sources, root, list(aliases), progress, environ)
+    with _writer(paths, " ".join(["register sync", *aliases]), environ, on_wait):
+        synced, failed = pins.sync_all(sources, paths, list(aliases), progress, environ)
     return synced, sort_diagnostics([*problems, *failed])
 
 
@@ -286,14 +315,16 @@ def bump(
     from .following import bump as bumping
 
     environ = os.environ if environ is None else environ
-    with writer(root, f"register bump {alias}", environ, on_wait) as journal:
-        checked = _check(root, environ=environ)
+    paths = _paths(root, environ)
+    with _writer(paths, f"register bump {alias}", environ, on_wait) as journal:
+        checked = _check(paths, environ=environ)
         if checked.failed:
             return checked, None
         result = bumping.bump(
             checked.registers,
             checked.documents,
-            root,
+            paths,
+            folder.read_lock(paths),
             alias,
             rev,
             dry_run=dry_run,
@@ -333,16 +364,17 @@ def stamp(
     errors: the stamps of a file that does not load would otherwise be dropped. Raises
     `edit.EditError` when the lock cannot be rewritten safely.
     """
-    with writer(root, "register stamp", environ, on_wait) as journal:
-        return _stamp(root, ids, environ, journal)
+    paths = _paths(root, environ)
+    with _writer(paths, "register stamp", environ, on_wait) as journal:
+        return _stamp(paths, ids, environ, journal)
 
 
 def _stamp(
-    root: Path, ids: Iterable[str], environ: Mapping[str, str] | None, journal: Path
+    paths: Paths, ids: Iterable[str], environ: Mapping[str, str] | None, journal: Path
 ) -> tuple[Verified, Stamped | None]:
     from .following import edit, stamps
 
-    verified = verify_citations(root, environ=environ)
+    verified = _verify(paths, environ=environ)
     if verified.check_failed:
         return verified, None
     chosen = set(ids) or None
@@ -356,13 +388,13 @@ def _stamp(
         for outcome, key in zip(verified.outcomes, keys, strict=True)
         if key is not None
     ]
-    lock = stamps.read_to_rewrite(root)
+    lock = stamps.to_rewrite(verified.lock)
     pins = {alias: s.commit for alias, s in verified.registers.sources.sources.items()}
     restamped = stamps.restamp(lock.stamps if lock else {}, current, chosen)
     text = stamps.format_lock(restamped, pins)
     old_text = lock.text if lock and lock.text else ""
     if text != old_text:
-        edit.write_texts({str(stamps.lock_path(root)): (old_text, text)}, journal)
+        edit.write_texts({str(paths.lock): (old_text, text)}, journal)
     stamped = [o for o in mine if _stampable(o)]
     refused = [o for o in mine if not _stampable(o) and o.citation.source is not None]
     return verified, Stamped(stamped, refused, text != old_text)
@@ -434,20 +466,15 @@ def history_head(root: Path) -> str | None:
 def excerpt_cache(root: Path, environ: Mapping[str, str] | None = None) -> Path:
     """Where the site keeps highlighted excerpts between builds: `excerpts/` under the cache
     root (`REGISTER_CACHE`, else `.register/cache` beside the registers folder)."""
-    from .sources.places import default_cache_root
-
-    return default_cache_root(os.environ if environ is None else environ, root) / "excerpts"
+    return _paths(root, environ).excerpt_cache
 
 
 def history(root: Path, environ: Mapping[str, str] | None = None) -> History:
     """The history of the registers folder, commit by commit, cached under the cache root
     (`.register/cache/history.json`). Raises `HistoryError` outside a git repository."""
     from .history import repository
-    from .sources.places import default_cache_root
 
-    environ = os.environ if environ is None else environ
-    cache = default_cache_root(environ, root) / "history.json"
-    return repository.read_history(root, cache)
+    return repository.read_history(root, _paths(root, environ).history_cache)
 
 
 MAX_PAGE_BYTES = 4 * 1024 * 1024
@@ -481,12 +508,13 @@ def import_pages(
     Every page is planned first; the files are written only when no page has an error,
     all at once or none (`edit.EditError`, having written nothing, when that fails).
     """
-    with writer(root, "register import", on_wait=on_wait) as journal:
-        return _import_pages(root, pages, name, force, dry_run, journal)
+    paths = _paths(root, None)
+    with _writer(paths, "register import", None, on_wait) as journal:
+        return _import_pages(paths, pages, name, force, dry_run, journal)
 
 
 def _import_pages(
-    root: Path,
+    paths: Paths,
     pages: Iterable[Path],
     name: str | None,
     force: bool,
@@ -498,14 +526,14 @@ def _import_pages(
 
     problems: list[Diagnostic] = []
     documents: dict[str, Document] = {}
-    sources = folder.read_sources(root, documents, problems)
-    registers = list(folder.read_registers(root, documents, []))
+    sources = folder.read_sources(paths, documents, problems)
+    registers = list(folder.read_registers(paths, documents, []))
     texts = [_page_text(path, problems) for path in pages]
     place = importing.Folder(
         sources,
         registers,
-        exists=lambda stem: (root / f"{stem}.yaml").exists(),
-        file_of=lambda stem: folder.display_path(root / f"{stem}.yaml"),
+        exists=lambda stem: paths.register(stem).exists(),
+        file_of=lambda stem: folder.display_path(paths.register(stem)),
     )
     planned, found = importing.plan(
         [t for t in texts if t is not None], place, name=name, force=force
@@ -571,9 +599,10 @@ def cite(root: Path, spec: str, environ: Mapping[str, str] | None = None) -> cit
     `cite.CiteError` with one line saying why not (and what to run)."""
     from .sources import cite as cites
 
-    sources = _cite_sources(root)
+    paths = _paths(root, environ)
+    sources = _cite_sources(paths)
     named = cites.target(spec, sources)
-    with _pinned(root, sources, named.source, environ) as (checkout, sha):
+    with _pinned(paths, sources, named.source, environ) as (checkout, sha):
         return cites.cite(named, _lines(checkout, sha, named.path), sources.claims())
 
 
@@ -592,11 +621,12 @@ def cite_grep(
     counted); TEXT's case must match unless `ignore_case`."""
     from .sources import cite as cites
 
-    sources = _cite_sources(root)
+    project_paths = _paths(root, environ)
+    sources = _cite_sources(project_paths)
     if alias not in sources.sources:
         raise cites.CiteError(f"no source '{alias}' in sources.yaml")
     claims = sources.claims()
-    with _pinned(root, sources, alias, environ) as (checkout, sha):
+    with _pinned(project_paths, sources, alias, environ) as (checkout, sha):
         paths = cites.claimed(alias, checkout.paths(sha), claims, glob)
         checkout.prefetch(sha, paths)
         return cites.grep(
@@ -610,11 +640,11 @@ def cite_grep(
         )
 
 
-def _cite_sources(root: Path) -> Sources:
+def _cite_sources(paths: Paths) -> Sources:
     from .sources.cite import CiteError
 
     problems: list[Diagnostic] = []
-    sources = folder.read_sources(root, {}, problems)
+    sources = folder.read_sources(paths, {}, problems)
     if errors := [p for p in problems if p.failing]:
         raise CiteError(errors[0].as_text())
     return sources
@@ -622,14 +652,14 @@ def _cite_sources(root: Path) -> Sources:
 
 @contextmanager
 def _pinned(
-    root: Path, sources: Sources, alias: str, environ: Mapping[str, str] | None
+    paths: Paths, sources: Sources, alias: str, environ: Mapping[str, str] | None
 ) -> Iterator[tuple[Checkout, str]]:
     """The checkout of `alias` and its pinned commit's full sha, closed afterwards."""
     from .sources import pins
     from .sources.cite import CiteError
     from .sources.git import GitSourceError
 
-    checkouts = pins.Checkouts(root, os.environ if environ is None else environ)
+    checkouts = pins.Checkouts(paths, os.environ if environ is None else environ)
     try:
         pin = checkouts.pin(sources.sources[alias])
         if pin.checkout is None or pin.sha is None:

@@ -501,8 +501,9 @@ def pinned_commits(root: Path, sources: Sources) -> tuple[tuple[str, str | None]
     A checkout that gains the pinned commit (`register sync`), or loses it, changes this.
     """
     from .sources.pins import Checkouts  # noqa: PLC0415 - only with verify
+    from .storage.layout import Paths  # noqa: PLC0415
 
-    checkouts = Checkouts(root, os.environ)
+    checkouts = Checkouts(Paths.of(root, os.environ), os.environ)
     try:
         return tuple(
             (alias, checkouts.pin(sources.sources[alias]).sha) for alias in sorted(sources.sources)

@@ -19,7 +19,7 @@ from compat_register.sources import git
 from compat_register.sources.cache import SourceCache
 from compat_register.sources.checkout import Checkout
 from compat_register.sources.git import GitSourceError
-from compat_register.sources.places import default_cache_root, locate, source_variable
+from compat_register.sources.places import locate, source_variable
 from gitrepo import EPOCH, GitRepo, git_env
 
 
@@ -722,13 +722,6 @@ def test_locate_order(tmp_path: Path) -> None:
     assert locate("spec-v2", "../spec", cache, {"REGISTER_SOURCE_SPEC_V2": ""}) == Path("../spec")
 
 
-def test_default_cache_root() -> None:
-    assert default_cache_root({"REGISTER_CACHE": "/c"}, Path("registers")) == Path("/c")
-    assert default_cache_root({}, Path("registers")) == Path(".register/cache")
-    assert default_cache_root({}, Path(".")) == Path("../.register/cache")
-    assert default_cache_root({}, Path("/w/site/registers")) == Path("/w/site/.register/cache")
-
-
 def test_source_variable() -> None:
     assert source_variable("open-code") == "REGISTER_SOURCE_OPEN_CODE"
     assert source_variable("spec.v2") == "REGISTER_SOURCE_SPEC_V2"
@@ -755,6 +748,7 @@ def test_a_pin_that_cannot_be_resolved_closes_its_checkout(
 ) -> None:
     from compat_register.model.registers import Source, Where
     from compat_register.sources.pins import Checkouts
+    from compat_register.storage.layout import Paths
 
     src.commit()
     closed: list[Path] = []
@@ -765,6 +759,6 @@ def test_a_pin_that_cannot_be_resolved_closes_its_checkout(
     monkeypatch.setattr(Checkout, "resolve", ambiguous)
     monkeypatch.setattr(Checkout, "close", lambda self: closed.append(self.root))
     source = Source("up", "Up", None, "1234567", str(src.root), (), Where("s.yaml", 1, 1))
-    pin = Checkouts(tmp_path, {}).pin(source)
+    pin = Checkouts(Paths.of(tmp_path, {}), {}).pin(source)
     assert pin.checkout is None and "ambiguous" in (pin.problem or "")
     assert closed == [src.root]

@@ -18,7 +18,8 @@ HOLDER = """
 import sys, time
 from pathlib import Path
 from compat_register.storage import project
-with project.writing(Path(sys.argv[1]), "register bump up", {}):
+from compat_register.storage.layout import Paths
+with project.writing(Paths.of(Path(sys.argv[1]), {}), "register bump up", {}):
     print("held", flush=True)
     time.sleep(float(sys.argv[2]))
 """

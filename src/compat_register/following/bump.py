@@ -18,10 +18,12 @@ from ..citations.syntax import is_citation_path
 from ..model.claims import claimants
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, RegisterSet, Source
+from ..reading.folder import LockText
 from ..reading.loader import Document
 from ..sources.checkout import Checkout
 from ..sources.git import GitSourceError
 from ..sources.pins import open_moved
+from ..storage.layout import Paths
 from . import edit, stamps
 from .edit import Edit, Planned
 from .follow import Followed, Rename, follow
@@ -74,7 +76,8 @@ class Bump:
 def bump(
     registers: RegisterSet,
     documents: Mapping[str, Document],
-    registers_dir: Path,
+    paths: Paths,
+    lock: LockText | None,
     alias: str,
     rev: str | None = None,
     *,
@@ -84,16 +87,17 @@ def bump(
     journal: Path | None = None,
 ) -> Bump:
     """Move the pin of `alias` to `rev` (default: the newest commit) and its citations
-    along; the files are written through `journal` when given (`storage.atomic`)."""
+    along, their stamps in `lock` (citations.lock as read) with them; the files are written
+    through `journal` when given (`storage.atomic`)."""
     source = registers.sources.sources.get(alias)
     if source is None:
         raise UnknownSource(
             f"no source '{alias}' in sources.yaml ({', '.join(registers.sources.sources)})"
         )
     try:
-        checkout, old, new = open_moved(source, registers_dir, rev, environ, progress)
+        checkout, old, new = open_moved(source, paths, rev, environ, progress)
         with checkout:
-            result = _plan(registers, documents, registers_dir, source, checkout, old, new)
+            result = _plan(registers, documents, lock, source, checkout, old, new)
     except GitSourceError as err:
         raise BumpError(f"cannot bump {alias}: {err}") from None
     if not dry_run and result.files:
@@ -104,7 +108,7 @@ def bump(
 def _plan(
     registers: RegisterSet,
     documents: Mapping[str, Document],
-    registers_dir: Path,
+    lock: LockText | None,
     source: Source,
     checkout: Checkout,
     old: str,
@@ -119,8 +123,8 @@ def _plan(
     result.files, _ = edit.rewrite_registers(registers.registers, documents, edits)
     moved = _new_places(result.followed, edits)
     pins = {source.alias: result.pin}
-    if lock := stamps.carry_lock(registers_dir, registers.citations(), moved, pins):
-        result.files[lock[0]] = lock[1:]
+    if carried := stamps.carry_lock(lock, registers.citations(), moved, pins):
+        result.files[carried[0]] = carried[1:]
     _rewrite_pin(result, documents[registers.sources.file], source)  # written last
     return result
 

@@ -43,11 +43,9 @@ from ..citations.compare import Kind, block, markdown_text
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey
-from ..reading.folder import display_path
-from ..storage import regular
+from ..reading.folder import LockText
 from .edit import EditError
 
-LOCK_FILE = "citations.lock"
 HEADER = (
     "# citations.lock: review stamps, written by `register stamp` and `register bump`.\n"
     "# One line per citation: ENTRY SOURCE PATH:LINES[#N] v2:sha256:HASH of its lines at\n"
@@ -198,10 +196,6 @@ def _free(key: Key, taken: Mapping[Key, str]) -> Key:
     return key
 
 
-def lock_path(registers_dir: Path) -> Path:
-    return registers_dir / LOCK_FILE
-
-
 def parse(text: str, file: str) -> tuple[dict[Key, str], list[Diagnostic]]:
     """The stamps of a lock file's text, and a diagnostic per line that is not one."""
     stamps: dict[Key, str] = {}
@@ -275,36 +269,29 @@ def at_lock(file: str, code: str, message: str, severity: Severity = "error") ->
     )
 
 
-def read(registers_dir: Path) -> Lock | None:
-    """The lock of a register set, or None when it has none (stamps are then not checked)."""
-    path = lock_path(registers_dir)
-    if not path.exists():
+def lock_of(found: LockText | None) -> Lock | None:
+    """The lock of a register set as `reading.folder.read_lock` found it, or None when it
+    has none (stamps are then not checked)."""
+    if found is None:
         return None
-    file = display_path(path)
-    try:
-        # a byte order mark is not a line; a link to a device or a FIFO is not read
-        # Lines end in "\n" as the lock is made (a CRLF lock is written back CRLF: edit.encoded).
-        text = regular.read_bytes(path, regular.MAX_BYTES).decode("utf-8-sig")
-        text = text.replace("\r\n", "\n")
-    except (OSError, UnicodeDecodeError) as err:
-        reason = err.strerror if isinstance(err, OSError) else None
-        problem = at_lock(file, "bad-stamp", f"cannot read: {reason or err}")
-        return Lock(path, file, {}, [problem])
-    stamps, problems = parse(text, file)
-    return Lock(path, file, stamps, problems, text, parse_pins(text))
+    if found.text is None:
+        problem = at_lock(found.file, "bad-stamp", found.problem or "cannot read")
+        return Lock(found.path, found.file, {}, [problem])
+    stamps, problems = parse(found.text, found.file)
+    return Lock(found.path, found.file, stamps, problems, found.text, parse_pins(found.text))
 
 
-def read_to_rewrite(registers_dir: Path) -> Lock | None:
-    """`read`, for a command that rewrites the lock: one that cannot be read is refused
+def to_rewrite(found: LockText | None) -> Lock | None:
+    """`lock_of`, for a command that rewrites the lock: one that cannot be read is refused
     (EditError) rather than written over."""
-    lock = read(registers_dir)
+    lock = lock_of(found)
     if lock is not None and lock.text is None:
         raise EditError(f"{lock.file}: {lock.problems[0].message}")
     return lock
 
 
 def carry_lock(
-    registers_dir: Path,
+    found: LockText | None,
     citations: Sequence[Citation],
     moved: Mapping[CitationKey, Place],
     pins: Mapping[str, str] | None = None,
@@ -318,7 +305,7 @@ def carry_lock(
     them: `register stamp` rewrites it. `pins` (alias -> new `commit:`) replace the pins
     the lock recorded, as `register bump` moves one.
     """
-    lock = read_to_rewrite(registers_dir) if moved or pins else None
+    lock = to_rewrite(found) if moved or pins else None
     if lock is None or lock.text is None:
         return None
     if lock.problems:

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from ..checking.safety import check_commit
 from ..citations.compare import source_kind
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.registers import Citation, Register, RegisterSet, Source, Sources
+from ..reading.folder import LockText
 from ..sources.git import GitSourceError
 from ..sources.pins import Checkouts, Pin
+from ..storage.layout import Paths
 from . import stamps
 from .follow import Followed, follow
 from .outcome import OUTCOMES, WARNINGS, Outcome, judge, summary  # noqa: F401 - verify.X
@@ -24,7 +25,8 @@ from .outcome import OUTCOMES, WARNINGS, Outcome, judge, summary  # noqa: F401 -
 
 def verify_against(
     registers: RegisterSet,
-    registers_dir: Path,
+    paths: Paths,
+    lock: LockText | None,
     against: tuple[str, str] | None,
     *,
     skip: Iterable[str] = (),
@@ -39,11 +41,11 @@ def verify_against(
     `register bump` would move them) and judged there; the `Preview` lists those that
     the move would make stale. REV is a commit, a branch, a tag or `HEAD` of the checkout.
     `checkouts` may come from the caller, already reading (`background_reader`); the
-    caller then closes them.
+    caller then closes them. `lock` is citations.lock as read (`reading.folder.read_lock`).
     """
     skipped = set(skip)
     owned = checkouts is None
-    checkouts = checkouts or Checkouts(registers_dir, environ)
+    checkouts = checkouts or Checkouts(paths, environ)
     preview = None
     try:
         if not offline:
@@ -59,7 +61,7 @@ def verify_against(
         if owned:
             checkouts.close()
     diagnostics = list(_pin_problems(registers, checkouts, outcomes))
-    stamp_problems, hand_moved = _check_stamps(registers_dir, registers.sources, outcomes, preview)
+    stamp_problems, hand_moved = _check_stamps(lock, registers.sources, outcomes, preview)
     diagnostics.extend(stamp_problems)
     # A pin moved by hand is the one cause of its citations' staleness: said once, at the
     # source, with their count (their outcomes stay, for --format json and the site).
@@ -241,12 +243,12 @@ def _judge_moved(
 
 
 def _check_stamps(
-    registers_dir: Path, sources: Sources, outcomes: list[Outcome], preview: Preview | None
+    read: LockText | None, sources: Sources, outcomes: list[Outcome], preview: Preview | None
 ) -> tuple[list[Diagnostic], set[str]]:
     """Apply the lock, when there is one, to the outcomes (and the preview's baseline);
     the lock's problems, one per source whose pin moved by hand since it was written, and
     the aliases of those sources."""
-    lock = stamps.read(registers_dir)
+    lock = stamps.lock_of(read)
     if lock is None:
         return [], set()
     apply_stamps(outcomes, lock.stamps, sources)

@@ -16,7 +16,8 @@ from typing import Any
 
 from ..model.diagnostic import Diagnostic
 from ..model.vocabulary import RATED
-from .snapshot import HEADER_FIELDS, SOURCES_FILE, Summary
+from ..storage.layout import SOURCES_FILE, slug_of
+from .snapshot import HEADER_FIELDS, Summary
 
 CHANGED = None
 """A field value in `fields` meaning "the prose changed" (its text is not compared)."""
@@ -52,7 +53,7 @@ class Unreadable:
             line=self.line,
             col=self.col,
             severity="error",
-            id=file.rsplit("/", 1)[-1].removesuffix(".yaml"),
+            id=slug_of(file),
             code=self.code,
             message=f"{self.message} (at {at})",
         )
@@ -123,7 +124,7 @@ def diff_sets(old: Mapping[str, Summary], new: Mapping[str, Summary]) -> Diff:
         if name == SOURCES_FILE:
             _diff_sources(diff, before or {"pins": {}}, after or {"pins": {}})
         else:
-            _diff_register(diff, name.removesuffix(".yaml"), before, after)
+            _diff_register(diff, slug_of(name), before, after)
     return diff
 
 

@@ -19,9 +19,10 @@ from ..sources.diffs import ZERO_SHA, LoggedCommit
 from ..sources.git import GitSourceError
 from ..sources.projectrepo import ProjectRepo, blob_id, repository_of
 from ..storage import regular
+from ..storage.layout import SOURCES_FILE, is_register_file, register_file, slug_of
 from .cache import HistoryCache
 from .changes import Diff, diff_data, diff_from_data, diff_sets
-from .snapshot import SOURCES_FILE, EntryMemo, Summary, summarise
+from .snapshot import EntryMemo, Summary, summarise
 
 WORKTREE = "worktree"
 """The `to` side of a diff against the files as they are on disk."""
@@ -36,8 +37,9 @@ class NoRepository(HistoryError):
 
 
 def is_register_name(name: str) -> bool:
-    """Whether a file directly in the registers folder is one `diff` compares."""
-    return name.endswith(".yaml") and not name.startswith(".")
+    """Whether a file directly in the registers folder is one `diff` compares: a register
+    file or sources.yaml."""
+    return name == SOURCES_FILE or is_register_file(name)
 
 
 class Project:
@@ -157,7 +159,7 @@ def _located(root: Path, diff: Diff, sides: dict[str, str]) -> list[tuple[str, D
     """Each unreadable file's problem as a `FILE:LINE:COL` diagnostic naming its side."""
     shown = {side: "working tree" if rev == WORKTREE else rev[:12] for side, rev in sides.items()}
     found: list[tuple[str, Diagnostic]] = []
-    places = [(f"{r.register}.yaml", r.problems) for r in diff.registers if r.problems]
+    places = [(register_file(r.register), r.problems) for r in diff.registers if r.problems]
     places.append((SOURCES_FILE, diff.source_problems))
     for name, problems in places:
         file = display_path(root / name)
@@ -233,7 +235,7 @@ def _walk(
         for name, _, new in changes:
             found = _counts(project, cache, name, new) if name != SOURCES_FILE else None
             if found is not None:
-                counts.setdefault(name.removesuffix(".yaml"), []).append((commit, found))
+                counts.setdefault(slug_of(name), []).append((commit, found))
             if name != SOURCES_FILE and found is not None:
                 loaded[name] = new
     commits.reverse()

@@ -17,12 +17,11 @@ from ..model.vocabulary import RATED, STATES
 from ..reading import schema
 from ..reading.build import build_entry, build_register
 from ..reading.loader import Document, LoadError, parse
+from ..storage.layout import SOURCES_FILE, slug_of
 
 Summary = dict[str, Any]
 """A register summary `{"header", "entries", "counts"}`, a sources summary `{"pins"}`, or
 `{"problem": {...}}` for a file that does not load."""
-
-SOURCES_FILE = "sources.yaml"
 
 HEADER_FIELDS = ("title", "prefix", "status", "subject", "tags")
 """Register header fields compared as values; `description` and `summary` are prose.
@@ -50,7 +49,7 @@ def summarise(name: str, data: bytes, memo: EntryMemo | None = None) -> Summary:
         return _problem(1, 1, "not-a-mapping", "the file does not hold a YAML mapping")
     if name == SOURCES_FILE:
         return {"pins": _pins(doc.data)}
-    return _register_summary(doc, name.removesuffix(".yaml"), {} if memo is None else memo)
+    return _register_summary(doc, slug_of(name), {} if memo is None else memo)
 
 
 def _problem(line: int, col: int, code: str, message: str) -> Summary:

@@ -20,6 +20,7 @@ from ..model.registers import Register, Sources
 from ..reading import schema
 from ..reading.folder import owner_of
 from ..reading.loader import LoadError, parse
+from ..storage.layout import REGISTER_SUFFIX
 from .fields import FILE_KEY, Imported, register_data
 from .page import Page, PageError, Spot, parse_page
 from .yamlout import register_text
@@ -136,7 +137,7 @@ def _stem(read: Page, name: str | None) -> tuple[str, PageError | None]:
     if name is not None or FILE_KEY not in read.header:
         return name or slug(read.title), None
     value, at = read.header[FILE_KEY]
-    stem = value.removesuffix(".yaml")
+    stem = value.removesuffix(REGISTER_SUFFIX)
     if stem == value or not _FILE_STEM.fullmatch(stem):
         message = f"file '{value}' is not a register file's name (NAME.yaml, no folder)"
         return "", PageError(at.line, at.col, message)

@@ -1,6 +1,8 @@
-"""Reading a registers folder: which files are registers, each read and checked for shape.
+"""Reading a registers folder: sources.yaml, each register file (read and checked for
+shape) and the review stamps' citations.lock (its text: `following.stamps` parses it).
 
-The one module of `reading` that touches the file system; `build` makes the typed models.
+The one module that reads the registers folder; `build` makes the typed models. Which
+files are registers, and every path, come from `storage.layout`.
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ from typing import Any
 from ..model.diagnostic import Diagnostic
 from ..model.positions import Path_
 from ..model.registers import Register, RegisterSet, Sources
+from ..storage import regular
+from ..storage.layout import SOURCES_FILE, Paths, is_register_file
 from . import schema
 from .build import build_register, build_sources
 from .loader import Document, load_file
-
-SOURCES_FILE = "sources.yaml"
 
 
 @dataclass
@@ -41,56 +43,79 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-def load(root: Path) -> Loaded:
-    """Load sources.yaml and every register file under `root`."""
+def load(paths: Paths) -> Loaded:
+    """Load sources.yaml and every register file of the registers folder."""
     diagnostics: list[Diagnostic] = []
     documents: dict[str, Document] = {}
-    sources = read_sources(root, documents, diagnostics)
-    registers = list(read_registers(root, documents, diagnostics))
+    sources = read_sources(paths, documents, diagnostics)
+    registers = list(read_registers(paths, documents, diagnostics))
     return Loaded(RegisterSet(sources, registers), documents, diagnostics)
 
 
-def read_sources(root: Path, documents: dict[str, Document], out: list[Diagnostic]) -> Sources:
-    """The typed sources.yaml of `root` (empty when it does not load; `out` says why)."""
-    path = root / SOURCES_FILE
-    doc = read_document(path, schema.SOURCES, documents, out)
-    return build_sources(doc, out, display_path(path))
+def read_sources(paths: Paths, documents: dict[str, Document], out: list[Diagnostic]) -> Sources:
+    """The typed sources.yaml (empty when it does not load; `out` says why)."""
+    doc = read_document(paths.sources, schema.SOURCES, documents, out)
+    return build_sources(doc, out, display_path(paths.sources))
 
 
 def read_registers(
-    root: Path, documents: dict[str, Document], out: list[Diagnostic]
+    paths: Paths, documents: dict[str, Document], out: list[Diagnostic]
 ) -> Iterator[Register]:
-    """Each register file under `root` that loads, typed, as soon as it is built; problems
-    go to `out` and each file's `Document` to `documents`."""
-    out.extend(_not_read(root))
-    for path in _register_files(root):
+    """Each register file that loads, typed, as soon as it is built; problems go to `out`
+    and each file's `Document` to `documents`."""
+    out.extend(_not_read(paths.registers))
+    for path in _register_files(paths.registers):
         doc = read_document(path, schema.REGISTER, documents, out)
         if doc is not None:
             yield build_register(doc, path.stem, out)
 
 
-def unloaded(root: Path, registers: RegisterSet, diagnostics: list[Diagnostic]) -> dict[str, str]:
-    """slug -> file as messages name it, for each register file under `root` that did not
-    load (invalid YAML, not UTF-8, not a register's shape at the top)."""
+def unloaded(paths: Paths, registers: RegisterSet, diagnostics: list[Diagnostic]) -> dict[str, str]:
+    """slug -> file as messages name it, for each register file that did not load (invalid
+    YAML, not UTF-8, not a register's shape at the top)."""
     loaded = {register.slug for register in registers.registers}
-    files = {path.stem: display_path(path) for path in _register_files(root)}
+    files = {path.stem: display_path(path) for path in _register_files(paths.registers)}
     failed = {d.file for d in diagnostics if d.severity == "error"}
     return {slug: file for slug, file in files.items() if slug not in loaded and file in failed}
 
 
 def _register_files(root: Path) -> list[Path]:
-    """The register files under `root`, in name order.
+    """The register files under `root`, in name order (`layout.is_register_file`).
 
-    Hidden files are skipped, such as an editor's lock `.#meta.yaml` (a symbolic link to
-    nowhere). Anything else named like a register is read, and a directory, a broken link,
-    a FIFO, a socket or a device (or a link to one) is reported: `load_file` reads regular
-    files only, and never opens what it refuses in a way that could wait or run forever.
+    Anything named like a register is read, and a directory, a broken link, a FIFO, a
+    socket or a device (or a link to one) is reported: `load_file` reads regular files
+    only, and never opens what it refuses in a way that could wait or run forever.
     """
-    return [
-        path
-        for path in sorted(root.glob("*.yaml"))
-        if path.name != SOURCES_FILE and not path.name.startswith(".")
-    ]
+    return [path for path in sorted(root.glob("*.yaml")) if is_register_file(path.name)]
+
+
+@dataclass(frozen=True)
+class LockText:
+    """citations.lock as read: its text, or why it could not be read."""
+
+    path: Path
+    file: str
+    """The path as messages show it."""
+    text: str | None
+    """Lines end in "\n" as the lock is made (a CRLF lock is written back CRLF:
+    `edit.encoded`); None when the file could not be read."""
+    problem: str | None = None
+    """Why it could not be read: `cannot read: ...`."""
+
+
+def read_lock(paths: Paths) -> LockText | None:
+    """The review stamps' file, None when there is none (stamps are then not checked)."""
+    path = paths.lock
+    if not path.exists():
+        return None
+    file = display_path(path)
+    try:
+        # a byte order mark is not a line; a link to a device or a FIFO is not read
+        text = regular.read_bytes(path, regular.MAX_BYTES).decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) else None
+        return LockText(path, file, None, f"cannot read: {reason or err}")
+    return LockText(path, file, text.replace("\r\n", "\n"))
 
 
 def _not_read(root: Path) -> list[Diagnostic]:

@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from ..storage import regular
-from .folder import SOURCES_FILE
+from ..storage.layout import SOURCES_FILE
 
 ENVIRONMENT = "REGISTER_DIR"
 """The environment variable naming the registers folder (as `--registers DIR` does)."""

@@ -14,12 +14,13 @@ from pathlib import Path
 from ..checking.safety import check_commit, is_local_path
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Source, Sources
+from ..storage.layout import Paths
 from .cache import SourceCache
 from .catfile import BlobBatch
 from .checkout import Checkout
 from .filetext import FileText
 from .git import DamagedRepository, GitSourceError
-from .places import default_cache_root, locate, source_variable
+from .places import locate, source_variable
 
 
 @dataclass
@@ -38,10 +39,10 @@ class Pin:
 class Checkouts:
     """Opens each source's checkout once and resolves its pin; closes them all at the end."""
 
-    def __init__(self, registers_dir: Path, environ: Mapping[str, str]):
-        self.registers_dir = registers_dir
+    def __init__(self, paths: Paths, environ: Mapping[str, str]):
+        self.paths = paths
         self.environ = environ
-        self.cache = SourceCache(default_cache_root(environ, registers_dir))
+        self.cache = SourceCache(paths.cache)
         self.pins: dict[str, Pin] = {}
         self.batches: dict[str, BlobBatch] = {}
 
@@ -55,7 +56,7 @@ class Checkouts:
         or `path:`), then the synced cache; when none does, a problem naming each place tried,
         in that order, and what to do."""
         try:
-            places = checkout_places(source, self.registers_dir, self.cache, self.environ)
+            places = checkout_places(source, self.paths, self.cache, self.environ)
         except GitSourceError as err:  # an alias that names no cache (check says why)
             return Pin(None, None, str(err))
         if not places:
@@ -112,7 +113,7 @@ CACHE_PLACE = "the cache:"
 
 
 def checkout_places(
-    source: Source, registers_dir: Path, cache: SourceCache, environ: Mapping[str, str]
+    source: Source, paths: Paths, cache: SourceCache, environ: Mapping[str, str]
 ) -> list[tuple[Path, str]]:
     """Where a source may be read, in the order tried, each with how it was named: its local
     checkout (REGISTER_SOURCE_<ALIAS>, else `path:` relative to the registers folder), then
@@ -122,7 +123,7 @@ def checkout_places(
     if environ.get(variable):
         places.append((Path(environ[variable]), f"{variable}={environ[variable]}:"))
     elif source.path:
-        places.append((registers_dir / source.path, f"path: {source.path}:"))
+        places.append((paths.written(source.path), f"path: {source.path}:"))
     cached = cache.repo_dir(source.alias)
     if cached.is_dir():
         places.append((cached, CACHE_PLACE))
@@ -183,7 +184,7 @@ class Synced:
 
 def sync_all(
     sources: Sources,
-    registers_dir: Path,
+    paths: Paths,
     aliases: list[str],
     progress: Callable[[str, str], None] | None,
     environ: Mapping[str, str],
@@ -191,17 +192,17 @@ def sync_all(
     """Fetch the pinned commit of each named source (all with a repo when none is named)
     into the cache, but for a source whose local checkout already holds it: that one is
     read there (`Checkouts` tries it first), so nothing is fetched and sync works offline."""
-    cache = SourceCache(default_cache_root(environ, registers_dir))
+    cache = SourceCache(paths.cache)
     synced: list[Synced] = []
     problems: list[Diagnostic] = []
     for source in _chosen(sources, aliases, problems):
-        local = _held_locally(source, registers_dir, cache, environ)
+        local = _held_locally(source, paths, cache, environ)
         if local is not None:
             synced.append(local)
             continue
         report = (lambda line, alias=source.alias: progress(alias, line)) if progress else None
         try:
-            sha = cache.sync(source.alias, _repo(source, registers_dir), source.commit, report)
+            sha = cache.sync(source.alias, _repo(source, paths), source.commit, report)
             synced.append(Synced(source.alias, sha))
         except GitSourceError as err:
             problems.append(
@@ -211,10 +212,10 @@ def sync_all(
 
 
 def _held_locally(
-    source: Source, registers_dir: Path, cache: SourceCache, environ: Mapping[str, str]
+    source: Source, paths: Paths, cache: SourceCache, environ: Mapping[str, str]
 ) -> Synced | None:
     """The source's local checkout, when it holds the pinned commit."""
-    places = checkout_places(source, registers_dir, cache, environ)
+    places = checkout_places(source, paths, cache, environ)
     local = [root for root, where in places if where != CACHE_PLACE]
     if not local:
         return None
@@ -245,7 +246,7 @@ def _chosen(sources: Sources, aliases: list[str], problems: list[Diagnostic]) ->
     return [s for s in sources.sources.values() if s.repo]
 
 
-def _repo(source: Source, registers_dir: Path) -> str:
+def _repo(source: Source, paths: Paths) -> str:
     if source.repo is None:
         raise GitSourceError(
             f"source {source.alias} has no repo to fetch from: set "
@@ -253,13 +254,13 @@ def _repo(source: Source, registers_dir: Path) -> str:
         )
     # A relative local path in sources.yaml is relative to the registers directory.
     if is_local_path(source.repo) and not os.path.isabs(source.repo):
-        return str(registers_dir / source.repo)
+        return str(paths.written(source.repo))
     return source.repo
 
 
 def open_moved(
     source: Source,
-    registers_dir: Path,
+    paths: Paths,
     rev: str | None,
     environ: Mapping[str, str],
     progress: Callable[[str], None] | None = None,
@@ -270,12 +271,12 @@ def open_moved(
     defaults to its HEAD. Otherwise the cache is used: the pin is synced, and `rev` (a
     commit, branch or tag; by default the tip of the remote's default branch) fetched.
     """
-    cache = SourceCache(default_cache_root(environ, registers_dir))
-    path_key = str(registers_dir / source.path) if source.path else None
+    cache = SourceCache(paths.cache)
+    path_key = str(paths.written(source.path)) if source.path else None
     root = locate(source.alias, path_key, cache, environ)
     if root is not None and root != cache.repo_dir(source.alias):
         return _open_local(root, source, rev or "HEAD")
-    repo = _repo(source, registers_dir)
+    repo = _repo(source, paths)
     old = cache.sync(source.alias, repo, source.commit, progress)
     if rev is not None and check_commit(rev) is None:
         new = cache.sync(source.alias, repo, rev, progress)

@@ -1,5 +1,5 @@
 """Where a source's repository is read: the environment variable naming a clone of it, the
-`path:` of sources.yaml, the cache; and where the cache is."""
+`path:` of sources.yaml, the cache (where the cache is: `storage.layout.Paths`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..storage.project import state_dir
 from .cache import SourceCache
 
 
@@ -30,10 +29,3 @@ def source_variable(alias: str) -> str:
     """The environment variable naming a local clone of source `alias`:
     `REGISTER_SOURCE_` and the alias upper-cased, other characters than A-Z and 0-9 `_`."""
     return "REGISTER_SOURCE_" + re.sub(r"[^A-Za-z0-9]", "_", alias).upper()
-
-
-def default_cache_root(environ: Mapping[str, str], registers_dir: Path) -> Path:
-    """REGISTER_CACHE if set, else `<registers_dir>/../.register/cache`."""
-    if environ.get("REGISTER_CACHE"):
-        return Path(environ["REGISTER_CACHE"])
-    return state_dir(registers_dir) / "cache"

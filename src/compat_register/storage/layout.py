@@ -1,0 +1,111 @@
+"""Where a project keeps what: the one home of its file names and of the cache layout.
+
+A project is a registers folder (sources.yaml, the register files, the review stamps'
+citations.lock) and, beside it, `.register/` (the writers' lock, the journal of a write in
+progress, the cache). `Paths` is made once, by `api`, from the registers folder and the
+environment; every stage below is handed it (or the one path it needs) and derives nothing
+from the registers folder itself. Pure: nothing here touches the file system.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+SOURCES_FILE = "sources.yaml"
+"""The sources and their pins, in the registers folder."""
+LOCK_FILE = "citations.lock"
+"""The review stamps (`register stamp`), in the registers folder."""
+REGISTER_SUFFIX = ".yaml"
+"""What a register file's name ends in: the rest is its slug."""
+NOT_REGISTERS = frozenset({SOURCES_FILE})
+"""Files of the registers folder named like a register that are none."""
+
+STATE_DIR = ".register"
+"""The project's own state, beside the registers folder."""
+WRITER_LOCK = "lock"
+JOURNAL_FILE = "journal.json"
+CACHE_DIR = "cache"
+CACHE_VARIABLE = "REGISTER_CACHE"
+"""The environment variable naming another cache folder than `.register/cache`."""
+HISTORY_CACHE = "history.json"
+EXCERPT_CACHE = "excerpts"
+
+
+def is_register_file(name: str) -> bool:
+    """Whether a file directly in the registers folder, named `name`, is a register file.
+
+    Hidden files are none, such as an editor's lock `.#meta.yaml`; `.yml` files are none
+    either (`reading.folder` warns of them)."""
+    return name.endswith(REGISTER_SUFFIX) and not name.startswith(".") and name not in NOT_REGISTERS
+
+
+def register_file(slug: str) -> str:
+    """The file name of the register `slug`: `meta.yaml`."""
+    return slug + REGISTER_SUFFIX
+
+
+def slug_of(name: str) -> str:
+    """The slug of the register file `name` (a path's last part): `meta` of `meta.yaml`."""
+    return name.rsplit("/", 1)[-1].removesuffix(REGISTER_SUFFIX)
+
+
+def state_dir(registers: Path) -> Path:
+    """`<registers>/../.register` (normpath, not .parent: the parent of "." is ".")."""
+    return Path(os.path.normpath(registers / ".." / STATE_DIR))
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Every path of one project, as the command was given its registers folder."""
+
+    registers: Path
+    """The registers folder, as given (`registers`, `../../registers`): messages name files
+    from here, as git does."""
+    cache: Path
+    """The cache root: `$REGISTER_CACHE`, else `.register/cache` beside the registers."""
+
+    @classmethod
+    def of(cls, registers: Path, environ: Mapping[str, str]) -> Paths:
+        if environ.get(CACHE_VARIABLE):
+            return cls(registers, Path(environ[CACHE_VARIABLE]))
+        return cls(registers, state_dir(registers) / CACHE_DIR)
+
+    @property
+    def sources(self) -> Path:
+        return self.registers / SOURCES_FILE
+
+    @property
+    def lock(self) -> Path:
+        """The review stamps, `citations.lock`."""
+        return self.registers / LOCK_FILE
+
+    def register(self, slug: str) -> Path:
+        return self.registers / register_file(slug)
+
+    def written(self, path: str) -> Path:
+        """A path written in sources.yaml (`path:`, a local `repo:`), which is relative to
+        the registers folder when it is not absolute."""
+        return self.registers / path
+
+    @property
+    def state(self) -> Path:
+        return state_dir(self.registers)
+
+    @property
+    def writer_lock(self) -> Path:
+        return self.state / WRITER_LOCK
+
+    @property
+    def journal(self) -> Path:
+        return self.state / JOURNAL_FILE
+
+    @property
+    def history_cache(self) -> Path:
+        return self.cache / HISTORY_CACHE
+
+    @property
+    def excerpt_cache(self) -> Path:
+        return self.cache / EXCERPT_CACHE
