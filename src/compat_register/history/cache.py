@@ -9,12 +9,10 @@ next build time, never the build.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from ..storage.atomic import write_all
-from ..storage.regular import MAX_BYTES, read_bytes
+from ..storage import jsoncache
 
 VERSION = 3
 """Raised whenever what a summary or a diff holds changes: an older cache is ignored."""
@@ -46,22 +44,15 @@ class HistoryCache:
         if self.path is None or not self.dirty:
             return None
         data = {"version": VERSION, "diffs": self.diffs, "counts": self.counts}
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_all([(self.path, text.encode("utf-8"))])
-        except OSError as err:
-            return f"cannot write the history cache {self.path}: {err.strerror or err}"
-        self.dirty = False
-        return None
+        failed = jsoncache.write(self.path, data, "the history cache")
+        if failed is None:
+            self.dirty = False
+        return failed
 
 
 def _read(path: Path) -> dict[str, Any] | None:
-    try:
-        data = json.loads(read_bytes(path, MAX_BYTES))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("version") != VERSION:
+    data = jsoncache.read(path, "version", VERSION)
+    if data is None:
         return None
     if not isinstance(data.get("diffs"), dict) or not isinstance(data.get("counts"), dict):
         return None

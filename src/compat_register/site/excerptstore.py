@@ -14,12 +14,10 @@ that cannot be written costs the next build time, never the build.
 from __future__ import annotations
 
 import hashlib
-import json
 from importlib import metadata
 from pathlib import Path
 
-from ..storage.atomic import write_all
-from ..storage.regular import MAX_BYTES, read_bytes
+from ..storage import jsoncache
 
 VERSION = 1
 """Raised whenever what an excerpt's HTML holds changes in this package (its cleaning)."""
@@ -51,13 +49,8 @@ class ExcerptStore:
 
     def read(self, slug: str) -> dict[str, str]:
         """The register's stored excerpts, by block digest; empty when there are none usable."""
-        try:
-            data = json.loads(read_bytes(self.path(slug), MAX_BYTES))
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(data, dict) or data.get("settings") != self.settings:
-            return {}
-        blocks = data.get("blocks")
+        data = jsoncache.read(self.path(slug), "settings", self.settings)
+        blocks = data.get("blocks") if data is not None else None
         if not isinstance(blocks, dict):
             return {}
         return {k: v for k, v in blocks.items() if isinstance(k, str) and isinstance(v, str)}
@@ -65,13 +58,7 @@ class ExcerptStore:
     def write(self, slug: str, blocks: dict[str, str]) -> str | None:
         """Store the register's excerpts (replacing what was stored); a message on failure."""
         data = {"settings": self.settings, "blocks": blocks}
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        try:
-            self.path(slug).parent.mkdir(parents=True, exist_ok=True)
-            write_all([(self.path(slug), text.encode("utf-8"))])
-        except OSError as err:
-            return f"cannot write the excerpt cache {self.path(slug)}: {err.strerror or err}"
-        return None
+        return jsoncache.write(self.path(slug), data, "the excerpt cache")
 
 
 def _version(name: str) -> str:
