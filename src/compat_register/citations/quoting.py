@@ -1,4 +1,5 @@
-"""A string as a YAML scalar on one line, by DESIGN's rule for citations (pure).
+"""A string quoted for another language: a YAML scalar on one line, by DESIGN's rule for
+citations, or a Markdown code span (pure).
 
 YAML cuts a plain scalar at ` #` (a comment) and rejects one holding `: `; it also reads
 `null`, `yes` or `123` as other things than text. A citation (or any one-line string) is
@@ -9,6 +10,7 @@ character) in double quotes, which hold anything.
 from __future__ import annotations
 
 import json
+import re
 
 import yaml
 
@@ -45,3 +47,12 @@ def one_line(text: str) -> bool:
 
 def single_quoted(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
+
+
+def code_span(text: str) -> str:
+    """`text` as a Markdown code span its own backticks cannot close: a fence longer than
+    any backtick run in it, and a space inside each end when it starts or ends with one."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"

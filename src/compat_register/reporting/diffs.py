@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..citations.quoting import code_span
 from ..history.changes import Diff, EntryChange, diff_data
 from ..history.repository import WORKTREE, Compared
 from ..history.timeline import ARROW, citation_counts, field_phrase, shown
@@ -82,18 +83,11 @@ def md(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
-def code(text: str) -> str:
-    """Text in a code span that its own backticks cannot close."""
-    ticks = "`" * (max((len(r) for r in re.findall("`+", text)), default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{ticks}{pad}{text}{pad}{ticks}"
-
-
 def diff_markdown(compared: Compared) -> str:
     """A pull-request comment: a heading, sources, then a list per register."""
     diff = compared.diff
-    new = md(side(compared.new)) if compared.new == WORKTREE else code(side(compared.new))
-    lines = [f"### Register changes: {code(side(compared.old))} → {new}", ""]
+    new = md(side(compared.new)) if compared.new == WORKTREE else code_span(side(compared.new))
+    lines = [f"### Register changes: {code_span(side(compared.old))} → {new}", ""]
     if diff.empty:
         return "\n".join([*lines, "No changes to the registers."]) + "\n"
     lines += [f"> {md(d.as_text())}" for _, d in compared.problems]
@@ -101,7 +95,7 @@ def diff_markdown(compared: Compared) -> str:
         lines.append("")
     for source in diff.sources:
         said = _md_source(source.change, source.old, source.new)
-        lines.append(f"- source {code(source.alias)}: {said}")
+        lines.append(f"- source {code_span(source.alias)}: {said}")
     if diff.sources:
         lines.append("")
     for register in _register_order(diff):
@@ -112,8 +106,8 @@ def diff_markdown(compared: Compared) -> str:
 
 def _md_source(change: str, old: str | None, new: str | None) -> str:
     if change == "moved":
-        return f"pin moved {code(old or '')} → {code(new or '')}"
-    return f"{change} (pin {code((new if change == 'added' else old) or '')})"
+        return f"pin moved {code_span(old or '')} → {code_span(new or '')}"
+    return f"{change} (pin {code_span((new if change == 'added' else old) or '')})"
 
 
 def _register_order(diff: Diff) -> list[str]:
@@ -134,10 +128,10 @@ def _md_register(diff: Diff, slug: str) -> list[str]:
     for entry in (e for e in diff.entries if e.register == slug):
         lines.append(f"- **{md(entry.id)}** {md(entry.title)}: {_md_entry(entry)}")
         for old, new in entry.moved:
-            lines.append(f"    - moved {code(old)} → {code(new)}")
+            lines.append(f"    - moved {code_span(old)} → {code_span(new)}")
         if entry.change == "changed":
-            lines += [f"    - added {code(c)}" for c in entry.added]
-            lines += [f"    - removed {code(c)}" for c in entry.removed]
+            lines += [f"    - added {code_span(c)}" for c in entry.added]
+            lines += [f"    - removed {code_span(c)}" for c in entry.removed]
     lines.append("")
     return lines
 
@@ -153,4 +147,4 @@ def _md_entry(entry: EntryChange) -> str:
 def _md_field(name: str, value: Any) -> str:
     if value is None:
         return f"{md(name)} changed"
-    return f"{md(name)} {code(shown(value[0]))} → {code(shown(value[1]))}"
+    return f"{md(name)} {code_span(shown(value[0]))} → {code_span(shown(value[1]))}"

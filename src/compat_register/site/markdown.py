@@ -26,6 +26,7 @@ from ..citations.prose import (
     occurrences_before,
     overlaps,
 )
+from ..citations.quoting import code_span
 from ..citations.syntax import prose_citations
 from ..model.registers import Citation, Sources, anchor_of
 
@@ -99,14 +100,6 @@ def escape_inline(text: str) -> str:
     """Plain text (a title, a quote, a path) as Markdown that shows exactly that text."""
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _INLINE_SPECIALS.sub(r"\\\1", " ".join(text.split()))
-
-
-def code_span(text: str) -> str:
-    """`text` as an inline code span, with a fence longer than any backtick run inside."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 @dataclass

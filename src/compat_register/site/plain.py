@@ -9,8 +9,7 @@ indented two spaces, so that they go on with their bullet.
 
 from __future__ import annotations
 
-import re
-
+from ..citations.quoting import code_span
 from ..model.registers import Entry, Register, Revisions
 from ..model.vocabulary import state_word
 
@@ -91,12 +90,3 @@ def _bulleted(first: str, text: str, indent: str) -> list[str]:
     """`text` after `first`, its later lines indented (blank lines left blank)."""
     head, *rest = text.split("\n")
     return [first + head, *(indent + line if line else "" for line in rest)]
-
-
-def code_span(text: str) -> str:
-    """`text` as a Markdown code span: a fence longer than any backtick run in it, and a
-    space inside each end when it starts or ends with a backtick."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
