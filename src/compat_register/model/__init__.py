@@ -1,4 +1,6 @@
-"""The values every stage passes along: positions, diagnostics and the typed register set.
+"""The values every stage passes along: positions, diagnostics, the typed register set and
+the register's words (`vocabulary`, read from the packaged schema).
 
-Takes nothing from the other stages; every stage takes from here.
+Takes nothing from the other stages; every stage takes from here. Each module's job:
+docs/architecture.md.
 """

@@ -1,6 +1,7 @@
 """Reading a registers folder: files -> YAML with positions -> shape -> typed models.
 
-Takes a registers directory; gives a `RegisterSet`, the parsed `Document` of every file
-(for positions) and the problems found so far. `folder` is the module here that reads
-files; `project` finds the registers folder of the project a command runs in.
+Takes a project's `storage.layout.Paths`; gives a `RegisterSet`, the parsed `Document` of
+every file (for positions), citations.lock's text and the problems found so far. `folder`
+is the one module that reads the registers folder; `project` finds the registers folder of
+the project a command runs in. Each module's job: docs/architecture.md.
 """
