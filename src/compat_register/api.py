@@ -18,7 +18,7 @@ from .checking import references, resolve, rules
 from .model.diagnostic import Diagnostic, sort_diagnostics
 from .model.registers import Citation, Register, RegisterSet, Sources, Where
 from .reading import folder
-from .reading.loader import Document
+from .reading.document import Document
 from .storage import project, regular
 from .storage.layout import Paths
 

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from compat_register.model.diagnostic import Diagnostic
-from compat_register.reading import loader
-from compat_register.reading.loader import Document, LoadError, Path_
+from compat_register.model.positions import Path_
+from compat_register.reading import loader, walker
+from compat_register.reading.document import Document, LoadError
 
 INTS = frozenset({"increment", "lines"})
 
@@ -408,17 +409,17 @@ def test_a_control_character_is_an_error_where_it_is(tmp_path: Path) -> None:
     assert found.message == "control character U+0007 is not allowed in YAML: remove it"
 
 
-@pytest.mark.parametrize("depth", [loader.MAX_DEPTH + 1, 100_000])
+@pytest.mark.parametrize("depth", [walker.MAX_DEPTH + 1, 100_000])
 def test_deep_nesting_is_refused_without_recursion_error(depth: int) -> None:
     line, col, code, message = error_of("a: " + "[" * depth + "]" * depth + "\n")
     if code == "yaml-syntax":  # PyYAML >= 6.0.4 stops at its own depth limit while scanning
         assert line == 1 and "nesting depth" in message
     else:
-        assert (line, col, code) == (1, 4 + loader.MAX_DEPTH, "too-deep")
+        assert (line, col, code) == (1, 4 + walker.MAX_DEPTH, "too-deep")
 
 
 def test_nesting_up_to_the_limit_loads() -> None:
-    depth = loader.MAX_DEPTH
+    depth = walker.MAX_DEPTH
     value = parse("a: " + "[" * depth + "]" * depth + "\n").data["a"]
     for _ in range(depth - 1):
         (value,) = value

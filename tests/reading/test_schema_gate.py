@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from compat_register.reading import schema
-from compat_register.reading.loader import Document, load_file
+from compat_register.reading.document import Document
+from compat_register.reading.loader import load_file
 
 TESTS = Path(__file__).parents[1]
 FILES = sorted(

@@ -14,7 +14,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from compat_register.checking.references import _one_edit  # noqa: PLC2701 - the rule itself
-from compat_register.reading.loader import LoadError, parse
+from compat_register.reading.document import LoadError
+from compat_register.reading.loader import parse
 from compat_register.reading.schema import integer_keys
 
 # Printable one-line text without the characters that make the YAML itself ambiguous in

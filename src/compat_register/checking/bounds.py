@@ -14,7 +14,7 @@ from ..model.diagnostic import Diagnostic
 from ..model.display import BIDI
 from ..model.positions import Path_
 from ..model.registers import Register, Where
-from ..reading.loader import Document
+from ..reading.document import Document
 
 
 def check_prose(register: Register, doc: Document) -> Iterator[Diagnostic]:

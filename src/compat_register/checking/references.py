@@ -22,8 +22,9 @@ from ..citations.prose import (
 )
 from ..citations.syntax import prose_citations
 from ..model.diagnostic import Diagnostic, Severity
+from ..model.positions import Path_
 from ..model.registers import Entry, LinkPattern, Register, RegisterSet
-from ..reading.loader import Document, Path_
+from ..reading.document import Document
 from .ids import ID, PREFIX, REFERENCE, Number, number_of, prefix_of
 
 

@@ -12,7 +12,7 @@ from ..model.diagnostic import Diagnostic
 from ..model.registers import Citation, Entry, Register, RegisterSet, Sources, Where
 from ..model.vocabulary import EVIDENCED, RATED
 from ..reading import schema
-from ..reading.loader import Document
+from ..reading.document import Document
 from . import bounds, ids, resolve
 from .safety import check_repo_path, check_repo_url
 

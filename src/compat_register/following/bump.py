@@ -18,8 +18,8 @@ from ..citations.syntax import is_citation_path
 from ..model.claims import claimants
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, RegisterSet, Source
+from ..reading.document import Document
 from ..reading.folder import LockText
-from ..reading.loader import Document
 from ..sources.checkout import Checkout
 from ..sources.git import GitSourceError
 from ..sources.pins import open_moved

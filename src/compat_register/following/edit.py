@@ -16,9 +16,11 @@ from pathlib import Path
 
 from ..model import display
 from ..model.notation import lines_text
+from ..model.positions import Path_
 from ..model.registers import Citation, CitationKey, Register
 from ..reading.build import register_citations
-from ..reading.loader import Document, LoadError, Path_, parse
+from ..reading.document import Document, LoadError
+from ..reading.loader import parse
 from ..reading.schema import integer_keys
 from ..storage.atomic import write_all
 from ..storage.regular import MAX_BYTES, read_bytes

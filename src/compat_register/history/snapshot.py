@@ -16,7 +16,8 @@ from ..model.registers import Citation, Entry
 from ..model.vocabulary import RATED, STATES
 from ..reading import schema
 from ..reading.build import build_entry, build_register
-from ..reading.loader import Document, LoadError, parse
+from ..reading.document import Document, LoadError
+from ..reading.loader import parse
 from ..storage.layout import SOURCES_FILE, slug_of
 
 Summary = dict[str, Any]

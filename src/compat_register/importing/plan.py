@@ -18,8 +18,9 @@ from typing import Any
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Register, Sources
 from ..reading import schema
+from ..reading.document import LoadError
 from ..reading.folder import owner_of
-from ..reading.loader import LoadError, parse
+from ..reading.loader import parse
 from ..storage.layout import REGISTER_SUFFIX
 from .fields import FILE_KEY, Imported, register_data
 from .page import Page, PageError, Spot, parse_page

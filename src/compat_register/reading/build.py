@@ -23,6 +23,8 @@ from ..citations.syntax import (
 )
 from ..model.claims import Claim
 from ..model.diagnostic import Diagnostic
+from ..model.notation import MAX_DIGITS
+from ..model.positions import Path_
 from ..model.registers import (
     Citation,
     Entry,
@@ -37,7 +39,7 @@ from ..model.registers import (
 )
 from ..model.vocabulary import RATED, RatedField
 from . import schema
-from .loader import MAX_DIGITS, Document, Mark, Path_
+from .document import Document, Mark
 
 _LINES = re.compile(
     schema.python_pattern(

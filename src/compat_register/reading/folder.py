@@ -20,7 +20,8 @@ from ..storage import regular
 from ..storage.layout import SOURCES_FILE, Paths, is_register_file
 from . import schema
 from .build import build_register, build_sources
-from .loader import Document, load_file
+from .document import Document
+from .loader import load_file
 
 
 @dataclass

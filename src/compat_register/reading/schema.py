@@ -18,8 +18,9 @@ if TYPE_CHECKING:  # imported when a document is invalid: valid runs never load 
     from jsonschema import Draft202012Validator, ValidationError
 
 from ..model.diagnostic import Diagnostic
+from ..model.positions import Path_
 from ..model.vocabulary import REGISTER_SCHEMA, SOURCES_SCHEMA, packaged_schema
-from .loader import Document, Path_
+from .document import Document
 
 REGISTER = REGISTER_SCHEMA
 SOURCES = SOURCES_SCHEMA

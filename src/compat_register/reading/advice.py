@@ -1,0 +1,148 @@
+"""What to do about a YAML syntax error: libyaml's error turned into one located line of
+advice (a tab in the indentation, a key indented too deep, a quote that closed early, ...).
+"""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from . import quotes
+from .document import Document, LoadError, Mark
+
+
+def syntax_error(doc: Document, err: yaml.MarkedYAMLError) -> LoadError:
+    mark = err.problem_mark or err.context_mark
+    if mark is None:
+        return LoadError(Mark(1, 1), "yaml-syntax", f"invalid YAML: {err}")
+    where = doc.position(mark.index)
+    problem = (err.problem or "invalid YAML").strip()
+    if doc.text[mark.index : mark.index + 1] == "\t" and ("tab" in problem or "token" in problem):
+        # libyaml says "found character that cannot start any token" or "found a tab
+        # character that violates indentation", neither of which says what to do.
+        message = "tab character in indentation: YAML indents with spaces only"
+        return LoadError(where, "tab-indent", message)
+    if unclosed := quotes.unclosed_opening(doc.text, err):
+        opened, closed_at = unclosed
+        message = quotes.message(doc.text[opened], closed_at)
+        return LoadError(doc.position(opened), "yaml-syntax", message)
+    if "expected '-' indicator" in problem and (item := _deeper_item(doc, err)):
+        return item
+    deeper = "mapping values are not allowed" in problem and _deeper_key(doc, mark.index)
+    if cause := deeper or _closed_early(doc, mark.index):
+        return cause
+    hint = context = ""
+    if "mapping values are not allowed" in problem:
+        hint = ": a value holding ': ' must be quoted; write the whole scalar in single quotes"
+    elif "found character" in problem and "cannot start any token" in problem:
+        hint = ": a value starting with this character must be quoted"
+    elif err.context:
+        context = f" ({err.context.strip()}{_opened(doc, err, where)})"
+        if "flow" in err.context:
+            hint = ": close it, or quote the value if its '{' or '[' is text"
+    return LoadError(where, "yaml-syntax", f"invalid YAML: {problem}{context}{hint}")
+
+
+_KEY_LINE = re.compile(r"( *)(?:- +)?([^\s:#'\"-][^:#]*?):(?: |$)")
+
+
+def _deeper_key(doc: Document, index: int) -> LoadError | None:
+    """A key indented deeper than the key above it, whose plain value it then continues:
+    libyaml sees a ': ' inside that value ("mapping values are not allowed")."""
+    start = doc.text.rfind("\n", 0, index) + 1
+    key = _KEY_LINE.fullmatch(doc.text[start : index + 2].rstrip("\n"))
+    if key is None or doc.text[index] != ":":
+        return None
+    above = _line_above(doc, start)
+    if above is None:
+        return None
+    above_key = _KEY_LINE.match(above[1])
+    indent = len(key.group(1))
+    if above_key is None or len(above_key.group(1)) >= indent:
+        return None
+    value = above[1][above_key.end() :].strip()
+    if not value or value[0] in "[{'\"|>&*!#":
+        return None  # not a plain value that the line below could continue
+    line = doc.position(start).line
+    message = (
+        f"invalid YAML: '{key.group(2)}:' is indented more than '{above_key.group(2)}:' on "
+        f"line {line - above[0]}, so YAML reads it as more of that value: keys of one mapping "
+        "start in the same column (if it is text of that value, quote the whole value)"
+    )
+    return LoadError(doc.position(start + indent), "yaml-syntax", message)
+
+
+def _deeper_item(doc: Document, err: yaml.MarkedYAMLError) -> LoadError | None:
+    """A list item whose '-' is indented more than the list's first (its block opened at
+    `context_mark`): libyaml finds no '-' where it expects the next item."""
+    if err.problem_mark is None or err.context_mark is None:
+        return None
+    at = err.problem_mark.index
+    start = doc.text.rfind("\n", 0, at) + 1
+    end = doc.text.find("\n", at)
+    line = doc.text[start : end if end >= 0 else None]
+    indent = len(line) - len(line.lstrip(" "))
+    opened = doc.position(err.context_mark.index)
+    if not line.lstrip(" ").startswith("- ") or indent + 1 <= opened.col:
+        return None
+    message = (
+        f"invalid YAML: this '-' is indented more than the list's first '-' (line "
+        f"{opened.line}, column {opened.col}): items of one list start in the same column"
+    )
+    return LoadError(doc.position(start + indent), "yaml-syntax", message)
+
+
+def _line_above(doc: Document, start: int) -> tuple[int, str] | None:
+    """(how many lines up, text) of the nearest line above that is neither blank nor a
+    comment, or None."""
+    up, end = 0, start - 1
+    while end > 0:
+        begin = doc.text.rfind("\n", 0, end) + 1
+        up += 1
+        line = doc.text[begin:end]
+        if line.strip() and not line.lstrip().startswith("#"):
+            return up, line
+        end = begin - 1
+    return None
+
+
+def _closed_early(doc: Document, index: int) -> LoadError | None:
+    """A quoted value that ended at a quote meant as text inside it, with more text after
+    it on the line: libyaml then finds no key or '-' where that text starts."""
+    start = doc.text.rfind("\n", 0, index) + 1
+    before = doc.text[start:index].rstrip(" ")
+    end = doc.text.find("\n", index)
+    after = doc.text[index : len(doc.text) if end < 0 else end].strip()
+    if not before or before[-1] not in "'\"" or not after or after.startswith("#"):
+        return None
+    quote = before[-1]
+    opened = before.rfind(quote, 0, len(before) - 1)
+    if opened < 0 or before[:opened].rstrip()[-1:] not in (":", "-", ""):
+        return None
+    if quote == "'":
+        advice = "inside single quotes, write a ' as two ('')"
+    else:
+        advice = 'inside double quotes, write a " as \\", or put the whole value in single quotes'
+    message = (
+        f"invalid YAML: the quoted value ends at this {quote}, and more text follows it: {advice}"
+    )
+    return LoadError(doc.position(start + len(before) - 1), "yaml-syntax", message)
+
+
+def _opened(doc: Document, err: yaml.MarkedYAMLError, problem: Mark) -> str:
+    # "while parsing a flow mapping" is only useful with where that mapping opened.
+    if err.context_mark is None:
+        return ""
+    opened = doc.position(err.context_mark.index)
+    if opened.line == problem.line:
+        return ""
+    return f" opened at line {opened.line}, column {opened.col}"
+
+
+def reader_error(doc: Document, err: yaml.reader.ReaderError) -> LoadError:
+    # libyaml reports a byte offset here, not a character one: find the character instead.
+    code = err.character if isinstance(err.character, int) else 0
+    index = max(doc.text.find(chr(code)), 0)
+    message = f"control character U+{code:04X} is not allowed in YAML: remove it"
+    return LoadError(doc.position(index), "yaml-syntax", message)
