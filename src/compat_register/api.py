@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from .checking import references, resolve, rules
 from .model.diagnostic import Diagnostic, sort_diagnostics
-from .model.registers import Citation, Register, RegisterSet, Sources, Where
+from .model.registers import Citation, Register, RegisterSet, Sources
 from .reading import folder
 from .reading.document import Document
 from .storage import project, regular
@@ -231,39 +231,19 @@ def fix(
 
 
 def _fix(paths: Paths, environ: Mapping[str, str] | None, journal: Path) -> tuple[Verified, Fixed]:
-    from .following import edit, stamps
+    from .following import edit
+    from .following import fix as fixing
 
     verified = _verify(paths, environ=environ)
-    # A pin moved by hand left every line number behind: re-pointing its citations by their
-    # quotes would hide that; verify says to put the pin back and bump (one line, at it).
-    by_hand = {d.id for d in verified.diagnostics if d.code == "pin-moved-by-hand"}
-    moves = _moves([o for o in verified.outcomes if o.citation.source not in by_hand])
-    planned = {c.key: edit.move_lines(c, lines) for c, lines in moves}
-    files, changes = edit.rewrite_registers(
-        verified.registers.registers, verified.documents, planned
+    plan = fixing.plan(
+        verified.registers,
+        verified.documents,
+        verified.outcomes,
+        verified.diagnostics,
+        verified.lock,
     )
-    places = {c.key: (*p[:3], *lines) for c, lines in moves if (p := stamps.place(c))}
-    if lock := stamps.carry_lock(verified.lock, verified.registers.citations(), places):
-        files[lock[0]] = lock[1:]
-    edit.write_texts(files, journal)
-    done = {(c.where, c.entry) for c, _ in moves}
-    remaining = [d for d in verified.diagnostics if not _fixed(d, done)]
-    return verified, Fixed(changes, [c for c, _ in moves], remaining)
-
-
-def _moves(outcomes: list[verify.Outcome]) -> list[tuple[Citation, tuple[int, int]]]:
-    """Each moved citation and the lines proposed for it, where they differ from its own."""
-    return [
-        (o.citation, o.proposed)
-        for o in outcomes
-        if o.proposed is not None and o.proposed != (o.citation.start, o.citation.end)
-    ]
-
-
-def _fixed(diagnostic: Diagnostic, done: set[tuple[Where, str]]) -> bool:
-    """Whether a diagnostic says a citation has moved that `register fix` just re-pointed."""
-    where = Where(diagnostic.file, diagnostic.line, diagnostic.col)
-    return diagnostic.code == "citation-moved" and (where, diagnostic.id) in done
+    edit.write_texts(plan.files, journal)
+    return verified, Fixed(plan.changes, plan.fixed, plan.remaining)
 
 
 def sync(
@@ -372,7 +352,7 @@ def stamp(
 def _stamp(
     paths: Paths, ids: Iterable[str], environ: Mapping[str, str] | None, journal: Path
 ) -> tuple[Verified, Stamped | None]:
-    from .following import edit, stamps
+    from .following import edit, stamping
 
     verified = _verify(paths, environ=environ)
     if verified.check_failed:
@@ -381,23 +361,10 @@ def _stamp(
     known = {c.entry for c in verified.registers.citations()}
     if chosen and (unknown := sorted(chosen - known)):
         raise UnknownID(f"no citations of {', '.join(unknown)} to stamp")
-    mine = [o for o in verified.outcomes if chosen is None or o.citation.entry in chosen]
-    keys = stamps.keys(stamps.place(o.citation) for o in verified.outcomes)
-    current = [
-        (key, _digest(outcome, verified.registers.sources))
-        for outcome, key in zip(verified.outcomes, keys, strict=True)
-        if key is not None
-    ]
-    lock = stamps.to_rewrite(verified.lock)
-    pins = {alias: s.commit for alias, s in verified.registers.sources.sources.items()}
-    restamped = stamps.restamp(lock.stamps if lock else {}, current, chosen)
-    text = stamps.format_lock(restamped, pins)
-    old_text = lock.text if lock and lock.text else ""
-    if text != old_text:
-        edit.write_texts({str(paths.lock): (old_text, text)}, journal)
-    stamped = [o for o in mine if _stampable(o)]
-    refused = [o for o in mine if not _stampable(o) and o.citation.source is not None]
-    return verified, Stamped(stamped, refused, text != old_text)
+    plan = stamping.plan(verified.outcomes, verified.registers.sources, verified.lock, chosen)
+    if plan.changed:
+        edit.write_texts({str(paths.lock): (plan.old_text, plan.text)}, journal)
+    return verified, Stamped(plan.stamped, plan.refused, plan.changed)
 
 
 class InitError(Exception):
@@ -425,25 +392,6 @@ def init(folder: Path, name: str | None = None, today: datetime.date | None = No
 
 def _project_name(folder: Path) -> str:
     return folder.resolve().name or "registers"
-
-
-def _stampable(outcome: verify.Outcome) -> bool:
-    """Whether a citation's lines read as cited (and so may be stamped)."""
-    from .following.outcome import AS_CITED
-
-    return outcome.outcome in AS_CITED and outcome.excerpt is not None
-
-
-def _digest(outcome: verify.Outcome, sources: Sources) -> str | None:
-    """The stamp of a citation's lines by its file's kind, when they read as cited."""
-    from .citations.compare import source_kind
-    from .following import stamps
-
-    citation = outcome.citation
-    if not _stampable(outcome) or outcome.excerpt is None or citation.repo_path is None:
-        return None
-    kind = source_kind(sources.sources.get(citation.source or ""), citation.repo_path)
-    return stamps.digest(outcome.excerpt, kind)
 
 
 def diff(root: Path, old_rev: str | None = None, new_rev: str | None = None) -> Compared:

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compat_register import api
 from compat_register.cli import main
 from compat_register.following import edit
+from compat_register.following import fix as fixing
 from gitrepo import GitRepo
 from registerfiles import register_head
 
@@ -140,7 +140,7 @@ def test_fix_reports_a_moved_citation_it_did_not_fix(
     moved: tuple[Path, GitRepo], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     registers, _ = moved
-    monkeypatch.setattr(api, "_moves", lambda outcomes: [])
+    monkeypatch.setattr(fixing, "_moves", lambda outcomes: [])
     code, out = run(["fix", "--registers", str(registers)])
     assert code == 1
     assert out.count("error: A-01: quote “line 3” is no longer at line 3") == 1

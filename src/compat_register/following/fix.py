@@ -1,0 +1,71 @@
+"""`register fix`'s plan: every `moved` citation pointed at its proposed lines (pure).
+
+Takes the verified set (its outcomes, documents, diagnostics and citations.lock as read)
+and gives the files' new texts, each token rewritten, and the diagnostics that the fix
+answers taken out; `api.fix` writes the files, all or none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..model.diagnostic import Diagnostic
+from ..model.positions import Where
+from ..model.registers import Citation, RegisterSet
+from ..reading.document import Document
+from ..reading.folder import LockText
+from . import edit, stamps
+from .outcome import Outcome
+
+
+@dataclass
+class FixPlan:
+    """What `register fix` would write."""
+
+    files: dict[str, tuple[str, str]]
+    """File -> (old text, new text): the register files and citations.lock."""
+    changes: list[edit.Change]
+    """Each token rewritten, file by file."""
+    fixed: list[Citation]
+    """The moved citations that then point at their proposed lines."""
+    remaining: list[Diagnostic]
+    """The diagnostics but those of the citations fixed."""
+
+
+def plan(
+    registers: RegisterSet,
+    documents: Mapping[str, Document],
+    outcomes: Sequence[Outcome],
+    diagnostics: Sequence[Diagnostic],
+    lock: LockText | None,
+) -> FixPlan:
+    """Point every moved citation at its proposed lines, but those of a source whose pin
+    was moved by hand: a pin moved by hand left every line number behind, and re-pointing
+    its citations by their quotes would hide that (verify says to put the pin back and
+    bump, in one line at the pin). Their stamps in `lock` go with them."""
+    by_hand = {d.id for d in diagnostics if d.code == "pin-moved-by-hand"}
+    moves = _moves([o for o in outcomes if o.citation.source not in by_hand])
+    planned = {c.key: edit.move_lines(c, lines) for c, lines in moves}
+    files, changes = edit.rewrite_registers(registers.registers, documents, planned)
+    places = {c.key: (*p[:3], *lines) for c, lines in moves if (p := stamps.place(c))}
+    if carried := stamps.carry_lock(lock, registers.citations(), places):
+        files[carried[0]] = carried[1:]
+    done = {(c.where, c.entry) for c, _ in moves}
+    remaining = [d for d in diagnostics if not _fixed(d, done)]
+    return FixPlan(files, changes, [c for c, _ in moves], remaining)
+
+
+def _moves(outcomes: list[Outcome]) -> list[tuple[Citation, tuple[int, int]]]:
+    """Each moved citation and the lines proposed for it, where they differ from its own."""
+    return [
+        (o.citation, o.proposed)
+        for o in outcomes
+        if o.proposed is not None and o.proposed != (o.citation.start, o.citation.end)
+    ]
+
+
+def _fixed(diagnostic: Diagnostic, done: set[tuple[Where, str]]) -> bool:
+    """Whether a diagnostic says a citation has moved that the fix re-points."""
+    where = Where(diagnostic.file, diagnostic.line, diagnostic.col)
+    return diagnostic.code == "citation-moved" and (where, diagnostic.id) in done
