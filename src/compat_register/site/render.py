@@ -42,7 +42,7 @@ from ..model.registers import (
     Revisions,
     anchor_of,
 )
-from ..model.vocabulary import LEVELS, OPEN, SIZES, STATES
+from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, STATES
 from ..reporting import export
 from ..views import priorities as prio
 from ..views import revisions as revs
@@ -496,6 +496,7 @@ class Renderer:
             view=Trusted(view),
             commits=view.history.commits,
             charts=view.charts(self.registers.registers),
+            charted=CHARTED,
             layout=self.layout,
         )
 
