@@ -19,7 +19,13 @@ from ..sources.diffs import ZERO_SHA, LoggedCommit
 from ..sources.git import GitSourceError
 from ..sources.projectrepo import ProjectRepo, blob_id, repository_of
 from ..storage import regular
-from ..storage.layout import SOURCES_FILE, is_register_file, register_file, slug_of
+from ..storage.layout import (
+    REGISTER_SUFFIX,
+    SOURCES_FILE,
+    is_register_file,
+    register_file,
+    slug_of,
+)
 from .cache import HistoryCache
 from .changes import Diff, diff_data, diff_from_data, diff_sets
 from .snapshot import EntryMemo, Summary, summarise
@@ -109,7 +115,7 @@ class Project:
     def worktree_set(self) -> dict[str, Summary]:
         """Every register file and sources.yaml as they are on disk, summarised."""
         found = {}
-        for path in sorted(self.root.glob("*.yaml")):
+        for path in sorted(self.root.glob(f"*{REGISTER_SUFFIX}")):
             if not is_register_name(path.name) or not _regular(path):
                 continue
             try:

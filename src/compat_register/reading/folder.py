@@ -17,7 +17,7 @@ from ..model.diagnostic import Diagnostic
 from ..model.positions import Path_
 from ..model.registers import Register, RegisterSet, Sources
 from ..storage import regular
-from ..storage.layout import SOURCES_FILE, Paths, is_register_file
+from ..storage.layout import REGISTER_SUFFIX, SOURCES_FILE, Paths, is_register_file
 from . import schema
 from .build import build_register, build_sources
 from .document import Document
@@ -87,7 +87,8 @@ def _register_files(root: Path) -> list[Path]:
     socket or a device (or a link to one) is reported: `load_file` reads regular files
     only, and never opens what it refuses in a way that could wait or run forever.
     """
-    return [path for path in sorted(root.glob("*.yaml")) if is_register_file(path.name)]
+    named = sorted(root.glob(f"*{REGISTER_SUFFIX}"))
+    return [path for path in named if is_register_file(path.name)]
 
 
 @dataclass(frozen=True)
