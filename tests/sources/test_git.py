@@ -731,10 +731,11 @@ def test_source_variable() -> None:
 def test_a_relative_local_repo_is_relative_to_the_registers_directory() -> None:
     from compat_register.model.registers import Source, Where
     from compat_register.sources.pins import _repo
+    from compat_register.storage.layout import Paths
 
     def repo_of(repo: str) -> str:
         source = Source("up", "Up", repo, "1234567", None, (), Where("s.yaml", 1, 1))
-        return _repo(source, Path("registers"))
+        return _repo(source, Paths.of(Path("registers"), {}))
 
     assert repo_of("../up") == str(Path("registers/../up"))
     assert repo_of("./a:b") == str(Path("registers/a:b"))  # a ':' after a '/': still a path
