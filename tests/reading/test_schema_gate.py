@@ -44,3 +44,10 @@ def test_there_are_documents_on_both_sides() -> None:
         if isinstance(loaded, Document):
             verdicts.add(schema._fast_check(schema_for(path))(loaded.data))
     assert verdicts == {True, False}
+
+
+def test_a_revision_name_is_one_rule_in_both_schemas() -> None:
+    """sources.yaml declares the names and an entry's `revisions` names them: both schemas
+    hold the same safe-token rule (a name becomes a page's and a nav entry's title)."""
+    register, sources = (schema.load_schema(name) for name in (schema.REGISTER, schema.SOURCES))
+    assert register["$defs"]["revision"] == sources["$defs"]["revision"]

@@ -66,10 +66,11 @@ extra_javascript: [assets/compat-register/register.js]
 """
 
 
-def mkdocs_build(root: Path) -> None:
-    """A build that is not strict: the hostile registers have errors, and pages are built."""
+def mkdocs_build(root: Path, engine: str = "mkdocs") -> None:
+    """A build that is not strict: the hostile registers have errors, and pages are built.
+    `engine`: `mkdocs`, or `properdocs` (MkDocs 1.x continued, running the same plugin)."""
     done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-f", "mkdocs.yml", "-d", "site"],
+        [sys.executable, "-m", engine, "build", "-f", "mkdocs.yml", "-d", "site"],
         cwd=root,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
         capture_output=True,
@@ -87,7 +88,17 @@ SUBJECT = "<img src=x onerror=window.__pwned=1> [x](javascript:window.__pwned=1)
 def plugin_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The plugin's site, in a git repository whose commits have hostile subjects: the
     Changes page shows them, and the charts name the hostile register."""
-    root = tmp_path_factory.mktemp("plugin")
+    return plugin_build(tmp_path_factory, "mkdocs")
+
+
+@pytest.fixture(scope="module")
+def properdocs_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same site built by ProperDocs through the same plugin."""
+    return plugin_build(tmp_path_factory, "properdocs")
+
+
+def plugin_build(tmp_path_factory: pytest.TempPathFactory, engine: str) -> Path:
+    root = tmp_path_factory.mktemp(engine)
     repo = GitRepo(root)
     shutil.copytree(HOSTILE, root / "registers")
     (root / "docs").mkdir()
@@ -97,7 +108,7 @@ def plugin_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     hostile = root / "registers" / "hos.yaml"
     hostile.write_text(hostile.read_text().replace("state: n/a", "state: missing"))
     repo.commit(f"{SUBJECT} again")
-    mkdocs_build(root)
+    mkdocs_build(root, engine)
     return root / "site"
 
 
@@ -152,6 +163,25 @@ def test_no_payload_is_live(build: str, page: str, request: pytest.FixtureReques
     assert MARKER in html  # the payloads reached the page, as text
     assert live(article(html)) == []
     assert ours(html) == []
+
+
+@pytest.mark.parametrize("build", ["plugin_site", "properdocs_site", "plain_site"])
+def test_no_page_or_nav_title_carries_live_markup(
+    build: str, request: pytest.FixtureRequest
+) -> None:
+    """Every page the site has, whole (its `<title>`, the nav on it): a register's title
+    and a revision's name become page and nav titles, which material prints through
+    `striptags`, undoing the page's escaping; a revision name that is not a safe token
+    (`</title><script>...`) is refused by the schema, and so no page is made of it."""
+    site = request.getfixturevalue(build)
+    pages = sorted(site.rglob("*.html"))
+    found = {page.relative_to(site).as_posix(): ours(page.read_text()) for page in pages}
+    assert {page: items for page, items in found.items() if items} == {}
+    assert sorted(p.name for p in (site / "registers" / "revisions").iterdir()) == [
+        "2025-06-18",
+        "2026-07-28",
+        "index.html",
+    ]
 
 
 @pytest.mark.parametrize("build", ["plugin_site", "plain_site"])

@@ -47,6 +47,12 @@ _LINES = re.compile(
     )
 )
 """The mapping form's `lines` as the schema allows them: the schema reports the others."""
+_REVISION = re.compile(
+    schema.python_pattern(schema.load_schema(schema.SOURCES)["$defs"]["revision"]["pattern"])
+)
+"""A revision name as the schema allows it. A name the schema refuses (and has reported) is
+left out: it becomes a page's title and a nav entry, where an engine's template may print
+it unescaped (material's `page.title | striptags` undoes the page's escaping)."""
 _UNCLOSED = re.compile(r"quote opens with (.) but never closes")
 
 
@@ -90,7 +96,7 @@ def build_sources(doc: Document | None, out: list[Diagnostic], display: str) -> 
         if isinstance(value, dict)
     }
     links = list(_build_links(doc, out))
-    revisions = [r for r in _list(data.get("revisions")) if isinstance(r, str)]
+    revisions = _revision_names(data.get("revisions"))
     pending = [p for p in _list(data.get("pending")) if isinstance(p, str)]
     return Sources(doc.file, revisions, sources, links, pending, _dict(data.get("_meta")))
 
@@ -231,12 +237,21 @@ def _rated(entry: dict[str, Any], field: RatedField) -> Rated:
     return Rated(keyword, _opt_text(data.get("note")), _dict(data.get("_meta")))
 
 
+def _revision_names(value: Any) -> list[str]:
+    """The revision names of a list the schema allows (`_REVISION`), in order."""
+    return [name for name in _list(value) if _revision_name(name) is not None]
+
+
+def _revision_name(value: Any) -> str | None:
+    return value if isinstance(value, str) and _REVISION.match(value) else None
+
+
 def _revisions(data: Any) -> Revisions:
     data = _dict(data)
     return Revisions(
-        added=data["added"] if isinstance(data.get("added"), str) else None,
-        changed=[name for name in _list(data.get("changed")) if isinstance(name, str)],
-        removed=data["removed"] if isinstance(data.get("removed"), str) else None,
+        added=_revision_name(data.get("added")),
+        changed=_revision_names(data.get("changed")),
+        removed=_revision_name(data.get("removed")),
         meta=_dict(data.get("_meta")),
     )
 

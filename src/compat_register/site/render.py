@@ -627,6 +627,7 @@ class Renderer:
             self.formatter(page),
             register=register,
             groups=groups,
+            title=Markup(yaml_lines(title_meta(f"Citation health: {register.title}"))),
             layout=self.layout,
             total=sum(len(g.rows) for messages in groups.values() for g in messages),
         )
@@ -730,19 +731,30 @@ def page_meta(register: Register) -> dict[str, Any]:
     special characters, HTML-escaped. Themes print both as they are (MkDocs' templates
     do not autoescape): material's tags bar and the title MkDocs takes from the first
     heading, as text, for `<title>`, the nav and search."""
-    meta: dict[str, Any] = {"search": {"boost": REGISTER_BOOST}}
-    if _HTML_SPECIALS.search(register.title):
-        meta["title"] = html.escape(register.title)
+    meta: dict[str, Any] = {"search": {"boost": REGISTER_BOOST}, **title_meta(register.title)}
     if register.tags:
         meta["tags"] = [html.escape(tag) for tag in register.tags]
     return meta
+
+
+def title_meta(title: str) -> dict[str, str]:
+    """`{"title": ...}`, HTML-escaped, when a page's title holds HTML's special characters
+    (else nothing: MkDocs takes the first heading's text). A theme prints it as it is:
+    material as `page.title | striptags`, which would undo the heading's escaping and
+    let `</title><script>` out of `<title>`."""
+    return {"title": html.escape(title)} if _HTML_SPECIALS.search(title) else {}
 
 
 def front_matter(meta: dict[str, Any]) -> str:
     """A YAML front matter block (material reads `tags` and `search` from it)."""
     if not meta:
         return ""
-    return Markup("---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) + "---\n")
+    return Markup("---\n" + yaml_lines(meta) + "---\n")
+
+
+def yaml_lines(meta: dict[str, Any]) -> str:
+    """`meta` as lines of YAML front matter (none when it is empty)."""
+    return yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) if meta else ""
 
 
 @lru_cache(maxsize=8)
