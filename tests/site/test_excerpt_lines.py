@@ -2,7 +2,7 @@
 lines, tabs, carriage returns or file edges surround it (issue 18 item 7).
 
 Each case is a file committed to a real git repository, read back as verify reads it, shown
-with its context (`Outcome.shown`), made a block (`render.excerpt_block`) and highlighted
+with its context (`Outcome.shown`), made a block (`excerptmodel.excerpt_block`) and highlighted
 with the site's extensions (`excerpts.Highlighter`); the HTML is then read line by line.
 """
 
@@ -17,8 +17,8 @@ import pytest
 from compat_register.following.outcome import Outcome
 from compat_register.model.positions import Where
 from compat_register.model.registers import Citation
-from compat_register.site.excerpts import Highlighter
-from compat_register.site.render import CARRIAGE_RETURN, excerpt_block
+from compat_register.site.excerptmodel import CARRIAGE_RETURN, excerpt_block
+from compat_register.site.excerpts import Highlighter, HighlightOptions
 from compat_register.sources.checkout import Checkout
 from gitrepo import GitRepo
 
@@ -86,11 +86,9 @@ def test_the_cited_lines_are_marked_and_numbered_as_in_the_file(tmp_path: Path, 
 
 
 def test_a_site_keeps_its_own_highlight_options() -> None:
-    """Only excerpts keep blank edge lines; the options given stay as they were."""
-    configs = {"pymdownx.highlight": {"linenums_style": "table"}}
+    """A site's pymdownx.highlight options reach its excerpts; the options given stay as
+    they were (only excerpts keep blank edge lines)."""
+    configs = {"pymdownx.highlight": {"linenums_style": "inline", "css_class": "code"}}
     highlighter = Highlighter(["pymdownx.highlight", "pymdownx.superfences"], configs)
-    assert highlighter.configs["pymdownx.highlight"] == {
-        "linenums_style": "table",
-        "stripnl": False,
-    }
-    assert configs == {"pymdownx.highlight": {"linenums_style": "table"}}
+    assert highlighter.options == HighlightOptions(linenums_style="inline", css_class="code")
+    assert configs == {"pymdownx.highlight": {"linenums_style": "inline", "css_class": "code"}}

@@ -3,6 +3,7 @@ checkout (a git repository built here), through the plugin and `register render`
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -13,11 +14,13 @@ import pytest
 from click.testing import CliRunner
 
 from compat_register.cli import main
-from compat_register.site import excerpts, sanitize
+from compat_register.site import excerpts
+from compat_register.site.excerptmodel import Block, Excerpt, ExcerptFile
 from compat_register.site.excerpts import Highlighter
 from compat_register.site.excerptstore import ExcerptStore, digest
 from compat_register.site.extensions import mkdocs_yaml
 from gitrepo import GitRepo
+from pagehtml import live
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "basic" / "registers"
 
@@ -63,11 +66,13 @@ def build(site: Path) -> str:
     return (site / "site" / "registers" / "alpha" / "excerpts.html").read_text()
 
 
-def counting_highlights(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every block highlighted from now on (each one is cleaned once, after Markdown)."""
-    made: list[str] = []
-    clean = sanitize.clean_excerpt
-    monkeypatch.setattr(sanitize, "clean_excerpt", lambda html: made.append(html) or clean(html))
+def counting_highlights(monkeypatch: pytest.MonkeyPatch) -> list[Block]:
+    """Every block highlighted from now on (by Pygments: not read from memory or the store)."""
+    made: list[Block] = []
+    highlight = Highlighter._highlight
+    monkeypatch.setattr(
+        Highlighter, "_highlight", lambda self, block: made.append(block) or highlight(self, block)
+    )
     return made
 
 
@@ -113,6 +118,35 @@ def test_a_damaged_or_foreign_cache_is_ignored(
     assert '"blocks"' in stored.read_text()
 
 
+POISON = (
+    '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>'
+    '<a href="javascript:window.__pwned=1">line40</a><span id="location">x</span><!-- c -->'
+)
+
+
+def poison(cache: Path) -> None:
+    """Every block of every stored register replaced by live HTML, the file otherwise sound
+    (its settings this build's): what a CI cache restored from another branch may hold."""
+    for stored in cache.glob("excerpts/*/*.json"):
+        data = json.loads(stored.read_text())
+        data["blocks"] = {key: POISON for key in data["blocks"]}
+        stored.write_text(json.dumps(data))
+
+
+def test_a_poisoned_cache_reaches_no_page(project: Path) -> None:
+    """The store's HTML is cleaned as it is read, by the plugin and by `register render`:
+    what is left of the poison is inert text."""
+    build(project)
+    poison(project.parent / "cache")
+    main_part = re.search(r"<main>.*</main>", build(project), re.DOTALL)
+    assert main_part is not None and "<a>line40</a>" in main_part[0]  # the poison, cleaned
+    assert live(main_part[0]) == [] and 'id="location"' not in main_part[0]
+    result = CliRunner().invoke(main, ["render", "--out", "out", "--no-history"])
+    assert result.exit_code == 0, result.output
+    rendered = (project / "out" / "registers" / "alpha" / "excerpts.html").read_text()
+    assert "<a>line40</a>" in rendered and live(rendered.split("<main>")[1]) == []
+
+
 def test_a_cache_that_cannot_be_written_costs_no_build(
     project: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -126,16 +160,16 @@ def test_a_cache_that_cannot_be_written_costs_no_build(
     assert "line40" in (project / "out" / "registers" / "alpha" / "excerpts.html").read_text()
 
 
-def test_render_and_the_plugin_each_keep_their_own(
+def test_render_and_the_plugin_share_one_store(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`register render` highlights with the pages' extensions, a site with its own: each
-    keeps its excerpts apart, so that building both ways rewrites neither's."""
+    """`register render` and a site whose highlighting options are the pages' own make the
+    same excerpts: they share one store, and building both ways highlights nothing twice."""
     build(project)
     result = CliRunner().invoke(main, ["render", "--out", "out", "--no-history"])
     assert result.exit_code == 0, result.output
     folders = sorted((project.parent / "cache" / "excerpts").iterdir())
-    assert len(folders) == 2 and all((f / "alpha.json").is_file() for f in folders)
+    assert len(folders) == 1 and (folders[0] / "alpha.json").is_file()
     made = counting_highlights(monkeypatch)
     build(project)
     CliRunner().invoke(main, ["render", "--out", "out", "--no-history"])
@@ -143,7 +177,7 @@ def test_render_and_the_plugin_each_keep_their_own(
 
 
 def test_other_settings_make_other_html_and_another_store(tmp_path: Path) -> None:
-    block = '``` go linenums="1" hl_lines="1"\nfunc main() {}\n```'
+    block = Block("go", 1, (1, 1), ("func main() {}",))
     plain = Highlighter(store=lambda s: ExcerptStore(tmp_path, s))
     spans = Highlighter(
         configs={"pymdownx.highlight": {"linenums_style": "pymdownx-inline"}},
@@ -153,37 +187,37 @@ def test_other_settings_make_other_html_and_another_store(tmp_path: Path) -> Non
     assert plain.store is not None and spans.store is not None
     assert plain.store.settings != spans.store.settings
     assert plain.html(block) != spans.html(block)
-    plain.store.write("x", {digest(block): plain.html(block)})
+    plain.store.write("x", {digest(block.markdown()): plain.html(block)})
     assert spans.store.read("x") == {} and plain.store.read("x") == {
-        digest(block): plain.html(block)
+        digest(block.markdown()): plain.html(block)
     }
 
 
-def test_settings_name_objects_by_class_not_address() -> None:
+def test_settings_are_the_highlighting_options_not_addresses() -> None:
+    """The same from one process to the next; only pymdownx.highlight's options count."""
     from markdown.extensions.toc import TocExtension
 
-    one = Highlighter([TocExtension(permalink=True)], {"x": {"format": os.path.join}})
-    two = Highlighter([TocExtension(permalink=True)], {"x": {"format": os.path.join}})
+    options = {"pymdownx.highlight": {"pygments_style": "monokai"}}
+    one = Highlighter([TocExtension(permalink=True)], {**options, "x": {"format": os.path.join}})
+    two = Highlighter(["toc"], options)
     assert one.settings() == two.settings() and "0x" not in one.settings()
-    assert "TocExtension" in one.settings() and "permalink: True" in one.settings()
+    assert "monokai" in one.settings() and Highlighter().settings() != one.settings()
 
 
 def test_documents_keeps_what_files_show_and_forgets_the_rest() -> None:
-    from compat_register.site.render import Excerpt, ExcerptFile
-
-    first = Excerpt("x1", "a.go:1", "``` go\nfunc a() {}\n```")
-    second = Excerpt("x2", "a.go:2", "``` go\nfunc b() {}\n```")
+    first = Excerpt.of("a.go:1", Block("go", 1, (1, 1), ("func a() {}",)))
+    second = Excerpt.of("a.go:2", Block("go", 2, (1, 1), ("func b() {}",)))
     highlighter = Highlighter()
     file = ExcerptFile("a", "A", [first, second])
     one = excerpts.documents({"a/excerpts.html": file}, highlighter)
-    assert highlighter.document(file) is one["a/excerpts.html"]  # made once
+    assert highlighter.document(file) == one["a/excerpts.html"]
     excerpts.documents({"a/excerpts.html": ExcerptFile("a", "A", [first])}, highlighter)
     assert set(highlighter._html) == {first.block}
 
 
 def test_code_that_looks_like_html_stays_text() -> None:
     """A cited file is data: its `<script>` is shown, never run, and no tag of it survives."""
-    block = '``` html linenums="1" hl_lines="1"\n</code></pre><script>alert(1)</script>\n```'
+    block = Block("html", 1, (1, 1), ("</code></pre><script>alert(1)</script>",))
     html = Highlighter().html(block)
     assert "<script" not in html
     shown = re.sub(r"<[^>]+>", "", html)  # the text a reader sees, still escaped

@@ -299,7 +299,7 @@ def test_excerpt_from_a_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert f" {link}{{ .reg-excerpt }}\n" in page
     # Three lines of context either side; only the cited one is marked.
     lines = "".join(f"line {n}\n" for n in range(37, 44))
-    assert excerpt.block == '``` go linenums="37" hl_lines="4"\n' + lines + "```"
+    assert excerpt.block.markdown() == '``` go linenums="37" hl_lines="4"\n' + lines + "```"
     (document,) = excerpts.documents(renderer.excerpts).values()
     marked = '<span class="hll"><span class="nx">line</span><span class="w"> </span>'
     assert marked + '<span class="mi">40' in document
@@ -338,7 +338,8 @@ def test_excerpt_block_marks_the_cited_lines() -> None:
     registers = api.check(GOLDEN / "basic" / "registers").registers
     citation = registers.registers[0].entries[0].citations[1]  # schema/...:9-11
     block = render.excerpt_block(citation, ["a", "b", "c", "d"], 8)
-    assert block.splitlines()[0] == '``` typescript linenums="8" hl_lines="2-4"'
+    assert (block.first_line, block.marked, block.language) == (8, (2, 4), "typescript")
+    assert block.markdown().splitlines()[0] == '``` typescript linenums="8" hl_lines="2-4"'
 
 
 def test_site_templates_override_packaged_ones(tmp_path: Path) -> None:

@@ -7,107 +7,208 @@ highlighted block in the page; without JavaScript the link opens the file at tha
 So the page stays light, and excerpt code never reaches the search index (material indexes
 pages, not static files).
 
-The blocks are highlighted by Python-Markdown with the site's own extensions (the same
-pymdownx.highlight options as the page would have used), cleaned by `sanitize.clean_excerpt`
-and kept by their Markdown: under `mkdocs serve` an edit highlights only the excerpts it
-changed, and with a store (`excerptstore`) a new build only those no build highlighted.
+Each block is highlighted by Pygments directly, the way pymdownx.highlight highlights the
+site's own code blocks (its formatter, and the options a site gives it: `HighlightOptions`),
+and not by a Markdown conversion per excerpt, which cost ten times as much. One formatter
+serves the whole site (each block gets a copy with its own line numbers and marks), one
+lexer each language. A test holds the result to what Python-Markdown makes of the same
+block with the site's extensions (tests/site/test_excerpt_html.py).
+
+Every block's HTML passes `sanitize.clean_excerpt` once: as it is made, and again when the
+store (`excerptstore`, a cache a CI job may restore from another branch) gives it back, since
+what a file holds is not proof that this build made it. Blocks are kept by their value:
+under `mkdocs serve` an edit highlights only the excerpts it changed, and with a store a new
+build only those no build highlighted.
 """
 
 from __future__ import annotations
 
+import copy
 import html
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
 from typing import Any
 
-import markdown as python_markdown
+from pygments import highlight
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_by_name
+from pygments.util import ClassNotFound
+from pymdownx.highlight import DEFAULT_CONFIG, RE_PYG_CODE, BlockHtmlFormatter
 
 from . import excerptstore, sanitize
+from .excerptmodel import Block, Excerpt, ExcerptFile
 from .excerptstore import ExcerptStore
 from .extensions import MARKDOWN_EXTENSIONS, fingerprint
-from .render import Excerpt, ExcerptFile
 
 HIGHLIGHT = "pymdownx.highlight"
 
+TAB_LENGTH = 4
+"""Python-Markdown's tab length: it expands a page's tabs before its code is highlighted."""
 
-def keeping_edges(configs: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """A site's extension options, but Pygments told to keep a block's first and last
-    lines when they are blank (`stripnl: false`): stripped, they would take their line
-    numbers with them, and every number and the cited-line mark would move up one line.
-    Only excerpts are highlighted so; a site's own pages keep its options."""
-    highlight = {**configs.get(HIGHLIGHT, {}), "stripnl": False}
-    return {**configs, HIGHLIGHT: highlight}
+
+@dataclass(frozen=True)
+class HighlightOptions:
+    """The options of pymdownx.highlight that change how an excerpt looks, as a site sets
+    them (its defaults otherwise). The others do not apply to excerpts: `stripnl` is off (a
+    block's blank edge lines are lines of the file), `auto_title` and `guess_lang` are not
+    used (an excerpt has its own title and its language), and with `use_pygments: false`
+    (a JavaScript highlighter) excerpts are still highlighted by Pygments."""
+
+    css_class: str = DEFAULT_CONFIG["css_class"][0]
+    pygments_style: str = DEFAULT_CONFIG["pygments_style"][0]
+    noclasses: bool = DEFAULT_CONFIG["noclasses"][0]
+    linenums_style: str = DEFAULT_CONFIG["linenums_style"][0]
+    linenums_special: int = DEFAULT_CONFIG["linenums_special"][0]
+    language_prefix: str = DEFAULT_CONFIG["language_prefix"][0]
+    pygments_lang_class: bool = DEFAULT_CONFIG["pygments_lang_class"][0]
+    line_spans: str = DEFAULT_CONFIG["line_spans"][0]
+    line_anchors: str = DEFAULT_CONFIG["line_anchors"][0]
+    anchor_linenums: bool = DEFAULT_CONFIG["anchor_linenums"][0]
+    extend_pygments_lang: tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...] = ()
+    """(name, Pygments language, its lexer options) of each language a site adds."""
+
+    @classmethod
+    def of(cls, configs: Mapping[str, Mapping[str, Any]]) -> HighlightOptions:
+        """The options in a site's `mdx_configs` (as MkDocs holds them)."""
+        given = dict(configs.get(HIGHLIGHT) or {})
+        known = {name: given[name] for name in cls.__dataclass_fields__ if name in given}
+        known["extend_pygments_lang"] = tuple(_added_languages(given))
+        return cls(**known)
+
+    def formatter(self) -> BlockHtmlFormatter:
+        """pymdownx.highlight's formatter with these options, for a block to copy: made once,
+        since making one builds its style's class table (a millisecond each, 20,000 times)."""
+        linenums = self.linenums_style
+        return BlockHtmlFormatter(
+            cssclass=self.css_class,
+            linenos=linenums,
+            linenostart=1,
+            linenostep=1,
+            linenospecial=max(self.linenums_special, 0),
+            style=self.pygments_style,
+            noclasses=self.noclasses,
+            hl_lines=[],
+            wrapcode=True,
+            filename="",
+            linespans=f"{self.line_spans}-0" if self.line_spans else "",
+            lineanchors=self._line_anchors(),
+            anchorlinenos=self.anchor_linenums,
+        )
+
+    def _line_anchors(self) -> str:
+        anchors = self.line_anchors or ("__codelineno" if self.anchor_linenums else "")
+        return f"{anchors}-0" if anchors else ""
+
+    def language(self, name: str) -> tuple[str, dict[str, Any]]:
+        """The Pygments language a block's language names, and its lexer options."""
+        for added, language, options in self.extend_pygments_lang:
+            if added == name.lower():
+                return language, dict(options)
+        return name, {}
+
+
+def _added_languages(given: Mapping[str, Any]) -> Iterable[tuple[str, str, tuple[Any, ...]]]:
+    """`extend_pygments_lang` as pymdownx.highlight reads it: name, language, options."""
+    for item in given.get("extend_pygments_lang") or ():
+        if isinstance(item, Mapping) and item.get("name") is not None:
+            options = tuple(sorted(dict(item.get("options") or {}).items()))
+            yield str(item["name"]).lower(), str(item.get("lang")), options
 
 
 class Highlighter:
-    """Excerpt blocks -> clean HTML, with one site's Markdown extensions, each block once.
+    """Excerpt blocks -> clean HTML, with one site's highlighting options, each block once.
 
     With a `store` (`ExcerptStore`), a register's excerpts highlighted by an earlier build
-    are read from it, and what a register gained is written back.
+    are read from it (and cleaned again), and what a register gained is written back.
+    `extensions` is the site's list of Markdown extensions, kept in the settings: the
+    excerpts follow only pymdownx.highlight's options in `configs`.
     """
 
     def __init__(
         self,
         extensions: Sequence[Any] = tuple(MARKDOWN_EXTENSIONS),
-        configs: dict[str, dict[str, Any]] | None = None,
+        configs: Mapping[str, Mapping[str, Any]] | None = None,
         store: Callable[[str], ExcerptStore] | None = None,
     ):
-        self.extensions = list(extensions)
-        self.configs = keeping_edges(MARKDOWN_EXTENSIONS if configs is None else configs)
-        self._settings = fingerprint(self.extensions, self.configs)
-        self.store = store(self.settings()) if store is not None else None
+        self.options = HighlightOptions.of(MARKDOWN_EXTENSIONS if configs is None else configs)
+        self._settings = fingerprint([], asdict(self.options))
+        self.store: ExcerptStore | None = store(self.settings()) if store is not None else None
         self.folder = self.store.folder if self.store is not None else None
         self.problems: list[str] = []
         """Why the store could not be written, once per failed write."""
-        self._markdown: python_markdown.Markdown | None = None
-        self._html: dict[str, str] = {}
+        self._formatter: BlockHtmlFormatter | None = None
+        self._lexers: dict[str, tuple[Lexer, str]] = {}
+        self._html: dict[Block, str] = {}
         self._stored: dict[str, dict[str, str]] = {}
-        """Register slug -> its stored excerpts, by block digest (read once)."""
-        self._documents: dict[str, tuple[ExcerptFile, str]] = {}
+        """Register slug -> its stored excerpts, by block digest, cleaned (read once)."""
 
     def settings(self) -> str:
         """What the HTML depends on besides a block: a new value means a new Highlighter.
-        The same from one process to the next (no object addresses), so that the store's
-        files stay usable."""
+        The same from one process to the next, so that the store's files stay usable."""
         return self._settings
 
-    def html(self, block: str, stored: dict[str, str] | None = None) -> str:
-        """A fenced block as highlighted, cleaned HTML (`stored`: found ones, by digest)."""
+    def html(self, block: Block, stored: Mapping[str, str] | None = None) -> str:
+        """A block as highlighted, cleaned HTML (`stored`: cleaned ones, by digest)."""
         found = self._html.get(block)
         if found is None and stored:
-            found = stored.get(excerptstore.digest(block))
+            found = stored.get(_digest(block))
         if found is None:
-            if self._markdown is None:
-                self._markdown = python_markdown.Markdown(
-                    extensions=self.extensions, extension_configs=self.configs
-                )
-            self._markdown.reset()
-            found = sanitize.clean_excerpt(self._markdown.convert(block))
+            found = sanitize.clean_excerpt(self._highlight(block))
         self._html[block] = found
         return found
 
+    def _highlight(self, block: Block) -> str:
+        """What pymdownx.highlight makes of the block in a page: Pygments' table of line
+        numbers and code, in a `div` naming the language (`language-go highlight`)."""
+        if self._formatter is None:
+            self._formatter = self.options.formatter()
+        formatter = copy.copy(self._formatter)  # shares the style's tables, not the lines
+        formatter.linenostart = block.first_line
+        low, high = block.marked
+        formatter.hl_lines = set(range(low, high + 1))
+        lexer, language = self._lexer(block.language)
+        code = highlight(block.code().expandtabs(TAB_LENGTH), lexer, formatter)
+        opening = RE_PYG_CODE.match(code)  # pymdownx.highlight's own reading of it
+        if opening is not None and self.options.pygments_lang_class:
+            named = f"{self.options.language_prefix}{language}"
+            classes = f"{named} {opening[3].strip()}" if opening[2] else named
+            code = f'<div class="{classes}">' + code[opening.end() :]
+        return code.strip()
+
+    def _lexer(self, name: str) -> tuple[Lexer, str]:
+        """The lexer of a language and the name its class shows (`text` for one unknown)."""
+        found = self._lexers.get(name)
+        if found is None:
+            language, options = self.options.language(name)
+            try:
+                found = (get_lexer_by_name(language, stripnl=False, **options), name)
+            except ClassNotFound:
+                text = get_lexer_by_name("text", stripnl=False)
+                found = (text, text.aliases[0])
+            self._lexers[name] = found
+        return found
+
     def document(self, file: ExcerptFile) -> str:
-        """`document(file)`, made once per file (a page reused by a rebuild keeps its
-        ExcerptFile, and so its document), its new excerpts written to the store."""
-        found = self._documents.get(file.slug)
-        if found is None or found[0] is not file:
-            stored = self._read(file.slug)
-            found = (file, document(file, lambda block: self.html(block, stored)))
-            self._documents[file.slug] = found
-            self._write(file, stored)
-        return found[1]
+        """The file's HTML document (`document`), its new excerpts written to the store."""
+        stored = self._read(file.slug)
+        text = document(file, lambda block: self.html(block, stored))
+        self._write(file, stored)
+        return text
 
     def _read(self, slug: str) -> dict[str, str]:
+        """The register's stored excerpts, cleaned: the store is not trusted as HTML."""
         if self.store is None:
             return {}
         if slug not in self._stored:
-            self._stored[slug] = self.store.read(slug)
+            found = self.store.read(slug)
+            self._stored[slug] = {key: sanitize.clean_excerpt(h) for key, h in found.items()}
         return self._stored[slug]
 
     def _write(self, file: ExcerptFile, stored: dict[str, str]) -> None:
         """Store the file's excerpts when they are not what is stored already."""
         if self.store is None:
             return
-        blocks = {excerptstore.digest(e.block): self._html[e.block] for e in file.excerpts}
+        blocks = {_digest(e.block): self._html[e.block] for e in file.excerpts}
         if blocks == stored:
             return
         problem = self.store.write(file.slug, blocks)
@@ -115,13 +216,15 @@ class Highlighter:
             self.problems.append(problem)
         self._stored[file.slug] = blocks
 
-    def keep_only(self, blocks: Iterable[str], files: Iterable[ExcerptFile] = ()) -> None:
-        """Forget every block not in `blocks` and every document but those of `files`
-        (what the last build no longer shows)."""
+    def keep_only(self, blocks: Iterable[Block]) -> None:
+        """Forget every block not in `blocks` (what the last build no longer shows)."""
         wanted = set(blocks)
         self._html = {block: text for block, text in self._html.items() if block in wanted}
-        kept = {file.slug for file in files}
-        self._documents = {key: doc for key, doc in self._documents.items() if key in kept}
+
+
+def _digest(block: Block) -> str:
+    """A block's key in the store: the digest of its Markdown (`Block.markdown`)."""
+    return excerptstore.digest(block.markdown())
 
 
 STYLE = (
@@ -140,16 +243,15 @@ def documents(
     highlighter forgets the blocks none of them holds."""
     highlighter = highlighter or Highlighter()
     written = {uri: highlighter.document(file) for uri, file in files.items()}
-    blocks = (excerpt.block for file in files.values() for excerpt in file.excerpts)
-    highlighter.keep_only(blocks, files.values())
+    highlighter.keep_only(excerpt.block for file in files.values() for excerpt in file.excerpts)
     return written
 
 
-def document(file: ExcerptFile, highlight: Callable[[str], str]) -> str:
+def document(file: ExcerptFile, highlight_block: Callable[[Block], str]) -> str:
     """The HTML document of one register's excerpts: a section per excerpt, its `id` the
-    excerpt's key, headed by `path:lines @ sha`, its block as `highlight` makes it."""
+    excerpt's key, headed by `path:lines @ sha`, its block as `highlight_block` makes it."""
     heading = html.escape(f"Excerpts of {file.title}")
-    sections = "\n".join(_section(excerpt, highlight) for excerpt in file.excerpts)
+    sections = "\n".join(_section(excerpt, highlight_block) for excerpt in file.excerpts)
     return (
         "<!doctype html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -162,10 +264,10 @@ def document(file: ExcerptFile, highlight: Callable[[str], str]) -> str:
     )
 
 
-def _section(excerpt: Excerpt, highlight: Callable[[str], str]) -> str:
+def _section(excerpt: Excerpt, highlight_block: Callable[[Block], str]) -> str:
     key = html.escape(excerpt.key)
     return (
         f'<section id="{key}" aria-labelledby="{key}-title">\n'
         f'<h2 id="{key}-title">{html.escape(excerpt.title)}</h2>\n'
-        f"{highlight(excerpt.block)}\n</section>"
+        f"{highlight_block(excerpt.block)}\n</section>"
     )

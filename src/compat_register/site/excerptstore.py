@@ -19,10 +19,11 @@ from pathlib import Path
 
 from ..storage import jsoncache
 
-VERSION = 1
-"""Raised whenever what an excerpt's HTML holds changes in this package (its cleaning)."""
+VERSION = 2
+"""Raised whenever what an excerpt's HTML holds changes in this package (its cleaning, its
+highlighting: 2 when Pygments made it directly, not through Markdown)."""
 
-MAKERS = ("compat-register", "markdown", "pymdown-extensions", "pygments", "nh3")
+MAKERS = ("compat-register", "pymdown-extensions", "pygments", "nh3")
 """The distributions whose version changes the HTML of an excerpt."""
 
 

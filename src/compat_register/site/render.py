@@ -14,8 +14,6 @@ HTML-escaped `Markup`.
 
 from __future__ import annotations
 
-import fnmatch
-import hashlib
 import html
 import json
 import posixpath
@@ -49,6 +47,7 @@ from ..views import revisions as revs
 from . import chart
 from .changes import ChangesView
 from .editing import edit_link
+from .excerptmodel import Excerpt, ExcerptFile, excerpt_block
 from .health import STALE, outcome_groups, register_health
 from .markdown import (
     Linker,
@@ -153,29 +152,6 @@ def escape_value(value: Any) -> str:
         return str(value)
     text = str(value)
     return text if not text.strip() else escape_inline(text)
-
-
-@dataclass(frozen=True)
-class Excerpt:
-    """The cited lines of a citation, in context, as its register's excerpt file holds them."""
-
-    key: str
-    """Its anchor in the excerpt file: `x` and the first hex digits of the digest of its
-    title and block, so that a citation of the same lines made twice is one excerpt."""
-    title: str
-    """`path:lines @ sha`, as plain text."""
-    block: str
-    """A fenced code block: line numbers of the file, the cited lines marked."""
-
-
-@dataclass
-class ExcerptFile:
-    """The excerpts of one register page, for its excerpt file (`site.excerpts`)."""
-
-    slug: str
-    title: str
-    """The register's title."""
-    excerpts: list[Excerpt]
 
 
 @dataclass
@@ -318,14 +294,13 @@ class PageFormatter:
             sha = (outcome.commit or self._commit(citation))[:7]
             title = f"{citation.repo_path or citation.path}:{citation.lines_text}"
             title += f" @ {sha}" if sha else ""
-            excerpt = self._excerpt(title, excerpt_block(citation, *outcome.shown()))
+            excerpt = self._excerpt(Excerpt.of(title, excerpt_block(citation, *outcome.shown())))
             target = self.link(self.excerpt_file, excerpt.key)
             view.excerpt = Markup(f"[{escape_inline(title)}]({target}){{ .reg-excerpt }}")
         return view
 
-    def _excerpt(self, title: str, block: str) -> Excerpt:
-        key = "x" + hashlib.sha256(f"{title}\n{block}".encode()).hexdigest()[:12]
-        return self.excerpts.setdefault(key, Excerpt(key, title, block))
+    def _excerpt(self, excerpt: Excerpt) -> Excerpt:
+        return self.excerpts.setdefault(excerpt.key, excerpt)
 
     def places(self, places: Iterable[Where]) -> str:
         """ "registers/meta.yaml:36, registers/meta.yaml:46": each kept on one line."""
@@ -364,52 +339,6 @@ class PageFormatter:
 
 CELL_WORDS = {"unrecorded": "not recorded"}
 """How a matrix cell kind reads, where its name is not the word."""
-
-
-CARRIAGE_RETURN = "\u240d"
-"""How a carriage return inside a line is shown (␍): Python-Markdown and Pygments read a
-lone `\r` as a line end, which git does not, and the line numbers would drift."""
-
-
-def excerpt_block(citation: Citation, lines: list[str], first_line: int) -> str:
-    """The cited lines as a fenced block: line numbers from `first_line`, cited lines marked.
-
-    One line of the block per line of the file, whatever it holds: blank lines at either
-    edge are kept by the highlighter (`excerpts.keeping_edges`), and a blank last line is
-    ended by a newline of its own, since the one before the closing fence ends the block."""
-    body = "\n".join(line.rstrip("\r\n").replace("\r", CARRIAGE_RETURN) for line in lines)
-    if lines and not lines[-1].rstrip("\r\n").strip():
-        body += "\n"
-    longest = max((len(run) for run in re.findall(r"`{3,}", body)), default=2)
-    fence = "`" * (longest + 1)
-    low = citation.start - first_line + 1
-    high = min(citation.end - first_line + 1, len(lines))
-    marked = str(low) if low == high else f"{low}-{high}"
-    language = language_of(citation.repo_path or citation.path)
-    options = f'linenums="{first_line}" hl_lines="{marked}"'
-    return f"{fence} {language} {options}\n{body}\n{fence}"
-
-
-def language_of(path: str) -> str:
-    """The highlighting language of a file, from its name (`text` when unknown)."""
-    name = posixpath.basename(path)
-    stem, extension = posixpath.splitext(name)
-    # Cached per extension: Pygments tries every lexer's patterns on each lookup.
-    return _language("x" + extension if extension and stem else name)
-
-
-@lru_cache(maxsize=1024)
-def _language(name: str) -> str:
-    if name.endswith((".md", ".mdx")):
-        return "markdown"
-    # Pygments' own table, not find_lexer_class_for_filename: that also loads every lexer
-    # plugin installed (IPython's, for one), which costs seconds.
-    from pygments.lexers._mapping import LEXERS  # noqa: PLC0415 - only when highlighting
-
-    for _module, _name, aliases, patterns, _mimetypes in LEXERS.values():
-        if aliases and any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns):
-            return str(aliases[0])
-    return "text"
 
 
 class Renderer:

@@ -1,0 +1,111 @@
+"""What an excerpt is, as values: the lines a citation shows, in context, and the file of
+each register's excerpts (`site.excerpts` highlights them, `site.render` links to them).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import posixpath
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..model.registers import Citation
+
+CARRIAGE_RETURN = "\u240d"
+"""How a carriage return inside a line is shown (␍): Python-Markdown and Pygments read a
+lone `\r` as a line end, which git does not, and the line numbers would drift."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """The lines of a file an excerpt shows, numbered as in the file, the cited ones marked."""
+
+    language: str
+    """The highlighting language (`language_of`), `text` when unknown."""
+    first_line: int
+    """The file's number of the block's first line."""
+    marked: tuple[int, int]
+    """The first and last cited line, counted from 1 within the block."""
+    lines: tuple[str, ...]
+    """One per line of the file, whatever it holds, without its line end."""
+
+    def code(self) -> str:
+        """The lines as the highlighter takes them: each ended by a newline, so that a
+        blank line at either edge is a line too."""
+        return "".join(line + "\n" for line in self.lines)
+
+    def markdown(self) -> str:
+        """The block as a fenced block of the site's Markdown (pymdownx.highlight's
+        `linenums` and `hl_lines`): the text an excerpt's key and its stored HTML are
+        named by, and what a page would hold to show it."""
+        body = "\n".join(self.lines)
+        if self.lines and not self.lines[-1].strip():
+            body += "\n"  # the newline before the closing fence ends the block, not a line
+        longest = max((len(run) for run in re.findall(r"`{3,}", body)), default=2)
+        fence = "`" * (longest + 1)
+        low, high = self.marked
+        marked = str(low) if low == high else f"{low}-{high}"
+        options = f'linenums="{self.first_line}" hl_lines="{marked}"'
+        return f"{fence} {self.language} {options}\n{body}\n{fence}"
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    """The cited lines of a citation, in context, as its register's excerpt file holds them."""
+
+    key: str
+    """Its anchor in the excerpt file: `x` and the first hex digits of the digest of its
+    title and block, so that a citation of the same lines made twice is one excerpt."""
+    title: str
+    """`path:lines @ sha`, as plain text."""
+    block: Block
+
+    @classmethod
+    def of(cls, title: str, block: Block) -> Excerpt:
+        key = "x" + hashlib.sha256(f"{title}\n{block.markdown()}".encode()).hexdigest()[:12]
+        return cls(key, title, block)
+
+
+@dataclass
+class ExcerptFile:
+    """The excerpts of one register page, for its excerpt file (`site.excerpts`)."""
+
+    slug: str
+    title: str
+    """The register's title."""
+    excerpts: list[Excerpt]
+
+
+def excerpt_block(citation: Citation, lines: list[str], first_line: int) -> Block:
+    """The cited lines as a block: numbered from `first_line`, the cited lines marked, one
+    line of the block per line of the file (its line end dropped, a carriage return inside
+    it shown as `CARRIAGE_RETURN`)."""
+    shown = tuple(line.rstrip("\r\n").replace("\r", CARRIAGE_RETURN) for line in lines)
+    low = citation.start - first_line + 1
+    high = min(citation.end - first_line + 1, len(lines))
+    language = language_of(citation.repo_path or citation.path)
+    return Block(language, first_line, (low, high), shown)
+
+
+def language_of(path: str) -> str:
+    """The highlighting language of a file, from its name (`text` when unknown)."""
+    name = posixpath.basename(path)
+    stem, extension = posixpath.splitext(name)
+    # Cached per extension: Pygments tries every lexer's patterns on each lookup.
+    return _language("x" + extension if extension and stem else name)
+
+
+@lru_cache(maxsize=1024)
+def _language(name: str) -> str:
+    if name.endswith((".md", ".mdx")):
+        return "markdown"
+    # Pygments' own table, not find_lexer_class_for_filename: that also loads every lexer
+    # plugin installed (IPython's, for one), which costs seconds.
+    from pygments.lexers._mapping import LEXERS  # noqa: PLC0415 - only when highlighting
+
+    for _module, _name, aliases, patterns, _mimetypes in LEXERS.values():
+        if aliases and any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns):
+            return str(aliases[0])
+    return "text"
