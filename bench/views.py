@@ -29,11 +29,11 @@ from synthetic import generate  # noqa: E402
 
 from compat_register import api  # noqa: E402
 from compat_register.model.registers import RegisterSet, Revisions  # noqa: E402
+from compat_register.model.vocabulary import STATES  # noqa: E402
 from compat_register.site import render  # noqa: E402
 from compat_register.views import priorities, revisions  # noqa: E402
 
 NAMES = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"]
-STATES = ["done", "partial", "missing", "n/a"]
 
 
 def spread(registers: RegisterSet) -> int:
