@@ -7,6 +7,8 @@ file kind compares (`compare.block`), taken when someone has read them (`registe
 `changed`, and one without a stamp as `unstamped`.
 
 The lock is text: one line per citation, sorted, so a pull request shows which stamps moved.
+`reading.folder.read_lock` reads the file (the folder's one reader); this module parses the
+text it gives (`lock_of`) and makes the new text that `api` writes.
 
     # citations.lock: review stamps written by `register stamp` and `register bump`.
     META-07 spec docs/specification/2026-07-28/basic/index.mdx:421 v2:sha256:1f0c9a3b5e7d2468
