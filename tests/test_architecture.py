@@ -6,6 +6,7 @@ Read from the source with `ast`, so a new module or import is held to the same r
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from pathlib import Path
 
@@ -205,3 +206,22 @@ def test_process_wide_switches_only_in_the_console_script(name: str, path: Path)
             if isinstance(n, ast.Call)
         }
         assert set(calls) <= inside
+
+
+def test_every_exception_class_derives_from_the_one_base() -> None:
+    """One exception base (`storage.errors.RegisterError`, with its usage flag): the shells
+    catch it alone, and turn it into one line and exit 1, or 2 for a usage error."""
+    from compat_register.storage.errors import RegisterError
+
+    outside = []
+    for name, _ in ALL:
+        module = importlib.import_module(name)
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, BaseException)
+                and value.__module__ == name
+                and not issubclass(value, RegisterError)
+            ):
+                outside.append(f"{name}.{value.__name__}")
+    assert outside == []

@@ -20,6 +20,7 @@ from .model.registers import Citation, Register, RegisterSet, Sources
 from .reading import folder
 from .reading.document import Document
 from .storage import project, regular
+from .storage.errors import RegisterError
 from .storage.layout import Paths
 
 # The stages past checking are imported where used: `register check` and `register export`
@@ -315,8 +316,10 @@ def bump(
     return checked, result
 
 
-class UnknownID(Exception):
+class UnknownID(RegisterError):
     """An entry ID named on the command line that has no citations."""
+
+    usage = True
 
 
 @dataclass
@@ -367,7 +370,7 @@ def _stamp(
     return verified, Stamped(plan.stamped, plan.refused, plan.changed)
 
 
-class InitError(Exception):
+class InitError(RegisterError):
     """`register init` would overwrite a file, or could not write; nothing was written."""
 
 

@@ -21,7 +21,6 @@ from .model.diagnostic import Diagnostic
 from .reading import project
 from .reporting import export
 from .reporting import report as reporter
-from .storage.errors import StorageError
 
 if TYPE_CHECKING:
     from .history.repository import History
@@ -86,13 +85,13 @@ def no_traceback(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
+        except api.RegisterError as err:  # ours, one line: a usage error exits 2, else 1
+            raise click_error(err) from None
         except click.ClickException as err:  # its message may name a file, an alias, a quote
             setattr(err, "message", display.lines(err.message))  # noqa: B010 - typed final
             raise
         except (click.exceptions.Exit, click.Abort, SystemExit):
             raise
-        except StorageError as err:  # the project is locked, or a killed write is unfinished
-            raise click.ClickException(str(err)) from None
         except KeyboardInterrupt:
             echo("register: interrupted", err=True)
             sys.exit(130)
@@ -107,6 +106,12 @@ def no_traceback(func: F) -> F:
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
+
+
+def click_error(err: api.RegisterError) -> click.ClickException:
+    """Our error as click's: `Error: ...` and exit 1, or with the usage first and exit 2."""
+    message = display.lines(str(err))
+    return click.UsageError(message) if err.usage else click.ClickException(message)
 
 
 def echo(text: str, err: bool = False, nl: bool = True) -> None:
@@ -237,15 +242,10 @@ def verify(
     against: tuple[str, str] | None,
 ) -> None:
     """Check, then verify every citation against its source's pinned commit."""
-    from .following.verify import PreviewError  # noqa: PLC0415 - this command's alone
-
     _require_dir(registers_dir)
     if against and (offline or against[0] in skip):
         raise click.UsageError(f"--against {against[0]}=... needs that source's checkout")
-    try:
-        result = api.verify_citations(registers_dir, skip=skip, offline=offline, against=against)
-    except PreviewError as err:
-        raise click.UsageError(str(err)) from None
+    result = api.verify_citations(registers_dir, skip=skip, offline=offline, against=against)
     extra: dict[str, Any] = {}
     if fmt == "json":
         extra["citations"] = [export.outcome_data(o) for o in result.outcomes]
@@ -274,10 +274,7 @@ def _alias_rev(value: str | None) -> tuple[str, str] | None:
 def fix(registers_dir: Path, fmt: str, verbose: bool) -> None:
     """Rewrite the line numbers of moved citations in place (nothing else changes)."""
     _require_dir(registers_dir)
-    try:
-        result, fixed = api.fix(registers_dir, on_wait=waiting)
-    except edit.EditError as err:
-        raise click.ClickException(str(err)) from None
+    result, fixed = api.fix(registers_dir, on_wait=waiting)
     if fmt != "json":
         for change in fixed.changes:
             echo(change.as_text())
@@ -309,17 +306,10 @@ def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: s
     place), changed (the cited lines were edited: read them), or gone (deleted). Exit 1
     when a citation changed or is gone, even though the files were written.
     """
-    from .following.bump import BumpError, UnknownSource  # noqa: PLC0415 - this command's alone
-
     _require_dir(registers_dir)
-    try:
-        checked, result = api.bump(
-            registers_dir, alias, rev, dry_run=dry_run, progress=_progress(alias), on_wait=waiting
-        )
-    except UnknownSource as err:
-        raise click.UsageError(str(err)) from None
-    except (BumpError, edit.EditError) as err:
-        raise click.ClickException(str(err)) from None
+    checked, result = api.bump(
+        registers_dir, alias, rev, dry_run=dry_run, progress=_progress(alias), on_wait=waiting
+    )
     if result is None:
         report(checked.diagnostics, "text")
         raise click.ClickException("bump needs a register set without errors: fix them first")
@@ -352,12 +342,7 @@ def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
     not read as cited is not stamped.
     """
     _require_dir(registers_dir)
-    try:
-        verified, stamped = api.stamp(registers_dir, ids, on_wait=waiting)
-    except api.UnknownID as err:
-        raise click.UsageError(str(err)) from None
-    except edit.EditError as err:
-        raise click.ClickException(str(err)) from None
+    verified, stamped = api.stamp(registers_dir, ids, on_wait=waiting)
     if stamped is None:
         report(verified.diagnostics, "text", verified.summary)
         raise click.ClickException("stamp needs a register set without errors: fix them first")
@@ -407,16 +392,12 @@ def diff_command(registers_dir: Path, revs: tuple[str, ...], fmt: str) -> None:
     citations added, removed and moved), registers added or removed, and pins moved.
     Exit 1 when a register file does not load at one side (it is reported, located).
     """
-    from .history.repository import HistoryError  # noqa: PLC0415 - this command's alone
     from .reporting import diffs  # noqa: PLC0415
 
     if len(revs) > 2:
         raise click.UsageError("at most two revisions: register diff [REV1 [REV2]]")
     _require_dir(registers_dir)
-    try:
-        compared = api.diff(registers_dir, *revs)
-    except HistoryError as err:
-        raise click.ClickException(str(err)) from None
+    compared = api.diff(registers_dir, *revs)
     if fmt == "json":
         echo(reporter.dumps(diffs.diff_json(compared)))
     elif fmt == "markdown":
@@ -628,10 +609,7 @@ def init(folder: Path, name: str | None) -> None:
     """Start a register project in FOLDER (default: here): mkdocs.yml, registers/ with
     sources.yaml and an example register, docs/, the JSON Schemas, a CI workflow and a
     pre-commit configuration. Refuses to overwrite any file."""
-    try:
-        written = api.init(folder, name)
-    except api.InitError as err:
-        raise click.ClickException(str(err)) from None
+    written = api.init(folder, name)
     for path in written:
         echo(f"wrote {folder / path}")
     echo(NEXT_STEPS.format(cd=f"cd {folder} && " if str(folder) != "." else ""))
@@ -662,12 +640,9 @@ def import_command(
     _require_dir(registers_dir)
     if name is not None and len(pages) != 1:
         raise click.UsageError("--name names the file of one page: give one PAGE")
-    try:
-        result = api.import_pages(
-            registers_dir, pages, name=name, force=force, dry_run=dry_run, on_wait=waiting
-        )
-    except edit.EditError as err:
-        raise click.ClickException(str(err)) from None
+    result = api.import_pages(
+        registers_dir, pages, name=name, force=force, dry_run=dry_run, on_wait=waiting
+    )
     echo(reporter.import_report(result.planned, result.diagnostics, result.written, fmt))
     sys.exit(1 if result.failed else 0)
 
@@ -708,22 +683,17 @@ def cite(
     TEXT in the files mcpx claims (exit 1 when there is none). Reads the source's checkout
     or the cache, never the network.
     """
-    from .sources.cite import CiteError  # noqa: PLC0415 - this command's alone
-
     _require_dir(registers_dir)
     if needle is None and (glob is not None or limit != 20 or ignore_case):
         raise click.UsageError("--path, --limit and --ignore-case go with --grep")
     if needle is not None and ":" in target:
         raise click.UsageError("with --grep, name the source only: register cite ALIAS --grep TEXT")
-    try:
-        if needle is None:
-            echo(reporter.cite_report(api.cite(registers_dir, target), fmt))
-            return
-        hits = api.cite_grep(
-            registers_dir, target, needle, glob=glob, limit=limit, ignore_case=ignore_case
-        )
-    except CiteError as err:
-        raise click.ClickException(str(err)) from None
+    if needle is None:
+        echo(reporter.cite_report(api.cite(registers_dir, target), fmt))
+        return
+    hits = api.cite_grep(
+        registers_dir, target, needle, glob=glob, limit=limit, ignore_case=ignore_case
+    )
     echo(reporter.grep_report(hits, target, needle, fmt))
     sys.exit(0 if hits.total else 1)
 

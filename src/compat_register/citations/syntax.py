@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..model.notation import MAX_DIGITS, lines_text
+from ..storage.errors import RegisterError
 from .compare import empty_quote
 from .prose import non_prose_ranges, overlaps
 
@@ -44,7 +45,7 @@ _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]*\Z")
 _HOST_SUFFIX = re.compile(r"\.(?:com|org|net|io|dev)\Z", re.IGNORECASE)
 
 
-class CitationSyntaxError(ValueError):
+class CitationSyntaxError(RegisterError, ValueError):
     """A compact citation that cannot be read; the message says how to write it."""
 
 

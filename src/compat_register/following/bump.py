@@ -23,6 +23,7 @@ from ..reading.folder import LockText
 from ..sources.checkout import Checkout
 from ..sources.git import GitSourceError
 from ..sources.pins import open_moved
+from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from . import edit, stamps
 from .edit import Edit, Planned
@@ -33,12 +34,14 @@ from .remap import KINDS
 _WRITABLE = re.compile(r"[A-Za-z0-9_.][\w.\-/]*\Z")
 
 
-class BumpError(Exception):
+class BumpError(RegisterError):
     """A bump that cannot be made; nothing was written. One line."""
 
 
 class UnknownSource(BumpError):
     """The alias names no source (a usage error)."""
+
+    usage = True
 
 
 @dataclass

@@ -23,10 +23,11 @@ from ..reading.document import Document, LoadError
 from ..reading.loader import parse
 from ..reading.schema import integer_keys
 from ..storage.atomic import write_all
+from ..storage.errors import RegisterError
 from ..storage.regular import MAX_BYTES, read_bytes
 
 
-class EditError(Exception):
+class EditError(RegisterError):
     """An edit that cannot be made safely; nothing was written. One line."""
 
 

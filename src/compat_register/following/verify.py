@@ -17,6 +17,7 @@ from ..model.registers import Citation, Register, RegisterSet, Source, Sources
 from ..reading.folder import LockText
 from ..sources.git import GitSourceError
 from ..sources.pins import Checkouts, Pin
+from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from . import stamps
 from .follow import Followed, follow
@@ -159,8 +160,10 @@ def _stale(outcomes: list[Outcome]) -> Iterator[Diagnostic]:
 # --- verify --against ---------------------------------------------------------------------
 
 
-class PreviewError(Exception):
+class PreviewError(RegisterError):
     """`--against` cannot be honoured (no checkout, no such revision); one line."""
+
+    usage = True
 
 
 @dataclass

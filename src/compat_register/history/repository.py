@@ -19,6 +19,7 @@ from ..sources.diffs import ZERO_SHA, LoggedCommit
 from ..sources.git import GitSourceError
 from ..sources.projectrepo import ProjectRepo, blob_id, repository_of
 from ..storage import regular
+from ..storage.errors import RegisterError
 from ..storage.layout import (
     REGISTER_SUFFIX,
     SOURCES_FILE,
@@ -34,7 +35,7 @@ WORKTREE = "worktree"
 """The `to` side of a diff against the files as they are on disk."""
 
 
-class HistoryError(Exception):
+class HistoryError(RegisterError):
     """One line for the user: not a git repository, a revision that names no commit, ..."""
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..storage.errors import RegisterError
+
 HEADER_KEYS = ("created", "last-updated", "increment", "status", "tags", "description", "file")
 """The header lines a page may hold, in the order a page writes them. `file` is not a
 field: it names the register file (`core.yaml`) the page imports into, as `register render
@@ -30,7 +32,7 @@ _BOLD_LABEL = re.compile(r"\*\*(?P<label>.+?\.)\*\*(?:[ \t]+|\Z)")
 _PLAIN_LABEL = re.compile(r"(?P<label>[^\s*].*?\.)(?:[ \t]+|\Z)")
 
 
-class PageError(Exception):
+class PageError(RegisterError):
     """A page that cannot be read; `line` and `col` are 1-based, in the page."""
 
     def __init__(self, line: int, col: int, message: str, id: str = "") -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..model.positions import Path_
+from ..storage.errors import RegisterError
 
 
 class Mark(NamedTuple):
@@ -95,7 +96,7 @@ class Document:
         return self._starts
 
 
-class LoadError(Exception):
+class LoadError(RegisterError):
     """A file that cannot be read as a register document, with where it went wrong."""
 
     def __init__(self, mark: Mark, code: str, message: str):

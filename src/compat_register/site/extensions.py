@@ -13,6 +13,8 @@ from typing import Any
 
 from markdown import Extension
 
+from ..storage.errors import RegisterError
+
 MARKDOWN_EXTENSIONS: dict[str, dict[str, Any]] = {
     "admonition": {},
     "attr_list": {},
@@ -56,7 +58,7 @@ BUILTIN_PREFIX = "markdown.extensions."
 """Python-Markdown's own extensions answer to `toc` and to `markdown.extensions.toc`."""
 
 
-class ExtensionConflict(Exception):
+class ExtensionConflict(RegisterError):
     """A site's mkdocs.yml sets an option of an extension the pages need to another value."""
 
 

@@ -42,6 +42,7 @@ from ..model.registers import (
 )
 from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, STATES
 from ..reporting import export
+from ..storage.errors import RegisterError
 from ..views import priorities as prio
 from ..views import revisions as revs
 from . import chart
@@ -581,7 +582,7 @@ def _first_of_each(groups: list[prio.Group]) -> list[prio.Item]:
     return list(seen.values())
 
 
-class TemplateProblem(Exception):
+class TemplateProblem(RegisterError):
     """A template that does not load or render, with the template line that failed."""
 
     def __init__(self, file: str, line: int | None, message: str):

@@ -19,6 +19,7 @@ from ..citations.syntax import CitationSyntaxError, parse_compact
 from ..model.claims import Claim, Claims, claimants
 from ..model.notation import lines_text
 from ..model.registers import Sources
+from ..storage.errors import RegisterError
 
 LONGEST_QUOTE = 72
 """Characters of a quote before it is shortened (the `…` included)."""
@@ -28,7 +29,7 @@ Read = Callable[[str], Sequence[str] | None]
 """A file's lines at the pin, or None when there is no such file (or it is binary)."""
 
 
-class CiteError(Exception):
+class CiteError(RegisterError):
     """A citation that cannot be made; the message is one line."""
 
 

@@ -13,6 +13,8 @@ import os
 import stat
 from pathlib import Path
 
+from .errors import RegisterError
+
 MAX_BYTES = 64 * 1024 * 1024
 """The most of any one file the tool reads (a register file's own limit is smaller)."""
 
@@ -24,7 +26,7 @@ KINDS = {
 }
 
 
-class Refused(OSError):
+class Refused(OSError, RegisterError):
     """A file that is not read: not a regular file, or larger than the limit. Its
     `strerror` is one line saying why (callers already report an OSError's strerror)."""
 
