@@ -13,7 +13,9 @@ from typing import Literal
 from . import display
 from .positions import Where
 
-Severity = Literal["error", "warning"]
+Severity = Literal["error", "warning", "info"]
+"""`error` fails a command, `warning` fails it under `--strict`, `info` is a notice: what a
+run did or could not do beside the registers (a cache it could not write), failing nothing."""
 
 
 @dataclass(frozen=True, order=True, kw_only=True)

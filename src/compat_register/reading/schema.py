@@ -10,7 +10,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterator
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import fastjsonschema
 
@@ -219,7 +219,7 @@ def _split_citations(errors: list[ValidationError]) -> dict[Path_, Described]:
                 "write the whole citation in single quotes"
             )
             path: Path_ = tuple(error.absolute_path)
-            found[path] = (path, "bad-citation", message, False)
+            found[path] = Described(path, "bad-citation", message, at_key=False)
     return found
 
 
@@ -228,7 +228,14 @@ def _sort_key(doc: Document, error: ValidationError) -> tuple[int, int]:
     return mark.line, mark.col
 
 
-Described = tuple[Path_, str, str, bool]
+class Described(NamedTuple):
+    """One schema error as we report it: where, its diagnostic code, what to say."""
+
+    where: Path_
+    code: str
+    message: str
+    at_key: bool
+    """Point at the key rather than its value."""
 
 
 def _describe(error: ValidationError, schema_name: str) -> Iterator[Described]:
@@ -239,29 +246,28 @@ def _describe(error: ValidationError, schema_name: str) -> Iterator[Described]:
         yield from _unknown_fields(error, path, schema_name)
     elif kind == "required":
         missing = str(error.message).split("'")[1]
-        yield path, "missing-field", f"missing required field '{missing}'{_in(where)}", False
+        message = f"missing required field '{missing}'{_in(where)}"
+        yield Described(path, "missing-field", message, at_key=False)
     elif kind == "type":
-        yield (
-            path,
-            "wrong-type",
+        message = (
             f"{_field(where)} must be {_kind(error.validator_value)}, "
-            + (f"not {_describe_value(error.instance)}"),
-            False,
+            + f"not {_describe_value(error.instance)}"
         )
+        yield Described(path, "wrong-type", message, at_key=False)
     elif "propertyNames" in error.absolute_schema_path:
         pattern = published_pattern(str(error.validator_value))
         message = f"name '{_shown(error.instance)}' in {_field(where)} must match {pattern}"
-        yield (*path, error.instance), "bad-value", message, True
+        yield Described((*path, error.instance), "bad-value", message, at_key=True)
     elif kind == "uniqueItems":
         index = _first_repeat(error.instance)
         message = f"{_field(where)} lists '{_shown(error.instance[index])}' twice"
-        yield (*path, index), "duplicate-item", message, False
+        yield Described((*path, index), "duplicate-item", message, at_key=False)
     elif kind == "enum":
         allowed = ", ".join(str(v) for v in error.validator_value)
         message = f"{_field(where)} is '{_shown(error.instance)}', expected one of: {allowed}"
-        yield path, "bad-value", message, False
+        yield Described(path, "bad-value", message, at_key=False)
     else:
-        yield path, _code(str(kind)), _other_message(error, where), False
+        yield Described(path, _code(str(kind)), _other_message(error, where), at_key=False)
 
 
 def _unknown_fields(error: ValidationError, path: Path_, schema_name: str) -> Iterator[Described]:
@@ -273,7 +279,8 @@ def _unknown_fields(error: ValidationError, path: Path_, schema_name: str) -> It
                 f" here: '{above}:' above takes a '{key}'; if it is {above}'s, indent "
                 f"'{key}:' to the column of {above}'s own keys"
             )
-        yield (*path, key), "unknown-field", f"unknown field '{_shown(key)}'{hint}", True
+        message = f"unknown field '{_shown(key)}'{hint}"
+        yield Described((*path, key), "unknown-field", message, at_key=True)
 
 
 def _dedented_from(error: ValidationError, key: str, root: dict[str, Any]) -> str | None:
@@ -315,7 +322,7 @@ def _cut_at_comma(doc: Document, error: ValidationError, described: Described) -
         f"unknown field '{_shown(where[-1])}': in a {{...}} mapping a ',' ends a value, so "
         f"the text after it became a field: quote the value, {before}: '{whole}'"
     )
-    return where, code, message, at_key
+    return Described(where, code, message, at_key)
 
 
 def _extras(error: ValidationError) -> Iterator[tuple[str, str | None]]:

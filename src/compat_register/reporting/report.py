@@ -32,7 +32,8 @@ def as_github(diagnostic: Diagnostic) -> str:
     # own escaping, which its runner decodes: the annotation names the file as it is.
     message = github_message(display.lines(f"{d.id}: {d.message}"))
     file = github_property(display.lines(d.file))
-    return f"::{d.severity} file={file},line={d.line},col={d.col}::{message}"
+    command = "notice" if d.severity == "info" else d.severity  # GitHub's name for info
+    return f"::{command} file={file},line={d.line},col={d.col}::{message}"
 
 
 def github_message(text: str) -> str:
@@ -125,10 +126,10 @@ def summary_line(diagnostics: list[Diagnostic], summary: dict[str, int] | None) 
 
 
 def exit_code(diagnostics: list[Diagnostic], strict: bool) -> int:
-    """0 clean, 1 problems (errors; warnings too under --strict)."""
+    """0 clean, 1 problems (errors; warnings too under --strict; a notice never)."""
     if any(d.failing for d in diagnostics):
         return 1
-    return 1 if strict and diagnostics else 0
+    return 1 if strict and any(d.severity == "warning" for d in diagnostics) else 0
 
 
 # --- verify --against ---------------------------------------------------------------------

@@ -1,0 +1,118 @@
+"""The catalogue of diagnostic codes: every code a stage emits, its severity, how a site
+build reports it, and what it means, in one line.
+
+One home for what a code is: `site.levels` reads a site build's level here (no rule by
+the code's name), docs/diagnostics.md lists this table, and tests/test_codes.py holds it against the
+codes the source emits, both ways (a code emitted but not listed, or listed but never
+emitted, fails). A new code is added here with the change that emits it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .diagnostic import Severity
+
+Level = Literal["error", "warning", "info"]
+"""How a site build (the MkDocs plugin, `register render`) logs a problem."""
+
+
+@dataclass(frozen=True)
+class Code:
+    """One diagnostic code."""
+
+    severities: tuple[Severity, ...]
+    """The severities it is emitted with (most codes have one)."""
+    meaning: str
+    """What it says, in one line (docs/diagnostics.md shows it)."""
+    site: Level | None = None
+    """How a site build logs it, when not as its severity: a site shows a stale citation
+    and warns (`register verify` fails on it), and says at info level what is expected
+    while a register is pending or a source has no checkout at all."""
+
+
+ERROR: tuple[Severity, ...] = ("error",)
+WARNING: tuple[Severity, ...] = ("warning",)
+INFO: tuple[Severity, ...] = ("info",)
+
+CODES: dict[str, Code] = {
+    # reading: the files themselves (one problem per file that does not load)
+    "missing-file": Code(ERROR, "sources.yaml is not in the registers folder"),
+    "not-read": Code(WARNING, "a `*.yml` file beside the registers, which are read from `*.yaml`"),
+    "unreadable": Code(ERROR, "the file cannot be read (permissions, an I/O error)"),
+    "not-a-file": Code(ERROR, "not a regular file (a device, FIFO or socket): not read"),
+    "file-too-large": Code(ERROR, "the file is over the size limit of one register file"),
+    "not-utf8": Code(ERROR, "the file is not UTF-8 text"),
+    "empty-file": Code(ERROR, "the file holds no YAML mapping at all"),
+    "not-a-mapping": Code(ERROR, "the file's top level is not a YAML mapping"),
+    "multiple-documents": Code(ERROR, "the file holds more than one YAML document"),
+    "yaml-syntax": Code(ERROR, "invalid YAML, with where and, when known, how to fix it"),
+    "tab-indent": Code(ERROR, "a tab where YAML needs spaces to indent"),
+    "odd-line-break": Code(ERROR, "a line break YAML reads and editors do not (NEL, LS, PS)"),
+    "too-deep": Code(ERROR, "mappings or lists nested deeper than register files go"),
+    "yaml-alias": Code(ERROR, "a YAML alias (`*name`): registers are plain data"),
+    "yaml-anchor": Code(ERROR, "a YAML anchor (`&name`): registers are plain data"),
+    "yaml-tag": Code(ERROR, "a YAML tag (`!name`): registers are plain data"),
+    "number-too-large": Code(ERROR, "a number with more digits than its field takes"),
+    "duplicate-key": Code(ERROR, "a key given twice in one mapping"),
+    "complex-key": Code(ERROR, "a key that is not a plain string"),
+    # reading: shape (the JSON Schemas)
+    "unknown-field": Code(ERROR, "a field the schema does not know (with the likely one meant)"),
+    "missing-field": Code(ERROR, "a required field is absent"),
+    "wrong-type": Code(ERROR, "a value of the wrong type (a list for a string, say)"),
+    "bad-value": Code(ERROR, "a value outside what its field allows (pattern, enum, minimum)"),
+    "empty-field": Code(ERROR, "a field that must not be empty is"),
+    "duplicate-item": Code(ERROR, "a list that must hold each item once repeats one"),
+    "invalid": Code(ERROR, "a value the schema rejects for another reason (its message says)"),
+    "bad-citation": Code(ERROR, "a citation that cannot be read (the message shows the form)"),
+    "bad-pattern": Code(ERROR, "a link pattern in sources.yaml is not a regular expression"),
+    # checking: what a schema cannot express
+    "bad-repo": Code(ERROR, "a source's repo is not a location git may be given"),
+    "unknown-source": Code(ERROR, "a subject, citation or command names no such source"),
+    "bad-path": Code(ERROR, "a cited path git must not be given (`..`, an option, a newline)"),
+    "citation-unresolved": Code(
+        ERROR, "a citation whose path no source claims, or more than one", site="warning"
+    ),
+    "duplicate-prefix": Code(ERROR, "two registers use one ID prefix"),
+    "pending-published": Code(WARNING, "a published register's prefix is still listed as pending"),
+    "duplicate-id": Code(ERROR, "an entry ID used twice"),
+    "wrong-prefix": Code(ERROR, "an entry ID without its register's prefix"),
+    "bad-date": Code(ERROR, "a date that is no real date"),
+    "date-order": Code(ERROR, "last-updated is before created"),
+    "unknown-revision": Code(ERROR, "a revision not declared in sources.yaml's revisions"),
+    "revision-order": Code(ERROR, "an entry's changed revisions not listed oldest first"),
+    "no-evidence": Code(WARNING, "a done or partial entry cites nothing of its subject"),
+    "prose-too-costly": Code(ERROR, "prose too long or too deeply nested to render safely"),
+    "bidi-control": Code(WARNING, "a bidirectional control character, which can hide text"),
+    "unknown-prefix": Code(WARNING, "an ID-like reference whose prefix is a register's, mistyped"),
+    "pending-reference": Code(WARNING, "a reference to a register not published yet", site="info"),
+    "dangling-reference": Code(ERROR, "a reference to an entry that does not exist"),
+    "bad-range": Code(ERROR, "a range of references that spans two registers"),
+    "reversed-range": Code(ERROR, "a range of references whose end comes before its start"),
+    # following: citations against their pinned commits, and the review stamps
+    "citation-moved": Code(ERROR, "the quote is on other lines now (register fix)", site="warning"),
+    "citation-broken": Code(ERROR, "the quote is nowhere in the cited file", site="warning"),
+    "citation-missing-file": Code(
+        ERROR, "the cited file does not exist at the pin", site="warning"
+    ),
+    "citation-out-of-range": Code(
+        ERROR, "the cited lines are past the end of the file", site="warning"
+    ),
+    "citation-changed": Code(
+        ERROR, "the cited lines changed since they were stamped", site="warning"
+    ),
+    "citation-unstamped": Code(WARNING, "the cited lines have no review stamp", site="warning"),
+    "source-unavailable": Code(
+        ERROR, "no checkout of a source named or synced: its citations unverified", site="info"
+    ),
+    "checkout-lacks-pin": Code(ERROR, "a named or synced checkout does not hold the pin"),
+    "pin-moved-by-hand": Code(ERROR, "a pin edited in sources.yaml: put it back, register bump"),
+    "bad-stamp": Code(ERROR, "a line of citations.lock that is not a stamp, or an unreadable lock"),
+    "old-stamp": Code(WARNING, "stamps of code files written before stamps knew file kinds"),
+    # sources, importing, site
+    "sync-failed": Code(ERROR, "register sync could not fetch a source's pinned commit"),
+    "import-page": Code(("error", "warning"), "a hand-written page that does not import as is"),
+    "page-clash": Code(ERROR, "a register's page has the name of one of the site's own pages"),
+}
+"""Every diagnostic code, by the stage that emits it."""
