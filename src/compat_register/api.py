@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from .checking import references, resolve, rules
 from .model.diagnostic import Diagnostic, sort_diagnostics
 from .model.registers import Citation, Register, RegisterSet, Sources
+from .model.results import Result
 from .reading import folder
 from .reading.document import Document
 from .storage import project, regular
@@ -36,17 +37,12 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class Checked:
+class Checked(Result):
     """A loaded, validated and cross-linked register set, and every problem found."""
 
     paths: Paths
     registers: RegisterSet
     documents: dict[str, Document]
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-    @property
-    def failed(self) -> bool:
-        return any(d.severity == "error" for d in self.diagnostics)
 
     def unloaded(self) -> dict[str, list[Diagnostic]]:
         """slug -> the problems of each register file that did not load (it has no page
@@ -111,7 +107,8 @@ def _check(
     found = references.resolve(loaded.registers, loaded.documents)
     references.record_backlinks(loaded.registers, found.backlinks)
     diagnostics.extend(found.diagnostics)
-    return Checked(paths, loaded.registers, loaded.documents, sort_diagnostics(diagnostics))
+    diagnostics = sort_diagnostics(diagnostics)
+    return Checked(paths, loaded.registers, loaded.documents, diagnostics=diagnostics)
 
 
 def _read(paths: Paths, on_register: Callable[[Register, Sources], None] | None) -> folder.Loaded:
@@ -196,29 +193,36 @@ def _verify(
         paths,
         checked.registers,
         checked.documents,
-        all_diagnostics,
         outcomes,
         preview,
         check_failed=checked.failed,
         lock=lock,
+        diagnostics=all_diagnostics,
     )
 
 
 @dataclass
-class Fixed:
-    """What `register fix` rewrote."""
+class Fixed(Result):
+    """What `register fix` rewrote; its diagnostics are the run's but those of the
+    citations fixed."""
 
+    verified: Verified
+    """The verified set the rewrite was planned from."""
     changes: list[edit.Change]
     """Each token rewritten, file by file."""
     fixed: list[Citation]
     """The moved citations that now point at their proposed lines."""
-    remaining: list[Diagnostic]
-    """The run's diagnostics but those of the citations fixed."""
+
+    @property
+    def summary(self) -> dict[str, int]:
+        """The counts after the rewrite: a citation re-pointed is no longer `moved`, it is
+        `ok` (its quote is on the lines it now cites), and counted as fixed."""
+        counts, fixed = self.verified.summary, len(self.fixed)
+        moved = counts["moved"] - fixed
+        return {**counts, "ok": counts["ok"] + fixed, "moved": moved, "fixed": fixed}
 
 
-def fix(
-    root: Path, environ: Mapping[str, str] | None = None, on_wait: Waiting = None
-) -> tuple[Verified, Fixed]:
+def fix(root: Path, environ: Mapping[str, str] | None = None, on_wait: Waiting = None) -> Fixed:
     """`register fix`: point every `moved` citation at its proposed lines, in place (but
     those of a source whose pin was moved by hand: `register bump` follows those).
 
@@ -231,7 +235,7 @@ def fix(
         return _fix(paths, environ, journal)
 
 
-def _fix(paths: Paths, environ: Mapping[str, str] | None, journal: Path) -> tuple[Verified, Fixed]:
+def _fix(paths: Paths, environ: Mapping[str, str] | None, journal: Path) -> Fixed:
     from .following import edit
     from .following import fix as fixing
 
@@ -244,7 +248,16 @@ def _fix(paths: Paths, environ: Mapping[str, str] | None, journal: Path) -> tupl
         verified.lock,
     )
     edit.write_texts(plan.files, journal)
-    return verified, Fixed(plan.changes, plan.fixed, plan.remaining)
+    return Fixed(verified, plan.changes, plan.fixed, diagnostics=plan.remaining)
+
+
+@dataclass
+class Synced(Result):
+    """What `register sync` made readable; its diagnostics: those of sources.yaml (with an
+    error there nothing is fetched) and one per source that failed."""
+
+    synced: list[pins.Synced] = field(default_factory=list)
+    """Each source synced: alias, full sha, the local checkout when nothing was fetched."""
 
 
 def sync(
@@ -253,14 +266,10 @@ def sync(
     progress: Callable[[str, str], None] | None = None,
     environ: Mapping[str, str] | None = None,
     on_wait: Waiting = None,
-) -> tuple[list[pins.Synced], list[Diagnostic]]:
+) -> Synced:
     """`register sync`: fetch each source's pinned commit into the cache, but for a source
-    whose local checkout already holds it.
-
-    Reads sources.yaml alone (the register files play no part). Returns each source synced
-    (alias, full sha, the local checkout when nothing was fetched) and every problem: those
-    of sources.yaml, when it has errors nothing is fetched, and one per source that failed.
-    """
+    whose local checkout already holds it. Reads sources.yaml alone (the register files
+    play no part)."""
     from .sources import pins
 
     paths = _paths(root, environ)
@@ -269,11 +278,25 @@ def sync(
     sources = folder.read_sources(paths, documents, problems)
     problems.extend(rules.check_sources(sources, documents.get(sources.file)))
     if any(p.severity == "error" for p in problems):
-        return [], sort_diagnostics(problems)
+        return Synced(diagnostics=sort_diagnostics(problems))
     environ = os.environ if environ is None else environ
     with _writer(paths, " ".join(["register sync", *aliases]), environ, on_wait):
         synced, failed = pins.sync_all(sources, paths, list(aliases), progress, environ)
-    return synced, sort_diagnostics([*problems, *failed])
+    return Synced(synced, diagnostics=sort_diagnostics([*problems, *failed]))
+
+
+@dataclass
+class Bumped(Result):
+    """What `register bump` moved; its diagnostics are `register check`'s."""
+
+    checked: Checked
+    bump: bumping.Bump | None
+    """The pin's move and each citation's, None when refused."""
+
+
+def _needs_clean_set(command: str) -> str:
+    """Why a command that rewrites citations refuses while check reports errors."""
+    return f"{command} needs a register set without errors: fix them first"
 
 
 def bump(
@@ -285,7 +308,7 @@ def bump(
     progress: Callable[[str], None] | None = None,
     environ: Mapping[str, str] | None = None,
     on_wait: Waiting = None,
-) -> tuple[Checked, bumping.Bump | None]:
+) -> Bumped:
     """`register bump`: move the pin of `alias` to `rev` and every citation of it along.
 
     Refuses (returns no bump) while `register check` reports errors: a file that does not
@@ -300,7 +323,8 @@ def bump(
     with _writer(paths, f"register bump {alias}", environ, on_wait) as journal:
         checked = _check(paths, environ=environ)
         if checked.failed:
-            return checked, None
+            refused = _needs_clean_set("bump")
+            return Bumped(checked, None, diagnostics=checked.diagnostics, refused=refused)
         result = bumping.bump(
             checked.registers,
             checked.documents,
@@ -313,7 +337,7 @@ def bump(
             progress=progress,
             journal=journal,
         )
-    return checked, result
+    return Bumped(checked, result, diagnostics=checked.diagnostics)
 
 
 class UnknownID(RegisterError):
@@ -323,14 +347,15 @@ class UnknownID(RegisterError):
 
 
 @dataclass
-class Stamped:
-    """What `register stamp` recorded."""
+class Stamped(Result):
+    """What `register stamp` recorded; its diagnostics are `register verify`'s."""
 
-    stamped: list[verify.Outcome]
+    verified: Verified
+    stamped: list[verify.Outcome] = field(default_factory=list)
     """The citations whose lines were stamped."""
-    refused: list[verify.Outcome]
+    unstampable: list[verify.Outcome] = field(default_factory=list)
     """Chosen citations that could not be stamped: their lines are not readable as cited."""
-    written: bool
+    written: bool = False
 
 
 def stamp(
@@ -338,13 +363,13 @@ def stamp(
     ids: Iterable[str] = (),
     environ: Mapping[str, str] | None = None,
     on_wait: Waiting = None,
-) -> tuple[Verified, Stamped | None]:
+) -> Stamped:
     """`register stamp [ID...]`: record the cited lines of the given entries (every entry
     when none is given) in citations.lock, as reviewed. A citation is stamped only when its
     lines read as cited (`ok`, `changed` or `unstamped`); the others keep any old stamp.
 
-    Refuses (returns nothing stamped, writes nothing) while `register check` reports
-    errors: the stamps of a file that does not load would otherwise be dropped. Raises
+    Refuses (`refused` says why; nothing stamped, nothing written) while `register check`
+    reports errors: the stamps of a file that does not load would otherwise be dropped. Raises
     `edit.EditError` when the lock cannot be rewritten safely.
     """
     paths = _paths(root, environ)
@@ -354,12 +379,13 @@ def stamp(
 
 def _stamp(
     paths: Paths, ids: Iterable[str], environ: Mapping[str, str] | None, journal: Path
-) -> tuple[Verified, Stamped | None]:
+) -> Stamped:
     from .following import edit, stamping
 
     verified = _verify(paths, environ=environ)
     if verified.check_failed:
-        return verified, None
+        refused = _needs_clean_set("stamp")
+        return Stamped(verified, diagnostics=verified.diagnostics, refused=refused)
     chosen = set(ids) or None
     known = {c.entry for c in verified.registers.citations()}
     if chosen and (unknown := sorted(chosen - known)):
@@ -367,14 +393,24 @@ def _stamp(
     plan = stamping.plan(verified.outcomes, verified.registers.sources, verified.lock, chosen)
     if plan.changed:
         edit.write_texts({str(paths.lock): (plan.old_text, plan.text)}, journal)
-    return verified, Stamped(plan.stamped, plan.refused, plan.changed)
+    return Stamped(
+        verified, plan.stamped, plan.refused, plan.changed, diagnostics=verified.diagnostics
+    )
 
 
 class InitError(RegisterError):
     """`register init` would overwrite a file, or could not write; nothing was written."""
 
 
-def init(folder: Path, name: str | None = None, today: datetime.date | None = None) -> list[str]:
+@dataclass
+class Initialised(Result):
+    """What `register init` wrote."""
+
+    written: list[str]
+    """The paths written, relative to the project's folder."""
+
+
+def init(folder: Path, name: str | None = None, today: datetime.date | None = None) -> Initialised:
     """`register init [DIR]`: write a working register project into `folder` (created when
     missing) and return the paths written. Refuses, writing nothing, when any of them exists."""
     from .following import edit
@@ -390,7 +426,7 @@ def init(folder: Path, name: str | None = None, today: datetime.date | None = No
         edit.write_all([(folder / path, text.encode("utf-8")) for path, text in texts.items()])
     except OSError as err:
         raise InitError(f"cannot write {err.filename or folder}: {err.strerror or err}") from None
-    return list(texts)
+    return Initialised(list(texts))
 
 
 def _project_name(folder: Path) -> str:
@@ -433,16 +469,11 @@ MAX_PAGE_BYTES = 4 * 1024 * 1024
 
 
 @dataclass
-class Imports:
+class Imports(Result):
     """What `register import` planned, and whether it wrote the files."""
 
     planned: list[importing_plan.Planned]
-    diagnostics: list[Diagnostic]
     written: bool = False
-
-    @property
-    def failed(self) -> bool:
-        return any(d.failing for d in self.diagnostics)
 
 
 def import_pages(
@@ -489,7 +520,7 @@ def _import_pages(
     planned, found = importing.plan(
         [t for t in texts if t is not None], place, name=name, force=force
     )
-    result = Imports(planned, sort_diagnostics([*problems, *found]))
+    result = Imports(planned, diagnostics=sort_diagnostics([*problems, *found]))
     if result.failed or dry_run:
         return result
     edit.write_texts({p.file: (_old_text(Path(p.file)), p.text) for p in planned}, journal)
@@ -528,7 +559,14 @@ def _old_text(path: Path) -> str:
     return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
 
 
-def render_plain(root: Path, legend: str | None = None) -> tuple[dict[str, str], Checked]:
+@dataclass
+class PlainPages(Result):
+    """`register render --plain`'s pages, by file name; its diagnostics are check's."""
+
+    pages: dict[str, str]
+
+
+def render_plain(root: Path, legend: str | None = None) -> PlainPages:
     """`register render --plain`: each register as a plain Markdown page in the hand-written
     shape (`<slug>.md`), which `register import` reads back into the same register. Reads
     no checkout. A register whose subject is not a source is left out (check says why)."""
@@ -541,10 +579,17 @@ def render_plain(root: Path, legend: str | None = None) -> tuple[dict[str, str],
         for register in checked.registers.registers
         if register.subject in sources
     }
-    return pages, checked
+    return PlainPages(pages, diagnostics=checked.diagnostics)
 
 
-def cite(root: Path, spec: str, environ: Mapping[str, str] | None = None) -> cites.Cited:
+@dataclass
+class Cite(Result):
+    """The citation `register cite` made."""
+
+    cited: cites.Cited
+
+
+def cite(root: Path, spec: str, environ: Mapping[str, str] | None = None) -> Cite:
     """`register cite [ALIAS:]PATH:LINE[-END]`: the citation of those lines at the pin,
     read from the source's checkout or the cache (never the network). Raises
     `cite.CiteError` with one line saying why not (and what to run)."""
@@ -554,7 +599,7 @@ def cite(root: Path, spec: str, environ: Mapping[str, str] | None = None) -> cit
     sources = _cite_sources(paths)
     named = cites.target(spec, sources)
     with _pinned(paths, sources, named.source, environ) as (checkout, sha):
-        return cites.cite(named, _lines(checkout, sha, named.path), sources.claims())
+        return Cite(cites.cite(named, _lines(checkout, sha, named.path), sources.claims()))
 
 
 def cite_grep(

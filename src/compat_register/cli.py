@@ -274,20 +274,13 @@ def _alias_rev(value: str | None) -> tuple[str, str] | None:
 def fix(registers_dir: Path, fmt: str, verbose: bool) -> None:
     """Rewrite the line numbers of moved citations in place (nothing else changes)."""
     _require_dir(registers_dir)
-    result, fixed = api.fix(registers_dir, on_wait=waiting)
+    fixed = api.fix(registers_dir, on_wait=waiting)
     if fmt != "json":
         for change in fixed.changes:
             echo(change.as_text())
     extra = {"changes": [change.__dict__ for change in fixed.changes]}
-    summary = fix_summary(result.summary, len(fixed.fixed))
-    report(fixed.remaining, fmt, summary, extra, verbose)
-    sys.exit(reporter.exit_code(fixed.remaining, strict=False))
-
-
-def fix_summary(counts: dict[str, int], fixed: int) -> dict[str, int]:
-    """The counts after `register fix`: a citation it re-pointed is no longer `moved`, it
-    is `ok` (its quote is on the lines it now cites) and counted as fixed."""
-    return {**counts, "ok": counts["ok"] + fixed, "moved": counts["moved"] - fixed, "fixed": fixed}
+    report(fixed.diagnostics, fmt, fixed.summary, extra, verbose)
+    sys.exit(reporter.exit_code(fixed.diagnostics, strict=False))
 
 
 @main.command()
@@ -307,14 +300,14 @@ def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: s
     when a citation changed or is gone, even though the files were written.
     """
     _require_dir(registers_dir)
-    checked, result = api.bump(
+    bumped = api.bump(
         registers_dir, alias, rev, dry_run=dry_run, progress=_progress(alias), on_wait=waiting
     )
-    if result is None:
-        report(checked.diagnostics, "text")
-        raise click.ClickException("bump needs a register set without errors: fix them first")
-    echo(reporter.bump_report(result, dry_run, fmt))
-    counts = result.counts()
+    if bumped.bump is None:
+        report(bumped.diagnostics, "text")
+        raise click.ClickException(str(bumped.refused))
+    echo(reporter.bump_report(bumped.bump, dry_run, fmt))
+    counts = bumped.bump.counts()
     sys.exit(1 if counts["changed"] or counts["gone"] else 0)
 
 
@@ -342,14 +335,14 @@ def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
     not read as cited is not stamped.
     """
     _require_dir(registers_dir)
-    verified, stamped = api.stamp(registers_dir, ids, on_wait=waiting)
-    if stamped is None:
-        report(verified.diagnostics, "text", verified.summary)
-        raise click.ClickException("stamp needs a register set without errors: fix them first")
-    for outcome in stamped.refused:
+    stamped = api.stamp(registers_dir, ids, on_wait=waiting)
+    if stamped.refused is not None:
+        report(stamped.diagnostics, "text", stamped.verified.summary)
+        raise click.ClickException(stamped.refused)
+    for outcome in stamped.unstampable:
         echo(reporter.refused_text(outcome))
     echo(reporter.stamped_text(stamped.stamped, stamped.written))
-    sys.exit(1 if stamped.refused else 0)
+    sys.exit(1 if stamped.unstampable else 0)
 
 
 @main.command()
@@ -365,15 +358,15 @@ def sync(registers_dir: Path, aliases: tuple[str, ...]) -> None:
         if show:
             progress_line(alias, line)
 
-    synced, problems = api.sync(registers_dir, aliases, progress, on_wait=waiting)
+    result = api.sync(registers_dir, aliases, progress, on_wait=waiting)
     if show:
         echo("", err=True)
-    for done in synced:
+    for done in result.synced:
         held = f" (the checkout at {done.checkout} holds it: nothing fetched)"
         echo(f"{done.alias}: {done.sha}{held if done.checkout else ''}")
-    for problem in problems:
+    for problem in result.diagnostics:
         echo(problem.as_text())
-    sys.exit(reporter.exit_code(problems, strict=False))
+    sys.exit(reporter.exit_code(result.diagnostics, strict=False))
 
 
 @main.command(name="diff")
@@ -548,8 +541,9 @@ def _render(
 
 
 def _render_plain(registers_dir: Path, out: Path, legend: str | None) -> None:
-    pages, checked = api.render_plain(registers_dir, legend)
-    for diagnostic in checked.diagnostics:
+    plain = api.render_plain(registers_dir, legend)
+    pages = plain.pages
+    for diagnostic in plain.diagnostics:
         echo(diagnostic.as_text(), err=True)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -558,7 +552,7 @@ def _render_plain(registers_dir: Path, out: Path, legend: str | None) -> None:
         message = f"cannot write {err.filename or out}: {err.strerror or err}"
         raise click.ClickException(message) from None
     echo(f"wrote {reporter.counted(len(pages), 'file')} to {out}")
-    sys.exit(1 if checked.failed else 0)
+    sys.exit(1 if plain.failed else 0)
 
 
 def refuse_unsafe_pages(pages: dict[str, str]) -> None:
@@ -609,7 +603,7 @@ def init(folder: Path, name: str | None) -> None:
     """Start a register project in FOLDER (default: here): mkdocs.yml, registers/ with
     sources.yaml and an example register, docs/, the JSON Schemas, a CI workflow and a
     pre-commit configuration. Refuses to overwrite any file."""
-    written = api.init(folder, name)
+    written = api.init(folder, name).written
     for path in written:
         echo(f"wrote {folder / path}")
     echo(NEXT_STEPS.format(cd=f"cd {folder} && " if str(folder) != "." else ""))
@@ -689,7 +683,7 @@ def cite(
     if needle is not None and ":" in target:
         raise click.UsageError("with --grep, name the source only: register cite ALIAS --grep TEXT")
     if needle is None:
-        echo(reporter.cite_report(api.cite(registers_dir, target), fmt))
+        echo(reporter.cite_report(api.cite(registers_dir, target).cited, fmt))
         return
     hits = api.cite_grep(
         registers_dir, target, needle, glob=glob, limit=limit, ignore_case=ignore_case
@@ -712,8 +706,8 @@ def _history(registers_dir: Path) -> History | None:
     except HistoryError as err:
         echo(f"no Changes page: {err}", err=True)
         return None
-    if history.notice:
-        echo(history.notice, err=True)
+    for notice in history.diagnostics:
+        echo(notice.message, err=True)
     return history
 
 

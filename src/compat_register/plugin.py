@@ -375,8 +375,8 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         except HistoryError as err:  # git failed: the site builds, and --strict says so
             log.warning("no Changes page: %s", err)
             return None
-        if history.notice:
-            log.info(history.notice)
+        for notice in history.diagnostics:
+            log.info(notice.message)
         if history.shallow:
             log.info("a shallow clone: the Changes page shows the history it holds")
         return history

@@ -138,7 +138,8 @@ def bump_through(root: Path, history: History, targets: list[str]) -> list[Outco
     state: dict[object, Outcome] = {}
     order: list[object] = []
     for target in targets:
-        checked, result = api.bump(folder, "up", target, environ=environ)
+        bumped = api.bump(folder, "up", target, environ=environ)
+        checked, result = bumped.checked, bumped.bump
         assert result is not None, [str(d) for d in checked.diagnostics]
         for followed in result.followed:
             key = (followed.citation.entry, followed.citation.field)

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..model.diagnostic import Diagnostic
+from ..model.positions import Where
+from ..model.results import Result
 from ..reading.folder import display_path
 from ..sources.diffs import ZERO_SHA, LoggedCommit
 from ..sources.git import GitSourceError
@@ -138,8 +140,9 @@ def _regular(path: Path) -> bool:
 
 
 @dataclass
-class Compared:
-    """What `register diff` found between two sides."""
+class Compared(Result):
+    """What `register diff` found between two sides; its diagnostics are those of
+    `problems`."""
 
     old: str
     """The full sha of the `from` commit."""
@@ -159,7 +162,8 @@ def compare(root: Path, old_rev: str | None = None, new_rev: str | None = None) 
         before = project.commit_set(old)
         after = project.worktree_set() if new == WORKTREE else project.commit_set(new)
     diff = diff_sets(before, after)
-    return Compared(old, new, diff, _located(root, diff, {"from": old, "to": new}))
+    problems = _located(root, diff, {"from": old, "to": new})
+    return Compared(old, new, diff, problems, diagnostics=[d for _, d in problems])
 
 
 def _located(root: Path, diff: Diff, sides: dict[str, str]) -> list[tuple[str, Diagnostic]]:
@@ -189,8 +193,9 @@ class Commit:
 
 
 @dataclass
-class History:
-    """The history of the registers folder as far as the clone holds it."""
+class History(Result):
+    """The history of the registers folder as far as the clone holds it; its diagnostics
+    are notices (`info`) of what cost no data: the cache could not be written."""
 
     commits: list[Commit]
     """Newest first."""
@@ -198,8 +203,6 @@ class History:
     """Whether the clone is shallow (the oldest commit shown may not be the first)."""
     counts: dict[str, list[tuple[Commit, dict[str, int]]]]
     """Register slug -> its state counts after each commit that changed it, oldest first."""
-    notice: str | None = None
-    """A problem that cost no data (the cache could not be written)."""
 
 
 def read_history(root: Path, cache_file: Path | None) -> History:
@@ -215,8 +218,17 @@ def read_history(root: Path, cache_file: Path | None) -> History:
             commits, counts = _walk(project, cache, logged, edges)
         except GitSourceError as err:  # git failed under us: one line, not a traceback
             raise HistoryError(str(err)) from None
-    notice = cache.save()
-    return History(commits, bool(edges), counts, notice)
+    unsaved = cache.save()
+    notices = [] if unsaved is None or cache_file is None else [_notice(cache_file, unsaved)]
+    return History(commits, bool(edges), counts, diagnostics=notices)
+
+
+def _notice(cache_file: Path, message: str) -> Diagnostic:
+    """The notice that the history cache could not be written (the history was read)."""
+    where = Where(display_path(cache_file), 1, 1)
+    return Diagnostic.at(
+        where, id="history", code="cache-unwritable", message=message, severity="info"
+    )
 
 
 def _walk(

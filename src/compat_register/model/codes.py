@@ -114,5 +114,7 @@ CODES: dict[str, Code] = {
     "sync-failed": Code(ERROR, "register sync could not fetch a source's pinned commit"),
     "import-page": Code(("error", "warning"), "a hand-written page that does not import as is"),
     "page-clash": Code(ERROR, "a register's page has the name of one of the site's own pages"),
+    # notices: what a run could not do beside the registers, failing nothing
+    "cache-unwritable": Code(INFO, "a cache could not be written: the next run reads anew"),
 }
 """Every diagnostic code, by the stage that emits it."""

@@ -19,6 +19,7 @@ from ..citations.syntax import CitationSyntaxError, parse_compact
 from ..model.claims import Claim, Claims, claimants
 from ..model.notation import lines_text
 from ..model.registers import Sources
+from ..model.results import Result
 from ..storage.errors import RegisterError
 
 LONGEST_QUOTE = 72
@@ -154,7 +155,7 @@ def _collapsed_offset(line: str, offset: int) -> int:
 
 
 @dataclass
-class Hits:
+class Hits(Result):
     """What `register cite ALIAS --grep TEXT` found."""
 
     cited: list[Cited]
