@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..model.diagnostic import Diagnostic
-from ..model.positions import Where
 from ..model.results import Result
 from ..reading.folder import display_path
 from ..sources.diffs import ZERO_SHA, LoggedCommit
@@ -225,10 +224,8 @@ def read_history(root: Path, cache_file: Path | None) -> History:
 
 def _notice(cache_file: Path, message: str) -> Diagnostic:
     """The notice that the history cache could not be written (the history was read)."""
-    where = Where(display_path(cache_file), 1, 1)
-    return Diagnostic.at(
-        where, id="history", code="cache-unwritable", message=message, severity="info"
-    )
+    file = display_path(cache_file)
+    return Diagnostic.notice(file, id="history", code="cache-unwritable", message=message)
 
 
 def _walk(

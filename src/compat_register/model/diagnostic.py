@@ -50,6 +50,14 @@ class Diagnostic:
             message=message,
         )
 
+    @classmethod
+    def notice(
+        cls, file: str, *, id: str, code: str, message: str, severity: Severity = "info"
+    ) -> Diagnostic:
+        """A notice about a file as a whole (a cache, the registers folder), at its line 1:
+        what a run did or could not do beside the registers."""
+        return cls.at(Where(file, 1, 1), id=id, code=code, message=message, severity=severity)
+
     @property
     def failing(self) -> bool:
         return self.severity == "error"
