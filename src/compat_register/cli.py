@@ -16,9 +16,6 @@ import click
 
 from . import api
 from .following import edit
-from .model import display
-from .model.diagnostic import Diagnostic
-from .reading import project
 from .reporting import export
 from .reporting import report as reporter
 
@@ -52,8 +49,8 @@ def _find_registers(ctx: click.Context, _param: click.Parameter, value: Path | N
     """The registers folder: this command's --registers, the group's, $REGISTER_DIR, or the
     nearest project above the working directory; ./registers (reported missing) when none."""
     given = value if value is not None else ctx.find_root().params.get("registers_dir")
-    found = project.registers_folder(given, os.environ)
-    return Path(project.DEFAULT) if found is None else found
+    found = api.registers_folder(given)
+    return Path(api.DEFAULT_REGISTERS) if found is None else found
 
 
 def format_option(func: F) -> F:
@@ -88,7 +85,7 @@ def no_traceback(func: F) -> F:
         except api.RegisterError as err:  # ours, one line: a usage error exits 2, else 1
             raise click_error(err) from None
         except click.ClickException as err:  # its message may name a file, an alias, a quote
-            setattr(err, "message", display.lines(err.message))  # noqa: B010 - typed final
+            setattr(err, "message", reporter.shown(err.message))  # noqa: B010 - typed final
             raise
         except (click.exceptions.Exit, click.Abort, SystemExit):
             raise
@@ -110,14 +107,14 @@ def no_traceback(func: F) -> F:
 
 def click_error(err: api.RegisterError) -> click.ClickException:
     """Our error as click's: `Error: ...` and exit 1, or with the usage first and exit 2."""
-    message = display.lines(str(err))
+    message = reporter.shown(str(err))
     return click.UsageError(message) if err.usage else click.ClickException(message)
 
 
 def echo(text: str, err: bool = False, nl: bool = True) -> None:
     """Print on the terminal: every value already in `text` shown, never obeyed (an escape
     sequence or a bidi control from a register file is written as `\x1b`, `\u202e`)."""
-    click.echo(display.lines(text), err=err, nl=nl)
+    click.echo(reporter.shown(text), err=err, nl=nl)
 
 
 def waiting(line: str) -> None:
@@ -149,16 +146,17 @@ def _require_dir(registers_dir: Path) -> None:
     if registers_dir.is_dir():
         return
     searched = ""
-    if registers_dir == Path(project.DEFAULT):  # what _find_registers gives when it found none
+    default = api.DEFAULT_REGISTERS
+    if registers_dir == Path(default):  # what _find_registers gives when it found none
         searched = (
-            f" (nor does any {project.DEFAULT}/sources.yaml above it: name the folder with "
-            f"--registers DIR or {project.ENVIRONMENT})"
+            f" (nor does any {default}/sources.yaml above it: name the folder with "
+            f"--registers DIR or {api.REGISTERS_VARIABLE})"
         )
     raise click.UsageError(f"registers directory '{registers_dir}' does not exist{searched}")
 
 
 def report(
-    diagnostics: list[Diagnostic],
+    diagnostics: list[api.Diagnostic],
     fmt: str,
     summary: dict[str, int] | None = None,
     extra: dict[str, Any] | None = None,
@@ -319,7 +317,7 @@ def _progress(alias: str) -> Callable[[str], None] | None:
 
 def progress_line(alias: str, line: str) -> None:
     """git's progress, over itself on one terminal line (its own CR kept, nothing else)."""
-    click.echo(f"\r{display.line(f'{alias}: {line[:100]:<100}')}", err=True, nl=False)
+    click.echo(f"\r{reporter.shown_line(f'{alias}: {line[:100]:<100}')}", err=True, nl=False)
 
 
 @main.command()
@@ -417,7 +415,7 @@ def export_command(registers_dir: Path, output: Path | None) -> None:
         echo(diagnostic.as_text(), err=True)
     text = reporter.dumps(export.export(result.registers))
     if output:
-        write_atomically({output: text + "\n"})
+        api.write_files({output: text + "\n"})
     else:
         echo(text)
     sys.exit(reporter.exit_code(result.diagnostics, strict=False))

@@ -47,6 +47,17 @@ def github_property(text: str) -> str:
     return github_message(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def shown(text: str) -> str:
+    """Text for a terminal: every value in it shown, never obeyed (an escape sequence or a
+    bidi control from a register file is written as `\\x1b`, `\\u202e`); lines kept."""
+    return display.lines(text)
+
+
+def shown_line(text: str) -> str:
+    """`shown`, on one line whatever the text holds."""
+    return display.line(text)
+
+
 def dumps(data: object) -> str:
     """JSON for a report: indented, Unicode kept, no control character left raw."""
     return display.json_text(json.dumps(data, ensure_ascii=False, indent=2))

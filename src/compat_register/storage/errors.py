@@ -22,3 +22,7 @@ class RegisterError(Exception):
 
 class StorageError(RegisterError):
     """The project's state cannot be locked or settled. One line, for `Error:`."""
+
+
+class WriteError(RegisterError):
+    """Files that could not be written (all or none was). One line, naming the file."""
