@@ -222,3 +222,23 @@ def test_code_that_looks_like_html_stays_text() -> None:
     assert "<script" not in html
     shown = re.sub(r"<[^>]+>", "", html)  # the text a reader sees, still escaped
     assert "&lt;/code&gt;&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in shown
+
+
+def test_a_single_build_keeps_no_excerpt_once_written(tmp_path: Path) -> None:
+    """`remember=False` (one build, no rebuild to come): the same documents, each written
+    as it is made, and no block or stored file held afterwards."""
+    first = Excerpt.of("a.go:1", Block("go", 1, (1, 1), ("func a() {}",)))
+    second = Excerpt.of("b.go:2", Block("go", 2, (1, 1), ("func b() {}",)))
+    files = {
+        "a/excerpts.html": ExcerptFile("a", "A", [first]),
+        "b/excerpts.html": ExcerptFile("b", "B", [second, first]),
+    }
+    kept = excerpts.documents(files, Highlighter())
+    store = tmp_path / "cache"
+    single = Highlighter(store=lambda s: ExcerptStore(store, s), remember=False)
+    written = excerpts.write_documents(files, single, tmp_path / "out")
+    assert {uri: path.read_text() for uri, path in written.items()} == kept
+    assert written["b/excerpts.html"] == tmp_path / "out" / "b" / "excerpts.html"
+    assert single._html == {} and single._stored == {}
+    again = Highlighter(store=lambda s: ExcerptStore(store, s), remember=False)
+    assert excerpts.documents(files, again) == kept  # what it stored reads back

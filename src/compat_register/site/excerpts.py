@@ -27,6 +27,7 @@ import copy
 import html
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from pygments import highlight
@@ -129,7 +130,12 @@ class Highlighter:
         extensions: Sequence[Any] = tuple(MARKDOWN_EXTENSIONS),
         configs: Mapping[str, Mapping[str, Any]] | None = None,
         store: Callable[[str], ExcerptStore] | None = None,
+        *,
+        remember: bool = True,
     ):
+        self.remember = remember
+        """Keep each block's HTML for the next build (`mkdocs serve`); a single build
+        (`mkdocs build`, `register render`) forgets a register's once its file is made."""
         self.options = HighlightOptions.of(MARKDOWN_EXTENSIONS if configs is None else configs)
         self._settings = fingerprint([], asdict(self.options))
         self.store: ExcerptStore | None = store(self.settings()) if store is not None else None
@@ -154,7 +160,8 @@ class Highlighter:
             found = stored.get(_digest(block))
         if found is None:
             found = sanitize.clean_excerpt(self._highlight(block))
-        self._html[block] = found
+        if self.remember:
+            self._html[block] = found
         return found
 
     def _highlight(self, block: Block) -> str:
@@ -191,9 +198,11 @@ class Highlighter:
     def document(self, file: ExcerptFile) -> str:
         """The file's HTML document (`document`), its new excerpts written to the store."""
         stored = self._read(file.slug)
-        text = document(file, lambda block: self.html(block, stored))
-        self._write(file, stored)
-        return text
+        made = {excerpt.block: self.html(excerpt.block, stored) for excerpt in file.excerpts}
+        self._write(file.slug, made, stored)
+        if not self.remember:
+            self._stored.pop(file.slug, None)
+        return document(file, made.__getitem__)
 
     def _read(self, slug: str) -> dict[str, str]:
         """The register's stored excerpts, cleaned: the store is not trusted as HTML."""
@@ -204,17 +213,17 @@ class Highlighter:
             self._stored[slug] = {key: sanitize.clean_excerpt(h) for key, h in found.items()}
         return self._stored[slug]
 
-    def _write(self, file: ExcerptFile, stored: dict[str, str]) -> None:
-        """Store the file's excerpts when they are not what is stored already."""
+    def _write(self, slug: str, made: dict[Block, str], stored: dict[str, str]) -> None:
+        """Store a register's excerpts when they are not what is stored already."""
         if self.store is None:
             return
-        blocks = {_digest(e.block): self._html[e.block] for e in file.excerpts}
+        blocks = {_digest(block): text for block, text in made.items()}
         if blocks == stored:
             return
-        problem = self.store.write(file.slug, blocks)
+        problem = self.store.write(slug, blocks)
         if problem is not None:
             self.problems.append(problem)
-        self._stored[file.slug] = blocks
+        self._stored[slug] = blocks
 
     def keep_only(self, blocks: Iterable[Block]) -> None:
         """Forget every block not in `blocks` (what the last build no longer shows)."""
@@ -243,6 +252,21 @@ def documents(
     highlighter forgets the blocks none of them holds."""
     highlighter = highlighter or Highlighter()
     written = {uri: highlighter.document(file) for uri, file in files.items()}
+    highlighter.keep_only(excerpt.block for file in files.values() for excerpt in file.excerpts)
+    return written
+
+
+def write_documents(
+    files: dict[str, ExcerptFile], highlighter: Highlighter, folder: Path
+) -> dict[str, Path]:
+    """Each excerpt file's document written to `folder` / its path as soon as it is made,
+    by path: never all held at once (20,000 excerpts weigh some 60 MB of HTML)."""
+    written = {}
+    for uri, file in files.items():
+        path = folder / uri
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(highlighter.document(file), encoding="utf-8")
+        written[uri] = path
     highlighter.keep_only(excerpt.block for file in files.values() for excerpt in file.excerpts)
     return written
 
