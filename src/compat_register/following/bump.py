@@ -227,8 +227,10 @@ def _new_places(
     someone stamps it again)."""
     places: dict[CitationKey, stamps.Place] = {}
     for f in followed:
+        if f.lines is None or f.citation.key not in edits:
+            continue
         place = stamps.place(f.citation)
-        if place is None or f.lines is None or f.citation.key not in edits:
+        if place is None:
             continue
         new = (f.citation.entry, place[1], f.path, *f.lines)
         if new != place:

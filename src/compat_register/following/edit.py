@@ -2,9 +2,10 @@
 
 Used by `register fix` (moved citations) and `register bump` (a moved pin). Each edit
 replaces one `PATH:LINES` token (or a mapping's `lines` or `path` value) where it was
-written. Every new text is made in memory and parsed again, each register file read back
-to check that its citations now say what was planned; only then is anything written, all
-files at once or none (`write_texts`, through `storage.atomic`).
+written. Every new text is made in memory and read back, to check that its citations now
+say what was planned: shown from the old parse when the edits are token swaps that cannot
+change how YAML reads the rest (`readback.proves`), else parsed again in full; only then
+is anything written, all files at once or none (`write_texts`, through `storage.atomic`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from ..reading.schema import integer_keys
 from ..storage.atomic import write_all
 from ..storage.errors import RegisterError
 from ..storage.regular import MAX_BYTES, read_bytes
+from . import readback
+from .readback import Reading, reading
 
 
 class EditError(RegisterError):
@@ -57,9 +60,6 @@ class Edit:
     entry: str
     occurrence: int = 0
 
-
-Reading = tuple[str | None, str, int, int]
-"""What a citation reads as: (alias as written, path as written, start, end)."""
 
 Planned = tuple[list[Edit], Reading]
 """The edits of one citation, and what it must read as once they are made."""
@@ -111,7 +111,11 @@ def rewrite_register(
     if not changes:
         return None
     text = rewrite(doc.text, changes)
-    _read_back(check_yaml(doc.file, text), register.slug, citations, planned)
+    expected = [planned[c.key][1] if c.key in planned else reading(c) for c in citations]
+    swaps = [(offset, change.old, change.new) for offset, change in changes]
+    fields = [e.field for e in edits]
+    if not readback.proves(doc, register.slug, swaps, fields, citations, expected):
+        read_back(check_yaml(doc.file, text), register.slug, citations, expected)
     return text, [change for _, change in changes]
 
 
@@ -123,21 +127,18 @@ def _located(citation: Citation, edits: list[Edit]) -> list[Edit]:
     ]
 
 
-def _read_back(
-    doc: Document, slug: str, citations: list[Citation], planned: Mapping[CitationKey, Planned]
+def read_back(
+    doc: Document, slug: str, citations: list[Citation], expected: list[Reading]
 ) -> None:
-    """Refuse a rewrite whose citations do not read back as planned, in number and order."""
+    """The full read-back of a rewritten file (`doc`, parsed again): refuse it unless its
+    citations read as `expected`, in number and order. Run when `readback.proves` cannot
+    show as much from the old parse alone."""
     found = register_citations(doc, slug, [])
     if len(found) != len(citations):
         raise EditError(f"{doc.file}: the rewrite would change the number of citations")
-    for old, new in zip(citations, found, strict=True):
-        expected = planned[old.key][1] if old.key in planned else _reading(old)
-        if _reading(new) != expected:
+    for old, new, want in zip(citations, found, expected, strict=True):
+        if reading(new) != want:
             raise EditError(f"{doc.file}: rewriting {old.text} would not read back as planned")
-
-
-def _reading(citation: Citation) -> Reading:
-    return citation.alias, citation.path, citation.start, citation.end
 
 
 def plan_edits(doc: Document, edits: Iterable[Edit]) -> list[tuple[int, Change]]:

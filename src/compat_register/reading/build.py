@@ -191,6 +191,26 @@ def register_citations(doc: Document, slug: str, out: list[Diagnostic]) -> list[
     return found
 
 
+def entry_citations(
+    doc: Document, slug: str, index: int, data: Any, out: list[Diagnostic]
+) -> list[Citation]:
+    """The citations (listed, then in prose) of entry `index` of `doc` if its mapping were
+    `data`, as `register_citations` reads them: the read-back of one edited entry
+    (following/readback.py). Nothing when `data` is not a mapping."""
+    if not isinstance(data, dict):
+        return []
+    entry_id = _entry_id(slug, index, data)[0]
+    listed, prose = _entry_citations(
+        ("entries", index), data, entry_id, _CitationBuilder(doc, slug, out)
+    )
+    return listed + prose
+
+
+def summary_citations(doc: Document, slug: str, text: Any, out: list[Diagnostic]) -> list[Citation]:
+    """The in-prose citations of `doc`'s summary if it read `text` (see `entry_citations`)."""
+    return _CitationBuilder(doc, slug, out).in_prose(("summary",), slug, text)
+
+
 def _entries(data: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
     """Each entry mapping of a register document, with its index (others are the schema's)."""
     for index, entry in enumerate(_list(data.get("entries"))):

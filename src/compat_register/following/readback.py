@@ -1,0 +1,248 @@
+"""The cheap read-back of a token rewrite: what the new text reads as, shown from the old parse.
+
+`edit` re-reads each rewritten register file before anything is written: parsed again in
+full, every citation built again and compared with the plan. Most rewrites (`fix`, `bump`)
+only swap a citation token (`src/a.go:12-14` -> `src/a.go:15-17`, or a renamed path) for
+another inside one scalar, and for those the same answer follows from the old parse alone:
+
+1. YAML reads the new text as the old one but for those scalars' values. Each token, old
+   and new, is a run of `_TOKEN` characters: no whitespace, line break, quote, backslash,
+   `#`, `,`, bracket or brace, and no `:` at either end. YAML's scanner looks at nothing
+   else inside a scalar (`: ` and ` #` need a blank; flow indicators, quotes and escapes
+   are left out), so such a swap cannot end the scalar, open a comment, a key, a flow
+   item or an escape, whatever the scalar's style; one that starts a plain scalar starts
+   with a letter, digit, `_`, `.` or `/`, never an indicator; none starts a line (where
+   `---`, `...` and `%` mean something). A double-quoted scalar counts only without any
+   backslash (escapes could put text in the value that the source does not show).
+2. The new value is the old value with the same swap. Quoting and folding change only
+   blanks, line breaks and doubled quotes, none of which a token holds, so the n-th
+   occurrence of a token in the written scalar is its n-th occurrence in the value (counted
+   again in both, as a check). A plain scalar's new value is typed as the loader types it:
+   a line number under an integer key (`lines: 12`) is a number; one that it could read as
+   null, a boolean or another number is left to the full read-back.
+3. Citations are read out of each edited entry (or the summary) by `reading.build` from
+   its new values, the same code the full read-back runs, and must read as planned, in
+   number and order. Other entries' values are unchanged (1), so are their citations:
+   each must be planned to read as it did.
+
+When any step cannot be shown, `proves` says False and `edit` runs the full read-back: this
+is never weaker. tests/following/test_readback.py holds the two together on generated
+rewrites, most of them ones that break the YAML or change another citation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..model.diagnostic import Diagnostic
+from ..model.notation import MAX_DIGITS
+from ..model.positions import Path_
+from ..model.registers import Citation
+from ..reading import build
+from ..reading.loader import Document
+from ..reading.schema import integer_keys
+
+Reading = tuple[str | None, str, int, int]
+"""What a citation reads as: (alias as written, path as written, start, end)."""
+
+Swap = tuple[int, str, str]
+"""(character offset in the old text, old token, new token)."""
+
+_TOKEN = re.compile(r"[A-Za-z0-9_./+@~-]+(?::[A-Za-z0-9_./+@~-]+)*")
+_PLAIN_START = re.compile(r"[A-Za-z0-9_./]")
+_LINE_NUMBER = re.compile(f"[1-9][0-9]{{0,{MAX_DIGITS - 1}}}")
+_NOT_TEXT = re.compile(r"[-+]?[0-9]*|~|null|Null|NULL|true|True|TRUE|false|False|FALSE")
+"""A superset of the plain values the loader reads as other than text (see loader.scalar)."""
+
+
+def proves(
+    doc: Document,
+    slug: str,
+    swaps: Iterable[Swap],
+    fields: Iterable[Path_],
+    citations: Sequence[Citation],
+    expected: Sequence[Reading],
+) -> bool:
+    """Whether `doc`'s text with `swaps` made is shown to read as planned: every citation of
+    the file (`citations`, in file order) reading as `expected`. False: not shown (run the
+    full read-back), never "refused"."""
+    by_scalar: dict[Path_, list[Swap]] = {}
+    candidates = list(fields)
+    for swap in swaps:
+        path = _scalar_at(doc, candidates, swap)
+        if path is None or not _local(doc, path, swap):
+            return False
+        by_scalar.setdefault(path, []).append(swap)
+    values: dict[Path_, str | int] = {}
+    for path, made in by_scalar.items():
+        value = _new_value(doc, path, sorted(made))
+        if value is None:
+            return False
+        values[path] = value
+    return _readings_hold(doc, slug, values, citations, expected)
+
+
+def _scalar_at(doc: Document, fields: list[Path_], swap: Swap) -> Path_ | None:
+    """The edited scalar whose written span holds the swap's old token."""
+    offset, old, _ = swap
+    for path in fields:
+        if path in doc.styles:
+            start, end = doc.raw(path)
+            if start <= offset and offset + len(old) <= end:
+                return path
+    return None
+
+
+def _content(doc: Document, path: Path_) -> tuple[int, int] | None:
+    """The span of a scalar's content as written: inside its quotes, below a block
+    scalar's header line (whose comment is not content)."""
+    start, end = doc.raw(path)
+    style = doc.styles[path]
+    if style in ("'", '"'):
+        return start + 1, end - 1
+    if style in ("|", ">"):
+        body = doc.text.find("\n", start, end)
+        return None if body < 0 else (body + 1, end)
+    return start, end
+
+
+def _local(doc: Document, path: Path_, swap: Swap) -> bool:
+    """Step 1 of the module's proof for one swap."""
+    offset, old, new = swap
+    content = _content(doc, path)
+    if content is None or not (_TOKEN.fullmatch(old) and _TOKEN.fullmatch(new)):
+        return False
+    begin, end = content
+    if offset < begin or offset + len(old) > end or doc.text[offset : offset + len(old)] != old:
+        return False
+    if offset == 0 or doc.text[offset - 1] in "\r\n":
+        return False
+    style = doc.styles[path]
+    if style == '"' and "\\" in doc.text[begin:end]:
+        return False
+    return not (style == "" and offset == begin and not _PLAIN_START.match(new))
+
+
+def _new_value(doc: Document, path: Path_, swaps: list[Swap]) -> str | int | None:
+    """Step 2: the scalar's new value as the loader would read it, or None when it cannot
+    be shown."""
+    value = _value(doc.data, path)
+    content = _content(doc, path)
+    if content is None:
+        return None
+    begin, end = content
+    plain = doc.styles[path] == ""
+    if isinstance(value, int) and plain and _LINE_NUMBER.fullmatch(doc.text[begin:end]):
+        value = doc.text[begin:end]  # `lines: 12`, read as a number: its text as written
+    if not isinstance(value, str):
+        return None
+    pieces, position, last_end = [], 0, begin
+    for offset, old, new in swaps:
+        if offset < last_end:
+            return None  # overlapping swaps
+        written = _occurrences(doc.text, old, begin, end)
+        read = _occurrences(value, old, 0, len(value))
+        if len(written) != len(read):
+            return None
+        at = read[written.index(offset)]
+        if at < position:
+            return None
+        pieces += [value[position:at], new]
+        position, last_end = at + len(old), offset + len(old)
+    pieces.append(value[position:])
+    return _as_loaded("".join(pieces), path) if plain else "".join(pieces)
+
+
+def _as_loaded(text: str, path: Path_) -> str | int | None:
+    """A plain scalar's text as the loader reads it (loader._Builder.scalar): a line number
+    under an integer key (`lines: 12`) is a number; a value it could read as any other
+    non-text (null, a boolean, a signed or zero number) is not shown here."""
+    key = path[-1] if path else None
+    if key in integer_keys() and "_meta" not in path and _LINE_NUMBER.fullmatch(text):
+        return int(text)
+    return None if _NOT_TEXT.fullmatch(text) else text
+
+
+def _occurrences(text: str, token: str, begin: int, end: int) -> list[int]:
+    """Every offset of `token` in text[begin:end], overlapping ones too (as Document.find
+    counts them)."""
+    found, at = [], text.find(token, begin, end)
+    while at >= 0:
+        found.append(at)
+        at = text.find(token, at + 1, end)
+    return found
+
+
+def _value(data: Any, path: Path_) -> Any:
+    for part in path:
+        if isinstance(data, dict) and isinstance(part, str):
+            data = data.get(part)
+        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+            data = data[part]
+        else:
+            return None
+    return data
+
+
+def _replaced(data: Any, path: Path_, value: str | int) -> Any:
+    """A copy of `data` with the value at `path` replaced (copies along the path only)."""
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    if isinstance(data, dict):
+        return {**data, head: _replaced(data[head], rest, value)}
+    copy = list(data)
+    copy[head] = _replaced(copy[head], rest, value)  # type: ignore[index]
+    return copy
+
+
+def _readings_hold(
+    doc: Document,
+    slug: str,
+    values: dict[Path_, str | int],
+    citations: Sequence[Citation],
+    expected: Sequence[Reading],
+) -> bool:
+    """Step 3: each edited entry's (or the summary's) citations, read out of its new
+    values, read as `expected` says its citations must."""
+    owners: dict[Path_, list[tuple[Path_, str | int]]] = {}
+    for path, value in values.items():
+        owner = _owner(path)
+        if owner is None:
+            return False
+        owners.setdefault(owner, []).append((path[len(owner) :], value))
+    wanted: dict[Path_, list[Reading]] = {owner: [] for owner in owners}
+    for citation, want in zip(citations, expected, strict=True):
+        owner = _owner(citation.field)
+        if owner in wanted:
+            wanted[owner].append(want)
+        elif want != reading(citation):
+            return False  # planned to move, yet nothing of its entry was rewritten
+    for owner, edited in owners.items():
+        data = _value(doc.data, owner)
+        for inner, value in edited:
+            data = _replaced(data, inner, value)
+        out: list[Diagnostic] = []
+        if owner == ("summary",):
+            found = build.summary_citations(doc, slug, data, out)
+        else:
+            found = build.entry_citations(doc, slug, int(owner[1]), data, out)
+        if out or [reading(c) for c in found] != wanted[owner]:
+            return False
+    return True
+
+
+def _owner(path: Path_) -> Path_ | None:
+    """The entry (`("entries", N)`) or summary whose citations a path's value holds."""
+    if path[:1] == ("summary",):
+        return ("summary",)
+    if len(path) >= 2 and path[0] == "entries" and isinstance(path[1], int):
+        return path[:2]
+    return None
+
+
+def reading(citation: Citation) -> Reading:
+    """What a citation reads as, the one thing a read-back compares."""
+    return citation.alias, citation.path, citation.start, citation.end
