@@ -22,7 +22,9 @@ renames), and --citations citations over the files at the start. Measured in one
   each cited file over PIN..HEAD (what following each file's history costs git alone);
 - `register bump --dry-run` over the range, as a ratio to that floor (target: at most 3x);
 - a one-commit bump (HEAD~1 -> HEAD) beyond start-up (`register check` of the same set)
-  against that commit's `git diff` (target: at most 10x), and `follow` alone, in process.
+  against that commit's `git diff` (target: at most 10x), and where that goes: importing
+  the modules only bump needs, the git processes it runs, the rest in process; and
+  `follow` alone, in process.
 
 With --scaling, `follow` in process over one commit that edits every line of one file and
 adds as many lines of other text, with 500 and then 2,000 of its lines cited: the time
@@ -32,12 +34,15 @@ grows with the citations and added lines (4x), not with their product (16x).
 from __future__ import annotations
 
 import argparse
+import gc
 import os
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -139,25 +144,48 @@ def measure_history(root: Path, options: argparse.Namespace) -> None:
     timed("git diff -M --unified=0 PIN HEAD", diff)
     timed("git log --follow of each cited file", follows)
     timed("register bump --dry-run over the range", ranged, floor, "(diff + log --follow)")
+    measure_one_commit(root, registers, pin, head, env, options.repeat)
+
+
+def measure_one_commit(
+    root: Path, registers: Path, pin: str, head: str, env: dict[str, str], repeat: int
+) -> None:
+    """A bump of the last commit alone, beyond start-up, against that commit's `git diff`;
+    and where its time goes: importing the modules only bump needs, the git processes it
+    runs, the rest in process (`register check`'s part taken out), `follow` alone."""
+    repo, register = str(git_dir(root / "repo")), shutil.which("register") or "register"
+    git = ["git", "--git-dir", repo]
     one = root / "one"
     shutil.copytree(registers, one)
     parent = subprocess.run([*git, "rev-parse", f"{head}~1"], capture_output=True, check=True)
     previous = parent.stdout.decode().strip()
     pinned = (one / "sources.yaml").read_text(encoding="utf-8").replace(pin, previous)
     (one / "sources.yaml").write_text(pinned, encoding="utf-8")
-    one_diff = best([*git, "diff", "-M", "--unified=0", previous, head], env, options.repeat)
-    start = best([register, "check", "--registers", str(one)], env, options.repeat)
+    one_diff = best([*git, "diff", "-M", "--unified=0", previous, head], env, repeat)
+    start = best([register, "check", "--registers", str(one)], env, repeat)
     bump_one = [register, "bump", "code", head, "--registers", str(one), "--dry-run"]
-    single = best(bump_one, env, options.repeat, ok=(0, 1))
+    single = best(bump_one, env, repeat, ok=(0, 1))
     beyond = (max(single[0] - start[0], 0.0), 0.0, max(single[2] - start[2], 0.0))
+    diff = (one_diff[0], one_diff[2])
     timed("one commit: git diff -M --unified=0", one_diff)
     timed("one commit: register check (start-up)", start)
     timed("one commit: register bump --dry-run", single)
-    timed("one commit: bump beyond start-up", beyond, (one_diff[0], one_diff[2]), "the diff")
+    timed("one commit: bump beyond start-up", beyond, diff, "the diff")
+    loaded = "import compat_register.cli, compat_register.api"
+    base = best([sys.executable, "-c", loaded], env, repeat)
+    more = best([sys.executable, "-c", f"{loaded}, compat_register.following.bump"], env, repeat)
+    imports = (max(more[0] - base[0], 0.0), 0.0, max(more[2] - base[2], 0.0))
+    own, children = in_process_bump(one, head, repeat)
+    cpu_only(" of which importing bump's own modules", imports[2], diff[1])
+    cpu_only(" of which the git processes bump runs", children, diff[1])
+    cpu_only(" of which the rest, in process", own, diff[1])
     with Checkout(Path(repo)) as checkout:
-        alone = in_process_follow(checkout, one, previous, head, options.repeat)
-    ratio = f"{alone / one_diff[0]:5.1f}x the diff"
-    print(f"{'one commit: follow() alone, in process':<44} {alone:6.3f} s wall {'':>14} {ratio}")
+        alone = in_process_follow(checkout, one, previous, head, repeat)
+    cpu_only("one commit: follow() alone, in process", alone, diff[1])
+
+
+def cpu_only(name: str, cpu: float, floor: float) -> None:
+    print(f"{name:<44} {'':>13} {cpu:6.3f} s CPU, {'':>8}{cpu / max(floor, 1e-6):5.1f}x the diff")
 
 
 def timed(name: str, run: Run, floor: tuple[float, float] | None = None, of: str = "") -> None:
@@ -171,12 +199,41 @@ def timed(name: str, run: Run, floor: tuple[float, float] | None = None, of: str
 def in_process_follow(
     checkout: Checkout, registers: Path, old: str, new: str, repeat: int
 ) -> float:
-    """The least wall time of `follow` alone over the register set's citations."""
+    """The least CPU time of `follow` alone over the register set's citations."""
     from compat_register import api  # noqa: PLC0415 - the bench's own process
 
     loaded = api.check(registers)
     citations = [c for c in loaded.registers.citations() if c.repo_path]
-    return best_call(lambda: follow(checkout, old, new, citations), repeat)
+    return min(_cpu(lambda: follow(checkout, old, new, citations))[0] for _ in range(repeat))
+
+
+def in_process_bump(registers: Path, head: str, repeat: int) -> tuple[float, float]:
+    """(CPU of a dry-run bump in this process beyond `api.check` of the same set, CPU of
+    the git processes it ran), each the least of `repeat` runs, the modules loaded."""
+    from compat_register import api  # noqa: PLC0415 - the bench's own process
+
+    def bump() -> object:
+        return api.bump(registers, "code", head, dry_run=True, environ=os.environ)
+
+    bump()  # modules imported, the checkout's first reads made
+    check = min(_cpu(lambda: api.check(registers))[0] for _ in range(repeat))
+    runs = [_cpu(bump) for _ in range(repeat)]
+    return max(min(r[0] for r in runs) - check, 0.0), min(r[1] for r in runs)
+
+
+def _cpu(action: Callable[[], object]) -> tuple[float, float]:
+    """(this process's CPU seconds, its children's) spent in `action`, the collector off
+    as the console script has it (cli.run)."""
+    gc.collect()
+    gc.disable()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.process_time()
+    action()
+    own = time.process_time() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    gc.enable()
+    spent = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
+    return own, spent
 
 
 def measure_scaling(root: Path, repeat: int) -> None:

@@ -119,10 +119,15 @@ def _plan(
 ) -> Bump:
     citations = [c for c in registers.citations() if c.source == source.alias and c.repo_path]
     followed = follow(checkout, old, new, citations, source.markdown, registers.sources.revisions)
-    plans = {f.citation.key: _edits(f, source, registers) for f in followed}
-    followed = [_unwritable(f) if plans[f.citation.key] is None else f for f in followed]
+    # A carried citation stays as written: only the others are planned.
+    plans = {
+        f.citation.key: _edits(f, source, registers) for f in followed if f.kind != "carried"
+    }
+    unwritable = {key for key, found in plans.items() if found is None}
+    if unwritable:
+        followed = [_unwritable(f) if f.citation.key in unwritable else f for f in followed]
     result = Bump(source.alias, old, new, short_sha(checkout, new, source.commit), followed)
-    edits = {cid: found for cid, found in plans.items() if found is not None}
+    edits = {key: found for key, found in plans.items() if found is not None and found[0]}
     result.files, _ = edit.rewrite_registers(registers.registers, documents, edits)
     moved = _new_places(result.followed, edits)
     pins = {source.alias: result.pin}
@@ -227,7 +232,7 @@ def _new_places(
     someone stamps it again)."""
     places: dict[CitationKey, stamps.Place] = {}
     for f in followed:
-        if f.lines is None or f.citation.key not in edits:
+        if f.kind == "carried" or f.lines is None or f.citation.key not in edits:
             continue
         place = stamps.place(f.citation)
         if place is None:

@@ -91,8 +91,11 @@ def rewrite_registers(
     and the changes, file by file (see `rewrite_register`)."""
     files: dict[str, tuple[str, str]] = {}
     changes: list[Change] = []
+    planned_in = {key.file for key in planned}
     for register in registers:
         doc = documents[register.file]
+        if register.file not in planned_in:
+            continue  # nothing planned here: nothing changes
         if rewritten := rewrite_register(doc, register, planned):
             files[doc.file] = (doc.text, rewritten[0])
             changes.extend(rewritten[1])
@@ -106,12 +109,14 @@ def rewrite_register(
     `Citation.key`) made, and the changes; None when nothing in it changes. Raises
     EditError when an edit cannot be placed or the result does not read back as planned."""
     citations = register.citations()
-    edits = [e for c in citations if c.key in planned for e in _located(c, planned[c.key][0])]
+    plans = [planned.get(c.key) for c in citations]
+    pairs = zip(citations, plans, strict=True)
+    edits = [e for c, plan in pairs if plan for e in _located(c, plan[0])]
     changes = plan_edits(doc, edits)
     if not changes:
         return None
     text = rewrite(doc.text, changes)
-    expected = [planned[c.key][1] if c.key in planned else reading(c) for c in citations]
+    expected = [plan[1] if plan else reading(c) for c, plan in zip(citations, plans, strict=True)]
     swaps = [(offset, change.old, change.new) for offset, change in changes]
     fields = [e.field for e in edits]
     if not readback.proves(doc, register.slug, swaps, fields, citations, expected):

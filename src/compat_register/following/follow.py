@@ -110,13 +110,28 @@ def follow(
     """Where each citation (all of one source, resolved) goes from `old_sha` to `new_sha`;
     `markdown` is the source's globs of Markdown files (`compare.file_kind`), `revisions`
     name the revision folders a citation does not leave silently."""
-    tracks = [_Track(c, _path(c), (c.start, c.end)) for c in citations]
-    if old_sha != new_sha:
-        steps = first_parent_steps(checkout, old_sha, new_sha)
-        walk = _Walk(checkout, steps or [range_step(checkout, old_sha, new_sha)], revisions)
-        walk.texts.markdown = markdown
-        walk.run(tracks, commits=steps is not None)
-    return [_result(checkout, t, (old_sha, new_sha), markdown) for t in tracks]
+    if old_sha == new_sha:
+        return [_carried(c) for c in citations]
+    steps = first_parent_steps(checkout, old_sha, new_sha)
+    walk = _Walk(checkout, steps or [range_step(checkout, old_sha, new_sha)], revisions)
+    walk.texts.markdown = markdown
+    # Most cited files are not touched by the steps: their citations are carried as they
+    # are, without a track through the walk (the walk would carry them the same way).
+    touched = walk.learn({_path(c) for c in citations}, commits=steps is not None)
+    tracks = [_Track(c, _path(c), (c.start, c.end)) for c in citations if _path(c) in touched]
+    walk.run(tracks)
+    walked = iter(tracks)
+    return [
+        _result(checkout, next(walked), (old_sha, new_sha), markdown)
+        if _path(c) in touched
+        else _carried(c)
+        for c in citations
+    ]
+
+
+def _carried(citation: Citation) -> Followed:
+    """A citation whose file no step touched: where it was (as `_result` would say)."""
+    return Followed(citation, "carried", _path(citation), (citation.start, citation.end))
 
 
 def _path(citation: Citation) -> str:
@@ -133,11 +148,22 @@ class _Walk:
         self._pairs: dict[tuple[str, str], list[Hunk]] = {}
         self._holders: dict[tuple[str, str], list[str]] = {}
 
-    def run(self, tracks: list[_Track], *, commits: bool) -> None:
+    def learn(self, paths: set[str], *, commits: bool) -> set[str]:
+        """Learn what the steps do to `paths` (before `run`); returns those of them that
+        some step renames, deletes or changes."""
         self._commits = commits
         self._moves: list[dict[str, Moved]] = [{} for _ in self.steps]
         self._hunks: dict[str, dict[str, list[Hunk]]] = {}
         self._known: set[str] = set()
+        if not paths:
+            return set()
+        self._learn(paths, 0)
+        touched = {p for moves in self._moves for p in moves}
+        touched.update(p for files in self._hunks.values() for p in files)
+        return paths & touched
+
+    def run(self, tracks: list[_Track]) -> None:
+        """Walk the tracks (of learned paths) through the steps."""
         live: dict[str, list[_Track]] = {}
         for track in tracks:
             live.setdefault(track.path, []).append(track)

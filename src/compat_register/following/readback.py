@@ -20,10 +20,10 @@ another inside one scalar, and for those the same answer follows from the old pa
    again in both, as a check). A plain scalar's new value is typed as the loader types it:
    a line number under an integer key (`lines: 12`) is a number; one that it could read as
    null, a boolean or another number is left to the full read-back.
-3. Citations are read out of each edited entry (or the summary) by `reading.build` from
-   its new values, the same code the full read-back runs, and must read as planned, in
-   number and order. Other entries' values are unchanged (1), so are their citations:
-   each must be planned to read as it did.
+3. Citations are read out of each edited part (a `sources` item, a prose field, the
+   summary) by `reading.build` from its new value, the same code the full read-back runs,
+   and must read as planned, in number and order. Other parts are unchanged (1), so are
+   their citations: each must be planned to read as it did.
 
 When any step cannot be shown, `proves` says False and `edit` runs the full read-back: this
 is never weaker. tests/following/test_readback.py holds the two together on generated
@@ -205,42 +205,40 @@ def _readings_hold(
     citations: Sequence[Citation],
     expected: Sequence[Reading],
 ) -> bool:
-    """Step 3: each edited entry's (or the summary's) citations, read out of its new
-    values, read as `expected` says its citations must."""
-    owners: dict[Path_, list[tuple[Path_, str | int]]] = {}
+    """Step 3: the citations of each edited part (a `sources` item, a prose field, the
+    summary), read out of its new value, read as `expected` says its citations must."""
+    parts: dict[Path_, list[tuple[Path_, str | int]]] = {}
     for path, value in values.items():
-        owner = _owner(path)
-        if owner is None:
+        part = _part(path)
+        if part is None:
             return False
-        owners.setdefault(owner, []).append((path[len(owner) :], value))
-    wanted: dict[Path_, list[Reading]] = {owner: [] for owner in owners}
+        parts.setdefault(part, []).append((path[len(part) :], value))
+    wanted: dict[Path_, list[Reading]] = {part: [] for part in parts}
     for citation, want in zip(citations, expected, strict=True):
-        owner = _owner(citation.field)
-        if owner in wanted:
-            wanted[owner].append(want)
+        part = _part(citation.field)
+        if part in wanted:
+            wanted[part].append(want)
         elif want != reading(citation):
-            return False  # planned to move, yet nothing of its entry was rewritten
-    for owner, edited in owners.items():
-        data = _value(doc.data, owner)
+            return False  # planned to move, yet nothing of its part was rewritten
+    for part, edited in parts.items():
+        data = _value(doc.data, part)
         for inner, value in edited:
             data = _replaced(data, inner, value)
         out: list[Diagnostic] = []
-        if owner == ("summary",):
-            found = build.summary_citations(doc, slug, data, out)
-        else:
-            found = build.entry_citations(doc, slug, int(owner[1]), data, out)
-        if out or [reading(c) for c in found] != wanted[owner]:
+        found = build.part_citations(doc, slug, part, data, out)
+        if out or [reading(c) for c in found] != wanted[part]:
             return False
     return True
 
 
-def _owner(path: Path_) -> Path_ | None:
-    """The entry (`("entries", N)`) or summary whose citations a path's value holds."""
+def _part(path: Path_) -> Path_ | None:
+    """The part of a register document whose citations a value at `path` is read into:
+    the summary, an entry's `sources` item, or the entry's field itself (a prose field)."""
     if path[:1] == ("summary",):
         return ("summary",)
-    if len(path) >= 2 and path[0] == "entries" and isinstance(path[1], int):
-        return path[:2]
-    return None
+    if len(path) < 3 or path[0] != "entries" or not isinstance(path[1], int):
+        return None
+    return path[:4] if path[2] == "sources" and len(path) >= 4 else path
 
 
 def reading(citation: Citation) -> Reading:

@@ -191,24 +191,28 @@ def register_citations(doc: Document, slug: str, out: list[Diagnostic]) -> list[
     return found
 
 
-def entry_citations(
-    doc: Document, slug: str, index: int, data: Any, out: list[Diagnostic]
+def part_citations(
+    doc: Document, slug: str, part: Path_, value: Any, out: list[Diagnostic]
 ) -> list[Citation]:
-    """The citations (listed, then in prose) of entry `index` of `doc` if its mapping were
-    `data`, as `register_citations` reads them: the read-back of one edited entry
-    (following/readback.py). Nothing when `data` is not a mapping."""
-    if not isinstance(data, dict):
+    """The citations `register_citations` would read out of one part of `doc` if that part
+    held `value`: `("summary",)`, an entry's `sources` item (`("entries", N, "sources",
+    M)`) or one of its prose fields (`("entries", N, "what")`); nothing for any other part.
+    The read-back of an edited part alone (following/readback.py)."""
+    builder = _CitationBuilder(doc, slug, out)
+    if part == ("summary",):
+        return builder.in_prose(part, slug, value) if isinstance(value, str) else []
+    entries = _list(doc.data.get("entries")) if isinstance(doc.data, dict) else []
+    index = part[1] if len(part) > 2 and part[0] == "entries" else None
+    if not isinstance(index, int) or index >= len(entries) or not isinstance(entries[index], dict):
         return []
-    entry_id = _entry_id(slug, index, data)[0]
-    listed, prose = _entry_citations(
-        ("entries", index), data, entry_id, _CitationBuilder(doc, slug, out)
-    )
-    return listed + prose
-
-
-def summary_citations(doc: Document, slug: str, text: Any, out: list[Diagnostic]) -> list[Citation]:
-    """The in-prose citations of `doc`'s summary if it read `text` (see `entry_citations`)."""
-    return _CitationBuilder(doc, slug, out).in_prose(("summary",), slug, text)
+    entry_id = _entry_id(slug, index, entries[index])[0]
+    inner = part[2:]
+    if len(inner) == 2 and inner[0] == "sources" and isinstance(inner[1], int):
+        found = builder.listed(part, value, entry_id)
+        return [] if found is None else [found]
+    if isinstance(value, str) and any(path == inner for path, _ in prose_fields(entries[index])):
+        return builder.in_prose(part, entry_id, value)
+    return []
 
 
 def _entries(data: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
