@@ -7,8 +7,10 @@ commits have fixed names and dates (tests/gitrepo.py), so that every sha is the 
 every machine. The transcript of a case (each command line, its exit code, its stdout and
 its stderr, with byte counts so that a missing final newline shows; for the commands that
 write files, a listing of what they wrote with each file's sha256, or the file itself) must
-equal tests/golden/commands/CASE.txt exactly. The tmp dir's path is the one thing replaced,
-by `<tmp>`.
+equal tests/golden/commands/CASE.txt exactly. Two things are replaced, in the output and in
+the files listed (whose sha256 is that of their text so replaced): the tmp dir's path, by
+`<tmp>`, and where this copy of compat-register was installed from (the folder or archive
+`register init` writes into requirements.txt), by `<install>`.
 
     REGISTER_UPDATE_GOLDEN=1 python -m pytest -p no:cacheprovider tests/golden/commands
 
@@ -19,15 +21,20 @@ there is a change of what users' scripts read.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
 import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
+from compat_register.scaffold import install
 from conftest import RunLine
 from gitrepo import GitRepo
 
@@ -37,6 +44,19 @@ CASES = TESTS / "cases"
 REPO = TESTS.parent
 UPDATE = os.environ.get("REGISTER_UPDATE_GOLDEN") == "1"
 PLACEHOLDER = "<tmp>"
+
+
+def installed_from() -> list[str]:
+    """Where this copy was installed from, as `register init` may write it (the URL of
+    PEP 610's direct_url.json, and its path): it differs between checkouts and machines."""
+    try:
+        record = metadata.distribution(install.NAME).read_text("direct_url.json")
+    except metadata.PackageNotFoundError:
+        return []
+    url = json.loads(record).get("url") if record else None
+    if not isinstance(url, str):
+        return []
+    return [url, unquote(urlsplit(url).path)]
 
 # The source: src/server.go and src/util.go at `first`; `second` puts two lines on top of
 # server.go, edits its `Close` line, deletes its last function and renames util.go.
@@ -187,6 +207,8 @@ class Transcript:
     def clean(self, text: str) -> str:
         for form in (str(self.tmp.resolve()), str(self.tmp)):
             text = text.replace(form, PLACEHOLDER)
+        for form in installed_from():
+            text = text.replace(form, "<install>")
         return text
 
     def run(self, *args: str) -> None:
@@ -206,6 +228,8 @@ class Transcript:
         lines = []
         for path in sorted(p for p in folder.rglob("*") if p.is_file()):
             data = path.read_bytes()
+            with contextlib.suppress(UnicodeDecodeError):  # not text: as it is
+                data = self.clean(data.decode("utf-8")).encode("utf-8")
             sha = hashlib.sha256(data).hexdigest()
             lines.append(f"{sha}  {len(data):>7}  {path.relative_to(folder).as_posix()}\n")
         self.parts.append(f"--- files under {self.clean(str(folder))}\n{''.join(lines)}")
@@ -456,6 +480,7 @@ def init(t: Transcript, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp)
     t.run("init", "demo", "--name", "Demo site")
     t.listing(tmp / "demo")
+    t.file(tmp / "demo" / "requirements.txt")
     t.run("init", "demo")
     monkeypatch.chdir(tmp / "demo")
     t.run("check")
