@@ -1,0 +1,105 @@
+"""`register init`, `import` and `diff`: a new project, hand-written pages moved in, what
+changed in the registers between two commits."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .. import api
+from ..reporting import report as reporter
+from .group import main
+from .shell import (
+    echo,
+    formats_option,
+    no_traceback,
+    registers_option,
+    require_dir,
+    waiting,
+)
+
+
+@main.command(name="diff")
+@registers_option
+@click.argument("revs", nargs=-1, metavar="[REV1 [REV2]]")
+@formats_option(
+    ["text", "json", "markdown"],
+    "text: one line per change; json: one object; markdown: a pull-request comment.",
+)
+@no_traceback
+def diff_command(registers_dir: Path, revs: tuple[str, ...], fmt: str) -> None:
+    """What changed in the registers between two commits of the repository holding them.
+
+    No REV: HEAD against the working tree; one: REV1 against the working tree. Reports
+    entries added, removed and changed (state, value and effort old -> new, prose edited,
+    citations added, removed and moved), registers added or removed, and pins moved.
+    Exit 1 when a register file does not load at one side (it is reported, located).
+    """
+    from ..reporting import diffs  # noqa: PLC0415
+
+    if len(revs) > 2:
+        raise click.UsageError("at most two revisions: register diff [REV1 [REV2]]")
+    require_dir(registers_dir)
+    compared = api.diff(registers_dir, *revs)
+    if fmt == "json":
+        echo(reporter.dumps(diffs.diff_json(compared)))
+    elif fmt == "markdown":
+        echo(diffs.diff_markdown(compared), nl=False)
+    else:
+        echo(diffs.diff_text(compared))
+    sys.exit(1 if compared.problems else 0)
+
+
+@main.command()
+@click.argument(
+    "folder", required=False, default=".", type=click.Path(file_okay=False, path_type=Path)
+)
+@click.option("--name", help="The site's name (default: the folder's name).")
+@no_traceback
+def init(folder: Path, name: str | None) -> None:
+    """Start a register project in FOLDER (default: here): mkdocs.yml, registers/ with
+    sources.yaml and an example register, docs/, the JSON Schemas, a CI workflow and a
+    pre-commit configuration. Refuses to overwrite any file."""
+    written = api.init(folder, name).written
+    for path in written:
+        echo(f"wrote {folder / path}")
+    echo(NEXT_STEPS.format(cd=f"cd {folder} && " if str(folder) != "." else ""))
+
+
+@main.command(name="import")
+@registers_option
+@click.argument("pages", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--name", help="The register file's name (one page only); default: its title.")
+@click.option("--force", is_flag=True, help="Overwrite a register file that exists.")
+@click.option("--dry-run", is_flag=True, help="Read and check the pages; write nothing.")
+@formats_option(["text", "json"], "text: the report in lines; json: one object.")
+@no_traceback
+def import_command(
+    registers_dir: Path,
+    pages: tuple[Path, ...],
+    name: str | None,
+    force: bool,
+    dry_run: bool,
+    fmt: str,
+) -> None:
+    """Read hand-written register pages (plain text or Markdown) into register files.
+
+    Each PAGE becomes REGISTERS/<title-slug>.yaml (or --name). Nothing is written unless
+    every page imports. An entry whose state the page does not say is written without
+    one, and listed: register check reports it until its state is given.
+    """
+    require_dir(registers_dir)
+    if name is not None and len(pages) != 1:
+        raise click.UsageError("--name names the file of one page: give one PAGE")
+    result = api.import_pages(
+        registers_dir, pages, name=name, force=force, dry_run=dry_run, on_wait=waiting
+    )
+    echo(reporter.import_report(result.planned, result.diagnostics, result.written, fmt))
+    sys.exit(1 if result.failed else 0)
+
+
+NEXT_STEPS = """
+Next: {cd}register check && register sync && register verify
+      mkdocs serve     # the site on http://127.0.0.1:8000 (Ctrl-C stops it)"""

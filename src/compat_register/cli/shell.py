@@ -1,0 +1,180 @@
+"""What every `register` command shares: its options, how it prints (every value shown,
+never obeyed), and the one place our errors become click's (`no_traceback`)."""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from .. import api
+from ..reporting import report as reporter
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+REGISTERS_HELP = (
+    "Directory holding sources.yaml and the register files (default: $REGISTER_DIR, else "
+    "the registers/ of the nearest folder at or above this one holding registers/sources.yaml "
+    "or a mkdocs.yml naming the register plugin)."
+)
+
+
+def registers_option(func: F) -> F:
+    """`--registers DIR`, shared by every command; found like git finds its repository
+    when neither it nor `register --registers DIR` names it (`reading.project`)."""
+    return click.option(
+        "--registers",
+        "registers_dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        callback=_find_registers,
+        help=REGISTERS_HELP,
+    )(func)
+
+
+def _find_registers(ctx: click.Context, _param: click.Parameter, value: Path | None) -> Path:
+    """The registers folder: this command's --registers, the group's, $REGISTER_DIR, or the
+    nearest project above the working directory; ./registers (reported missing) when none."""
+    given = value if value is not None else ctx.find_root().params.get("registers_dir")
+    found = api.registers_folder(given)
+    return Path(api.DEFAULT_REGISTERS) if found is None else found
+
+
+def format_option(func: F) -> F:
+    """`--format text|github|json`, for the commands that report diagnostics."""
+    described = "text: FILE:LINE:COL lines; github: Actions annotations; json: one object."
+    return formats_option(reporter.FORMATS, described)(func)
+
+
+def formats_option(choices: tuple[str, ...] | list[str], described: str) -> Callable[[F], F]:
+    """`--format` with these choices, `text` by default."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(list(choices)),
+        default="text",
+        show_default=True,
+        help=described,
+    )
+
+
+def strict_option(func: F) -> F:
+    return click.option("--strict", is_flag=True, help="Fail on warnings too.")(func)
+
+
+def no_traceback(func: F) -> F:
+    """Turn an unexpected exception into one line and exit 1: users never see a traceback."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except api.RegisterError as err:  # ours, one line: a usage error exits 2, else 1
+            raise click_error(err) from None
+        except click.ClickException as err:  # its message may name a file, an alias, a quote
+            setattr(err, "message", reporter.shown(err.message))  # noqa: B010 - typed final
+            raise
+        except (click.exceptions.Exit, click.Abort, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            echo("register: interrupted", err=True)
+            sys.exit(130)
+        except BrokenPipeError as err:
+            if not stdout_gone():  # a pipe to a git that died, not to our reader: say so
+                echo(f"register: internal error: {type(err).__name__}: {err}", err=True)
+                sys.exit(1)
+            quiet_stdout()  # `register export | head`: the reader has all it wanted
+            sys.exit(1)
+        except Exception as err:  # noqa: BLE001 - the last line of defence
+            echo(f"register: internal error: {type(err).__name__}: {err}", err=True)
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def click_error(err: api.RegisterError) -> click.ClickException:
+    """Our error as click's: `Error: ...` and exit 1, or with the usage first and exit 2."""
+    message = reporter.shown(str(err))
+    return click.UsageError(message) if err.usage else click.ClickException(message)
+
+
+def echo(text: str, err: bool = False, nl: bool = True) -> None:
+    """Print on the terminal: every value already in `text` shown, never obeyed (an escape
+    sequence or a bidi control from a register file is written as `\x1b`, `\u202e`)."""
+    click.echo(reporter.shown(text), err=err, nl=nl)
+
+
+def waiting(line: str) -> None:
+    """A writer waits for another (the project's lock): say for whom, once, on stderr."""
+    echo(f"register: {line}", err=True)
+
+
+def stdout_gone() -> bool:
+    """Whether standard output is a pipe whose reader has gone (poll says POLLERR)."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except (OSError, ValueError, AttributeError):  # no file descriptor (click's test runner)
+        return True
+
+
+def quiet_stdout() -> None:
+    """Point standard output at /dev/null once its reader has gone, so that the final
+    flush does not fail a second time (what the Python docs advise for SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor (click's test runner): nothing to do
+        pass
+
+
+def require_dir(registers_dir: Path) -> None:
+    if registers_dir.is_dir():
+        return
+    searched = ""
+    default = api.DEFAULT_REGISTERS
+    if registers_dir == Path(default):  # what _find_registers gives when it found none
+        searched = (
+            f" (nor does any {default}/sources.yaml above it: name the folder with "
+            f"--registers DIR or {api.REGISTERS_VARIABLE})"
+        )
+    raise click.UsageError(f"registers directory '{registers_dir}' does not exist{searched}")
+
+
+def report(
+    diagnostics: list[api.Diagnostic],
+    fmt: str,
+    summary: dict[str, int] | None = None,
+    extra: dict[str, Any] | None = None,
+    verbose: bool = False,
+) -> None:
+    echo(reporter.format_report(diagnostics, fmt, summary, extra, verbose))
+
+
+def verbose_option(func: F) -> F:
+    return click.option(
+        "--verbose",
+        "-v",
+        is_flag=True,
+        help="List each warning of a run of one kind on one entry (by default one line "
+        "counts them).",
+    )(func)
+
+
+def progress_for(alias: str) -> Callable[[str], None] | None:
+    if not sys.stderr.isatty():
+        return None
+    return lambda line: progress_line(alias, line)
+
+
+def progress_line(alias: str, line: str) -> None:
+    """git's progress, over itself on one terminal line (its own CR kept, nothing else)."""
+    click.echo(f"\r{reporter.shown_line(f'{alias}: {line[:100]:<100}')}", err=True, nl=False)
