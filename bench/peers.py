@@ -344,11 +344,11 @@ def main() -> None:
             write_plain(work)
             write_configs(work)
             results[items] = cold_builds(work, args.repeat)
+            report_size(items, results[items])
             if args.serve and items == max(args.items):
                 serving = serve_rounds(work)
         finally:
             shutil.rmtree(root, ignore_errors=True)
-        report_size(items, results[items])
     report_growth(results)
     if serving:
         report_serve(max(args.items), serving)
@@ -356,12 +356,13 @@ def main() -> None:
 
 def report_size(items: int, runs: dict[str, Run]) -> None:
     base = runs["plain MkDocs"]
-    print(f"\n{items} items ({items * CITATIONS} citations), cold builds:")
+    print(f"\n{items} items ({items * CITATIONS} citations), cold builds:", flush=True)
     print(f"  {'':18} {'wall':>9} {'cpu':>9} {'peak':>9}   cpu ratio  memory ratio")
     for name, (wall, memory, cpu) in runs.items():
         print(
             f"  {name:18} {wall:7.2f} s {cpu:7.2f} s {memory:5.0f} MiB"
-            f"   {cpu / base[2]:7.2f}x  {memory / base[1]:9.2f}x"
+            f"   {cpu / base[2]:7.2f}x  {memory / base[1]:9.2f}x",
+            flush=True,
         )
 
 
