@@ -94,7 +94,7 @@ def _check(
     on_register: Callable[[Register, Sources], None] | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> Checked:
-    """Read, resolve citations, check the rules, resolve references, record backlinks.
+    """Read, resolve citations, check the rules, resolve references and their backlinks.
 
     `on_register` sees each register as soon as it is read, its citations resolved
     (verify starts reading the cited files while the next register is parsed). A write
@@ -107,10 +107,10 @@ def _check(
     sources_failed = any(d.file == sources_file and d.severity == "error" for d in diagnostics)
     diagnostics.extend(rules.check(loaded.registers, loaded.documents, sources_failed))
     found = references.resolve(loaded.registers, loaded.documents)
-    references.record_backlinks(loaded.registers, found.backlinks)
     diagnostics.extend(found.diagnostics)
+    registers = references.with_backlinks(loaded.registers, found.backlinks)
     diagnostics = sort_diagnostics(diagnostics)
-    return Checked(paths, loaded.registers, loaded.documents, diagnostics=diagnostics)
+    return Checked(paths, registers, loaded.documents, diagnostics=diagnostics)
 
 
 def _read(paths: Paths, on_register: Callable[[Register, Sources], None] | None) -> folder.Loaded:
@@ -119,7 +119,7 @@ def _read(paths: Paths, on_register: Callable[[Register, Sources], None] | None)
     sources = folder.read_sources(paths, documents, diagnostics)
     registers = []
     for register in folder.read_registers(paths, documents, diagnostics):
-        resolve.resolve_citations(register.citations(), sources)
+        register = resolve.resolved(register, sources)
         registers.append(register)
         if on_register is not None:
             on_register(register, sources)

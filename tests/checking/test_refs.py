@@ -169,7 +169,10 @@ def check(tmp_path: Path, files: dict[str, str]) -> api.Checked:
 
 
 def backlinks(checked: api.Checked) -> dict[str, list[str]]:
-    return {entry_id: e.backlinks for entry_id, e in checked.registers.entries().items()}
+    return {
+        entry_id: checked.registers.backlinks_of(e)
+        for entry_id, e in checked.registers.entries().items()
+    }
 
 
 def messages(checked: api.Checked) -> list[tuple[int, int, str, str, str]]:

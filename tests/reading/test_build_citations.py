@@ -85,3 +85,12 @@ def test_every_citation_has_its_own_key() -> None:
     twice = [c.key for c in built if c.token == "src/f.go:5"]
     assert [k.occurrence for k in twice] == [0, 1]
     assert both(text)[0][0][5].key == built[5].key  # read again, the same keys
+
+
+def test_a_resolved_citation_is_a_new_one_with_its_source() -> None:
+    (built, _), _ = both(MIXED)
+    citation = built[0]
+    resolved = citation.resolved("up", "src/a.go")
+    assert resolved == citation._replace(source="up", repo_path="src/a.go")
+    assert (citation.source, citation.repo_path) == (None, None)
+    assert resolved.key == citation.key

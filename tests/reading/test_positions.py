@@ -54,4 +54,4 @@ def test_prose_tokens_point_where_they_were_written(tmp_path: Path) -> None:
     c = in_prose[1]
     offset = doc.find(c.field, c.token, c.occurrence)
     assert offset is not None and doc.text[offset : offset + 14] == "src/x.go:5 and"
-    assert checked.registers.entries()["T-02"].backlinks == ["T-01"]
+    assert checked.registers.backlinks_of(checked.registers.entries()["T-02"]) == ["T-01"]

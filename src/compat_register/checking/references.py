@@ -1,7 +1,7 @@
 """Resolve-references stage: IDs and ID ranges in prose, external link patterns, backlinks.
 
 `scan` is pure: it finds the references in one piece of Markdown. `resolve` checks them
-against the register set and finds the backlinks; `record_backlinks` gives them to the entries.
+against the register set and finds the backlinks; `with_backlinks` hands on the set with them.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from ..citations.prose import (
@@ -117,10 +117,13 @@ def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Resolved:
     return Resolved(diagnostics, unique)
 
 
-def record_backlinks(registers: RegisterSet, backlinks: dict[str, list[str]]) -> None:
-    """Give each entry the backlinks `resolve` found for it."""
-    for entry_id, entry in registers.entries().items():
-        entry.backlinks = backlinks.get(entry_id, [])
+def with_backlinks(registers: RegisterSet, backlinks: dict[str, list[str]]) -> RegisterSet:
+    """The register set with the backlinks `resolve` found (by ID) given to the entries
+    they name; an ID written twice has them on its last entry (`RegisterSet.entries`)."""
+    by_entry = {
+        entry.key: backlinks.get(entry_id, []) for entry_id, entry in registers.entries().items()
+    }
+    return replace(registers, backlinks=by_entry)
 
 
 def _prose(register: Register, doc: Document) -> Iterator[tuple[Path_, str, str]]:

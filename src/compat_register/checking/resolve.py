@@ -1,17 +1,17 @@
-"""Resolving citations: the one step of `checking` that changes the register set.
+"""Resolving citations: each citation's source, as a new register holding resolved ones.
 
-Each citation learns its source and its full path in that source's repository, from its
-`ALIAS:` prefix or from the one source whose claims match its path. A citation whose
+A citation's source and its full path in that source's repository come from its `ALIAS:`
+prefix or from the one source whose claims match its path. A citation whose
 source is unknown, ambiguous or whose path git must not be handed stays unresolved;
 `rules.check_citation` says why.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from dataclasses import replace
 
 from ..model.claims import claimants
-from ..model.registers import Citation, Sources
+from ..model.registers import Citation, Register, Sources
 from .safety import check_repo_path
 
 
@@ -24,9 +24,26 @@ def target(citation: Citation, sources: Sources) -> tuple[str, str] | None:
     return found[0] if len(found) == 1 else None
 
 
-def resolve_citations(citations: Iterable[Citation], sources: Sources) -> None:
-    """Set each citation's `source` and `repo_path`, where it has a safe target."""
+def resolved(register: Register, sources: Sources) -> Register:
+    """The register with each citation's `source` and `repo_path` set, where it has a safe
+    target (the register it was given is left as it was)."""
+    summary = _resolved(register.summary_citations, sources)
+    entries = [
+        replace(
+            entry,
+            citations=_resolved(entry.citations, sources),
+            prose_citations=_resolved(entry.prose_citations, sources),
+        )
+        for entry in register.entries
+    ]
+    return replace(register, summary_citations=summary, entries=entries)
+
+
+def _resolved(citations: list[Citation], sources: Sources) -> list[Citation]:
+    found = []
     for citation in citations:
-        found = target(citation, sources)
-        if found is not None and check_repo_path(found[1]) is None:
-            citation.source, citation.repo_path = found
+        where = target(citation, sources)
+        if where is not None and check_repo_path(where[1]) is None:
+            citation = citation.resolved(*where)
+        found.append(citation)
+    return found

@@ -6,8 +6,7 @@ reads the files and applies the review stamps.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal, get_args
+from typing import Literal, NamedTuple, get_args
 
 from ..citations.compare import Kind, quoted
 from ..model.notation import lines_text
@@ -43,9 +42,13 @@ AS_CITED: frozenset[OutcomeName] = frozenset({"ok", "changed", "unstamped"})
 """The outcomes of citations whose lines read as cited (what a review stamp may record)."""
 
 
-@dataclass
-class Outcome:
-    """What verifying one citation found."""
+class Outcome(NamedTuple):
+    """What verifying one citation found.
+
+    Immutable (the stamps' verdicts and a followed pin's make new ones, `_replace`). A named
+    tuple, not a frozen dataclass, whose `__init__` costs four times as much: a large set
+    verifies tens of thousands of citations.
+    """
 
     citation: Citation
     outcome: str
@@ -58,11 +61,16 @@ class Outcome:
     """The line number of `excerpt[0]`."""
     commit: str | None = None
     """The full sha the citation was checked at."""
-    file_lines: list[str] | None = field(default=None, repr=False)
+    file_lines: list[str] | None = None
     """Every line of the cited file (shared, not copied), for context around the excerpt."""
     old_rule: bool = False
     """`unstamped` because its stamp is of a code file and older than file kinds: such
     citations are reported together, in one line at the lock (`_old_rule`)."""
+
+    def __repr__(self) -> str:  # without `file_lines`: a whole file in every message
+        fields = self._asdict()
+        del fields["file_lines"]
+        return f"Outcome({', '.join(f'{name}={value!r}' for name, value in fields.items())})"
 
     def shown(self, context: int = 3) -> tuple[list[str], int]:
         """The cited lines with up to `context` lines either side, and the first one's number."""
@@ -84,38 +92,57 @@ class Outcome:
         return self.stale and self.outcome not in WARNINGS
 
 
-def judge(citation: Citation, text: FileText | None, where: str, kind: Kind) -> Outcome:
+def judge(
+    citation: Citation, text: FileText | None, where: str, kind: Kind, commit: str | None = None
+) -> Outcome:
     """The outcome of one citation given its file's text (None: no such file), its quote
-    compared by the rule of the file's `kind` (`compare.source_kind`).
+    compared by the rule of the file's `kind` (`compare.source_kind`), checked at `commit`.
 
     `where` names the file and commit for messages, e.g. `server.go @ 05c78b2`.
     """
-    outcome = _judge(citation, text, where, kind)
-    if outcome.excerpt is not None and text is not None:
-        outcome.file_lines = text.lines
-    return outcome
-
-
-def _judge(citation: Citation, text: FileText | None, where: str, kind: Kind) -> Outcome:
     if text is None:
-        return Outcome(citation, "missing-file", f"{where} does not exist")
+        return Outcome(citation, "missing-file", f"{where} does not exist", commit=commit)
     start, end = citation.start, citation.end
     in_range = end <= len(text.lines)
     excerpt = text.lines[start - 1 : end] if in_range else None
     quote = citation.quote
+    read = _Read(citation, excerpt, start, commit, text.lines)
     if in_range and (not quote or quoted(quote, excerpt or [], kind)):
-        return Outcome(citation, "ok", excerpt=excerpt, first_line=start)
+        return read.outcome("ok")
     if quote and (span := text.find_nearest(quote, start, kind)):
         # As many lines as were cited, where the file has them.
         proposed = (span[0], min(len(text.lines), max(span[1], span[0] + end - start)))
-        message = _moved_message(citation, where, proposed, in_range)
-        return Outcome(citation, "moved", message, proposed, excerpt, start)
+        return read.outcome("moved", _moved_message(citation, where, proposed, in_range), proposed)
     if not in_range:
         cited = f"line {citation.start} is" if citation.start == end else f"lines {start}-{end} are"
         message = f"{cited} outside {where}, which has {len(text.lines)} lines"
-        return Outcome(citation, "out-of-range", message)
-    message = _not_found(citation, where, excerpt or [])
-    return Outcome(citation, "broken", message, excerpt=excerpt, first_line=start)
+        return Outcome(citation, "out-of-range", message, commit=commit)
+    return read.outcome("broken", _not_found(citation, where, excerpt or []))
+
+
+class _Read(NamedTuple):
+    """What `judge` read of a file in range, for the outcome it makes of it."""
+
+    citation: Citation
+    excerpt: list[str] | None
+    first_line: int
+    commit: str | None
+    lines: list[str]
+
+    def outcome(
+        self, name: str, message: str = "", proposed: tuple[int, int] | None = None
+    ) -> Outcome:
+        file_lines = self.lines if self.excerpt is not None else None
+        return Outcome(
+            self.citation,
+            name,
+            message,
+            proposed,
+            self.excerpt,
+            self.first_line,
+            self.commit,
+            file_lines,
+        )
 
 
 def _not_found(citation: Citation, where: str, excerpt: list[str]) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from ..checking.safety import check_commit
 from ..citations.compare import source_kind
@@ -58,20 +59,31 @@ def verify_against(
         ]
         if against is not None:
             preview = _preview(registers, checkouts, against, outcomes)
+            outcomes = _in_place_of(outcomes, preview.moved)
     finally:
         if owned:
             checkouts.close()
     diagnostics = list(_pin_problems(registers, checkouts, outcomes))
-    stamp_problems, hand_moved = _check_stamps(lock, registers.sources, outcomes, preview)
-    diagnostics.extend(stamp_problems)
+    stamped = _check_stamps(lock, registers.sources, outcomes, preview)
+    outcomes, preview, hand_moved = stamped.outcomes, stamped.preview, stamped.hand_moved
+    diagnostics.extend(stamped.problems)
     # A pin moved by hand is the one cause of its citations' staleness: said once, at the
     # source, with their count (their outcomes stay, for --format json and the site).
     diagnostics.extend(_stale([o for o in outcomes if o.citation.source not in hand_moved]))
     if preview is not None:
-        pairs = zip(preview.baseline, preview.moved, strict=True)
+        now = {o.citation.key: o for o in outcomes}
+        moved = [now[o.citation.key] for o in preview.moved]  # stamped with the rest
+        pairs = zip(preview.baseline, moved, strict=True)
         stale = [new for old, new in pairs if new.failing and not old.failing]
-        preview.stale = sorted(stale, key=lambda o: _place(o.citation))
+        stale.sort(key=lambda o: _place(o.citation))
+        preview = replace(preview, moved=moved, stale=stale)
     return outcomes, diagnostics, preview
+
+
+def _in_place_of(outcomes: list[Outcome], others: list[Outcome]) -> list[Outcome]:
+    """The outcomes, those of the citations `others` speak of replaced by theirs."""
+    found = {o.citation.key: o for o in others}
+    return [found.get(o.citation.key, o) for o in outcomes]
 
 
 def background_reader(
@@ -116,9 +128,7 @@ def _verify_one(
         text = checkouts.text(pin, citation.repo_path)
     except GitSourceError as err:
         return Outcome(citation, "broken", f"{where}: {err}", commit=pin.sha)
-    outcome = judge(citation, text, where, source_kind(source, citation.repo_path))
-    outcome.commit = pin.sha
-    return outcome
+    return judge(citation, text, where, source_kind(source, citation.repo_path), pin.sha)
 
 
 def _pin_problems(
@@ -166,7 +176,7 @@ class PreviewError(RegisterError):
     usage = True
 
 
-@dataclass
+@dataclass(frozen=True)
 class Preview:
     """What `register verify --against ALIAS=REV` found."""
 
@@ -185,7 +195,7 @@ class Preview:
 def _preview(
     registers: RegisterSet, checkouts: Checkouts, against: tuple[str, str], outcomes: list[Outcome]
 ) -> Preview:
-    """Replace the outcomes of one source's citations by their outcomes as if moved to REV."""
+    """The outcomes of one source's citations at the pin and as if moved to REV."""
     alias, rev = against
     source = registers.sources.sources[alias]
     pin = checkouts.pin(source)
@@ -203,13 +213,10 @@ def _preview(
         pin.checkout, pin.sha, sha, cited, source.markdown, registers.sources.revisions
     )
     pin.checkout.prefetch(sha, {f.path for f in followed if f.lines})
-    preview = Preview(alias, rev, sha, [outcomes[i] for i in mine], [])
     target = Pin(pin.checkout, sha)
-    for i, moved in zip(mine, followed, strict=True):
-        label = f"{alias} {rev} ({sha[:7]})"
-        outcomes[i] = _judge_moved(moved, checkouts, target, label, source)
-        preview.moved.append(outcomes[i])
-    return preview
+    label = f"{alias} {rev} ({sha[:7]})"
+    moved = [_judge_moved(f, checkouts, target, label, source) for f in followed]
+    return Preview(alias, rev, sha, [outcomes[i] for i in mine], moved)
 
 
 def _place(citation: Citation) -> tuple[str, int, int]:
@@ -225,47 +232,58 @@ def _judge_moved(
     if lines is None:
         kind = "missing-file" if followed.file_deleted else "broken"
         return Outcome(citation, kind, f"{was}: {followed.note} at {label}", commit=target.sha)
-    moved = replace(citation, repo_path=followed.path, start=lines[0], end=lines[1])
+    moved = citation._replace(repo_path=followed.path, start=lines[0], end=lines[1])
     try:
         text = checkouts.text(target, followed.path)
     except GitSourceError as err:
         return Outcome(citation, "broken", f"{was} at {label}: {err}", commit=target.sha)
-    outcome = judge(moved, text, f"{followed.path} @ {label}", source_kind(source, followed.path))
-    outcome.citation, outcome.commit = citation, target.sha
-    if followed.kind == "changed":
-        now = moved.lines_text
-        now = now if followed.path == citation.repo_path else f"{followed.path}:{now}"
-        outcome.outcome, outcome.message = (
-            "changed",
-            f"{was}: {followed.note} at {label} (now {now})",
-        )
-    return outcome
+    kind = source_kind(source, followed.path)
+    outcome = judge(moved, text, f"{followed.path} @ {label}", kind, target.sha)
+    if followed.kind != "changed":
+        return outcome._replace(citation=citation)
+    now = moved.lines_text
+    now = now if followed.path == citation.repo_path else f"{followed.path}:{now}"
+    message = f"{was}: {followed.note} at {label} (now {now})"
+    return outcome._replace(citation=citation, outcome="changed", message=message)
 
 
 # --- review stamps ------------------------------------------------------------------------
 
 
+class _Stamped(NamedTuple):
+    """The outcomes once the lock is applied, and what applying it found."""
+
+    outcomes: list[Outcome]
+    preview: Preview | None
+    problems: list[Diagnostic]
+    hand_moved: set[str]
+    """The aliases of the sources whose pin was moved by hand since the lock was written."""
+
+
 def _check_stamps(
     read: LockText | None, sources: Sources, outcomes: list[Outcome], preview: Preview | None
-) -> tuple[list[Diagnostic], set[str]]:
-    """Apply the lock, when there is one, to the outcomes (and the preview's baseline);
+) -> _Stamped:
+    """The outcomes (and the preview's baseline) with the lock applied, when there is one;
     the lock's problems, one per source whose pin moved by hand since it was written, and
     the aliases of those sources."""
     lock = stamps.lock_of(read)
     if lock is None:
-        return [], set()
-    apply_stamps(outcomes, lock.stamps, sources)
+        return _Stamped(outcomes, preview, [], set())
+    outcomes = apply_stamps(outcomes, lock.stamps, sources)
     if preview is not None:
-        apply_stamps(preview.baseline, lock.stamps, sources)
+        preview = replace(preview, baseline=apply_stamps(preview.baseline, lock.stamps, sources))
     # A hand-moved pin under citations that all still read as cited did no harm.
     stale = {o.citation.source for o in outcomes if o.stale and o.outcome != "unstamped"}
     moved = {a: c for a, c in hand_moved_pins(lock.pins, sources).items() if a in stale}
-    for outcome in outcomes:
-        if outcome.outcome == "changed" and outcome.citation.source in moved:
-            outcome.message = _changed_after_hand_move(outcome.citation, moved)
+    outcomes = [
+        o._replace(message=_changed_after_hand_move(o.citation, moved))
+        if o.outcome == "changed" and o.citation.source in moved
+        else o
+        for o in outcomes
+    ]
     counts = {a: sum(o.failing for o in outcomes if o.citation.source == a) for a in moved}
     found = [*lock.problems, *_hand_moved(sources, moved, counts), *_old_rule(lock.file, outcomes)]
-    return found, set(moved)
+    return _Stamped(outcomes, preview, found, set(moved))
 
 
 def hand_moved_pins(locked: Mapping[str, str], sources: Sources) -> dict[str, str]:
@@ -310,28 +328,36 @@ def _changed_after_hand_move(citation: Citation, moved: Mapping[str, str]) -> st
     )
 
 
-def apply_stamps(outcomes: list[Outcome], lock: Mapping[stamps.Key, str], sources: Sources) -> None:
-    """Turn each `ok` outcome into `changed` or `unstamped` where the lock says so (in place):
-    unstamped too when its stamp is of a code file and older than file kinds (`old_rule`).
+def apply_stamps(
+    outcomes: list[Outcome], lock: Mapping[stamps.Key, str], sources: Sources
+) -> list[Outcome]:
+    """The outcomes with each `ok` one turned into `changed` or `unstamped` where the lock
+    says so: unstamped too when its stamp is of a code file and older than file kinds
+    (`old_rule`).
 
     `outcomes` must be in `RegisterSet.citations()` order: a repeated citation's key counts
     its occurrences in that order, as `register stamp` did.
     """
     keys = stamps.keys(stamps.place(o.citation) for o in outcomes)
-    for outcome, key in zip(outcomes, keys, strict=True):
-        if outcome.outcome != "ok" or key is None or outcome.excerpt is None:
-            continue
-        stamp = lock.get(key)
-        if stamp is None:
-            outcome.outcome, outcome.message = "unstamped", _unstamped(outcome.citation)
-            continue
-        kind = source_kind(sources.sources.get(key.source), key.path)
-        verdict = stamps.check(stamp, outcome.excerpt, kind)
-        if verdict == "changed":
-            outcome.outcome, outcome.message = "changed", _changed(outcome.citation)
-        elif verdict == "old-rule":
-            outcome.outcome, outcome.message = "unstamped", _old_stamp(outcome.citation)
-            outcome.old_rule = True
+    return [_stamped(o, key, lock, sources) for o, key in zip(outcomes, keys, strict=True)]
+
+
+def _stamped(
+    outcome: Outcome, key: stamps.Key | None, lock: Mapping[stamps.Key, str], sources: Sources
+) -> Outcome:
+    if outcome.outcome != "ok" or key is None or outcome.excerpt is None:
+        return outcome
+    stamp = lock.get(key)
+    if stamp is None:
+        return outcome._replace(outcome="unstamped", message=_unstamped(outcome.citation))
+    kind = source_kind(sources.sources.get(key.source), key.path)
+    verdict = stamps.check(stamp, outcome.excerpt, kind)
+    if verdict == "changed":
+        return outcome._replace(outcome="changed", message=_changed(outcome.citation))
+    if verdict == "old-rule":
+        message = _old_stamp(outcome.citation)
+        return outcome._replace(outcome="unstamped", message=message, old_rule=True)
+    return outcome
 
 
 def _old_rule(lock_file: str, outcomes: list[Outcome]) -> Iterator[Diagnostic]:

@@ -104,9 +104,13 @@ class CitationKey(NamedTuple):
     occurrence: int
 
 
-@dataclass(slots=True)
-class Citation:
-    """One citation, listed under `sources:` or found in prose, as written."""
+class Citation(NamedTuple):
+    """One citation, listed under `sources:` or found in prose, as written.
+
+    Immutable: `checking.resolve` hands on resolved copies (`resolved`). A named tuple, not a
+    frozen dataclass, whose `__init__` costs five times as much: a large set has tens of
+    thousands of citations, each made twice (read, then resolved).
+    """
 
     text: str
     """The citation as written (the compact form; mapping forms are rendered compact)."""
@@ -136,6 +140,10 @@ class Citation:
     @property
     def lines_text(self) -> str:
         return lines_text(self.start, self.end)
+
+    def resolved(self, source: str, repo_path: str) -> Citation:
+        """This citation with its source known (`_replace`, without its cost)."""
+        return Citation(*self[:13], source, repo_path)
 
     @property
     def key(self) -> CitationKey:
@@ -228,8 +236,6 @@ class Entry:
     register: str
     where: Where
     meta: dict[str, Any] = field(default_factory=dict)
-    backlinks: list[str] = field(default_factory=list)
-    """IDs of the entries whose prose references this one, in register order."""
     field: Path_ = ()
     """Where the entry sits in its document: `("entries", index)`."""
     named: bool = True
@@ -241,6 +247,11 @@ class Entry:
     @property
     def anchor(self) -> str:
         return anchor_of(self.id)
+
+    @property
+    def key(self) -> EntryKey:
+        """Which entry this is, whatever its ID says (two entries may share one)."""
+        return self.register, self.field
 
     def all_citations(self) -> list[Citation]:
         return self.citations + self.prose_citations
@@ -285,12 +296,22 @@ class Register:
         return found
 
 
+EntryKey = tuple[str, Path_]
+"""An entry's register slug and its place in that register's file (`Entry.key`)."""
+
+
 @dataclass
 class RegisterSet:
     """Everything under registers/: the sources and every register, in file-name order."""
 
     sources: Sources
     registers: list[Register]
+    backlinks: dict[EntryKey, list[str]] = field(default_factory=dict)
+    """Entry -> the IDs of the entries (or register slugs) whose prose references it, in
+    register order: what `checking.references` found, on the set it checked (empty before)."""
+
+    def backlinks_of(self, entry: Entry) -> list[str]:
+        return self.backlinks.get(entry.key, [])
 
     def entries(self) -> dict[str, Entry]:
         return {entry.id: entry for register in self.registers for entry in register.entries}

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..model.registers import Citation, Entry, Rated, Register, RegisterSet, Source
+from ..model.registers import Citation, Entry, EntryKey, Rated, Register, RegisterSet, Source
 from ..model.vocabulary import RATED, RatedField
 
 if TYPE_CHECKING:  # types only: `register export` need not import verify and bump
@@ -23,7 +24,7 @@ def export(registers: RegisterSet) -> dict[str, Any]:
         "revisions": sources.revisions,
         "sources": {alias: source_data(s) for alias, s in sources.sources.items()},
         "pending": sources.pending,
-        "registers": [register_data(r) for r in registers.registers],
+        "registers": [register_data(r, registers.backlinks) for r in registers.registers],
     }
 
 
@@ -37,7 +38,11 @@ def source_data(source: Source) -> dict[str, Any]:
     }
 
 
-def register_data(register: Register) -> dict[str, Any]:
+def register_data(
+    register: Register, backlinks: Mapping[EntryKey, list[str]] | None = None
+) -> dict[str, Any]:
+    """A register as data; `backlinks`, those of a checked set (`RegisterSet.backlinks`)."""
+    backlinks = backlinks or {}
     return {
         "slug": register.slug,
         "file": register.file,
@@ -52,7 +57,7 @@ def register_data(register: Register) -> dict[str, Any]:
         "subject": register.subject,
         "summary": register.summary,
         "summary_citations": [citation_data(c) for c in register.summary_citations],
-        "entries": [entry_data(e) for e in register.entries],
+        "entries": [entry_data(e, backlinks.get(e.key, [])) for e in register.entries],
         "_meta": register.meta,
     }
 
@@ -61,7 +66,7 @@ def _rated(rated: Rated, field: RatedField) -> dict[str, Any]:
     return {RATED[field]: rated.key, "note": rated.note, "_meta": rated.meta}
 
 
-def entry_data(entry: Entry) -> dict[str, Any]:
+def entry_data(entry: Entry, backlinks: list[str]) -> dict[str, Any]:
     return {
         "id": entry.id,
         "title": entry.title,
@@ -77,7 +82,7 @@ def entry_data(entry: Entry) -> dict[str, Any]:
         "notes": [{"title": n.title, "text": n.text} for n in entry.notes],
         "tags": entry.tags,
         "citations": [citation_data(c) for c in entry.all_citations()],
-        "backlinks": entry.backlinks,
+        "backlinks": backlinks,
         "file": entry.where.file,
         "line": entry.where.line,
         "_meta": entry.meta,

@@ -55,7 +55,7 @@ def page_inputs(
         layout.page_of(register.slug): (
             common,
             state.get(file_of[register.slug]),
-            tuple(tuple(entry.backlinks) for entry in register.entries),
+            tuple(tuple(registers.backlinks_of(entry)) for entry in register.entries),
         )
         for register in listed
     }

@@ -35,6 +35,7 @@ from ..model.registers import (
     Citation,
     CitationKey,
     Entry,
+    EntryKey,
     Register,
     RegisterSet,
     Revisions,
@@ -196,6 +197,8 @@ class PageFormatter:
     """The register's excerpt file, on a register page: its citations get excerpts there."""
     excerpts: dict[str, Excerpt] = field(default_factory=dict)
     """The excerpts this page's citations link to, by key, in order of first citation."""
+    backlinks_of: Mapping[EntryKey, list[str]] = field(default_factory=dict)
+    """Each entry's backlinks (`RegisterSet.backlinks`)."""
 
     def prose(self, text: str | None) -> str:
         """Register Markdown, made safe, with references and citations linked."""
@@ -320,7 +323,7 @@ class PageFormatter:
 
     def backlinks(self, entry: Entry) -> str:
         """ "META-06, META-10": the entries (or register summaries) that reference `entry`."""
-        return ", ".join(self._backlink(owner) for owner in entry.backlinks)
+        return ", ".join(self._backlink(owner) for owner in self.backlinks_of.get(entry.key, []))
 
     def _backlink(self, owner: str) -> str:
         if owner in self.linker.entry_pages or owner not in self.registers:
@@ -391,7 +394,14 @@ class Renderer:
         revision_pages = {
             name: self.layout.revision_page(name) for name in self.registers.sources.revisions
         }
-        return PageFormatter(page, linker, self.outcomes, registers, revision_pages)
+        return PageFormatter(
+            page,
+            linker,
+            self.outcomes,
+            registers,
+            revision_pages,
+            backlinks_of=self.registers.backlinks,
+        )
 
     def pages(self, reuse: Mapping[str, str] | None = None) -> dict[str, str]:
         """Every generated page: path relative to the docs dir -> Markdown. A register page
