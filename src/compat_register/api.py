@@ -118,7 +118,7 @@ def _read(paths: Paths, on_register: Callable[[Register, Sources], None] | None)
     documents: dict[str, Document] = {}
     sources = folder.read_sources(paths, documents, diagnostics)
     registers = []
-    for register in folder.read_registers(paths, documents, diagnostics):
+    for register in folder.read_registers(paths, documents, diagnostics, sources.links):
         register = resolve.resolved(register, sources)
         registers.append(register)
         if on_register is not None:

@@ -1,31 +1,25 @@
-"""Resolve-references stage: IDs and ID ranges in prose, external link patterns, backlinks.
+"""Resolve-references stage: the IDs and ID ranges of prose, checked, and backlinks.
 
-`scan` is pure: it finds the references in one piece of Markdown. `resolve` checks them
-against the register set and finds the backlinks; `with_backlinks` hands on the set with them.
+The references are segments of each prose field, found when its register was built
+(`reading.segments`); `resolve` checks them against the register set and finds the
+backlinks; `with_backlinks` hands on the set with them. `scan` lists one text's references.
 """
 
 from __future__ import annotations
 
-import bisect
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from ..citations.prose import (
-    Span,
-    non_prose_ranges,
-    occurrences_before,
-    outside,
-    overlaps,
-    prose_fields,
-)
-from ..citations.syntax import prose_citations
+from ..citations.prose import occurrences_before
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.positions import Path_
+from ..model.prose import Prose
 from ..model.registers import Entry, LinkPattern, Register, RegisterSet
+from ..reading import segments
 from ..reading.document import Document
-from .ids import ID, PREFIX, REFERENCE, Number, number_of, prefix_of
+from ..reading.ids import ID, PREFIX, Number, number_of, prefix_of
 
 
 class Ref(NamedTuple):
@@ -43,24 +37,13 @@ class Ref(NamedTuple):
     """Set for an external link pattern match."""
 
 
-def scan(text: str, links: list[LinkPattern], skip: list[Span] | None = None) -> list[Ref]:
-    """References in Markdown `text`, in order, outside citation tokens and outside what is
-    not prose (`skip`: `non_prose_ranges(text)`, computed when not given)."""
-    skip = non_prose_ranges(text) if skip is None else skip
-    taken = [match.span() for match in prose_citations(text, skip)]
-    found: list[Ref] = []
-    for link in links:
-        for match in outside(link.pattern, text, skip):
-            if not overlaps(match.span(), taken):
-                found.append(
-                    Ref(match.start(), match.end(), match.group(0), url=link.url_for(match))
-                )
-                bisect.insort(taken, match.span())
-    for match in outside(REFERENCE, text, skip):
-        if not overlaps(match.span(), taken):
-            first, last = match["first"], match["last"] or ""
-            found.append(Ref(match.start(), match.end(), match.group(0), first, last))
-    return sorted(found, key=lambda ref: ref.start)
+def scan(text: str, links: list[LinkPattern]) -> list[Ref]:
+    """References in Markdown `text` (as `reading.segments` parses it), in order: IDs, ID
+    ranges and link pattern matches, outside citations and what is not prose."""
+    return [
+        Ref(s.start, s.end, text[s.start : s.end], s.first, s.last, s.url)
+        for s in segments.of(text, links).of_kind("reference", "range", "pattern")
+    ]
 
 
 @dataclass
@@ -108,11 +91,12 @@ def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Resolved:
     diagnostics: list[Diagnostic] = []
     for register in registers.registers:
         doc = documents[register.file]
-        for path, text, owner in _prose(register, doc):
-            place = _Place(doc, path, text, owner)
-            for ref in scan(text, registers.sources.links):
-                if not ref.url:
-                    diagnostics.extend(_check(ref, ctx, place, backlinks))
+        for text, owner in _prose(register):
+            place = _Place(doc, text.field, text, owner)
+            for ref in text.of_kind("reference", "range"):
+                ref_text = text[ref.start : ref.end]
+                found = Ref(ref.start, ref.end, ref_text, ref.first, ref.last)
+                diagnostics.extend(_check(found, ctx, place, backlinks))
     unique = {entry_id: list(dict.fromkeys(owners)) for entry_id, owners in backlinks.items()}
     return Resolved(diagnostics, unique)
 
@@ -126,17 +110,14 @@ def with_backlinks(registers: RegisterSet, backlinks: dict[str, list[str]]) -> R
     return replace(registers, backlinks=by_entry)
 
 
-def _prose(register: Register, doc: Document) -> Iterator[tuple[Path_, str, str]]:
-    """(path, text, owner) of each prose field: the summary (owned by the register), then
-    each entry's (owned by its ID, or by the `slug[index]` that stands in for a missing one)."""
-    if register.summary is not None:
-        yield ("summary",), register.summary, register.slug
-    entries = doc.data.get("entries")
+def _prose(register: Register) -> Iterator[tuple[Prose, str]]:
+    """(text, owner) of each prose field: the summary (owned by the register), then each
+    entry's (owned by its ID, or by the `slug[index]` that stands in for a missing one)."""
+    if isinstance(register.summary, Prose):
+        yield register.summary, register.slug
     for entry in register.entries:
-        index = entry.field[-1] if entry.field else None
-        data = entries[index] if isinstance(entries, list) and isinstance(index, int) else None
-        for path, text in prose_fields(data if isinstance(data, dict) else {}):
-            yield (*entry.field, *path), text, entry.id
+        for text in entry.texts:
+            yield text, entry.id
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from ..model.claims import claimants
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Citation, Entry, Register, RegisterSet, Sources, Where
 from ..model.vocabulary import EVIDENCED, RATED
-from ..reading import schema
+from ..reading import ids, schema
 from ..reading.document import Document
-from . import bounds, ids, resolve
+from . import bounds, resolve
 from .safety import check_repo_path, check_repo_url
 
 TIMESTAMP = re.compile(

@@ -2,7 +2,8 @@
 
 Code (see mdcode.py), link destinations, autolinks, link definitions and bare URLs are not
 prose: `[the doc](https://example.org/META-99/x)` mentions no META-99. Scanners (references,
-in-prose citations) take `non_prose_ranges` once per text and skip every match touching one.
+in-prose citations: `reading.segments`) take `non_prose_ranges` once per text and skip every
+match touching one.
 """
 
 from __future__ import annotations
@@ -59,33 +60,21 @@ def code_ranges(text: str) -> list[Span]:
     Sorted and disjoint. Where unsure (a page and a list item read the text differently, or
     a block is more than paragraphs, lists and quotes), a range is left out. See mdcode.py.
     """
-    return list(_code(text))
+    return mdcode.code_ranges(text)
 
 
-def non_prose_ranges(text: str) -> list[Span]:
-    """Sorted, disjoint ranges of `text` that are not prose: code, link destinations and
-    titles, autolinks, link reference definitions, and bare URLs (`https://...`)."""
-    return list(_non_prose(text))
-
-
-@lru_cache(maxsize=65536)
-def _code(text: str) -> tuple[Span, ...]:
-    # Cached: a field is scanned when built, when its references resolve, and when rendered;
-    # every register is built before any reference resolves, so the cache holds every field
-    # of a large set (20,000 citations: some 12,000 fields).
-    return tuple(mdcode.code_ranges(text))
-
-
-@lru_cache(maxsize=65536)
-def _non_prose(text: str) -> tuple[Span, ...]:
-    code = _code(text)
+def non_prose_ranges(text: str, code: list[Span] | None = None) -> list[Span]:
+    """Sorted, disjoint ranges of `text` that are not prose: code (`code`, when known),
+    link destinations and titles, autolinks, link reference definitions, and bare URLs
+    (`https://...`)."""
+    code = code_ranges(text) if code is None else code
     found = list(code)
     for match in _LINK_TARGET.finditer(text):
         if not overlaps((match.start(), match.start() + 2), code):
             found.append(match.span("target"))
     if any(mark in text for mark in _NOT_PROSE_MARKS):
         found.extend(m.span() for m in _NOT_PROSE.finditer(text) if not overlaps(m.span(), code))
-    return tuple(merge(found))
+    return merge(found)
 
 
 def merge(ranges: Iterable[Span]) -> list[Span]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ..model.notation import MAX_DIGITS, lines_text
 from ..storage.errors import RegisterError
@@ -81,30 +80,24 @@ def parse_compact(text: str) -> Parsed:
     return Parsed(match["alias"], match["path"], start, end, quote, token)
 
 
-def parse_prose(match: re.Match[str]) -> Parsed:
-    """The citation of a `PROSE_CITATION` match; raises `CitationSyntaxError`."""
-    start, end = _range(match["start"], match["end"], match.group(0))
-    token = match.string[match.start("path") : match.end()]
-    return Parsed(match["alias"], match["path"], start, end, None, token)
+def parse_prose(alias: str | None, token: str, written: str) -> Parsed:
+    """The citation of an in-prose `PROSE_CITATION` match `written`, given its alias and its
+    `PATH:LINES` token (a path holds no `:`); raises `CitationSyntaxError`."""
+    path, _, lines = token.rpartition(":")
+    first, _, last = lines.partition("-")
+    start, end = _range(first, last or None, written)
+    return Parsed(alias, path, start, end, None, token)
 
 
 def prose_citations(
     text: str, skip: Sequence[tuple[int, int]] | None = None
 ) -> Iterator[re.Match[str]]:
     """The in-prose citations of Markdown `text`: `PROSE_CITATION` matches whose path is a
-    file, outside code, link destinations and URLs (`skip`: `non_prose_ranges(text)`)."""
-    if skip is None or list(skip) == non_prose_ranges(text):
-        return iter(_prose_citations(text))
-    return _outside(text, skip)
-
-
-@lru_cache(maxsize=65536)
-def _prose_citations(text: str) -> tuple[re.Match[str], ...]:
-    # Cached: a field is scanned when its register is built and again when its references
-    # resolve (the pattern costs some 20 us a field: 0.5 s on a set of 20,000 citations).
+    file, outside code, link destinations and URLs (`skip`: `non_prose_ranges(text)`,
+    computed when not given)."""
     if ":" not in text:
-        return ()  # every citation holds PATH:LINE; many fields (a risk, a note) hold no ':'
-    return tuple(_outside(text, non_prose_ranges(text)))
+        return iter(())  # every citation holds PATH:LINE; many fields (a risk, a note) hold no ':'
+    return _outside(text, non_prose_ranges(text) if skip is None else skip)
 
 
 def _outside(text: str, skip: Sequence[tuple[int, int]]) -> Iterator[re.Match[str]]:

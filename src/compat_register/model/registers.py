@@ -10,6 +10,7 @@ from urllib.parse import quote
 from .claims import Claim, Claims
 from .notation import lines_text
 from .positions import Path_, Where
+from .prose import Prose
 from .vocabulary import PROSE
 
 
@@ -243,6 +244,9 @@ class Entry:
     next_step: str | None = None
     """`next:`, what to do next about it (the priorities page shows it; without one, the
     status note)."""
+    texts: tuple[Prose, ...] = ()
+    """Its prose fields that hold text, parsed (`model.prose`), in file order: each of the
+    fields above that holds prose is one of these (a `Prose` is its string)."""
 
     @property
     def anchor(self) -> str:
@@ -282,6 +286,7 @@ class Register:
     increment: int
     subject: str
     summary: str | None
+    """Parsed (a `model.prose.Prose`) when the register is built."""
     entries: list[Entry]
     where: Where
     """Where the `prefix:` value is written (1:1 without one): what names the register."""

@@ -7,11 +7,11 @@ reports every problem in every file instead of stopping at the first.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..citations.compare import empty_quote
-from ..citations.prose import occurrences_before, prose_fields
+from ..citations.prose import prose_fields
 from ..citations.syntax import (
     OPEN_QUOTES,
     CitationSyntaxError,
@@ -19,12 +19,12 @@ from ..citations.syntax import (
     parse_compact,
     parse_lines,
     parse_prose,
-    prose_citations,
 )
 from ..model.claims import Claim
 from ..model.diagnostic import Diagnostic
 from ..model.notation import MAX_DIGITS
 from ..model.positions import Path_
+from ..model.prose import Prose
 from ..model.registers import (
     Citation,
     Entry,
@@ -38,7 +38,7 @@ from ..model.registers import (
     Where,
 )
 from ..model.vocabulary import RATED, RatedField
-from . import schema
+from . import schema, segments
 from .document import Document, Mark
 
 _LINES = re.compile(
@@ -148,9 +148,14 @@ def _build_links(doc: Document, out: list[Diagnostic]) -> Any:
 # --- register files -----------------------------------------------------------------------
 
 
-def build_register(doc: Document, slug: str, out: list[Diagnostic]) -> Register:
-    """The typed register of one file; citation syntax errors are reported to `out`."""
+def build_register(
+    doc: Document, slug: str, out: list[Diagnostic], links: Sequence[LinkPattern] = ()
+) -> Register:
+    """The typed register of one file, its prose parsed (with sources.yaml's `links`);
+    citation syntax errors are reported to `out`."""
     data = doc.data
+    builder = _CitationBuilder(doc, slug, out, links)
+    summary, summary_citations = builder.in_prose(("summary",), slug)
     register = Register(
         slug=slug,
         file=doc.file,
@@ -163,15 +168,12 @@ def build_register(doc: Document, slug: str, out: list[Diagnostic]) -> Register:
         last_updated=_text(data.get("last-updated")),
         increment=data.get("increment") if isinstance(data.get("increment"), int) else 0,
         subject=_text(data.get("subject")),
-        summary=_opt_text(data.get("summary")),
-        entries=[],
+        summary=summary,
+        entries=[_build_entry(doc, slug, index, entry, builder) for index, entry in _entries(data)],
         where=_where(doc, ("prefix",)),
+        summary_citations=summary_citations,
         meta=_dict(data.get("_meta")),
     )
-    builder = _CitationBuilder(doc, slug, out)
-    register.summary_citations = builder.in_prose(("summary",), slug)
-    for index, entry in _entries(data):
-        register.entries.append(_build_entry(doc, slug, index, entry, builder))
     return register
 
 
@@ -181,9 +183,9 @@ def register_citations(doc: Document, slug: str, out: list[Diagnostic]) -> list[
     same walk (`_entries`, `_entry_id`, `_entry_citations`) as `build_register`, so the
     two cannot disagree on what a file cites."""
     builder = _CitationBuilder(doc, slug, out)
-    found = builder.in_prose(("summary",), slug)
+    found = builder.in_prose(("summary",), slug)[1]
     for index, entry in _entries(doc.data):
-        listed, prose = _entry_citations(
+        listed, prose, _ = _entry_citations(
             ("entries", index), entry, _entry_id(slug, index, entry)[0], builder
         )
         found.extend(listed)
@@ -200,7 +202,7 @@ def part_citations(
     The read-back of an edited part alone (following/readback.py)."""
     builder = _CitationBuilder(doc, slug, out)
     if part == ("summary",):
-        return builder.in_prose(part, slug, value) if isinstance(value, str) else []
+        return builder.in_prose(part, slug, value)[1] if isinstance(value, str) else []
     entries = _list(doc.data.get("entries")) if isinstance(doc.data, dict) else []
     index = part[1] if len(part) > 2 and part[0] == "entries" else None
     if not isinstance(index, int) or index >= len(entries) or not isinstance(entries[index], dict):
@@ -211,7 +213,7 @@ def part_citations(
         found = builder.listed(part, value, entry_id)
         return [] if found is None else [found]
     if isinstance(value, str) and any(path == inner for path, _ in prose_fields(entries[index])):
-        return builder.in_prose(part, entry_id, value)
+        return builder.in_prose(part, entry_id, value)[1]
     return []
 
 
@@ -230,19 +232,22 @@ def _entry_id(slug: str, index: int, data: dict[str, Any]) -> tuple[str, bool]:
 
 def _entry_citations(
     base: Path_, data: dict[str, Any], entry_id: str, builder: _CitationBuilder
-) -> tuple[list[Citation], list[Citation]]:
-    """An entry's listed citations (its `sources`) and in-prose citations, in file order."""
+) -> tuple[list[Citation], list[Citation], dict[Path_, Prose]]:
+    """An entry's listed citations (its `sources`) and in-prose citations, in file order,
+    and its prose fields parsed, by their path in the entry."""
     listed = [
         c
         for number, item in enumerate(_list(data.get("sources")))
         if (c := builder.listed((*base, "sources", number), item, entry_id)) is not None
     ]
-    prose = [
-        c
-        for path, text in prose_fields(data)
-        for c in builder.in_prose((*base, *path), entry_id, text)
-    ]
-    return listed, prose
+    prose: list[Citation] = []
+    texts: dict[Path_, Prose] = {}
+    for path, text in prose_fields(data):
+        parsed, cited = builder.in_prose((*base, *path), entry_id, text)
+        if parsed is not None:
+            texts[path] = parsed
+        prose.extend(cited)
+    return listed, prose, texts
 
 
 def build_entry(doc: Document, slug: str, index: int, out: list[Diagnostic]) -> Entry | None:
@@ -255,10 +260,10 @@ def build_entry(doc: Document, slug: str, index: int, out: list[Diagnostic]) -> 
     return _build_entry(doc, slug, index, data, _CitationBuilder(doc, slug, out))
 
 
-def _rated(entry: dict[str, Any], field: RatedField) -> Rated:
+def _rated(entry: dict[str, Any], field: RatedField, note: Prose | None) -> Rated:
     data = _dict(entry.get(field))
     keyword = _text(data.get(RATED[field]))
-    return Rated(keyword, _opt_text(data.get("note")), _dict(data.get("_meta")))
+    return Rated(keyword, note, _dict(data.get("_meta")))
 
 
 def _revision_names(value: Any) -> list[str]:
@@ -285,23 +290,23 @@ def _build_entry(
 ) -> Entry:
     base: Path_ = ("entries", index)
     entry_id, named = _entry_id(slug, index, data)
+    listed, prose, texts = _entry_citations(base, data, entry_id, builder)
     notes = [
-        Note(_text(n.get("title")), _text(n.get("text")))
-        for n in _list(data.get("notes"))
+        Note(_text(n.get("title")), texts.get(("notes", number, "text"), ""))
+        for number, n in enumerate(_list(data.get("notes")))
         if isinstance(n, dict)
     ]
-    listed, prose = _entry_citations(base, data, entry_id, builder)
     return Entry(
         id=entry_id,
         title=_text(data.get("title")),
-        what=_text(data.get("what")),
-        where_text=_opt_text(data.get("where")),
+        what=texts.get(("what",), ""),
+        where_text=texts.get(("where",)),
         revisions=_revisions(data.get("revisions")),
-        status=_rated(data, "status"),
-        value=_rated(data, "value"),
-        effort=_rated(data, "effort"),
-        risk=_text(data.get("risk")),
-        detail=_opt_text(data.get("detail")),
+        status=_rated(data, "status", texts.get(("status", "note"))),
+        value=_rated(data, "value", texts.get(("value", "note"))),
+        effort=_rated(data, "effort", texts.get(("effort", "note"))),
+        risk=texts.get(("risk",), ""),
+        detail=texts.get(("detail",)),
         notes=notes,
         tags=[t for t in _list(data.get("tags")) if isinstance(t, str)],
         citations=listed,
@@ -311,7 +316,8 @@ def _build_entry(
         field=base,
         named=named,
         meta=_dict(data.get("_meta")),
-        next_step=_opt_text(data.get("next")),
+        next_step=texts.get(("next",)),
+        texts=tuple(texts.values()),
     )
 
 
@@ -339,8 +345,10 @@ def _get(data: Any, path: Path_) -> Any:
 class _CitationBuilder:
     """Reads citations out of one document, reporting syntax errors where they were written."""
 
-    def __init__(self, doc: Document, slug: str, out: list[Diagnostic]):
-        self.doc, self.slug, self.out = doc, slug, out
+    def __init__(
+        self, doc: Document, slug: str, out: list[Diagnostic], links: Sequence[LinkPattern] = ()
+    ):
+        self.doc, self.slug, self.out, self.links = doc, slug, out, links
 
     def listed(self, path: Path_, item: Any, entry_id: str) -> Citation | None:
         try:
@@ -426,22 +434,27 @@ class _CitationBuilder:
             text += f" “{quote}”"
         return self._citation(parsed, text, False, entry_id, (*path, "lines"))
 
-    def in_prose(self, path: Path_, entry_id: str, text: str | None = None) -> list[Citation]:
-        """The in-prose citations of the field at `path` (whose `text` may be given)."""
+    def in_prose(
+        self, path: Path_, entry_id: str, text: str | None = None
+    ) -> tuple[Prose | None, list[Citation]]:
+        """The field at `path` (whose `text` may be given) parsed, and its in-prose
+        citations; (None, []) when it holds no text."""
         text = _get(self.doc.data, path) if text is None else text
         if not isinstance(text, str):
-            return []
+            return None, []
+        prose = segments.parse(text, self.links, self.doc.file, path)
         found: list[Citation] = []
-        for match in prose_citations(text):
-            token = text[match.start("path") : match.end()]
-            occurrence = occurrences_before(text, token, match.start("path"))
+        for segment in prose.of_kind("citation"):
+            written = text[segment.start : segment.end]
+            alias = segment.first or None
             try:  # a token such as internal/x.go:9-5 is a citation, and a wrong one
-                parsed = parse_prose(match)
+                parsed = parse_prose(alias, segment.token, written)
             except CitationSyntaxError as err:
-                self._report(self.doc.token_mark(path, token, occurrence), entry_id, str(err))
+                mark = self.doc.token_mark(path, segment.token, segment.occurrence)
+                self._report(mark, entry_id, str(err))
                 continue
-            found.append(self._citation(parsed, match.group(0), True, entry_id, path, occurrence))
-        return found
+            found.append(self._citation(parsed, written, True, entry_id, path, segment.occurrence))
+        return prose, found
 
     def _citation(
         self,

@@ -8,14 +8,14 @@ files are registers, and every path, come from `storage.layout`.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..model.diagnostic import Diagnostic
 from ..model.positions import Path_
-from ..model.registers import Register, RegisterSet, Sources
+from ..model.registers import LinkPattern, Register, RegisterSet, Sources
 from ..storage import regular
 from ..storage.layout import REGISTER_SUFFIX, SOURCES_FILE, Paths, is_register_file
 from . import schema
@@ -49,7 +49,7 @@ def load(paths: Paths) -> Loaded:
     diagnostics: list[Diagnostic] = []
     documents: dict[str, Document] = {}
     sources = read_sources(paths, documents, diagnostics)
-    registers = list(read_registers(paths, documents, diagnostics))
+    registers = list(read_registers(paths, documents, diagnostics, sources.links))
     return Loaded(RegisterSet(sources, registers), documents, diagnostics)
 
 
@@ -60,15 +60,18 @@ def read_sources(paths: Paths, documents: dict[str, Document], out: list[Diagnos
 
 
 def read_registers(
-    paths: Paths, documents: dict[str, Document], out: list[Diagnostic]
+    paths: Paths,
+    documents: dict[str, Document],
+    out: list[Diagnostic],
+    links: Sequence[LinkPattern] = (),
 ) -> Iterator[Register]:
-    """Each register file that loads, typed, as soon as it is built; problems go to `out`
-    and each file's `Document` to `documents`."""
+    """Each register file that loads, typed (its prose parsed with sources.yaml's `links`),
+    as soon as it is built; problems go to `out` and each file's `Document` to `documents`."""
     out.extend(_not_read(paths.registers))
     for path in _register_files(paths.registers):
         doc = read_document(path, schema.REGISTER, documents, out)
         if doc is not None:
-            yield build_register(doc, path.stem, out)
+            yield build_register(doc, path.stem, out, links)
 
 
 def unloaded(paths: Paths, registers: RegisterSet, diagnostics: list[Diagnostic]) -> dict[str, str]:

@@ -15,28 +15,15 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from ..checking import references
-from ..checking.ids import prefix_of
 from ..citations.bounds import over_bounds
-from ..citations.prose import (
-    Span,
-    code_ranges,
-    merge,
-    non_prose_ranges,
-    occurrences_before,
-    overlaps,
-)
+from ..citations.prose import Span, code_ranges, merge, overlaps
 from ..citations.quoting import code_span
-from ..citations.syntax import prose_citations
-from ..model.registers import Citation, Sources, anchor_of
+from ..model.prose import Prose, Segment
+from ..model.registers import Citation, CitationKey, Sources, anchor_of
+from ..reading import segments
+from ..reading.ids import prefix_of
 
-# `[text](dest "title")`, one level of parentheses inside dest (as in Wikipedia URLs).
-_INLINE_LINK = re.compile(
-    r"!?\[(?P<text>[^\[\]\n]*)\]\(\s*(?P<dest><[^<>\n]*>|(?:[^()\s]|\([^()\s]*\))*)"
-    r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"
-)
 _LINK_OPEN = re.compile(r"\]\(")
-_AUTOLINK = re.compile(r"<https?://[^\s<>]+>", re.IGNORECASE)
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _SAFE_SCHEME = re.compile(r"https?://", re.IGNORECASE)
 _BLOCKQUOTE = re.compile(r"^[ ]{0,3}>", re.MULTILINE)
@@ -44,7 +31,6 @@ _FENCE_INFO = re.compile(r"^([ ]{0,3}(?:`{3,}|~{3,}))[ \t]*([\w+#.\-]*)[^\n]*", 
 _UNSAFE_CHARS = re.compile(r"[\x00-\x20\\\x7f]")
 _INLINE_SPECIALS = re.compile(r"([\\`*_\[\]{}|~#!])")
 _OPEN_BACKTICK = re.compile(r"(?<!\\)((?:\\\\)*)`")
-_FENCE_LINE = re.compile(r"^[ ]{0,3}(?:`{3,}|~{3,})[^\n]*(?:\n|$)", re.MULTILINE)
 _PIPE = re.compile(r"(\\*)\|")
 _URL_LINE = {"`": "%60", "|": "%7C"}
 
@@ -113,9 +99,9 @@ class Linker:
     """The page being rendered: links to its own entries are bare anchors."""
     relative: Callable[[str, str], str] = field(default=lambda target, page: target)
     """(target page, current page) -> the relative link between them."""
-    citations: Mapping[str, Sequence[Citation]] = field(default_factory=dict)
-    """Prose text -> the in-prose citations found in it when it was loaded, resolved (and
-    verified) there: a citation in prose links to what verify checked, not to a second guess."""
+    citations: Mapping[CitationKey, Citation] = field(default_factory=dict)
+    """The in-prose citations of the register set, resolved (and verified), by key: a
+    citation segment links to what verify checked, not to a second guess."""
 
     def entry_link(self, entry_id: str) -> str | None:
         target = self.entry_pages.get(entry_id)
@@ -125,16 +111,6 @@ class Linker:
         if target == self.page:
             return anchor
         return url_path(self.relative(target, self.page)) + anchor
-
-    def citation_in(self, text: str, match: re.Match[str]) -> Citation | None:
-        """The loaded citation of a `prose_citations` match in `text`, found as the loader
-        found it: by its token and which occurrence of that token it is."""
-        token = text[match.start("path") : match.end()]
-        occurrence = occurrences_before(text, token, match.start("path"))
-        for citation in self.citations.get(text, ()):
-            if citation.token == token and citation.occurrence == occurrence:
-                return citation
-        return None
 
 
 def citation_link(citation: Citation, sources: Sources) -> str:
@@ -159,7 +135,8 @@ def citation_label(citation: Citation) -> str:
 def prose(text: str, linker: Linker, *, one_line: bool = False, own_line: bool = False) -> str:
     """Register prose as safe Markdown, with references, citations and patterns linked.
 
-    Code is found as Python-Markdown finds it where the text goes: after `- **What.** `,
+    The text's segments (`reading.segments`: parsed when its register was built, else now)
+    say what is code as Python-Markdown finds it where the text goes: after `- **What.** `,
     or, with `own_line`, at the start of a line of its own (see `opens_with_fence`). With
     `one_line` (a table cell) the result holds no line break: each code block becomes a
     code span and every other backtick and `|` is escaped, so that joining the lines cannot
@@ -169,15 +146,18 @@ def prose(text: str, linker: Linker, *, one_line: bool = False, own_line: bool =
         return ""
     if over_bounds(text):  # Python-Markdown would spend seconds or minutes on it
         return OVER_BOUNDS
-    code, skip = _ranges(text, own_line)
-    links = list(_safe_links(text, code, one_line))
-    protected = merge(skip + [span for span, _ in links])
+    parsed = segments.of(text, linker.sources.links)
+    if own_line:
+        parsed = segments.on_own_line(parsed, linker.sources.links)
+    code = [(s.start, s.end) for s in parsed.of_kind("code")]
+    links = list(_safe_links(parsed, one_line))
+    protected = merge(span for span, _ in links)
     if one_line:
         edits = [(s, e, _code_on_one_line(text[s:e])) for s, e in code]
     else:
         edits = [(s, e, _code(text[s:e], _line_start(text, s, own_line))) for s, e in code]
     edits += [(s, e, rendered) for (s, e), rendered in links]
-    edits += [r for r in _replacements(text, skip, linker) if not overlaps(r[:2], protected)]
+    edits += [r for r in _replacements(parsed, linker) if not overlaps(r[:2], protected)]
     if not one_line:
         return _apply(text, sorted(edits), _defuse)
     return " ".join(_apply(text, sorted(edits), _defuse_on_one_line).split())
@@ -186,22 +166,7 @@ def prose(text: str, linker: Linker, *, one_line: bool = False, own_line: bool =
 def opens_with_fence(text: str) -> bool:
     """True when `text` starts with a fenced code block. After `- **What.** ` a fence is no
     fence, so such prose is put on a line of its own (and rendered with `own_line`)."""
-    lead = len(text) - len(text.lstrip())
-    code, _ = _ranges(text, own_line=True)
-    return bool(code) and code[0][0] <= lead and _FENCE_LINE.match(text, lead) is not None
-
-
-def _ranges(text: str, own_line: bool) -> tuple[list[Span], list[Span]]:
-    """(code, everything not prose) of `text`, as read in a list item after its first words
-    or, with `own_line`, after a blank line in it."""
-    if not own_line:
-        return code_ranges(text), non_prose_ranges(text)
-    shifted = "\n\n" + text
-    return _unshift(code_ranges(shifted)), _unshift(non_prose_ranges(shifted))
-
-
-def _unshift(ranges: list[Span]) -> list[Span]:
-    return [(max(start - 2, 0), end - 2) for start, end in ranges if end > 2]
+    return bool(text) and segments.of(text).own_line is not None
 
 
 def _apply(text: str, edits: list[tuple[int, int, str]], plain: Callable[[str], str]) -> str:
@@ -233,9 +198,9 @@ def _line_start(text: str, offset: int, own_line: bool) -> bool:
 
 def _code_on_one_line(block: str) -> str:
     """A code block or span as one code span holding its text on one line."""
-    if _FENCE_LINE.match(block):
+    if segments.FENCE_LINE.match(block):
         lines = block.splitlines()
-        closed = len(lines) > 1 and _FENCE_LINE.fullmatch(lines[-1]) is not None
+        closed = len(lines) > 1 and segments.FENCE_LINE.fullmatch(lines[-1]) is not None
         block = "\n".join(lines[1:-1] if closed else lines[1:])
     elif block.startswith("`"):
         block = block.strip("`")
@@ -261,27 +226,29 @@ def _defuse_on_one_line(text: str) -> str:
     return _PIPE.sub(lambda m: m[1] * 2 + "\\|", text)
 
 
-def _safe_links(text: str, code: list[Span], one_line: bool) -> Iterator[tuple[Span, str]]:
+def _safe_links(parsed: Prose, one_line: bool) -> Iterator[tuple[Span, str]]:
     """Inline links and autolinks to safe URLs, rendered; their text is escaped, not linked."""
-    for match in _AUTOLINK.finditer(text):
-        if not overlaps(match.span(), code):
-            yield match.span(), _url_on_one_line(match[0]) if one_line else match[0]
-    for match in _INLINE_LINK.finditer(text):
-        if overlaps((match.start(), match.start() + 1), code) or not safe_url(match["dest"]):
+    for link in parsed.of_kind("link"):
+        span, written = (link.start, link.end), parsed[link.start : link.end]
+        if not link.inner:  # an autolink to http(s)
+            yield span, _url_on_one_line(written) if one_line else written
             continue
-        head, label = text[match.start() : match.start("text")], match["text"]
-        if head.startswith("!") and _SAFE_SCHEME.match(match["dest"].lstrip("<")):
+        if not safe_url(link.url):
+            continue
+        text_start, text_end, dest_start = link.inner
+        head, label = parsed[link.start : text_start], parsed[text_start:text_end]
+        if head.startswith("!") and _SAFE_SCHEME.match(link.url.lstrip("<")):
             # an image on another host becomes a link to it: viewing a page loads nothing
             # from elsewhere (no tracking pixel in a register)
             head, label = head[1:], label or "image"
         if one_line:  # no code span, no title: nothing that could pair with another line
-            dest = _url_on_one_line(match["dest"]).replace("&", "&amp;")
-            yield match.span(), f"{head}{escape_inline(label)}]({dest})"
+            dest = _url_on_one_line(link.url).replace("&", "&amp;")
+            yield span, f"{head}{escape_inline(label)}]({dest})"
             continue
-        middle = text[match.end("text") : match.start("dest")]
+        middle = parsed[text_end:dest_start]
         # `&` as an entity: the browser decodes the href, so `a=1&amp;b=2` reaches it as `&`.
-        tail = text[match.start("dest") : match.end()].replace("&", "&amp;")
-        yield match.span(), head + _escape_code_aware(label) + middle + tail
+        tail = parsed[dest_start : link.end].replace("&", "&amp;")
+        yield span, head + _escape_code_aware(label) + middle + tail
 
 
 def _url_on_one_line(url: str) -> str:
@@ -293,24 +260,27 @@ def _escape_code_aware(text: str) -> str:
     return _apply(text, [(s, e, text[s:e]) for s, e in code_ranges(text)], escape_html)
 
 
-def _replacements(text: str, skip: list[Span], linker: Linker) -> Iterator[tuple[int, int, str]]:
-    for ref in references.scan(text, linker.sources.links, skip):
-        yield ref.start, ref.end, _reference(ref, linker)
-    for match in prose_citations(text, skip):
-        citation = linker.citation_in(text, match)
-        rendered = citation_link(citation, linker.sources) if citation else code_span(match[0])
-        yield match.start(), match.end(), rendered
+def _replacements(parsed: Prose, linker: Linker) -> Iterator[tuple[int, int, str]]:
+    for segment in parsed.segments:
+        written = parsed[segment.start : segment.end]
+        if segment.kind in ("reference", "range", "pattern"):
+            yield segment.start, segment.end, _reference(written, segment, linker)
+        elif segment.kind == "citation":
+            key = CitationKey(parsed.file, parsed.field, segment.token, segment.occurrence)
+            citation = linker.citations.get(key)
+            rendered = citation_link(citation, linker.sources) if citation else code_span(written)
+            yield segment.start, segment.end, rendered
 
 
-def _reference(ref: references.Ref, linker: Linker) -> str:
+def _reference(written: str, ref: Segment, linker: Linker) -> str:
     if ref.url:
         if safe_url(ref.url):
-            return f"[{escape_inline(ref.text)}]({link_destination(ref.url)})"
-        return escape_inline(ref.text)
+            return f"[{escape_inline(written)}]({link_destination(ref.url)})"
+        return escape_inline(written)
     ends = [ref.first] + ([ref.last] if ref.last else [])
     pending = {prefix_of(e) for e in ends} & set(linker.sources.pending)
     if pending and all(prefix_of(e) in pending for e in ends):
-        return pending_span(ref.text, sorted(pending))
+        return pending_span(written, sorted(pending))
     return "..".join(_one_reference(end, linker) for end in ends)
 
 

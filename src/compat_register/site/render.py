@@ -610,19 +610,9 @@ def _template_frame(err: Exception, name: str) -> tuple[str, int | None]:
     return found
 
 
-def prose_citations(registers: RegisterSet) -> dict[str, list[Citation]]:
-    """Prose text -> the in-prose citations the loader found in it (for `Linker.citations`)."""
-    index: dict[str, list[Citation]] = {}
-    for register in registers.registers:
-        if register.summary:
-            index.setdefault(register.summary, []).extend(register.summary_citations)
-        for entry in register.entries:
-            texts = entry.prose()
-            for citation in entry.prose_citations:
-                text = texts.get(citation.field[2:])  # the field after ("entries", N)
-                if text and citation.token in text:
-                    index.setdefault(text, []).append(citation)
-    return index
+def prose_citations(registers: RegisterSet) -> dict[CitationKey, Citation]:
+    """The in-prose citations the loader built, resolved, by key (for `Linker.citations`)."""
+    return {c.key: c for c in registers.citations() if c.in_prose}
 
 
 def page_clashes(registers: RegisterSet, layout: Layout) -> list[Diagnostic]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..reading import schema
+from . import schema
 
 _REGISTER = schema.load_schema(schema.REGISTER)
 _ID_BODY = schema.python_pattern(_REGISTER["$defs"]["entry"]["properties"]["id"]["pattern"])
