@@ -27,8 +27,9 @@ from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from . import edit, stamps
 from .edit import Edit, Planned
-from .follow import Followed, Rename, follow
+from .follow import Followed, follow
 from .remap import KINDS
+from .track import Rename
 
 # A path the compact and in-prose forms can hold, unquoted, in any YAML scalar style.
 _WRITABLE = re.compile(r"[A-Za-z0-9_.][\w.\-/]*\Z")

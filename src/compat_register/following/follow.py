@@ -14,9 +14,7 @@ Used by `register bump` to move a pin and by `register verify --against` to prev
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
 
-from ..citations.compare import file_kind, same_text
 from ..model.registers import Citation
 from ..sources.checkout import Checkout
 from ..sources.diffs import Changes, Hunk
@@ -33,70 +31,7 @@ from .moves import AddedIndex, Decision, Text, decide, elsewhere, one_line_rule
 from .paths import Moved, revision_folder, successor
 from .remap import KINDS, Mapped, Remap, remap
 from .texts import Texts
-
-Rename = tuple[str, str, str]
-"""(old path, new path, the commit that renamed it)."""
-Place = tuple[str, int, int, str]
-"""(path, start, end, commit): lines at the commit where they were found."""
-
-
-@dataclass
-class Followed:
-    """Where one citation went."""
-
-    citation: Citation
-    kind: str
-    """carried, re-anchored, changed or gone (`remap.KINDS`)."""
-    path: str
-    """The full path at the new commit (the old one when the file is gone)."""
-    lines: tuple[int, int] | None
-    """The lines at the new commit; None when gone."""
-    note: str = ""
-    """Why, for the report: renamed, moved, edited, deleted, and what could not be decided."""
-    file_deleted: bool = False
-    flags: tuple[str, ...] = ()
-    """What bump could not decide: `ambiguous` (candidates, none taken), `not-found` (the
-    text is not in the lines that took its place), `left-revision` (its file went to
-    another revision's folder, not followed)."""
-    candidates: tuple[Place, ...] = ()
-    """Places holding the cited text that were not taken, at the commit they were found at
-    (a later commit may have moved them: the report names it)."""
-    renames: tuple[Rename, ...] = ()
-    """Every rename of its file on the way, in order."""
-
-
-@dataclass
-class _Track:
-    """A citation on its way through the steps."""
-
-    citation: Citation
-    path: str
-    lines: tuple[int, int] | None
-    kind: str = "carried"
-    touched: bool = False
-    file_deleted: bool = False
-    notes: list[str] = field(default_factory=list)
-    """How it got where it is: renames, moves (each once)."""
-    state: str = ""
-    """What the last step that changed or lost its lines said."""
-    flags: list[str] = field(default_factory=list)
-    candidates: list[Place] = field(default_factory=list)
-    renames: list[Rename] = field(default_factory=list)
-
-    def take(self, decision: Decision, path: str, sha: str) -> None:
-        self.kind = max(self.kind, decision.kind, key=KINDS.index)
-        self.lines, self.path, self.touched = decision.lines, decision.path or path, True
-        if decision.kind == "re-anchored":
-            _add(self.notes, decision.note)
-        else:
-            self.state = decision.note
-        self.flags += [f for f in decision.flags if f not in self.flags]
-        self.candidates += [(*c, sha) for c in decision.candidates]
-
-
-def _add(notes: list[str], note: str) -> None:
-    if note and note not in notes:
-        notes.append(note)
+from .track import Followed, Track, add_note, carried, repo_path, result
 
 
 def follow(
@@ -111,32 +46,23 @@ def follow(
     `markdown` is the source's globs of Markdown files (`compare.file_kind`), `revisions`
     name the revision folders a citation does not leave silently."""
     if old_sha == new_sha:
-        return [_carried(c) for c in citations]
+        return [carried(c) for c in citations]
     steps = first_parent_steps(checkout, old_sha, new_sha)
     walk = _Walk(checkout, steps or [range_step(checkout, old_sha, new_sha)], revisions)
     walk.texts.markdown = markdown
     # Most cited files are not touched by the steps: their citations are carried as they
     # are, without a track through the walk (the walk would carry them the same way).
-    touched = walk.learn({_path(c) for c in citations}, commits=steps is not None)
-    tracks = [_Track(c, _path(c), (c.start, c.end)) for c in citations if _path(c) in touched]
+    touched = walk.learn({repo_path(c) for c in citations}, commits=steps is not None)
+    cited = [(c, repo_path(c)) for c in citations]
+    tracks = [Track(c, path, (c.start, c.end)) for c, path in cited if path in touched]
     walk.run(tracks)
     walked = iter(tracks)
     return [
-        _result(checkout, next(walked), (old_sha, new_sha), markdown)
-        if _path(c) in touched
-        else _carried(c)
+        result(checkout, next(walked), (old_sha, new_sha), markdown)
+        if repo_path(c) in touched
+        else carried(c)
         for c in citations
     ]
-
-
-def _carried(citation: Citation) -> Followed:
-    """A citation whose file no step touched: where it was (as `_result` would say)."""
-    return Followed(citation, "carried", _path(citation), (citation.start, citation.end))
-
-
-def _path(citation: Citation) -> str:
-    assert citation.repo_path is not None, "only resolved citations are followed"
-    return citation.repo_path
 
 
 class _Walk:
@@ -162,9 +88,9 @@ class _Walk:
         touched.update(p for files in self._hunks.values() for p in files)
         return paths & touched
 
-    def run(self, tracks: list[_Track]) -> None:
+    def run(self, tracks: list[Track]) -> None:
         """Walk the tracks (of learned paths) through the steps."""
-        live: dict[str, list[_Track]] = {}
+        live: dict[str, list[Track]] = {}
         for track in tracks:
             live.setdefault(track.path, []).append(track)
         for i, step in enumerate(self.steps):
@@ -216,8 +142,8 @@ class _Walk:
         path: str,
         moved: Moved | None,
         hunks: list[Hunk] | None,
-        tracks: list[_Track],
-    ) -> list[_Track]:
+        tracks: list[Track],
+    ) -> list[Track]:
         """Carry the tracks of one file through one step; returns them."""
         new_path = path
         if moved is not None:
@@ -227,7 +153,7 @@ class _Walk:
             hunks = self._pair(moved.old_blob, moved.new_blob)
             for track in tracks:
                 track.renames.append((path, moved.new_path, step.sha))
-                _add(track.notes, moved.note)
+                add_note(track.notes, moved.note)
                 track.kind = max(track.kind, "re-anchored", key=KINDS.index)
             new_path = moved.new_path
             if moved.left is not None:
@@ -236,7 +162,7 @@ class _Walk:
         self._lines(step, path, new_path, hunks or [], tracks)
         return tracks
 
-    def _left(self, step: Changes, moved: Moved, hunks: list[Hunk], tracks: list[_Track]) -> None:
+    def _left(self, step: Changes, moved: Moved, hunks: list[Hunk], tracks: list[Track]) -> None:
         """A file renamed out of its revision folder: flagged with where it went, not moved."""
         for track in tracks:
             assert track.lines is not None and moved.new_path is not None
@@ -246,7 +172,7 @@ class _Walk:
             decision = Decision("gone", None, note, flags=("left-revision",), candidates=candidates)
             track.take(decision, track.path, step.sha)
 
-    def _deleted(self, step: Changes, path: str, moved: Moved, tracks: list[_Track]) -> None:
+    def _deleted(self, step: Changes, path: str, moved: Moved, tracks: list[Track]) -> None:
         """A deleted file: its lines may live on in the files the step wrote (a split)."""
         old = self.texts.text(step.parent, path, self.texts.keyed(path))
         for track in tracks:
@@ -269,7 +195,7 @@ class _Walk:
             track.take(found, path, step.sha)
 
     def _lines(
-        self, step: Changes, path: str, new_path: str, hunks: list[Hunk], tracks: list[_Track]
+        self, step: Changes, path: str, new_path: str, hunks: list[Hunk], tracks: list[Track]
     ) -> None:
         """Map each cited range of one file through one step's hunks, and decide the touched."""
         remapped = Remap(hunks)
@@ -305,7 +231,7 @@ class _Walk:
         self,
         step: Changes,
         paths: tuple[str, str],
-        tracks: list[_Track],
+        tracks: list[Track],
         carried: list[tuple[int, tuple[int, int]]],
         hunks: Remap,
     ) -> None:
@@ -345,7 +271,7 @@ class _Walk:
         step: Changes,
         old: Text,
         index: AddedIndex,
-        track: _Track,
+        track: Track,
         region: tuple[int, int] | None,
         remapped: Remap,
     ) -> Decision:
@@ -410,7 +336,7 @@ class _Walk:
 
     def _one_line(
         self,
-        tracks: list[_Track],
+        tracks: list[Track],
         before: list[tuple[int, int]],
         decisions: dict[int, Decision],
         mapped: list[Mapped],
@@ -445,51 +371,3 @@ def _span(lines: tuple[int, int] | None) -> str:
     if lines is None:
         return "?"
     return str(lines[0]) if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"
-
-
-def _result(
-    checkout: Checkout, track: _Track, shas: tuple[str, str], markdown: Sequence[str]
-) -> Followed:
-    """The Followed of a track at the end of the walk (a changed range whose text came back
-    unchanged in the end is re-anchored)."""
-    citation = track.citation
-    kind, notes = track.kind, list(track.notes)
-    if kind == "gone":
-        return _followed(track, "gone", None, [*notes, track.state])
-    if kind == "changed" and not track.flags and _restored(checkout, track, shas, markdown):
-        kind, track.state = "re-anchored", "edited, then restored"
-    if kind in ("carried", "re-anchored"):
-        same = track.path == citation.repo_path and track.lines == (citation.start, citation.end)
-        kind = "carried" if same and not track.renames and not track.touched else "re-anchored"
-        return _followed(track, kind, track.lines, [*notes, track.state])
-    return _followed(
-        track, kind, track.lines, [*notes, track.state or "the cited lines were edited"]
-    )
-
-
-def _followed(
-    track: _Track, kind: str, lines: tuple[int, int] | None, notes: list[str]
-) -> Followed:
-    return Followed(
-        track.citation, kind, track.path, lines, "; ".join(filter(None, notes)), track.file_deleted,
-        tuple(track.flags), tuple(track.candidates), tuple(track.renames),
-    )  # fmt: skip
-
-
-def _restored(
-    checkout: Checkout, track: _Track, shas: tuple[str, str], markdown: Sequence[str]
-) -> bool:
-    """Whether a changed range reads at the new commit as it did at the old one (by the
-    rule of both files' kinds)."""
-    citation = track.citation
-    if track.lines is None:
-        return False
-    try:
-        old = checkout.read_text(shas[0], _path(citation)) or []
-        new = checkout.read_text(shas[1], track.path) or []
-    except GitSourceError:
-        return False
-    was = old[citation.start - 1 : citation.end]
-    now = new[track.lines[0] - 1 : track.lines[1]]
-    kinds = {file_kind(_path(citation), markdown), file_kind(track.path, markdown)}
-    return any(line.strip() for line in was) and all(same_text(was, now, k) for k in kinds)

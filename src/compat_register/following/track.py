@@ -1,0 +1,141 @@
+"""A citation on its way through `follow`'s steps, and where it ends: a `Followed`.
+
+`follow` walks each cited file along the history; each citation it walks is a `Track`,
+changed in place by each step's decision, and `result` says at the end where it went. A
+citation whose file no step touches needs no track: `carried` says it stayed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..citations.compare import file_kind, same_text
+from ..model.registers import Citation
+from ..sources.checkout import Checkout
+from ..sources.git import GitSourceError
+from .moves import Decision
+from .remap import KINDS
+
+Rename = tuple[str, str, str]
+"""(old path, new path, the commit that renamed it)."""
+Place = tuple[str, int, int, str]
+"""(path, start, end, commit): lines at the commit where they were found."""
+
+
+@dataclass
+class Followed:
+    """Where one citation went."""
+
+    citation: Citation
+    kind: str
+    """carried, re-anchored, changed or gone (`remap.KINDS`)."""
+    path: str
+    """The full path at the new commit (the old one when the file is gone)."""
+    lines: tuple[int, int] | None
+    """The lines at the new commit; None when gone."""
+    note: str = ""
+    """Why, for the report: renamed, moved, edited, deleted, and what could not be decided."""
+    file_deleted: bool = False
+    flags: tuple[str, ...] = ()
+    """What bump could not decide: `ambiguous` (candidates, none taken), `not-found` (the
+    text is not in the lines that took its place), `left-revision` (its file went to
+    another revision's folder, not followed)."""
+    candidates: tuple[Place, ...] = ()
+    """Places holding the cited text that were not taken, at the commit they were found at
+    (a later commit may have moved them: the report names it)."""
+    renames: tuple[Rename, ...] = ()
+    """Every rename of its file on the way, in order."""
+
+
+@dataclass
+class Track:
+    """A citation on its way through the steps."""
+
+    citation: Citation
+    path: str
+    lines: tuple[int, int] | None
+    kind: str = "carried"
+    touched: bool = False
+    file_deleted: bool = False
+    notes: list[str] = field(default_factory=list)
+    """How it got where it is: renames, moves (each once)."""
+    state: str = ""
+    """What the last step that changed or lost its lines said."""
+    flags: list[str] = field(default_factory=list)
+    candidates: list[Place] = field(default_factory=list)
+    renames: list[Rename] = field(default_factory=list)
+
+    def take(self, decision: Decision, path: str, sha: str) -> None:
+        self.kind = max(self.kind, decision.kind, key=KINDS.index)
+        self.lines, self.path, self.touched = decision.lines, decision.path or path, True
+        if decision.kind == "re-anchored":
+            add_note(self.notes, decision.note)
+        else:
+            self.state = decision.note
+        self.flags += [f for f in decision.flags if f not in self.flags]
+        self.candidates += [(*c, sha) for c in decision.candidates]
+
+
+def add_note(notes: list[str], note: str) -> None:
+    if note and note not in notes:
+        notes.append(note)
+
+
+def carried(citation: Citation) -> Followed:
+    """A citation whose file no step touched: where it was (as `result` would say)."""
+    return Followed(citation, "carried", repo_path(citation), (citation.start, citation.end))
+
+
+def repo_path(citation: Citation) -> str:
+    """The path a (resolved) citation cites in its source's repository."""
+    assert citation.repo_path is not None, "only resolved citations are followed"
+    return citation.repo_path
+
+
+def result(
+    checkout: Checkout, track: Track, shas: tuple[str, str], markdown: Sequence[str]
+) -> Followed:
+    """The Followed of a track at the end of the walk (a changed range whose text came back
+    unchanged in the end is re-anchored)."""
+    citation = track.citation
+    kind, notes = track.kind, list(track.notes)
+    if kind == "gone":
+        return _followed(track, "gone", None, [*notes, track.state])
+    if kind == "changed" and not track.flags and _restored(checkout, track, shas, markdown):
+        kind, track.state = "re-anchored", "edited, then restored"
+    if kind in ("carried", "re-anchored"):
+        same = track.path == citation.repo_path and track.lines == (citation.start, citation.end)
+        kind = "carried" if same and not track.renames and not track.touched else "re-anchored"
+        return _followed(track, kind, track.lines, [*notes, track.state])
+    return _followed(
+        track, kind, track.lines, [*notes, track.state or "the cited lines were edited"]
+    )
+
+
+def _followed(
+    track: Track, kind: str, lines: tuple[int, int] | None, notes: list[str]
+) -> Followed:
+    return Followed(
+        track.citation, kind, track.path, lines, "; ".join(filter(None, notes)), track.file_deleted,
+        tuple(track.flags), tuple(track.candidates), tuple(track.renames),
+    )  # fmt: skip
+
+
+def _restored(
+    checkout: Checkout, track: Track, shas: tuple[str, str], markdown: Sequence[str]
+) -> bool:
+    """Whether a changed range reads at the new commit as it did at the old one (by the
+    rule of both files' kinds)."""
+    citation = track.citation
+    if track.lines is None:
+        return False
+    try:
+        old = checkout.read_text(shas[0], repo_path(citation)) or []
+        new = checkout.read_text(shas[1], track.path) or []
+    except GitSourceError:
+        return False
+    was = old[citation.start - 1 : citation.end]
+    now = new[track.lines[0] - 1 : track.lines[1]]
+    kinds = {file_kind(repo_path(citation), markdown), file_kind(track.path, markdown)}
+    return any(line.strip() for line in was) and all(same_text(was, now, k) for k in kinds)
