@@ -97,14 +97,17 @@ def _scalar_at(doc: Document, fields: list[Path_], swap: Swap) -> Path_ | None:
 
 def _content(doc: Document, path: Path_) -> tuple[int, int] | None:
     """The span of a scalar's content as written: inside its quotes, below a block
-    scalar's header line (whose comment is not content)."""
+    scalar's header line (whose comment is not content); None for a tagged scalar."""
     start, end = doc.raw(path)
     style = doc.styles[path]
+    first = doc.text[start : start + 1]
+    if first == "!":
+        return None  # a tag (`!!str`) before the value: not shown here
     if style in ("'", '"'):
-        return start + 1, end - 1
+        return (start + 1, end - 1) if first == style else None
     if style in ("|", ">"):
         body = doc.text.find("\n", start, end)
-        return None if body < 0 else (body + 1, end)
+        return None if body < 0 or first != style else (body + 1, end)
     return start, end
 
 
