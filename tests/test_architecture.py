@@ -24,6 +24,8 @@ STAGES = [
     "checking",
     "sources",
     "following",
+    "statements",
+    "coverage",
     "history",
     "importing",
     "reporting",

@@ -271,6 +271,9 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
                 repo_url=repo_url,
                 subject=self.config.subject,
                 edit_url=edit_url,
+                coverage=api.site_coverage(
+                    root, result.registers, getattr(result, "outcomes", None)
+                ),
             )
             reused = self._unchanged(inputs)
             pages = renderer.pages(reuse=reused)
@@ -435,6 +438,12 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         for name in result.registers.sources.revisions:
             revisions.append({f"What {html.escape(name)} changed": layout.revision_page(name)})
         section.append({"Revisions": revisions})
+        if layout.coverage_summary in self.generated:
+            coverage = [{"Every revision": layout.coverage_summary}]
+            for name in result.registers.sources.revisions:
+                if (page := layout.coverage_page(name)) in self.generated:
+                    coverage.append({f"Coverage of {html.escape(name)}": page})
+            section.append({"Coverage": coverage})
         section.append({"Priorities": layout.priorities})
         section.append({"Citation health": layout.health})
         if layout.changes in self.generated:

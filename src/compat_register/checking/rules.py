@@ -44,6 +44,9 @@ def check(
             continue  # sources.yaml is missing, unreadable or empty: reported there, once
         for citation in register.citations():
             yield from check_citation(citation, registers.sources, sources_failed)
+    if registers.exclusions is not None and registers.sources.sources:
+        for citation in registers.exclusions.citations():
+            yield from check_citation(citation, registers.sources, sources_failed)
 
 
 def check_sources(sources: Sources, doc: Document | None) -> Iterator[Diagnostic]:

@@ -112,6 +112,9 @@ def _render(
         repo_url=repo_url,
         subject=subject,
         edit_url=edit_url,
+        coverage=api.site_coverage(
+            registers_dir, result.registers, None if offline else result.outcomes
+        ),
     )
     pages = renderer.pages()
     refuse_unsafe_pages(pages)

@@ -129,7 +129,7 @@ def _plan(
         followed = [_unwritable(f) if f.citation.key in unwritable else f for f in followed]
     result = Bump(source.alias, old, new, short_sha(checkout, new, source.commit), followed)
     edits = {key: found for key, found in plans.items() if found is not None and found[0]}
-    result.files, _ = edit.rewrite_registers(registers.registers, documents, edits)
+    result.files, _ = edit.rewrite_set(registers, documents, edits)
     moved = _new_places(result.followed, edits)
     pins = {source.alias: result.pin}
     if carried := stamps.carry_lock(lock, registers.citations(), moved, pins):

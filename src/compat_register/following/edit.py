@@ -18,9 +18,10 @@ from pathlib import Path
 from ..model import display
 from ..model.notation import lines_text
 from ..model.positions import Path_
-from ..model.registers import Citation, CitationKey, Register
+from ..model.registers import Citation, CitationKey, Register, RegisterSet
 from ..reading.build import register_citations
 from ..reading.document import Document, LoadError
+from ..reading.exclusions import exclusion_citations
 from ..reading.loader import parse
 from ..reading.schema import integer_keys
 from ..storage.atomic import write_all
@@ -102,6 +103,41 @@ def rewrite_registers(
     return files, changes
 
 
+def rewrite_set(
+    registers: RegisterSet,
+    documents: Mapping[str, Document],
+    planned: Mapping[CitationKey, Planned],
+) -> tuple[dict[str, tuple[str, str]], list[Change]]:
+    """`rewrite_registers` over every register file, then exclusions.yaml (whose
+    citations are kept true alike)."""
+    files, changes = rewrite_registers(registers.registers, documents, planned)
+    exclusions = registers.exclusions
+    if exclusions is not None and exclusions.file in {key.file for key in planned}:
+        doc = documents[exclusions.file]
+        if rewritten := rewrite_exclusions(doc, exclusions.citations(), planned):
+            files[doc.file] = (doc.text, rewritten[0])
+            changes.extend(rewritten[1])
+    return files, changes
+
+
+def rewrite_exclusions(
+    doc: Document, citations: list[Citation], planned: Mapping[CitationKey, Planned]
+) -> tuple[str, list[Change]] | None:
+    """`rewrite_register` for exclusions.yaml, always read back in full (the cheap proof
+    of `readback.proves` knows a register's walk, not this file's)."""
+    plans = [planned.get(c.key) for c in citations]
+    pairs = zip(citations, plans, strict=True)
+    edits = [e for c, plan in pairs if plan for e in _located(c, plan[0])]
+    changes = plan_edits(doc, edits)
+    if not changes:
+        return None
+    text = rewrite(doc.text, changes)
+    expected = [plan[1] if plan else reading(c) for c, plan in zip(citations, plans, strict=True)]
+    found = exclusion_citations(check_yaml(doc.file, text))
+    same_readings(doc.file, citations, found, expected)
+    return text, [change for _, change in changes]
+
+
 def rewrite_register(
     doc: Document, register: Register, planned: Mapping[CitationKey, Planned]
 ) -> tuple[str, list[Change]] | None:
@@ -138,12 +174,19 @@ def read_back(
     """The full read-back of a rewritten file (`doc`, parsed again): refuse it unless its
     citations read as `expected`, in number and order. Run when `readback.proves` cannot
     show as much from the old parse alone."""
-    found = register_citations(doc, slug, [])
+    same_readings(doc.file, citations, register_citations(doc, slug, []), expected)
+
+
+def same_readings(
+    file: str, citations: list[Citation], found: list[Citation], expected: list[Reading]
+) -> None:
+    """Refuse a rewrite of `file` whose citations (`found`, read again) do not read as
+    `expected`, in number and order."""
     if len(found) != len(citations):
-        raise EditError(f"{doc.file}: the rewrite would change the number of citations")
+        raise EditError(f"{file}: the rewrite would change the number of citations")
     for old, new, want in zip(citations, found, expected, strict=True):
         if reading(new) != want:
-            raise EditError(f"{doc.file}: rewriting {old.text} would not read back as planned")
+            raise EditError(f"{file}: rewriting {old.text} would not read back as planned")
 
 
 def plan_edits(doc: Document, edits: Iterable[Edit]) -> list[tuple[int, Change]]:

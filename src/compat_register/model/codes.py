@@ -110,6 +110,16 @@ CODES: dict[str, Code] = {
     "pin-moved-by-hand": Code(ERROR, "a pin edited in sources.yaml: put it back, register bump"),
     "bad-stamp": Code(ERROR, "a line of citations.lock that is not a stamp, or an unreadable lock"),
     "old-stamp": Code(WARNING, "stamps of code files written before stamps knew file kinds"),
+    # coverage: the specification's statements (register coverage)
+    "coverage-unreadable": Code(ERROR, "a source naming statement files cannot be read at its pin"),
+    "coverage-low": Code(
+        ("error", "warning"), "a revision less covered than --min (error), or not all (warning)"
+    ),
+    "coverage-no-statements": Code(ERROR, "no source of sources.yaml names statement files"),
+    "exclusion-cited": Code(
+        WARNING, "an excluded statement an entry cites too: drop the exclusion"
+    ),
+    "exclusion-unused": Code(WARNING, "an exclusion whose lines hold no statement"),
     # sources, importing, site
     "sync-failed": Code(ERROR, "register sync could not fetch a source's pinned commit"),
     "import-page": Code(("error", "warning"), "a hand-written page that does not import as is"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import quote
 
 from .claims import Claim, Claims
@@ -12,6 +12,9 @@ from .notation import lines_text
 from .positions import Path_, Where
 from .prose import Prose
 from .vocabulary import PROSE
+
+if TYPE_CHECKING:
+    from .exclusions import Exclusions
 
 
 @dataclass
@@ -32,6 +35,10 @@ class Source:
     markdown: tuple[str, ...] = ()
     """Globs of full paths in the repository that hold Markdown besides `.md`, `.mdx` and
     `.markdown` files: their cited text is compared as Markdown (`citations.compare`)."""
+    statements: tuple[str, ...] = ()
+    """`coverage.statements`: globs of the full paths whose normative statements count."""
+    changelog: str | None = None
+    """`coverage.changelog`: a glob of each revision's changelog page."""
 
     def blob_url(self, path: str, start: int, end: int) -> str | None:
         """Permalink to the cited lines at the pinned commit, when the repo is public."""
@@ -311,6 +318,8 @@ class RegisterSet:
 
     sources: Sources
     registers: list[Register]
+    exclusions: Exclusions | None = None
+    """registers/exclusions.yaml, when there is one."""
     backlinks: dict[EntryKey, list[str]] = field(default_factory=dict)
     """Entry -> the IDs of the entries (or register slugs) whose prose references it, in
     register order: what `checking.references` found, on the set it checked (empty before)."""
@@ -322,8 +331,10 @@ class RegisterSet:
         return {entry.id: entry for register in self.registers for entry in register.entries}
 
     def citations(self) -> list[Citation]:
-        """Every citation in every register, in file order."""
-        return [citation for register in self.registers for citation in register.citations()]
+        """Every citation in every register, in file order, then the exclusions': verify,
+        fix, bump and stamp keep both true alike."""
+        found = [citation for register in self.registers for citation in register.citations()]
+        return found + (self.exclusions.citations() if self.exclusions else [])
 
 
 def anchor_of(entry_id: str) -> str:

@@ -118,7 +118,13 @@ def _build_source(doc: Document, alias: str, data: dict[str, Any]) -> Source:
         where=_key_where(doc, ("sources", alias)),
         meta=_dict(data.get("_meta")),
         markdown=tuple(g for g in _list(data.get("markdown")) if isinstance(g, str) and g),
+        statements=_globs(_dict(data.get("coverage")).get("statements")),
+        changelog=_opt_text(_dict(data.get("coverage")).get("changelog")),
     )
+
+
+def _globs(value: Any) -> tuple[str, ...]:
+    return tuple(g for g in _list(value) if isinstance(g, str) and g)
 
 
 def _build_links(doc: Document, out: list[Diagnostic]) -> Any:
@@ -215,6 +221,14 @@ def part_citations(
     if isinstance(value, str) and any(path == inner for path, _ in prose_fields(entries[index])):
         return builder.in_prose(part, entry_id, value)[1]
     return []
+
+
+def listed_citation(
+    doc: Document, slug: str, path: Path_, entry_id: str, out: list[Diagnostic]
+) -> Citation | None:
+    """The citation written at `path` of `doc` (compact or mapping form), as an entry's
+    `sources:` item is read; None, with its syntax error in `out`, when it does not parse."""
+    return _CitationBuilder(doc, slug, out).listed(path, _get(doc.data, path), entry_id)
 
 
 def _entries(data: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -29,7 +29,10 @@ import jinja2
 import yaml
 from markupsafe import Markup
 
+from ..coverage.files import cited_as
+from ..coverage.states import Row
 from ..model.diagnostic import Diagnostic
+from ..model.notation import lines_text
 from ..model.positions import Where
 from ..model.registers import (
     Citation,
@@ -47,7 +50,9 @@ from ..storage.errors import RegisterError
 from ..views import priorities as prio
 from ..views import revisions as revs
 from . import chart
+from . import coverage as site_coverage
 from .changes import ChangesView
+from .coverage import SiteCoverage
 from .editing import edit_link
 from .excerptmodel import Excerpt, ExcerptFile, excerpt_block
 from .health import STALE, outcome_groups, register_health
@@ -79,6 +84,7 @@ RANKS: dict[str, tuple[str, ...]] = {
     "value": LEVELS,
     "effort": SIZES,
     "cell": revs.CELLS,
+    "coverage": site_coverage.STATES,
 }
 """Sort order of badge keywords in the overview (the JavaScript sorts by this rank)."""
 
@@ -101,6 +107,8 @@ class Layout:
     """The open entries by value and effort."""
     download: str | None = "registers/registers.json"
     """The register set as JSON (`register export`'s), linked from the overview; None: none."""
+    coverage: str = "registers/coverage"
+    """Folder of the Coverage pages: `index.md` every revision, `2025-11-25.md` one."""
 
     def page_of(self, slug: str) -> str:
         return posixpath.join(self.pages, f"{slug}.md")
@@ -120,8 +128,21 @@ class Layout:
 
     def revision_page(self, name: str) -> str:
         """`registers/revisions/2025-11-25.md`; a name that is no file name made into one."""
-        stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "revision"
-        return posixpath.join(self.revisions, f"{stem}-.md" if stem == "index" else f"{stem}.md")
+        return posixpath.join(self.revisions, _page_name(name))
+
+    @property
+    def coverage_summary(self) -> str:
+        return posixpath.join(self.coverage, "index.md")
+
+    def coverage_page(self, name: str) -> str:
+        """`registers/coverage/2025-11-25.md`: the revision's statements and their states."""
+        return posixpath.join(self.coverage, _page_name(name))
+
+
+def _page_name(name: str) -> str:
+    """A revision's page name: one that is no file name made into one, never `index`."""
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "revision"
+    return f"{stem}-.md" if stem == "index" else f"{stem}.md"
 
 
 class Trusted:
@@ -360,12 +381,15 @@ class Renderer:
         subject: str | None = None,
         edit_url: str | None = None,
         built: int | None = None,
+        coverage: SiteCoverage | None = None,
     ):
         """`subject` leads the priorities page (`views.priorities.own_subject`);
         `edit_url`, the URL the registers folder's files are edited at (a folder URL, its
         file names appended), gives each entry an edit link; `built`, the time of the build
         (seconds since the epoch; now when None), is where the Changes page's charts end."""
         self.registers = registers
+        self.coverage = coverage
+        """The Coverage pages' data; None: the site has none (no source names statements)."""
         self.subject = subject
         self.edit_url = edit_url
         self.changes = (
@@ -426,7 +450,55 @@ class Renderer:
             around = (changes[number - 1] if number else None, changes[number + 1 : number + 2])
             pages[self.layout.revision_page(revision.revision)] = self.revision(revision, around)
         pages[self.layout.priorities] = self.priorities()
+        if self.coverage is not None:
+            pages.update(self.coverage_pages(self.coverage))
         return pages
+
+    def coverage_pages(self, coverage: SiteCoverage) -> dict[str, str]:
+        """The summary of every revision's coverage, and each revision's Coverage page."""
+        sources = self.registers.sources
+        found = coverage.coverage
+        rows = site_coverage.summary(found) if found is not None else []
+        fmt = self.formatter(self.layout.coverage_summary)
+        bar = lambda revision, counts: Markup(  # noqa: E731 - a template's helper
+            chart.state_bar(revision, f"coverage-{revision}", _bar_counts(counts), escape_inline)
+        )
+        pages = {
+            self.layout.coverage_summary: self._render(
+                "coverage-summary.md.j2",
+                fmt,
+                rows=rows,
+                problems=coverage.problems,
+                bar_of=bar,
+                layout=self.layout,
+            )
+        }
+        for revision in sources.revisions if found is not None else []:
+            view = coverage.revision(revision, sources)
+            page = self.layout.coverage_page(revision)
+            pages[page] = self._render(
+                "coverage.md.j2",
+                self.formatter(page),
+                view=view,
+                first=revision == sources.revisions[0],
+                states=site_coverage.STATES,
+                bar=lambda file: Markup(
+                    chart.state_bar(
+                        file.shown, f"file-{file.shown}", file.bar_counts, escape_inline
+                    )
+                ),
+                statement_link=lambda row: Markup(self._statement_link(row)),
+                cited_as=lambda row: cited_as(row.source, row.statement.path, sources),
+                safe_link=lambda url: Markup(link_destination(url) if safe_url(url) else "#"),
+                layout=self.layout,
+            )
+        return pages
+
+    def _statement_link(self, row: Row) -> str:
+        """`[12-13](permalink)`, or the lines as text where the source has no public URL."""
+        lines = escape_inline(lines_text(row.statement.line, row.statement.end))
+        url = site_coverage.statement_url(row, self.registers.sources)
+        return f"[{lines}]({link_destination(url)})" if url else lines
 
     def changes_page(self, view: ChangesView) -> str:
         fmt = self.formatter(self.layout.changes)
@@ -460,6 +532,12 @@ class Renderer:
             counts=prio.state_counts(register),
             edit_link=lambda entry: Markup(edit_link(self.edit_url, register, entry)),
             front_matter=front_matter(page_meta(register)),
+            statements_of=lambda entry: (
+                self.coverage.statements_of(entry.id) if self.coverage else []
+            ),
+            cited_as=lambda row: cited_as(row.source, row.statement.path, self.registers.sources),
+            lines_of=lambda row: lines_text(row.statement.line, row.statement.end),
+            layout=self.layout,
         )
         if fmt.excerpts:
             excerpts = list(fmt.excerpts.values())
@@ -488,6 +566,7 @@ class Renderer:
             states=RANKS["state"],
             tags=sorted({t for r, e in rows for t in tags_of(r, e)}),
             tags_of=tags_of,
+            coverage=self.coverage is not None,
         )
 
     def matrix(self) -> str:
@@ -522,6 +601,10 @@ class Renderer:
             before=before.revision if before else None,
             after=after[0].revision if after else None,
             layout=self.layout,
+            coverage=self.coverage.revision(changes.revision, self.registers.sources)
+            if self.coverage
+            else None,
+            coverage_summary=self.coverage is not None,
         )
 
     def priorities(self) -> str:
@@ -581,6 +664,11 @@ class Renderer:
             file, line = _template_frame(err, name)
             raise TemplateProblem(file, line, f"{type(err).__name__}: {err}") from err
         return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+def _bar_counts(counts: Mapping[str, int]) -> dict[str, int]:
+    """A revision's or a file's counts as its bar's segments, one per state."""
+    return {state: counts[state] for state in site_coverage.STATES}
 
 
 def _first_of_each(groups: list[prio.Group]) -> list[prio.Item]:

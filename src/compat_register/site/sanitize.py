@@ -66,7 +66,8 @@ TAG_ATTRIBUTES: dict[str, frozenset[str]] = {
     "select": _words("data-filter"),
     "button": _words("type"),
     "div": _words(
-        "data-reg-filters data-reg-wide data-reg-cards data-reg-grid data-search-exclude"
+        "data-reg-filters data-reg-wide data-reg-cards data-reg-grid data-reg-noun"
+        " data-search-exclude"
     ),
     "table": _words("data-reg-sortable data-reg-cards"),
     "span": _words("id data-rank data-reg-shown data-linenos"),

@@ -174,6 +174,18 @@ def tree_blobs(data: bytes) -> dict[str, str]:
     return found
 
 
+def listed_blobs(out: str) -> dict[str, str]:
+    """{path: blob id} of the files in `git ls-tree -r -z` output (not links or
+    submodules)."""
+    found: dict[str, str] = {}
+    for record in out.split("\0"):
+        header, _, path = record.partition("\t")
+        parts = header.split(" ")
+        if path and len(parts) == 3 and parts[1] == "blob" and parts[0].startswith("100"):
+            found[path] = parts[2]
+    return found
+
+
 _MOVE = re.compile(r":\d+ \d+ ([0-9a-f]{40}) ([0-9a-f]{40}) ([A-Z])(\d*)\t([^\t]*)(?:\t(.*))?")
 
 

@@ -18,9 +18,11 @@ SOURCES_FILE = "sources.yaml"
 """The sources and their pins, in the registers folder."""
 LOCK_FILE = "citations.lock"
 """The review stamps (`register stamp`), in the registers folder."""
+EXCLUSIONS_FILE = "exclusions.yaml"
+"""The statements of the specification deliberately not covered (`register coverage`)."""
 REGISTER_SUFFIX = ".yaml"
 """What a register file's name ends in: the rest is its slug."""
-NOT_REGISTERS = frozenset({SOURCES_FILE})
+NOT_REGISTERS = frozenset({SOURCES_FILE, EXCLUSIONS_FILE})
 """Files of the registers folder named like a register that are none."""
 
 STATE_DIR = ".register"
@@ -31,6 +33,8 @@ CACHE_DIR = "cache"
 CACHE_VARIABLE = "REGISTER_CACHE"
 """The environment variable naming another cache folder than `.register/cache`."""
 HISTORY_CACHE = "history.json"
+STATEMENTS_CACHE = "statements.json"
+"""Each statement file's statements by blob id (`register coverage`)."""
 EXCERPT_CACHE = "excerpts"
 
 
@@ -82,6 +86,11 @@ class Paths:
         """The review stamps, `citations.lock`."""
         return self.registers / LOCK_FILE
 
+    @property
+    def exclusions(self) -> Path:
+        """`exclusions.yaml`: statements not covered on purpose, each with a reason."""
+        return self.registers / EXCLUSIONS_FILE
+
     def register(self, slug: str) -> Path:
         return self.registers / register_file(slug)
 
@@ -105,6 +114,10 @@ class Paths:
     @property
     def history_cache(self) -> Path:
         return self.cache / HISTORY_CACHE
+
+    @property
+    def statements_cache(self) -> Path:
+        return self.cache / STATEMENTS_CACHE
 
     @property
     def excerpt_cache(self) -> Path:

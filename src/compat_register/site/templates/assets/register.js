@@ -94,7 +94,7 @@
       visible += kept;
       total += rows.length;
     });
-    var text = visible + " of " + total + " entries";
+    var text = visible + " of " + total + " " + view.noun;
     // Written only when it changes: a live region announces every write.
     if (view.shown && view.shown.textContent !== text) view.shown.textContent = text;
   }
@@ -222,6 +222,7 @@
       tables: tables,
       filters: Array.prototype.slice.call(box.querySelectorAll("select[data-filter]")),
       shown: box.querySelector("[data-reg-shown]"),
+      noun: box.getAttribute("data-reg-noun") || "entries",  // a Coverage page counts statements
     };
     tables.forEach(function (table) {
       table.setAttribute("data-reg-sortable", "");  // not a class: material styles table:not([class])

@@ -1,0 +1,230 @@
+"""Benchmark: coverage of every revision at the pin against reading the same files with git.
+
+    python bench/coverage.py --repo PATH/TO/modelcontextprotocol [--repeat 5] [--skips]
+
+The registers are this repository's own (registers/sources.yaml and meta.yaml, copied to a
+temporary folder), the spec source read from --repo (a clone holding the pinned commit).
+The floor is the least any coverage must do: list the pinned tree (`git ls-tree -r`) and
+read every statement file of every revision through one `git cat-file --batch`. Measured
+in this process, in turn with the floor, best of --repeat:
+
+- cold: `coverage.run.measure` (the statement files read and parsed, states judged) with
+  no statement cache;
+- warm: the same with the cache a first run left (`.register/cache/statements.json`);
+- whole command: `api.coverage`, which verifies the statement source's citations first
+  (bench/verify.py measures verify itself).
+
+Target: warm within 2.0x of the floor. --skips prints, per revision, the lines holding a
+keyword in capitals that no statement holds, by why (code, HTML, headings, ...): the
+figures of docs/coverage.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from common import best_call  # noqa: E402
+
+from compat_register import api  # noqa: E402
+from compat_register.coverage import run  # noqa: E402
+from compat_register.coverage.files import statement_files  # noqa: E402
+from compat_register.reading import folder  # noqa: E402
+from compat_register.sources import pins  # noqa: E402
+from compat_register.statements.markdown import parse, plain_markdown  # noqa: E402
+from compat_register.statements.sentences import boilerplate  # noqa: E402
+from compat_register.storage.layout import Paths  # noqa: E402
+
+HERE = Path(__file__).parent.parent
+KEYWORD = re.compile(r"(?<![\w-])(MUST|REQUIRED|SHALL|SHOULD|RECOMMENDED|MAY|OPTIONAL)(?![\w-])")
+
+
+def floor(repo: Path, commit: str, paths: list[str]) -> None:
+    """What any coverage must do: list the tree, read every statement file."""
+    subprocess.run(
+        ["git", "--git-dir", str(repo), "ls-tree", "-r", "-z", commit],
+        capture_output=True,
+        check=True,
+    )
+    names = "".join(f"{commit}:{path}\n" for path in paths).encode()
+    out = subprocess.run(
+        ["git", "--git-dir", str(repo), "cat-file", "--batch"],
+        input=names,
+        capture_output=True,
+        check=True,
+    ).stdout
+    assert b" missing\n" not in out, "a blob is missing"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repo", type=Path, default=os.environ.get("REGISTER_SOURCE_SPEC"))
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--skips", action="store_true", help="what the extraction skips")
+    options = parser.parse_args()
+    if options.repo is None:
+        raise SystemExit("--repo PATH (a clone of the spec holding the pinned commit)")
+    root = Path(tempfile.mkdtemp(prefix="register-bench-"))
+    try:
+        registers = root / "registers"
+        registers.mkdir()
+        for name in ("sources.yaml", "meta.yaml"):
+            shutil.copy(HERE / "registers" / name, registers / name)
+        env = {
+            **os.environ,
+            "REGISTER_SOURCE_SPEC": str(options.repo.resolve()),
+            "REGISTER_CACHE": str(root / "cache"),
+        }
+        measure(registers, env, options.repo.resolve(), options.repeat, options.skips)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def measure(registers: Path, env: dict[str, str], repo: Path, repeat: int, skips: bool) -> None:
+    sources = folder.read_sources(Paths.of(registers, env), {}, [])
+    spec = sources.sources["spec"]
+    commit = subprocess.run(
+        ["git", "--git-dir", str(repo), "rev-parse", spec.commit],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    listed = subprocess.run(
+        ["git", "--git-dir", str(repo), "ls-tree", "-r", "--name-only", commit],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\n")
+    files = statement_files(spec, listed, sources.revisions)
+    verified = api.verify_citations(
+        registers, skip=[a for a in sources.sources if a != "spec"], environ=env
+    )
+    paths = Paths.of(registers, env)
+    cache = paths.statements_cache
+
+    def measured(cold: bool) -> run.Measured:
+        if cold:
+            cache.unlink(missing_ok=True)
+        checkouts = pins.Checkouts(paths, env)
+        try:
+            return run.measure(verified.registers, verified.outcomes, checkouts, cache)
+        finally:
+            checkouts.close()
+
+    times: dict[str, list[float]] = {"floor": [], "cold": [], "warm": [], "whole command": []}
+    for _ in range(repeat):  # in turn, so that a load that comes and goes weighs on all alike
+        times["floor"].append(best_call(lambda: floor(repo, commit, list(files)), 1))
+        times["cold"].append(best_call(lambda: measured(True), 1))
+        times["warm"].append(best_call(lambda: measured(False), 1))
+        times["whole command"].append(best_call(lambda: api.coverage(registers, environ=env), 1))
+    result = measured(False)
+    size = sum(
+        len(
+            subprocess.run(
+                ["git", "--git-dir", str(repo), "cat-file", "blob", f"{commit}:{p}"],
+                capture_output=True,
+                check=True,
+            ).stdout
+        )
+        for p in files
+    )
+    print(
+        f"spec at {commit[:12]}: {len(files)} statement files, {size / 1e6:.1f} MB, "
+        f"{len(sources.revisions)} revisions"
+    )
+    best = {name: min(found) for name, found in times.items()}
+    for name, seconds in best.items():
+        ratio = "" if name == "floor" else f"  {seconds / best['floor']:.2f}x the floor"
+        print(f"{name:>14}: {seconds * 1000:7.1f} ms{ratio}")
+    print("target: warm within 2.0x of the floor")
+    print()
+    print("revision     statements  cited  excluded  uncovered   new  changed  same")
+    for revision, counts in result.coverage.summary().items():
+        kinds = Counter(row.change.kind for row in result.coverage.of(revision))
+        print(
+            f"{revision:<12} {counts['statements']:>10} {counts['cited']:>6}"
+            f" {counts['excluded']:>9}"
+            f" {counts['uncovered']:>10} {kinds['new']:>5} {kinds['changed']:>8} {kinds['same']:>5}"
+        )
+    if skips:
+        print_skips(repo, commit, files, result)
+
+
+def print_skips(repo: Path, commit: str, files: dict[str, str], result: run.Measured) -> None:
+    """Per revision: lines holding a keyword in capitals, those in a statement, and why
+    the others are in none."""
+    held: dict[str, set[int]] = {}
+    for row in result.coverage.rows:
+        held.setdefault(row.statement.path, set()).update(
+            range(row.statement.line, row.statement.end + 1)
+        )
+    per: dict[str, Counter[str]] = {}
+    for path, revision in files.items():
+        text = subprocess.run(
+            ["git", "--git-dir", str(repo), "cat-file", "blob", f"{commit}:{path}"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        counts = per.setdefault(revision, Counter())
+        for _, why in classify(path, text, held.get(path, set())):
+            counts[why] += 1
+    print()
+    for revision, counts in per.items():
+        total = sum(counts.values())
+        print(
+            f"{revision}: {total} lines with a keyword; "
+            + ", ".join(f"{why} {n}" for why, n in counts.most_common())
+        )
+
+
+def classify(path: str, text: str, held: set[int]) -> list[tuple[int, str]]:
+    """(line, why) for each line holding a keyword in capitals."""
+    lines = text.split("\n")
+    kinds: dict[int, str] = {}
+    if path.endswith(".ts"):
+        inside = False
+        for number, line in enumerate(lines, 1):
+            inside = inside or line.lstrip().startswith("/**")
+            kinds[number] = "doc comment" if inside else "TypeScript code or line comment"
+            inside = inside and "*/" not in line
+    else:
+        tokens, _ = parse(plain_markdown(text))
+        names = {
+            "fence": "fenced or indented code",
+            "code_block": "fenced or indented code",
+            "html_block": "HTML block",
+            "front_matter": "front matter",
+            "heading_open": "heading",
+        }
+        for token in tokens:
+            if token.map and token.type in names:
+                for number in range(token.map[0] + 1, token.map[1] + 1):
+                    kinds.setdefault(number, names[token.type])
+    found = []
+    for number, line in enumerate(lines, 1):
+        if not KEYWORD.search(line):
+            continue
+        if number in held:
+            found.append((number, "in a statement"))
+        elif number in kinds and kinds[number] != "doc comment":
+            found.append((number, kinds[number]))
+        elif boilerplate(" ".join(lines[max(0, number - 4) : number + 4])):
+            found.append((number, "the BCP 14 boilerplate"))
+        elif re.search(r"`[^`]*" + KEYWORD.pattern + r"[^`]*`", line):
+            found.append((number, "in a code span only"))
+        else:
+            found.append((number, "other (a quoted keyword, a JSX attribute, ...)"))
+    return found
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""A revision's changelog items, each with the entries that cover it. Pure.
+
+An entry covers an item when one of its citations that reads as cited overlaps the
+item's lines, or when its prose names what the item names through a `links:` pattern of
+sources.yaml (`SEP-2575`, `PR #710`: the same pull request, whichever words say it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..following.outcome import AS_CITED
+from ..model.registers import LinkPattern, RegisterSet
+from ..statements.changelog import Item
+from .states import Covering
+
+
+@dataclass
+class Covered:
+    """One changelog item and the entries covering it (none: "no entry")."""
+
+    source: str
+    revision: str
+    item: Item
+    entries: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    """What the item names through the link patterns (`SEP-2575`), in order."""
+
+
+def named(text: str, links: Iterable[LinkPattern]) -> dict[str, str]:
+    """URL -> the words that named it, for every link pattern's match in `text`."""
+    found: dict[str, str] = {}
+    for link in links:
+        for match in link.pattern.finditer(text):
+            found.setdefault(link.url_for(match), match.group(0))
+    return found
+
+
+def covered(
+    source: str,
+    revision: str,
+    items: Iterable[Item],
+    registers: RegisterSet,
+    coverings: Iterable[Covering],
+) -> list[Covered]:
+    """Each item of one revision's changelog with the entries that cover it."""
+    links = registers.sources.links
+    mentions = _mentions(registers, links)
+    usable = [
+        c
+        for c in coverings
+        if c.exclusion is None and c.outcome in AS_CITED and c.citation.source == source
+    ]
+    found = []
+    for item in items:
+        names = named(item.text, links)
+        entries = [
+            c.citation.entry
+            for c in usable
+            if c.citation.repo_path == item.path
+            and c.citation.start <= item.end
+            and item.line <= c.citation.end
+        ]
+        entries += [entry for entry, urls in mentions.items() if urls & names.keys()]
+        found.append(
+            Covered(source, revision, item, list(dict.fromkeys(entries)), list(names.values()))
+        )
+    return found
+
+
+def _mentions(registers: RegisterSet, links: list[LinkPattern]) -> dict[str, set[str]]:
+    """entry ID -> the URLs its prose names through the link patterns."""
+    found: dict[str, set[str]] = {}
+    for register in registers.registers:
+        for entry in register.entries:
+            texts = [entry.title, *(t for t in entry.prose().values() if t)]
+            found[entry.id] = {url for text in texts for url in named(text, links)}
+    return found

@@ -1,0 +1,201 @@
+"""Coverage at the pins: the statement files read through each source's checkout, their
+statements taken from the cache or parsed, then judged against the citations (`states`).
+
+The one module of `coverage` doing I/O: git through `sources.pins`, the cache through
+`statements.cache`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..following.outcome import Outcome
+from ..model.diagnostic import Diagnostic, Severity
+from ..model.exclusions import LABEL
+from ..model.registers import RegisterSet, Source
+from ..sources.checkout import Checkout
+from ..sources.diffs import listed_blobs
+from ..sources.git import GitSourceError
+from ..sources.pins import Checkouts
+from ..statements import changelog as changelogs
+from ..statements import extract
+from ..statements.cache import StatementCache, key
+from ..statements.statement import Statement
+from . import changelog as covering_items
+from . import states
+from .files import changelog_files, statement_files
+from .states import Coverage, Covering, coverage, percent
+
+
+@dataclass
+class Measured:
+    """Every statement's state, the changelogs' items, and the problems met."""
+
+    coverage: Coverage
+    changelogs: dict[str, list[covering_items.Covered]] = field(default_factory=dict)
+    """revision -> its changelog's items, each with the entries covering it."""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def statement_sources(registers: RegisterSet) -> list[Source]:
+    """The sources that name statement files (`coverage:` in sources.yaml)."""
+    return [s for s in registers.sources.sources.values() if s.statements]
+
+
+def measure(
+    registers: RegisterSet,
+    outcomes: Sequence[Outcome],
+    checkouts: Checkouts,
+    cache_path: Path | None,
+) -> Measured:
+    """Coverage of every revision: each statement source's files read at its pin."""
+    revisions = registers.sources.revisions
+    coverings = list(_coverings(registers, outcomes))
+    cache = StatementCache(cache_path)
+    found: dict[str, list[tuple[str, Statement]]] = {r: [] for r in revisions}
+    items: dict[str, list[covering_items.Covered]] = {}
+    problems: list[Diagnostic] = []
+    for source in statement_sources(registers):
+        read = _read_source(source, revisions, checkouts, cache, problems)
+        if read is None:
+            continue
+        for revision, statements in read[0].items():
+            found[revision].extend((source.alias, s) for s in statements)
+        for revision, listed in read[1].items():
+            items[revision] = covering_items.covered(
+                source.alias, revision, listed, registers, coverings
+            )
+    cache.save()  # a cache that cannot be written costs the next run time, not this one
+    result = coverage(revisions, found, coverings)
+    return Measured(result, items, [*problems, *exclusion_problems(result, registers)])
+
+
+def _coverings(registers: RegisterSet, outcomes: Iterable[Outcome]) -> Iterable[Covering]:
+    """Each citation with its outcome; an exclusion's with the exclusion it belongs to."""
+    items = registers.exclusions.items if registers.exclusions else []
+    exclusions = {e.citation.key: e for e in items}
+    for outcome in outcomes:
+        citation = outcome.citation
+        exclusion = exclusions.get(citation.key) if citation.entry == LABEL else None
+        yield Covering(citation, outcome.outcome, exclusion)
+
+
+def _read_source(
+    source: Source,
+    revisions: Sequence[str],
+    checkouts: Checkouts,
+    cache: StatementCache,
+    problems: list[Diagnostic],
+) -> tuple[dict[str, list[Statement]], dict[str, list[changelogs.Item]]] | None:
+    """revision -> statements, and revision -> changelog items, of one source at its pin;
+    None (with the problem) when it cannot be read. Only the files the cache does not
+    know by their blob id are read."""
+    pin = checkouts.pin(source)
+    if pin.checkout is None or pin.sha is None:
+        problems.append(_unreadable(source, pin.problem or "no checkout"))
+        return None
+    try:
+        return _Files(pin.checkout, pin.sha, source, cache).read(revisions)
+    except GitSourceError as err:
+        problems.append(_unreadable(source, str(err)))
+        return None
+
+
+class _Files:
+    """One source's tree at its pin, its statement and changelog files by blob id."""
+
+    def __init__(self, checkout: Checkout, sha: str, source: Source, cache: StatementCache):
+        self.checkout, self.sha, self.source, self.cache = checkout, sha, source, cache
+        self.blobs = listed_blobs(checkout.run_git("ls-tree", "-r", "-z", "--full-tree", sha))
+
+    def read(
+        self, revisions: Sequence[str]
+    ) -> tuple[dict[str, list[Statement]], dict[str, list[changelogs.Item]]]:
+        files = statement_files(self.source, self.blobs, revisions)
+        logs = changelog_files(self.source, self.blobs, revisions)
+        wanted = [*((p, _reader(p)) for p in files), *((p, "changelog") for p in logs.values())]
+        unknown = [p for p, reader in wanted if key(reader, self.blobs[p]) not in self.cache.files]
+        self.checkout.read_many([(self.sha, path) for path in unknown])
+        statements: dict[str, list[Statement]] = {}
+        for path, revision in files.items():
+            statements.setdefault(revision, []).extend(self._statements(path))
+        return statements, {revision: self._items(path) for revision, path in logs.items()}
+
+    def _statements(self, path: str) -> list[Statement]:
+        name = key(_reader(path), self.blobs[path])
+        found = self.cache.get(name, path)
+        if found is None:
+            found = extract.statements(path, self._text(path), self.source.markdown)
+            self.cache.put(name, found)
+        return found
+
+    def _items(self, path: str) -> list[changelogs.Item]:
+        name = key("changelog", self.blobs[path])
+        found = self.cache.items(name, path)
+        if found is None:
+            found = changelogs.items(path, self._text(path))
+            self.cache.put_items(name, found)
+        return found
+
+    def _text(self, path: str) -> str:
+        lines = self.checkout.read_text(self.sha, path)
+        return "\n".join(lines) if lines is not None else ""
+
+
+def _reader(path: str) -> str:
+    return "typescript" if path.endswith(tuple(extract.TYPESCRIPT_SUFFIXES)) else "markdown"
+
+
+def _unreadable(source: Source, problem: str) -> Diagnostic:
+    message = f"cannot read the statements of {source.alias}: {problem}"
+    return Diagnostic.at(source.where, id=source.alias, code="coverage-unreadable", message=message)
+
+
+def exclusion_problems(result: Coverage, registers: RegisterSet) -> list[Diagnostic]:
+    """`states.exclusion_problems` as warnings at each exclusion in exclusions.yaml."""
+    items = registers.exclusions.items if registers.exclusions else []
+    return [
+        Diagnostic.at(e.where, id=LABEL, code=code, message=message, severity="warning")
+        for e, code, message in states.exclusion_problems(result, items)
+    ]
+
+
+def threshold_problems(
+    result: Coverage, registers: RegisterSet, revisions: Sequence[str], minimum: float | None
+) -> list[Diagnostic]:
+    """Below `minimum` percent covered, an error per revision; without a minimum, a warning
+    per revision with uncovered statements; at the first statement source in sources.yaml
+    (or, with none, an error saying that no source names statement files)."""
+    sources = statement_sources(registers)
+    if not sources:
+        message = "no source names statement files: add coverage: {statements: [GLOB]} to one"
+        file = registers.sources.file
+        return [
+            Diagnostic(
+                file=file,
+                line=1,
+                col=1,
+                severity="error",
+                id="sources",
+                code="coverage-no-statements",
+                message=message,
+            )
+        ]
+    where, alias = sources[0].where, sources[0].alias
+    found = []
+    for revision, counts in result.summary().items():
+        share = percent(counts)
+        if revision not in revisions or (minimum is None and not counts["uncovered"]):
+            continue
+        if minimum is not None and share >= minimum:
+            continue
+        severity: Severity = "error" if minimum is not None else "warning"
+        message = f"{revision}: {share:.1f}% covered, {counts['uncovered']} statements uncovered"
+        if minimum is not None:
+            message = f"{revision}: {share:.1f}% covered, below --min {minimum:g}%"
+        found.append(
+            Diagnostic.at(where, id=alias, code="coverage-low", message=message, severity=severity)
+        )
+    return found

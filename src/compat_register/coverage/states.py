@@ -1,0 +1,196 @@
+"""Each statement's state: cited, excluded or uncovered, and how it changed. Pure.
+
+A statement is *cited* when a citation of an entry that reads as cited (`ok`, `changed`,
+`unstamped`: its lines are where it says) overlaps its lines, *excluded* when an
+exclusion's citation does, *uncovered* otherwise. A stale citation (moved, broken, ...)
+covers nothing: where its lines went is what verify reports, and coverage does not guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from ..following.outcome import AS_CITED
+from ..model.exclusions import Exclusion
+from ..model.registers import Citation, CitationKey
+from ..statements.revisions import Change, changes
+from ..statements.statement import Statement
+
+STATES = ("cited", "excluded", "uncovered")
+
+
+class Finding(NamedTuple):
+    """A problem of one exclusion."""
+
+    exclusion: Exclusion
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Covering:
+    """A citation that may cover statements, with the outcome verify gave it."""
+
+    citation: Citation
+    outcome: str
+    exclusion: Exclusion | None = None
+
+
+@dataclass
+class Row:
+    """One statement of one revision, with its state."""
+
+    source: str
+    revision: str
+    statement: Statement
+    state: str = "uncovered"
+    entries: list[str] = field(default_factory=list)
+    """The entries whose citations cover it, in register order, each once."""
+    exclusion: Exclusion | None = None
+    change: Change = field(default_factory=lambda: Change("new"))
+    reworded: list[Row] = field(default_factory=list)
+    """The statements of the next revision that reword this one (`changed` against it)."""
+    was: Row | None = None
+    """For a changed statement, the row of the statement it rewords."""
+
+    @property
+    def needs_a_look(self) -> bool:
+        """Cited, and reworded by the next revision: the citing entries may no longer say
+        what that revision requires (OpenFastTrace's "outdated" coverage)."""
+        return self.state == "cited" and bool(self.reworded)
+
+
+@dataclass
+class Coverage:
+    """Every statement of every revision with its state, and what it took to say so."""
+
+    revisions: list[str]
+    rows: list[Row]
+    stale: list[Covering] = field(default_factory=list)
+    """Citations of statement files that cover nothing because they do not read as cited."""
+    both: list[tuple[Row, Exclusion]] = field(default_factory=list)
+    """Statements both cited and excluded (the exclusion is then left out of the state)."""
+    used: set[CitationKey] = field(default_factory=set)
+    """The citations of the exclusions that name a statement."""
+
+    def of(self, revision: str) -> list[Row]:
+        return [row for row in self.rows if row.revision == revision]
+
+    def summary(self) -> dict[str, dict[str, int]]:
+        """revision -> {statements, cited, excluded, uncovered}, every revision named."""
+        counts = {r: dict.fromkeys(("statements", *STATES), 0) for r in self.revisions}
+        for row in self.rows:
+            counts[row.revision]["statements"] += 1
+            counts[row.revision][row.state] += 1
+        return counts
+
+    def by_file(self, revision: str) -> dict[str, dict[str, int]]:
+        """path -> counts of one revision's statements, files in the order met."""
+        counts: dict[str, dict[str, int]] = {}
+        for row in self.of(revision):
+            file = counts.setdefault(row.statement.path, dict.fromkeys(("statements", *STATES), 0))
+            file["statements"] += 1
+            file[row.state] += 1
+        return counts
+
+
+def percent(counts: Mapping[str, int]) -> float:
+    """The share of statements covered (cited or excluded), 100 when there are none."""
+    total = counts["statements"]
+    return 100.0 if not total else 100.0 * (counts["cited"] + counts["excluded"]) / total
+
+
+def coverage(
+    revisions: Sequence[str],
+    statements: Mapping[str, Sequence[tuple[str, Statement]]],
+    coverings: Iterable[Covering],
+) -> Coverage:
+    """The state of every statement: `statements` maps each revision to its (source alias,
+    statement) pairs, `coverings` are the entries' and exclusions' citations."""
+    usable, stale = _split(coverings)
+    found = changes(revisions, {r: [s for _, s in pairs] for r, pairs in statements.items()})
+    rows = [
+        Row(alias, revision, statement, change=found[revision, statement])
+        for revision in revisions
+        for alias, statement in statements.get(revision, ())
+    ]
+    result = Coverage(list(revisions), rows, stale=stale)
+    index = _Index(usable)
+    for row in rows:
+        _state(row, index.covering(row.source, row.statement), result)
+    _link_rewordings(rows, revisions)
+    return result
+
+
+def _split(coverings: Iterable[Covering]) -> tuple[list[Covering], list[Covering]]:
+    usable: list[Covering] = []
+    stale: list[Covering] = []
+    for covering in coverings:
+        citation = covering.citation
+        if citation.source is None or citation.repo_path is None:
+            continue
+        (usable if covering.outcome in AS_CITED else stale).append(covering)
+    return usable, stale
+
+
+class _Index:
+    """Citations by (source, path), so each statement looks only at its file's."""
+
+    def __init__(self, coverings: list[Covering]) -> None:
+        self.by_file: dict[tuple[str, str], list[Covering]] = {}
+        for covering in coverings:
+            key = (covering.citation.source or "", covering.citation.repo_path or "")
+            self.by_file.setdefault(key, []).append(covering)
+
+    def covering(self, source: str, statement: Statement) -> list[Covering]:
+        return [
+            c
+            for c in self.by_file.get((source, statement.path), ())
+            if statement.overlaps(c.citation.start, c.citation.end)
+        ]
+
+
+def _state(row: Row, found: list[Covering], result: Coverage) -> None:
+    entries = [c.citation.entry for c in found if c.exclusion is None]
+    exclusions = [c.exclusion for c in found if c.exclusion is not None]
+    result.used.update(exclusion.citation.key for exclusion in exclusions)
+    if entries:
+        row.state, row.entries = "cited", list(dict.fromkeys(entries))
+        result.both.extend((row, exclusion) for exclusion in exclusions)
+    elif exclusions:
+        row.state, row.exclusion = "excluded", exclusions[0]
+
+
+def exclusion_problems(result: Coverage, exclusions: Iterable[Exclusion]) -> list[Finding]:
+    """(exclusion, code, message) for an exclusion of a statement an entry cites (drop
+    it), and for one that names no statement (no keyword on its lines)."""
+    cited = {exclusion.citation.key for _, exclusion in result.both}
+    stale = {c.citation.key for c in result.stale}
+    found: list[Finding] = []
+    for exclusion in exclusions:
+        text = exclusion.citation.text
+        if exclusion.citation.key in cited:
+            message = f"{text} is cited by an entry too: drop the exclusion"
+            found.append(Finding(exclusion, code="exclusion-cited", message=message))
+        elif (
+            exclusion.citation.key not in result.used
+            and exclusion.citation.key not in stale
+            and exclusion.citation.source is not None
+        ):
+            message = f"{text} names no statement (no keyword on these lines)"
+            found.append(Finding(exclusion, code="exclusion-unused", message=message))
+    return found
+
+
+def _link_rewordings(rows: list[Row], revisions: Sequence[str]) -> None:
+    """Tell each statement the statements of the next revision that reword it."""
+    by_statement = {(row.revision, row.statement): row for row in rows}
+    before = dict(zip(revisions[1:], revisions, strict=False))
+    for row in rows:
+        if row.change.kind == "changed" and row.change.previous is not None:
+            earlier = by_statement.get((before.get(row.revision, ""), row.change.previous))
+            if earlier is not None:
+                earlier.reworded.append(row)
+                row.was = earlier

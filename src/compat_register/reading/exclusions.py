@@ -1,0 +1,62 @@
+"""registers/exclusions.yaml -> `Exclusions`: each a citation of a statement, with a reason.
+
+Read like a register file (the loader's positions, the schema's located errors), and each
+exclusion's `statement` read as an entry's `sources:` item is (`build.listed_citation`),
+so that a citation means one thing wherever it is written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model.diagnostic import Diagnostic
+from ..model.exclusions import LABEL, Exclusion, Exclusions
+from ..model.registers import Citation, Where
+from ..storage.layout import Paths
+from . import schema
+from .build import listed_citation
+from .document import Document
+from .folder import display_path, read_document
+
+
+def read_exclusions(
+    paths: Paths, documents: dict[str, Document], out: list[Diagnostic]
+) -> Exclusions | None:
+    """The exclusions of a registers folder; None when it has no exclusions.yaml (an
+    empty `Exclusions` when the file does not load: `out` says why)."""
+    path = paths.exclusions
+    if not path.exists() and not path.is_symlink():
+        return None
+    doc = read_document(path, schema.EXCLUSIONS, documents, out)
+    if doc is None:
+        return Exclusions(display_path(path))
+    return build_exclusions(doc, out)
+
+
+def build_exclusions(doc: Document, out: list[Diagnostic]) -> Exclusions:
+    """The typed exclusions of a loaded, schema-checked document (tolerant, as registers
+    are: an item with a schema error is left out, the schema having said why)."""
+    items = []
+    for index, data in _items(doc):
+        citation = listed_citation(doc, LABEL, ("exclusions", index, "statement"), LABEL, out)
+        reason = data.get("reason")
+        if citation is None or not isinstance(reason, str) or not reason:
+            continue
+        link = data.get("link") if isinstance(data.get("link"), str) else None
+        mark = doc.mark(("exclusions", index))
+        items.append(Exclusion(citation, reason, link, Where(doc.file, mark.line, mark.col)))
+    meta = doc.data.get("_meta") if isinstance(doc.data, dict) else None
+    return Exclusions(doc.file, items, meta if isinstance(meta, dict) else {})
+
+
+def exclusion_citations(doc: Document) -> list[Citation]:
+    """The citations of an exclusions document, as `build_exclusions` reads them (what
+    an edit's read-back compares)."""
+    return build_exclusions(doc, []).citations()
+
+
+def _items(doc: Document) -> list[tuple[int, dict[str, Any]]]:
+    data = doc.data.get("exclusions") if isinstance(doc.data, dict) else None
+    if not isinstance(data, list):
+        return []
+    return [(index, item) for index, item in enumerate(data) if isinstance(item, dict)]

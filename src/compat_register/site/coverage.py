@@ -1,0 +1,135 @@
+"""What the Coverage pages show: each revision's statements by file and heading, a bar
+per file, the summary of every revision, and the statements each entry covers. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..coverage.changelog import Covered
+from ..coverage.files import cited_as
+from ..coverage.states import STATES, Coverage, Row, percent
+from ..model.registers import Sources
+from ..statements.sentences import KEYWORDS
+
+
+@dataclass
+class Heading:
+    """The statements of one file under one heading, in line order."""
+
+    heading: str
+    anchor: str
+    rows: list[Row]
+
+
+@dataclass
+class File:
+    """One statement file of a revision: its counts and its statements by heading."""
+
+    source: str
+    path: str
+    shown: str
+    """The path as a citation writes it (`2025-06-18/basic/index.mdx`)."""
+    counts: dict[str, int]
+    headings: list[Heading] = field(default_factory=list)
+
+    @property
+    def percent(self) -> float:
+        return percent(self.counts)
+
+    @property
+    def bar_counts(self) -> dict[str, int]:
+        return {state: self.counts[state] for state in STATES}
+
+
+@dataclass
+class RevisionCoverage:
+    """One revision's Coverage page."""
+
+    revision: str
+    counts: dict[str, int]
+    files: list[File]
+    keywords: list[str]
+    """The keywords its statements hold, in RFC 2119's order (the keyword filter)."""
+    look: list[Row]
+    """Its statements that reword one the revision before cited (they need a look)."""
+    changelog: list[Covered] = field(default_factory=list)
+
+    @property
+    def percent(self) -> float:
+        return percent(self.counts)
+
+
+def revision_coverage(
+    coverage: Coverage, revision: str, sources: Sources, changelog: Iterable[Covered] = ()
+) -> RevisionCoverage:
+    """A revision's statements grouped by file, then by heading, in the order met."""
+    rows = coverage.of(revision)
+    files: dict[tuple[str, str], File] = {}
+    for row in rows:
+        key = (row.source, row.statement.path)
+        if key not in files:
+            shown = cited_as(row.source, row.statement.path, sources)
+            files[key] = File(
+                row.source, row.statement.path, shown, dict.fromkeys(("statements", *STATES), 0)
+            )
+        _add(files[key], row)
+    held = {row.statement.keyword for row in rows}
+    look = [row for row in rows if row.was is not None and row.was.needs_a_look]
+    counts = coverage.summary()[revision]
+    keywords = [k for k in KEYWORDS if k in held]
+    return RevisionCoverage(revision, counts, list(files.values()), keywords, look, list(changelog))
+
+
+def _add(file: File, row: Row) -> None:
+    file.counts["statements"] += 1
+    file.counts[row.state] += 1
+    statement = row.statement
+    if not file.headings or file.headings[-1].heading != statement.heading:
+        file.headings.append(Heading(statement.heading, statement.anchor, []))
+    file.headings[-1].rows.append(row)
+
+
+def summary(coverage: Coverage) -> list[tuple[str, dict[str, int], float]]:
+    """(revision, counts, percent covered) of every revision, in sources.yaml's order."""
+    return [(r, counts, percent(counts)) for r, counts in coverage.summary().items()]
+
+
+def by_entry(coverage: Coverage) -> dict[str, list[Row]]:
+    """entry ID -> the statements its citations cover, revision by revision."""
+    found: dict[str, list[Row]] = {}
+    for row in coverage.rows:
+        for entry in row.entries:
+            found.setdefault(entry, []).append(row)
+    return found
+
+
+@dataclass
+class SiteCoverage:
+    """What the site shows of coverage: every statement's state, or why there is none."""
+
+    coverage: Coverage | None
+    """None when no statement file could be read (`problems` says why)."""
+    changelogs: dict[str, list[Covered]] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    covered: dict[str, list[Row]] = field(init=False, default_factory=dict)
+    """entry ID -> the statements it covers."""
+
+    def __post_init__(self) -> None:
+        self.covered = by_entry(self.coverage) if self.coverage is not None else {}
+
+    def revision(self, name: str, sources: Sources) -> RevisionCoverage | None:
+        if self.coverage is None or name not in self.coverage.revisions:
+            return None
+        return revision_coverage(self.coverage, name, sources, self.changelogs.get(name, ()))
+
+    def statements_of(self, entry_id: str) -> list[Row]:
+        return self.covered.get(entry_id, [])
+
+
+def statement_url(row: Row, sources: Sources) -> str | None:
+    """The pinned permalink of a statement's lines, when its source's repo is public."""
+    source = sources.sources.get(row.source)
+    if source is None:
+        return None
+    return source.blob_url(row.statement.path, row.statement.line, row.statement.end)

@@ -1,0 +1,31 @@
+"""Which reader a file's statements come from, by its kind."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+
+from ..citations.compare import file_kind
+from . import markdown, typescript
+from .statement import Statement
+
+TYPESCRIPT_SUFFIXES = frozenset({".ts", ".mts", ".cts"})
+
+
+def readable(path: str, markdown_globs: Sequence[str] = ()) -> bool:
+    """Whether statements can be read from the file at `path`: a Markdown page (by its
+    suffix or the source's `markdown:` globs) or a TypeScript schema."""
+    return _suffix(path) in TYPESCRIPT_SUFFIXES or file_kind(path, markdown_globs) == "markdown"
+
+
+def statements(path: str, text: str, markdown_globs: Sequence[str] = ()) -> list[Statement]:
+    """The statements of one file, in line order (none for a file of another kind)."""
+    if _suffix(path) in TYPESCRIPT_SUFFIXES:
+        return typescript.statements(path, text)
+    if file_kind(path, markdown_globs) == "markdown":
+        return markdown.statements(path, text)
+    return []
+
+
+def _suffix(path: str) -> str:
+    return posixpath.splitext(path)[1].lower()

@@ -1,0 +1,190 @@
+"""Markdown and MDX pages -> statements, through markdown-it-py.
+
+The parser decides what is prose: paragraphs (in list items and block quotes too) and
+table cells are read, fenced and indented code, front matter, raw HTML blocks (HTML
+comments among them) and inline HTML are not. A keyword in a code span is no keyword.
+What markdown-it-py does not know is MDX's own syntax, and two small rewrites, each
+keeping every line where it was, make a page plain Markdown first (`plain_markdown`): a
+JSX comment `{/* ... */}` is blanked, and a line holding only a component's tag
+(`<Note>`, `</Warning>`) is blanked, so that the Markdown between them is read as MDX
+reads it (markdown-it-py would take the whole component for one HTML block).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from .sentences import Piece, Sentence, sentences
+from .statement import Statement
+
+_PARSER = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
+_JSX_COMMENT = re.compile(r"\{/\*.*?\*/\}", re.S)
+_JSX_TAG = re.compile(r"[ \t]*</?[A-Z][\w.]*(?:\s[^<>]*)?/?>[ \t]*\Z")
+_MARKS = ("\u205f", "\u2007", "\u3000")
+"""Unicode spaces, one of which ends each line of a paragraph before the inline parse: a
+code span makes its line breaks spaces, so the mark is what keeps each piece's line. A
+space to the parser, the mark changes no emphasis or code span; one the page does not
+hold is chosen."""
+_PROSE = {"paragraph_open", "th_open", "td_open"}
+
+
+def statements(path: str, text: str, first_line: int = 1) -> list[Statement]:
+    """The statements of a Markdown or MDX page (`first_line` is the line `text` starts on
+    in its file: a schema's doc comment is read as Markdown too)."""
+    plain = plain_markdown(text)
+    tokens, env = parse(plain)
+    return list(_Walk(path, env, first_line, plain.split("\n")).run(tokens))
+
+
+def parse(text: str) -> tuple[list[Token], dict[str, Any]]:
+    """The block tokens of a page and the parser's environment (its link references)."""
+    env: dict[str, Any] = {}
+    return _PARSER.parse(text, env), env
+
+
+def plain_markdown(text: str) -> str:
+    """An MDX page as plain Markdown, every line where it was: JSX comments blanked, each
+    line holding only a component's tag blanked (and the lines inside a component
+    unindented by its own indentation, as MDX reads them)."""
+    text = _JSX_COMMENT.sub(lambda m: "\n" * m[0].count("\n"), text)
+    lines = text.split("\n")
+    depth = 0
+    for number, line in enumerate(lines):
+        if _JSX_TAG.match(line):
+            closing, opening = line.lstrip().startswith("</"), not line.rstrip().endswith("/>")
+            depth += -1 if closing else int(opening)
+            lines[number] = ""
+        elif depth > 0:
+            lines[number] = line.lstrip(" \t") if line.strip() else ""
+    return "\n".join(lines)
+
+
+@dataclass
+class _LeadIn:
+    """A sentence ending in a colon, with the list after it (its lines, its items' text)."""
+
+    sentence: Sentence
+    heading: tuple[str, str]
+    end: int
+    items: list[str] = field(default_factory=list)
+
+
+class _Walk:
+    """One pass over a page's tokens, knowing the heading each paragraph stands under."""
+
+    def __init__(self, path: str, env: dict[str, Any], first_line: int, lines: list[str]) -> None:
+        self.path, self.env, self.offset, self.lines = path, env, first_line, lines
+        self.heading = ("", "")
+        self.anchors: dict[str, int] = {}
+        self.lead_in: _LeadIn | None = None
+
+    def run(self, tokens: Sequence[Token]) -> Iterator[Statement]:
+        for index, token in enumerate(tokens):
+            if token.type != "inline" or token.map is None:
+                continue
+            line = token.map[0] + self.offset
+            if self.lead_in is not None and line > self.lead_in.end:
+                yield self._close_lead_in()
+            opener = tokens[index - 1].type if index else ""
+            if opener == "heading_open":
+                self.heading = self._heading(token)
+            elif opener in _PROSE:
+                yield from self._prose(token, line, tokens, index)
+        if self.lead_in is not None:
+            yield self._close_lead_in()
+
+    def _prose(
+        self, token: Token, line: int, tokens: Sequence[Token], index: int
+    ) -> Iterator[Statement]:
+        pieces = inline_pieces(token.content, line, self.env)
+        if self.lead_in is not None:
+            self.lead_in.items.append(" ".join("".join(p.text for p in pieces).split()))
+        found = list(sentences(pieces))
+        following = _following_list(tokens, index)
+        if found and following is not None and found[-1].text.endswith(":"):
+            lead = found.pop()
+            if self.lead_in is None:  # a lead-in inside a lead-in's list stays in it
+                self.lead_in = _LeadIn(lead, self.heading, following + self.offset - 1)
+            else:
+                found.append(lead)
+        for sentence in found:
+            yield self._statement(sentence, self.heading)
+
+    def _close_lead_in(self) -> Statement:
+        lead, self.lead_in = self.lead_in, None
+        assert lead is not None
+        sentence, end = lead.sentence, lead.end
+        while end > sentence.end and not self.lines[end - self.offset].strip():
+            end -= 1  # a list's lines run on over the blank lines after it
+        text = " ".join([sentence.text, *(item for item in lead.items if item)])
+        whole = Sentence(sentence.line, end, sentence.keyword, text)
+        return self._statement(whole, lead.heading)
+
+    def _statement(self, sentence: Sentence, heading: tuple[str, str]) -> Statement:
+        return Statement(
+            self.path,
+            sentence.line,
+            sentence.end,
+            sentence.keyword,
+            sentence.text,
+            heading[0],
+            heading[1],
+        )
+
+    def _heading(self, token: Token) -> tuple[str, str]:
+        text = " ".join("".join(p.text for p in inline_pieces(token.content, 0, self.env)).split())
+        anchor = slug(text)
+        seen = self.anchors.get(anchor, 0)
+        self.anchors[anchor] = seen + 1
+        return text, anchor if not seen else f"{anchor}-{seen}"
+
+
+def _following_list(tokens: Sequence[Token], index: int) -> int | None:
+    """The line after the list that comes right after the paragraph at `index`, if any."""
+    after = index + 2  # inline, paragraph_close, then the next block
+    if after < len(tokens) and tokens[after].type in ("bullet_list_open", "ordered_list_open"):
+        mapped = tokens[after].map
+        return mapped[1] if mapped else None
+    return None
+
+
+def inline_pieces(content: str, line: int, env: dict[str, Any]) -> list[Piece]:
+    """The plain text of a paragraph's inline content, piece by piece with its line
+    (`line` is the content's first): text, code spans (marked code), no markup, no HTML."""
+    mark = next((m for m in _MARKS if m not in content), None)
+    if mark is None:  # every mark in the page: lines of code spans may be off by their breaks
+        mark = "\n"
+    marked = content if mark == "\n" else content.replace("\n", mark + "\n")
+    pieces: list[Piece] = []
+    for child in _PARSER.parseInline(marked, env)[0].children or []:
+        line = _add(pieces, child, line, mark)
+    return pieces
+
+
+def _add(pieces: list[Piece], token: Token, line: int, mark: str) -> int:
+    """Add a child token's text to `pieces`; the line after it."""
+    if token.type in ("softbreak", "hardbreak"):
+        pieces.append(Piece(" ", line))
+        return line + (mark == "\n")
+    if token.type in ("text", "code_inline"):
+        for number, part in enumerate(token.content.split(mark)):
+            if part:
+                pieces.append(Piece(part, line + number, token.type == "code_inline"))
+        return line + token.content.count(mark)
+    if token.type == "html_inline":  # a comment or a tag: not prose, but it may hold breaks
+        return line + token.content.count(mark)
+    return line  # link and emphasis markers: the text between them comes as text tokens
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor as GitHub and Mintlify make it: lower case, punctuation dropped,
+    spaces as hyphens."""
+    kept = re.sub(r"[^\w\- ]", "", heading.lower())
+    return kept.strip().replace(" ", "-")

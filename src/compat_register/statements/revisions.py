@@ -1,0 +1,132 @@
+"""The same statement across revisions: new, changed (reworded) or the same. Pure.
+
+A statement of a revision is the *same* as one of the revision before when their texts
+are equal once normalised (whitespace, quote styles), under the same heading first, else
+anywhere in that revision (a section moved). One that is not is *changed* when the
+earlier revision has a statement under the same heading of the same page that was not
+matched and reads alike (difflib's ratio at least `ALIKE`: the nearest rewording), and
+*new* otherwise. Every statement of the first revision is new.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..citations.compare import QUOTE_MAP, spaced
+from .statement import Statement
+
+ALIKE = 0.6
+"""The least difflib ratio at which an unmatched earlier statement is its rewording."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """How a statement stands against the revision before its own."""
+
+    kind: str
+    """`new`, `changed` or `same`."""
+    previous: Statement | None = None
+    """The earlier revision's statement it rewords or repeats."""
+
+
+def normalised(text: str) -> str:
+    """A statement's text as compared across revisions."""
+    return spaced(text.translate(QUOTE_MAP))
+
+
+def page(path: str, revision: str) -> str:
+    """A file's path with its revision's folder name as `*`: the same page in each."""
+    return "/".join("*" if part == revision else part for part in path.split("/"))
+
+
+def changes(
+    revisions: Sequence[str], statements: Mapping[str, Sequence[Statement]]
+) -> dict[tuple[str, Statement], Change]:
+    """(revision, statement) -> its change, for every statement of every revision."""
+    found: dict[tuple[str, Statement], Change] = {}
+    previous: tuple[str, Sequence[Statement]] | None = None
+    for revision in revisions:
+        mine = statements.get(revision, ())
+        if previous is None:
+            found.update(((revision, s), Change("new")) for s in mine)
+        else:
+            found.update(((revision, s), c) for s, c in compare(*previous, revision, mine).items())
+        previous = (revision, mine)
+    return found
+
+
+def compare(
+    old_revision: str, old: Sequence[Statement], revision: str, new: Sequence[Statement]
+) -> dict[Statement, Change]:
+    """Each statement of `new` (of `revision`) against those of `old`."""
+    old_texts = [normalised(s.text) for s in old]
+    new_texts = [normalised(s.text) for s in new]
+    used: set[int] = set()  # indices into `old`: a statement is hashed on every look-up
+    same = _same(old, old_texts, new, new_texts, used)
+    groups: dict[tuple[str, str], list[int]] = {}
+    for n, statement in enumerate(old):
+        if n not in used:
+            key = (page(statement.path, old_revision), statement.heading)
+            groups.setdefault(key, []).append(n)
+    result: dict[Statement, Change] = {}
+    for m, statement in enumerate(new):
+        if m in same:
+            result[statement] = Change("same", old[same[m]])
+            continue
+        group = groups.get((page(statement.path, revision), statement.heading), [])
+        candidates = [(n, old_texts[n]) for n in group if n not in used]
+        nearest = _nearest(new_texts[m], candidates)
+        if nearest is not None:
+            used.add(nearest)
+        result[statement] = (
+            Change("changed", old[nearest]) if nearest is not None else Change("new")
+        )
+    return result
+
+
+def _same(
+    old: Sequence[Statement],
+    old_texts: list[str],
+    new: Sequence[Statement],
+    new_texts: list[str],
+    used: set[int],
+) -> dict[int, int]:
+    """new index -> old index of each statement an earlier one repeats: under the same
+    heading first, else anywhere; each earlier statement matched once (added to `used`)."""
+    headed: dict[tuple[str, str], list[int]] = {}
+    anywhere: dict[str, list[int]] = {}
+    for n, statement in enumerate(old):
+        headed.setdefault((old_texts[n], statement.heading), []).append(n)
+        anywhere.setdefault(old_texts[n], []).append(n)
+    found: dict[int, int] = {}
+    for m, statement in enumerate(new):
+        text = new_texts[m]
+        match = _unused(headed.get((text, statement.heading), []), used)
+        match = _unused(anywhere.get(text, []), used) if match is None else match
+        if match is not None:
+            used.add(match)
+            found[m] = match
+    return found
+
+
+def _unused(candidates: list[int], used: set[int]) -> int | None:
+    return next((n for n in candidates if n not in used), None)
+
+
+def _nearest(text: str, candidates: list[tuple[int, str]]) -> int | None:
+    """The candidate whose words read most like `text`'s, if alike enough; ties: the
+    first. Words, not characters: a rewording swaps words, and a statement is a few dozen
+    words but a few hundred characters (difflib's time grows with their product)."""
+    best, score = None, ALIKE
+    matcher = difflib.SequenceMatcher(autojunk=False)
+    matcher.set_seq2(text.split(" "))
+    for n, candidate in candidates:
+        matcher.set_seq1(candidate.split(" "))
+        if matcher.real_quick_ratio() < score or matcher.quick_ratio() < score:
+            continue
+        ratio = matcher.ratio()
+        if ratio >= score and (best is None or ratio > score):
+            best, score = n, ratio
+    return best

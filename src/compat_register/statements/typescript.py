@@ -1,0 +1,94 @@
+"""A TypeScript schema's doc comments -> statements (`schema.ts`).
+
+TypeDoc reads a `/** ... */` comment as Markdown and publishes it on the schema page,
+where its MUSTs bind like the prose's, so each comment is read by `markdown` as a page
+of its own, on its own lines. Finding the comments and the declaration each documents is
+hand-written: no TypeScript parser runs in Python without Node, and a schema's comments
+and declarations sit on lines of their own, which is all this module relies on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from . import markdown
+from .statement import Statement
+
+_DECLARATION = re.compile(
+    r"\s*export\s+(?:declare\s+)?(?:interface|type|const|enum|class|function|namespace)\s+(\w+)"
+)
+_MEMBER = re.compile(r"\s+(?:readonly\s+)?[\"']?([\w$./-]+)[\"']?\??\s*:")
+_LEADER = re.compile(r"\s*\*? ?")
+_LINK = re.compile(r"\{@link(?:code|plain)?\s+([^}|\s]+)(?:\s*\|?\s*([^}]*))?\}")
+"""TypeDoc's inline link, `{@link Tool.outputSchema}` or `{@link Tool | the tool}`: its text."""
+
+
+def statements(path: str, text: str) -> list[Statement]:
+    """The statements of a schema's doc comments, each under the declaration it documents
+    (`InitializeResult` or `InitializeResult.protocolVersion`)."""
+    lines = text.split("\n")
+    found: list[Statement] = []
+    top, scanned = "", 0
+    for start, stop, declaration in _comments(lines):
+        top = _top(lines[scanned:start], top)
+        scanned = stop + 1
+        heading, anchor = _heading(declaration, top)
+        body = "\n".join(_LEADER.sub("", line, count=1) for line in _bodies(lines, start, stop))
+        body = _LINK.sub(lambda m: m[2].strip() or m[1], body)
+        for statement in markdown.statements(path, body, start + 1):
+            found.append(_under(statement, heading, anchor))
+    return found
+
+
+def _comments(lines: list[str]) -> Iterator[tuple[int, int, str]]:
+    """(first line, last line, the line after it) of each `/** */` comment, 0-based."""
+    number = 0
+    while number < len(lines):
+        if lines[number].lstrip().startswith("/**"):
+            stop = number
+            while "*/" not in lines[stop][(lines[stop].find("/**") + 3) if stop == number else 0 :]:
+                stop += 1
+                if stop == len(lines):
+                    return  # an unclosed comment: TypeScript would not compile it
+            after = next((line for line in lines[stop + 1 :] if line.strip()), "")
+            yield number, stop, after
+            number = stop
+        number += 1
+
+
+def _bodies(lines: list[str], start: int, stop: int) -> list[str]:
+    """The comment's lines, its opening and closing marks blanked, every line kept."""
+    body = lines[start : stop + 1]
+    body[0] = body[0].replace("/**", "   ", 1)
+    body[-1] = body[-1][: body[-1].rfind("*/")]
+    return body
+
+
+def _top(lines: list[str], top: str) -> str:
+    """The last top-level declaration in `lines` (those since the last comment), else
+    `top`: the interface a member's comment stands in."""
+    for line in reversed(lines):
+        if match := _DECLARATION.match(line):
+            return match[1]
+    return top
+
+
+def _heading(declaration: str, top: str) -> tuple[str, str]:
+    if match := _DECLARATION.match(declaration):
+        return match[1], match[1].lower()
+    if (match := _MEMBER.match(declaration)) and top:
+        return f"{top}.{match[1]}", f"{top}-{match[1]}".lower()
+    return top, top.lower()
+
+
+def _under(statement: Statement, heading: str, anchor: str) -> Statement:
+    return Statement(
+        statement.path,
+        statement.line,
+        statement.end,
+        statement.keyword,
+        statement.text,
+        heading,
+        anchor,
+    )

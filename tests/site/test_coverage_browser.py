@@ -1,0 +1,149 @@
+"""The Coverage pages in a browser: a site on a spec-shaped repository (tests/specrepo.py),
+built by `mkdocs build --strict`, read by headless Chromium: the filters, the links, and
+the same axe-core check as every other page (tests/site/test_browser.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from test_browser import CHROMIUM, DRIVER, EXCERPT_SITE, axe_at, built_and_served, chromium, wait
+
+import axecheck
+from compat_register.site.extensions import mkdocs_yaml
+from specrepo import NEW, OLD, registers_for, spec_repo
+
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM.exists() and DRIVER.exists()), reason="needs chromium and chromedriver"
+)
+
+PAGES = [
+    "registers/coverage/",
+    f"registers/coverage/{NEW}/",
+    f"registers/coverage/{OLD}/",
+    f"registers/revisions/{NEW}/",
+    "registers/t/",
+]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    root = tmp_path_factory.mktemp("coverage-site")
+    repo, commit = spec_repo(root / "spec")
+    registers_for(root / "registers", commit)
+    (root / "docs").mkdir()
+    (root / "docs" / "index.md").write_text("# Coverage\n\nThe [registers](registers/index.md).\n")
+    (root / "mkdocs.yml").write_text(EXCERPT_SITE + mkdocs_yaml())
+    env = {"REGISTER_SOURCE_SPEC": str(repo.root), "REGISTER_CACHE": str(root / "cache")}
+    yield from built_and_served(root, env)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    yield from chromium(tmp_path_factory.mktemp("chromium-profile"))
+
+
+def rows(browser) -> list[dict[str, str]]:  # type: ignore[no-untyped-def]
+    """Every statement row shown, as {column: text}."""
+    return list(
+        browser.execute_script(
+            "return Array.from(document.querySelectorAll('table[data-reg-sortable] tbody tr'))"
+            ".filter(r => !r.hidden).map(r => Object.fromEntries(Array.from(r.cells)"
+            ".map(c => [c.getAttribute('data-label'), c.textContent.trim()])))"
+        )
+    )
+
+
+def test_the_summary_links_each_revision_and_the_overview_links_it(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    browser.get(site + "registers/")
+    link = browser.find_element(By.PARTIAL_LINK_TEXT, "coverage")
+    assert link.get_attribute("href").endswith("/registers/coverage/")
+    browser.get(site + "registers/coverage/")
+    cells = browser.execute_script(
+        "return Array.from(document.querySelectorAll('article table tbody tr'))"
+        ".map(r => Array.from(r.cells).slice(0, 6).map(c => c.textContent.trim()))"
+    )
+    assert cells == [
+        [OLD, "5", "1", "0", "4", "20.0%"],
+        [NEW, "6", "1", "1", "4", "33.3%"],
+    ]
+    bars = browser.find_elements(By.CSS_SELECTOR, "article svg.reg-bar title")
+    assert [b.get_attribute("textContent") for b in bars][1] == (
+        f"{NEW}: 1 cited, 1 excluded, 4 uncovered"
+    )
+
+
+def test_a_revision_s_page_groups_by_file_and_heading_and_filters(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(site + f"registers/coverage/{NEW}/")
+    wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
+    headings = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "article h2, article h3")]
+    assert headings[:4] == [
+        "Needs a look",
+        f"{NEW}/basic/index.mdx",
+        "Messages",
+        f"schema/{NEW}/schema.ts",
+    ]
+    assert len(rows(browser)) == 6
+    Select(
+        browser.find_element(By.CSS_SELECTOR, "select[data-filter='State']")
+    ).select_by_visible_text("uncovered")
+    shown = rows(browser)
+    assert {r["State"] for r in shown} == {"uncovered"} and len(shown) == 4
+    assert browser.find_element(By.CSS_SELECTOR, "[data-reg-shown]").text == "4 of 6 statements"
+    Select(
+        browser.find_element(By.CSS_SELECTOR, "select[data-filter='Keyword']")
+    ).select_by_visible_text("MAY")
+    assert rows(browser) == []
+    Select(
+        browser.find_element(By.CSS_SELECTOR, "select[data-filter='State']")
+    ).select_by_visible_text("excluded")
+    (excluded,) = rows(browser)
+    assert excluded["Covered by"] == "Cancellation is the host's, not the proxy's. (link)"
+    assert "state=excluded" in browser.current_url and "keyword=MAY" in browser.current_url
+
+
+def test_a_cited_statement_links_its_entry_and_its_lines(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    browser.get(site + f"registers/coverage/{OLD}/")
+    link = browser.find_element(By.LINK_TEXT, "T-01")
+    assert link.get_attribute("href").endswith("/registers/t/#t-01")
+    (cited,) = [r for r in rows(browser) if r["State"] == "cited"]
+    assert cited == {
+        "Lines": "12-13", "Keyword": "MUST", "Statement": "Requests MUST include an integer ID.",
+        "State": "cited", "Covered by": "T-01",
+    }  # fmt: skip
+
+
+def test_an_entry_lists_the_statements_it_covers(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    browser.get(site + "registers/t/")
+    text = browser.find_element(By.CSS_SELECTOR, "article").text
+    assert f"{OLD} {OLD}/basic/index.mdx:12-13 MUST: Requests MUST include an integer ID." in text
+    link = browser.find_element(By.LINK_TEXT, OLD)
+    assert link.get_attribute("href").endswith(f"/registers/coverage/{OLD}/")
+
+
+def test_a_revision_page_lists_its_changelog_with_the_entries_covering_it(
+    site: str, browser
+) -> None:  # type: ignore[no-untyped-def]
+    browser.get(site + f"registers/revisions/{NEW}/")
+    items = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#changelog ~ ul li'))"
+        ".map(li => li.textContent.trim().replace(/\\s+/g, ' '))"
+    )
+    assert items == ["IDs may be strings (SEP-12). — T-01", "Cancellation (PR #40). — no entry"]
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+@pytest.mark.parametrize("page", PAGES)
+def test_no_serious_axe_violation(site: str, browser, page: str, scheme: str, width: int) -> None:  # type: ignore[no-untyped-def]
+    violations = axe_at(browser, axecheck.script(), site + page, scheme, width)
+    assert not violations, axecheck.describe(violations)

@@ -1,0 +1,48 @@
+"""Statements of a TypeScript schema's doc comments, under the declaration each documents."""
+
+from __future__ import annotations
+
+from compat_register.statements.extract import readable, statements
+
+SCHEMA = """/**
+ * A request. Senders MUST set an id.
+ */
+export interface Request {
+  /**
+   * The id. It MUST NOT be null,
+   * and SHOULD be unique ({@link RequestId}).
+   *
+   * ```ts
+   * const MUST = 1;
+   * ```
+   */
+  id: RequestId;
+  // A line comment MUST be skipped: TypeDoc does not publish it.
+  "quoted-key"?: string; /** Trailing MAY comment. */
+}
+"""
+
+
+def test_doc_comments_are_statements_of_the_schema_under_their_declaration() -> None:
+    found = [
+        (s.line, s.end, s.keyword, s.text, s.heading, s.anchor)
+        for s in statements("schema/x/schema.ts", SCHEMA)
+    ]
+    assert found == [
+        (2, 2, "MUST", "Senders MUST set an id.", "Request", "request"),
+        (
+            6,
+            7,
+            "MUST NOT",
+            "It MUST NOT be null, and SHOULD be unique (RequestId).",
+            "Request.id",
+            "request-id",
+        ),
+    ]
+
+
+def test_which_files_are_read() -> None:
+    assert readable("schema/x/schema.ts") and readable("a/b.mdx") and readable("a.md")
+    assert not readable("schema/x/schema.json") and not readable("a.txt")
+    assert readable("a.txt", ["*.txt"])
+    assert statements("schema/x/schema.json", '{"MUST": 1}') == []
