@@ -474,12 +474,14 @@ def site_coverage(
     readers = run.statement_sources(registers)
     if not readers:
         return None
-    if outcomes is None or any(
-        o.outcome == "unverified"
-        for o in outcomes
-        if o.citation.source in {s.alias for s in readers}
-    ):
-        return SiteCoverage(None, problems=["the citations were not verified (an offline build)"])
+    if outcomes is None:
+        return SiteCoverage(None, problems=["an offline build: no citation was verified"])
+    aliases = {s.alias for s in readers}
+    unverified = [o for o in outcomes if o.outcome == "unverified" and o.citation.source in aliases]
+    if unverified:
+        first = unverified[0]
+        said = f"{first.citation.source}: its citations were not verified ({first.message})"
+        return SiteCoverage(None, problems=[said])
     environ = os.environ if environ is None else environ
     paths = _paths(root, environ)
     with closing(pins.Checkouts(paths, environ)) as checkouts:

@@ -235,3 +235,27 @@ def test_a_warm_run_reads_the_cache_and_says_the_same(project: tuple[Path, dict[
     cold = run(registers, env, "--format", "json").stdout
     assert (Path(env["REGISTER_CACHE"]) / "statements.json").exists()
     assert run(registers, env, "--format", "json").stdout == cold
+
+
+def test_exclusions_are_stamped_under_their_label(project: tuple[Path, dict[str, str]]) -> None:
+    registers, env = project
+    stamped = CliRunner().invoke(
+        main, ["stamp", "--registers", str(registers), "exclusions"], env=env
+    )
+    assert stamped.exit_code == 0, stamped.output
+    lock = (registers / "citations.lock").read_text()
+    assert f"exclusions spec docs/specification/{NEW}/basic/index.mdx:17 v2:sha256:" in lock
+    assert "T-01" not in lock
+
+
+def test_no_source_naming_statements_is_an_error(tmp_path: Path) -> None:
+    repo, commit = spec_repo(tmp_path / "spec")
+    registers = registers_for(tmp_path / "registers", commit, exclusions=None)
+    text = (registers / "sources.yaml").read_text()
+    start = text.index("    coverage:")
+    end = text.index("  up:")
+    (registers / "sources.yaml").write_text(text[:start] + text[end:])
+    env = {"REGISTER_SOURCE_SPEC": str(repo.root), "REGISTER_CACHE": str(tmp_path / "cache")}
+    result = run(registers, env)
+    assert result.exit_code == 1
+    assert "sources.yaml:1:1: error: sources: no source names statement files" in result.stdout

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..following.outcome import Outcome
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.exclusions import LABEL
-from ..model.registers import RegisterSet, Source
+from ..model.registers import RegisterSet, Source, Where
 from ..sources.checkout import Checkout
 from ..sources.diffs import listed_blobs
 from ..sources.git import GitSourceError
@@ -171,18 +171,8 @@ def threshold_problems(
     sources = statement_sources(registers)
     if not sources:
         message = "no source names statement files: add coverage: {statements: [GLOB]} to one"
-        file = registers.sources.file
-        return [
-            Diagnostic(
-                file=file,
-                line=1,
-                col=1,
-                severity="error",
-                id="sources",
-                code="coverage-no-statements",
-                message=message,
-            )
-        ]
+        where = Where(registers.sources.file, 1, 1)
+        return [Diagnostic.at(where, id="sources", code="coverage-no-statements", message=message)]
     where, alias = sources[0].where, sources[0].alias
     found = []
     for revision, counts in result.summary().items():

@@ -1,0 +1,61 @@
+"""The Coverage pages as `register render --out` writes them (the site's one build): with
+the statement source's checkout, offline, and without a checkout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from compat_register.cli import main
+from specrepo import NEW, OLD, registers_for, spec_repo
+
+
+def render(registers: Path, out: Path, env: dict[str, str], *more: str) -> dict[str, str]:
+    result = CliRunner().invoke(
+        main, ["render", "--registers", str(registers), "--out", str(out), *more], env=env
+    )
+    assert result.exit_code in (0, 1), result.output
+    return {
+        str(path.relative_to(out)): path.read_text()
+        for path in out.rglob("*.md")
+        if "coverage" in str(path) or path.name in ("t.md", "index.md", f"{NEW}.md")
+    }
+
+
+def test_the_pages_with_the_statement_source_s_checkout(tmp_path: Path) -> None:
+    repo, commit = spec_repo(tmp_path / "spec")
+    registers = registers_for(tmp_path / "registers", commit)
+    env = {"REGISTER_SOURCE_SPEC": str(repo.root), "REGISTER_CACHE": str(tmp_path / "cache")}
+    pages = render(registers, tmp_path / "out", env)
+    summary = pages["registers/coverage/index.md"]
+    assert f"| [{OLD}]({OLD}.md) | 5 | 1 | 0 | 4 | 20.0% |" in summary
+    revision = pages[f"registers/coverage/{NEW}.md"]
+    assert "| 17 | MAY | Clients MAY cancel a request. *(new)* |" in revision
+    assert (
+        "Cancellation is the host's, not the proxy's. ([link](https://example.com/issues/7))"
+        in revision
+    )
+    assert "## Needs a look" in revision
+    assert f"{OLD}/basic/index.mdx:12-13" in pages["registers/t.md"]
+    changelog = pages[f"registers/revisions/{NEW}.md"]
+    assert "- IDs may be strings (SEP-12). — [T-01](../t.md#t-01)" in changelog
+    assert "- Cancellation (PR \\#40). — *no entry*" in changelog
+    assert "[coverage](coverage/index.md)" in pages["registers/index.md"]
+
+
+def test_offline_or_without_a_checkout_no_statement_is_shown_and_the_summary_says_why(
+    tmp_path: Path,
+) -> None:
+    repo, commit = spec_repo(tmp_path / "spec")
+    registers = registers_for(tmp_path / "registers", commit)
+    env = {"REGISTER_SOURCE_SPEC": str(repo.root), "REGISTER_CACHE": str(tmp_path / "cache")}
+    offline = render(registers, tmp_path / "offline", env, "--offline")
+    assert "an offline build: no citation was verified" in offline["registers/coverage/index.md"]
+    assert f"registers/coverage/{NEW}.md" not in offline
+    missing = render(registers, tmp_path / "missing", {"REGISTER_CACHE": str(tmp_path / "c2")})
+    assert (
+        "spec: its citations were not verified (no checkout to read"
+        in missing["registers/coverage/index.md"]
+    )
+    assert "Statements covered" not in missing["registers/t.md"]
