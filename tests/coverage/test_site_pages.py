@@ -59,3 +59,16 @@ def test_offline_or_without_a_checkout_no_statement_is_shown_and_the_summary_say
         in missing["registers/coverage/index.md"]
     )
     assert "Statements covered" not in missing["registers/t.md"]
+
+
+def test_a_register_named_coverage_clashes_with_the_coverage_page(tmp_path: Path) -> None:
+    repo, commit = spec_repo(tmp_path / "spec")
+    registers = registers_for(tmp_path / "registers", commit)
+    (registers / "coverage.yaml").write_text(
+        (registers / "t.yaml").read_text().replace("prefix: T", "prefix: CV").replace("T-0", "CV-0")
+    )
+    env = {"REGISTER_SOURCE_SPEC": str(repo.root), "REGISTER_CACHE": str(tmp_path / "cache")}
+    result = CliRunner().invoke(
+        main, ["render", "--registers", str(registers), "--out", str(tmp_path / "out")], env=env
+    )
+    assert "is also the site's Coverage page: rename the file" in result.output

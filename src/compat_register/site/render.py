@@ -713,6 +713,7 @@ def page_clashes(registers: RegisterSet, layout: Layout) -> list[Diagnostic]:
         _url(layout.changes): "Changes page",
         _url(layout.matrix): "revision matrix",
         _url(layout.priorities): "priorities page",
+        _url(layout.coverage_summary): "Coverage page",
     }
     clashes = []
     for register in registers.registers:
