@@ -112,9 +112,11 @@ def coverage(
     usable, stale = _split(coverings)
     found = changes(revisions, {r: [s for _, s in pairs] for r, pairs in statements.items()})
     rows = [
-        Row(alias, revision, statement, change=found[revision, statement])
+        Row(alias, revision, statement, change=change)
         for revision in revisions
-        for alias, statement in statements.get(revision, ())
+        for (alias, statement), change in zip(
+            statements.get(revision, ()), found[revision], strict=True
+        )
     ]
     result = Coverage(list(revisions), rows, stale=stale)
     index = _Index(usable)
@@ -184,13 +186,18 @@ def exclusion_problems(result: Coverage, exclusions: Iterable[Exclusion]) -> lis
     return found
 
 
+def _place(statement: Statement) -> tuple[str, int, int]:
+    """What names a statement within its revision (cheap to hash, unlike its text)."""
+    return statement.path, statement.line, statement.end
+
+
 def _link_rewordings(rows: list[Row], revisions: Sequence[str]) -> None:
     """Tell each statement the statements of the next revision that reword it."""
-    by_statement = {(row.revision, row.statement): row for row in rows}
+    by_place = {(row.revision, *_place(row.statement)): row for row in rows}
     before = dict(zip(revisions[1:], revisions, strict=False))
     for row in rows:
         if row.change.kind == "changed" and row.change.previous is not None:
-            earlier = by_statement.get((before.get(row.revision, ""), row.change.previous))
+            earlier = by_place.get((before.get(row.revision, ""), *_place(row.change.previous)))
             if earlier is not None:
                 earlier.reworded.append(row)
                 row.was = earlier

@@ -43,24 +43,25 @@ def page(path: str, revision: str) -> str:
 
 def changes(
     revisions: Sequence[str], statements: Mapping[str, Sequence[Statement]]
-) -> dict[tuple[str, Statement], Change]:
-    """(revision, statement) -> its change, for every statement of every revision."""
-    found: dict[tuple[str, Statement], Change] = {}
+) -> dict[str, list[Change]]:
+    """revision -> the change of each of its statements, in their order."""
+    found: dict[str, list[Change]] = {}
     previous: tuple[str, Sequence[Statement]] | None = None
     for revision in revisions:
         mine = statements.get(revision, ())
         if previous is None:
-            found.update(((revision, s), Change("new")) for s in mine)
+            found[revision] = [Change("new") for _ in mine]
         else:
-            found.update(((revision, s), c) for s, c in compare(*previous, revision, mine).items())
+            found[revision] = compare(*previous, revision, mine)
         previous = (revision, mine)
     return found
 
 
 def compare(
     old_revision: str, old: Sequence[Statement], revision: str, new: Sequence[Statement]
-) -> dict[Statement, Change]:
-    """Each statement of `new` (of `revision`) against those of `old`."""
+) -> list[Change]:
+    """Each statement of `new` (of `revision`) against those of `old`, in order. Statements
+    are named by their index: a statement hashes its whole text on every look-up."""
     old_texts = [normalised(s.text) for s in old]
     new_texts = [normalised(s.text) for s in new]
     used: set[int] = set()  # indices into `old`: a statement is hashed on every look-up
@@ -70,19 +71,17 @@ def compare(
         if n not in used:
             key = (page(statement.path, old_revision), statement.heading)
             groups.setdefault(key, []).append(n)
-    result: dict[Statement, Change] = {}
+    result: list[Change] = []
     for m, statement in enumerate(new):
         if m in same:
-            result[statement] = Change("same", old[same[m]])
+            result.append(Change("same", old[same[m]]))
             continue
         group = groups.get((page(statement.path, revision), statement.heading), [])
         candidates = [(n, old_texts[n]) for n in group if n not in used]
         nearest = _nearest(new_texts[m], candidates)
         if nearest is not None:
             used.add(nearest)
-        result[statement] = (
-            Change("changed", old[nearest]) if nearest is not None else Change("new")
-        )
+        result.append(Change("changed", old[nearest]) if nearest is not None else Change("new"))
     return result
 
 
