@@ -128,7 +128,7 @@ def _read(paths: Paths, on_register: Callable[[Register, Sources], None] | None)
             on_register(register, sources)
     exclusions = read_exclusions(paths, documents, diagnostics)
     if exclusions is not None:
-        resolve.resolve_citations(exclusions.citations(), sources)
+        exclusions = resolve.resolved_exclusions(exclusions, sources)
     return folder.Loaded(RegisterSet(sources, registers, exclusions), documents, diagnostics)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..model.claims import claimants
+from ..model.exclusions import Exclusions
 from ..model.registers import Citation, Register, Sources
 from .safety import check_repo_path
 
@@ -37,6 +38,17 @@ def resolved(register: Register, sources: Sources) -> Register:
         for entry in register.entries
     ]
     return replace(register, summary_citations=summary, entries=entries)
+
+
+def resolved_exclusions(exclusions: Exclusions, sources: Sources) -> Exclusions:
+    """exclusions.yaml with each exclusion's citation resolved, as `resolved` does a
+    register's (the value it was given is left as it was)."""
+    citations = _resolved(exclusions.citations(), sources)
+    items = [
+        replace(exclusion, citation=citation)
+        for exclusion, citation in zip(exclusions.items, citations, strict=True)
+    ]
+    return replace(exclusions, items=items)
 
 
 def _resolved(citations: list[Citation], sources: Sources) -> list[Citation]:
