@@ -267,7 +267,7 @@ def _noise(draw: st.DrawFn) -> str:
 @example(text="\\\\`\u4e00`")  # an escaped backslash, then a span
 @example(text="    \u4e00\n\n    `\u4e01`")  # an indented block first: its own reading
 @example(text="```\n\u4e00\n```")  # a fence on the first line: no fence in a list item
-@example(text="\u4e00``\u4e01 \u4e02`\u4e03`\u4e04```")  # pymdown-extensions < 13 paired these otherwise
+@example(text="\u4e00``\u4e01 \u4e02`\u4e03`\u4e04```")  # pymdown-extensions < 13 pair it apart
 def test_hypothesis_finds_no_text_called_code(text: str) -> None:
     """The property the site's safety rests on, drawn by hypothesis: what `code_ranges`
     calls code is code in Python-Markdown as installed, in a page and in a list item (the
