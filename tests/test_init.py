@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+import engines
 from compat_register import api
 from compat_register.scaffold import project
 from compat_register.site.extensions import MARKDOWN_EXTENSIONS
@@ -75,6 +76,25 @@ def test_init_offline_build_passes_and_links_the_pinned_lines(tmp_path: Path) ->
     page = html(tmp_path, "registers/example")
     assert f"modelcontextprotocol/blob/{PIN}/schema/2024-11-05/schema.ts#L21" in page
     assert "{ #" not in page
+
+
+@pytest.mark.skipif(not engines.installed("zensical"), reason="zensical is not installed")
+def test_init_for_zensical_renders_then_builds(tmp_path: Path, run_line: RunLine) -> None:
+    """`register init --engine zensical`: no plugin in mkdocs.yml, the assets named there,
+    what render writes left out of git, and its CI workflow's steps build the site."""
+    done = run_line(["init", str(tmp_path), "--engine", "zensical"])
+    assert done.exit_code == 0, done.output
+    assert "register render --out docs && zensical serve" in done.output
+    config = (tmp_path / "mkdocs.yml").read_text()
+    assert "- register" not in config and "assets/compat-register/register.js" in config
+    assert "/docs/registers/" in (tmp_path / ".gitignore").read_text()
+    assert "zensical" in (tmp_path / "requirements.txt").read_text()
+    workflow = (tmp_path / ".github" / "workflows" / "registers.yml").read_text()
+    assert "run: register render --out docs\n" in workflow and "zensical build --strict" in workflow
+    engines.build_with("zensical", tmp_path)
+    page = html(tmp_path, "registers/example")
+    assert 'id="ex-01"' in page and "assets/compat-register/register.css" in page
+    assert f"modelcontextprotocol/blob/{PIN}/schema/2024-11-05/schema.ts#L21" in page
 
 
 def test_a_minimal_mkdocs_yml_renders_the_same_pages(tmp_path: Path) -> None:
@@ -198,7 +218,9 @@ def test_hook_action_and_workflow_run_commands_that_exist() -> None:
 def test_under_serve_a_register_that_stops_loading_keeps_its_page_with_the_problem(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The plugin instance lives on between rebuilds (on_startup), as under `mkdocs serve`."""
+    """The plugin instance lives on between rebuilds (on_startup), as under `mkdocs serve`:
+    the page of a file that stops loading shows its problems, as a cold build's does (not
+    its last rendering, which would make the rebuilt site another than a cold build's)."""
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
 
@@ -218,9 +240,9 @@ def test_under_serve_a_register_that_stops_loading_keeps_its_page_with_the_probl
     (tmp_path / "registers" / "never.yaml").write_text("title: [unclosed\n", encoding="utf-8")
     rebuild()
     page = html(tmp_path, "registers/example")
-    assert "registers/example.yaml does not load: below is this page as it was last" in page
+    assert "registers/example.yaml does not load" in page
     assert "registers/example.yaml:6:3: error: example: invalid YAML: 'prefix:' is indented" in page
-    assert 'id="ex-01"' in page  # the last rendering, below the problem
+    assert 'id="ex-01"' not in page  # no stale rendering below the problem
     never = html(tmp_path, "registers/never")
     assert "registers/never.yaml does not load" in never and "registers/never.yaml:2:1" in never
     pairs = (("registers", 'href="example/"'), ("registers/health", 'href="../example/"'))

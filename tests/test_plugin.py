@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import logging
 import os
 import re
 import shutil
@@ -176,6 +177,21 @@ def test_properdocs_runs_the_plugin_unchanged(tmp_path: Path) -> None:
     assert 'id="alp-01"' in html(site, "registers/alpha")
 
 
+@pytest.mark.skipif(
+    importlib.util.find_spec("properdocs") is None, reason="properdocs is not installed"
+)
+def test_properdocs_finds_the_plugin_under_its_own_entry_point() -> None:
+    """ProperDocs reads `properdocs.plugins` before `mkdocs.plugins`: the plugin is listed
+    in both, so ProperDocs takes it from its own group."""
+    from properdocs.plugins import get_plugins
+
+    found = get_plugins()["register"]
+    assert (found.group, found.value) == (
+        "properdocs.plugins",
+        "compat_register.plugin:RegisterPlugin",
+    )
+
+
 def test_serve_watches_registers_and_templates(tmp_path: Path) -> None:
     from compat_register.plugin import RegisterPlugin
     from compat_register.site import render
@@ -231,8 +247,9 @@ def test_rebuilds_render_again_only_when_an_input_changed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Under `mkdocs serve` the plugin instance lives on (on_startup): a rebuild for an edit
-    of a docs page reuses the rendered registers; a touched register file, or a checkout
-    that now holds a pinned commit, renders them again."""
+    of a docs page, or a register file touched but not changed, reuses the rendered
+    registers; an edited register file, or a checkout that now holds a pinned commit,
+    renders them again."""
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
 
@@ -263,6 +280,8 @@ def test_rebuilds_render_again_only_when_an_input_changed(
     assert rebuild() == 1
     alpha = site / "registers" / "alpha.yaml"
     os.utime(alpha, ns=(alpha.stat().st_atime_ns, alpha.stat().st_mtime_ns + 1_000_000_000))
+    assert rebuild() == 1  # touched, not changed: the pages are what they were
+    alpha.write_text(alpha.read_text() + "# edited\n")
     assert rebuild() == 2
     excerpts = site / "site" / "registers" / "alpha" / "excerpts.html"
     assert not excerpts.exists()  # no checkout: no excerpt
@@ -309,6 +328,85 @@ def test_a_rebuild_converts_only_the_pages_an_edit_changed(
     assert rebuild() == set()  # nothing changed: every page as it was
 
 
+def test_a_rebuilt_site_is_the_site_a_cold_build_makes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under `mkdocs serve` the plugin reuses what it rendered and what MkDocs converted:
+    after each edit, every file of the rebuilt site is the file a cold `mkdocs build`
+    writes, and MkDocs warns of the same (its anchor checks see this build's pages)."""
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+
+    site = make_site(tmp_path / "site")
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    config_file = site / "mkdocs.yml"
+    config = config_file.read_text().replace("strict: true\n", "validation: {anchors: warn}\n")
+    config_file.write_text(config)
+    home = site / "docs" / "index.md"
+    home.write_text("# Home\n\n[ALP-02](registers/alpha.md#alp-02)\n")
+    warnings: list[str] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = lambda record: warnings.append(record.getMessage())  # type: ignore[method-assign]
+
+    def rebuilt() -> tuple[dict[str, bytes], list[str]]:
+        warnings.clear()
+        config = load_config(str(config_file), site_dir=str(tmp_path / "warm"))
+        config.plugins.on_startup(command="serve", dirty=False)
+        logging.getLogger("mkdocs").addHandler(handler)
+        try:
+            mkdocs_build(config)
+        finally:
+            logging.getLogger("mkdocs").removeHandler(handler)
+        return files(tmp_path / "warm"), sorted(warnings)
+
+    def cold() -> tuple[dict[str, bytes], list[str]]:
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mkdocs",
+                "build",
+                "-f",
+                str(config_file),
+                "-d",
+                str(tmp_path / "cold"),
+            ],
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        lines = re.findall(r"^(?:WARNING|ERROR) +-  (.*)$", done.stderr, re.MULTILINE)
+        return files(tmp_path / "cold"), sorted(lines)
+
+    alpha, beta = site / "registers" / "alpha.yaml", site / "registers" / "beta.yaml"
+    good = alpha.read_text()
+    edits = [
+        lambda: beta.write_text(beta.read_text().replace("risk: None.", "risk: None at all.")),
+        lambda: alpha.write_text(good.replace("  - id: ALP-02\n", "  - id: ALP-03\n")),
+        lambda: alpha.write_text("title: [unclosed\n"),
+        lambda: alpha.write_text(good),
+        lambda: home.write_text("# Home, edited\n\n[ALP-01](registers/alpha.md#alp-01)\n"),
+    ]
+    rebuilt()
+    warned = []
+    for edit in edits:
+        edit()
+        warm = rebuilt()
+        assert warm == cold()
+        warned += warm[1]
+    assert any("does not contain an anchor '#alp-02'" in line for line in warned), warned
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    """Every file of a built site but the sitemap's archive (gzip writes the time)."""
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in folder.rglob("*")
+        if path.is_file() and path.name != "sitemap.xml.gz"
+    }
+
+
 def test_an_unexpected_error_is_a_plugin_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -318,10 +416,10 @@ def test_an_unexpected_error_is_a_plugin_error(
     from compat_register import api
     from compat_register.plugin import RegisterPlugin
 
-    def broken(root: Path) -> api.Checked:
+    def broken(root: Path, **options: object) -> api.Verified:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(api, "check", broken)
+    monkeypatch.setattr(api, "verify_citations", broken)
     make_site(tmp_path)
     plugin = RegisterPlugin()
     plugin.load_config({"verify": False}, str(tmp_path / "mkdocs.yml"))

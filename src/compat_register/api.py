@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .checking import references, resolve, rules
 from .model.diagnostic import Diagnostic, sort_diagnostics
@@ -22,6 +22,13 @@ from .reading import folder
 from .reading import project as finding
 from .reading.document import Document
 from .reading.exclusions import read_exclusions
+from .site.layout import ASSET_DIR as ASSET_DIR
+from .site.layout import Layout as Layout
+from .site.values import ExtensionConflict as ExtensionConflict
+from .site.values import Notice as Notice
+from .site.values import Site as Site
+from .site.values import SiteOptions as SiteOptions
+from .site.values import TemplateProblem as TemplateProblem
 from .storage import project, regular
 from .storage.atomic import write_all
 from .storage.errors import RegisterError, WriteError
@@ -35,7 +42,9 @@ if TYPE_CHECKING:
     from .following import edit, verify
     from .history.repository import Compared, History
     from .importing import plan as importing_plan
+    from .site.build import Built as SiteBuilt
     from .site.coverage import SiteCoverage
+    from .site.rebuild import Memory as SiteMemory
     from .sources import cite as cites
     from .sources import pins
     from .sources.checkout import Checkout
@@ -504,13 +513,20 @@ class Initialised(Result):
     """The paths written, relative to the project's folder."""
 
 
-def init(folder: Path, name: str | None = None, today: datetime.date | None = None) -> Initialised:
+def init(
+    folder: Path,
+    name: str | None = None,
+    today: datetime.date | None = None,
+    engine: str = "mkdocs",
+) -> Initialised:
     """`register init [DIR]`: write a working register project into `folder` (created when
-    missing) and return the paths written. Refuses, writing nothing, when any of them exists."""
+    missing), its site built with `engine` (`mkdocs`, or `zensical`: docs/publishing.md),
+    and return the paths written. Refuses, writing nothing, when any of them exists."""
     from .following import edit
     from .scaffold import project
 
-    texts = project.files(name or _project_name(folder), today or datetime.date.today())
+    day = today or datetime.date.today()
+    texts = project.files(name or _project_name(folder), day, engine)
     existing = sorted(path for path in texts if (folder / path).exists())
     if existing:
         raise InitError(f"{folder}: would overwrite {', '.join(existing)}; nothing written")
@@ -556,6 +572,139 @@ def history(root: Path, environ: Mapping[str, str] | None = None) -> History:
     from .history import repository
 
     return repository.read_history(root, _paths(root, environ).history_cache)
+
+
+def build_site(
+    root: Path,
+    options: SiteOptions | None = None,
+    last: SiteMemory | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> SiteBuilt:
+    """The whole site of the registers under `root`, as values (`register render` writes
+    it, the MkDocs plugin hands it to MkDocs): every page, excerpt file, download and asset,
+    the pages of register files that do not load and the notices naming them, the nav
+    section, every problem and notice (`site.values.Site`).
+
+    `last`, the memory of the last build (`mkdocs serve`), is given back when nothing the
+    build reads has changed, and otherwise lets it render again only the pages whose
+    inputs changed: the site is the same as a cold build's. Raises `TemplateProblem` when a
+    template does not load or render.
+    """
+    from .site import build
+
+    options = options or SiteOptions()
+    environ = os.environ if environ is None else environ
+    head = history_head(root) if options.history else None
+    key = build.key_of(root, options, head)
+    if last is not None and last.fresh(key, _site_pins(root, last.sources, options, environ)):
+        return build.Built(last.site, last)
+    checked = verify_citations(root, offline=not options.verify, environ=environ)
+    pins = _site_pins(root, checked.registers.sources, options, environ)
+    found, notices = _site_history(root, options, environ)
+    read = build.Read(
+        root,
+        checked.registers,
+        checked.outcomes,
+        checked.diagnostics,
+        checked.unloaded(),
+        found,
+        notices,
+        site_coverage(
+            root, checked.registers, checked.outcomes if options.verify else None, environ
+        ),
+    )
+    return build.build(read, options, key, pins, last, excerpt_cache(root, environ))
+
+
+def _site_pins(
+    root: Path, sources: Sources, options: SiteOptions, environ: Mapping[str, str]
+) -> tuple[tuple[str, str | None], ...] | None:
+    """(alias, the sha each source's pin resolves to in its checkout, or None), by alias:
+    a checkout that gains the pinned commit (`register sync`), or loses it, changes this.
+    None when the checkouts cannot be asked (the build then reports why)."""
+    if not options.verify:
+        return ()
+    from .sources.pins import Checkouts
+
+    checkouts = Checkouts(_paths(root, environ), environ)
+    try:
+        return tuple(
+            (alias, checkouts.pin(sources.sources[alias]).sha) for alias in sorted(sources.sources)
+        )
+    except Exception:  # noqa: BLE001 - a checkout that cannot be read: verify says why
+        return None
+    finally:
+        checkouts.close()
+
+
+def _site_history(
+    root: Path, options: SiteOptions, environ: Mapping[str, str]
+) -> tuple[History | None, list[Notice]]:
+    """The registers' history for the Changes page, or None and a notice why not."""
+    from .history.repository import HistoryError, NoRepository
+
+    if not options.history:
+        return None, []
+    try:
+        found = history(root, environ)
+    except NoRepository as err:
+        return None, [Notice("info", f"no Changes page: {err}")]
+    except HistoryError as err:  # git failed: the site builds, and a strict build says so
+        return None, [Notice("warning", f"no Changes page: {err}")]
+    notices = [Notice("info", d.message) for d in found.diagnostics]
+    if found.shallow:
+        notices.append(
+            Notice("info", "a shallow clone: the Changes page shows the history it holds")
+        )
+    return found, notices
+
+
+def complete_extensions(names: list[Any], configs: dict[str, dict[str, Any]]) -> list[str]:
+    """Make a site's Markdown extensions (mkdocs.yml's `markdown_extensions` and their
+    options) serve the register pages, in place; returns those added. Raises
+    `ExtensionConflict` when the site sets an option the pages need to another value."""
+    from .site import extensions
+
+    return extensions.complete(names, configs)
+
+
+def extensions_fingerprint(names: Sequence[Any], configs: Mapping[str, Any]) -> str:
+    """A stable text naming a site's Markdown extensions and their options: equal texts,
+    equal HTML of the same Markdown."""
+    from .site import extensions
+
+    return extensions.fingerprint(names, configs)
+
+
+def clean_html(page: str) -> str:
+    """A generated page's HTML kept to the site's allowlist (`site.sanitize`)."""
+    from .site import sanitize
+
+    return sanitize.clean(page)
+
+
+def site_edit_url(
+    repo_url: str | None, edit_uri: str | None, top: Path, docs_dir: Path, registers: Path
+) -> str | None:
+    """Where the registers folder's files are edited, from a site's `repo_url` and
+    `edit_uri` (relative to its docs folder) and where mkdocs.yml (`top`), the docs folder
+    and the registers folder are; None when that cannot be told."""
+    from .site import editing
+
+    try:
+        docs = docs_dir.resolve().relative_to(top.resolve()).as_posix()
+        folder = registers.resolve().relative_to(top.resolve()).as_posix()
+    except ValueError:
+        return None  # outside mkdocs.yml's folder: where it sits in the repository is unknown
+    return editing.edit_base(repo_url, edit_uri, docs, folder)
+
+
+def site_watched(root: Path, options: SiteOptions) -> list[Path]:
+    """What a live server watches to build the site again: the registers folder and the
+    templates (the packaged ones without a site's own)."""
+    from .site.render import PACKAGED_TEMPLATES
+
+    return [root, options.templates or PACKAGED_TEMPLATES]
 
 
 MAX_PAGE_BYTES = 4 * 1024 * 1024

@@ -72,3 +72,26 @@ def test_a_register_named_coverage_clashes_with_the_coverage_page(tmp_path: Path
         main, ["render", "--registers", str(registers), "--out", str(tmp_path / "out")], env=env
     )
     assert "is also the site's Coverage page: rename the file" in result.output
+
+
+def test_the_nav_lists_the_coverage_pages_the_build_made(tmp_path: Path) -> None:
+    """The one site build's nav (every engine's): the summary and each revision's page
+    when the statements were read; offline, the summary alone (it says why)."""
+    from compat_register import api
+
+    repo, commit = spec_repo(tmp_path / "spec")
+    registers = registers_for(tmp_path / "registers", commit)
+    env = {"REGISTER_SOURCE_SPEC": str(repo.root), "REGISTER_CACHE": str(tmp_path / "cache")}
+    options = api.SiteOptions(history=False)
+
+    def coverage_nav(options: api.SiteOptions) -> list[dict[str, str]]:
+        site = api.build_site(registers, options, environ=env).site
+        return next(item["Coverage"] for item in site.nav if "Coverage" in item)
+
+    assert coverage_nav(options) == [
+        {"Every revision": "registers/coverage/index.md"},
+        {f"Coverage of {OLD}": f"registers/coverage/{OLD}.md"},
+        {f"Coverage of {NEW}": f"registers/coverage/{NEW}.md"},
+    ]
+    offline = api.SiteOptions(history=False, verify=False)
+    assert coverage_nav(offline) == [{"Every revision": "registers/coverage/index.md"}]

@@ -114,7 +114,7 @@ def test_serve_renders_again_when_head_moves_and_warns_when_git_fails(
     page = (root / "site" / "registers" / "changes" / "index.html").read_text(encoding="utf-8")
     assert f"commit-{sha[:12]}" not in page  # a commit that changed no register is not listed
 
-    def broken(root: Path) -> None:
+    def broken(root: Path, environ: object = None) -> None:
         raise HistoryError("git log failed in somewhere: fatal: bad object")
 
     monkeypatch.setattr(api, "history", broken)

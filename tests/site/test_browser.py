@@ -205,10 +205,16 @@ def built_and_served(
         text=True,
     )
     assert done.returncode == 0, done.stderr
+    yield from served(root / "site")
+
+
+def served(site: Path) -> Iterator[str]:
+    """The built site in `site` served by `python -m http.server` on a free local port;
+    yields its base URL."""
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-        cwd=root / "site",
+        cwd=site,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

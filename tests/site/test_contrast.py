@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from compat_register.site import render
+from compat_register.site import formatter, render
 
 CSS = render.asset("register.css")
 KINDS = {
@@ -95,8 +95,8 @@ def test_no_two_keys_of_a_kind_look_alike(kind: str, scheme: str) -> None:
 
 
 def test_the_badge_classes_are_those_the_pages_use() -> None:
-    fmt = render.PageFormatter("x.md", linker=None)  # type: ignore[arg-type]
-    for kind, keys in render.RANKS.items():
+    fmt = formatter.PageFormatter("x.md", linker=None)  # type: ignore[arg-type]
+    for kind, keys in formatter.RANKS.items():
         for key in keys:
             css_class = re.search(r"reg-\w+--[\w-]+", fmt.badge(kind, key))
             assert css_class and css_class[0] in [*BADGES, *THEME_COLOURED], (kind, key)

@@ -60,8 +60,8 @@ def build(site: Path) -> str:
 
     config = load_config(str(site / "mkdocs.yml"), site_dir=str(site / "site"))
     # MkDocs keeps a plugin that defines on_startup across builds of one process: forget
-    # what its highlighter holds, as a new process would not have it.
-    config.plugins["register"].highlighter = None
+    # what its last build left (its highlighter among it), as a new process would not have it.
+    config.plugins["register"].memory = None
     mkdocs_build(config)
     return (site / "site" / "registers" / "alpha" / "excerpts.html").read_text()
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from compat_register import api
 from compat_register.citations.bounds import MAX_BRACKETS, MAX_CHARS, nesting, over_bounds
 from compat_register.cli import main
-from compat_register.site import render
+from compat_register.site import layout
 from compat_register.site.markdown import OVER_BOUNDS, Linker, prose
 from pagehtml import to_html
 from registerfiles import register_head
@@ -26,7 +26,7 @@ NESTED = "[" * 10_000 + "x" + "]" * 10_000  # 20 KB: Python-Markdown took 14-21 
 @pytest.fixture
 def linker() -> Linker:
     registers = api.check(CASES / "base").registers
-    return Linker(registers.sources, {}, "registers/meta.md", render.relative, {})
+    return Linker(registers.sources, {}, "registers/meta.md", layout.relative, {})
 
 
 def finishes(work: object, seconds: float = 10.0) -> list[object]:

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from compat_register import api
-from compat_register.site import render
+from compat_register.site import formatter, layout, render
 from compat_register.site.markdown import Linker
 from pagehtml import hostile, live, to_html
 
@@ -92,15 +92,15 @@ prose_texts = st.lists(st.sampled_from(PIECES), max_size=24).map("".join)
 
 
 @pytest.fixture(scope="module")
-def fmt() -> render.PageFormatter:
+def fmt() -> formatter.PageFormatter:
     registers = api.check(GOLDEN).registers
     pages = {e.id: f"registers/{r.slug}.md" for r in registers.registers for e in r.entries}
     citations = render.prose_citations(registers)
-    linker = Linker(registers.sources, pages, "registers/alpha.md", render.relative, citations)
-    return render.PageFormatter("registers/alpha.md", linker)
+    linker = Linker(registers.sources, pages, "registers/alpha.md", layout.relative, citations)
+    return formatter.PageFormatter("registers/alpha.md", linker)
 
 
-def pages_of(text: str, fmt: render.PageFormatter) -> dict[str, str]:
+def pages_of(text: str, fmt: formatter.PageFormatter) -> dict[str, str]:
     """The text where the templates put prose: an entry field, a table cell, a summary."""
     return {
         "item": f"- **What.** {fmt.item(text)}\n- **Risk.** after\n",
@@ -122,7 +122,7 @@ SETTINGS = settings(
 @example(text="```\n<img src=x onerror=window.__pwned=1>\n```")
 @example(text="w`````|`\n`<img src=x onerror=window.__pwned=1>`")
 @example(text="[x](java\tscript:window.__pwned=1) [y]: javascript:window.__pwned=1")
-def test_no_prose_runs_a_script(text: str, fmt: render.PageFormatter) -> None:
+def test_no_prose_runs_a_script(text: str, fmt: formatter.PageFormatter) -> None:
     for where, page in pages_of(text, fmt).items():
         html = to_html(page)
         assert live(html) == [], (where, page)
@@ -133,7 +133,7 @@ def test_no_prose_runs_a_script(text: str, fmt: render.PageFormatter) -> None:
 @given(text=prose_texts)
 @example(text="\\|")  # an author's escaped pipe: found by this test on Markdown 3.6
 @example(text="a \\\\| b `c | d` | e")
-def test_a_cell_stays_one_cell(text: str, fmt: render.PageFormatter) -> None:
+def test_a_cell_stays_one_cell(text: str, fmt: formatter.PageFormatter) -> None:
     """No `|` or line break from prose splits the overview's row."""
     html = to_html(pages_of(text, fmt)["cell"])
     assert html.count("<td") == 2 and "<td>end</td>" in html, html

@@ -12,7 +12,7 @@ import pytest
 
 from compat_register import api
 from compat_register.reporting import export
-from compat_register.site import chart, render
+from compat_register.site import chart, layout, render
 from compat_register.site.editing import edit_base, edit_link
 
 REPO = Path(__file__).resolve().parents[2]
@@ -122,4 +122,4 @@ def test_the_site_offers_the_register_set_as_json() -> None:
     assert json.loads(downloads["registers/registers.json"]) == export.export(registers)
     overview = renderer.pages()["registers/index.md"]
     assert "[registers.json](registers.json){ .reg-link }" in overview
-    assert render.Renderer(registers, layout=render.Layout(download=None)).downloads() == {}
+    assert render.Renderer(registers, layout=layout.Layout(download=None)).downloads() == {}

@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 
 from compat_register import api
-from compat_register.plugin import tree_state
 from compat_register.site import rebuild
-from compat_register.site.render import Layout
+from compat_register.site.layout import Layout
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "basic" / "registers"
 LAYOUT = Layout()
@@ -26,7 +25,7 @@ def registers(tmp_path: Path) -> Path:
 
 def inputs(registers: Path) -> dict[str, tuple[Any, ...]]:
     checked = api.check(registers)
-    files = tree_state(registers)
+    files = rebuild.file_states(registers)
     return rebuild.page_inputs(checked.registers, (), LAYOUT, registers, files, ("options",))
 
 
@@ -71,7 +70,7 @@ def test_what_every_page_shows_changes_them_all(registers: Path) -> None:
 
 def test_the_health_page_shows_each_outcome(registers: Path) -> None:
     checked = api.check(registers)
-    files = tree_state(registers)
+    files = rebuild.file_states(registers)
     citation = next(iter(checked.registers.citations()))
     outcome = type("Outcome", (), {"citation": citation, "outcome": "broken", "message": "x"})
     plain = rebuild.page_inputs(checked.registers, (), LAYOUT, registers, files, ())

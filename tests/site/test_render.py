@@ -24,7 +24,7 @@ from compat_register import api
 from compat_register.cli import main
 from compat_register.following.verify import Outcome
 from compat_register.model.registers import Citation, Where
-from compat_register.site import excerpts, render
+from compat_register.site import excerptmodel, excerpts, formatter, layout, render
 from compat_register.site.excerpts import Highlighter
 from compat_register.site.extensions import mkdocs_yaml
 from compat_register.site.markdown import Linker, citation_link, escape_inline, prose, safe_url
@@ -70,12 +70,12 @@ def linker(monkeypatch: pytest.MonkeyPatch) -> Linker:
     registers = api.check(Path("registers")).registers
     pages = {e.id: f"registers/{r.slug}.md" for r in registers.registers for e in r.entries}
     citations = render.prose_citations(registers)
-    return Linker(registers.sources, pages, "registers/alpha.md", render.relative, citations)
+    return Linker(registers.sources, pages, "registers/alpha.md", layout.relative, citations)
 
 
 @pytest.fixture
-def fmt(linker: Linker) -> render.PageFormatter:
-    return render.PageFormatter("registers/alpha.md", linker)
+def fmt(linker: Linker) -> formatter.PageFormatter:
+    return formatter.PageFormatter("registers/alpha.md", linker)
 
 
 @pytest.mark.parametrize(
@@ -159,7 +159,7 @@ def test_references_citations_and_patterns_link(linker: Linker) -> None:
         "a | b\n\n`c | <img src=x onerror=alert(1)>`",
     ],
 )
-def test_a_table_cell_is_one_safe_line(text: str, fmt: render.PageFormatter) -> None:
+def test_a_table_cell_is_one_safe_line(text: str, fmt: formatter.PageFormatter) -> None:
     cell = fmt.cell(text)
     assert "\n" not in cell
     html = to_html(f"| A | B |\n|---|---|\n| {cell} | end |\n")
@@ -167,7 +167,7 @@ def test_a_table_cell_is_one_safe_line(text: str, fmt: render.PageFormatter) -> 
     assert html.count("<td>") == 2 and "<td>end</td>" in html  # no `|` split the cell
 
 
-def test_a_code_block_in_a_cell_shows_its_text(fmt: render.PageFormatter) -> None:
+def test_a_code_block_in_a_cell_shows_its_text(fmt: formatter.PageFormatter) -> None:
     assert fmt.cell("see\n\n~~~go\nx := `y`\n  z\n~~~\n") == "see ``x := `y` z``"
     assert fmt.cell("a `b` and `c\nd`") == "a `b` and `c d`"
     assert fmt.cell("no code: a ` b") == "no code: a \\` b"
@@ -175,7 +175,7 @@ def test_a_code_block_in_a_cell_shows_its_text(fmt: render.PageFormatter) -> Non
 
 @pytest.mark.parametrize("fence", ["~~~", "```", "~~~~ {: onclick=alert(1) }"])
 def test_prose_opening_with_a_block_starts_on_its_own_line(
-    fence: str, fmt: render.PageFormatter
+    fence: str, fmt: formatter.PageFormatter
 ) -> None:
     """After `- **What.** ` a fence is text: its code, left raw, would be read as HTML."""
     closing = fence.split()[0]
@@ -224,7 +224,7 @@ def test_a_prose_citation_links_what_verify_resolved(
     assert fmt.prose("schema/a.ts:1") == "`schema/a.ts:1`"
 
 
-def test_an_excerpt_title_is_escaped(fmt: render.PageFormatter) -> None:
+def test_an_excerpt_title_is_escaped(fmt: formatter.PageFormatter) -> None:
     path = 'x"<img src=x onerror=alert(1)>*.go'
     citation = Citation(
         text=f"internal/{path}:2", alias=None, path=f"internal/{path}", start=2, end=2,
@@ -242,13 +242,13 @@ def test_an_excerpt_title_is_escaped(fmt: render.PageFormatter) -> None:
     text = 'internal/x"&lt;img src=x onerror=alert(1)&gt;*.go:2 @ fffffff'
     assert f'<a class="reg-excerpt" href="alpha/excerpts.html#{excerpt.key}">{text}</a>' in html
     title = text.replace('"', "&quot;")
-    file = render.ExcerptFile("alpha", "<b>Alpha</b>", [excerpt])
+    file = excerptmodel.ExcerptFile("alpha", "<b>Alpha</b>", [excerpt])
     document = excerpts.document(file, Highlighter().html)
     assert "<img" not in document and "<b>" not in document and "&lt;b&gt;Alpha" in document
     assert f'<h2 id="{excerpt.key}-title">{title}</h2>' in document
 
 
-def test_an_unpublished_id_is_escaped_text(fmt: render.PageFormatter) -> None:
+def test_an_unpublished_id_is_escaped_text(fmt: formatter.PageFormatter) -> None:
     assert fmt.entry_link("ALP-01") == "[ALP-01](#alp-01)"
     assert fmt.entry_link("my_<register>") == "my\\_&lt;register&gt;"
 
@@ -337,7 +337,7 @@ def test_render_writes_each_excerpt_file_beside_its_page(
 def test_excerpt_block_marks_the_cited_lines() -> None:
     registers = api.check(GOLDEN / "basic" / "registers").registers
     citation = registers.registers[0].entries[0].citations[1]  # schema/...:9-11
-    block = render.excerpt_block(citation, ["a", "b", "c", "d"], 8)
+    block = excerptmodel.excerpt_block(citation, ["a", "b", "c", "d"], 8)
     assert (block.first_line, block.marked, block.language) == (8, (2, 4), "typescript")
     assert block.markdown().splitlines()[0] == '``` typescript linenums="8" hl_lines="2-4"'
 

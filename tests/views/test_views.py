@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from compat_register import api
 from compat_register.model.registers import Revisions
 from compat_register.site import chart, render
+from compat_register.site import layout as site_layout
 from compat_register.views import priorities as prio
 from compat_register.views import revisions as revs
 from conftest import RunLine
@@ -149,7 +150,7 @@ def test_state_bar_names_its_counts_and_fills_its_width() -> None:
 
 def pages(tmp_path: Path, *entries: str) -> dict[str, str]:
     result = checked(tmp_path, *entries)
-    return render.render_site(result.registers, layout=render.Layout(legend="legend.md"))
+    return render.render_site(result.registers, layout=site_layout.Layout(legend="legend.md"))
 
 
 def test_matrix_page_has_the_id_and_state_first_then_a_column_per_revision(tmp_path: Path) -> None:
@@ -200,7 +201,7 @@ def test_register_page_links_its_revisions(tmp_path: Path) -> None:
 
 
 def test_a_revision_name_that_is_no_file_name_gets_one() -> None:
-    layout = render.Layout()
+    layout = site_layout.Layout()
     assert layout.revision_page("2025-11-25") == "registers/revisions/2025-11-25.md"
     assert layout.revision_page("v 1/2") == "registers/revisions/v-1-2.md"
     assert layout.revision_page("index") == "registers/revisions/index-.md"

@@ -57,15 +57,24 @@ def diff_command(registers_dir: Path, revs: tuple[str, ...], fmt: str) -> None:
     "folder", required=False, default=".", type=click.Path(file_okay=False, path_type=Path)
 )
 @click.option("--name", help="The site's name (default: the folder's name).")
+@click.option(
+    "--engine",
+    type=click.Choice(["mkdocs", "zensical"]),
+    default="mkdocs",
+    show_default=True,
+    help="The site's engine: MkDocs with the register plugin, or Zensical, which runs no "
+    "plugin (register render writes the pages into docs/ first; docs/publishing.md).",
+)
 @no_traceback
-def init(folder: Path, name: str | None) -> None:
+def init(folder: Path, name: str | None, engine: str) -> None:
     """Start a register project in FOLDER (default: here): mkdocs.yml, registers/ with
     sources.yaml and an example register, docs/, the JSON Schemas, a CI workflow and a
     pre-commit configuration. Refuses to overwrite any file."""
-    written = api.init(folder, name).written
+    written = api.init(folder, name, engine=engine).written
     for path in written:
         echo(f"wrote {folder / path}")
-    echo(NEXT_STEPS.format(cd=f"cd {folder} && " if str(folder) != "." else ""))
+    steps = ZENSICAL_STEPS if engine == "zensical" else NEXT_STEPS
+    echo(steps.format(cd=f"cd {folder} && " if str(folder) != "." else ""))
 
 
 @main.command(name="import")
@@ -103,3 +112,7 @@ def import_command(
 NEXT_STEPS = """
 Next: {cd}register check && register sync && register verify
       mkdocs serve     # the site on http://127.0.0.1:8000 (Ctrl-C stops it)"""
+
+ZENSICAL_STEPS = """
+Next: {cd}register check && register sync && register verify
+      register render --out docs && zensical serve   # the site on http://127.0.0.1:8000"""

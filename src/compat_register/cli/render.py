@@ -4,8 +4,9 @@ plugin (or plain pages in the hand-written shape)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 import click
 
@@ -14,8 +15,19 @@ from ..reporting import report as reporter
 from .group import main
 from .shell import echo, no_traceback, registers_option, require_dir, waiting
 
-if TYPE_CHECKING:
-    from ..history.repository import History
+LAYOUT_DEFAULTS = api.Layout()
+
+
+def _layout_option(name: str, what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    default = getattr(LAYOUT_DEFAULTS, name)
+    return click.option(
+        f"--{name}",
+        f"layout_{name}",
+        metavar="PATH",
+        default=default,
+        show_default=True,
+        help=f"{what}, relative to --out (the plugin's `{name}` option).",
+    )
 
 
 @main.command(name="render")
@@ -51,6 +63,12 @@ if TYPE_CHECKING:
     help="Where the registers folder's files are edited (e.g. https://github.com/o/r/edit/"
     "main/registers/): each entry gets a link to its line there.",
 )
+@_layout_option("pages", "Folder of the register pages")
+@_layout_option("overview", "The overview page")
+@_layout_option("health", "The citation-health page")
+@_layout_option("revisions", "Folder of the revision pages")
+@_layout_option("priorities", "The priorities page")
+@_layout_option("changes", "The Changes page")
 @click.option(
     "--plain",
     is_flag=True,
@@ -69,67 +87,48 @@ def render_command(
     subject: str | None,
     edit_url: str | None,
     plain: bool,
+    **layout: str,
 ) -> None:
-    """Write the site's pages as Markdown, for engines that run no MkDocs plugins."""
+    """Write the site's pages as Markdown, for engines that run no MkDocs plugins.
+
+    The same pages the MkDocs plugin adds to a site (docs/publishing.md): each register's,
+    the overview, the citation-health, revision, priorities and Changes pages, the excerpt
+    files and the assets; a register file that does not load gets a page showing why.
+    """
     require_dir(registers_dir)
     with api.writer(
         registers_dir, "register render", on_wait=waiting
     ):  # it writes the excerpt cache
         if plain:
             _render_plain(registers_dir, out, legend)
-        links = (repo_url, subject, edit_url)
-        _render(registers_dir, out, offline, templates, legend, no_history, links)
+        places = {name.removeprefix("layout_"): path for name, path in layout.items()}
+        options = api.SiteOptions(
+            layout=api.Layout(legend=legend, **places),
+            templates=templates,
+            verify=not offline,
+            history=not no_history,
+            repo_url=repo_url,
+            edit_url=edit_url,
+            subject=subject,
+            raw=True,
+        )
+        _render(registers_dir, out, options)
 
 
-def _render(
-    registers_dir: Path,
-    out: Path,
-    offline: bool,
-    templates: Path | None,
-    legend: str | None,
-    no_history: bool,
-    links: tuple[str | None, str | None, str | None],
-) -> None:
-    """`register render`; `links`: the repository's URL, the subject the priorities page
-    lists first, and where the registers folder's files are edited."""
-    repo_url, subject, edit_url = links
-    from ..site import excerpts, levels, render  # noqa: PLC0415 - needs Jinja2 and Pygments
-    from ..site.excerptstore import ExcerptStore  # noqa: PLC0415 - as above
-
-    result = api.verify_citations(registers_dir, offline=offline)
-    layout = render.Layout(legend=legend)
-    result.diagnostics.extend(render.page_clashes(result.registers, layout))
-    for diagnostic in result.diagnostics:
-        if levels.site_level(diagnostic) != "info":
+def _render(registers_dir: Path, out: Path, options: api.SiteOptions) -> None:
+    """`register render`: the site `api.build_site` gives, written into `out`."""
+    site = api.build_site(registers_dir, options).site
+    for level, diagnostic in site.levelled():
+        if level != "info":
             echo(diagnostic.as_text(), err=True)
-    history = None if no_history else _history(registers_dir)
-    renderer = render.Renderer(
-        result.registers,
-        result.outcomes,
-        layout=layout,
-        templates=templates,
-        history=history,
-        repo_url=repo_url,
-        subject=subject,
-        edit_url=edit_url,
-        coverage=api.site_coverage(
-            registers_dir, result.registers, None if offline else result.outcomes
-        ),
-    )
-    pages = renderer.pages()
-    refuse_unsafe_pages(pages)
-    pages.update(renderer.downloads())
-    folder = api.excerpt_cache(registers_dir)
-    highlighter = excerpts.Highlighter(store=lambda settings: ExcerptStore(folder, settings))
-    pages.update(excerpts.documents(renderer.excerpts, highlighter))
-    for problem in highlighter.problems:
-        echo(problem, err=True)
-    for name in render.ASSETS:
-        pages[f"assets/compat-register/{name}"] = render.asset(name, templates)
-    api.write_files({out / uri: text for uri, text in pages.items()}, make_folders=True)
-    echo(f"wrote {len(pages)} files to {out}")
-    errors = [d for d in result.diagnostics if levels.site_level(d) == "error"]
-    sys.exit(1 if errors else 0)
+    for notice in site.notices:
+        echo(reporter.shown_line(notice.message), err=True)
+    if site.refused is not None:
+        raise click.ClickException(f"{site.refused}; nothing written")
+    files = site.files()
+    api.write_files({out / uri: text for uri, text in files.items()}, make_folders=True)
+    echo(f"wrote {len(files)} files to {out}")
+    sys.exit(1 if site.failed else 0)
 
 
 def _render_plain(registers_dir: Path, out: Path, legend: str | None) -> None:
@@ -140,32 +139,3 @@ def _render_plain(registers_dir: Path, out: Path, legend: str | None) -> None:
     api.write_files({out / name: text for name, text in pages.items()}, make_folders=True)
     echo(f"wrote {reporter.counted(len(pages), 'file')} to {out}")
     sys.exit(1 if plain.failed else 0)
-
-
-def refuse_unsafe_pages(pages: dict[str, str]) -> None:
-    """Stop before writing when a page's HTML would hold anything the site's sanitizer
-    removes: the pages go to a site that runs no plugin, so nothing would clean them."""
-    from ..site import sanitize  # noqa: PLC0415 - only `render` needs Markdown and nh3
-
-    for uri, text in pages.items():
-        found = sanitize.unexpected_in_page(text)
-        if found:
-            shown = ", ".join(sorted(set(found))[:5])
-            raise click.ClickException(
-                f"{uri}: the page would carry HTML that the sanitizer removes ({shown}); "
-                "nothing written"
-            )
-
-
-def _history(registers_dir: Path) -> History | None:
-    """The registers' history for `render`'s Changes page; None, said on stderr, without."""
-    from ..history.repository import HistoryError  # noqa: PLC0415 - this command's alone
-
-    try:
-        history = api.history(registers_dir)
-    except HistoryError as err:
-        echo(f"no Changes page: {err}", err=True)
-        return None
-    for notice in history.diagnostics:
-        echo(notice.message, err=True)
-    return history

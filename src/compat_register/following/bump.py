@@ -121,9 +121,7 @@ def _plan(
     citations = [c for c in registers.citations() if c.source == source.alias and c.repo_path]
     followed = follow(checkout, old, new, citations, source.markdown, registers.sources.revisions)
     # A carried citation stays as written: only the others are planned.
-    plans = {
-        f.citation.key: _edits(f, source, registers) for f in followed if f.kind != "carried"
-    }
+    plans = {f.citation.key: _edits(f, source, registers) for f in followed if f.kind != "carried"}
     unwritable = {key for key, found in plans.items() if found is None}
     if unwritable:
         followed = [_unwritable(f) if f.citation.key in unwritable else f for f in followed]

@@ -168,9 +168,7 @@ def _located(citation: Citation, edits: list[Edit]) -> list[Edit]:
     ]
 
 
-def read_back(
-    doc: Document, slug: str, citations: list[Citation], expected: list[Reading]
-) -> None:
+def read_back(doc: Document, slug: str, citations: list[Citation], expected: list[Reading]) -> None:
     """The full read-back of a rewritten file (`doc`, parsed again): refuse it unless its
     citations read as `expected`, in number and order. Run when `readback.proves` cannot
     show as much from the old parse alone."""

@@ -58,6 +58,12 @@ def shown_line(text: str) -> str:
     return display.line(text)
 
 
+def log_line(diagnostic: Diagnostic) -> str:
+    """A diagnostic as a site build logs it (its level says the severity): one line."""
+    d = diagnostic
+    return display.line(f"{d.file}:{d.line}:{d.col}: {d.id}: {d.message}")
+
+
 def dumps(data: object) -> str:
     """JSON for a report: indented, Unicode kept, no control character left raw."""
     return display.json_text(json.dumps(data, ensure_ascii=False, indent=2))

@@ -1,7 +1,9 @@
 """The files of a new register project, as text (`register init`); nothing here writes.
 
 The templates are in `files/`, stored without leading dots so that package data globs
-ship them; `TARGETS` says where each one goes in a project.
+ship them; `TARGETS` says where each one goes in a project. A project is set up for one
+engine (`ENGINES`): MkDocs (the register plugin adds the pages) or Zensical (which runs no
+plugin: `register render --out docs` writes the pages into the docs folder first).
 """
 
 from __future__ import annotations
@@ -11,7 +13,11 @@ import json
 from pathlib import Path
 
 from ..site.extensions import SEARCH_SEPARATOR, mkdocs_yaml
+from ..site.layout import ASSET_DIR, Layout
 from . import install
+
+ENGINES = ("mkdocs", "zensical")
+"""The engines a new project can be set up for (docs/publishing.md)."""
 
 FILES = Path(__file__).parent / "files"
 SCHEMAS = Path(__file__).parent.parent / "schema"
@@ -31,12 +37,26 @@ SCHEMA_DIR = "docs/schema"
 site publishes the schemas."""
 
 
-def files(name: str, today: datetime.date) -> dict[str, str]:
-    """Every file of a new project called `name`, by path relative to its folder."""
-    texts = {"mkdocs.yml": mkdocs_config(name), "requirements.txt": requirements()}
+ZENSICAL_TEMPLATES = {".github/workflows/registers.yml": "workflow-zensical.yml"}
+"""The templates a Zensical project takes instead of the MkDocs ones."""
+
+
+def files(name: str, today: datetime.date, engine: str = "mkdocs") -> dict[str, str]:
+    """Every file of a new project called `name` built with `engine` (one of `ENGINES`),
+    by path relative to its folder."""
+    zensical = engine == "zensical"
+    config = zensical_config(name) if zensical else mkdocs_config(name)
+    texts = {"mkdocs.yml": config, "requirements.txt": requirements(zensical)}
     for target, template in TARGETS.items():
+        if zensical:
+            template = ZENSICAL_TEMPLATES.get(target, template)
         text = (FILES / template).read_text(encoding="utf-8")
         texts[target] = text.replace("{today}", today.isoformat()).replace("{site_name}", name)
+    if zensical:
+        texts[".gitignore"] += GENERATED
+        texts["docs/index.md"] = texts["docs/index.md"].replace(
+            "`mkdocs serve`", "`register render --out docs` then `zensical serve`"
+        )
     for schema in sorted(SCHEMAS.glob("*.schema.json")):
         texts[f"{SCHEMA_DIR}/{schema.name}"] = schema.read_text(encoding="utf-8")
     return texts
@@ -65,10 +85,46 @@ plugins:
     return head + mkdocs_yaml()
 
 
-def requirements() -> str:
+def zensical_config(name: str) -> str:
+    """mkdocs.yml as Zensical reads it: no register plugin (Zensical runs none), the pages'
+    stylesheet and script named, the extensions the pages use."""
+    head = f"""site_name: {_yaml_string(name)}
+docs_dir: docs
+
+# Built with Zensical, which runs no MkDocs plugin: `register render --out docs` writes the
+# register pages, their excerpt files and assets into docs/ first (docs/publishing.md).
+theme:
+  name: material
+  features:
+    - navigation.sections
+    - content.code.copy
+
+plugins:
+  - search:
+      # IDs, paths and file names found as typed (docs/site.md: Search).
+      separator: {_yaml_single(SEARCH_SEPARATOR)}
+
+extra_css:
+  - {ASSET_DIR}/register.css
+extra_javascript:
+  - {ASSET_DIR}/register.js
+
+# What the register pages are written for.
+"""
+    return head + mkdocs_yaml()
+
+
+GENERATED = f"""# what `register render --out docs` writes (the register pages are made, not kept)
+/docs/{Layout().pages}/
+/docs/{ASSET_DIR}/
+"""
+
+
+def requirements(zensical: bool = False) -> str:
     """requirements.txt for CI: compat-register (which brings MkDocs) from where this copy
-    was installed (`install`)."""
-    return install.requirement()
+    was installed (`install`), and Zensical for a project built with it."""
+    lines = install.requirement()
+    return lines + "# the site's engine (docs/publishing.md)\nzensical\n" if zensical else lines
 
 
 def _yaml_single(text: str) -> str:

@@ -22,7 +22,7 @@ from .markdown import code_span, escape_inline, safe_url
 
 if TYPE_CHECKING:  # types only: a page needs the history's data, not its git reader
     from ..history.repository import Commit, History
-    from .render import PageFormatter
+    from .formatter import PageFormatter
 
 
 @dataclass

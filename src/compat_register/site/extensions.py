@@ -13,7 +13,7 @@ from typing import Any
 
 from markdown import Extension
 
-from ..storage.errors import RegisterError
+from .values import ExtensionConflict
 
 MARKDOWN_EXTENSIONS: dict[str, dict[str, Any]] = {
     "admonition": {},
@@ -56,10 +56,6 @@ LOOKS_ONLY = {("toc", "permalink")}
 
 BUILTIN_PREFIX = "markdown.extensions."
 """Python-Markdown's own extensions answer to `toc` and to `markdown.extensions.toc`."""
-
-
-class ExtensionConflict(RegisterError):
-    """A site's mkdocs.yml sets an option of an extension the pages need to another value."""
 
 
 def complete(names: list[Any], configs: dict[str, dict[str, Any]]) -> list[str]:

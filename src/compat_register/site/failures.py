@@ -1,9 +1,9 @@
-"""Pages for register files that do not load, so that `mkdocs serve` shows why.
+"""Pages for register files that do not load, so that the site (and `mkdocs serve`) shows why.
 
-Takes, by slug, the problems of each register file that did not load, and the last
-rendering of its page when there was one; gives that page with the problems on top (or
-the problems alone), and a notice for the overview and health pages naming the failed
-registers. Pure: Markdown strings in, Markdown strings out.
+Takes, by slug, the problems of each register file that did not load; gives its page with
+the problems, and a notice for the overview and health pages naming the failed registers.
+A page that does not load shows its problems alone, not its last rendering: a site built
+after an edit is the site a cold build makes (`rebuild`). Pure: Markdown in, Markdown out.
 """
 
 from __future__ import annotations
@@ -12,17 +12,29 @@ import posixpath
 from collections.abc import Mapping
 
 from ..model.diagnostic import Diagnostic
+from .layout import Layout
 from .markdown import escape_inline, url_path
 
 
-def failed_page(slug: str, problems: list[Diagnostic], last: str | None) -> str:
-    """The page of a register that does not load: its problems, then its last rendering."""
+def failure_pages(
+    failed: Mapping[str, list[Diagnostic]], layout: Layout, pages: Mapping[str, str]
+) -> dict[str, str]:
+    """The pages of registers that do not load, and the overview and health pages (from
+    `pages`) with a notice naming them."""
+    if not failed:
+        return {}
+    built = {layout.page_of(slug): failed_page(slug, found) for slug, found in failed.items()}
+    for page in (layout.overview, layout.health):
+        links = {slug: link(layout.page_of(slug), page) for slug in failed}
+        built[page] = after_heading(pages[page], failures_notice(failed, links))
+    return built
+
+
+def failed_page(slug: str, problems: list[Diagnostic]) -> str:
+    """The page of a register that does not load: its problems."""
     file = problems[0].file if problems else slug
     lines = [d.as_text() for d in problems]
-    if last is None:
-        return f"# {escape_inline(slug)}\n\n" + _admonition(f"{file} does not load", lines)
-    title = f"{file} does not load: below is this page as it was last rendered"
-    return after_heading(last, _admonition(title, lines))
+    return f"# {escape_inline(slug)}\n\n" + _admonition(f"{file} does not load", lines)
 
 
 def failures_notice(failed: Mapping[str, list[Diagnostic]], links: Mapping[str, str]) -> str:

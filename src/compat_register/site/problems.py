@@ -15,8 +15,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..model.diagnostic import Diagnostic
-from ..model.registers import Register
-from .failures import after_heading
+from ..model.registers import Register, RegisterSet
+from .failures import after_heading, link
+from .layout import Layout
 from .levels import site_level
 from .markdown import code_span, escape_inline, url_path
 
@@ -31,6 +32,29 @@ class Shown:
     @property
     def count(self) -> int:
         return len(self.page) + sum(map(len, self.entries.values()))
+
+
+def problem_pages(
+    registers: RegisterSet, diagnostics: list[Diagnostic], layout: Layout, pages: dict[str, str]
+) -> dict[str, str]:
+    """The pages of registers that load but have errors or warnings, each shown at its
+    entry, and the overview (from `pages`) saying how many pages have them."""
+    shown = {}
+    for register in registers.registers:
+        found = of_register(register, diagnostics)
+        if found.count and layout.page_of(register.slug) in pages:
+            shown[register.slug] = (register, found)
+    if not shown:
+        return {}
+    built = {
+        layout.page_of(slug): with_problems(pages[layout.page_of(slug)], *pair)
+        for slug, pair in shown.items()
+    }
+    links = {slug: link(layout.page_of(slug), layout.overview) for slug in shown}
+    counts = {slug: found.count for slug, (_, found) in shown.items()}
+    notice = overview_notice(counts, links)
+    built[layout.overview] = after_heading(pages[layout.overview], notice)
+    return built
 
 
 def of_register(register: Register, diagnostics: Iterable[Diagnostic]) -> Shown:

@@ -1,26 +1,110 @@
-"""What a page depends on, so that a rebuild under `mkdocs serve` renders again only the
-pages whose inputs changed (pure: the plugin hands in the files' states).
+"""What a site build keeps for the next one (`mkdocs serve`), as a value: `Memory`.
 
-Equal inputs, equal pages. The plugin keeps each register page and the health page with the
-inputs it was rendered from, and reuses it while they stay the same; the overview, the
-revision pages and the priorities show every register, and are always rendered again.
+Equal inputs, equal pages. A build remembers what it read (the options, the content of every
+file under the registers folder and the templates, the registers' history head, the commit
+each pin resolves to), the site it made, and each register page and health page with what it
+was rendered from (`page_inputs`). The next build gives the same site back when nothing it
+read changed; otherwise it loads and verifies every register again (a fraction of a build)
+but renders a register page or a health page again only when its inputs changed; the
+overview, the revision pages and the priorities show every register and are always rendered
+again. tests/site/test_incremental.py holds every incremental build to a cold one, byte
+for byte. Pure but for `file_states`, which reads the files.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..model.registers import Citation, CitationKey, RegisterSet
-from .render import Layout
+from ..model.registers import Citation, CitationKey, RegisterSet, Sources
+from .layout import Layout
 
 if TYPE_CHECKING:
     from ..following.verify import Outcome
+    from .excerptmodel import ExcerptFile
+    from .excerpts import Highlighter
+    from .values import Site
 
-FileState = tuple[str, int, int]
-"""(path, mtime in ns, size) of a file, as the plugin reads them (`tree_state`)."""
+FileState = tuple[str, str]
+"""(path, digest of its bytes) of a file, as `file_states` reads them."""
+
+
+def file_states(folder: Path | None) -> tuple[FileState, ...]:
+    """(path, the digest of its bytes) of every file under `folder`, in a stable order.
+
+    By content, not modification time: an edit that keeps a file's size within the file
+    system's clock tick would leave the time alone and the page stale."""
+    if folder is None:
+        return ()
+    state = []
+    for top, dirs, names in os.walk(folder):
+        dirs.sort()
+        for name in sorted(names):
+            path = os.path.join(top, name)
+            try:
+                with open(path, "rb") as file:
+                    digest = hashlib.sha1(file.read(), usedforsecurity=False).hexdigest()
+            except OSError:
+                continue  # removed while walking: the next rebuild sees it gone
+            state.append((path, digest))
+    return tuple(state)
+
+
+@dataclass(frozen=True)
+class Key:
+    """Everything a build reads but the checkouts: equal keys and pins, equal sites."""
+
+    settings: tuple[Any, ...]
+    """The options, the Markdown extensions' fingerprint, the registers folder, the
+    commit the registers' history ends at."""
+    registers: tuple[FileState, ...]
+    """Every file under the registers folder."""
+    templates: tuple[tuple[FileState, ...], ...]
+    """Every file of the site's templates and of the packaged ones."""
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A register page or a health page as a build rendered it, and from what."""
+
+    inputs: tuple[Any, ...]
+    text: str
+    excerpts: ExcerptFile | None = None
+    """A register page's excerpt file, rendered with it (None: it has none)."""
+
+
+@dataclass
+class Memory:
+    """What one build leaves for the next: tested without MkDocs (tests/site)."""
+
+    key: Key
+    pins: tuple[tuple[str, str | None], ...] | None
+    """(alias, the full sha its pin resolves to in its checkout, or None); None when the
+    checkouts could not be asked (then the next build renders again)."""
+    site: Site
+    sources: Sources
+    """The sources the pins were read for."""
+    kept: dict[str, Kept] = field(default_factory=dict)
+    """Each register page and health page rendered, by path."""
+    highlighter: tuple[tuple[str, Path | None], Highlighter] | None = None
+    """Highlights the excerpts, with the extensions' fingerprint and the cache folder it
+    was made for; kept between builds, so an edit highlights only what it changed."""
+
+    def fresh(self, key: Key, pins: tuple[tuple[str, str | None], ...] | None) -> bool:
+        """Whether a build of `key` at `pins` would make this memory's site again."""
+        return self.key == key and self.pins is not None and self.pins == pins
+
+    def reusable(self, inputs: dict[str, tuple[Any, ...]]) -> dict[str, Kept]:
+        """The pages rendered last time from the same inputs: taken as they are."""
+        return {
+            uri: kept
+            for uri, page_key in inputs.items()
+            if (kept := self.kept.get(uri)) is not None and kept.inputs == page_key
+        }
 
 
 def page_inputs(
@@ -33,18 +117,18 @@ def page_inputs(
 ) -> dict[str, tuple[Any, ...]]:
     """What each register page and the health page depend on, by page.
 
-        Every page depends on what is common to all: `shared` (the options, the checkouts'
-        pinned commits, the templates), every file under the registers folder `root` that is
-        not a register (sources.yaml, the lock), the page of every entry ID (links) and every
-        register's title (a backlink to a register's summary shows it). A register page also
-        shows its own register file and the backlinks of its entries; its outcomes need no place
-        of their own, since the same file verified at the same pinned commits gives the same
-        ones. The health page shows every citation, where it is written and its outcome, and a
+    Every page depends on what is common to all: `shared` (the options, the checkouts'
+    pinned commits, the templates), every file under the registers folder `root` that is
+    not a register (sources.yaml, the lock), the page of every entry ID (links) and every
+    register's title (a backlink to a register's summary shows it). A register page also
+    shows its own register file and the backlinks of its entries; its outcomes need no place
+    of their own, since the same file verified at the same pinned commits gives the same
+    ones. The health page shows every citation, where it is written and its outcome, and a
     register's own health page its register's.
     """
     listed = registers.registers
-    state = {path: (mtime, size) for path, mtime, size in files}
-    file_of = {r.slug: os.path.join(root, f"{r.slug}.yaml") for r in listed}  # as tree_state
+    state = dict(files)
+    file_of = {r.slug: os.path.join(root, f"{r.slug}.yaml") for r in listed}  # as file_states
     register_files = set(file_of.values())
     common = (
         shared,

@@ -1,15 +1,10 @@
 """Render stage: a register set and its citation outcomes -> Markdown pages, as strings.
 
-Nothing here writes a file: the MkDocs plugin adds the pages to the site in memory and
-`register render` writes them to a folder. Templates (Jinja2) hold the shape of a page;
-`PageFormatter` holds the formatting they call, so a site's own templates reuse it.
-
-Every value a template prints is escaped: what `PageFormatter` returns is safe Markdown
-(marked `Markup`), and anything else (an ID, a title, a number, a site template's own
-value) is escaped as plain Markdown text by the environment's `finalize`, so a template
-that forgets `fmt.inline` shows the text as written instead of reading it as markup.
-`Markup` here means "safe Markdown"; inside raw HTML a template uses `| e`, which gives
-HTML-escaped `Markup`.
+Nothing here writes a file: `site.build` gathers the pages into the site, which the MkDocs
+plugin hands to MkDocs and `register render` writes to a folder. Templates (Jinja2) hold the
+shape of a page; `formatter.PageFormatter` holds the formatting they call, so a site's own
+templates reuse it; `escaping` says why every value they print is safe; `layout` says where
+each page goes.
 """
 
 from __future__ import annotations
@@ -19,34 +14,20 @@ import json
 import posixpath
 import re
 import traceback
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jinja2
-import yaml
 from markupsafe import Markup
 
 from ..coverage.files import cited_as
 from ..coverage.states import Row
-from ..model.diagnostic import Diagnostic
 from ..model.notation import lines_text
-from ..model.positions import Where
-from ..model.registers import (
-    Citation,
-    CitationKey,
-    Entry,
-    EntryKey,
-    Register,
-    RegisterSet,
-    Revisions,
-    anchor_of,
-)
-from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, STATES
+from ..model.registers import Citation, CitationKey, Entry, Register, RegisterSet
+from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES
 from ..reporting import export
-from ..storage.errors import RegisterError
 from ..views import priorities as prio
 from ..views import revisions as revs
 from . import chart
@@ -54,20 +35,13 @@ from . import coverage as site_coverage
 from .changes import ChangesView
 from .coverage import SiteCoverage
 from .editing import edit_link
-from .excerptmodel import Excerpt, ExcerptFile, excerpt_block
+from .escaping import Trusted, escape_value, front_matter, yaml_lines
+from .excerptmodel import ExcerptFile
+from .formatter import CELL_WORDS, RANKS, PageFormatter
 from .health import STALE, outcome_groups, register_health
-from .markdown import (
-    Linker,
-    citation_link,
-    code_span,
-    entry_link,
-    escape_inline,
-    link_destination,
-    opens_with_fence,
-    prose,
-    safe_url,
-    url_path,
-)
+from .layout import Layout, relative
+from .markdown import Linker, escape_inline, link_destination, safe_url
+from .values import TemplateProblem
 
 if TYPE_CHECKING:
     from ..following.verify import Outcome
@@ -78,292 +52,6 @@ PACKAGED_TEMPLATES = Path(__file__).parent / "templates"
 
 ASSETS = ("register.css", "register.js")
 """Files under `templates/assets/` that the pages need (badges, overview sorting)."""
-
-RANKS: dict[str, tuple[str, ...]] = {
-    "state": STATES,
-    "value": LEVELS,
-    "effort": SIZES,
-    "cell": revs.CELLS,
-    "coverage": site_coverage.STATES,
-}
-"""Sort order of badge keywords in the overview (the JavaScript sorts by this rank)."""
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Where the generated pages go, as paths relative to the docs dir (or `--out DIR`)."""
-
-    pages: str = "registers"
-    """Folder of the register pages: `registers/meta.md` for registers/meta.yaml."""
-    overview: str = "registers/index.md"
-    health: str = "registers/health.md"
-    legend: str | None = None
-    """A page explaining the fields, linked from every register page's header."""
-    changes: str = "registers/changes.md"
-    """The Changes page (the registers' git history), made when a history is given."""
-    revisions: str = "registers/revisions"
-    """Folder of the revision pages: `index.md` the matrix, `2025-11-25.md` one revision."""
-    priorities: str = "registers/priorities.md"
-    """The open entries by value and effort."""
-    download: str | None = "registers/registers.json"
-    """The register set as JSON (`register export`'s), linked from the overview; None: none."""
-    coverage: str = "registers/coverage"
-    """Folder of the Coverage pages: `index.md` every revision, `2025-11-25.md` one."""
-
-    def page_of(self, slug: str) -> str:
-        return posixpath.join(self.pages, f"{slug}.md")
-
-    def health_of(self, slug: str) -> str:
-        """A register's own health page, beside the health page: `registers/health/meta.md`."""
-        return posixpath.join(posixpath.splitext(self.health)[0], f"{slug}.md")
-
-    def excerpts_of(self, slug: str) -> str:
-        """The excerpt file beside a register's page: `registers/meta/excerpts.html`, in the
-        folder a directory URL gives the page (`registers/meta/`)."""
-        return posixpath.join(self.pages, slug, "excerpts.html")
-
-    @property
-    def matrix(self) -> str:
-        return posixpath.join(self.revisions, "index.md")
-
-    def revision_page(self, name: str) -> str:
-        """`registers/revisions/2025-11-25.md`; a name that is no file name made into one."""
-        return posixpath.join(self.revisions, _page_name(name))
-
-    @property
-    def coverage_summary(self) -> str:
-        return posixpath.join(self.coverage, "index.md")
-
-    def coverage_page(self, name: str) -> str:
-        """`registers/coverage/2025-11-25.md`: the revision's statements and their states."""
-        return posixpath.join(self.coverage, _page_name(name))
-
-
-def _page_name(name: str) -> str:
-    """A revision's page name: one that is no file name made into one, never `index`."""
-    stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "revision"
-    return f"{stem}-.md" if stem == "index" else f"{stem}.md"
-
-
-class Trusted:
-    """A formatter as a template sees it (`fmt`, `view`): every string one of its methods
-    returns is safe Markdown, printed as it is (marked `Markup`); anything else a template
-    prints is escaped by `escape_value`."""
-
-    def __init__(self, target: Any) -> None:
-        self._target = target
-
-    def __getattr__(self, name: str) -> Any:
-        value = getattr(self._target, name)
-        if not callable(value):
-            return value
-        return lambda *args, **kwargs: trusted(value(*args, **kwargs))
-
-
-def trusted(value: Any) -> Any:
-    """`value` marked safe Markdown: a string, or each string of a list."""
-    if isinstance(value, str):
-        return Markup(value)
-    if isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
-        return [Markup(item) for item in value]
-    return value
-
-
-def escape_value(value: Any) -> str:
-    """The environment's `finalize`: a value not marked safe, as Markdown showing its text."""
-    if isinstance(value, Markup):
-        return str(value)
-    text = str(value)
-    return text if not text.strip() else escape_inline(text)
-
-
-@dataclass
-class SourceView:
-    """One listed citation as its page shows it (every text field safe Markdown)."""
-
-    link: Markup
-    quote: Markup | None
-    outcome: str
-    excerpt: Markup | None = None
-    """`path:lines @ sha`, linked to the cited lines in the register's excerpt file.
-    `register.js` turns it into a collapsed excerpt that loads them when opened; without
-    JavaScript the link opens the file at those lines."""
-
-
-@lru_cache(maxsize=4096)
-def relative(target: str, page: str) -> str:
-    """The relative link from `page` to `target` (both relative to the docs dir)."""
-    return posixpath.relpath(target, posixpath.dirname(page) or ".")
-
-
-def _badge(kind: str, key: str, text: str) -> str:
-    kind = re.sub(r"[^a-z0-9]+", "-", kind.lower()).strip("-") or "none"
-    css = re.sub(r"[^a-z0-9]+", "-", key.lower()).strip("-") or "none"
-    rank = RANKS[kind].index(key) if key in RANKS.get(kind, ()) else len(RANKS.get(kind, ()))
-    return f'<span class="reg-badge reg-{kind} reg-{kind}--{css}" data-rank="{rank}">{text}</span>'
-
-
-@dataclass
-class PageFormatter:
-    """Formatting helpers for one page; templates call these as `fmt.*`."""
-
-    page: str
-    linker: Linker
-    outcomes: dict[CitationKey, Outcome] = field(default_factory=dict)
-    registers: dict[str, tuple[Register, str]] = field(default_factory=dict)
-    """Register slug -> the register and its page."""
-    revision_pages: dict[str, str] = field(default_factory=dict)
-    """Revision name -> its page ("What 2025-11-25 changed")."""
-    excerpt_file: str | None = None
-    """The register's excerpt file, on a register page: its citations get excerpts there."""
-    excerpts: dict[str, Excerpt] = field(default_factory=dict)
-    """The excerpts this page's citations link to, by key, in order of first citation."""
-    backlinks_of: Mapping[EntryKey, list[str]] = field(default_factory=dict)
-    """Each entry's backlinks (`RegisterSet.backlinks`)."""
-
-    def prose(self, text: str | None) -> str:
-        """Register Markdown, made safe, with references and citations linked."""
-        return prose(text or "", self.linker)
-
-    def item(self, text: str | None) -> str:
-        """Prose as the rest of a list item: continuation lines indented, and a blank line
-        after a multi-line one, or a fenced block in it would swallow the next item.
-
-        Prose that opens with a fenced block starts on a line of its own: after
-        `**What.**` a fence is no fence.
-        """
-        if opens_with_fence(text or ""):
-            body = "\n\n" + prose(text or "", self.linker, own_line=True).lstrip("\n")
-        else:
-            body = prose(text or "", self.linker)
-        body = re.sub(r"\n[ ]+\n", "\n\n", body.replace("\n", "\n    "))
-        return body + "\n" if "\n" in body else body
-
-    def cell(self, text: str | None) -> str:
-        """Prose for a table cell: one line, code blocks as code spans, `|` escaped."""
-        return prose(text or "", self.linker, one_line=True)
-
-    def slug(self, text: str) -> str:
-        """An anchor made of any text (`subject-mcpx`), as an entry's is made of its ID."""
-        return anchor_of(text)
-
-    def inline(self, text: str | None) -> str:
-        """Plain text (titles, dates, tags) exactly as written."""
-        return escape_inline(str(text or ""))
-
-    def code(self, text: str | None) -> str:
-        """Text as an inline code span (a path, a `file:line`)."""
-        return code_span(str(text or "")) if text else ""
-
-    def link(self, target: str, anchor: str = "") -> str:
-        """A relative link to another generated page, or a bare anchor on this one
-        (percent-encoded: a destination, never markup)."""
-        hash_ = "#" + url_path(anchor) if anchor else ""
-        if target == self.page and anchor:
-            return hash_
-        return url_path(relative(target, self.page)) + hash_
-
-    def entry_link(self, entry_id: str) -> str:
-        """`[META-07](meta.md#meta-07)`, or the ID as (escaped) text when it is not published."""
-        return entry_link(entry_id, self.linker.entry_link(entry_id))
-
-    def badge(self, kind: str, key: str, label: str | None = None) -> str:
-        """A coloured keyword: `<span class="reg-badge reg-state--missing">missing</span>`."""
-        return _badge(kind, key, escape_inline(label or key))
-
-    def html_badge(self, kind: str, key: str) -> str:
-        """A badge inside raw HTML (the register page's compact table): its text
-        HTML-escaped, as no Markdown reads it."""
-        return _badge(kind, key, html.escape(key))
-
-    def revision(self, name: str) -> str:
-        """A revision's name, linked to its page when it has one."""
-        page = self.revision_pages.get(name)
-        if page is None:
-            return escape_inline(name)
-        return f"[{escape_inline(name)}]({self.link(page)}){{ .reg-link }}"
-
-    def revisions(self, revisions: Revisions) -> str:
-        """ "added in 2024-11-05, changed in 2025-06-18": each revision linked to its page."""
-        parts = [f"added in {self.revision(revisions.added)}"] if revisions.added else []
-        if revisions.changed:
-            names = ", ".join(self.revision(name) for name in revisions.changed)
-            parts.append(f"changed in {names}")
-        if revisions.removed:
-            parts.append(f"removed in {self.revision(revisions.removed)}")
-        return ", ".join(parts)
-
-    def matrix_cell(self, kind: str, entry_id: str) -> str:
-        """A matrix cell: its word on a badge; an event (added, changed, removed) links to
-        the entry, whose Where and What say what happened."""
-        text = self.badge("cell", kind, CELL_WORDS.get(kind, kind))
-        url = self.linker.entry_link(entry_id) if kind in revs.EVENTS else None
-        return f"[{text}]({url})" if url else text
-
-    def state_bar(self, register: Register) -> str:
-        """The register's entries per state as an inline SVG bar, named by its counts."""
-        counts = prio.state_counts(register)
-        return chart.state_bar(register.title, register.slug, counts, escape=escape_inline)
-
-    def sources(self, entry: Entry) -> list[SourceView]:
-        return [self.source(citation) for citation in entry.citations]
-
-    def source(self, citation: Citation) -> SourceView:
-        outcome = self.outcomes.get(citation.key)
-        view = SourceView(
-            link=Markup(self.citation_link(citation)),
-            quote=Markup(escape_inline(citation.quote)) if citation.quote else None,
-            outcome=outcome.outcome if outcome else "unverified",
-        )
-        if outcome and outcome.excerpt and self.excerpt_file:
-            sha = (outcome.commit or self._commit(citation))[:7]
-            title = f"{citation.repo_path or citation.path}:{citation.lines_text}"
-            title += f" @ {sha}" if sha else ""
-            excerpt = self._excerpt(Excerpt.of(title, excerpt_block(citation, *outcome.shown())))
-            target = self.link(self.excerpt_file, excerpt.key)
-            view.excerpt = Markup(f"[{escape_inline(title)}]({target}){{ .reg-excerpt }}")
-        return view
-
-    def _excerpt(self, excerpt: Excerpt) -> Excerpt:
-        return self.excerpts.setdefault(excerpt.key, excerpt)
-
-    def places(self, places: Iterable[Where]) -> str:
-        """ "registers/meta.yaml:36, registers/meta.yaml:46": each kept on one line."""
-        return ", ".join(
-            f'<span class="reg-where">{escape_inline(f"{where.file}:{where.line}")}</span>'
-            for where in places
-        )
-
-    def citation_link(self, citation: Citation) -> str:
-        """The pinned blob permalink of a citation, or the citation as code text."""
-        return citation_link(citation, self.linker.sources)
-
-    def _commit(self, citation: Citation) -> str:
-        source = self.linker.sources.sources.get(citation.source or "")
-        return source.commit if source else ""
-
-    def backlinks(self, entry: Entry) -> str:
-        """ "META-06, META-10": the entries (or register summaries) that reference `entry`."""
-        return ", ".join(self._backlink(owner) for owner in self.backlinks_of.get(entry.key, []))
-
-    def _backlink(self, owner: str) -> str:
-        if owner in self.linker.entry_pages or owner not in self.registers:
-            return self.entry_link(owner)
-        register, page = self.registers[owner]  # a reference in a register's summary
-        return f"[{escape_inline(register.title)}]({self.link(page)})"
-
-    def subject(self, register: Register) -> str:
-        """ "mcpx @ 05c78b2", linked to the commit when the source is public."""
-        source = self.linker.sources.sources.get(register.subject)
-        if source is None:
-            return escape_inline(register.subject)
-        text = f"{escape_inline(source.alias)} @ {escape_inline(source.commit[:7])}"
-        url = source.commit_url()
-        return f"[{text}]({link_destination(url)})" if url and safe_url(url) else text
-
-
-CELL_WORDS = {"unrecorded": "not recorded"}
-"""How a matrix cell kind reads, where its name is not the word."""
 
 
 class Renderer:
@@ -680,14 +368,6 @@ def _first_of_each(groups: list[prio.Group]) -> list[prio.Item]:
     return list(seen.values())
 
 
-class TemplateProblem(RegisterError):
-    """A template that does not load or render, with the template line that failed."""
-
-    def __init__(self, file: str, line: int | None, message: str):
-        super().__init__(f"{file}:{line}: {message}" if line else f"{file}: {message}")
-        self.file, self.line, self.message = file, line, message
-
-
 def _template_frame(err: Exception, name: str) -> tuple[str, int | None]:
     """The innermost template line in `err`'s traceback (Jinja2 rewrites its frames so
     they name the template file), or the template's name alone."""
@@ -701,35 +381,6 @@ def _template_frame(err: Exception, name: str) -> tuple[str, int | None]:
 def prose_citations(registers: RegisterSet) -> dict[CitationKey, Citation]:
     """The in-prose citations the loader built, resolved, by key (for `Linker.citations`)."""
     return {c.key: c for c in registers.citations() if c.in_prose}
-
-
-def page_clashes(registers: RegisterSet, layout: Layout) -> list[Diagnostic]:
-    """An error for each register whose page is also a page the site makes of its own
-    (`registers/priorities.yaml` against the priorities page): one would hide the other.
-    Pages clash by their URL, so `revisions.md` clashes with `revisions/index.md`."""
-    own = {
-        _url(layout.overview): "overview",
-        _url(layout.health): "citation-health page",
-        _url(layout.changes): "Changes page",
-        _url(layout.matrix): "revision matrix",
-        _url(layout.priorities): "priorities page",
-        _url(layout.coverage_summary): "Coverage page",
-    }
-    clashes = []
-    for register in registers.registers:
-        page = layout.page_of(register.slug)
-        if (name := own.get(_url(page))) is not None:
-            message = f"this register's page {page} is also the site's {name}: rename the file"
-            clashes.append(
-                Diagnostic.at(register.where, id=register.slug, code="page-clash", message=message)
-            )
-    return clashes
-
-
-def _url(page: str) -> str:
-    """Where MkDocs serves a page (directory URLs): `a/b.md` and `a/b/index.md` are `a/b/`."""
-    stem = posixpath.splitext(page)[0]
-    return stem[: -len("index")] if stem == "index" or stem.endswith("/index") else stem + "/"
 
 
 def tags_of(register: Register, entry: Entry) -> list[str]:
@@ -762,18 +413,6 @@ def title_meta(title: str) -> dict[str, str]:
     material as `page.title | striptags`, which would undo the heading's escaping and
     let `</title><script>` out of `<title>`."""
     return {"title": html.escape(title)} if _HTML_SPECIALS.search(title) else {}
-
-
-def front_matter(meta: dict[str, Any]) -> str:
-    """A YAML front matter block (material reads `tags` and `search` from it)."""
-    if not meta:
-        return ""
-    return Markup("---\n" + yaml_lines(meta) + "---\n")
-
-
-def yaml_lines(meta: dict[str, Any]) -> str:
-    """`meta` as lines of YAML front matter (none when it is empty)."""
-    return yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) if meta else ""
 
 
 @lru_cache(maxsize=8)

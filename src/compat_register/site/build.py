@@ -1,0 +1,225 @@
+"""The one site build: what `api.build_site` read -> every file of the site, as values.
+
+Takes the checked register set, each citation's outcome, every problem, the register files
+that did not load, the registers' history, the site's options and the last build's memory
+(`rebuild.Memory`, under `mkdocs serve`); gives the `Site` (pages, excerpt files, downloads,
+assets, the nav section, problems and notices) and the memory the next build starts from.
+`register render` writes what it gives and the MkDocs plugin hands it to MkDocs: neither
+assembles anything, so every engine publishes the same pages.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+from collections.abc import Container, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..model.diagnostic import Diagnostic
+from ..model.registers import RegisterSet
+from . import excerpts, failures, problems, rebuild
+from .excerptmodel import ExcerptFile
+from .excerptstore import ExcerptStore
+from .extensions import MARKDOWN_EXTENSIONS, fingerprint
+from .layout import ASSET_DIR, Layout, page_clashes
+from .render import ASSETS, PACKAGED_TEMPLATES, Renderer, asset
+from .values import Notice, Site, SiteOptions
+
+if TYPE_CHECKING:
+    from ..following.verify import Outcome
+    from ..history.repository import History
+    from .coverage import SiteCoverage
+
+
+@dataclass
+class Read:
+    """What `api.build_site` read for a site."""
+
+    root: Path
+    """The registers folder."""
+    registers: RegisterSet
+    outcomes: Sequence[Outcome]
+    diagnostics: list[Diagnostic]
+    failed: dict[str, list[Diagnostic]]
+    """slug -> the problems of each register file that did not load."""
+    history: History | None
+    notices: list[Notice]
+    coverage: SiteCoverage | None = None
+    """The Coverage pages' data (`api.site_coverage`); None: no source names statements."""
+
+
+@dataclass
+class Built:
+    """A site, and what the next build of it may reuse."""
+
+    site: Site
+    memory: rebuild.Memory
+
+
+def key_of(root: Path, options: SiteOptions, head: str | None) -> rebuild.Key:
+    """Everything a build reads besides the checkouts: the options, the history's head
+    and the content of every file under the registers folder and the templates."""
+    configs = _configs(options)
+    settings = (
+        dataclasses.replace(options, extensions=None, extension_configs=None),
+        fingerprint(_extensions(options), configs),
+        root.resolve(),
+        head,
+    )
+    templates = tuple(rebuild.file_states(f) for f in (options.templates, PACKAGED_TEMPLATES))
+    return rebuild.Key(settings, rebuild.file_states(root), templates)
+
+
+def build(
+    read: Read,
+    options: SiteOptions,
+    key: rebuild.Key,
+    pins: tuple[tuple[str, str | None], ...] | None,
+    last: rebuild.Memory | None = None,
+    excerpt_cache: Path | None = None,
+) -> Built:
+    """The site of `read`: every page rendered, but a register or health page whose inputs
+    are those `last` rendered it from; `excerpt_cache` keeps highlighted excerpts between
+    builds (`excerptstore`)."""
+    layout = options.layout
+    diagnostics = [*read.diagnostics, *page_clashes(read.registers, layout)]
+    renderer = Renderer(
+        read.registers,
+        read.outcomes,
+        layout=layout,
+        templates=options.templates,
+        history=read.history,
+        repo_url=options.repo_url,
+        subject=options.subject,
+        edit_url=options.edit_url,
+        coverage=read.coverage,
+    )
+    shared = (key.settings, pins, key.templates)
+    inputs = rebuild.page_inputs(
+        read.registers, read.outcomes, layout, read.root, key.registers, shared
+    )
+    reused = last.reusable(inputs) if last is not None else {}
+    pages = renderer.pages(reuse={uri: kept.text for uri, kept in reused.items()})
+    files = _excerpt_files(read.registers, layout, renderer.excerpts, reused)
+    kept = {
+        uri: reused.get(uri) or rebuild.Kept(page_key, pages[uri], files.get(uri))
+        for uri, page_key in inputs.items()
+    }
+    pages.update(failures.failure_pages(read.failed, layout, pages))
+    pages.update(problems.problem_pages(read.registers, diagnostics, layout, pages))
+    made_for, highlighter = _highlighter(last, options, excerpt_cache)
+    documents = excerpts.documents(
+        {layout.excerpts_of(file.slug): file for file in files.values()}, highlighter
+    )
+    notices = [*read.notices, *(Notice("info", line) for line in highlighter.problems)]
+    highlighter.problems.clear()  # a cache not written costs time, not the build
+    section, listed = nav_section(
+        read.registers, read.failed, layout, layout.changes in pages, coverage=pages
+    )
+    site = Site(
+        pages=pages,
+        excerpts=documents,
+        downloads=renderer.downloads(),
+        assets={f"{ASSET_DIR}/{name}": asset(name, options.templates) for name in ASSETS},
+        nav=section,
+        nav_pages=listed,
+        diagnostics=diagnostics,
+        notices=notices,
+        refused=_refused(pages) if options.raw else None,
+    )
+    return Built(
+        site, rebuild.Memory(key, pins, site, read.registers.sources, kept, (made_for, highlighter))
+    )
+
+
+def _excerpt_files(
+    registers: RegisterSet,
+    layout: Layout,
+    rendered: dict[str, ExcerptFile],
+    reused: dict[str, rebuild.Kept],
+) -> dict[str, ExcerptFile]:
+    """Register page -> its excerpt file: rendered with it now, or with the page reused."""
+    found = {}
+    for register in registers.registers:
+        page = layout.page_of(register.slug)
+        file = (
+            reused[page].excerpts
+            if page in reused
+            else rendered.get(layout.excerpts_of(register.slug))
+        )
+        if file is not None:
+            found[page] = file
+    return found
+
+
+def _extensions(options: SiteOptions) -> list[Any]:
+    return list(MARKDOWN_EXTENSIONS if options.extensions is None else options.extensions)
+
+
+def _configs(options: SiteOptions) -> dict[str, Any]:
+    configs = options.extension_configs
+    return dict(MARKDOWN_EXTENSIONS if configs is None else configs)
+
+
+def _highlighter(
+    last: rebuild.Memory | None, options: SiteOptions, folder: Path | None
+) -> tuple[tuple[str, Path | None], excerpts.Highlighter]:
+    """The last build's highlighter while the site's extensions and the cache stay the
+    same (it remembers what it highlighted), else a new one; with what it was made for."""
+    names, configs = _extensions(options), _configs(options)
+    made_for = (fingerprint(names, configs), folder)
+    if last is not None and last.highlighter is not None and last.highlighter[0] == made_for:
+        return last.highlighter
+    store = None if folder is None else (lambda settings: ExcerptStore(folder, settings))
+    return made_for, excerpts.Highlighter(names, configs, store=store)
+
+
+def nav_section(
+    registers: RegisterSet,
+    failed: dict[str, list[Diagnostic]],
+    layout: Layout,
+    changes: bool,
+    coverage: Container[str] = (),
+) -> tuple[list[dict[str, Any]], frozenset[str]]:
+    """The nav section of the generated pages, and the pages that tell a hand-written nav
+    lists them already; `coverage`, the pages made, says which Coverage pages there are.
+    Titles are HTML-escaped: themes print nav titles as they are."""
+    section: list[dict[str, Any]] = [{"Overview": layout.overview}]
+    for register in registers.registers:
+        section.append({html.escape(register.title): layout.page_of(register.slug)})
+    section.extend(
+        {f"{html.escape(slug)} (does not load)": layout.page_of(slug)} for slug in failed
+    )
+    revisions: list[dict[str, Any]] = [{"Revision matrix": layout.matrix}]
+    for name in registers.sources.revisions:
+        revisions.append({f"What {html.escape(name)} changed": layout.revision_page(name)})
+    section.append({"Revisions": revisions})
+    if layout.coverage_summary in coverage:
+        covered: list[dict[str, Any]] = [{"Every revision": layout.coverage_summary}]
+        for name in registers.sources.revisions:
+            if (page := layout.coverage_page(name)) in coverage:
+                covered.append({f"Coverage of {html.escape(name)}": page})
+        section.append({"Coverage": covered})
+    section += [
+        {"Priorities": layout.priorities},
+        {"Citation health": layout.health},
+    ]
+    if changes:
+        section.append({"Changes": layout.changes})
+    listed = {layout.overview, layout.matrix, layout.priorities, layout.health, layout.changes}
+    listed.update(layout.page_of(register.slug) for register in registers.registers)
+    return section, frozenset(listed)
+
+
+def _refused(pages: dict[str, str]) -> str | None:
+    """Why the pages may not go, as they are, to an engine that cleans nothing: the first
+    page holding HTML that the site's sanitizer removes, and what."""
+    from .sanitize import unexpected_in_page  # noqa: PLC0415 - converts every page: only then
+
+    for uri, text in pages.items():
+        if found := unexpected_in_page(text):
+            shown = ", ".join(sorted(set(found))[:5])
+            return f"{uri}: the page would carry HTML that the sanitizer removes ({shown})"
+    return None

@@ -1,0 +1,242 @@
+"""The formatting the page templates call (`fmt.*`): links, badges, prose, citations.
+
+`PageFormatter` holds the helpers of one page, so a site's own templates reuse them; every
+string it returns is safe Markdown (see `escaping`). A register page's citations collect
+their excerpts here, for its excerpt file (`excerptmodel`).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from markupsafe import Markup
+
+from ..model.positions import Where
+from ..model.registers import (
+    Citation,
+    CitationKey,
+    Entry,
+    EntryKey,
+    Register,
+    Revisions,
+    anchor_of,
+)
+from ..model.vocabulary import LEVELS, SIZES, STATES
+from ..views import priorities as prio
+from ..views import revisions as revs
+from . import chart
+from .coverage import STATES as COVERAGE_STATES
+from .excerptmodel import Excerpt, excerpt_block
+from .layout import relative
+from .markdown import (
+    Linker,
+    citation_link,
+    code_span,
+    entry_link,
+    escape_inline,
+    link_destination,
+    opens_with_fence,
+    prose,
+    safe_url,
+    url_path,
+)
+
+if TYPE_CHECKING:
+    from ..following.verify import Outcome
+
+
+RANKS: dict[str, tuple[str, ...]] = {
+    "state": STATES,
+    "value": LEVELS,
+    "effort": SIZES,
+    "cell": revs.CELLS,
+    "coverage": COVERAGE_STATES,
+}
+"""Sort order of badge keywords in the overview (the JavaScript sorts by this rank)."""
+
+
+@dataclass
+class SourceView:
+    """One listed citation as its page shows it (every text field safe Markdown)."""
+
+    link: Markup
+    quote: Markup | None
+    outcome: str
+    excerpt: Markup | None = None
+    """`path:lines @ sha`, linked to the cited lines in the register's excerpt file.
+    `register.js` turns it into a collapsed excerpt that loads them when opened; without
+    JavaScript the link opens the file at those lines."""
+
+
+def _badge(kind: str, key: str, text: str) -> str:
+    kind = re.sub(r"[^a-z0-9]+", "-", kind.lower()).strip("-") or "none"
+    css = re.sub(r"[^a-z0-9]+", "-", key.lower()).strip("-") or "none"
+    rank = RANKS[kind].index(key) if key in RANKS.get(kind, ()) else len(RANKS.get(kind, ()))
+    return f'<span class="reg-badge reg-{kind} reg-{kind}--{css}" data-rank="{rank}">{text}</span>'
+
+
+@dataclass
+class PageFormatter:
+    """Formatting helpers for one page; templates call these as `fmt.*`."""
+
+    page: str
+    linker: Linker
+    outcomes: dict[CitationKey, Outcome] = field(default_factory=dict)
+    registers: dict[str, tuple[Register, str]] = field(default_factory=dict)
+    """Register slug -> the register and its page."""
+    revision_pages: dict[str, str] = field(default_factory=dict)
+    """Revision name -> its page ("What 2025-11-25 changed")."""
+    excerpt_file: str | None = None
+    """The register's excerpt file, on a register page: its citations get excerpts there."""
+    excerpts: dict[str, Excerpt] = field(default_factory=dict)
+    """The excerpts this page's citations link to, by key, in order of first citation."""
+    backlinks_of: Mapping[EntryKey, list[str]] = field(default_factory=dict)
+    """Each entry's backlinks (`RegisterSet.backlinks`)."""
+
+    def prose(self, text: str | None) -> str:
+        """Register Markdown, made safe, with references and citations linked."""
+        return prose(text or "", self.linker)
+
+    def item(self, text: str | None) -> str:
+        """Prose as the rest of a list item: continuation lines indented, and a blank line
+        after a multi-line one, or a fenced block in it would swallow the next item.
+
+        Prose that opens with a fenced block starts on a line of its own: after
+        `**What.**` a fence is no fence.
+        """
+        if opens_with_fence(text or ""):
+            body = "\n\n" + prose(text or "", self.linker, own_line=True).lstrip("\n")
+        else:
+            body = prose(text or "", self.linker)
+        body = re.sub(r"\n[ ]+\n", "\n\n", body.replace("\n", "\n    "))
+        return body + "\n" if "\n" in body else body
+
+    def cell(self, text: str | None) -> str:
+        """Prose for a table cell: one line, code blocks as code spans, `|` escaped."""
+        return prose(text or "", self.linker, one_line=True)
+
+    def slug(self, text: str) -> str:
+        """An anchor made of any text (`subject-mcpx`), as an entry's is made of its ID."""
+        return anchor_of(text)
+
+    def inline(self, text: str | None) -> str:
+        """Plain text (titles, dates, tags) exactly as written."""
+        return escape_inline(str(text or ""))
+
+    def code(self, text: str | None) -> str:
+        """Text as an inline code span (a path, a `file:line`)."""
+        return code_span(str(text or "")) if text else ""
+
+    def link(self, target: str, anchor: str = "") -> str:
+        """A relative link to another generated page, or a bare anchor on this one
+        (percent-encoded: a destination, never markup)."""
+        hash_ = "#" + url_path(anchor) if anchor else ""
+        if target == self.page and anchor:
+            return hash_
+        return url_path(relative(target, self.page)) + hash_
+
+    def entry_link(self, entry_id: str) -> str:
+        """`[META-07](meta.md#meta-07)`, or the ID as (escaped) text when it is not published."""
+        return entry_link(entry_id, self.linker.entry_link(entry_id))
+
+    def badge(self, kind: str, key: str, label: str | None = None) -> str:
+        """A coloured keyword: `<span class="reg-badge reg-state--missing">missing</span>`."""
+        return _badge(kind, key, escape_inline(label or key))
+
+    def html_badge(self, kind: str, key: str) -> str:
+        """A badge inside raw HTML (the register page's compact table): its text
+        HTML-escaped, as no Markdown reads it."""
+        return _badge(kind, key, html.escape(key))
+
+    def revision(self, name: str) -> str:
+        """A revision's name, linked to its page when it has one."""
+        page = self.revision_pages.get(name)
+        if page is None:
+            return escape_inline(name)
+        return f"[{escape_inline(name)}]({self.link(page)}){{ .reg-link }}"
+
+    def revisions(self, revisions: Revisions) -> str:
+        """ "added in 2024-11-05, changed in 2025-06-18": each revision linked to its page."""
+        parts = [f"added in {self.revision(revisions.added)}"] if revisions.added else []
+        if revisions.changed:
+            names = ", ".join(self.revision(name) for name in revisions.changed)
+            parts.append(f"changed in {names}")
+        if revisions.removed:
+            parts.append(f"removed in {self.revision(revisions.removed)}")
+        return ", ".join(parts)
+
+    def matrix_cell(self, kind: str, entry_id: str) -> str:
+        """A matrix cell: its word on a badge; an event (added, changed, removed) links to
+        the entry, whose Where and What say what happened."""
+        text = self.badge("cell", kind, CELL_WORDS.get(kind, kind))
+        url = self.linker.entry_link(entry_id) if kind in revs.EVENTS else None
+        return f"[{text}]({url})" if url else text
+
+    def state_bar(self, register: Register) -> str:
+        """The register's entries per state as an inline SVG bar, named by its counts."""
+        counts = prio.state_counts(register)
+        return chart.state_bar(register.title, register.slug, counts, escape=escape_inline)
+
+    def sources(self, entry: Entry) -> list[SourceView]:
+        return [self.source(citation) for citation in entry.citations]
+
+    def source(self, citation: Citation) -> SourceView:
+        outcome = self.outcomes.get(citation.key)
+        view = SourceView(
+            link=Markup(self.citation_link(citation)),
+            quote=Markup(escape_inline(citation.quote)) if citation.quote else None,
+            outcome=outcome.outcome if outcome else "unverified",
+        )
+        if outcome and outcome.excerpt and self.excerpt_file:
+            sha = (outcome.commit or self._commit(citation))[:7]
+            title = f"{citation.repo_path or citation.path}:{citation.lines_text}"
+            title += f" @ {sha}" if sha else ""
+            excerpt = self._excerpt(Excerpt.of(title, excerpt_block(citation, *outcome.shown())))
+            target = self.link(self.excerpt_file, excerpt.key)
+            view.excerpt = Markup(f"[{escape_inline(title)}]({target}){{ .reg-excerpt }}")
+        return view
+
+    def _excerpt(self, excerpt: Excerpt) -> Excerpt:
+        return self.excerpts.setdefault(excerpt.key, excerpt)
+
+    def places(self, places: Iterable[Where]) -> str:
+        """ "registers/meta.yaml:36, registers/meta.yaml:46": each kept on one line."""
+        return ", ".join(
+            f'<span class="reg-where">{escape_inline(f"{where.file}:{where.line}")}</span>'
+            for where in places
+        )
+
+    def citation_link(self, citation: Citation) -> str:
+        """The pinned blob permalink of a citation, or the citation as code text."""
+        return citation_link(citation, self.linker.sources)
+
+    def _commit(self, citation: Citation) -> str:
+        source = self.linker.sources.sources.get(citation.source or "")
+        return source.commit if source else ""
+
+    def backlinks(self, entry: Entry) -> str:
+        """ "META-06, META-10": the entries (or register summaries) that reference `entry`."""
+        return ", ".join(self._backlink(owner) for owner in self.backlinks_of.get(entry.key, []))
+
+    def _backlink(self, owner: str) -> str:
+        if owner in self.linker.entry_pages or owner not in self.registers:
+            return self.entry_link(owner)
+        register, page = self.registers[owner]  # a reference in a register's summary
+        return f"[{escape_inline(register.title)}]({self.link(page)})"
+
+    def subject(self, register: Register) -> str:
+        """ "mcpx @ 05c78b2", linked to the commit when the source is public."""
+        source = self.linker.sources.sources.get(register.subject)
+        if source is None:
+            return escape_inline(register.subject)
+        text = f"{escape_inline(source.alias)} @ {escape_inline(source.commit[:7])}"
+        url = source.commit_url()
+        return f"[{text}]({link_destination(url)})" if url and safe_url(url) else text
+
+
+CELL_WORDS = {"unrecorded": "not recorded"}
+"""How a matrix cell kind reads, where its name is not the word."""

@@ -1,0 +1,110 @@
+"""The site's URL scheme: where each generated page and file goes, and links between them.
+
+Paths are relative to the docs dir (or `register render --out DIR`). Pure: strings in,
+strings out, and one check (`page_clashes`) of a register whose page would be one of the
+site's own.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..model.diagnostic import Diagnostic
+from ..model.registers import RegisterSet
+
+ASSET_DIR = "assets/compat-register"
+"""Where the pages' stylesheet and script go (`register.css`, `register.js`)."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the generated pages go, as paths relative to the docs dir (or `--out DIR`)."""
+
+    pages: str = "registers"
+    """Folder of the register pages: `registers/meta.md` for registers/meta.yaml."""
+    overview: str = "registers/index.md"
+    health: str = "registers/health.md"
+    legend: str | None = None
+    """A page explaining the fields, linked from every register page's header."""
+    changes: str = "registers/changes.md"
+    """The Changes page (the registers' git history), made when a history is given."""
+    revisions: str = "registers/revisions"
+    """Folder of the revision pages: `index.md` the matrix, `2025-11-25.md` one revision."""
+    priorities: str = "registers/priorities.md"
+    """The open entries by value and effort."""
+    download: str | None = "registers/registers.json"
+    """The register set as JSON (`register export`'s), linked from the overview; None: none."""
+    coverage: str = "registers/coverage"
+    """Folder of the Coverage pages: `index.md` every revision, `2025-11-25.md` one."""
+
+    def page_of(self, slug: str) -> str:
+        return posixpath.join(self.pages, f"{slug}.md")
+
+    def health_of(self, slug: str) -> str:
+        """A register's own health page, beside the health page: `registers/health/meta.md`."""
+        return posixpath.join(posixpath.splitext(self.health)[0], f"{slug}.md")
+
+    def excerpts_of(self, slug: str) -> str:
+        """The excerpt file beside a register's page: `registers/meta/excerpts.html`, in the
+        folder a directory URL gives the page (`registers/meta/`)."""
+        return posixpath.join(self.pages, slug, "excerpts.html")
+
+    @property
+    def matrix(self) -> str:
+        return posixpath.join(self.revisions, "index.md")
+
+    def revision_page(self, name: str) -> str:
+        """`registers/revisions/2025-11-25.md`; a name that is no file name made into one."""
+        return posixpath.join(self.revisions, _page_name(name))
+
+    @property
+    def coverage_summary(self) -> str:
+        return posixpath.join(self.coverage, "index.md")
+
+    def coverage_page(self, name: str) -> str:
+        """`registers/coverage/2025-11-25.md`: the revision's statements and their states."""
+        return posixpath.join(self.coverage, _page_name(name))
+
+
+def _page_name(name: str) -> str:
+    """A revision's page name: one that is no file name made into one, never `index`."""
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "revision"
+    return f"{stem}-.md" if stem == "index" else f"{stem}.md"
+
+
+@lru_cache(maxsize=4096)
+def relative(target: str, page: str) -> str:
+    """The relative link from `page` to `target` (both relative to the docs dir)."""
+    return posixpath.relpath(target, posixpath.dirname(page) or ".")
+
+
+def page_clashes(registers: RegisterSet, layout: Layout) -> list[Diagnostic]:
+    """An error for each register whose page is also a page the site makes of its own
+    (`registers/priorities.yaml` against the priorities page): one would hide the other.
+    Pages clash by their URL, so `revisions.md` clashes with `revisions/index.md`."""
+    own = {
+        served_url(layout.overview): "overview",
+        served_url(layout.health): "citation-health page",
+        served_url(layout.changes): "Changes page",
+        served_url(layout.matrix): "revision matrix",
+        served_url(layout.priorities): "priorities page",
+        served_url(layout.coverage_summary): "Coverage page",
+    }
+    clashes = []
+    for register in registers.registers:
+        page = layout.page_of(register.slug)
+        if (name := own.get(served_url(page))) is not None:
+            message = f"this register's page {page} is also the site's {name}: rename the file"
+            clashes.append(
+                Diagnostic.at(register.where, id=register.slug, code="page-clash", message=message)
+            )
+    return clashes
+
+
+def served_url(page: str) -> str:
+    """Where MkDocs serves a page (directory URLs): `a/b.md` and `a/b/index.md` are `a/b/`."""
+    stem = posixpath.splitext(page)[0]
+    return stem[: -len("index")] if stem == "index" or stem.endswith("/index") else stem + "/"

@@ -1,0 +1,129 @@
+"""What a site build is asked for and what it gives, as values: no rendering here.
+
+`SiteOptions` is what the MkDocs plugin's options and `register render`'s flags say;
+`Site` is every file of the built site (pages, excerpt files, downloads, assets), the nav
+section, every problem and notice. `api.build_site` makes a `Site` (through `site.build`);
+`register render` writes it to a folder and the plugin hands it to MkDocs. Light on
+purpose (no Jinja2, no Markdown): `api` imports it for every command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from ..model.diagnostic import Diagnostic
+from ..model.results import Result
+from ..storage.errors import RegisterError
+from .layout import Layout
+from .levels import site_level
+
+
+@dataclass(frozen=True)
+class SiteOptions:
+    """How a site is built: the plugin's options in mkdocs.yml, `register render`'s flags."""
+
+    layout: Layout = field(default_factory=Layout)
+    """Where each page goes (the plugin's `pages`, `overview`, `health`, ... options)."""
+    templates: Path | None = None
+    """A folder of Jinja2 templates overriding the packaged ones, file by file."""
+    verify: bool = True
+    """Read the sources' checkouts, when present, to verify citations and show excerpts;
+    `False` reads none (`register render --offline`): every citation shown unverified."""
+    history: bool = True
+    """Make the Changes page from the registers' git history."""
+    repo_url: str | None = None
+    """The project's repository, to link each commit of the Changes page."""
+    edit_url: str | None = None
+    """Where the registers folder's files are edited: each entry gets an edit link."""
+    subject: str | None = None
+    """The subject the priorities page lists first (default: the subject of most entries)."""
+    extensions: Sequence[Any] | None = None
+    """The site's Markdown extensions, which highlight the excerpts as its pages are
+    highlighted; None: the ones the pages are written for (`site.extensions`)."""
+    extension_configs: Mapping[str, Any] | None = None
+    """Their options, by extension (mkdocs.yml's `mdx_configs`)."""
+    raw: bool = False
+    """The pages go to an engine that runs no plugin (`register render`): nothing cleans
+    their HTML after conversion, so a page holding HTML the site's sanitizer removes
+    refuses the site (`Site.refused`)."""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A line about the build that is no problem of a register file (no Changes page and
+    why, a shallow clone, an excerpt cache that could not be written)."""
+
+    level: Literal["info", "warning"]
+    message: str
+
+
+@dataclass
+class Site(Result):
+    """Every file of a built site, by path relative to the docs dir, and what it reported
+    (a `Result`: its `diagnostics`, and with `SiteOptions.raw` why it may not be written)."""
+
+    pages: dict[str, str]
+    """Markdown pages: each register's, the overview, the health, revision, priorities and
+    Changes pages; a register file that does not load has a page showing its problems, and
+    the overview and health pages a notice naming it."""
+    excerpts: dict[str, str]
+    """Each register's excerpt file (HTML), beside its page."""
+    downloads: dict[str, str]
+    """The register set as JSON (`register export`'s), linked from the overview."""
+    assets: dict[str, str]
+    """The stylesheet and script the pages need (`register.css`, `register.js`)."""
+    nav: list[dict[str, Any]]
+    """The nav section of the generated pages, as mkdocs.yml's `nav` would list them
+    (titles HTML-escaped: themes print nav titles as they are)."""
+    nav_pages: frozenset[str]
+    """The pages a hand-written nav names when it lists the registers itself."""
+    notices: list[Notice] = field(default_factory=list)
+    """What the build says that is no problem of a register file (no Changes page, ...)."""
+
+    def files(self) -> dict[str, str]:
+        """Every file of the site, pages first."""
+        return {**self.pages, **self.downloads, **self.excerpts, **self.assets}
+
+    def levelled(self) -> list[tuple[str, Diagnostic]]:
+        """Each problem with the level a site reports it at (`levels.site_level`): info,
+        warning or error; a strict build fails on the last two."""
+        return [(site_level(d), d) for d in self.diagnostics]
+
+    def nav_for(self, nav: list[Any] | None, title: str) -> list[Any] | None:
+        """A site's nav with the section appended under `title`; without a nav (the engine
+        lists every page by folder), or one that names a generated page already, as it is."""
+        if nav is None or _mentions(nav, self.nav_pages):
+            return nav
+        return [*nav, {title: self.nav}]
+
+    @property
+    def failed(self) -> bool:
+        """Whether a problem is an error at the site's level (`register render` exits 1):
+        a stale citation fails `register verify` but is a warning on the site."""
+        return any(level == "error" for level, _ in self.levelled())
+
+
+def _mentions(nav: Any, uris: frozenset[str]) -> bool:
+    """True when a nav (nested lists and dicts) already names one of `uris`."""
+    if isinstance(nav, str):
+        return nav in uris
+    if isinstance(nav, dict):
+        return any(_mentions(value, uris) for value in nav.values())
+    if isinstance(nav, list):
+        return any(_mentions(item, uris) for item in nav)
+    return False
+
+
+class TemplateProblem(RegisterError):
+    """A template that does not load or render, with the template line that failed."""
+
+    def __init__(self, file: str, line: int | None, message: str):
+        super().__init__(f"{file}:{line}: {message}" if line else f"{file}: {message}")
+        self.file, self.line, self.message = file, line, message
+
+
+class ExtensionConflict(RegisterError):
+    """A site's mkdocs.yml sets an option of an extension the pages need to another value."""

@@ -1,0 +1,134 @@
+"""An incremental site build is a cold one: after any sequence of edits, the site built
+from the last build's memory (`site.rebuild.Memory`, what `mkdocs serve` keeps) is the site
+a build from nothing makes, byte for byte (hypothesis picks the edits)."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from compat_register import api
+from gitrepo import GitRepo
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "basic" / "registers"
+BROKEN = "title: Broken\nentries: [\n"
+OPTIONS = api.SiteOptions(history=False)
+
+
+class Project:
+    """The golden registers pinned to a real checkout of two commits (the second moves
+    the cited lines down), each edit a toggle: applied twice, it is undone."""
+
+    def __init__(self, top: Path) -> None:
+        repo = GitRepo(top / "impl")
+        repo.write("internal/server.go", "".join(f"func line{n}() {{}}\n" for n in range(1, 61)))
+        self.first = repo.commit("impl")
+        repo.write(
+            "internal/server.go", "// moved\n" + (repo.root / "internal/server.go").read_text()
+        )
+        self.second = repo.commit("move")
+        self.root = top / "registers"
+        shutil.copytree(GOLDEN, self.root)
+        self.swap("sources.yaml", "abcdef1", self.first)
+        self.environ = {"REGISTER_SOURCE_IMPL": str(repo.root), "REGISTER_CACHE": str(top / "c")}
+        self.kept: dict[str, str] = {}
+
+    def swap(self, name: str, old: str, new: str) -> None:
+        path = self.root / name
+        text = path.read_text()
+        if old in text:
+            path.write_text(text.replace(old, new, 1))
+        else:
+            path.write_text(text.replace(new, old, 1))
+
+    def prose(self) -> None:
+        self.swap("beta.yaml", "risk: None.\n", "risk: None at all.\n")
+
+    def entry_title(self) -> None:
+        self.swap("beta.yaml", "title: Cross-register\n", "title: Cross-register, renamed\n")
+
+    def register_title(self) -> None:
+        self.swap("alpha.yaml", "title: Alpha\n", "title: Alpha & <Omega>\n")
+
+    def citation_moved(self) -> None:
+        self.swap(
+            "alpha.yaml", "      - internal/server.go:40\n", "      - internal/server.go:44\n"
+        )
+
+    def broken(self) -> None:
+        path = self.root / "beta.yaml"
+        if "beta" in self.kept:
+            path.write_text(self.kept.pop("beta"))
+        else:
+            self.kept["beta"] = path.read_text()
+            path.write_text(BROKEN)
+
+    def revision_added(self) -> None:
+        self.swap("sources.yaml", "2026-07-28]", "2026-07-28, 2027-01-01]")
+
+    def pin_moved(self) -> None:
+        self.swap("sources.yaml", self.first, self.second)
+
+    def touched(self) -> None:
+        path = self.root / "alpha.yaml"
+        path.write_text(path.read_text())
+
+    def build(self, last: api.SiteMemory | None = None) -> api.SiteBuilt:
+        return api.build_site(self.root, OPTIONS, last, environ=self.environ)
+
+
+EDITS: list[Callable[[Project], None]] = [
+    Project.prose,
+    Project.entry_title,
+    Project.register_title,
+    Project.citation_moved,
+    Project.broken,
+    Project.revision_added,
+    Project.pin_moved,
+    Project.touched,
+]
+
+
+def same(warm: api.Site, cold: api.Site) -> None:
+    assert warm.files() == cold.files()
+    assert (warm.nav, warm.nav_pages) == (cold.nav, cold.nav_pages)
+    assert (warm.diagnostics, warm.notices) == (cold.diagnostics, cold.notices)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(EDITS), min_size=1, max_size=6))
+def test_every_incremental_build_is_a_cold_build(edits: list[Callable[[Project], None]]) -> None:
+    with tempfile.TemporaryDirectory() as top:
+        project = Project(Path(top))
+        built = project.build()
+        for edit in edits:
+            edit(project)
+            built = project.build(built.memory)
+            same(built.site, project.build().site)
+
+
+def test_an_unchanged_project_gives_the_last_site_back(tmp_path: Path) -> None:
+    project = Project(tmp_path)
+    first = project.build()
+    project.touched()
+    again = project.build(first.memory)
+    assert again.site is first.site
+    project.prose()
+    assert project.build(first.memory).site is not first.site
+
+
+def test_an_edit_renders_again_only_the_pages_it_changed(tmp_path: Path) -> None:
+    """An edit of beta's risk: beta's page is rendered again, alpha's is the one kept."""
+    project = Project(tmp_path)
+    first = project.build()
+    project.prose()
+    second = project.build(first.memory)
+    kept, renewed = second.memory.kept, first.memory.kept
+    assert kept["registers/alpha.md"] is renewed["registers/alpha.md"]
+    assert kept["registers/beta.md"] is not renewed["registers/beta.md"]
+    assert "None at all." in second.site.pages["registers/beta.md"]
