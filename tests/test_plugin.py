@@ -419,7 +419,7 @@ def test_an_unexpected_error_is_a_plugin_error(
     def broken(root: Path, **options: object) -> api.Verified:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(api, "verify_citations", broken)
+    monkeypatch.setattr(api.publishing, "verify_citations", broken)  # build_site calls it there
     make_site(tmp_path)
     plugin = RegisterPlugin()
     plugin.load_config({"verify": False}, str(tmp_path / "mkdocs.yml"))

@@ -117,7 +117,7 @@ def test_serve_renders_again_when_head_moves_and_warns_when_git_fails(
     def broken(root: Path, environ: object = None) -> None:
         raise HistoryError("git log failed in somewhere: fatal: bad object")
 
-    monkeypatch.setattr(api, "history", broken)
+    monkeypatch.setattr(api.publishing, "history", broken)  # build_site calls it there
     history.project.commit("Another")
     with caplog.at_level("WARNING"), pytest.raises(Abort, match="1 warnings in strict mode"):
         rebuild()  # the site is made without the page; --strict fails on the warning

@@ -1,0 +1,67 @@
+"""The public API: one function per command, each returning data and diagnostics.
+
+`cli` prints what these return and `plugin` renders it; neither holds logic. One module per
+family of commands (`loading`, `rewriting`, `measuring`, `publishing`, `authoring`) and what
+the shells need besides (`shell`); the shells import this package alone, and the names below
+are the whole of it.
+"""
+
+from typing import TYPE_CHECKING
+
+from ..model.diagnostic import Diagnostic as Diagnostic
+from ..site.layout import ASSET_DIR as ASSET_DIR
+from ..site.layout import Layout as Layout
+from ..site.values import ExtensionConflict as ExtensionConflict
+from ..site.values import Notice as Notice
+from ..site.values import Site as Site
+from ..site.values import SiteOptions as SiteOptions
+from ..site.values import TemplateProblem as TemplateProblem
+from ..storage.errors import RegisterError as RegisterError
+from .authoring import MAX_PAGE_BYTES as MAX_PAGE_BYTES
+from .authoring import Cite as Cite
+from .authoring import Imports as Imports
+from .authoring import InitError as InitError
+from .authoring import Initialised as Initialised
+from .authoring import cite as cite
+from .authoring import cite_grep as cite_grep
+from .authoring import import_pages as import_pages
+from .authoring import init as init
+from .loading import Checked as Checked
+from .loading import Verified as Verified
+from .loading import Waiting as Waiting
+from .loading import check as check
+from .loading import verify_citations as verify_citations
+from .loading import writer as writer
+from .measuring import Covered as Covered
+from .measuring import UnknownRevision as UnknownRevision
+from .measuring import coverage as coverage
+from .measuring import site_coverage as site_coverage
+from .publishing import PlainPages as PlainPages
+from .publishing import build_site as build_site
+from .publishing import clean_html as clean_html
+from .publishing import complete_extensions as complete_extensions
+from .publishing import diff as diff
+from .publishing import excerpt_cache as excerpt_cache
+from .publishing import extensions_fingerprint as extensions_fingerprint
+from .publishing import history as history
+from .publishing import history_head as history_head
+from .publishing import render_plain as render_plain
+from .publishing import site_edit_url as site_edit_url
+from .publishing import site_watched as site_watched
+from .rewriting import Bumped as Bumped
+from .rewriting import Fixed as Fixed
+from .rewriting import Stamped as Stamped
+from .rewriting import Synced as Synced
+from .rewriting import UnknownID as UnknownID
+from .rewriting import bump as bump
+from .rewriting import fix as fix
+from .rewriting import stamp as stamp
+from .rewriting import sync as sync
+from .shell import DEFAULT_REGISTERS as DEFAULT_REGISTERS
+from .shell import REGISTERS_VARIABLE as REGISTERS_VARIABLE
+from .shell import registers_folder as registers_folder
+from .shell import write_files as write_files
+
+if TYPE_CHECKING:  # the site's stages load with the first build, not with every command
+    from ..site.build import Built as SiteBuilt  # noqa: F401 - the shells annotate with these
+    from ..site.rebuild import Memory as SiteMemory  # noqa: F401

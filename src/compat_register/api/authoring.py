@@ -1,0 +1,261 @@
+"""The commands that write new register files: init, import, cite."""
+
+from __future__ import annotations
+
+import datetime
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..model.diagnostic import Diagnostic, sort_diagnostics
+from ..model.registers import Sources
+from ..model.results import Result
+from ..reading import folder
+from ..reading.document import Document
+from ..storage import regular
+from ..storage.errors import RegisterError
+from ..storage.layout import Paths
+
+# The stages past checking are imported where used: `register check` and `register export`
+# need none of them, and a command's start-up is most of its time on a small set.
+if TYPE_CHECKING:
+    from ..importing import plan as importing_plan
+    from ..sources import cite as cites
+    from ..sources.checkout import Checkout
+from .loading import Waiting, project_paths, writer_at
+
+
+class InitError(RegisterError):
+    """`register init` would overwrite a file, or could not write; nothing was written."""
+
+
+@dataclass
+class Initialised(Result):
+    """What `register init` wrote."""
+
+    written: list[str]
+    """The paths written, relative to the project's folder."""
+
+
+def init(
+    folder: Path,
+    name: str | None = None,
+    today: datetime.date | None = None,
+    engine: str = "mkdocs",
+) -> Initialised:
+    """`register init [DIR]`: write a working register project into `folder` (created when
+    missing), its site built with `engine` (`mkdocs`, or `zensical`: docs/publishing.md),
+    and return the paths written. Refuses, writing nothing, when any of them exists."""
+    from ..following import edit
+    from ..scaffold import project
+
+    day = today or datetime.date.today()
+    texts = project.files(name or _project_name(folder), day, engine)
+    existing = sorted(path for path in texts if (folder / path).exists())
+    if existing:
+        raise InitError(f"{folder}: would overwrite {', '.join(existing)}; nothing written")
+    try:
+        for path in texts:
+            (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        edit.write_all([(folder / path, text.encode("utf-8")) for path, text in texts.items()])
+    except OSError as err:
+        raise InitError(f"cannot write {err.filename or folder}: {err.strerror or err}") from None
+    return Initialised(list(texts))
+
+
+def _project_name(folder: Path) -> str:
+    return folder.resolve().name or "registers"
+
+
+MAX_PAGE_BYTES = 4 * 1024 * 1024
+
+"""The most of an import page read (a register file has the same limit)."""
+
+
+@dataclass
+class Imports(Result):
+    """What `register import` planned, and whether it wrote the files."""
+
+    planned: list[importing_plan.Planned]
+    written: bool = False
+
+
+def import_pages(
+    root: Path,
+    pages: Iterable[Path],
+    *,
+    name: str | None = None,
+    force: bool = False,
+    dry_run: bool = False,
+    on_wait: Waiting = None,
+) -> Imports:
+    """`register import PAGE...`: each hand-written page as a register file under `root`.
+
+    Every page is planned first; the files are written only when no page has an error,
+    all at once or none (`edit.EditError`, having written nothing, when that fails).
+    """
+    paths = project_paths(root, None)
+    with writer_at(paths, "register import", None, on_wait) as journal:
+        return _import_pages(paths, pages, name, force, dry_run, journal)
+
+
+def _import_pages(
+    paths: Paths,
+    pages: Iterable[Path],
+    name: str | None,
+    force: bool,
+    dry_run: bool,
+    journal: Path,
+) -> Imports:
+    from ..following import edit
+    from ..importing import plan as importing
+
+    problems: list[Diagnostic] = []
+    documents: dict[str, Document] = {}
+    sources = folder.read_sources(paths, documents, problems)
+    registers = list(folder.read_registers(paths, documents, []))
+    texts = [_page_text(path, problems) for path in pages]
+    place = importing.Folder(
+        sources,
+        registers,
+        exists=lambda stem: paths.register(stem).exists(),
+        file_of=lambda stem: folder.display_path(paths.register(stem)),
+    )
+    planned, found = importing.plan(
+        [t for t in texts if t is not None], place, name=name, force=force
+    )
+    result = Imports(planned, diagnostics=sort_diagnostics([*problems, *found]))
+    if result.failed or dry_run:
+        return result
+    edit.write_texts({p.file: (_old_text(Path(p.file)), p.text) for p in planned}, journal)
+    result.written = True
+    return result
+
+
+def _page_text(path: Path, problems: list[Diagnostic]) -> importing_plan.PageText | None:
+    from ..importing import plan as importing
+
+    shown = folder.display_path(path)
+    try:
+        data = regular.read_bytes(path, MAX_PAGE_BYTES)  # a device or a FIFO is refused
+        return importing.PageText(shown, data.decode("utf-8-sig"))
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
+        problems.append(
+            Diagnostic(
+                file=shown,
+                line=1,
+                col=1,
+                severity="error",
+                id="page",
+                code="import-page",
+                message=f"cannot read the page: {reason or err}",
+            )
+        )
+        return None
+
+
+def _old_text(path: Path) -> str:
+    """A file's text as `edit.write_texts` compares it ("" for a file still to be made)."""
+    if not path.exists():
+        return ""
+    data = regular.read_bytes(path, MAX_PAGE_BYTES)
+    return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
+
+
+@dataclass
+class Cite(Result):
+    """The citation `register cite` made."""
+
+    cited: cites.Cited
+
+
+def cite(root: Path, spec: str, environ: Mapping[str, str] | None = None) -> Cite:
+    """`register cite [ALIAS:]PATH:LINE[-END]`: the citation of those lines at the pin,
+    read from the source's checkout or the cache (never the network). Raises
+    `cite.CiteError` with one line saying why not (and what to run)."""
+    from ..sources import cite as cites
+
+    paths = project_paths(root, environ)
+    sources = _cite_sources(paths)
+    named = cites.target(spec, sources)
+    with _pinned(paths, sources, named.source, environ) as (checkout, sha):
+        return Cite(cites.cite(named, _lines(checkout, sha, named.path), sources.claims()))
+
+
+def cite_grep(
+    root: Path,
+    alias: str,
+    needle: str,
+    *,
+    glob: str | None = None,
+    limit: int = 20,
+    ignore_case: bool = False,
+    environ: Mapping[str, str] | None = None,
+) -> cites.Hits:
+    """`register cite ALIAS --grep TEXT [--path GLOB] [--ignore-case]`: one citation per
+    line holding TEXT in the source's claimed files at its pin (at most `limit`; all are
+    counted); TEXT's case must match unless `ignore_case`."""
+    from ..sources import cite as cites
+
+    paths_of_project = project_paths(root, environ)
+    sources = _cite_sources(paths_of_project)
+    if alias not in sources.sources:
+        raise cites.CiteError(f"no source '{alias}' in sources.yaml")
+    claims = sources.claims()
+    with _pinned(paths_of_project, sources, alias, environ) as (checkout, sha):
+        paths = cites.claimed(alias, checkout.paths(sha), claims, glob)
+        checkout.prefetch(sha, paths)
+        return cites.grep(
+            alias,
+            paths,
+            lambda path: _lines(checkout, sha, path),
+            needle,
+            claims,
+            limit,
+            ignore_case,
+        )
+
+
+def _cite_sources(paths: Paths) -> Sources:
+    from ..sources.cite import CiteError
+
+    problems: list[Diagnostic] = []
+    sources = folder.read_sources(paths, {}, problems)
+    if errors := [p for p in problems if p.failing]:
+        raise CiteError(errors[0].as_text())
+    return sources
+
+
+@contextmanager
+def _pinned(
+    paths: Paths, sources: Sources, alias: str, environ: Mapping[str, str] | None
+) -> Iterator[tuple[Checkout, str]]:
+    """The checkout of `alias` and its pinned commit's full sha, closed afterwards."""
+    from ..sources import pins
+    from ..sources.cite import CiteError
+    from ..sources.git import GitSourceError
+
+    checkouts = pins.Checkouts(paths, os.environ if environ is None else environ)
+    try:
+        pin = checkouts.pin(sources.sources[alias])
+        if pin.checkout is None or pin.sha is None:
+            raise CiteError(f"{alias}: {pin.problem}")
+        yield pin.checkout, pin.sha
+    except GitSourceError as err:
+        raise CiteError(f"{alias}: {err}") from None
+    finally:
+        checkouts.close()
+
+
+def _lines(checkout: Checkout, sha: str, path: str) -> list[str] | None:
+    """A file's lines at `sha`, None when it is missing or binary."""
+    from ..sources.git import GitSourceError
+
+    try:
+        return checkout.read_text(sha, path)
+    except GitSourceError:  # a binary file holds no line to cite
+        return None

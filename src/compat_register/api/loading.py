@@ -1,0 +1,201 @@
+"""Reading a register set: `register check` and `register verify`, and the writer lock
+every command that writes takes."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..checking import references, resolve, rules
+from ..model.diagnostic import Diagnostic, sort_diagnostics
+from ..model.registers import Register, RegisterSet, Sources
+from ..model.results import Result
+from ..reading import folder
+from ..reading.document import Document
+from ..reading.exclusions import read_exclusions
+from ..storage import project
+from ..storage.layout import Paths
+
+# The stages past checking are imported where used: `register check` and `register export`
+# need none of them, and a command's start-up is most of its time on a small set.
+if TYPE_CHECKING:
+    from ..following import verify
+
+
+@dataclass
+class Checked(Result):
+    """A loaded, validated and cross-linked register set, and every problem found."""
+
+    paths: Paths
+    registers: RegisterSet
+    documents: dict[str, Document]
+
+    def unloaded(self) -> dict[str, list[Diagnostic]]:
+        """slug -> the problems of each register file that did not load (it has no page
+        of its own otherwise: the site shows these instead)."""
+        files = folder.unloaded(self.paths, self.registers, self.diagnostics)
+        return {
+            slug: [d for d in self.diagnostics if d.file == file] for slug, file in files.items()
+        }
+
+
+def check(root: Path, environ: Mapping[str, str] | None = None) -> Checked:
+    """`register check`: load, validate, resolve cross-references. Touches no git."""
+    return check_at(project_paths(root, environ), environ=environ)
+
+
+def project_paths(root: Path, environ: Mapping[str, str] | None) -> Paths:
+    """The project's every path, from the registers folder a command was given: made once
+    per command here, and handed to the stages (none derives a path of its own)."""
+    return Paths.of(root, os.environ if environ is None else environ)
+
+
+Waiting = Callable[[str], None] | None
+
+"""Told once, when a writer must wait for another: `waiting for pid 4242 (...) to finish`."""
+
+
+def writer(
+    root: Path,
+    command: str,
+    environ: Mapping[str, str] | None = None,
+    on_wait: Waiting = None,
+) -> contextlib.AbstractContextManager[Path]:
+    """The project's writer lock, held by every command that writes the registers, the
+    lock or the cache (`storage.project.writing`): waits a bounded time for another
+    writer, finishes what a killed one left, and yields the journal to write through.
+    Raises `StorageError` (one line) when the wait runs out."""
+    return writer_at(project_paths(root, environ), command, environ, on_wait)
+
+
+def writer_at(
+    paths: Paths, command: str, environ: Mapping[str, str] | None, on_wait: Waiting
+) -> contextlib.AbstractContextManager[Path]:
+    return project.writing(paths, command, os.environ if environ is None else environ, on_wait)
+
+
+def check_at(
+    paths: Paths,
+    on_register: Callable[[Register, Sources], None] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Checked:
+    """Read, resolve citations, check the rules, resolve references and their backlinks.
+
+    `on_register` sees each register as soon as it is read, its citations resolved
+    (verify starts reading the cited files while the next register is parsed). A write
+    a killed command left half done is finished first (`storage.project.settle`).
+    """
+    project.settle(paths, os.environ if environ is None else environ)
+    loaded = _read(paths, on_register)
+    diagnostics = list(loaded.diagnostics)
+    sources_file = loaded.registers.sources.file
+    sources_failed = any(d.file == sources_file and d.severity == "error" for d in diagnostics)
+    diagnostics.extend(rules.check(loaded.registers, loaded.documents, sources_failed))
+    found = references.resolve(loaded.registers, loaded.documents)
+    diagnostics.extend(found.diagnostics)
+    registers = references.with_backlinks(loaded.registers, found.backlinks)
+    diagnostics = sort_diagnostics(diagnostics)
+    return Checked(paths, registers, loaded.documents, diagnostics=diagnostics)
+
+
+def _read(paths: Paths, on_register: Callable[[Register, Sources], None] | None) -> folder.Loaded:
+    diagnostics: list[Diagnostic] = []
+    documents: dict[str, Document] = {}
+    sources = folder.read_sources(paths, documents, diagnostics)
+    registers = []
+    for register in folder.read_registers(paths, documents, diagnostics, sources.links):
+        register = resolve.resolved(register, sources)
+        registers.append(register)
+        if on_register is not None:
+            on_register(register, sources)
+    exclusions = read_exclusions(paths, documents, diagnostics)
+    if exclusions is not None:
+        exclusions = resolve.resolved_exclusions(exclusions, sources)
+    return folder.Loaded(RegisterSet(sources, registers, exclusions), documents, diagnostics)
+
+
+@dataclass
+class Verified(Checked):
+    """A checked register set with the outcome of every citation."""
+
+    outcomes: list[verify.Outcome] = field(default_factory=list)
+    preview: verify.Preview | None = None
+    """With `against`: the citations that moving that pin would make stale."""
+    check_failed: bool = False
+    """Whether `register check` alone reports errors: a file that does not load holds
+    citations no outcome speaks of."""
+    lock: folder.LockText | None = None
+    """citations.lock as read, whose stamps the outcomes took (None: there is none)."""
+
+    @property
+    def summary(self) -> dict[str, int]:
+        from ..following import verify
+
+        return verify.summary(self.outcomes)
+
+
+def verify_citations(
+    root: Path,
+    *,
+    skip: Iterable[str] = (),
+    offline: bool = False,
+    environ: Mapping[str, str] | None = None,
+    against: tuple[str, str] | None = None,
+) -> Verified:
+    """`register verify`: everything `check` does, plus every citation at its pinned commit.
+
+    With `against=(ALIAS, REV)`, that source's citations are judged as if its pin were
+    moved to REV (`register verify --against`); raises `verify.PreviewError` when the
+    source has no checkout or REV names no commit in it.
+    """
+    return verify_at(project_paths(root, environ), skip, offline, environ, against)
+
+
+def verify_at(
+    paths: Paths,
+    skip: Iterable[str] = (),
+    offline: bool = False,
+    environ: Mapping[str, str] | None = None,
+    against: tuple[str, str] | None = None,
+) -> Verified:
+    from ..following import verify
+
+    environ = os.environ if environ is None else environ
+    checkouts = verify.Checkouts(paths, environ)
+    reader = None if offline else verify.background_reader(checkouts, skip)
+    with closing(checkouts):
+        checked = check_at(paths, on_register=reader, environ=environ)
+        if against is not None and against[0] not in checked.registers.sources.sources:
+            raise verify.PreviewError(f"--against: no source '{against[0]}' in sources.yaml")
+        lock = folder.read_lock(paths)
+        outcomes, diagnostics, preview = verify.verify_against(
+            checked.registers,
+            paths,
+            lock,
+            against,
+            skip=skip,
+            offline=offline,
+            environ=environ,
+            checkouts=checkouts,
+        )
+    all_diagnostics = sort_diagnostics([*checked.diagnostics, *diagnostics])
+    return Verified(
+        paths,
+        checked.registers,
+        checked.documents,
+        outcomes,
+        preview,
+        check_failed=checked.failed,
+        lock=lock,
+        diagnostics=all_diagnostics,
+    )
+
+
+def needs_clean_set(command: str) -> str:
+    """Why a command that rewrites citations refuses while check reports errors."""
+    return f"{command} needs a register set without errors: fix them first"

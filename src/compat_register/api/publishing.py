@@ -1,0 +1,210 @@
+"""The site as values (`build_site`), and what the shells need to publish it: history,
+the excerpt cache, Markdown extensions, edit links, plain pages."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..model.registers import Sources
+from ..model.results import Result
+from ..site.values import Notice, SiteOptions
+
+# The stages past checking are imported where used: `register check` and `register export`
+# need none of them, and a command's start-up is most of its time on a small set.
+if TYPE_CHECKING:
+    from ..history.repository import Compared, History
+    from ..site.build import Built as SiteBuilt
+    from ..site.rebuild import Memory as SiteMemory
+from .loading import check, project_paths, verify_citations
+from .measuring import site_coverage
+
+
+def diff(root: Path, old_rev: str | None = None, new_rev: str | None = None) -> Compared:
+    """`register diff [REV1 [REV2]]`: the registers at REV1 (default HEAD) against REV2
+    (default: the working tree). Raises `HistoryError` (one line) when the registers are
+    in no git repository or a revision names no commit."""
+    from ..history import repository
+
+    return repository.compare(root, old_rev, new_rev)
+
+
+def history_head(root: Path) -> str | None:
+    """The commit the registers' history ends at (HEAD of the repository holding them), or
+    None outside a git repository: what a site compares to know its Changes page is current."""
+    from ..history import repository
+
+    return repository.head_of(root)
+
+
+def excerpt_cache(root: Path, environ: Mapping[str, str] | None = None) -> Path:
+    """Where the site keeps highlighted excerpts between builds: `excerpts/` under the cache
+    root (`REGISTER_CACHE`, else `.register/cache` beside the registers folder)."""
+    return project_paths(root, environ).excerpt_cache
+
+
+def history(root: Path, environ: Mapping[str, str] | None = None) -> History:
+    """The history of the registers folder, commit by commit, cached under the cache root
+    (`.register/cache/history.json`). Raises `HistoryError` outside a git repository."""
+    from ..history import repository
+
+    return repository.read_history(root, project_paths(root, environ).history_cache)
+
+
+def build_site(
+    root: Path,
+    options: SiteOptions | None = None,
+    last: SiteMemory | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> SiteBuilt:
+    """The whole site of the registers under `root`, as values (`register render` writes
+    it, the MkDocs plugin hands it to MkDocs): every page, excerpt file, download and asset,
+    the pages of register files that do not load and the notices naming them, the nav
+    section, every problem and notice (`site.values.Site`).
+
+    `last`, the memory of the last build (`mkdocs serve`), is given back when nothing the
+    build reads has changed, and otherwise lets it render again only the pages whose
+    inputs changed: the site is the same as a cold build's. Raises `TemplateProblem` when a
+    template does not load or render.
+    """
+    from ..site import build
+
+    options = options or SiteOptions()
+    environ = os.environ if environ is None else environ
+    head = history_head(root) if options.history else None
+    key = build.key_of(root, options, head)
+    if last is not None and last.fresh(key, _site_pins(root, last.sources, options, environ)):
+        return build.Built(last.site, last)
+    checked = verify_citations(root, offline=not options.verify, environ=environ)
+    pins = _site_pins(root, checked.registers.sources, options, environ)
+    found, notices = _site_history(root, options, environ)
+    read = build.Read(
+        root,
+        checked.registers,
+        checked.outcomes,
+        checked.diagnostics,
+        checked.unloaded(),
+        found,
+        notices,
+        site_coverage(
+            root, checked.registers, checked.outcomes if options.verify else None, environ
+        ),
+    )
+    return build.build(read, options, key, pins, last, excerpt_cache(root, environ))
+
+
+def _site_pins(
+    root: Path, sources: Sources, options: SiteOptions, environ: Mapping[str, str]
+) -> tuple[tuple[str, str | None], ...] | None:
+    """(alias, the sha each source's pin resolves to in its checkout, or None), by alias:
+    a checkout that gains the pinned commit (`register sync`), or loses it, changes this.
+    None when the checkouts cannot be asked (the build then reports why)."""
+    if not options.verify:
+        return ()
+    from ..sources.pins import Checkouts
+
+    checkouts = Checkouts(project_paths(root, environ), environ)
+    try:
+        return tuple(
+            (alias, checkouts.pin(sources.sources[alias]).sha) for alias in sorted(sources.sources)
+        )
+    except Exception:  # noqa: BLE001 - a checkout that cannot be read: verify says why
+        return None
+    finally:
+        checkouts.close()
+
+
+def _site_history(
+    root: Path, options: SiteOptions, environ: Mapping[str, str]
+) -> tuple[History | None, list[Notice]]:
+    """The registers' history for the Changes page, or None and a notice why not."""
+    from ..history.repository import HistoryError, NoRepository
+
+    if not options.history:
+        return None, []
+    try:
+        found = history(root, environ)
+    except NoRepository as err:
+        return None, [Notice("info", f"no Changes page: {err}")]
+    except HistoryError as err:  # git failed: the site builds, and a strict build says so
+        return None, [Notice("warning", f"no Changes page: {err}")]
+    notices = [Notice("info", d.message) for d in found.diagnostics]
+    if found.shallow:
+        notices.append(
+            Notice("info", "a shallow clone: the Changes page shows the history it holds")
+        )
+    return found, notices
+
+
+def complete_extensions(names: list[Any], configs: dict[str, dict[str, Any]]) -> list[str]:
+    """Make a site's Markdown extensions (mkdocs.yml's `markdown_extensions` and their
+    options) serve the register pages, in place; returns those added. Raises
+    `ExtensionConflict` when the site sets an option the pages need to another value."""
+    from ..site import extensions
+
+    return extensions.complete(names, configs)
+
+
+def extensions_fingerprint(names: Sequence[Any], configs: Mapping[str, Any]) -> str:
+    """A stable text naming a site's Markdown extensions and their options: equal texts,
+    equal HTML of the same Markdown."""
+    from ..site import extensions
+
+    return extensions.fingerprint(names, configs)
+
+
+def clean_html(page: str) -> str:
+    """A generated page's HTML kept to the site's allowlist (`site.sanitize`)."""
+    from ..site import sanitize
+
+    return sanitize.clean(page)
+
+
+def site_edit_url(
+    repo_url: str | None, edit_uri: str | None, top: Path, docs_dir: Path, registers: Path
+) -> str | None:
+    """Where the registers folder's files are edited, from a site's `repo_url` and
+    `edit_uri` (relative to its docs folder) and where mkdocs.yml (`top`), the docs folder
+    and the registers folder are; None when that cannot be told."""
+    from ..site import editing
+
+    try:
+        docs = docs_dir.resolve().relative_to(top.resolve()).as_posix()
+        folder = registers.resolve().relative_to(top.resolve()).as_posix()
+    except ValueError:
+        return None  # outside mkdocs.yml's folder: where it sits in the repository is unknown
+    return editing.edit_base(repo_url, edit_uri, docs, folder)
+
+
+def site_watched(root: Path, options: SiteOptions) -> list[Path]:
+    """What a live server watches to build the site again: the registers folder and the
+    templates (the packaged ones without a site's own)."""
+    from ..site.render import PACKAGED_TEMPLATES
+
+    return [root, options.templates or PACKAGED_TEMPLATES]
+
+
+@dataclass
+class PlainPages(Result):
+    """`register render --plain`'s pages, by file name; its diagnostics are check's."""
+
+    pages: dict[str, str]
+
+
+def render_plain(root: Path, legend: str | None = None) -> PlainPages:
+    """`register render --plain`: each register as a plain Markdown page in the hand-written
+    shape (`<slug>.md`), which `register import` reads back into the same register. Reads
+    no checkout. A register whose subject is not a source is left out (check says why)."""
+    from ..site.plain import plain_page
+
+    checked = check(root)
+    sources = checked.registers.sources.sources
+    pages = {
+        f"{register.slug}.md": plain_page(register, sources[register.subject].commit, legend)
+        for register in checked.registers.registers
+        if register.subject in sources
+    }
+    return PlainPages(pages, diagnostics=checked.diagnostics)

@@ -1,0 +1,61 @@
+"""What the shells need besides the commands: where the registers are, writing files."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..reading import project as finding
+from ..storage.atomic import write_all
+from ..storage.errors import WriteError
+
+# The stages past checking are imported where used: `register check` and `register export`
+# need none of them, and a command's start-up is most of its time on a small set.
+if TYPE_CHECKING:
+    pass
+
+
+DEFAULT_REGISTERS = finding.DEFAULT
+
+"""The registers folder a command reads when nothing names one and no project is found."""
+
+
+REGISTERS_VARIABLE = finding.ENVIRONMENT
+
+"""The environment variable naming the registers folder (as `--registers DIR` does)."""
+
+
+def registers_folder(given: Path | None, environ: Mapping[str, str] | None = None) -> Path | None:
+    """The registers folder a command reads: `given`, else `$REGISTER_DIR`, else the
+    nearest project at or above the working directory (`reading.project`); None if none."""
+    return finding.registers_folder(given, os.environ if environ is None else environ)
+
+
+def write_files(files: Mapping[Path, str], *, make_folders: bool = False) -> None:
+    """Write every file as UTF-8, all or none, each through a temporary file and a rename
+    (their folders made first with `make_folders`). Raises `WriteError`, one line naming
+    the file that failed (the target, not the temporary file beside it)."""
+    try:
+        if make_folders:
+            for path in files:
+                path.parent.mkdir(parents=True, exist_ok=True)
+        write_all([(path, text.encode("utf-8")) for path, text in files.items()])
+    except OSError as err:
+        where = _written(err.filename, files) or ", ".join(str(path) for path in files)
+        raise WriteError(f"cannot write {where}: {err.strerror or err}") from None
+
+
+def _written(name: str | None, files: Mapping[Path, str]) -> Path | None:
+    """The file being written when `name` (an error's file name) failed: the target, not
+    the temporary file beside it (`.x.json.abc123.tmp` for x.json)."""
+    if name is None:
+        return None
+    failed = Path(name)
+    for path in files:
+        if failed == path or (
+            failed.parent == path.parent and failed.name.startswith(f".{path.name}.")
+        ):
+            return path
+    return failed
