@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+import engines
 from compat_register.site.extensions import mkdocs_yaml
 from conftest import RunLine
 from gitrepo import GitRepo
@@ -112,13 +113,12 @@ def plugin_build(tmp_path_factory: pytest.TempPathFactory, engine: str) -> Path:
     return root / "site"
 
 
-@pytest.fixture(scope="module")
-def plain_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def render_hostile(root: Path) -> None:
+    """`register render --out docs` of the hostile registers into `root/docs`."""
     from click.testing import CliRunner
 
     from compat_register.cli import main
 
-    root = tmp_path_factory.mktemp("plain")
     (root / "docs").mkdir()
     (root / "docs" / "index.md").write_text("# Home\n")
     done = CliRunner().invoke(
@@ -135,8 +135,34 @@ def plain_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert "nothing written" not in done.output, done.output
     assert (root / "docs" / "registers" / "hos.md").is_file(), done.output
+
+
+@pytest.fixture(scope="module")
+def plain_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("plain")
+    render_hostile(root)
     (root / "mkdocs.yml").write_text(PLAIN_SITE + mkdocs_yaml())
     mkdocs_build(root)
+    return root / "site"
+
+
+@pytest.fixture(scope="module")
+def zensical_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The rendered pages built by Zensical, with the mkdocs.yml `register init --engine
+    zensical` writes: its own templates print page and nav titles (docs/publishing.md)."""
+    if not engines.installed("zensical"):
+        pytest.skip("Zensical is not installed (the `engines` extra)")
+    root = tmp_path_factory.mktemp("zensical")
+    render_hostile(root)
+    (root / "mkdocs.yml").write_text(engines.config("zensical", "hostile"))
+    done = subprocess.run(
+        [sys.executable, "-m", "zensical", "build"],  # not strict: the registers have errors
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
     return root / "site"
 
 
@@ -165,7 +191,7 @@ def test_no_payload_is_live(build: str, page: str, request: pytest.FixtureReques
     assert ours(html) == []
 
 
-@pytest.mark.parametrize("build", ["plugin_site", "properdocs_site", "plain_site"])
+@pytest.mark.parametrize("build", ["plugin_site", "properdocs_site", "plain_site", "zensical_site"])
 def test_no_page_or_nav_title_carries_live_markup(
     build: str, request: pytest.FixtureRequest
 ) -> None:
