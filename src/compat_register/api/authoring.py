@@ -18,6 +18,7 @@ from ..reading.document import Document
 from ..storage import regular
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
+from .loading import Waiting, project_paths, writer_at
 
 # The stages past checking are imported where used: `register check` and `register export`
 # need none of them, and a command's start-up is most of its time on a small set.
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     from ..importing import plan as importing_plan
     from ..sources import cite as cites
     from ..sources.checkout import Checkout
-from .loading import Waiting, project_paths, writer_at
 
 
 class InitError(RegisterError):
@@ -71,7 +71,6 @@ def _project_name(folder: Path) -> str:
 
 
 MAX_PAGE_BYTES = 4 * 1024 * 1024
-
 """The most of an import page read (a register file has the same limit)."""
 
 

@@ -56,7 +56,6 @@ def project_paths(root: Path, environ: Mapping[str, str] | None) -> Paths:
 
 
 Waiting = Callable[[str], None] | None
-
 """Told once, when a writer must wait for another: `waiting for pid 4242 (...) to finish`."""
 
 

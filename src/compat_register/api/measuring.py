@@ -15,6 +15,7 @@ from ..model.registers import RegisterSet
 from ..model.results import Result
 from ..reading import folder
 from ..storage.errors import RegisterError
+from .loading import project_paths, verify_at
 
 # The stages past checking are imported where used: `register check` and `register export`
 # need none of them, and a command's start-up is most of its time on a small set.
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
     from ..coverage import run as measure
     from ..following import verify
     from ..site.coverage import SiteCoverage
-from .loading import project_paths, verify_at
 
 
 class UnknownRevision(RegisterError):

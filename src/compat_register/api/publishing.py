@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 from ..model.registers import Sources
 from ..model.results import Result
 from ..site.values import Notice, SiteOptions
+from .loading import check, project_paths, verify_citations
+from .measuring import site_coverage
 
 # The stages past checking are imported where used: `register check` and `register export`
 # need none of them, and a command's start-up is most of its time on a small set.
@@ -19,8 +21,6 @@ if TYPE_CHECKING:
     from ..history.repository import Compared, History
     from ..site.build import Built as SiteBuilt
     from ..site.rebuild import Memory as SiteMemory
-from .loading import check, project_paths, verify_citations
-from .measuring import site_coverage
 
 
 def diff(root: Path, old_rev: str | None = None, new_rev: str | None = None) -> Compared:

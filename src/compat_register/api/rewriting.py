@@ -16,13 +16,6 @@ from ..reading import folder
 from ..reading.document import Document
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
-
-# The stages past checking are imported where used: `register check` and `register export`
-# need none of them, and a command's start-up is most of its time on a small set.
-if TYPE_CHECKING:
-    from ..following import bump as bumping
-    from ..following import edit, verify
-    from ..sources import pins
 from .loading import (
     Checked,
     Verified,
@@ -33,6 +26,13 @@ from .loading import (
     verify_at,
     writer_at,
 )
+
+# The stages past checking are imported where used: `register check` and `register export`
+# need none of them, and a command's start-up is most of its time on a small set.
+if TYPE_CHECKING:
+    from ..following import bump as bumping
+    from ..following import edit, verify
+    from ..sources import pins
 
 
 @dataclass

@@ -5,25 +5,16 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..reading import project as finding
 from ..storage.atomic import write_all
 from ..storage.errors import WriteError
 
-# The stages past checking are imported where used: `register check` and `register export`
-# need none of them, and a command's start-up is most of its time on a small set.
-if TYPE_CHECKING:
-    pass
-
-
 DEFAULT_REGISTERS = finding.DEFAULT
-
 """The registers folder a command reads when nothing names one and no project is found."""
 
 
 REGISTERS_VARIABLE = finding.ENVIRONMENT
-
 """The environment variable naming the registers folder (as `--registers DIR` does)."""
 
 
