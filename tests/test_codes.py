@@ -168,7 +168,7 @@ def test_the_reading_finds_the_codes_it_should() -> None:
     """The reading itself, on places written each way (so that it cannot pass by finding
     nothing): a keyword, a parameter's place, a value given to `code`, a helper's return,
     an f-string."""
-    assert any(w.startswith("reading/build.py:") for w in FOUND.codes["bad-citation"])
+    assert any(w.startswith("reading/citing.py:") for w in FOUND.codes["bad-citation"])
     assert "not-a-file" in FOUND.codes  # code = "..." if ... else "..." (loader)
     assert "tab-indent" in FOUND.codes  # LoadError(where, "tab-indent", message)
     assert "old-stamp" in FOUND.codes  # at_lock(file, "old-stamp", ...)

@@ -194,7 +194,7 @@ def test_properdocs_finds_the_plugin_under_its_own_entry_point() -> None:
 
 def test_serve_watches_registers_and_templates(tmp_path: Path) -> None:
     from compat_register.plugin import RegisterPlugin
-    from compat_register.site import render
+    from compat_register.site import jinja
 
     class Server:
         def __init__(self) -> None:
@@ -208,7 +208,7 @@ def test_serve_watches_registers_and_templates(tmp_path: Path) -> None:
     assert not errors and not warnings
     server = Server()
     plugin.on_serve(server, config=None, builder=None)  # type: ignore[arg-type]
-    assert server.watched == [str(tmp_path / "registers"), str(render.PACKAGED_TEMPLATES)]
+    assert server.watched == [str(tmp_path / "registers"), str(jinja.PACKAGED_TEMPLATES)]
 
 
 def test_a_template_error_is_one_line_naming_the_template(tmp_path: Path) -> None:

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from compat_register.site import formatter, render
+from compat_register.site import formatter, jinja
 
-CSS = render.asset("register.css")
+CSS = jinja.asset("register.css")
 KINDS = {
     "state": ("done", "partial", "missing", "n-a"),
     "value": ("high", "med", "low", "none"),

@@ -24,7 +24,7 @@ from compat_register import api
 from compat_register.cli import main
 from compat_register.following.verify import Outcome
 from compat_register.model.registers import Citation, Where
-from compat_register.site import excerptmodel, excerpts, formatter, layout, render
+from compat_register.site import excerptmodel, excerpts, formatter, layout, render, values
 from compat_register.site.excerpts import Highlighter
 from compat_register.site.extensions import mkdocs_yaml
 from compat_register.site.markdown import Linker, citation_link, escape_inline, prose, safe_url
@@ -256,12 +256,12 @@ def test_an_unpublished_id_is_escaped_text(fmt: formatter.PageFormatter) -> None
 def test_a_template_error_names_the_template_line(tmp_path: Path) -> None:
     registers = api.check(GOLDEN / "basic" / "registers").registers
     (tmp_path / "health.md.j2").write_text("# Health\n\n{{ fmt.no_such_thing() }}\n")
-    with pytest.raises(render.TemplateProblem) as raised:
+    with pytest.raises(values.TemplateProblem) as raised:
         render.render_site(registers, templates=tmp_path)
     assert raised.value.file == str(tmp_path / "health.md.j2") and raised.value.line == 3
     assert "no attribute 'no_such_thing'" in str(raised.value)
     (tmp_path / "health.md.j2").write_text("# Health\n{% if %}\n")
-    with pytest.raises(render.TemplateProblem, match=r"health.md.j2:2: Expected an expression"):
+    with pytest.raises(values.TemplateProblem, match=r"health.md.j2:2: Expected an expression"):
         render.render_site(registers, templates=tmp_path)
 
 

@@ -182,7 +182,7 @@ def site_edit_url(
 def site_watched(root: Path, options: SiteOptions) -> list[Path]:
     """What a live server watches to build the site again: the registers folder and the
     templates (the packaged ones without a site's own)."""
-    from ..site.render import PACKAGED_TEMPLATES
+    from ..site.jinja import PACKAGED_TEMPLATES
 
     return [root, options.templates or PACKAGED_TEMPLATES]
 

@@ -19,9 +19,10 @@ from ..model.registers import LinkPattern, Register, RegisterSet, Sources
 from ..storage import regular
 from ..storage.layout import REGISTER_SUFFIX, SOURCES_FILE, Paths, is_register_file
 from . import schema
-from .build import build_register, build_sources
+from .build import build_register
 from .document import Document
 from .loader import load_file
+from .sourcesfile import build_sources
 
 
 @dataclass

@@ -23,8 +23,9 @@ from . import excerpts, failures, problems, rebuild
 from .excerptmodel import ExcerptFile
 from .excerptstore import ExcerptStore
 from .extensions import MARKDOWN_EXTENSIONS, fingerprint
+from .jinja import ASSETS, PACKAGED_TEMPLATES, asset
 from .layout import ASSET_DIR, Layout, page_clashes
-from .render import ASSETS, PACKAGED_TEMPLATES, Renderer, asset
+from .render import Renderer
 from .values import Notice, Site, SiteOptions
 
 if TYPE_CHECKING:

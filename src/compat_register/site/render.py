@@ -1,25 +1,20 @@
 """Render stage: a register set and its citation outcomes -> Markdown pages, as strings.
 
 Nothing here writes a file: `site.build` gathers the pages into the site, which the MkDocs
-plugin hands to MkDocs and `register render` writes to a folder. Templates (Jinja2) hold the
-shape of a page; `formatter.PageFormatter` holds the formatting they call, so a site's own
-templates reuse it; `escaping` says why every value they print is safe; `layout` says where
-each page goes.
+plugin hands to MkDocs and `register render` writes to a folder. Templates (Jinja2, through
+`jinja`) hold the shape of a page; `formatter.PageFormatter` holds the formatting they call,
+so a site's own templates reuse it; `escaping` says why every value they print is safe;
+`layout` says where each page goes; `pagemeta` what its front matter says.
 """
 
 from __future__ import annotations
 
-import html
 import json
 import posixpath
-import re
-import traceback
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import jinja2
 from markupsafe import Markup
 
 from ..coverage.files import cited_as
@@ -35,23 +30,18 @@ from . import coverage as site_coverage
 from .changes import ChangesView
 from .coverage import SiteCoverage
 from .editing import edit_link
-from .escaping import Trusted, escape_value, front_matter, yaml_lines
+from .escaping import Trusted, front_matter, yaml_lines
 from .excerptmodel import ExcerptFile
 from .formatter import CELL_WORDS, RANKS, PageFormatter
 from .health import STALE, outcome_groups, register_health
+from .jinja import environment, render_template
 from .layout import Layout, relative
 from .markdown import Linker, escape_inline, link_destination, safe_url
-from .values import TemplateProblem
+from .pagemeta import page_meta, title_meta
 
 if TYPE_CHECKING:
     from ..following.verify import Outcome
     from ..history.repository import History
-
-PACKAGED_TEMPLATES = Path(__file__).parent / "templates"
-"""The templates shipped in the wheel; a site may point the plugin at its own copy."""
-
-ASSETS = ("register.css", "register.js")
-"""Files under `templates/assets/` that the pages need (badges, overview sorting)."""
 
 
 class Renderer:
@@ -344,14 +334,7 @@ class Renderer:
         )
 
     def _render(self, name: str, fmt: PageFormatter, **context: Any) -> str:
-        try:
-            text = self.env.get_template(name).render(fmt=Trusted(fmt), **context)
-        except jinja2.TemplateSyntaxError as err:
-            raise TemplateProblem(err.filename or name, err.lineno, err.message or "") from err
-        except Exception as err:  # noqa: BLE001 - a site's template may call anything
-            file, line = _template_frame(err, name)
-            raise TemplateProblem(file, line, f"{type(err).__name__}: {err}") from err
-        return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+        return render_template(self.env, name, fmt, **context)
 
 
 def _bar_counts(counts: Mapping[str, int]) -> dict[str, int]:
@@ -368,16 +351,6 @@ def _first_of_each(groups: list[prio.Group]) -> list[prio.Item]:
     return list(seen.values())
 
 
-def _template_frame(err: Exception, name: str) -> tuple[str, int | None]:
-    """The innermost template line in `err`'s traceback (Jinja2 rewrites its frames so
-    they name the template file), or the template's name alone."""
-    found: tuple[str, int | None] = (name, None)
-    for frame, line in traceback.walk_tb(err.__traceback__):
-        if "__jinja_exception__" in frame.f_globals:
-            found = (frame.f_code.co_filename, line)
-    return found
-
-
 def prose_citations(registers: RegisterSet) -> dict[CitationKey, Citation]:
     """The in-prose citations the loader built, resolved, by key (for `Linker.citations`)."""
     return {c.key: c for c in registers.citations() if c.in_prose}
@@ -386,51 +359,6 @@ def prose_citations(registers: RegisterSet) -> dict[CitationKey, Citation]:
 def tags_of(register: Register, entry: Entry) -> list[str]:
     """An entry's tags for filtering: its own and its register's."""
     return list(dict.fromkeys([*entry.tags, *register.tags]))
-
-
-_HTML_SPECIALS = re.compile(r"[<>&\"']")
-
-
-REGISTER_BOOST = 4
-"""A register page's weight in material's search (its `search.boost`): an entry's section
-ranks before the manual's pages and the overview (0.5) for the words it holds."""
-
-
-def page_meta(register: Register) -> dict[str, Any]:
-    """A register page's front matter: its tags, and its title when it holds HTML's
-    special characters, HTML-escaped. Themes print both as they are (MkDocs' templates
-    do not autoescape): material's tags bar and the title MkDocs takes from the first
-    heading, as text, for `<title>`, the nav and search."""
-    meta: dict[str, Any] = {"search": {"boost": REGISTER_BOOST}, **title_meta(register.title)}
-    if register.tags:
-        meta["tags"] = [html.escape(tag) for tag in register.tags]
-    return meta
-
-
-def title_meta(title: str) -> dict[str, str]:
-    """`{"title": ...}`, HTML-escaped, when a page's title holds HTML's special characters
-    (else nothing: MkDocs takes the first heading's text). A theme prints it as it is:
-    material as `page.title | striptags`, which would undo the heading's escaping and
-    let `</title><script>` out of `<title>`."""
-    return {"title": html.escape(title)} if _HTML_SPECIALS.search(title) else {}
-
-
-@lru_cache(maxsize=8)
-def environment(templates: Path | None = None) -> jinja2.Environment:
-    """Jinja2 for Markdown, a site's templates first: every printed value passes through
-    `escape_value` (HTML autoescape would be the wrong escape for Markdown)."""
-    loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(str(PACKAGED_TEMPLATES))]
-    if templates is not None:
-        loaders.insert(0, jinja2.FileSystemLoader(str(templates)))
-    return jinja2.Environment(
-        loader=jinja2.ChoiceLoader(loaders),
-        autoescape=False,  # noqa: S701 - the output is Markdown: `finalize` escapes for it
-        finalize=escape_value,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
 
 
 def render_site(
@@ -456,11 +384,3 @@ def render_site(
         **options,
     )
     return renderer.pages()
-
-
-def asset(name: str, templates: Path | None = None) -> str:
-    """The text of an asset (`register.css`, `register.js`), a site's own copy first."""
-    for folder in (templates, PACKAGED_TEMPLATES):
-        if folder is not None and (folder / "assets" / name).is_file():
-            return (folder / "assets" / name).read_text(encoding="utf-8")
-    raise FileNotFoundError(name)

@@ -1,0 +1,100 @@
+"""sources.yaml's loaded, schema-checked document -> the typed `Sources`.
+
+Tolerant as `build` is: a field with a schema error is read as empty (already reported).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ..model.claims import Claim
+from ..model.diagnostic import Diagnostic
+from ..model.registers import LinkPattern, Source, Sources
+from . import schema
+from .document import Document
+from .tolerant import as_dict, as_list, as_opt_text, as_text, key_where_of
+
+_REVISION = re.compile(
+    schema.python_pattern(schema.load_schema(schema.SOURCES)["$defs"]["revision"]["pattern"])
+)
+"""A revision name as the schema allows it. A name the schema refuses (and has reported) is
+left out: it becomes a page's title and a nav entry, where an engine's template may print
+it unescaped (material's `page.title | striptags` undoes the page's escaping)."""
+
+
+def build_sources(doc: Document | None, out: list[Diagnostic], display: str) -> Sources:
+    """The typed sources.yaml; an unreadable file gives an empty one (already reported)."""
+    if doc is None:
+        return Sources(display, [], {}, [], [])
+    data = doc.data
+    sources = {
+        alias: _build_source(doc, alias, value)
+        for alias, value in as_dict(data.get("sources")).items()
+        if isinstance(value, dict)
+    }
+    links = list(_build_links(doc, out))
+    revisions = revision_names(data.get("revisions"))
+    pending = [p for p in as_list(data.get("pending")) if isinstance(p, str)]
+    return Sources(doc.file, revisions, sources, links, pending, as_dict(data.get("_meta")))
+
+
+def revision_names(value: Any) -> list[str]:
+    """The revision names of a list the schema allows (`_REVISION`), in order."""
+    return [name for name in as_list(value) if revision_name(name) is not None]
+
+
+def revision_name(value: Any) -> str | None:
+    """`value` when it is a revision name the schema allows, else None."""
+    return value if isinstance(value, str) and _REVISION.match(value) else None
+
+
+def _build_source(doc: Document, alias: str, data: dict[str, Any]) -> Source:
+    claims = []
+    for claim in as_list(data.get("claims")):
+        if isinstance(claim, str):
+            claims.append(Claim(claim))
+        elif isinstance(claim, dict) and isinstance(claim.get("glob"), str):
+            claims.append(Claim(claim["glob"], as_text(claim.get("under"))))
+    return Source(
+        alias=alias,
+        title=as_text(data.get("title")) or alias,
+        repo=as_opt_text(data.get("repo")),
+        commit=as_text(data.get("commit")),
+        path=as_opt_text(data.get("path")),
+        claims=tuple(claims),
+        where=key_where_of(doc, ("sources", alias)),
+        meta=as_dict(data.get("_meta")),
+        markdown=tuple(g for g in as_list(data.get("markdown")) if isinstance(g, str) and g),
+        statements=_globs(as_dict(data.get("coverage")).get("statements")),
+        changelog=as_opt_text(as_dict(data.get("coverage")).get("changelog")),
+    )
+
+
+def _globs(value: Any) -> tuple[str, ...]:
+    return tuple(g for g in as_list(value) if isinstance(g, str) and g)
+
+
+def _build_links(doc: Document, out: list[Diagnostic]) -> Iterator[LinkPattern]:
+    for index, link in enumerate(as_list(doc.data.get("links"))):
+        if not isinstance(link, dict) or not isinstance(link.get("pattern"), str):
+            continue
+        try:
+            pattern = re.compile(link["pattern"])
+        except re.error as err:
+            mark = doc.mark(("links", index, "pattern"))
+            message = f"link pattern '{link['pattern']}' is not a valid regular expression: {err}"
+            out.append(
+                Diagnostic(
+                    file=doc.file,
+                    line=mark.line,
+                    col=mark.col,
+                    severity="error",
+                    id="sources",
+                    code="bad-pattern",
+                    message=message,
+                )
+            )
+            continue
+        yield LinkPattern(pattern, as_text(link.get("url")))
