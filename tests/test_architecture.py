@@ -27,6 +27,7 @@ STAGES = [
     "statements",
     "coverage",
     "history",
+    "conformance",
     "importing",
     "reporting",
     "views",

@@ -1,7 +1,8 @@
 """The public API: one function per command, each returning data and diagnostics.
 
 `cli` prints what these return and `plugin` renders it; neither holds logic. One module per
-family of commands (`loading`, `rewriting`, `measuring`, `publishing`, `authoring`) and what
+family of commands (`loading`, `rewriting`, `measuring`, `publishing`, `authoring`,
+`conformance`) and what
 the shells need besides (`shell`); the shells import this package alone, and the names below
 are the whole of it.
 """
@@ -26,6 +27,10 @@ from .authoring import cite as cite
 from .authoring import cite_grep as cite_grep
 from .authoring import import_pages as import_pages
 from .authoring import init as init
+from .conformance import Imported as Imported
+from .conformance import Recorded as Recorded
+from .conformance import UnknownSubject as UnknownSubject
+from .conformance import import_results as import_results
 from .loading import Checked as Checked
 from .loading import Verified as Verified
 from .loading import Waiting as Waiting

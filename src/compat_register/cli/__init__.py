@@ -1,6 +1,7 @@
 """The `register` command: a thin click shell over `api`. Prints, never decides.
 
-One module per group of commands (`checking`: check, verify, fix, export; `coverage`; `pins`: sync,
+One module per group of commands (`checking`: check, verify, fix, export; `conformance`:
+conformance import; `coverage`; `pins`: sync,
 bump, stamp, cite; `project`: init, import, diff; `render`), each adding its commands to
 the group in `group`, over the options, printing and error handling they share (`shell`).
 The console script is `run`.
@@ -13,7 +14,7 @@ import gc
 import os
 import sys
 
-from . import checking, coverage, pins, project, render  # noqa: F401 - each adds its commands
+from . import checking, conformance, coverage, pins, project, render  # noqa: F401 - each adds
 from .group import main
 from .shell import echo, quiet_stdout
 

@@ -120,6 +120,13 @@ CODES: dict[str, Code] = {
         WARNING, "an excluded statement an entry cites too: drop the exclusion"
     ),
     "exclusion-unused": Code(WARNING, "an exclusion whose lines hold no statement"),
+    # conformance: the suite's results (register conformance import) and the claims they measure
+    "results-json": Code(ERROR, "a conformance checks.json that is not JSON (or repeats a key)"),
+    "results-shape": Code(ERROR, "a checks.json that is not an array of the suite's checks"),
+    "baseline-shape": Code(ERROR, "an expected-failures file that is not server:/client: lists"),
+    "conformance-record": Code(
+        ERROR, "a recorded results file (conformance/ALIAS.json) not as import writes it"
+    ),
     # sources, importing, site
     "sync-failed": Code(ERROR, "register sync could not fetch a source's pinned commit"),
     "import-page": Code(("error", "warning"), "a hand-written page that does not import as is"),

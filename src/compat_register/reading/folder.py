@@ -17,7 +17,13 @@ from ..model.diagnostic import Diagnostic
 from ..model.positions import Path_
 from ..model.registers import LinkPattern, Register, RegisterSet, Sources
 from ..storage import regular
-from ..storage.layout import REGISTER_SUFFIX, SOURCES_FILE, Paths, is_register_file
+from ..storage.layout import (
+    CONFORMANCE_SUFFIX,
+    REGISTER_SUFFIX,
+    SOURCES_FILE,
+    Paths,
+    is_register_file,
+)
 from . import schema
 from .build import build_register
 from .document import Document
@@ -183,3 +189,38 @@ def owner_of(doc: Document, stem: str) -> Any:
         return stem
 
     return owner
+
+
+@dataclass(frozen=True)
+class RecordText:
+    """One subject's recorded conformance results as read: `conformance/ALIAS.json`
+    (`conformance.record` parses it)."""
+
+    alias: str
+    file: str
+    """The path as messages show it."""
+    text: str | None
+    """None when the file could not be read."""
+    problem: str | None = None
+    """Why it could not be read."""
+
+
+def read_records(paths: Paths) -> list[RecordText]:
+    """Each subject's recorded results, by alias; none when `conformance/` does not exist."""
+    folder = paths.conformance_dir
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in sorted(folder.glob(f"*{CONFORMANCE_SUFFIX}")):
+        if path.name.startswith("."):  # an editor's or a writer's own file beside it
+            continue
+        file = display_path(path)
+        alias = path.name.removesuffix(CONFORMANCE_SUFFIX)
+        try:
+            text = regular.read_bytes(path, regular.MAX_BYTES).decode("utf-8-sig")
+        except (OSError, UnicodeDecodeError) as err:
+            reason = err.strerror if isinstance(err, OSError) else "not UTF-8"
+            found.append(RecordText(alias, file, None, f"cannot read: {reason or err}"))
+            continue
+        found.append(RecordText(alias, file, text))
+    return found

@@ -20,6 +20,10 @@ LOCK_FILE = "citations.lock"
 """The review stamps (`register stamp`), in the registers folder."""
 EXCLUSIONS_FILE = "exclusions.yaml"
 """The statements of the specification deliberately not covered (`register coverage`)."""
+CONFORMANCE_DIR = "conformance"
+"""Each subject's recorded conformance results, `conformance/<ALIAS>.json`, in the
+registers folder (`register conformance import` writes them; docs/conformance.md)."""
+CONFORMANCE_SUFFIX = ".json"
 REGISTER_SUFFIX = ".yaml"
 """What a register file's name ends in: the rest is its slug."""
 NOT_REGISTERS = frozenset({SOURCES_FILE, EXCLUSIONS_FILE})
@@ -90,6 +94,15 @@ class Paths:
     def exclusions(self) -> Path:
         """`exclusions.yaml`: statements not covered on purpose, each with a reason."""
         return self.registers / EXCLUSIONS_FILE
+
+    @property
+    def conformance_dir(self) -> Path:
+        """`conformance/`: one recorded result file per subject."""
+        return self.registers / CONFORMANCE_DIR
+
+    def conformance(self, alias: str) -> Path:
+        """The recorded conformance results of the subject `alias`: `conformance/ALIAS.json`."""
+        return self.conformance_dir / (alias + CONFORMANCE_SUFFIX)
 
     def register(self, slug: str) -> Path:
         return self.registers / register_file(slug)

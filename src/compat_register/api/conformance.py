@@ -1,0 +1,109 @@
+"""The conformance suite's results beside the registers: `register conformance import`,
+and the recorded results every other command reads (verify --conformance, the site)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..conformance import collect
+from ..conformance.measured import latest_runs
+from ..conformance.record import record_text, records_of
+from ..conformance.results import Record, Run
+from ..model.diagnostic import Diagnostic, sort_diagnostics
+from ..model.results import Result
+from ..reading import folder
+from ..reading.document import Document
+from ..storage.atomic import write_all
+from ..storage.errors import RegisterError, WriteError
+from ..storage.layout import Paths
+from .loading import Waiting, project_paths, writer_at
+
+_COMMIT = re.compile(r"[0-9a-f]{7,40}")
+
+
+class UnknownSubject(RegisterError):
+    """`--subject` names no source of sources.yaml, or `--commit` is not a commit."""
+
+    usage = True
+
+
+@dataclass
+class Imported(Result):
+    """What `register conformance import` recorded: nothing while a file it was named does
+    not read (its diagnostics locate why)."""
+
+    record: Record | None = None
+    file: str = ""
+    """The record file, as messages name it."""
+    older: list[Run] = field(default_factory=list)
+    """Runs left out: a later run of the same scenario was given."""
+
+
+def import_results(
+    root: Path,
+    subject: str,
+    results: Sequence[Path],
+    *,
+    commit: str | None = None,
+    baseline: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+    on_wait: Waiting = None,
+) -> Imported:
+    """`register conformance import --subject ALIAS [--commit SHA] [--baseline FILE]
+    RESULTS...`: the suite's runs (and baseline) recorded for the subject at `commit`
+    (default: its pin) in `conformance/ALIAS.json`, replacing its previous record, written
+    atomically under the writer lock. Nothing is written while any file named is not what
+    the suite writes, or sources.yaml has errors. Raises `UnknownSubject` or
+    `collect.NoResults` (usage errors) for what cannot be asked."""
+    paths = project_paths(root, environ)
+    documents: dict[str, Document] = {}
+    problems: list[Diagnostic] = []
+    sources = folder.read_sources(paths, documents, problems)
+    if any(p.failing for p in problems):
+        return Imported(diagnostics=problems, refused="sources.yaml has errors: fix them first")
+    if subject not in sources.sources:
+        known = ", ".join(sorted(sources.sources)) or "none"
+        raise UnknownSubject(f"--subject {subject}: no such source in sources.yaml ({known})")
+    if commit is not None and not _COMMIT.fullmatch(commit):
+        raise UnknownSubject(f"--commit {commit}: expected 7 to 40 lower-case hex digits")
+    runs, problems = collect.read_runs(results)
+    listed, trouble = collect.read_baseline_file(baseline) if baseline else (None, [])
+    file = folder.display_path(paths.conformance(subject))
+    if problems or trouble:
+        refused = "nothing recorded: a file named is not what the suite writes"
+        return Imported(diagnostics=sort_diagnostics([*problems, *trouble]), refused=refused)
+    kept = latest_runs(runs)
+    pin = commit or sources.sources[subject].commit
+    record = Record(subject, pin, tuple(kept), listed, file)
+    command = f"register conformance import --subject {subject}"
+    with writer_at(paths, command, environ, on_wait) as journal:
+        _write(paths.conformance(subject), record_text(record), journal)
+    older = [run for run in runs if run not in kept]
+    return Imported(record=record, file=file, older=older)
+
+
+def _write(path: Path, text: str, journal: Path) -> None:
+    """The record, replacing the subject's previous one all at once (its folder made when
+    this is the first). Raises `WriteError`, one line naming the file."""
+    try:
+        path.parent.mkdir(exist_ok=True)
+        write_all([(path, text.encode("utf-8"))], journal)
+    except OSError as err:
+        raise WriteError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+@dataclass
+class Recorded(Result):
+    """Every subject's recorded results; its diagnostics: the record files that do not
+    read back, located in them."""
+
+    records: dict[str, Record] = field(default_factory=dict)
+
+
+def recorded_at(paths: Paths) -> Recorded:
+    """The records of `conformance/`, each read back (none when the folder is absent)."""
+    records, problems = records_of(folder.read_records(paths))
+    return Recorded(records, diagnostics=sort_diagnostics(problems))

@@ -1,0 +1,94 @@
+"""The files `register conformance import` is named: results folders, checks.json files and
+a baseline, read (regular files only, bounded) and parsed. The stage's one reader of files.
+
+A RESULTS argument is a checks.json file, a scenario's folder holding one, or a folder of
+such folders (the suite's `results/`, searched at any depth, so that a client scenario
+named `auth/basic-dcr` keeps its `/`). A name that is none of these is a usage error.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from ..model.diagnostic import Diagnostic
+from ..model.positions import Where
+from ..reading.folder import display_path
+from ..storage import regular
+from ..storage.errors import RegisterError
+from .baseline import read_baseline
+from .results import Baseline, Run
+from .suite import located_problem, read_run
+
+CHECKS_FILE = "checks.json"
+"""What the suite names each scenario's results."""
+
+
+class NoResults(RegisterError):
+    """A RESULTS argument that names no checks.json."""
+
+    usage = True
+
+
+def found_files(given: Path) -> list[tuple[Path, str]]:
+    """(checks.json, its results folder's name from the folder given) for one argument."""
+    if given.is_file():
+        return [(given, given.resolve().parent.name)]
+    if (given / CHECKS_FILE).is_file():
+        return [(given / CHECKS_FILE, given.resolve().name)]
+    if not given.is_dir():
+        raise NoResults(f"RESULTS '{display_path(given)}': no such file or folder")
+    found = []
+    for top, folders, files in os.walk(given):
+        folders.sort()  # the same order on every file system
+        if CHECKS_FILE in files:
+            path = Path(top) / CHECKS_FILE
+            found.append((path, Path(os.path.relpath(top, given)).as_posix()))
+    if not found:
+        raise NoResults(f"RESULTS '{display_path(given)}': no {CHECKS_FILE} in it, at any depth")
+    return found
+
+
+def read_runs(given: Iterable[Path]) -> tuple[list[Run], list[Diagnostic]]:
+    """Every run the arguments name, in the order given; the problems of those that are
+    not what the suite writes, located in them."""
+    runs: list[Run] = []
+    problems: list[Diagnostic] = []
+    for argument in given:
+        for path, folder in found_files(argument):
+            file = display_path(path)
+            text, trouble = read_text(path, file)
+            if text is None:
+                problems.extend(trouble)
+                continue
+            run, trouble = read_run(text, file, folder)
+            problems.extend(trouble)
+            if run is not None:
+                runs.append(run)
+    return runs, problems
+
+
+def read_baseline_file(path: Path) -> tuple[Baseline | None, list[Diagnostic]]:
+    file = display_path(path)
+    if not path.is_file():
+        raise NoResults(f"--baseline '{file}': no such file")
+    text, trouble = read_text(path, file)
+    return (None, trouble) if text is None else read_baseline(text, file)
+
+
+def read_text(path: Path, file: str) -> tuple[str | None, list[Diagnostic]]:
+    """A file's text (UTF-8, a byte order mark dropped), or the one problem of reading it."""
+    try:
+        data = regular.read_bytes(path, regular.MAX_BYTES)
+    except OSError as err:
+        where = Where(file, 1, 1)
+        return None, [
+            located_problem(where, "unreadable", f"cannot read file: {err.strerror or err}")
+        ]
+    try:
+        return data.decode("utf-8-sig"), []
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        message = "not UTF-8: save the file as UTF-8"
+        return None, [located_problem(Where(file, line, 1), "not-utf8", message)]

@@ -1,0 +1,130 @@
+"""JSON text -> plain data and where each value was written. Pure.
+
+Python's `json` says where a syntax error is (line and column) but not where a value is,
+and a shape problem (a status the suite never emits, a check without an `id`) must point
+at its value as every other problem does. So the text is parsed by `json` first (its
+errors are the located syntax errors), then walked once more for the offset of each value;
+a key given twice, which `json` silently resolves to the last, is refused at the second.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from typing import Any
+
+from ..model.positions import Path_, Where
+from ..storage.errors import RegisterError
+
+scanstring = json.decoder.scanstring  # type: ignore[attr-defined]  # json's own string reader
+"""(text, offset past the opening quote) -> (the string, offset past its closing quote)."""
+_DEEP = "not JSON this tool reads: nested too deeply"
+_SPACE = re.compile(r"[ \t\n\r]*")
+_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null|NaN|-?Infinity")
+
+
+class JsonProblem(RegisterError):
+    """Where the text stops being JSON (or repeats a key), and why, in one line."""
+
+    def __init__(self, where: Where, message: str) -> None:
+        super().__init__(message)
+        self.where = where
+        self.message = message
+
+
+class Parsed:
+    """A JSON document's data and the place of each value, by its path of keys and indexes."""
+
+    def __init__(self, data: Any, places: dict[Path_, Where], file: str) -> None:
+        self.data = data
+        self.places = places
+        self.file = file
+
+    def at(self, path: Path_) -> Where:
+        """Where the value at `path` was written, or its nearest written ancestor."""
+        while path and path not in self.places:
+            path = path[:-1]
+        return self.places.get(path, Where(self.file, 1, 1))
+
+
+def parse(text: str, file: str) -> Parsed:
+    """Parse `text` (the file `file` as messages name it); raises `JsonProblem`."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise JsonProblem(Where(file, err.lineno, err.colno), f"not JSON: {err.msg}") from None
+    except RecursionError:
+        raise JsonProblem(
+            Where(file, 1, 1), "not JSON this tool reads: nested too deeply"
+        ) from None
+    walker = _Walker(text, file)
+    try:
+        walker.value(0, ())
+    except RecursionError:
+        raise JsonProblem(
+            Where(file, 1, 1), "not JSON this tool reads: nested too deeply"
+        ) from None
+    return Parsed(data, walker.places, file)
+
+
+class _Walker:
+    """The offsets of a text `json` has accepted: only its structure is followed here."""
+
+    def __init__(self, text: str, file: str) -> None:
+        self.text = text
+        self.file = file
+        self.places: dict[Path_, Where] = {}
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def where(self, offset: int) -> Where:
+        line = bisect.bisect_right(self.starts, offset)
+        return Where(self.file, line, offset - self.starts[line - 1] + 1)
+
+    def space(self, i: int) -> int:
+        match = _SPACE.match(self.text, i)
+        return match.end() if match else i
+
+    def value(self, i: int, path: Path_) -> int:
+        """Record the value starting at (or after spaces from) `i`; its end offset."""
+        i = self.space(i)
+        self.places[path] = self.where(i)
+        char = self.text[i]
+        if char == "{":
+            return self.mapping(i + 1, path)
+        if char == "[":
+            return self.sequence(i + 1, path)
+        if char == '"':
+            return scanstring(self.text, i + 1)[1]
+        match = _SCALAR.match(self.text, i)
+        assert match is not None  # json accepted the text
+        return match.end()
+
+    def mapping(self, i: int, path: Path_) -> int:
+        seen: set[str] = set()
+        i = self.space(i)
+        if self.text[i] == "}":
+            return i + 1
+        while True:
+            i = self.space(i)
+            key, end = scanstring(self.text, i + 1)
+            if key in seen:
+                raise JsonProblem(self.where(i), f"key '{key}' given twice in one object")
+            seen.add(key)
+            i = self.value(self.space(end) + 1, (*path, key))  # past the colon
+            i = self.space(i)
+            if self.text[i] == "}":
+                return i + 1
+            i += 1  # the comma
+
+    def sequence(self, i: int, path: Path_) -> int:
+        i = self.space(i)
+        if self.text[i] == "]":
+            return i + 1
+        index = 0
+        while True:
+            i = self.space(self.value(i, (*path, index)))
+            index += 1
+            if self.text[i] == "]":
+                return i + 1
+            i += 1  # the comma

@@ -1,0 +1,160 @@
+"""A subject's record, `registers/conformance/<ALIAS>.json`: a `Record` <-> its text. Pure.
+
+One JSON object (docs/conformance.md): `format` (1), `subject`, `commit`, `baseline`
+(null, or `{file, server, client}`) and `runs`, each `{mode, scenario, timestamp, file,
+checks}`, a check keeping the suite's own keys (`id`, `status`, `name`, `description`,
+`timestamp`, `specReferences`, `errorMessage`; its free `details` and `logs` are left out).
+Read back, every check and baseline scenario knows its line, so a contradiction about it
+points there.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from ..model.diagnostic import Diagnostic
+from ..model.positions import Path_, Where
+from ..reading.folder import RecordText
+from .jsontext import JsonProblem, Parsed, parse
+from .results import MODES, Baseline, Check, Listed, Record, Run
+from .suite import CHECK_TEXTS, located_problem, read_checks, shape, value_at
+
+FORMAT = 1
+
+
+def record_text(record: Record) -> str:
+    """The record as its file holds it: two-space JSON, one key per line, a final newline."""
+    data = {
+        "format": FORMAT,
+        "subject": record.subject,
+        "commit": record.commit,
+        "baseline": _baseline_data(record.baseline),
+        "runs": [_run_data(run) for run in record.runs],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _baseline_data(baseline: Baseline | None) -> dict[str, Any] | None:
+    if baseline is None:
+        return None
+    return {"file": baseline.file, **{mode: baseline.scenarios(mode) for mode in MODES}}
+
+
+def _run_data(run: Run) -> dict[str, Any]:
+    return {
+        "mode": run.mode,
+        "scenario": run.scenario,
+        "timestamp": run.timestamp,
+        "file": run.file,
+        "checks": [check_data(check) for check in run.checks],
+    }
+
+
+def check_data(check: Check) -> dict[str, Any]:
+    """A check as the suite writes it, but for its free `details` and `logs`."""
+    data: dict[str, Any] = {"id": check.id, "status": check.status}
+    for key, attribute in CHECK_TEXTS.items():
+        if (value := getattr(check, attribute)) is not None:
+            data[key] = value
+    if check.spec_references:
+        data["specReferences"] = [
+            {"id": ref.id, **({"url": ref.url} if ref.url is not None else {})}
+            for ref in check.spec_references
+        ]
+    return data
+
+
+def read_record(text: str, file: str) -> tuple[Record | None, list[Diagnostic]]:
+    """The record in `text` (the file `file`); None and the located problems when it is not
+    what `register conformance import` writes."""
+    try:
+        parsed = parse(text, file)
+    except JsonProblem as err:
+        return None, [located_problem(err.where, "conformance-record", err.message)]
+    data = parsed.data
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None, [_shape(parsed, ("format",), f"expected a record of format {FORMAT}")]
+    problems: list[Diagnostic] = []
+    subject, commit = (_string(parsed, (key,), problems) for key in ("subject", "commit"))
+    baseline = _baseline(parsed, problems)
+    runs = _runs(parsed, problems)
+    if problems or subject is None or commit is None:
+        return None, problems
+    return Record(subject, commit, runs, baseline, file), []
+
+
+def _string(parsed: Parsed, path: Path_, problems: list[Diagnostic]) -> str | None:
+    value = value_at(parsed.data, path)
+    if isinstance(value, str) and value:
+        return value
+    problems.append(_shape(parsed, path, f"'{path[-1]}' is a non-empty string"))
+    return None
+
+
+def _baseline(parsed: Parsed, problems: list[Diagnostic]) -> Baseline | None:
+    data = parsed.data.get("baseline")
+    if data is None:
+        return None
+    file = _string(parsed, ("baseline", "file"), problems)
+    listed: list[Listed] = []
+    for mode in MODES:
+        names = value_at(data, (mode,))
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            problems.append(_shape(parsed, ("baseline", mode), f"'{mode}' lists scenario names"))
+            continue
+        places = (parsed.at(("baseline", mode, index)) for index in range(len(names)))
+        listed.extend(Listed(mode, name, where) for name, where in zip(names, places, strict=True))
+    return Baseline(file or "", tuple(listed))
+
+
+def _runs(parsed: Parsed, problems: list[Diagnostic]) -> tuple[Run, ...]:
+    runs = parsed.data.get("runs")
+    if not isinstance(runs, list):
+        problems.append(_shape(parsed, ("runs",), "'runs' is an array of runs"))
+        return ()
+    found = []
+    for index in range(len(runs)):
+        path: Path_ = ("runs", index)
+        mode = value_at(parsed.data, (*path, "mode"))
+        if mode not in MODES:
+            problems.append(_shape(parsed, (*path, "mode"), "a run's mode is server or client"))
+        scenario = _string(parsed, (*path, "scenario"), problems)
+        file = _string(parsed, (*path, "file"), problems)
+        timestamp = value_at(parsed.data, (*path, "timestamp"))
+        if timestamp is not None and not isinstance(timestamp, str):
+            problems.append(_shape(parsed, (*path, "timestamp"), "a timestamp is a string"))
+        checks = read_checks(parsed, (*path, "checks"), problems, "conformance-record")
+        if scenario and file and checks is not None and mode in MODES:
+            found.append(Run(mode, scenario, timestamp, file, checks, parsed.at(path)))
+    return tuple(found)
+
+
+def _shape(parsed: Parsed, path: Path_, message: str) -> Diagnostic:
+    return shape(parsed, path, message, "conformance-record")
+
+
+def records_of(texts: Iterable[RecordText]) -> tuple[dict[str, Record], list[Diagnostic]]:
+    """Subject alias -> its record, of the record files read; the problems of those that do
+    not read back (a record whose `subject` is not its file's name is one)."""
+    records: dict[str, Record] = {}
+    problems: list[Diagnostic] = []
+    for found in texts:
+        if found.text is None:
+            problems.append(
+                located_problem(
+                    Where(found.file, 1, 1), "conformance-record", found.problem or "unreadable"
+                )
+            )
+            continue
+        record, trouble = read_record(found.text, found.file)
+        problems.extend(trouble)
+        if record is None:
+            continue
+        if record.subject != found.alias:
+            message = f"the record of '{record.subject}' is in the file of '{found.alias}'"
+            problems.append(located_problem(Where(found.file, 1, 1), "conformance-record", message))
+            continue
+        records[found.alias] = record
+    return records, problems

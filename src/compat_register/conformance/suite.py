@@ -1,0 +1,144 @@
+"""What the suite writes -> `Run`s: a results folder's name and its checks.json. Pure.
+
+A folder is named `<scenario>-<timestamp>` for a client scenario and
+`server-<scenario>-<timestamp>` for a server one, the timestamp an ISO time with `:` and
+`.` made `-` (`2026-10-02T09-14-03-512Z`). A client scenario may hold a `/`
+(`auth/basic-dcr`): its folder then sits in a folder of that name, so a scenario is named
+by the path from the results folder given to the checks.json's folder.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..model.diagnostic import Diagnostic
+from ..model.positions import Path_, Where
+from .jsontext import JsonProblem, Parsed, parse
+from .results import STATUSES, Check, Run, SpecReference
+
+_STAMPED = re.compile(
+    r"(?P<name>.+)-(?P<date>\d{4}-\d\d-\d\d)T(?P<h>\d\d)-(?P<m>\d\d)-(?P<s>\d\d)-(?P<ms>\d{3})Z"
+)
+SERVER_PREFIX = "server-"
+
+CHECK_TEXTS = {
+    "name": "name",
+    "description": "description",
+    "timestamp": "timestamp",
+    "errorMessage": "error",
+}
+"""A check's optional string fields: the suite's key -> `Check`'s attribute."""
+
+
+def scenario_of(folder: str) -> tuple[str, str, str | None]:
+    """(mode, scenario, ISO timestamp or None) of a results folder's path, relative to the
+    results folder given (`server-tools-list-2026-10-02T09-14-03-512Z`, `auth/basic-dcr-...`).
+    A folder not named as the suite names it is taken whole as a client scenario's name."""
+    head, _, last = folder.rpartition("/")
+    match = _STAMPED.fullmatch(last)
+    timestamp = None
+    if match:
+        last = match["name"]
+        timestamp = f"{match['date']}T{match['h']}:{match['m']}:{match['s']}.{match['ms']}Z"
+    name = f"{head}/{last}" if head else last
+    if name.startswith(SERVER_PREFIX) and "/" not in name:
+        return "server", name.removeprefix(SERVER_PREFIX), timestamp
+    return "client", name, timestamp
+
+
+def read_run(text: str, file: str, folder: str) -> tuple[Run | None, list[Diagnostic]]:
+    """The run in checks.json `text` (the file `file`, in results folder `folder`); None and
+    the located problems when it is not what the suite writes."""
+    try:
+        parsed = parse(text, file)
+    except JsonProblem as err:
+        return None, [located_problem(err.where, "results-json", err.message)]
+    problems: list[Diagnostic] = []
+    checks = read_checks(parsed, (), problems, "results-shape")
+    if problems or checks is None:
+        return None, problems
+    mode, scenario, timestamp = scenario_of(folder)
+    return Run(mode, scenario, timestamp, file, checks, Where(file, 1, 1)), []
+
+
+def read_checks(
+    parsed: Parsed, path: Path_, problems: list[Diagnostic], code: str
+) -> tuple[Check, ...] | None:
+    """The checks of the array at `path` of a parsed document (checks.json's top level, or
+    a run of a record); problems, with `code`, are added to `problems`."""
+    items = value_at(parsed.data, path)
+    if not isinstance(items, list):
+        message = "expected an array of checks, as the suite writes"
+        problems.append(shape(parsed, path, message, code))
+        return None
+    found = [read_check(parsed, (*path, index), problems, code) for index in range(len(items))]
+    return tuple(check for check in found if check is not None)
+
+
+def read_check(parsed: Parsed, path: Path_, problems: list[Diagnostic], code: str) -> Check | None:
+    item = value_at(parsed.data, path)
+    if not isinstance(item, dict):
+        message = "a check is an object with an id and a status"
+        problems.append(shape(parsed, path, message, code))
+        return None
+    count = len(problems)
+    check_id = item.get("id")
+    if not isinstance(check_id, str) or not check_id:
+        problems.append(shape(parsed, (*path, "id"), "a check's id is a non-empty string", code))
+    status = item.get("status")
+    if status not in STATUSES:
+        message = f"status {status!r}: not one of {', '.join(STATUSES)}"
+        problems.append(shape(parsed, (*path, "status"), message, code))
+    texts = {}
+    for key, attribute in CHECK_TEXTS.items():
+        value = item.get(key)
+        if value is not None and not isinstance(value, str):
+            problems.append(shape(parsed, (*path, key), f"a check's {key} is a string", code))
+        texts[attribute] = value
+    references = read_references(parsed, (*path, "specReferences"), problems, code)
+    if len(problems) > count:
+        return None
+    where = parsed.at(path)
+    return Check(str(check_id), str(status), **texts, spec_references=references, where=where)
+
+
+def read_references(
+    parsed: Parsed, path: Path_, problems: list[Diagnostic], code: str
+) -> tuple[SpecReference, ...]:
+    items = value_at(parsed.data, path)
+    if items is None:
+        return ()
+    if not isinstance(items, list):
+        problems.append(shape(parsed, path, "specReferences is an array of {id, url}", code))
+        return ()
+    found = []
+    for index, item in enumerate(items):
+        ok = isinstance(item, dict) and isinstance(item.get("id"), str)
+        url = item.get("url") if isinstance(item, dict) else None
+        if not ok or not (url is None or isinstance(url, str)):
+            problems.append(shape(parsed, (*path, index), "a spec reference is {id, url}", code))
+            continue
+        found.append(SpecReference(item["id"], url))
+    return tuple(found)
+
+
+def value_at(data: Any, path: Path_) -> Any:
+    """The value at `path` in `data`, None where the path leads nowhere."""
+    for key in path:
+        if isinstance(data, dict) and isinstance(key, str):
+            data = data.get(key)
+        elif isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data):
+            data = data[key]
+        else:
+            return None
+    return data
+
+
+def shape(parsed: Parsed, path: Path_, message: str, code: str) -> Diagnostic:
+    return located_problem(parsed.at(path), code, message)
+
+
+def located_problem(where: Where, code: str, message: str) -> Diagnostic:
+    stem = where.file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return Diagnostic.at(where, id=stem, code=code, message=message)
