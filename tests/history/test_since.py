@@ -51,7 +51,7 @@ def test_each_entry_is_dated_by_the_commit_that_gave_it_its_state(history: Histo
 def test_the_pin_is_the_subjects_at_the_since_commit(history: History) -> None:
     """After `bump` moved the pin, a state reached is dated with the new pin."""
     text = (history.registers / "t.yaml").read_text()
-    history.project.write("registers/t.yaml", text.replace("{state: missing}", "{state: done}"))
+    history.project.write("registers/t.yaml", text.replace("state: missing", "state: done"))
     done = history.project.commit("T-03 is done")
     found = since(history)
     _, second = history.pins
@@ -62,7 +62,7 @@ def test_the_pin_is_the_subjects_at_the_since_commit(history: History) -> None:
 
 def test_a_state_not_committed_yet_has_no_since(history: History) -> None:
     text = (history.registers / "t.yaml").read_text()
-    (history.registers / "t.yaml").write_text(text.replace("{state: partial}", "{state: done}"))
+    (history.registers / "t.yaml").write_text(text.replace("state: partial", "state: done"))
     found = since(history)
     assert "T-01" not in found
     assert found["T-03"].commit == history.commits["entries"]  # same file, its state committed
@@ -70,7 +70,7 @@ def test_a_state_not_committed_yet_has_no_since(history: History) -> None:
 
 def test_a_state_left_and_reached_again_counts_from_its_return(history: History) -> None:
     text = (history.registers / "t.yaml").read_text()
-    history.project.write("registers/t.yaml", text.replace("{state: partial}", "{state: done}"))
+    history.project.write("registers/t.yaml", text.replace("state: partial", "state: done"))
     history.project.commit("T-01 is done")
     history.project.write("registers/t.yaml", text)
     back = history.project.commit("T-01 is partial again")
