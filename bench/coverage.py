@@ -1,6 +1,6 @@
 """Benchmark: coverage of every revision at the pin against reading the same files with git.
 
-    python bench/coverage.py --repo PATH/TO/modelcontextprotocol [--repeat 5] [--skips]
+    python bench/coverage.py --repo PATH/TO/modelcontextprotocol [--repeat 5] [--skips] [--exact]
 
 The registers are this repository's own (registers/sources.yaml and meta.yaml, copied to a
 temporary folder), the spec source read from --repo (a clone holding the pinned commit).
@@ -12,11 +12,19 @@ in this process, in turn with the floor, best of --repeat:
   no statement cache;
 - warm: the same with the cache a first run left (`.register/cache/statements.json`);
 - whole command: `api.coverage`, which verifies the statement source's citations first
-  (bench/verify.py measures verify itself).
+  (bench/verify.py measures verify itself);
+- parser floor: markdown-it-py's block parse of every distinct statement file, read
+  beforehand, and nothing else: the least an exact reading by this parser does cold
+  (`statements.markdown.parse`; the paragraphs' inline parse not counted).
 
-Target: warm within 2.0x of the floor. --skips prints, per revision, the lines holding a
-keyword in capitals that no statement holds, by why (code, HTML, headings, ...): the
-figures of docs/coverage.md.
+Each is timed twice: wall time, and CPU time of this process and its git children (the
+floor's work is mostly git's), which holds steady on a busy machine.
+
+Target: cold and warm within 2.0x of the floor. --skips prints, per revision, the lines
+holding a keyword in capitals that no statement holds, by why (code, HTML, headings,
+...): the figures of docs/coverage.md. --exact runs cold once more with the pre-filter
+off (`sentences.may_hold_keyword` taken as always true: every paragraph parsed) and
+fails unless every statement and changelog item is the same.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -39,12 +48,20 @@ from compat_register.coverage import run  # noqa: E402
 from compat_register.coverage.files import statement_files  # noqa: E402
 from compat_register.reading import folder  # noqa: E402
 from compat_register.sources import pins  # noqa: E402
+from compat_register.sources.diffs import listed_blobs  # noqa: E402
+from compat_register.statements import extract, markdown  # noqa: E402
 from compat_register.statements.markdown import parse, plain_markdown  # noqa: E402
 from compat_register.statements.sentences import boilerplate  # noqa: E402
 from compat_register.storage.layout import Paths  # noqa: E402
 
 HERE = Path(__file__).parent.parent
 KEYWORD = re.compile(r"(?<![\w-])(MUST|REQUIRED|SHALL|SHOULD|RECOMMENDED|MAY|OPTIONAL)(?![\w-])")
+
+
+def cpu() -> float:
+    """CPU seconds of this process and of its children waited for (git's processes)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
 
 
 def floor(repo: Path, commit: str, paths: list[str]) -> None:
@@ -69,6 +86,7 @@ def main() -> None:
     parser.add_argument("--repo", type=Path, default=os.environ.get("REGISTER_SOURCE_SPEC"))
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--skips", action="store_true", help="what the extraction skips")
+    parser.add_argument("--exact", action="store_true", help="the pre-filter changes nothing")
     options = parser.parse_args()
     if options.repo is None:
         raise SystemExit("--repo PATH (a clone of the spec holding the pinned commit)")
@@ -83,27 +101,19 @@ def main() -> None:
             "REGISTER_SOURCE_SPEC": str(options.repo.resolve()),
             "REGISTER_CACHE": str(root / "cache"),
         }
-        measure(registers, env, options.repo.resolve(), options.repeat, options.skips)
+        measure(registers, env, options.repo.resolve(), options)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
 
-def measure(registers: Path, env: dict[str, str], repo: Path, repeat: int, skips: bool) -> None:
+def measure(registers: Path, env: dict[str, str], repo: Path, options: argparse.Namespace) -> None:
     sources = folder.read_sources(Paths.of(registers, env), {}, [])
     spec = sources.sources["spec"]
-    commit = subprocess.run(
-        ["git", "--git-dir", str(repo), "rev-parse", spec.commit],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    listed = subprocess.run(
-        ["git", "--git-dir", str(repo), "ls-tree", "-r", "--name-only", commit],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split("\n")
-    files = statement_files(spec, listed, sources.revisions)
+    commit = git(repo, "rev-parse", spec.commit).strip()
+    blobs = listed_blobs(git(repo, "ls-tree", "-r", "-z", commit))
+    files = statement_files(spec, blobs, sources.revisions)
+    texts = {blobs[p]: git(repo, "cat-file", "blob", blobs[p]) for p in files}
+    pages = [plain_markdown(texts[blobs[p]]) for p in dict.fromkeys(files) if _is_page(p)]
     verified = api.verify_citations(
         registers, skip=[a for a in sources.sources if a != "spec"], environ=env
     )
@@ -119,32 +129,36 @@ def measure(registers: Path, env: dict[str, str], repo: Path, repeat: int, skips
         finally:
             checkouts.close()
 
-    times: dict[str, list[float]] = {"floor": [], "cold": [], "warm": [], "whole command": []}
-    for _ in range(repeat):  # in turn, so that a load that comes and goes weighs on all alike
-        times["floor"].append(best_call(lambda: floor(repo, commit, list(files)), 1))
-        times["cold"].append(best_call(lambda: measured(True), 1))
-        times["warm"].append(best_call(lambda: measured(False), 1))
-        times["whole command"].append(best_call(lambda: api.coverage(registers, environ=env), 1))
-    result = measured(False)
-    size = sum(
-        len(
-            subprocess.run(
-                ["git", "--git-dir", str(repo), "cat-file", "blob", f"{commit}:{p}"],
-                capture_output=True,
-                check=True,
-            ).stdout
-        )
-        for p in files
-    )
+    actions: dict[str, Callable[[], object]] = {
+        "floor": lambda: floor(repo, commit, list(files)),
+        "cold": lambda: measured(True),
+        "warm": lambda: measured(False),
+        "whole command": lambda: api.coverage(registers, environ=env),
+        "parser floor": lambda: [parse(page) for page in dict.fromkeys(pages)],
+    }
+    walls: dict[str, list[float]] = {name: [] for name in actions}
+    cpus: dict[str, list[float]] = {name: [] for name in actions}
+    for _ in range(options.repeat):  # in turn: a load that comes and goes weighs on all alike
+        for name, action in actions.items():
+            walls[name].append(best_call(action, 1))
+            cpus[name].append(best_call(action, 1, clock=cpu))
+    size = sum(len(texts[blobs[p]].encode()) for p in files)
     print(
-        f"spec at {commit[:12]}: {len(files)} statement files, {size / 1e6:.1f} MB, "
-        f"{len(sources.revisions)} revisions"
+        f"spec at {commit[:12]}: {len(files)} statement files ({len(set(texts))} distinct),"
+        f" {size / 1e6:.1f} MB, {len(sources.revisions)} revisions; best of {options.repeat}"
     )
-    best = {name: min(found) for name, found in times.items()}
-    for name, seconds in best.items():
-        ratio = "" if name == "floor" else f"  {seconds / best['floor']:.2f}x the floor"
-        print(f"{name:>14}: {seconds * 1000:7.1f} ms{ratio}")
-    print("target: warm within 2.0x of the floor")
+    print(f"{'':>14}  {'wall':>9}  {'':>12}  {'CPU':>9}")
+    floor_wall, floor_cpu = min(walls["floor"]), min(cpus["floor"])
+    for name in actions:
+        wall, used = min(walls[name]), min(cpus[name])
+        print(
+            f"{name:>14}: {wall * 1000:6.1f} ms  {wall / floor_wall:5.2f}x floor"
+            f"  {used * 1000:6.1f} ms  {used / floor_cpu:5.2f}x floor"
+        )
+    print("target: cold and warm within 2.0x of the floor")
+    result = measured(True)
+    if options.exact:
+        exact(result, lambda: measured(True))
     print()
     print("revision     statements  cited  excluded  uncovered   new  changed  same")
     for revision, counts in result.coverage.summary().items():
@@ -154,8 +168,42 @@ def measure(registers: Path, env: dict[str, str], repo: Path, repeat: int, skips
             f" {counts['excluded']:>9}"
             f" {counts['uncovered']:>10} {kinds['new']:>5} {kinds['changed']:>8} {kinds['same']:>5}"
         )
-    if skips:
+    if options.skips:
         print_skips(repo, commit, files, result)
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "--git-dir", str(repo), *args], capture_output=True, text=True, check=True
+    ).stdout
+
+
+def _is_page(path: str) -> bool:
+    return not path.endswith(tuple(extract.TYPESCRIPT_SUFFIXES))
+
+
+def exact(result: run.Measured, cold: Callable[[], run.Measured]) -> None:
+    """Cold once more with the pre-filter off: every statement, state, change and
+    changelog item must be the same."""
+    kept = markdown.may_hold_keyword
+    markdown.may_hold_keyword = lambda _: True
+    try:
+        started = cpu()
+        unfiltered = cold()
+        used = cpu() - started
+    finally:
+        markdown.may_hold_keyword = kept
+    same = rows(unfiltered) == rows(result) and unfiltered.changelogs == result.changelogs
+    print(f"cold without the pre-filter: {used * 1000:.1f} ms CPU; results the same: {same}")
+    if not same:
+        raise SystemExit("the pre-filter changed the statements")
+
+
+def rows(result: run.Measured) -> list[tuple[object, ...]]:
+    return [
+        (r.revision, r.source, r.statement, r.state, r.entries, r.exclusion, r.change)
+        for r in result.coverage.rows
+    ]
 
 
 def print_skips(repo: Path, commit: str, files: dict[str, str], result: run.Measured) -> None:

@@ -22,6 +22,7 @@ from ..sources.pins import Checkouts
 from ..statements import changelog as changelogs
 from ..statements import extract
 from ..statements.cache import StatementCache, key
+from ..statements.markdown import Readings
 from ..statements.statement import Statement
 from . import changelog as covering_items
 from . import states
@@ -109,6 +110,7 @@ class _Files:
     def __init__(self, checkout: Checkout, sha: str, source: Source, cache: StatementCache):
         self.checkout, self.sha, self.source, self.cache = checkout, sha, source, cache
         self.blobs = listed_blobs(checkout.run_git("ls-tree", "-r", "-z", "--full-tree", sha))
+        self.readings = Readings()  # revisions repeat most paragraphs: each is parsed once
 
     def read(
         self, revisions: Sequence[str]
@@ -127,7 +129,7 @@ class _Files:
         name = key(_reader(path), self.blobs[path])
         found = self.cache.get(name, path)
         if found is None:
-            found = extract.statements(path, self._text(path), self.source.markdown)
+            found = extract.statements(path, self._text(path), self.source.markdown, self.readings)
             self.cache.put(name, found)
         return found
 

@@ -18,12 +18,18 @@ def readable(path: str, markdown_globs: Sequence[str] = ()) -> bool:
     return _suffix(path) in TYPESCRIPT_SUFFIXES or file_kind(path, markdown_globs) == "markdown"
 
 
-def statements(path: str, text: str, markdown_globs: Sequence[str] = ()) -> list[Statement]:
-    """The statements of one file, in line order (none for a file of another kind)."""
+def statements(
+    path: str,
+    text: str,
+    markdown_globs: Sequence[str] = (),
+    readings: markdown.Readings | None = None,
+) -> list[Statement]:
+    """The statements of one file, in line order (none for a file of another kind);
+    `readings` keeps what paragraphs read as for the files read after it (one run's)."""
     if _suffix(path) in TYPESCRIPT_SUFFIXES:
-        return typescript.statements(path, text)
+        return typescript.statements(path, text, readings)
     if file_kind(path, markdown_globs) == "markdown":
-        return markdown.statements(path, text)
+        return markdown.statements(path, text, readings=readings)
     return []
 
 

@@ -34,6 +34,14 @@ _KEYWORD = re.compile(
 _END = re.compile(r"[.!?][\"'”’)\]]*(?=\s)")
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|Dr|Mr|Ms|No)|\b[A-Z])\.\Z")
 _BOILERPLATE = re.compile(r"\bkey\s*words\b.*\b(?:BCP\s*14|RFC\s*2119|RFC\s*8174)\b", re.I | re.S)
+_WORDS = ("MUST", "REQUIRED", "SHALL", "SHOULD", "RECOMMENDED", "MAY", "OPTIONAL")
+"""Each keyword holds one of these (`MUST NOT` holds `MUST`, `NOT RECOMMENDED` `RECOMMENDED`)."""
+_PREFIXES = sorted({w[:n] for w in _WORDS for n in range(1, len(w))}, key=len, reverse=True)
+_DROPPED = r"[*_~\[\]!<&`{\\]"
+"""The characters that open what the reading drops or replaces between two letters: an
+emphasis or strike mark, a link's or image's brackets, inline HTML or an autolink, a
+character reference, a code span, a JSX comment or TypeDoc link, a backslash escape."""
+_MAY_HOLD = re.compile("|".join(_WORDS) + "|&#|(?:" + "|".join(_PREFIXES) + ")" + _DROPPED)
 
 
 @dataclass(frozen=True)
@@ -66,6 +74,20 @@ def sentences(pieces: Sequence[Piece]) -> Iterator[Sentence]:
         if keyword is None or boilerplate(text):
             continue
         yield Sentence(lines[start], lines[stop - 1], keyword, text)
+
+
+def may_hold_keyword(source: str) -> bool:
+    """Whether the plain text read from `source` (Markdown, MDX, a doc comment) can hold a
+    keyword: False only when none of its sentences can be a statement, so that the text
+    need not be parsed (most paragraphs hold none; parsing is what coverage costs).
+
+    Exact, not a guess: every letter of the plain text is a letter of the source, in
+    order, but for a numeric character reference (`&#77;`; no named one spells an ASCII
+    capital). So a keyword that is not in the source as it is has a first letter after
+    which the source's next character is dropped or replaced, which is one of
+    `_DROPPED`: `MU**ST**`, `MU<b></b>ST`, `[MU](x)ST`, `MU{/* */}ST`. Word boundaries are
+    not looked at (a superset: `MUSTARD` is parsed for nothing, never missed)."""
+    return _MAY_HOLD.search(source) is not None
 
 
 def boilerplate(text: str) -> bool:

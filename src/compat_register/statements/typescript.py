@@ -24,9 +24,11 @@ _LINK = re.compile(r"\{@link(?:code|plain)?\s+([^}|\s]+)(?:\s*\|?\s*([^}]*))?\}"
 """TypeDoc's inline link, `{@link Tool.outputSchema}` or `{@link Tool | the tool}`: its text."""
 
 
-def statements(path: str, text: str) -> list[Statement]:
+def statements(path: str, text: str, readings: markdown.Readings | None = None) -> list[Statement]:
     """The statements of a schema's doc comments, each under the declaration it documents
-    (`InitializeResult` or `InitializeResult.protocolVersion`)."""
+    (`InitializeResult` or `InitializeResult.protocolVersion`); `readings` as for
+    `markdown.statements`."""
+    readings = readings or markdown.Readings()
     lines = text.split("\n")
     found: list[Statement] = []
     top, scanned = "", 0
@@ -36,8 +38,8 @@ def statements(path: str, text: str) -> list[Statement]:
         heading, anchor = _heading(declaration, top)
         body = "\n".join(_LEADER.sub("", line, count=1) for line in _bodies(lines, start, stop))
         body = _LINK.sub(lambda m: m[2].strip() or m[1], body)
-        for statement in markdown.statements(path, body, start + 1):
-            found.append(_under(statement, heading, anchor))
+        for statement in _comment(body, readings):
+            found.append(_under(statement, path, start, heading, anchor))
     return found
 
 
@@ -82,11 +84,20 @@ def _heading(declaration: str, top: str) -> tuple[str, str]:
     return top, top.lower()
 
 
-def _under(statement: Statement, heading: str, anchor: str) -> Statement:
+def _comment(body: str, readings: markdown.Readings) -> list[Statement]:
+    """A doc comment's statements, on lines from 1; each text read once in a run."""
+    found = readings.pages.get(body)
+    if found is None:
+        found = readings.pages[body] = markdown.statements("", body, 1, readings)
+    return found
+
+
+def _under(statement: Statement, path: str, start: int, heading: str, anchor: str) -> Statement:
+    """A comment's statement in its file: its path, its lines, the declaration's heading."""
     return Statement(
-        statement.path,
-        statement.line,
-        statement.end,
+        path,
+        statement.line + start,
+        statement.end + start,
         statement.keyword,
         statement.text,
         heading,
