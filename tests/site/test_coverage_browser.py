@@ -141,6 +141,37 @@ def test_a_revision_page_lists_its_changelog_with_the_entries_covering_it(
     assert items == ["IDs may be strings (SEP-12). — T-01", "Cancellation (PR #40). — no entry"]
 
 
+LONGER = "2026-07-28/basic/authorization/authorization-server-discovery/"
+"""Put before each file heading's path: longer than the MCP spec's longest path shown."""
+
+
+def test_a_file_heading_breaks_on_a_phone_by_the_register_css_alone(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(390, 844)
+    try:
+        browser.get(site + f"registers/coverage/{NEW}/")
+        wait(lambda: browser.find_elements(By.CSS_SELECTOR, "article h2.reg-file code"))
+        browser.execute_script(  # material's own breaking set aside: another theme has none
+            "var s = document.createElement('style');"
+            "s.textContent = '.md-typeset, .md-typeset code"
+            " { overflow-wrap: normal; word-break: normal; }';"
+            "document.head.appendChild(s);"
+            "document.querySelectorAll('article h2.reg-file code')"
+            ".forEach(c => { c.textContent = arguments[0] + c.textContent; });",
+            LONGER,
+        )
+        width, page, beyond = browser.execute_script(
+            "var heads = document.querySelectorAll('article h2.reg-file');"
+            "return [document.documentElement.clientWidth, document.documentElement.scrollWidth,"
+            " Array.from(heads).map(h => h.scrollWidth - h.clientWidth)];"
+        )
+    finally:
+        browser.set_window_size(1400, 1000)
+    assert len(beyond) == 2 and all(pixels <= 0 for pixels in beyond), beyond
+    assert page <= width, "nothing to scroll sideways"
+
+
 @pytest.mark.parametrize("width", [1400, 390])
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 @pytest.mark.parametrize("page", PAGES)
