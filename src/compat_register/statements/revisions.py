@@ -46,24 +46,29 @@ def changes(
 ) -> dict[str, list[Change]]:
     """revision -> the change of each of its statements, in their order."""
     found: dict[str, list[Change]] = {}
-    previous: tuple[str, Sequence[Statement]] | None = None
+    previous: tuple[str, Sequence[Statement], list[str]] | None = None
     for revision in revisions:
         mine = statements.get(revision, ())
+        texts = [normalised(s.text) for s in mine]  # once: as new, then as old
         if previous is None:
             found[revision] = [Change("new") for _ in mine]
         else:
-            found[revision] = compare(*previous, revision, mine)
-        previous = (revision, mine)
+            found[revision] = compare(*previous, revision, mine, texts)
+        previous = (revision, mine, texts)
     return found
 
 
 def compare(
-    old_revision: str, old: Sequence[Statement], revision: str, new: Sequence[Statement]
+    old_revision: str,
+    old: Sequence[Statement],
+    old_texts: list[str],
+    revision: str,
+    new: Sequence[Statement],
+    new_texts: list[str],
 ) -> list[Change]:
-    """Each statement of `new` (of `revision`) against those of `old`, in order. Statements
-    are named by their index: a statement hashes its whole text on every look-up."""
-    old_texts = [normalised(s.text) for s in old]
-    new_texts = [normalised(s.text) for s in new]
+    """Each statement of `new` (of `revision`) against those of `old`, in order, with their
+    `normalised` texts. Statements are named by their index: a statement hashes its whole
+    text on every look-up."""
     used: set[int] = set()  # indices into `old`: a statement is hashed on every look-up
     same = _same(old, old_texts, new, new_texts, used)
     groups: dict[tuple[str, str], list[int]] = {}
