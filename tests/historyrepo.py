@@ -34,7 +34,7 @@ sources:
 T01 = """  - id: T-01
     title: Handles requests
     what: The server handles requests.
-    status: {{state: {state}}}
+    status: {{state: {state}, note: As it stands.}}
     value: {{level: high}}
     effort: {{size: S}}
     risk: None.
@@ -68,7 +68,7 @@ EXT = (
     + """  - id: E-01
     title: Extra
     what: An extra register.
-    status: {state: partial}
+    status: {state: partial, note: Half of it.}
     value: {level: low}
     effort: {size: S}
     risk: None.

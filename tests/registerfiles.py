@@ -45,6 +45,7 @@ def revision_entry(
     revisions: str = "",
     cite: str = "internal/a.go:1",
     note: str = "",
+    concept: str = "",
 ) -> str:
     """Entry T-NN of a `register_head()` register over `REVISION_SOURCES` (subject `up`)."""
     lines = [
@@ -59,4 +60,6 @@ def revision_entry(
     ]
     if revisions:
         lines.append(f"    revisions: {revisions}")
+    if concept:
+        lines.append(f"    concept: {concept}")
     return "\n".join(lines) + "\n"

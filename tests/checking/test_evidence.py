@@ -22,7 +22,8 @@ def check(tmp_path: Path, run_line: RunLine, *entries: str, strict: bool = False
 def test_citing_only_the_spec_warns_at_the_state(
     tmp_path: Path, run_line: RunLine, state: str
 ) -> None:
-    result = check(tmp_path, run_line, entry(1, state, cite="schema/s.ts:3"))
+    noted = entry(1, state, cite="schema/s.ts:3", note="some of it")
+    result = check(tmp_path, run_line, noted)
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
         f"{tmp_path / 't.yaml'}:13:21: warning: T-01: state '{state}' cites nothing of the "
@@ -31,7 +32,7 @@ def test_citing_only_the_spec_warns_at_the_state(
     ]
     line = (tmp_path / "t.yaml").read_text().splitlines()[12]
     assert line[20:].startswith(state)
-    strict = check(tmp_path, run_line, entry(1, state, cite="schema/s.ts:3"), strict=True)
+    strict = check(tmp_path, run_line, noted, strict=True)
     assert strict.exit_code == 1
 
 
@@ -52,7 +53,8 @@ def test_citing_the_subject_passes(
 
 @pytest.mark.parametrize("state", ["missing", "n/a"])
 def test_missing_and_na_need_no_subject(tmp_path: Path, run_line: RunLine, state: str) -> None:
-    result = check(tmp_path, run_line, entry(1, state, cite="schema/s.ts:3"), strict=True)
+    noted = entry(1, state, cite="schema/s.ts:3", note="not there")
+    result = check(tmp_path, run_line, noted, strict=True)
     assert result.stdout == "0 errors, 0 warnings\n", result.output
 
 

@@ -149,7 +149,7 @@ def test_a_rebuild_reads_only_the_new_commits(
     assert parsed == []  # every diff and count came from the cache
     assert again.commits == first.commits
     text = (registers / "t.yaml").read_text(encoding="utf-8")
-    copy.write("registers/t.yaml", text.replace("{state: partial}", "{state: done}", 1))
+    copy.write("registers/t.yaml", text.replace("{state: partial, note:", "{state: done, note:", 1))
     copy.commit("T-01 is done")
     parsed.clear()
     third = repository.read_history(registers, cache)
@@ -200,7 +200,7 @@ def test_a_file_that_did_not_load_is_located_then_compared_when_mended(
     text = (registers / "t.yaml").read_text(encoding="utf-8")
     copy.write("registers/t.yaml", text.replace("  - id: T-03", "  - id: [T-03"))
     copy.commit("Break t.yaml")
-    copy.write("registers/t.yaml", text.replace("{state: partial}", "{state: done}", 1))
+    copy.write("registers/t.yaml", text.replace("{state: partial, note:", "{state: done, note:", 1))
     copy.commit("Mend t.yaml, T-01 done")
     found = repository.read_history(registers, tmp_path / "cache.json")
     page = render.render_site(api.check(registers).registers, history=found)

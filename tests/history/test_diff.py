@@ -147,7 +147,8 @@ def test_no_revision_is_head_against_the_working_tree(
     path = in_project.registers / "t.yaml"
     text = path.read_text(encoding="utf-8")
     try:
-        path.write_text(text.replace("{state: partial}", "{state: done}", 1), encoding="utf-8")
+        done = text.replace("{state: partial, note:", "{state: done, note:", 1)
+        path.write_text(done, encoding="utf-8")
         data = diff_json(run_line)
         assert data["from"] == in_project.commits["title"] and data["to"] == "worktree"
         state = {"status.state": {"from": "partial", "to": "done"}}

@@ -72,6 +72,6 @@ def test_the_prose_fields_are_the_fields_the_schema_holds_as_prose() -> None:
 
 
 def test_the_stages_take_the_words_from_the_vocabulary() -> None:
-    assert priorities.STATES is vocabulary.STATES
+    assert priorities.counted is vocabulary.counted
     assert chart.CHARTED is vocabulary.CHARTED
     assert plain.state_word is vocabulary.state_word

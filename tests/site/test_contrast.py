@@ -12,7 +12,7 @@ from compat_register.site import formatter, jinja
 
 CSS = jinja.asset("register.css")
 KINDS = {
-    "state": ("done", "partial", "missing", "n-a"),
+    "state": ("done", "partial", "missing", "n-a", "unknown"),
     "value": ("high", "med", "low", "none"),
     "effort": ("s", "m", "l", "xl"),
     "status": ("standard", "draft", "retired"),

@@ -16,6 +16,7 @@ from ..model.diagnostic import Diagnostic, sort_diagnostics
 from ..model.registers import Register, RegisterSet, Sources
 from ..model.results import Result
 from ..reading import folder
+from ..reading.concepts import read_concepts
 from ..reading.document import Document
 from ..reading.exclusions import read_exclusions
 from ..storage import project
@@ -115,7 +116,11 @@ def _read(paths: Paths, on_register: Callable[[Register, Sources], None] | None)
     exclusions = read_exclusions(paths, documents, diagnostics)
     if exclusions is not None:
         exclusions = resolve.resolved_exclusions(exclusions, sources)
-    return folder.Loaded(RegisterSet(sources, registers, exclusions), documents, diagnostics)
+    concepts = read_concepts(paths, documents, diagnostics)
+    if concepts is not None:
+        concepts = resolve.resolved_concepts(concepts, sources)
+    loaded = RegisterSet(sources, registers, exclusions, concepts)
+    return folder.Loaded(loaded, documents, diagnostics)
 
 
 @dataclass

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..model.claims import claimants
+from ..model.concepts import Concepts
 from ..model.exclusions import Exclusions
 from ..model.registers import Citation, Register, Sources
 from .safety import check_repo_path
@@ -49,6 +50,16 @@ def resolved_exclusions(exclusions: Exclusions, sources: Sources) -> Exclusions:
         for exclusion, citation in zip(exclusions.items, citations, strict=True)
     ]
     return replace(exclusions, items=items)
+
+
+def resolved_concepts(concepts: Concepts, sources: Sources) -> Concepts:
+    """concepts.yaml with each concept's statements resolved (the value it was given is
+    left as it was)."""
+    items = tuple(
+        replace(concept, statements=tuple(_resolved(list(concept.statements), sources)))
+        for concept in concepts.concepts
+    )
+    return replace(concepts, concepts=items)
 
 
 def _resolved(citations: list[Citation], sources: Sources) -> list[Citation]:

@@ -13,7 +13,7 @@ from ..model.registers import Citation, Entry, Register, RegisterSet, Sources, W
 from ..model.vocabulary import EVIDENCED, RATED
 from ..reading import ids, schema
 from ..reading.document import Document
-from . import bounds, resolve
+from . import bounds, concepts, resolve
 from .safety import check_repo_path, check_repo_url
 
 TIMESTAMP = re.compile(
@@ -44,9 +44,11 @@ def check(
             continue  # sources.yaml is missing, unreadable or empty: reported there, once
         for citation in register.citations():
             yield from check_citation(citation, registers.sources, sources_failed)
-    if registers.exclusions is not None and registers.sources.sources:
-        for citation in registers.exclusions.citations():
-            yield from check_citation(citation, registers.sources, sources_failed)
+    yield from concepts.check(registers, documents)
+    for side in (registers.exclusions, registers.concepts):
+        if side is not None and registers.sources.sources:
+            for citation in side.citations():
+                yield from check_citation(citation, registers.sources, sources_failed)
 
 
 def check_sources(sources: Sources, doc: Document | None) -> Iterator[Diagnostic]:

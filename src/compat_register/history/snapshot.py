@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..model.registers import Citation, Entry
-from ..model.vocabulary import RATED, STATES
+from ..model.vocabulary import RATED, STATES, counted
 from ..reading import schema
 from ..reading.build import build_entry, build_register
 from ..reading.document import Document, LoadError
@@ -82,6 +82,7 @@ def _register_summary(doc: Document, slug: str, memo: EntryMemo) -> Summary:
     for summary in entries.values():
         if summary["state"] in counts:
             counts[summary["state"]] += 1
+    counts = {state: counts[state] for state in counted(s for s, n in counts.items() if n)}
     header: dict[str, Any] = {name: getattr(register, name) for name in HEADER_FIELDS}
     header["description"] = digest(register.description, register.summary_citations)
     header["summary"] = digest(register.summary or "", register.summary_citations)

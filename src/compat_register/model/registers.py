@@ -14,6 +14,7 @@ from .prose import Prose
 from .vocabulary import PROSE
 
 if TYPE_CHECKING:
+    from .concepts import Concepts
     from .exclusions import Exclusions
 
 
@@ -254,6 +255,9 @@ class Entry:
     texts: tuple[Prose, ...] = ()
     """Its prose fields that hold text, parsed (`model.prose`), in file order: each of the
     fields above that holds prose is one of these (a `Prose` is its string)."""
+    concept: str | None = None
+    """`concept:`, the ID of the concept in registers/concepts.yaml it describes (its row
+    on the matrix page); None: it names none."""
 
     @property
     def anchor(self) -> str:
@@ -320,6 +324,8 @@ class RegisterSet:
     registers: list[Register]
     exclusions: Exclusions | None = None
     """registers/exclusions.yaml, when there is one."""
+    concepts: Concepts | None = None
+    """registers/concepts.yaml, when there is one."""
     backlinks: dict[EntryKey, list[str]] = field(default_factory=dict)
     """Entry -> the IDs of the entries (or register slugs) whose prose references it, in
     register order: what `checking.references` found, on the set it checked (empty before)."""

@@ -14,6 +14,7 @@ written on a plain page (`STATE_WORDS`) and which states are open, evidenced or 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from typing import Any, Literal, get_args
@@ -36,8 +37,10 @@ def packaged_schema(name: str) -> dict[str, Any]:
 _DEFS: dict[str, Any] = packaged_schema(REGISTER_SCHEMA)["$defs"]
 _ENTRY: dict[str, Any] = _DEFS["entry"]["properties"]
 
-State = Literal["done", "partial", "missing", "n/a"]
-"""An entry's state: what its register's subject does about it, at its pinned commit."""
+State = Literal["done", "partial", "missing", "n/a", "unknown"]
+"""An entry's state: what its register's subject does about it, at its pinned commit;
+`unknown` when nobody has assessed it (apart from `missing`, a gap, and `n/a`, which does
+not apply)."""
 Level = Literal["high", "med", "low", "none"]
 """An entry's value level, highest first."""
 Size = Literal["S", "M", "L", "XL"]
@@ -87,6 +90,20 @@ OPEN: tuple[State, ...] = ("missing", "partial")
 """The states whose entries are work still to do (the priorities page)."""
 EVIDENCED: tuple[State, ...] = ("done", "partial")
 """The states that claim something of the subject, and so must cite it (the evidence rule)."""
+NOTED: tuple[State, ...] = ("partial", "n/a")
+"""The states that say too little alone: what is partial, why it does not apply. Their
+status needs a note (the note rule, a warning)."""
+COUNTED_WHEN_USED: tuple[State, ...] = ("unknown",)
+"""The states a count lists only when some entry has them: a set that never says `unknown`
+keeps the counts, columns and bars it always had."""
+
+
+def counted(used: Iterable[str]) -> tuple[State, ...]:
+    """The states a count of entries whose states are `used` lists, in `STATES` order."""
+    seen = set(used)
+    return tuple(s for s in STATES if s not in COUNTED_WHEN_USED or s in seen)
+
+
 CHARTED: tuple[State, ...] = ("done", "partial", "missing")
 """The states the Changes page charts over time, in the chart's order."""
 
@@ -95,6 +112,7 @@ STATE_WORDS: dict[State, str] = {
     "partial": "Partial",
     "missing": "Missing",
     "n/a": "N/A",
+    "unknown": "Unknown",
 }
 """Each state as the leading word of a plain page's subject bullet (`mcpx @ 05c78b2.
 Partial. ...`): what `site.plain` writes and `register import` reads back."""

@@ -199,4 +199,5 @@ def _build_entry(
         meta=as_dict(data.get("_meta")),
         next_step=texts.get(("next",)),
         texts=tuple(texts.values()),
+        concept=as_text(data.get("concept")) or None,
     )

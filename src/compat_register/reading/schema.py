@@ -25,6 +25,7 @@ from .document import Document
 REGISTER = REGISTER_SCHEMA
 SOURCES = SOURCES_SCHEMA
 EXCLUSIONS = "exclusions.schema.json"
+CONCEPTS = "concepts.schema.json"
 
 
 load_schema = packaged_schema

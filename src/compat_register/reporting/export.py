@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..model.concepts import Concept, Concepts
 from ..model.registers import Citation, Entry, EntryKey, Rated, Register, RegisterSet, Source
 from ..model.vocabulary import RATED, RatedField
 
@@ -25,6 +26,25 @@ def export(registers: RegisterSet) -> dict[str, Any]:
         "sources": {alias: source_data(s) for alias, s in sources.sources.items()},
         "pending": sources.pending,
         "registers": [register_data(r, registers.backlinks) for r in registers.registers],
+        "concepts": concepts_data(registers.concepts),
+    }
+
+
+def concepts_data(concepts: Concepts | None) -> list[dict[str, Any]] | None:
+    """concepts.yaml's concepts in file order; None when there is no such file."""
+    return None if concepts is None else [concept_data(c) for c in concepts.concepts]
+
+
+def concept_data(concept: Concept) -> dict[str, Any]:
+    return {
+        "id": concept.id,
+        "title": concept.title,
+        "parent": concept.parent,
+        "statements": [citation_data(c) for c in concept.statements],
+        "checks": list(concept.checks),
+        "file": concept.where.file,
+        "line": concept.where.line,
+        "_meta": concept.meta,
     }
 
 
@@ -81,6 +101,7 @@ def entry_data(entry: Entry, backlinks: list[str]) -> dict[str, Any]:
         "next": entry.next_step,
         "notes": [{"title": n.title, "text": n.text} for n in entry.notes],
         "tags": entry.tags,
+        "concept": entry.concept,
         "citations": [citation_data(c) for c in entry.all_citations()],
         "backlinks": backlinks,
         "file": entry.where.file,

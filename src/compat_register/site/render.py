@@ -21,7 +21,7 @@ from ..coverage.files import cited_as
 from ..coverage.states import Row
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, Entry, Register, RegisterSet
-from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES
+from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, counted
 from ..reporting import export
 from ..views import priorities as prio
 from ..views import revisions as revs
@@ -32,7 +32,7 @@ from .coverage import SiteCoverage
 from .editing import edit_link
 from .escaping import Trusted, front_matter, yaml_lines
 from .excerptmodel import ExcerptFile
-from .formatter import CELL_WORDS, RANKS, PageFormatter
+from .formatter import CELL_WORDS, PageFormatter
 from .health import STALE, outcome_groups, register_health
 from .jinja import environment, render_template
 from .layout import Layout, relative
@@ -241,7 +241,7 @@ class Renderer:
             rows=rows,
             layout=self.layout,
             registers=self.registers.registers,
-            states=RANKS["state"],
+            states=counted(e.status.key for _, e in rows),
             tags=sorted({t for r, e in rows for t in tags_of(r, e)}),
             tags_of=tags_of,
             coverage=self.coverage is not None,
@@ -257,7 +257,7 @@ class Renderer:
             layout=self.layout,
             revisions=self.registers.sources.revisions,
             registers=self.registers.registers,
-            states=RANKS["state"],
+            states=counted(row.entry.status.key for row in rows),
             cells=revs.CELLS,
             cell_words=CELL_WORDS,
             tags=sorted({t for row in rows for t in tags_of(row.register, row.entry)}),

@@ -24,9 +24,11 @@ CONFORMANCE_DIR = "conformance"
 """Each subject's recorded conformance results, `conformance/<ALIAS>.json`, in the
 registers folder (`register conformance import` writes them; docs/conformance.md)."""
 CONFORMANCE_SUFFIX = ".json"
+CONCEPTS_FILE = "concepts.yaml"
+"""The concepts entries of several registers name (the matrix page's rows)."""
 REGISTER_SUFFIX = ".yaml"
 """What a register file's name ends in: the rest is its slug."""
-NOT_REGISTERS = frozenset({SOURCES_FILE, EXCLUSIONS_FILE})
+NOT_REGISTERS = frozenset({SOURCES_FILE, EXCLUSIONS_FILE, CONCEPTS_FILE})
 """Files of the registers folder named like a register that are none."""
 
 STATE_DIR = ".register"
@@ -103,6 +105,11 @@ class Paths:
     def conformance(self, alias: str) -> Path:
         """The recorded conformance results of the subject `alias`: `conformance/ALIAS.json`."""
         return self.conformance_dir / (alias + CONFORMANCE_SUFFIX)
+
+    @property
+    def concepts(self) -> Path:
+        """`concepts.yaml`: the concepts entries name, one matrix row each."""
+        return self.registers / CONCEPTS_FILE
 
     def register(self, slug: str) -> Path:
         return self.registers / register_file(slug)

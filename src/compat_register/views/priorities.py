@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..model.registers import Entry, Register, RegisterSet
-from ..model.vocabulary import LEVELS, OPEN, SIZES, STATES
+from ..model.vocabulary import LEVELS, OPEN, SIZES, counted
 
 
 def _rank(order: tuple[str, ...], key: str) -> int:
@@ -78,7 +78,7 @@ def priorities(registers: RegisterSet, first: str | None = None) -> list[Group]:
 
 def _counts(members: list[Register]) -> dict[str, int]:
     counts = Counter(e.status.key for r in members for e in r.entries)
-    return {state: counts[state] for state in STATES}
+    return {state: counts[state] for state in counted(counts)}
 
 
 def grid(groups: list[Group]) -> dict[tuple[str, str], int]:
@@ -88,5 +88,6 @@ def grid(groups: list[Group]) -> dict[tuple[str, str], int]:
 
 
 def state_counts(register: Register) -> dict[str, int]:
-    """How many entries of a register are in each state, in `STATES` order."""
+    """How many entries of a register are in each state, in `STATES` order (`unknown`
+    only when one is: `vocabulary.counted`)."""
     return _counts([register])

@@ -58,6 +58,7 @@ def installed_from() -> list[str]:
         return []
     return [url, unquote(urlsplit(url).path)]
 
+
 # The source: src/server.go and src/util.go at `first`; `second` puts two lines on top of
 # server.go, edits its `Close` line, deletes its last function and renames util.go.
 SERVER = """package server
@@ -127,7 +128,7 @@ entries:
   - id: T-02
     title: Closes sessions
     what: Close ends the session; see T-01.
-    status: {{state: partial}}
+    status: {{state: partial, note: Closes the session only.}}
     value: {{level: med}}
     effort: {{size: M}}
     risk: A value receiver.

@@ -1,0 +1,112 @@
+"""The rules of concepts.yaml and of the entries that name a concept, which its schema
+cannot express: IDs unique, parents known and without a cycle, every named concept known;
+and the note rule of the states that say too little alone.
+
+A concept nobody names is no problem: the matrix lists it (`views.matrix`).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from ..model.concepts import Concept, Concepts
+from ..model.diagnostic import Diagnostic
+from ..model.registers import Entry, RegisterSet, Where
+from ..model.vocabulary import NOTED, RATED
+from ..reading.document import Document
+
+
+def check(registers: RegisterSet, documents: dict[str, Document]) -> Iterator[Diagnostic]:
+    """The concepts file's own rules, then each entry's concept and status note."""
+    concepts = registers.concepts
+    if concepts is not None:
+        yield from check_unique(concepts)
+        yield from check_parents(concepts)
+    for register in registers.registers:
+        doc = documents[register.file]
+        for entry in register.entries:
+            yield from check_named(entry, concepts, doc)
+            yield from check_note(entry, doc)
+
+
+def check_unique(concepts: Concepts) -> Iterator[Diagnostic]:
+    """A concept ID is given once."""
+    first: dict[str, Concept] = {}
+    for concept in concepts.concepts:
+        if (seen := first.setdefault(concept.id, concept)) is not concept:
+            message = f"duplicate concept ID {concept.id} (first defined at line {seen.where.line})"
+            yield Diagnostic.at(
+                concept.where, id=concept.id, code="duplicate-concept", message=message
+            )
+
+
+def check_parents(concepts: Concepts) -> Iterator[Diagnostic]:
+    """Each parent is a concept; following parents never comes back (said once per cycle,
+    at the cycle's first concept in file order)."""
+    known = concepts.by_id()
+    said: set[str] = set()
+    for concept in concepts.concepts:
+        if concept.parent is None:
+            continue
+        if concept.parent not in known:
+            where = concept.parent_where or concept.where
+            message = f"unknown parent concept '{concept.parent}'{_guess(concept.parent, known)}"
+            yield Diagnostic.at(where, id=concept.id, code="unknown-parent", message=message)
+        elif (cycle := _cycle(concept, known)) and not said & set(cycle):
+            said.update(cycle)
+            message = "concept parents form a cycle: " + " -> ".join([*cycle, cycle[0]])
+            where = concept.parent_where or concept.where
+            yield Diagnostic.at(where, id=concept.id, code="concept-cycle", message=message)
+
+
+def _cycle(concept: Concept, known: dict[str, Concept]) -> list[str]:
+    """The IDs of the cycle that `concept`'s parents run round and back to it; [] when they
+    end (or run into a cycle that does not hold it: that one is said at its own concept)."""
+    path = [concept.id]
+    parent = concept.parent
+    while parent is not None and parent in known and parent not in path:
+        path.append(parent)
+        parent = known[parent].parent
+    return path if parent == concept.id else []
+
+
+def check_named(entry: Entry, concepts: Concepts | None, doc: Document) -> Iterator[Diagnostic]:
+    """An entry's `concept:` is one of concepts.yaml's."""
+    if entry.concept is None:
+        return
+    known = concepts.by_id() if concepts is not None else {}
+    if entry.concept in known:
+        return
+    if concepts is None:
+        message = f"unknown concept '{entry.concept}': no concepts.yaml beside the registers"
+    else:
+        message = f"unknown concept '{entry.concept}'{_guess(entry.concept, known)}"
+    where = _at(doc, (*entry.field, "concept"))
+    yield Diagnostic.at(where, id=entry.id, code="unknown-concept", message=message)
+
+
+def check_note(entry: Entry, doc: Document) -> Iterator[Diagnostic]:
+    """A `partial` or `n/a` state says what is partial, or why it does not apply, in its
+    note: a warning at the state."""
+    if entry.status.key not in NOTED or (entry.status.note and entry.status.note.strip()):
+        return
+    say = "what is there and what is not" if entry.status.key == "partial" else "why not"
+    message = f"state '{entry.status.key}' needs a note: say {say}"
+    yield Diagnostic.at(
+        _at(doc, (*entry.field, "status", RATED["status"])),
+        id=entry.id,
+        code="note-required",
+        message=message,
+        severity="warning",
+    )
+
+
+def _guess(name: str, known: dict[str, Concept]) -> str:
+    found = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f" (did you mean '{found[0]}'?)" if found else ""
+
+
+def _at(doc: Document, path: tuple[str | int, ...]) -> Where:
+    mark = doc.mark(path)
+    return Where(doc.file, mark.line, mark.col)

@@ -1,0 +1,58 @@
+"""Concepts: the pieces of the specification that entries of several registers describe.
+
+Read from `registers/concepts.yaml`. An entry names its concept (`concept: ID`), so that
+`META-07` (mcpx: traceparent) and `GOMETA-01` (go-sdk: traceparent) sit in one row of the
+matrix (`views.matrix`). A concept may have a parent (rows group under it), the
+statements of the specification it is about (citations, resolved like every other) and
+the conformance suite's check IDs that measure it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .positions import Where
+from .registers import Citation
+
+LABEL = "concepts"
+"""The entry label of every concept statement's citation (no entry ID can be it)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Concept:
+    """One concept: its ID, what it is called, where it sits, what it cites and measures."""
+
+    id: str
+    title: str
+    parent: str | None
+    """The ID of the concept it belongs under (`checking.concepts` holds it known, acyclic)."""
+    statements: tuple[Citation, ...]
+    """The specification's statements the concept is about, as listed citations."""
+    checks: tuple[str, ...]
+    """The conformance suite's check IDs that measure it (`server-initialize`)."""
+    where: Where
+    """Where its `id` is written in concepts.yaml (the item's start without one)."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    parent_where: Where | None = None
+    """Where `parent:` is written, when it is (an unknown parent is reported there)."""
+
+
+@dataclass(frozen=True)
+class Concepts:
+    """registers/concepts.yaml: its concepts in file order."""
+
+    file: str
+    concepts: tuple[Concept, ...] = ()
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def by_id(self) -> dict[str, Concept]:
+        """Each concept by its ID; of two with one ID, the first (check reports the second)."""
+        found: dict[str, Concept] = {}
+        for concept in self.concepts:
+            found.setdefault(concept.id, concept)
+        return found
+
+    def citations(self) -> list[Citation]:
+        """Every statement of every concept, in file order."""
+        return [citation for concept in self.concepts for citation in concept.statements]
