@@ -31,6 +31,8 @@ from .conformance import Imported as Imported
 from .conformance import Recorded as Recorded
 from .conformance import UnknownSubject as UnknownSubject
 from .conformance import import_results as import_results
+from .conformance import recorded as recorded
+from .conformance import with_conformance as with_conformance
 from .loading import Checked as Checked
 from .loading import Verified as Verified
 from .loading import Waiting as Waiting

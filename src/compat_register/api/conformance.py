@@ -3,12 +3,14 @@ and the recorded results every other command reads (verify --conformance, the si
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..conformance import collect
+from ..conformance.contradictions import contradictions
 from ..conformance.measured import latest_runs
 from ..conformance.record import record_text, records_of
 from ..conformance.results import Record, Run
@@ -19,7 +21,8 @@ from ..reading.document import Document
 from ..storage.atomic import write_all
 from ..storage.errors import RegisterError, WriteError
 from ..storage.layout import Paths
-from .loading import Waiting, project_paths, writer_at
+from ..views.conformance import Measurements, measurements
+from .loading import Checked, Verified, Waiting, project_paths, writer_at
 
 _COMMIT = re.compile(r"[0-9a-f]{7,40}")
 
@@ -103,7 +106,33 @@ class Recorded(Result):
     records: dict[str, Record] = field(default_factory=dict)
 
 
+def recorded(root: Path, environ: Mapping[str, str] | None = None) -> Recorded:
+    """Every subject's recorded results in the registers folder `root`, read back."""
+    return recorded_at(project_paths(root, environ))
+
+
 def recorded_at(paths: Paths) -> Recorded:
     """The records of `conformance/`, each read back (none when the folder is absent)."""
     records, problems = records_of(folder.read_records(paths))
     return Recorded(records, diagnostics=sort_diagnostics(problems))
+
+
+def with_conformance(verified: Verified) -> Verified:
+    """`register verify --conformance`: the verified set with every contradiction between
+    its claims and the recorded results added to its diagnostics (errors: the command fails
+    on one), and the problems of record files that do not read back."""
+    recorded = recorded_at(verified.paths)
+    found = contradictions(verified.registers, verified.documents, recorded.records)
+    every = sort_diagnostics([*verified.diagnostics, *recorded.diagnostics, *found])
+    return dataclasses.replace(verified, diagnostics=every)
+
+
+def site_conformance(checked: Checked) -> Measurements | None:
+    """What a site shows of the recorded results: each entry's checks and every
+    contradiction; None when no subject has a record (the pages then say nothing of it)."""
+    recorded = recorded_at(checked.paths)
+    if not recorded.records and not recorded.diagnostics:
+        return None
+    return measurements(
+        checked.registers, checked.documents, recorded.records, recorded.diagnostics
+    )

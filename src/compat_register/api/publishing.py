@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..model.registers import Sources
 from ..model.results import Result
 from ..site.values import Notice, SiteOptions
+from .conformance import site_conformance
 from .loading import check, project_paths, verify_citations
 from .measuring import site_coverage
 
@@ -92,6 +93,7 @@ def build_site(
         site_coverage(
             root, checked.registers, checked.outcomes if options.verify else None, environ
         ),
+        site_conformance(checked),
     )
     return build.build(read, options, key, pins, last, excerpt_cache(root, environ))
 

@@ -60,6 +60,12 @@ def check(registers_dir: Path, fmt: str, strict: bool, verbose: bool) -> None:
     help="Judge ALIAS's citations as if its pin were moved to REV (a commit, branch, tag or "
     "HEAD of its checkout), as register bump would move them; report what would go stale.",
 )
+@click.option(
+    "--conformance",
+    is_flag=True,
+    help="Also fail on a contradiction between a claim and the recorded conformance results "
+    "(register conformance import): done while its check fails, missing while it passes.",
+)
 @no_traceback
 def verify(
     registers_dir: Path,
@@ -69,12 +75,15 @@ def verify(
     skip: tuple[str, ...],
     offline: bool,
     against: tuple[str, str] | None,
+    conformance: bool,
 ) -> None:
     """Check, then verify every citation against its source's pinned commit."""
     require_dir(registers_dir)
     if against and (offline or against[0] in skip):
         raise click.UsageError(f"--against {against[0]}=... needs that source's checkout")
     result = api.verify_citations(registers_dir, skip=skip, offline=offline, against=against)
+    if conformance:
+        result = api.with_conformance(result)
     extra: dict[str, Any] = {}
     if fmt == "json":
         extra["citations"] = [export.outcome_data(o) for o in result.outcomes]

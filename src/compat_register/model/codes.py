@@ -132,6 +132,17 @@ CODES: dict[str, Code] = {
     "conformance-record": Code(
         ERROR, "a recorded results file (conformance/ALIAS.json) not as import writes it"
     ),
+    "conformance-done-fails": Code(ERROR, "a done entry whose concept's conformance check fails"),
+    "conformance-done-baselined": Code(
+        ERROR, "a done entry whose concept's check sits in the expected-failures baseline"
+    ),
+    "conformance-missing-passes": Code(
+        ERROR, "a missing entry whose concept's conformance check passes (a stale claim)"
+    ),
+    "conformance-unnamed-check": Code(ERROR, "a recorded conformance check no concept names"),
+    "conformance-stale-baseline": Code(
+        WARNING, "a baseline scenario that passed: the suite's stale-baseline rule"
+    ),
     # sources, importing, site
     "sync-failed": Code(ERROR, "register sync could not fetch a source's pinned commit"),
     "import-page": Code(("error", "warning"), "a hand-written page that does not import as is"),

@@ -31,6 +31,7 @@ from .values import Notice, Site, SiteOptions
 if TYPE_CHECKING:
     from ..following.verify import Outcome
     from ..history.repository import History
+    from ..views.conformance import Measurements
     from .coverage import SiteCoverage
 
 
@@ -49,6 +50,9 @@ class Read:
     notices: list[Notice]
     coverage: SiteCoverage | None = None
     """The Coverage pages' data (`api.site_coverage`); None: no source names statements."""
+    conformance: Measurements | None = None
+    """The recorded conformance results' checks and contradictions
+    (`api.site_conformance`); None: no subject has a record."""
 
 
 @dataclass
@@ -96,6 +100,7 @@ def build(
         subject=options.subject,
         edit_url=options.edit_url,
         coverage=read.coverage,
+        conformance=read.conformance,
     )
     shared = (key.settings, pins, key.templates)
     inputs = rebuild.page_inputs(

@@ -42,6 +42,7 @@ from .pagemeta import page_meta, title_meta
 if TYPE_CHECKING:
     from ..following.verify import Outcome
     from ..history.repository import History
+    from ..views.conformance import Measurements
 
 
 class Renderer:
@@ -60,6 +61,7 @@ class Renderer:
         edit_url: str | None = None,
         built: int | None = None,
         coverage: SiteCoverage | None = None,
+        conformance: Measurements | None = None,
     ):
         """`subject` leads the priorities page (`views.priorities.own_subject`);
         `edit_url`, the URL the registers folder's files are edited at (a folder URL, its
@@ -68,6 +70,8 @@ class Renderer:
         self.registers = registers
         self.coverage = coverage
         """The Coverage pages' data; None: the site has none (no source names statements)."""
+        self.conformance = conformance
+        """Each entry's conformance checks and the contradictions; None: no record."""
         self.subject = subject
         self.edit_url = edit_url
         self.changes = (
@@ -210,6 +214,9 @@ class Renderer:
             counts=prio.state_counts(register),
             edit_link=lambda entry: Markup(edit_link(self.edit_url, register, entry)),
             front_matter=front_matter(page_meta(register)),
+            checks_of=lambda entry: (
+                self.conformance.checks_of(entry.id) if self.conformance else []
+            ),
             statements_of=lambda entry: (
                 self.coverage.statements_of(entry.id) if self.coverage else []
             ),
@@ -317,6 +324,7 @@ class Renderer:
             register_of={r.slug: r for r in self.registers.registers},  # as a site's may use
             layout=self.layout,
             total=sum(len(g.rows) for messages in groups.values() for g in messages),
+            contradictions=self.conformance.contradictions if self.conformance else [],
         )
 
     def register_health(self, register: Register) -> str:

@@ -476,6 +476,39 @@ def import_pages(t: Transcript, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> N
     t.run("import", "pages/id-clash.md", "--format", "json")
 
 
+CONCEPTS = """concepts:
+  - {id: mcp.ping, title: Ping, checks: [ping]}
+  - {id: mcp.lifecycle, title: Initialization, checks: [server-initialize]}
+"""
+
+
+@case
+def conformance(t: Transcript, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """conformance import (text, JSON, a malformed file), then verify as it was and with
+    --conformance: T-01 done while ping fails, T-04 missing while server-initialize passes."""
+    world = build_world(tmp)
+    shutil.copytree(TESTS / "fixtures" / "conformance", tmp / "suite")
+    registers = world.registers
+    text = (registers / "t.yaml").read_text(encoding="utf-8")
+    text = text.replace("  - id: T-01\n", "  - id: T-01\n    concept: mcp.ping\n")
+    text = text.replace("  - id: T-04\n", "  - id: T-04\n    concept: mcp.lifecycle\n")
+    (registers / "t.yaml").write_text(text, encoding="utf-8")
+    (registers / "concepts.yaml").write_text(CONCEPTS, encoding="utf-8")
+    monkeypatch.chdir(world.project.root)
+    results, baseline = tmp / "suite" / "results", tmp / "suite" / "conformance-baseline.yml"
+    t.run("conformance", "import", "--subject", "up", "--baseline", str(baseline), str(results))
+    t.file(registers / "conformance" / "up.json")
+    ping = results / "server-ping-2026-10-02T09-14-04-001Z" / "checks.json"
+    t.run("conformance", "import", "--subject", "up", str(ping), "--format", "json")
+    t.run("conformance", "import", "--subject", "up", "--baseline", str(baseline), str(results))
+    t.run("verify", "--registers", "registers")
+    for fmt in ("text", "json"):
+        t.run("verify", "--registers", "registers", "--conformance", "--format", fmt)
+    ping.write_text(ping.read_text(encoding="utf-8").replace("FAILURE", "FAILED"))
+    t.run("conformance", "import", "--subject", "up", str(ping))
+    t.run("conformance", "import", "--subject", "nope", str(ping))
+
+
 @case
 def init(t: Transcript, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp)

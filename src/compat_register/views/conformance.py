@@ -1,0 +1,105 @@
+"""What the recorded conformance results say of each entry, as plain data. Pure.
+
+An entry's checks are those its concept names (`Concept.checks`), measured in the record
+of its register's subject: each check's latest status (`conformance.measured`), or None
+where the record holds no run that emitted it. The matrix cell and the entry's page show
+the same, from `cell_status` and `entry_checks`; the health page lists `Measurements`'
+contradictions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ..conformance.contradictions import contradictions
+from ..conformance.measured import Measured, measured
+from ..conformance.results import Record
+from ..model.concepts import Concept
+from ..model.diagnostic import Diagnostic, sort_diagnostics
+from ..model.registers import Entry, RegisterSet
+from ..reading.document import Document
+
+
+def cell_status(
+    entry: Entry | None, concept: Concept | None, results: Record | None
+) -> dict[str, str | None]:
+    """A matrix cell's measurement: check ID -> its latest status for the entry's subject
+    (None: not run), for each check the concept names; empty without an entry, a concept
+    that names checks, or a record of the subject."""
+    if entry is None or concept is None or results is None or not concept.checks:
+        return {}
+    statuses = measured(results)
+    return {check: _status(statuses.get(check)) for check in concept.checks}
+
+
+def _status(check: Measured | None) -> str | None:
+    return None if check is None else check.status
+
+
+@dataclass(frozen=True)
+class EntryCheck:
+    """One check an entry's concept names, as its page shows it."""
+
+    id: str
+    status: str | None
+    """Its latest status, None when no recorded run emitted it."""
+    baselined: bool
+    """Whether a scenario that emitted it is in the subject's expected-failures baseline."""
+    scenarios: tuple[str, ...]
+    subject: str
+    commit: str
+    """The subject's commit the runs measured."""
+
+
+def entry_checks(
+    registers: RegisterSet, records: Mapping[str, Record]
+) -> dict[str, list[EntryCheck]]:
+    """Entry ID -> the checks its concept names, measured for its subject; only entries
+    whose concept names checks and whose subject has a record."""
+    concepts = registers.concepts.by_id() if registers.concepts else {}
+    statuses = {alias: measured(record) for alias, record in records.items()}
+    found: dict[str, list[EntryCheck]] = {}
+    for register in registers.registers:
+        record = records.get(register.subject)
+        if record is None:
+            continue
+        for entry in register.entries:
+            concept = concepts.get(entry.concept) if entry.concept else None
+            if concept is None or not concept.checks:
+                continue
+            found[entry.id] = [
+                _entry_check(check, statuses[register.subject].get(check), record)
+                for check in concept.checks
+            ]
+    return found
+
+
+def _entry_check(check: str, seen: Measured | None, record: Record) -> EntryCheck:
+    if seen is None:
+        return EntryCheck(check, None, False, (), record.subject, record.commit)
+    return EntryCheck(
+        check, seen.status, seen.baselined, seen.scenarios, record.subject, record.commit
+    )
+
+
+@dataclass(frozen=True)
+class Measurements:
+    """What a site shows of the recorded results: each entry's checks, and every
+    contradiction (with the problems of record files that do not read back)."""
+
+    checks: dict[str, list[EntryCheck]]
+    contradictions: list[Diagnostic]
+
+    def checks_of(self, entry_id: str) -> list[EntryCheck]:
+        return self.checks.get(entry_id, [])
+
+
+def measurements(
+    registers: RegisterSet,
+    documents: Mapping[str, Document],
+    records: Mapping[str, Record],
+    problems: list[Diagnostic],
+) -> Measurements:
+    found = contradictions(registers, documents, records)
+    return Measurements(entry_checks(registers, records), sort_diagnostics([*problems, *found]))

@@ -1,0 +1,205 @@
+"""Claims against measurements: every kind of contradiction, located, and `register verify
+--conformance` failing on them while plain `verify` is unchanged."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from compat_register import api
+from compat_register.views.conformance import cell_status, entry_checks
+from conftest import RunLine
+from gitrepo import GitRepo
+from registerfiles import register_head
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "conformance"
+
+SOURCES = """revisions: [2025-06-18]
+sources:
+  go-sdk: {{title: Go SDK, repo: null, commit: {commit}, path: ../go-sdk, claims: ['mcp/**']}}
+  mcpx: {{title: mcpx, repo: null, commit: {commit}, path: ../go-sdk, claims: ['internal/**']}}
+"""
+
+CONCEPTS = """concepts:
+  - {id: mcp.ping, title: Ping, checks: [ping]}
+  - {id: mcp.completion, title: Completion, checks: [completion-complete]}
+  - {id: mcp.logging, title: Logging level, checks: [logging-set-level]}
+  - {id: mcp.lifecycle, title: Initialization, checks: [server-initialize, never-run]}
+  - {id: mcp.meta, title: _meta, checks: []}
+"""
+
+
+def entry(entry_id: str, state: str, concept: str, cited: str = "mcp/server.go:1") -> str:
+    return f"""  - id: {entry_id}
+    title: {concept}
+    concept: {concept}
+    what: w.
+    status: {{state: {state}}}
+    value: {{level: low}}
+    effort: {{size: S}}
+    risk: r.
+    sources: [{cited}]
+"""
+
+
+@pytest.fixture
+def registers(tmp_path: Path, run_line: RunLine) -> Path:
+    source = GitRepo(tmp_path / "go-sdk")
+    source.write("mcp/server.go", "package mcp\n")
+    source.write("internal/proxy.go", "package internal\n")
+    commit = source.commit("first")
+    folder = tmp_path / "registers"
+    folder.mkdir()
+    (folder / "sources.yaml").write_text(SOURCES.format(commit=commit))
+    (folder / "concepts.yaml").write_text(CONCEPTS)
+    (folder / "go.yaml").write_text(
+        register_head("Go", "GO", subject="go-sdk")
+        + entry("GO-01", "done", "mcp.ping")
+        + entry("GO-02", "done", "mcp.completion")
+        + entry("GO-03", "done", "mcp.logging")
+        + entry("GO-04", "missing", "mcp.lifecycle")
+        + entry("GO-05", "partial", "mcp.ping")
+        + entry("GO-06", "done", "mcp.meta")
+    )
+    (folder / "mx.yaml").write_text(
+        register_head("Mx", "MX", subject="mcpx")
+        + entry("MX-01", "done", "mcp.ping", "internal/proxy.go:1")
+    )
+    args = ["--registers", str(folder), "--subject", "go-sdk"]
+    baseline = ["--baseline", str(FIXTURES / "conformance-baseline.yml")]
+    done = run_line(["conformance", "import", *args, *baseline, str(FIXTURES / "results")])
+    assert done.exit_code == 0, done.output
+    return folder
+
+
+def found(registers: Path) -> list[tuple[str, int, str, str]]:
+    verified = api.with_conformance(api.verify_citations(registers))
+    return [
+        (Path(d.file).name, d.line, d.id, d.code)
+        for d in verified.diagnostics
+        if d.code.startswith("conformance-")
+    ]
+
+
+def line_of(path: Path, text: str, after: str = "") -> int:
+    lines = path.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if after in line)
+    return next(i for i, line in enumerate(lines) if i >= start and text in line) + 1
+
+
+def test_each_kind_of_contradiction_is_found_and_located(registers: Path) -> None:
+    go, record = registers / "go.yaml", registers / "conformance" / "go-sdk.json"
+    state = "status: {state:"
+    assert sorted(found(registers)) == sorted(
+        [
+            ("go.yaml", line_of(go, state, "GO-01"), "GO-01", "conformance-done-fails"),
+            ("go.yaml", line_of(go, state, "GO-02"), "GO-02", "conformance-done-fails"),
+            ("go.yaml", line_of(go, state, "GO-03"), "GO-03", "conformance-done-baselined"),
+            ("go.yaml", line_of(go, state, "GO-04"), "GO-04", "conformance-missing-passes"),
+            (
+                "go-sdk.json",
+                line_of(record, '"id": "cimd-client-id-used"') - 1,
+                "go-sdk",
+                "conformance-unnamed-check",
+            ),
+            (
+                "go-sdk.json",
+                line_of(record, '"id": "mcp-client-initialization"') - 1,
+                "go-sdk",
+                "conformance-unnamed-check",
+            ),
+            (
+                "go-sdk.json",
+                line_of(record, '"logging-set-level"', '"baseline"'),
+                "go-sdk",
+                "conformance-stale-baseline",
+            ),
+        ]
+    )
+
+
+def test_the_messages_say_what_disagrees(registers: Path) -> None:
+    verified = api.with_conformance(api.verify_citations(registers))
+    by_id = {d.id: d for d in verified.diagnostics if d.code.startswith("conformance-")}
+    assert by_id["GO-01"].message.startswith("done, but conformance check ping fails for go-sdk")
+    assert "(FAILURE in ping)" in by_id["GO-01"].message
+    assert "expected-failures baseline (SUCCESS in logging-set-level)" in by_id["GO-03"].message
+    assert "server-initialize passes" in by_id["GO-04"].message
+    assert by_id["GO-04"].col == 21  # the state itself: `missing` in `    status: {state: missing}`
+
+
+def test_verify_fails_on_a_contradiction_only_when_asked(
+    registers: Path, run_line: RunLine
+) -> None:
+    plain = run_line(["verify", "--registers", str(registers)])
+    assert plain.exit_code == 0, plain.output
+    assert "conformance" not in plain.stdout
+    asked = run_line(["verify", "--registers", str(registers), "--conformance"])
+    assert asked.exit_code == 1
+    assert asked.stdout.count(": error: ") == 6 and asked.stdout.count(": warning: ") >= 1
+
+
+def test_a_claim_that_agrees_with_its_measurement_is_no_contradiction(
+    registers: Path, run_line: RunLine
+) -> None:
+    go = registers / "go.yaml"
+    text = go.read_text()
+    for fixed in ("GO-01", "GO-02", "GO-03"):
+        head, tail = text.split(f"id: {fixed}", 1)
+        text = head + f"id: {fixed}" + tail.replace("state: done", "state: partial", 1)
+    go.write_text(text.replace("state: missing", "state: done"))
+    (registers / "concepts.yaml").write_text(
+        CONCEPTS + "  - {id: mcp.client, title: Client, checks: [mcp-client-initialization, "
+        "cimd-client-id-used]}\n"
+    )
+    record = registers / "conformance" / "go-sdk.json"
+    data = json.loads(record.read_text())
+    data["baseline"]["server"] = ["completion-complete"]
+    record.write_text(json.dumps(data, indent=2))
+    assert found(registers) == []
+
+
+def test_a_cell_and_a_page_show_each_named_checks_latest_status(registers: Path) -> None:
+    checked = api.check(registers)
+    recorded = api.recorded(registers)
+    entries = checked.registers.entries()
+    concepts = checked.registers.concepts.by_id() if checked.registers.concepts else {}
+    go_sdk = recorded.records["go-sdk"]
+    assert cell_status(entries["GO-04"], concepts["mcp.lifecycle"], go_sdk) == {
+        "server-initialize": "SUCCESS",
+        "never-run": None,
+    }
+    assert cell_status(entries["GO-06"], concepts["mcp.meta"], go_sdk) == {}
+    assert cell_status(entries["MX-01"], concepts["mcp.ping"], None) == {}
+    shown = entry_checks(checked.registers, recorded.records)
+    assert set(shown) == {"GO-01", "GO-02", "GO-03", "GO-04", "GO-05"}
+    (completion,) = shown["GO-02"]
+    assert (completion.status, completion.baselined) == ("FAILURE", True)
+
+
+def test_the_site_shows_each_entrys_checks_and_lists_the_contradictions(registers: Path) -> None:
+    site = api.build_site(registers, api.SiteOptions(history=False)).site
+    go = site.pages["registers/go.md"]
+    section = go.split("## GO-02", 1)[1].split("\n## ", 1)[0]
+    assert (
+        "- **Conformance checks.** `completion-complete` FAILURE (expected to fail: in the "
+        "baseline); go-sdk at `" in section
+    )
+    lifecycle = go.split("## GO-04", 1)[1].split("\n## ", 1)[0]
+    assert "`server-initialize` SUCCESS, `never-run` not run;" in lifecycle
+    assert "Conformance checks" not in go.split("## GO-06", 1)[1]  # its concept names none
+    assert "Conformance checks" not in site.pages["registers/mx.md"]  # mcpx has no record
+    health = site.pages["registers/health.md"]
+    assert "## Conformance contradictions (7) { #conformance }" in health
+    row = next(line for line in health.splitlines() if "GO-04" in line and "passes" in line)
+    assert "go.yaml:" in row and "[GO-04](go.md#go-04)" in row
+
+
+def test_a_site_without_records_says_nothing_of_conformance(registers: Path) -> None:
+    for record in (registers / "conformance").iterdir():
+        record.unlink()
+    site = api.build_site(registers, api.SiteOptions(history=False)).site
+    assert "Conformance" not in site.pages["registers/health.md"]
+    assert "Conformance checks" not in site.pages["registers/go.md"]
