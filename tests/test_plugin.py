@@ -328,12 +328,15 @@ def test_a_rebuild_converts_only_the_pages_an_edit_changed(
     assert rebuild() == set()  # nothing changed: every page as it was
 
 
+@pytest.mark.parametrize("tags", [True, False], ids=["tags", "search only"])
 def test_a_rebuilt_site_is_the_site_a_cold_build_makes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tags: bool
 ) -> None:
-    """Under `mkdocs serve` the plugin reuses what it rendered and what MkDocs converted:
-    after each edit, every file of the rebuilt site is the file a cold `mkdocs build`
-    writes, and MkDocs warns of the same (its anchor checks see this build's pages)."""
+    """Under `mkdocs serve` the plugin reuses what it rendered and what MkDocs converted,
+    and, with no plugin but search, keeps out of the build the pages whose HTML cannot
+    change (plugin/kept.py): after each edit, every file of the rebuilt site is the file a
+    cold `mkdocs build` writes, the search index included, and MkDocs warns of the same
+    (its anchor checks see this build's pages)."""
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
 
@@ -341,7 +344,8 @@ def test_a_rebuilt_site_is_the_site_a_cold_build_makes(
     monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
     config_file = site / "mkdocs.yml"
     config = config_file.read_text().replace("strict: true\n", "validation: {anchors: warn}\n")
-    config_file.write_text(config)
+    config_file.write_text(config if tags else config.replace("  - tags\n", ""))
+    kept: list[set[str]] = []
     home = site / "docs" / "index.md"
     home.write_text("# Home\n\n[ALP-02](registers/alpha.md#alp-02)\n")
     warnings: list[str] = []
@@ -357,6 +361,7 @@ def test_a_rebuilt_site_is_the_site_a_cold_build_makes(
             mkdocs_build(config)
         finally:
             logging.getLogger("mkdocs").removeHandler(handler)
+        kept.append(set(config.plugins["register"].kept.kept))
         return files(tmp_path / "warm"), sorted(warnings)
 
     def cold() -> tuple[dict[str, bytes], list[str]]:
@@ -396,6 +401,12 @@ def test_a_rebuilt_site_is_the_site_a_cold_build_makes(
         assert warm == cold()
         warned += warm[1]
     assert any("does not contain an anchor '#alp-02'" in line for line in warned), warned
+    pages = [{uri for uri in uris if uri.endswith(".md")} for uris in kept]
+    if tags:  # a register page has tags, which the tags plugin reads from each page
+        assert pages == [set()] * len(pages)
+    else:  # beta's risk: alpha's page kept; a hand-written page edited: none
+        assert "registers/alpha.md" in pages[1] and "registers/beta.md" not in pages[1]
+        assert pages[-1] == set()
 
 
 def files(folder: Path) -> dict[str, bytes]:

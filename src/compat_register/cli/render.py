@@ -3,7 +3,10 @@ plugin (or plain pages in the hand-written shape)."""
 
 from __future__ import annotations
 
+import dataclasses
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -116,8 +119,16 @@ def render_command(
 
 
 def _render(registers_dir: Path, out: Path, options: api.SiteOptions) -> None:
-    """`register render`: the site `api.build_site` gives, written into `out`."""
-    site = api.build_site(registers_dir, options).site
+    """`register render`: the site `api.build_site` gives, written into `out`; its excerpt
+    files are written as they are made, into a folder beside `out`, and moved in once the
+    site is known to be written (never all held: some 60 MB at 20,000 excerpts)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".register-excerpts-", dir=out.parent) as folder:
+        options = dataclasses.replace(options, excerpt_folder=Path(folder))
+        _write_site(api.build_site(registers_dir, options).site, out)
+
+
+def _write_site(site: api.Site, out: Path) -> None:
     for level, diagnostic in site.levelled():
         if level != "info":
             echo(diagnostic.as_text(), err=True)
@@ -127,8 +138,20 @@ def _render(registers_dir: Path, out: Path, options: api.SiteOptions) -> None:
         raise click.ClickException(f"{site.refused}; nothing written")
     files = site.files()
     api.write_files({out / uri: text for uri, text in files.items()}, make_folders=True)
-    echo(f"wrote {len(files)} files to {out}")
+    _move_in(site.excerpt_paths, out)
+    echo(f"wrote {len(files) + len(site.excerpt_paths)} files to {out}")
     sys.exit(1 if site.failed else 0)
+
+
+def _move_in(paths: dict[str, Path], out: Path) -> None:
+    """Move each written file to its path under `out`; one line when one cannot be."""
+    for uri, path in paths.items():
+        target = out / uri
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(path, target)
+        except OSError as err:
+            raise click.ClickException(f"cannot write {target}: {err.strerror or err}") from None
 
 
 def _render_plain(registers_dir: Path, out: Path, legend: str | None) -> None:

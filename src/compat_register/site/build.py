@@ -116,9 +116,8 @@ def build(
     pages.update(failures.failure_pages(read.failed, layout, pages))
     pages.update(problems.problem_pages(read.registers, diagnostics, layout, pages))
     made_for, highlighter = _highlighter(last, options, excerpt_cache)
-    documents = excerpts.documents(
-        {layout.excerpts_of(file.slug): file for file in files.values()}, highlighter
-    )
+    excerpt_files = {layout.excerpts_of(file.slug): file for file in files.values()}
+    documents, written = _excerpt_documents(excerpt_files, highlighter, options, last)
     notices = [*read.notices, *(Notice("info", line) for line in highlighter.problems)]
     highlighter.problems.clear()  # a cache not written costs time, not the build
     section, listed = nav_section(
@@ -127,6 +126,7 @@ def build(
     site = Site(
         pages=pages,
         excerpts=documents,
+        excerpt_paths=written,
         downloads=renderer.downloads(),
         assets={f"{ASSET_DIR}/{name}": asset(name, options.templates) for name in ASSETS},
         nav=section,
@@ -135,9 +135,25 @@ def build(
         notices=notices,
         refused=_refused(pages) if options.raw else None,
     )
-    return Built(
-        site, rebuild.Memory(key, pins, site, read.registers.sources, kept, (made_for, highlighter))
+    held = excerpt_files if options.excerpt_folder is not None else {}
+    memory = rebuild.Memory(
+        key, pins, site, read.registers.sources, kept, (made_for, highlighter), held
     )
+    return Built(site, memory)
+
+
+def _excerpt_documents(
+    files: dict[str, ExcerptFile],
+    highlighter: excerpts.Highlighter,
+    options: SiteOptions,
+    last: rebuild.Memory | None,
+) -> tuple[dict[str, str], dict[str, Path]]:
+    """The excerpt files' documents, held (no `excerpt_folder`) or written to the folder as
+    they are made, and then only those the folder does not hold as they are now."""
+    if options.excerpt_folder is None:
+        return excerpts.documents(files, highlighter), {}
+    held = last.excerpts if last is not None else None
+    return {}, excerpts.write_documents(files, highlighter, options.excerpt_folder, held)
 
 
 def _excerpt_files(
@@ -173,13 +189,17 @@ def _highlighter(
     last: rebuild.Memory | None, options: SiteOptions, folder: Path | None
 ) -> tuple[tuple[str, Path | None], excerpts.Highlighter]:
     """The last build's highlighter while the site's extensions and the cache stay the
-    same (it remembers what it highlighted), else a new one; with what it was made for."""
+    same (without an excerpt folder it remembers what it highlighted), else a new one;
+    with what it was made for."""
     names, configs = _extensions(options), _configs(options)
     made_for = (fingerprint(names, configs), folder)
     if last is not None and last.highlighter is not None and last.highlighter[0] == made_for:
         return last.highlighter
     store = None if folder is None else (lambda settings: ExcerptStore(folder, settings))
-    return made_for, excerpts.Highlighter(names, configs, store=store)
+    # Written to a folder, a file is made again only when its excerpts change: the blocks
+    # of the others are not worth holding (some 60 MB at 20,000 excerpts).
+    remember = options.excerpt_folder is None
+    return made_for, excerpts.Highlighter(names, configs, store=store, remember=remember)
 
 
 def nav_section(

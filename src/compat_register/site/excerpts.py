@@ -257,16 +257,25 @@ def documents(
 
 
 def write_documents(
-    files: dict[str, ExcerptFile], highlighter: Highlighter, folder: Path
+    files: dict[str, ExcerptFile],
+    highlighter: Highlighter,
+    folder: Path,
+    held: Mapping[str, ExcerptFile] | None = None,
 ) -> dict[str, Path]:
     """Each excerpt file's document written to `folder` / its path as soon as it is made,
-    by path: never all held at once (20,000 excerpts weigh some 60 MB of HTML)."""
+    by path: never all held at once (20,000 excerpts weigh some 60 MB of HTML). `held` is
+    what the folder holds from the last build: a file it holds as it is now is not made
+    again, and one no longer made is removed."""
+    held = held or {}
     written = {}
     for uri, file in files.items():
         path = folder / uri
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(highlighter.document(file), encoding="utf-8")
+        if held.get(uri) != file or not path.is_file():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(highlighter.document(file), encoding="utf-8")
         written[uri] = path
+    for uri in held.keys() - files.keys():
+        (folder / uri).unlink(missing_ok=True)
     highlighter.keep_only(excerpt.block for file in files.values() for excerpt in file.excerpts)
     return written
 

@@ -93,6 +93,9 @@ class Memory:
     highlighter: tuple[tuple[str, Path | None], Highlighter] | None = None
     """Highlights the excerpts, with the extensions' fingerprint and the cache folder it
     was made for; kept between builds, so an edit highlights only what it changed."""
+    excerpts: dict[str, ExcerptFile] = field(default_factory=dict)
+    """What the options' excerpt folder holds, by path: the excerpt file written to it.
+    The next build writes again only those whose excerpts changed."""
 
     def fresh(self, key: Key, pins: tuple[tuple[str, str | None], ...] | None) -> bool:
         """Whether a build of `key` at `pins` would make this memory's site again."""

@@ -45,6 +45,10 @@ class SiteOptions:
     highlighted; None: the ones the pages are written for (`site.extensions`)."""
     extension_configs: Mapping[str, Any] | None = None
     """Their options, by extension (mkdocs.yml's `mdx_configs`)."""
+    excerpt_folder: Path | None = None
+    """A folder the excerpt files are written to as they are made (`Site.excerpt_paths`)
+    instead of being held (`Site.excerpts`): 20,000 excerpts weigh some 60 MB of HTML. A
+    rebuild from the last build's memory writes again only those whose excerpts changed."""
     raw: bool = False
     """The pages go to an engine that runs no plugin (`register render`): nothing cleans
     their HTML after conversion, so a page holding HTML the site's sanitizer removes
@@ -70,7 +74,8 @@ class Site(Result):
     Changes pages; a register file that does not load has a page showing its problems, and
     the overview and health pages a notice naming it."""
     excerpts: dict[str, str]
-    """Each register's excerpt file (HTML), beside its page."""
+    """Each register's excerpt file (HTML), beside its page; empty with
+    `SiteOptions.excerpt_folder`, which holds them (`excerpt_paths`)."""
     downloads: dict[str, str]
     """The register set as JSON (`register export`'s), linked from the overview."""
     assets: dict[str, str]
@@ -82,6 +87,9 @@ class Site(Result):
     """The pages a hand-written nav names when it lists the registers itself."""
     notices: list[Notice] = field(default_factory=list)
     """What the build says that is no problem of a register file (no Changes page, ...)."""
+    excerpt_paths: dict[str, Path] = field(default_factory=dict)
+    """Each register's excerpt file as written to `SiteOptions.excerpt_folder`, by its
+    path in the site."""
 
     def files(self) -> dict[str, str]:
         """Every file of the site, pages first."""

@@ -21,10 +21,11 @@ links to are those of this build's pages.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+import shutil
+import tempfile
+import weakref
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
@@ -33,13 +34,14 @@ from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils.templates import TemplateContext
 
-from . import api
-from .reporting import report
-
-if TYPE_CHECKING:
-    from mkdocs.structure.toc import TableOfContents
+from .. import api
+from ..reporting import report
+from .conversions import Conversions
+from .kept import KeptFiles
 
 log = get_plugin_logger(__name__)
 
@@ -94,11 +96,38 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         self.conversions = Conversions()
         self.serving = False
         """Under `mkdocs serve`: the next build starts from this one's memory."""
+        self.kept = KeptFiles()
+        self.sources: dict[str, object] = {}
+        """What each generated file was made from, by path (`KeptFiles`)."""
+        self.files: Files | None = None
+        self._folder: Path | None = None
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         """Defined so that MkDocs keeps this instance, and its memory, between rebuilds;
         a build that is not served keeps none."""
         self.serving = command == "serve"
+
+    def on_shutdown(self) -> None:
+        self.kept.forget()
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
+
+    def folder(self) -> Path:
+        """Where the excerpt files are written as they are made: made once, removed when
+        MkDocs is done (`on_shutdown`) or with the plugin."""
+        if self._folder is None:
+            self._folder = Path(tempfile.mkdtemp(prefix="register-excerpts-"))
+            weakref.finalize(self, shutil.rmtree, self._folder, True)
+        return self._folder
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        """Served: set aside what the last build wrote, before MkDocs cleans the site."""
+        if self.serving:
+            self.kept.before(config)
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self.kept.forget()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         """Add the extensions the pages need (as mkdocs-autorefs adds its own) and the assets."""
@@ -129,8 +158,14 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         self.memory = built.memory if self.serving else None
         site = built.site
         log_problems(site)
+        self.sources = {}
         for uri, content in site.files().items():
             _add(files, File.generated(config, uri, content=content))
+            self.sources[uri] = content
+        for uri, path in site.excerpt_paths.items():
+            _add(files, File.generated(config, uri, abs_src_path=str(path)))
+            stat = path.stat()
+            self.sources[uri] = (stat.st_mtime_ns, stat.st_size)
         self.generated = set(site.pages)
         if config is not None:  # a caller that runs the event alone may give no config
             config.nav = site.nav_for(config.nav, self.config.nav_title)
@@ -160,7 +195,40 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
             subject=self.config.subject,
             extensions=list(config.markdown_extensions) if config is not None else None,
             extension_configs=dict(config.mdx_configs or {}) if config is not None else None,
+            excerpt_folder=self.folder(),
         )
+
+    @event_priority(-100)  # last: the nav as every other plugin left it
+    def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> Navigation:
+        """Served: keep out of this build each generated page whose HTML cannot change
+        (`KeptFiles`), and each generated file that is as it was."""
+        self.files = files
+        if self.serving:
+            self.kept.keep(config, files, nav, self.sources, self.conversions.context)
+        return nav
+
+    def on_page_context(
+        self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> TemplateContext:
+        """The pages a template is given are the site's, the kept ones too."""
+        if self.kept.kept and self.files is not None:
+            context["pages"] = self.kept.pages(self.files)
+        return context
+
+    def on_template_context(
+        self, context: TemplateContext, /, *, template_name: str, config: MkDocsConfig
+    ) -> TemplateContext:
+        """The sitemap lists the kept pages too."""
+        if self.kept.kept and self.files is not None:
+            context["pages"] = self.kept.pages(self.files)
+        return context
+
+    @event_priority(-100)  # last: after the search plugin wrote its index
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        """Served: put back what was kept; remember what this build made."""
+        if self.serving and self.files is not None:
+            anchors = config.validation.links.anchors
+            self.kept.after(config, self.files, self.sources, anchors)
 
     @event_priority(-100)  # last: the Markdown every other plugin is done with
     def on_page_markdown(
@@ -191,95 +259,6 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         for path in api.site_watched(root, api.SiteOptions(templates=templates)):
             server.watch(str(path))
         return server
-
-
-@dataclass
-class Converted:
-    """A generated page as MkDocs converted it: what a rebuild puts back when the page's
-    Markdown and its surroundings (`Conversions.context`) are the same."""
-
-    markdown: str
-    title: str
-    """The page's first heading line: all MkDocs converts when the rest is reused, so that
-    it finds the title where it always does."""
-    html: str
-    toc: TableOfContents
-    anchors: set[str]
-    links: dict[str, dict[str, str]] | None
-    """The links to anchors of other pages, by the linked page's path (not its `File`,
-    which belongs to the build that made it)."""
-    context: tuple[Any, ...]
-
-
-class Conversions:
-    """What MkDocs made of each generated page, kept between rebuilds (`mkdocs serve`).
-
-    Converting a register page of thousands of citations is most of a rebuild: a page
-    whose Markdown, Markdown extensions, URL style and set of files are those of the last
-    build converts to the same HTML, table of contents and anchors, so they are put back.
-    The links a page makes to other pages' anchors are kept by path and bound to this
-    build's files, so that MkDocs checks them against this build's pages."""
-
-    def __init__(self) -> None:
-        self.converted: dict[str, Converted] = {}
-        self.reused: set[str] = set()
-        self.context: tuple[Any, ...] = ()
-        self.keep = False
-
-    def start(self, config: MkDocsConfig, files: Files, generated: set[str], keep: bool) -> None:
-        """A new build: forget the pages no longer generated; with `keep` (a served site),
-        remember what MkDocs makes of each page, for the next build."""
-        self.reused = set()
-        self.keep = keep
-        self.context = (
-            api.extensions_fingerprint(config.markdown_extensions, config.mdx_configs or {}),
-            config.use_directory_urls,
-            tuple(sorted(file.src_uri for file in files)),
-        )
-        self.converted = {uri: c for uri, c in self.converted.items() if uri in generated}
-
-    def markdown(self, page: Page, markdown: str) -> str:
-        last = self.converted.get(page.file.src_uri)
-        if last is None or last.markdown != markdown or last.context != self.context:
-            return markdown
-        self.reused.add(page.file.src_uri)
-        return last.title
-
-    def content(self, page: Page, html: str, files: Files) -> str:
-        uri = page.file.src_uri
-        if uri in self.reused:
-            return self._restore(self.converted[uri], page, files)
-        html = api.clean_html(html)
-        title = first_heading(page.markdown or "")
-        if title is not None and self.keep:
-            links = getattr(page, "links_to_anchors", None)
-            self.converted[uri] = Converted(
-                markdown=page.markdown or "",
-                title=title,
-                html=html,
-                toc=page.toc,
-                anchors=set(page.present_anchor_ids or ()),
-                links=None if links is None else {f.src_uri: dict(a) for f, a in links.items()},
-                context=self.context,
-            )
-        return html
-
-    @staticmethod
-    def _restore(last: Converted, page: Page, files: Files) -> str:
-        """Put back on `page` what converting it gave last time; returns its HTML."""
-        page.markdown = last.markdown
-        page.toc = last.toc
-        page.present_anchor_ids = set(last.anchors)
-        if last.links is not None:
-            bound = {files.get_file_from_path(uri): dict(a) for uri, a in last.links.items()}
-            page.links_to_anchors = {file: a for file, a in bound.items() if file is not None}
-        return last.html
-
-
-def first_heading(markdown: str) -> str | None:
-    """The first `# ` heading line of a page (after its front matter), or None."""
-    found = re.search(r"^# .*$", markdown, re.MULTILINE)
-    return found[0] + "\n" if found else None
 
 
 def log_problems(site: api.Site) -> None:
