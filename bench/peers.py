@@ -280,29 +280,39 @@ def peak_memory(pid: int) -> float:
     return float("nan")
 
 
-def served(
-    work: Work, config: str, edits: list[tuple[Path, str, str]]
-) -> tuple[list[float], float]:
+Served = tuple[list[float], list[float], float]
+"""Seconds MkDocs reports for each rebuild, the server's CPU seconds for each, its peak
+memory in MiB."""
+
+WAIT = 3600
+"""Seconds a served build may take: on a loaded shared machine a first build at 5,000
+items can take ten minutes of wall time."""
+
+
+def served(work: Work, config: str, edits: list[tuple[Path, str, str]]) -> Served:
     """`mkdocs serve` of one site: the seconds MkDocs reports for each rebuild after each
-    edit (file, old text, new text), and the server's peak memory in MiB."""
+    edit (file, old text, new text), the CPU the server used meanwhile (steady on a busy
+    machine, where wall time is not), and the server's peak memory in MiB."""
     os.environ.update(environment(work))
     server = Server(work.root, config)
     try:
-        server.built()
+        server.built(WAIT)
         time.sleep(1.0)  # let the watcher settle before the first edit
-        seconds = []
+        seconds, cpu = [], []
         for path, old, new in edits:
             text = path.read_text()
             assert old in text, (path, old)
+            before = server.cpu()
             path.write_text(text.replace(old, new, 1))
-            seconds.append(server.built())
+            seconds.append(server.built(WAIT))
+            cpu.append(server.cpu() - before)
             time.sleep(0.5)
-        return seconds, peak_memory(server.proc.pid)
+        return seconds, cpu, peak_memory(server.proc.pid)
     finally:
         server.stop()
 
 
-def serve_rounds(work: Work) -> dict[str, tuple[list[float], float]]:
+def serve_rounds(work: Work) -> dict[str, Served]:
     """The plugin and plain MkDocs served, one item's title edited, then its prose."""
     item = work.item(0, 1)
     yaml_file = work.root / "registers" / "p0000.yaml"
@@ -335,7 +345,7 @@ def main() -> None:
     parser.add_argument("--serve", action="store_true", help="also time rebuilds under serve")
     args = parser.parse_args()
     results: dict[int, dict[str, Run]] = {}
-    serving: dict[str, tuple[list[float], float]] = {}
+    serving: dict[str, Served] = {}
     for items in args.items:
         root = Path(tempfile.mkdtemp(prefix="register-peers-"))
         try:
@@ -377,14 +387,16 @@ def report_growth(results: dict[int, dict[str, Run]]) -> None:
         print(f"  {name:18} {exponent:.2f}")
 
 
-def report_serve(items: int, serving: dict[str, tuple[list[float], float]]) -> None:
-    base, peak = serving["plain MkDocs"]
-    print(f"\nmkdocs serve at {items} items (seconds MkDocs reports for each rebuild):")
-    for name, (seconds, memory) in serving.items():
-        title, prose = seconds
+def report_serve(items: int, serving: dict[str, Served]) -> None:
+    base, base_cpu, peak = serving["plain MkDocs"]
+    print(f"\nmkdocs serve at {items} items (seconds MkDocs reports for each rebuild; cpu):")
+    for name, (seconds, cpu, memory) in serving.items():
+        (title, prose), (title_cpu, prose_cpu) = seconds, cpu
         print(
             f"  {name:18} title edit {title:6.2f} s ({title / base[0]:.2f}x),"
+            f" cpu {title_cpu:6.2f} s ({title_cpu / base_cpu[0]:.2f}x);"
             f" prose edit {prose:6.2f} s ({prose / base[1]:.2f}x),"
+            f" cpu {prose_cpu:6.2f} s ({prose_cpu / base_cpu[1]:.2f}x);"
             f" peak memory {memory:4.0f} MiB ({memory / peak:.2f}x)"
         )
     print("  targets: title edit at most 0.35x, prose edit at most 0.2x, memory at most 2x")

@@ -4,11 +4,14 @@ a build from nothing makes, byte for byte (hypothesis picks the edits)."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -132,3 +135,66 @@ def test_an_edit_renders_again_only_the_pages_it_changed(tmp_path: Path) -> None
     assert kept["registers/alpha.md"] is renewed["registers/alpha.md"]
     assert kept["registers/beta.md"] is not renewed["registers/beta.md"]
     assert "None at all." in second.site.pages["registers/beta.md"]
+
+
+def test_excerpt_files_written_to_a_folder_are_those_a_build_holds(tmp_path: Path) -> None:
+    """With an excerpt folder (the plugin's, `register render`'s) each excerpt file is
+    written as it is made and none is held: the same bytes as a build that holds them, and
+    a rebuild writes again only the files whose excerpts changed, removing one no longer
+    made."""
+    project = Project(tmp_path)
+    folder = tmp_path / "excerpts"
+    options = dataclasses.replace(OPTIONS, excerpt_folder=folder)
+
+    def written(last: api.SiteMemory | None = None) -> api.SiteBuilt:
+        built = api.build_site(project.root, options, last, environ=project.environ)
+        assert built.site.excerpts == {}
+        held = project.build().site
+        assert {uri: p.read_text() for uri, p in built.site.excerpt_paths.items()} == held.excerpts
+        assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.html")) == sorted(
+            held.excerpts
+        )
+        assert built.site.pages == held.pages
+        return built
+
+    first = written()
+    alpha = folder / "registers" / "alpha" / "excerpts.html"
+    made = alpha.stat().st_mtime_ns
+    project.prose()  # beta's risk: alpha's excerpts are what they were
+    second = written(first.memory)
+    assert alpha.stat().st_mtime_ns == made
+    assert second.memory.highlighter is not None
+    assert second.memory.highlighter[1]._html == {}  # no block held once its file is written
+    project.citation_moved()  # alpha's excerpt moves: its file is made again
+    third = written(second.memory)
+    assert alpha.stat().st_mtime_ns != made
+    (project.root / "alpha.yaml").write_text(BROKEN)  # alpha does not load: its file goes
+    written(third.memory)
+    assert not alpha.exists()
+
+
+def test_the_download_is_the_export_and_a_rebuild_dumps_only_what_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The site's download is the register set as `Renderer.downloads` dumps it whole, to
+    the byte; a rebuild dumps again only the registers whose pages it renders again."""
+    from compat_register.reporting import export
+
+    project = Project(tmp_path)
+    project.register_title()  # a title with `&` and `<` in the JSON
+
+    def whole() -> str:
+        registers = api.check(project.root, environ=project.environ).registers
+        return json.dumps(export.export(registers), ensure_ascii=False, indent=2) + "\n"
+
+    first = project.build()
+    assert first.site.downloads == {"registers/registers.json": whole()}
+    dumped: list[str] = []
+    data = export.register_data
+    monkeypatch.setattr(
+        export, "register_data", lambda r, b=None: dumped.append(r.slug) or data(r, b)
+    )
+    project.prose()  # beta's risk: alpha's part is the last build's
+    second = project.build(first.memory)
+    assert dumped == ["beta"]
+    assert second.site.downloads == {"registers/registers.json": whole()}

@@ -28,7 +28,7 @@ import shutil
 import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -83,27 +83,29 @@ class KeptFiles:
         self.moved: set[str] = set()
         """The files whose last output is held aside, by path in the docs."""
         self.holding: Path | None = None
+        """Where `before` moved them."""
+        self.folders: set[str] = set()
+        """The site's top folders holding only generated files and pages: a rebuild moves
+        them aside whole (`before`) and back (`_merge`)."""
         self.around: tuple[Any, ...] = ()
         """This build's surroundings of a generated page (`surroundings`)."""
         self._filter = _QuietLinks(self.kept)
 
     def before(self, config: MkDocsConfig) -> None:
-        """Move what the last build wrote for each generated file out of the site folder,
-        which MkDocs is about to clean."""
+        """Move the folders of the site holding what the last build generated (`folders`)
+        out of it, whole, before MkDocs cleans it."""
         self.kept.clear()
         self.moved = set()
         if not self.made:
             return
         site = Path(config.site_dir)
         self.holding = Path(tempfile.mkdtemp(prefix="register-kept-", dir=site.parent))
-        for uri, made in self.made.items():
-            target = self.holding / made.dest
+        for top in self.folders:
             try:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(site / made.dest, target)
+                os.replace(site / top, self.holding / top)
             except OSError:
-                continue  # not there, or not movable: made again
-            self.moved.add(uri)
+                continue  # not there, or on another device: made again
+            self.moved.update(u for u, made in self.made.items() if _top(made.dest) == top)
 
     def keep(
         self,
@@ -123,6 +125,9 @@ class KeptFiles:
         for uri, source in sources.items():
             made, file = self.made.get(uri), files.get_file_from_path(uri)
             if made is None or file is None or uri not in self.moved or made.source != source:
+                continue
+            assert self.holding is not None
+            if not (self.holding / made.dest).is_file():
                 continue
             if file.is_documentation_page():
                 if file.page is None or made.surroundings != self.around:
@@ -148,11 +153,11 @@ class KeptFiles:
         `anchors`: the level MkDocs logs a link to a missing anchor at."""
         logging.getLogger("mkdocs.structure.pages").removeFilter(self._filter)
         site = Path(config.site_dir)
-        for uri, file in self.kept.items():
+        kept = {self.made[uri].dest for uri in self.kept}
+        for top in {_top(self.made[uri].dest) for uri in self.moved}:
             assert self.holding is not None
-            target = site / self.made[uri].dest
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(self.holding / self.made[uri].dest, target)
+            _merge(site / top, self.holding / top, top, kept)
+        for file in self.kept.values():
             if file.page is not None:  # its links, checked against this build's pages
                 file.page.validate_anchor_links(files=files, log_level=anchors)
         self._search(site, files, sources)
@@ -190,6 +195,7 @@ class KeptFiles:
                     None if links is None else {f.src_uri: dict(a) for f, a in links.items()},
                 )
         self.made = made
+        self.folders = _folders(files, made)
 
     def _search(self, site: Path, files: Files, sources: Mapping[str, object]) -> None:
         """Put the kept pages' entries back into the search index, in the place a cold
@@ -233,6 +239,47 @@ def _ordered(
             yield from built.pop(file.page.url, [])
     for entries in built.values():  # of no page: where the plugin put them, at the end
         yield from entries
+
+
+def _top(dest: str) -> str:
+    """The top folder of a path in the site ("" for a file at its top)."""
+    return dest.split("/", 1)[0] if "/" in dest else ""
+
+
+def _folders(files: Files, made: Mapping[str, Made]) -> set[str]:
+    """The top folders of the generated files that hold nothing but pages and generated
+    files (not the theme's `assets`, which MkDocs copies again on each build)."""
+    tops = {_top(m.dest) for m in made.values()} - {""}
+    for file in files:
+        if not file.is_documentation_page() and file.src_uri not in made:
+            tops.discard(_top(file.dest_uri))
+    return tops
+
+
+def _merge(new: Path, held: Path, top: str, kept: set[str]) -> None:
+    """Put a top folder back together: what this build wrote (`new`) over what the last
+    one did (`held`), of which only the `kept` files stay (paths in the site); then in
+    its place. Moves this build's files, not the last one's: after an edit they are few."""
+    if not any(_top(dest) == top for dest in kept):
+        shutil.rmtree(held, ignore_errors=True)
+        return
+    fresh = set()
+    for folder, _, names in os.walk(new):
+        inside = Path(held, os.path.relpath(folder, new))
+        inside.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            os.replace(os.path.join(folder, name), inside / name)
+            fresh.add(PurePosixPath(top, os.path.relpath(folder, new), name).as_posix())
+    shutil.rmtree(new, ignore_errors=True)
+    for folder, _, names in os.walk(held, topdown=False):
+        for name in names:
+            where = PurePosixPath(top, os.path.relpath(folder, held), name).as_posix()
+            if where not in fresh and where not in kept:
+                os.unlink(os.path.join(folder, name))
+        if not os.listdir(folder):
+            os.rmdir(folder)
+    if held.is_dir():
+        os.replace(held, new)
 
 
 def _files(files: Files, uris: Iterable[str]) -> list[File]:

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import json
+import textwrap
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..model.diagnostic import Diagnostic
-from ..model.registers import RegisterSet
+from ..model.registers import Register, RegisterSet
+from ..reporting import export
 from . import excerpts, failures, problems, rebuild
 from .excerptmodel import ExcerptFile
 from .excerptstore import ExcerptStore
@@ -109,8 +112,9 @@ def build(
     reused = last.reusable(inputs) if last is not None else {}
     pages = renderer.pages(reuse={uri: kept.text for uri, kept in reused.items()})
     files = _excerpt_files(read.registers, layout, renderer.excerpts, reused)
+    downloads, parts = _downloads(read.registers, layout, reused)
     kept = {
-        uri: reused.get(uri) or rebuild.Kept(page_key, pages[uri], files.get(uri))
+        uri: reused.get(uri) or rebuild.Kept(page_key, pages[uri], files.get(uri), parts.get(uri))
         for uri, page_key in inputs.items()
     }
     pages.update(failures.failure_pages(read.failed, layout, pages))
@@ -127,7 +131,7 @@ def build(
         pages=pages,
         excerpts=documents,
         excerpt_paths=written,
-        downloads=renderer.downloads(),
+        downloads=downloads,
         assets={f"{ASSET_DIR}/{name}": asset(name, options.templates) for name in ASSETS},
         nav=section,
         nav_pages=listed,
@@ -154,6 +158,38 @@ def _excerpt_documents(
         return excerpts.documents(files, highlighter), {}
     held = last.excerpts if last is not None else None
     return {}, excerpts.write_documents(files, highlighter, options.excerpt_folder, held)
+
+
+def _downloads(
+    registers: RegisterSet, layout: Layout, reused: dict[str, rebuild.Kept]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The register set as JSON, what `register export` prints (`Renderer.downloads`), and
+    each register page's part of it: a reused page's part is the last build's (its inputs
+    hold all its register's data shows), so an edit dumps again only the registers it
+    changed (the whole set is some 20 MB of JSON at 5,000 entries)."""
+    if layout.download is None:
+        return {}, {}
+    head = json.dumps(
+        export.export(dataclasses.replace(registers, registers=[])), ensure_ascii=False, indent=2
+    )
+    empty = '\n  "registers": []\n}'
+    assert head.endswith(empty), "the registers come last in an export"
+    parts = {}
+    for register in registers.registers:
+        page = layout.page_of(register.slug)
+        last = reused[page].download if page in reused else None
+        parts[page] = last if last is not None else _part(register, registers)
+    listed = "[\n" + ",\n".join(parts.values()) + "\n  ]" if parts else "[]"
+    text = head[: -len(empty)] + f'\n  "registers": {listed}\n}}\n'
+    return {layout.download: text}, parts
+
+
+def _part(register: Register, registers: RegisterSet) -> str:
+    """A register's data as it stands in the export's list, indented as `json.dumps` does."""
+    text = json.dumps(
+        export.register_data(register, registers.backlinks), ensure_ascii=False, indent=2
+    )
+    return textwrap.indent(text, "    ", lambda line: True)
 
 
 def _excerpt_files(

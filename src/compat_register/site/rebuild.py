@@ -75,6 +75,8 @@ class Kept:
     text: str
     excerpts: ExcerptFile | None = None
     """A register page's excerpt file, rendered with it (None: it has none)."""
+    download: str | None = None
+    """A register page's register, as the site's download holds it (`build._downloads`)."""
 
 
 @dataclass
