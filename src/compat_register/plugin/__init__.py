@@ -212,7 +212,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
     ) -> TemplateContext:
         """The pages a template is given are the site's, the kept ones too."""
         if self.kept.kept and self.files is not None:
-            context["pages"] = self.kept.pages(self.files)
+            context["pages"] = self.kept.pages(self.files, served=True)
         return context
 
     def on_template_context(
@@ -220,7 +220,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
     ) -> TemplateContext:
         """The sitemap lists the kept pages too."""
         if self.kept.kept and self.files is not None:
-            context["pages"] = self.kept.pages(self.files)
+            context["pages"] = self.kept.pages(self.files, served=False)
         return context
 
     @event_priority(-100)  # last: after the search plugin wrote its index

@@ -77,7 +77,9 @@ class KeptFiles:
         self.search: dict[str, list[Any]] = {}
         """Each generated page's entries of the search index, by its URL."""
         self.format: dict[str, Any] | None = None
-        """How the search index is written (`FORMATS`); None: no index, or unknown."""
+        """How the search index is written (`FORMATS`); None: unknown."""
+        self.indexed = False
+        """Whether the last build wrote a search index."""
         self.kept: dict[str, File] = {}
         """This build's kept files, by path in the docs."""
         self.moved: set[str] = set()
@@ -120,7 +122,8 @@ class KeptFiles:
         self.around = surroundings(config, files, nav, sources.keys(), context)
         if not self.moved or not set(config.plugins) <= SAFE_PLUGINS:
             return
-        if self.format is None and any(f.is_documentation_page() for f in _files(files, sources)):
+        pages = any(f.is_documentation_page() for f in _files(files, sources))
+        if self.indexed and self.format is None and pages:
             return  # a search index that could not be put back together
         for uri, source in sources.items():
             made, file = self.made.get(uri), files.get_file_from_path(uri)
@@ -138,12 +141,17 @@ class KeptFiles:
         if self.kept:
             logging.getLogger("mkdocs.structure.pages").addFilter(self._filter)
 
-    def pages(self, files: Files) -> list[File]:
-        """The site's pages as a cold build lists them to templates, the kept ones too."""
+    def pages(self, files: Files, served: bool) -> list[File]:
+        """The site's pages as a cold build lists them to templates (a page's, `served`,
+        with the drafts `mkdocs serve` shows), the kept ones too."""
         return [
             f
             for f in files
-            if f.is_documentation_page() and (f.inclusion.is_included() or f.src_uri in self.kept)
+            if f.is_documentation_page()
+            and (
+                (f.inclusion.is_in_serve() if served else f.inclusion.is_included())
+                or f.src_uri in self.kept
+            )
         ]
 
     def after(
@@ -202,7 +210,11 @@ class KeptFiles:
         build gives them (page by page, in the order of the files), and remember each
         generated page's entries."""
         path = site / SEARCH_INDEX
-        data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+        self.indexed = path.is_file()
+        if not self.indexed:  # no search plugin: no index to put entries back into
+            self.search = {}
+            return
+        data = json.loads(path.read_text(encoding="utf-8"))
         if self.format is None and data is not None:
             text = path.read_text(encoding="utf-8")
             self.format = next((f for f in FORMATS if json.dumps(data, **f) == text), None)
