@@ -128,6 +128,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
 
     def on_build_error(self, *, error: Exception) -> None:
         self.kept.forget()
+        self.files = None
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         """Add the extensions the pages need (as mkdocs-autorefs adds its own) and the assets."""
@@ -229,6 +230,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         if self.serving and self.files is not None:
             anchors = config.validation.links.anchors
             self.kept.after(config, self.files, self.sources, anchors)
+        self.files = None  # every page of this build, with its HTML: not held into the next
 
     @event_priority(-100)  # last: the Markdown every other plugin is done with
     def on_page_markdown(
