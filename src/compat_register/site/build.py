@@ -160,6 +160,10 @@ def _excerpt_documents(
     return {}, excerpts.write_documents(files, highlighter, options.excerpt_folder, held)
 
 
+HOLE = "\x00registers\x00"
+"""Where the export's registers go, dumped as a string no register file can hold."""
+
+
 def _downloads(
     registers: RegisterSet, layout: Layout, reused: dict[str, rebuild.Kept]
 ) -> tuple[dict[str, str], dict[str, str]]:
@@ -169,18 +173,18 @@ def _downloads(
     changed (the whole set is some 20 MB of JSON at 5,000 entries)."""
     if layout.download is None:
         return {}, {}
-    head = json.dumps(
-        export.export(dataclasses.replace(registers, registers=[])), ensure_ascii=False, indent=2
-    )
-    empty = '\n  "registers": []\n}'
-    assert head.endswith(empty), "the registers come last in an export"
+    data = export.export(dataclasses.replace(registers, registers=[]))
+    data["registers"] = HOLE
+    head = json.dumps(data, ensure_ascii=False, indent=2)
+    hole = f'"registers": {json.dumps(HOLE)}'
+    assert head.count(hole) == 1, "the export holds its registers in one place"
     parts = {}
     for register in registers.registers:
         page = layout.page_of(register.slug)
         last = reused[page].download if page in reused else None
         parts[page] = last if last is not None else _part(register, registers)
     listed = "[\n" + ",\n".join(parts.values()) + "\n  ]" if parts else "[]"
-    text = head[: -len(empty)] + f'\n  "registers": {listed}\n}}\n'
+    text = head.replace(hole, f'"registers": {listed}') + "\n"
     return {layout.download: text}, parts
 
 
