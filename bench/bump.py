@@ -22,9 +22,11 @@ renames), and --citations citations over the files at the start. Measured in one
   each cited file over PIN..HEAD (what following each file's history costs git alone);
 - `register bump --dry-run` over the range, as a ratio to that floor (target: at most 3x);
 - a one-commit bump (HEAD~1 -> HEAD) beyond start-up (`register check` of the same set)
-  against that commit's `git diff` (target: at most 10x), and where that goes: importing
-  the modules only bump needs, the git processes it runs, the rest in process; and
-  `follow` alone, in process.
+  against that commit's `git diff` (target: at most 10x), the three run in turn ten times
+  each, and where that goes: importing the modules only bump needs, the git processes it
+  runs, the rest in process; and `follow` alone, in process.
+
+Python's bytecode caches are written and read, as an installed package has them.
 
 With --scaling, `follow` in process over one commit that edits every line of one file and
 adds as many lines of other text, with 500 and then 2,000 of its lines cited: the time
@@ -46,7 +48,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import Run, best, best_call  # noqa: E402
+from common import Run, best, best_call, best_in_turn  # noqa: E402
 from histories import cite_history, git_dir  # noqa: E402
 from synthetic import add_history, commit_files, generate  # noqa: E402
 
@@ -125,7 +127,7 @@ def measure_history(root: Path, options: argparse.Namespace) -> None:
     citations = options.citations if options.citations != 20_000 else 7_000
     registers, pin, head, cited = cite_history(root, options.clone, commits, citations)
     repo = str(git_dir(root / "repo"))
-    env = {**os.environ, "REGISTER_CACHE": str(root / "cache")}
+    env = bytecode_cached({**os.environ, "REGISTER_CACHE": str(root / "cache")})
     register = shutil.which("register") or "register"
     git = ["git", "--git-dir", repo]
     diff = best([*git, "diff", "-M", "--unified=0", pin, head], env, options.repeat)
@@ -137,6 +139,7 @@ def measure_history(root: Path, options: argparse.Namespace) -> None:
     follows = best(follow_logs, env, options.repeat)
     floor = (diff[0] + follows[0], diff[2] + follows[2])
     bump = [register, "bump", "code", head, "--registers", str(registers), "--dry-run"]
+    subprocess.run(bump, env=env, capture_output=True, check=False)  # the bytecode written
     ranged = best(bump, env, options.repeat, ok=(0, 1))
     where = options.clone or "a generated history"
     print(f"{where}: {commits} first-parent commits {pin[:10]}..{head[:10]},")
@@ -145,6 +148,15 @@ def measure_history(root: Path, options: argparse.Namespace) -> None:
     timed("git log --follow of each cited file", follows)
     timed("register bump --dry-run over the range", ranged, floor, "(diff + log --follow)")
     measure_one_commit(root, registers, pin, head, env, options.repeat)
+
+
+def bytecode_cached(env: dict[str, str]) -> dict[str, str]:
+    """`env` with Python's bytecode caches written and read, as an installed package has
+    them: with PYTHONDONTWRITEBYTECODE set, an editable install compiles every module of
+    compat-register on each run, a cost no user pays (the first of each command's runs
+    writes the caches; `best` keeps the least of them)."""
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
 
 
 def measure_one_commit(
@@ -161,10 +173,19 @@ def measure_one_commit(
     previous = parent.stdout.decode().strip()
     pinned = (one / "sources.yaml").read_text(encoding="utf-8").replace(pin, previous)
     (one / "sources.yaml").write_text(pinned, encoding="utf-8")
-    one_diff = best([*git, "diff", "-M", "--unified=0", previous, head], env, repeat)
-    start = best([register, "check", "--registers", str(one)], env, repeat)
     bump_one = [register, "bump", "code", head, "--registers", str(one), "--dry-run"]
-    single = best(bump_one, env, repeat, ok=(0, 1))
+    # Each run is short, and what is wanted is a difference of two of them: the three are
+    # run in turn, ONE_COMMIT_RUNS times at least, so that a passing load weighs on all.
+    one_diff, start, single = best_in_turn(
+        [
+            [*git, "diff", "-M", "--unified=0", previous, head],
+            [register, "check", "--registers", str(one)],
+            bump_one,
+        ],
+        env,
+        max(repeat, ONE_COMMIT_RUNS),
+        ok=(0, 1),
+    )
     beyond = (max(single[0] - start[0], 0.0), 0.0, max(single[2] - start[2], 0.0))
     diff = (one_diff[0], one_diff[2])
     timed("one commit: git diff -M --unified=0", one_diff)
@@ -172,8 +193,11 @@ def measure_one_commit(
     timed("one commit: register bump --dry-run", single)
     timed("one commit: bump beyond start-up", beyond, diff, "the diff")
     loaded = "import compat_register.cli, compat_register.api"
-    base = best([sys.executable, "-c", loaded], env, repeat)
-    more = best([sys.executable, "-c", f"{loaded}, compat_register.following.bump"], env, repeat)
+    base, more = best_in_turn(
+        [[sys.executable, "-c", loaded], [sys.executable, "-c", f"{loaded}, {_BUMP_MODULES}"]],
+        env,
+        max(repeat, ONE_COMMIT_RUNS),
+    )
     imports = (max(more[0] - base[0], 0.0), 0.0, max(more[2] - base[2], 0.0))
     own, children = in_process_bump(one, head, repeat)
     cpu_only(" of which importing bump's own modules", imports[2], diff[1])
@@ -271,6 +295,11 @@ def citation_of(path: str, line: int) -> Citation:
         ("x",), f"{path}:{line}", source="code", repo_path=path,
     )  # fmt: skip
 
+
+_BUMP_MODULES = "compat_register.following.bump"
+
+ONE_COMMIT_RUNS = 10
+"""The least number of runs of each one-commit command (see `measure_one_commit`)."""
 
 _COPY = "import shutil, sys; shutil.rmtree(sys.argv[2], True); shutil.copytree(*sys.argv[1:])"
 

@@ -69,3 +69,24 @@ def best_call(
         action()
         times.append(clock() - started)
     return min(times)
+
+
+def best_in_turn(
+    commands: Sequence[Sequence[str]],
+    env: Mapping[str, str] | None,
+    repeat: int,
+    *,
+    ok: Collection[int] = (0,),
+) -> list[Run]:
+    """Each command's best run (least wall and CPU time, most memory) of `repeat`, the
+    commands run in turn: on a shared machine a load that comes and goes then weighs on
+    the floor and on what is measured against it alike, instead of on whichever ran while
+    it lasted."""
+    runs: list[list[Run]] = [[] for _ in commands]
+    for _ in range(repeat):
+        for command, times in zip(commands, runs, strict=True):
+            times.append(run_child(command, env, ok=ok))
+    return [
+        (min(r[0] for r in times), max(r[1] for r in times), min(r[2] for r in times))
+        for times in runs
+    ]

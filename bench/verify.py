@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import Run, run_child  # noqa: E402
+from common import best_in_turn  # noqa: E402
 from realistic import generate_realistic  # noqa: E402
 from synthetic import generate  # noqa: E402
 
@@ -70,20 +70,6 @@ for alias, wanted in paths.items():
                          capture_output=True, check=True).stdout
     assert out.count(b" blob ") == len(wanted), "a blob is missing"
 """
-
-
-def best_in_turn(commands: list[list[str]], env: dict[str, str], repeat: int) -> list[Run]:
-    """Each command's best run (least wall and CPU time, most memory) of `repeat`, the
-    commands run in turn: on a shared machine a load that comes and goes then weighs on
-    the floor and on verify alike, instead of on whichever ran while it lasted."""
-    runs: list[list[Run]] = [[] for _ in commands]
-    for _ in range(repeat):
-        for command, times in zip(commands, runs, strict=True):
-            times.append(run_child(command, env))
-    return [
-        (min(r[0] for r in times), max(r[1] for r in times), min(r[2] for r in times))
-        for times in runs
-    ]
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ from compat_register.checking.safety import check_commit, check_repo_path, check
 from compat_register.sources import cache as caching
 from compat_register.sources import git
 from compat_register.sources.cache import SourceCache
-from compat_register.sources.checkout import Checkout
+from compat_register.sources.checkout import Checkout, _plain_git_dir
 from compat_register.sources.git import GitSourceError
 from compat_register.sources.places import locate, source_variable
 from gitrepo import EPOCH, GitRepo, git_env
@@ -312,6 +312,44 @@ def test_a_checkout_is_the_repository_at_its_root_not_one_above(
     for root in (src.root, src.root / ".git", bare):
         with Checkout(root) as checkout:
             assert checkout.read_text(sha, "sub/a.md") == ["a"]
+
+
+def _asked_of_git(root: Path) -> str | None:
+    done = subprocess.run(
+        ["git", "rev-parse", "--absolute-git-dir"],
+        cwd=root,
+        capture_output=True,
+        env={**git_env(), "GIT_CEILING_DIRECTORIES": str(root.parent)},
+        check=False,
+    )
+    return done.stdout.decode().strip() if done.returncode == 0 else None
+
+
+def test_a_git_directory_seen_on_disk_is_the_one_git_finds(src: GitRepo, tmp_path: Path) -> None:
+    """The git directory is looked at without starting git only where it is plainly one; it
+    is then the one `rev-parse --absolute-git-dir` names, and anything else is asked of git."""
+    src.write("a.md", "a\n")
+    sha = src.commit()
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "clone", "--quiet", "--bare", str(src.root), str(bare)], check=True)
+    linked = tmp_path / "linked"
+    src.git("worktree", "add", "--quiet", "--detach", str(linked), sha)
+    (tmp_path / "link").symlink_to(src.root)
+    seen = {root: _plain_git_dir(root) for root in (src.root, src.root / ".git", bare)}
+    seen[tmp_path / "link"] = _plain_git_dir(tmp_path / "link")
+    assert all(found == _asked_of_git(root) for root, found in seen.items()), seen
+    assert _plain_git_dir(linked) is None  # a `.git` file: git is asked
+    assert _plain_git_dir(src.root / ".git" / "worktrees" / "linked") is None  # commondir
+    fake = tmp_path / "fake"
+    (fake / "refs").mkdir(parents=True)
+    (fake / "HEAD").write_text("ref: refs/heads/main\n")
+    assert _plain_git_dir(fake) is None  # no objects/: not a repository to git either
+    (fake / "objects").mkdir()
+    (fake / "HEAD").write_text("not a ref\n")
+    assert _plain_git_dir(fake) is None
+    with Checkout(linked) as checkout:
+        assert checkout.git_dir == _asked_of_git(linked)
+        assert checkout.read_text(sha, "a.md") == ["a"]
 
 
 def test_names_git_answers_missing_even_with_spaces(src: GitRepo) -> None:

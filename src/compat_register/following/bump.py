@@ -118,7 +118,8 @@ def _plan(
     old: str,
     new: str,
 ) -> Bump:
-    citations = [c for c in registers.citations() if c.source == source.alias and c.repo_path]
+    every = registers.citations()
+    citations = [c for c in every if c.source == source.alias and c.repo_path]
     followed = follow(checkout, old, new, citations, source.markdown, registers.sources.revisions)
     # A carried citation stays as written: only the others are planned.
     plans = {f.citation.key: _edits(f, source, registers) for f in followed if f.kind != "carried"}
@@ -130,7 +131,7 @@ def _plan(
     result.files, _ = edit.rewrite_set(registers, documents, edits)
     moved = _new_places(result.followed, edits)
     pins = {source.alias: result.pin}
-    if carried := stamps.carry_lock(lock, registers.citations(), moved, pins):
+    if carried := stamps.carry_lock(lock, every, moved, pins):
         result.files[carried[0]] = carried[1:]
     _rewrite_pin(result, documents[registers.sources.file], source)  # written last
     return result

@@ -11,9 +11,10 @@ is anything written, all files at once or none (`write_texts`, through `storage.
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from ..model import display
 from ..model.notation import lines_text
@@ -51,8 +52,9 @@ class Change:
         return display.line(text)
 
 
-@dataclass(frozen=True)
-class Edit:
+# A named tuple, not a dataclass: a dataclass's methods are compiled when its module is
+# imported, a cost every `register bump` pays before it starts (docs/pins.md, Speed).
+class Edit(NamedTuple):
     """Replace the `occurrence`-th `old` (counted as plain text) in the scalar at `field`."""
 
     field: Path_
@@ -92,12 +94,14 @@ def rewrite_registers(
     and the changes, file by file (see `rewrite_register`)."""
     files: dict[str, tuple[str, str]] = {}
     changes: list[Change] = []
-    planned_in = {key.file for key in planned}
+    by_file: dict[str, dict[CitationKey, Planned]] = {}
+    for key, plan in planned.items():
+        by_file.setdefault(key.file, {})[key] = plan
     for register in registers:
         doc = documents[register.file]
-        if register.file not in planned_in:
+        if register.file not in by_file:
             continue  # nothing planned here: nothing changes
-        if rewritten := rewrite_register(doc, register, planned):
+        if rewritten := rewrite_register(doc, register, by_file[register.file]):
             files[doc.file] = (doc.text, rewritten[0])
             changes.extend(rewritten[1])
     return files, changes
@@ -145,14 +149,16 @@ def rewrite_register(
     `Citation.key`) made, and the changes; None when nothing in it changes. Raises
     EditError when an edit cannot be placed or the result does not read back as planned."""
     citations = register.citations()
-    plans = [planned.get(c.key) for c in citations]
+    # A citation's key is made on each look-up: only those in a planned field are looked up.
+    planned_fields = {key.field for key in planned}
+    plans = [planned.get(c.key) if c.field in planned_fields else None for c in citations]
     pairs = zip(citations, plans, strict=True)
     edits = [e for c, plan in pairs if plan for e in _located(c, plan[0])]
     changes = plan_edits(doc, edits)
     if not changes:
         return None
     text = rewrite(doc.text, changes)
-    expected = [plan[1] if plan else reading(c) for c, plan in zip(citations, plans, strict=True)]
+    expected = [plan[1] if plan else None for plan in plans]  # None: reads as it did
     swaps = [(offset, change.old, change.new) for offset, change in changes]
     fields = [e.field for e in edits]
     if not readback.proves(doc, register.slug, swaps, fields, citations, expected):
@@ -168,22 +174,27 @@ def _located(citation: Citation, edits: list[Edit]) -> list[Edit]:
     ]
 
 
-def read_back(doc: Document, slug: str, citations: list[Citation], expected: list[Reading]) -> None:
+def read_back(
+    doc: Document, slug: str, citations: list[Citation], expected: Sequence[Reading | None]
+) -> None:
     """The full read-back of a rewritten file (`doc`, parsed again): refuse it unless its
-    citations read as `expected`, in number and order. Run when `readback.proves` cannot
-    show as much from the old parse alone."""
+    citations read as `expected` (None: as it read before), in number and order. Run when
+    `readback.proves` cannot show as much from the old parse alone."""
     same_readings(doc.file, citations, register_citations(doc, slug, []), expected)
 
 
 def same_readings(
-    file: str, citations: list[Citation], found: list[Citation], expected: list[Reading]
+    file: str,
+    citations: list[Citation],
+    found: list[Citation],
+    expected: Sequence[Reading | None],
 ) -> None:
     """Refuse a rewrite of `file` whose citations (`found`, read again) do not read as
-    `expected`, in number and order."""
+    `expected` (None: as the old citation read), in number and order."""
     if len(found) != len(citations):
         raise EditError(f"{file}: the rewrite would change the number of citations")
     for old, new, want in zip(citations, found, expected, strict=True):
-        if reading(new) != want:
+        if reading(new) != (reading(old) if want is None else want):
             raise EditError(f"{file}: rewriting {old.text} would not read back as planned")
 
 

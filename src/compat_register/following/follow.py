@@ -52,16 +52,17 @@ def follow(
     walk.texts.markdown = markdown
     # Most cited files are not touched by the steps: their citations are carried as they
     # are, without a track through the walk (the walk would carry them the same way).
-    touched = walk.learn({repo_path(c) for c in citations}, commits=steps is not None)
-    cited = [(c, repo_path(c)) for c in citations]
-    tracks = [Track(c, path, (c.start, c.end)) for c, path in cited if path in touched]
+    paths = [repo_path(c) for c in citations]  # once each: a bump may hold thousands
+    touched = walk.learn(set(paths), commits=steps is not None)
+    cited = [(c, path) for c, path in zip(citations, paths, strict=True) if path in touched]
+    tracks = [Track(c, path, (c.start, c.end)) for c, path in cited]
     walk.run(tracks)
     walked = iter(tracks)
     return [
         result(checkout, next(walked), (old_sha, new_sha), markdown)
-        if repo_path(c) in touched
-        else carried(c)
-        for c in citations
+        if path in touched
+        else carried(c, path)
+        for c, path in zip(citations, paths, strict=True)
     ]
 
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from difflib import SequenceMatcher
+from typing import NamedTuple
 
 from ..citations.compare import Kind, same_text
 from ..sources.diffs import Hunk
@@ -47,8 +47,9 @@ Candidate = tuple[str, int, int]
 """(path, start, end) of a place that holds the cited text but was not taken."""
 
 
-@dataclass(frozen=True)
-class Decision:
+# A named tuple, not a dataclass: a dataclass's methods are compiled when its module is
+# imported, a cost every `register bump` pays before it starts (docs/pins.md, Speed).
+class Decision(NamedTuple):
     """What one step did to one touched range."""
 
     kind: str
@@ -73,8 +74,7 @@ def joined(keys: Iterable[str]) -> str:
     return " ".join(k for k in keys if k)
 
 
-@dataclass(frozen=True)
-class Text:
+class Text(NamedTuple):
     """A file at one commit: its lines, their keys (each line by the rule of the kind the
     comparison uses, `compare.comparable`) and the file's own kind."""
 

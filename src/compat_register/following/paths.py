@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..sources.diffs import Changes
 
@@ -22,8 +22,9 @@ RENAME_SCORE = 50
 """The similarity (%) at which git itself takes a deletion and an addition for a rename."""
 
 
-@dataclass(frozen=True)
-class Moved:
+# A named tuple, not a dataclass: a dataclass's methods are compiled when its module is
+# imported, a cost every `register bump` pays before it starts (docs/pins.md, Speed).
+class Moved(NamedTuple):
     """What one step did to a file it renamed or deleted."""
 
     new_path: str | None

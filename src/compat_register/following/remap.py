@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import accumulate
+from typing import NamedTuple
 
 from ..sources.diffs import Hunk
 
@@ -20,8 +20,9 @@ KINDS = ("carried", "re-anchored", "changed", "gone")
 """What moving a pin did to a citation, from harmless to lost."""
 
 
-@dataclass(frozen=True)
-class Mapped:
+# A named tuple, not a dataclass: a dataclass's methods are compiled when its module is
+# imported, a cost every `register bump` pays before it starts (docs/pins.md, Speed).
+class Mapped(NamedTuple):
     """A range after the move: its kind and its new lines (None when gone)."""
 
     kind: str

@@ -37,9 +37,9 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from ..citations.compare import Kind, block, markdown_text
 from ..model.diagnostic import Diagnostic, Severity
@@ -63,8 +63,9 @@ _ESCAPE = re.compile(r"[%#\s]")
 _PIN = re.compile(r"# pin (\S+) ([0-9a-fA-F]+)\Z")
 
 
-@dataclass(frozen=True, order=True)
-class Key:
+# A named tuple, not a dataclass: a dataclass's methods are compiled when its module is
+# imported, a cost every `register bump` pays before it starts (docs/pins.md, Speed).
+class Key(NamedTuple):
     """What a stamp belongs to: one citation of one entry."""
 
     entry: str
@@ -194,7 +195,7 @@ def _place_of(key: Key) -> Place:
 def _free(key: Key, taken: Mapping[Key, str]) -> Key:
     """`key`, or the first later occurrence of its lines that `taken` does not hold."""
     while key in taken:
-        key = replace(key, occurrence=key.occurrence + 1)
+        key = key._replace(occurrence=key.occurrence + 1)
     return key
 
 
@@ -313,6 +314,11 @@ def carry_lock(
     if lock.problems:
         raise EditError(f"{lock.file} has lines that are not stamps: run register stamp first")
     before = [place(c) for c in citations]
-    after = [moved.get(c.key, old) for c, old in zip(citations, before, strict=True)]
+    # Only the citations in a moved field are looked up: a key is made anew on each look-up.
+    fields = {key.field for key in moved}
+    after = [
+        moved.get(c.key, old) if c.field in fields else old
+        for c, old in zip(citations, before, strict=True)
+    ]
     text = format_lock(carry(lock.stamps, before, after), {**lock.pins, **(pins or {})})
     return None if text == lock.text else (lock.file, lock.text, text)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..citations.compare import file_kind, same_text
 from ..model.registers import Citation
@@ -23,8 +24,9 @@ Place = tuple[str, int, int, str]
 """(path, start, end, commit): lines at the commit where they were found."""
 
 
-@dataclass
-class Followed:
+# A named tuple, not a dataclass: a dataclass's methods are compiled when its module is
+# imported, a cost every `register bump` pays before it starts (docs/pins.md, Speed).
+class Followed(NamedTuple):
     """Where one citation went."""
 
     citation: Citation
@@ -82,9 +84,11 @@ def add_note(notes: list[str], note: str) -> None:
         notes.append(note)
 
 
-def carried(citation: Citation) -> Followed:
-    """A citation whose file no step touched: where it was (as `result` would say)."""
-    return Followed(citation, "carried", repo_path(citation), (citation.start, citation.end))
+def carried(citation: Citation, path: str | None = None) -> Followed:
+    """A citation whose file no step touched: where it was (as `result` would say); `path`
+    is its `repo_path`, when the caller has it already."""
+    where = repo_path(citation) if path is None else path
+    return Followed(citation, "carried", where, (citation.start, citation.end))
 
 
 def repo_path(citation: Citation) -> str:
@@ -113,9 +117,7 @@ def result(
     )
 
 
-def _followed(
-    track: Track, kind: str, lines: tuple[int, int] | None, notes: list[str]
-) -> Followed:
+def _followed(track: Track, kind: str, lines: tuple[int, int] | None, notes: list[str]) -> Followed:
     return Followed(
         track.citation, kind, track.path, lines, "; ".join(filter(None, notes)), track.file_deleted,
         tuple(track.flags), tuple(track.candidates), tuple(track.renames),

@@ -8,6 +8,7 @@ out of what `diffs` parses. Every failure is a `GitSourceError` holding one line
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -186,9 +187,13 @@ def _git_dir(root: Path) -> str:
     """The absolute git directory of the repository at `root`, a work tree or a bare
     repository; raises GitSourceError when `root` is neither.
 
-    Asked of git (`rev-parse --absolute-git-dir`), told not to look above `root` and not to
-    take a GIT_DIR from the environment.
+    Seen on disk when it is plainly one (`_plain_git_dir`), else asked of git (`rev-parse
+    --absolute-git-dir`), told not to look above `root` and not to take a GIT_DIR from the
+    environment.
     """
+    plain = _plain_git_dir(root)
+    if plain is not None:
+        return plain
     ceiling = {"GIT_CEILING_DIRECTORIES": os.path.dirname(os.path.realpath(root))}
     env = git.environment(ceiling, without=_OUTSIDE)  # the ceiling as git sees it
     try:
@@ -198,3 +203,31 @@ def _git_dir(root: Path) -> str:
     if not out.strip():
         raise GitSourceError(f"{root} is not a git repository")
     return os.fsdecode(out.rstrip(b"\n"))
+
+
+_HEAD = re.compile(rb"ref: refs/|[0-9a-f]{40}(?:[0-9a-f]{24})?\s*\Z")
+"""What git's own test (`validate_headref`) takes for a HEAD: a ref under refs/, or a sha."""
+
+
+def _plain_git_dir(root: Path) -> str | None:
+    """The git directory at `root` as `rev-parse --absolute-git-dir` finds it, looked at
+    without starting git (a process start costs a one-commit bump as much as its diff),
+    in the plain cases only: `root/.git` a directory, or (no `.git` at all) `root` itself
+    bare; holding `HEAD`, `objects/` and `refs/` as git requires, no `commondir` (a linked
+    work tree's), and owned with `root` by this user (git refuses another's unless told).
+    None: ask git (a `.git` file, a directory git may refuse, no repository)."""
+    dot = root / ".git"
+    candidate = dot if os.path.lexists(dot) else root
+    try:
+        owners = {os.stat(root).st_uid, os.stat(candidate).st_uid}
+        if owners != {os.geteuid()} or not os.path.isdir(candidate):
+            return None
+        if os.path.lexists(candidate / "commondir"):
+            return None
+        if not (os.path.isdir(candidate / "objects") and os.path.isdir(candidate / "refs")):
+            return None
+        with open(candidate / "HEAD", "rb") as head:
+            headref = head.read(100)
+    except OSError:
+        return None
+    return os.path.realpath(candidate) if _HEAD.match(headref) else None

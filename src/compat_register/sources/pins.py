@@ -10,6 +10,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from ..checking.safety import check_commit, is_local_path
 from ..model.diagnostic import Diagnostic
@@ -172,8 +173,9 @@ def _no_checkout(source: Source) -> str:
     return f"no checkout to read ({how}set {variable} to a clone, or add path: to sources.yaml)"
 
 
-@dataclass(frozen=True)
-class Synced:
+# A named tuple, not a dataclass: a dataclass's methods are compiled when its module is
+# imported, a cost every `register bump` pays before it starts (docs/pins.md, Speed).
+class Synced(NamedTuple):
     """A source `register sync` made readable at its pin."""
 
     alias: str
