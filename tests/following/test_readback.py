@@ -201,9 +201,7 @@ def test_the_cheap_read_back_holds_only_what_the_full_one_holds(rewrite: Rewrite
     text = edit.rewrite(rewrite.doc.text, changes)
     swaps = [(offset, change.old, change.new) for offset, change in changes]
     fields = [e.field for e in rewrite.edits]
-    cheap = readback.proves(
-        rewrite.doc, "t", swaps, fields, rewrite.citations, rewrite.expected
-    )
+    cheap = readback.proves(rewrite.doc, "t", swaps, fields, rewrite.citations, rewrite.expected)
     full = full_read_back(rewrite, text)
     event(f"cheap {cheap}, full {full}")
     assert full or not cheap, text
@@ -212,7 +210,9 @@ def test_the_cheap_read_back_holds_only_what_the_full_one_holds(rewrite: Rewrite
 def test_the_cheap_read_back_holds_for_the_rewrites_of_every_day() -> None:
     """Line numbers moved and a path renamed, in every style of tests' registers: shown
     without a parse, and the full read-back agrees."""
-    text = register_head() + """  - id: T-01
+    text = (
+        register_head()
+        + """  - id: T-01
     title: One
     what: Done in src/a.go:3 and 'src/b.go:4-5'.
     status: {state: done, note: 'see src/a.go:3.'}
@@ -230,6 +230,7 @@ def test_the_cheap_read_back_holds_for_the_rewrites_of_every_day() -> None:
       - path: src/c.go
         lines: '9-10'
 """
+    )
     doc, citations = load(text)
     assert len(citations) == 11
     edits, expected = [], []
@@ -261,7 +262,9 @@ def test_a_tagged_scalar_is_left_to_the_full_read_back() -> None:
     """`!!str` before a value moves where the value starts: nothing is shown from its span.
     (A swap to `@scope/a.ts:4` there reads as planned, yet `@` cannot start a plain value:
     the YAML breaks.)"""
-    text = register_head() + """  - id: T-01
+    text = (
+        register_head()
+        + """  - id: T-01
     title: One
     what: !!str Done in src/a.go:3.
     status: {state: done}
@@ -270,6 +273,7 @@ def test_a_tagged_scalar_is_left_to_the_full_read_back() -> None:
     risk: None.
     sources: [!!str src/a.go:3]
 """
+    )
     doc, citations = load(text)
     assert len(citations) == 2
     for citation in citations:
