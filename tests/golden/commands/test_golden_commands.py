@@ -10,7 +10,7 @@ write files, a listing of what they wrote with each file's sha256, or the file i
 equal tests/golden/commands/CASE.txt exactly. Two things are replaced, in the output and in
 the files listed (whose sha256 is that of their text so replaced): the tmp dir's path, by
 `<tmp>`, and where this copy of compat-register was installed from (the folder or archive
-`register init` writes into requirements.txt), by `<install>`.
+`register init` writes into requirements.txt), by `<install>`; and today's date, by `<today>`.
 
     REGISTER_UPDATE_GOLDEN=1 python -m pytest -p no:cacheprovider tests/golden/commands
 
@@ -22,10 +22,12 @@ there is a change of what users' scripts read.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import hashlib
 import json
 import os
 import shutil
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -44,6 +46,12 @@ CASES = TESTS / "cases"
 REPO = TESTS.parent
 UPDATE = os.environ.get("REGISTER_UPDATE_GOLDEN") == "1"
 PLACEHOLDER = "<tmp>"
+
+
+def today() -> set[str]:
+    """Today's date as `register init` writes it (local) and as the Changes chart ends
+    (UTC): a golden file holds neither, or it would fail the next day."""
+    return {datetime.date.today().isoformat(), time.strftime("%Y-%m-%d", time.gmtime())}
 
 
 def installed_from() -> list[str]:
@@ -210,6 +218,8 @@ class Transcript:
             text = text.replace(form, PLACEHOLDER)
         for form in installed_from():
             text = text.replace(form, "<install>")
+        for form in today():
+            text = text.replace(form, "<today>")
         return text
 
     def run(self, *args: str) -> None:
