@@ -27,6 +27,8 @@ from .authoring import cite as cite
 from .authoring import cite_grep as cite_grep
 from .authoring import import_pages as import_pages
 from .authoring import init as init
+from .comparing import Matrixed as Matrixed
+from .comparing import matrix as matrix
 from .conformance import Imported as Imported
 from .conformance import Recorded as Recorded
 from .conformance import UnknownSubject as UnknownSubject

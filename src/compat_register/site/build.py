@@ -253,6 +253,8 @@ def nav_section(
     lists them already; `coverage`, the pages made, says which Coverage pages there are.
     Titles are HTML-escaped: themes print nav titles as they are."""
     section: list[dict[str, Any]] = [{"Overview": layout.overview}]
+    if registers.concepts is not None:
+        section.append({"Matrix": layout.concept_matrix})
     for register in registers.registers:
         section.append({html.escape(register.title): layout.page_of(register.slug)})
     section.extend(
@@ -275,6 +277,8 @@ def nav_section(
     if changes:
         section.append({"Changes": layout.changes})
     listed = {layout.overview, layout.matrix, layout.priorities, layout.health, layout.changes}
+    if registers.concepts is not None:
+        listed.add(layout.concept_matrix)
     listed.update(layout.page_of(register.slug) for register in registers.registers)
     return section, frozenset(listed)
 

@@ -37,6 +37,8 @@ class Layout:
     """The open entries by value and effort."""
     download: str | None = "registers/registers.json"
     """The register set as JSON (`register export`'s), linked from the overview; None: none."""
+    concept_matrix: str = "registers/matrix.md"
+    """The Matrix page: concepts by subject, made when registers/concepts.yaml exists."""
     coverage: str = "registers/coverage"
     """Folder of the Coverage pages: `index.md` every revision, `2025-11-25.md` one."""
 
@@ -92,6 +94,7 @@ def page_clashes(registers: RegisterSet, layout: Layout) -> list[Diagnostic]:
         served_url(layout.matrix): "revision matrix",
         served_url(layout.priorities): "priorities page",
         served_url(layout.coverage_summary): "Coverage page",
+        served_url(layout.concept_matrix): "Matrix page",
     }
     clashes = []
     for register in registers.registers:

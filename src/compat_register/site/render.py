@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import posixpath
 from collections.abc import Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,11 +22,12 @@ from ..coverage.files import cited_as
 from ..coverage.states import Row
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, Entry, Register, RegisterSet
-from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, counted
+from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, STATES, counted
 from ..reporting import export
+from ..views import matrix as concepts_view
 from ..views import priorities as prio
 from ..views import revisions as revs
-from . import chart
+from . import chart, matrixcells
 from . import coverage as site_coverage
 from .changes import ChangesView
 from .coverage import SiteCoverage
@@ -62,12 +64,15 @@ class Renderer:
         built: int | None = None,
         coverage: SiteCoverage | None = None,
         conformance: Measurements | None = None,
+        since: concepts_view.SinceOf | None = None,
     ):
         """`subject` leads the priorities page (`views.priorities.own_subject`);
         `edit_url`, the URL the registers folder's files are edited at (a folder URL, its
         file names appended), gives each entry an edit link; `built`, the time of the build
         (seconds since the epoch; now when None), is where the Changes page's charts end."""
         self.registers = registers
+        self.since = since
+        """When each entry reached its state (the Matrix page's cells); None: unknown."""
         self.coverage = coverage
         """The Coverage pages' data; None: the site has none (no source names statements)."""
         self.conformance = conformance
@@ -132,6 +137,8 @@ class Renderer:
             around = (changes[number - 1] if number else None, changes[number + 1 : number + 2])
             pages[self.layout.revision_page(revision.revision)] = self.revision(revision, around)
         pages[self.layout.priorities] = self.priorities()
+        if self.registers.concepts is not None:
+            pages[self.layout.concept_matrix] = self.concept_matrix()
         if self.coverage is not None:
             pages.update(self.coverage_pages(self.coverage))
         return pages
@@ -303,6 +310,26 @@ class Renderer:
             efforts=SIZES,
             open_states=OPEN,
             registers=[item.register for item in _first_of_each(groups)],
+            layout=self.layout,
+        )
+
+    def concept_matrix(self) -> str:
+        """The Matrix page (`views.matrix`); a cell on a stale citation says so once the
+        citations were verified; `since` dates the cells."""
+        outcomes = {key: o.outcome for key, o in self.outcomes.items()}
+        shown = concepts_view.matrix(self.registers, outcomes, self.since, self.subject)
+        fmt = self.formatter(self.layout.concept_matrix)
+        present = {cell.state for row in shown.rows for cell in row.cells}
+        return self._render(
+            "concept-matrix.md.j2",
+            fmt,
+            rows=shown.rows,
+            subjects=shown.subjects,
+            unnamed=shown.unnamed,
+            states=[state for state in STATES if state in present],
+            cell_of=partial(matrixcells.cell, fmt),
+            concept_of=partial(matrixcells.concept, fmt),
+            stale_known=any(o.outcome != "unverified" for o in self.outcomes.values()),
             layout=self.layout,
         )
 

@@ -1,5 +1,5 @@
 /* compat-register: the tables after a filter box (the overview's, the revision matrix's, the
-   priorities') sort by column and filter by the box's selects, each naming a column.
+   Matrix page's, the priorities') sort by column and filter by the box's selects, each naming a column.
    Vanilla JavaScript, no network. Material's instant navigation is not enabled, so the page's
    own load event is enough; with it, `document$.subscribe(setup)` would be.
 
@@ -64,11 +64,14 @@
       if (!wanted) return true;
       var column = names[select.getAttribute("data-filter")];
       if (column === undefined) return true;
-      var text = row.cells[column].textContent.trim();
+      var cell = row.cells[column];
       if (select.getAttribute("data-filter") === "Tags") {
-        return text.split(/,\s*/).indexOf(wanted) !== -1;
+        return cell.textContent.trim().split(/,\s*/).indexOf(wanted) !== -1;
       }
-      return text === wanted;
+      // A cell's first badge is its value: a Matrix cell adds the entry in words and
+      // links after it.
+      var badge = cell.querySelector("[data-rank]");
+      return (badge || cell).textContent.trim() === wanted;
     });
   }
 

@@ -1,0 +1,40 @@
+"""`register matrix`: the concept x subject matrix, as a table, JSON or Markdown."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .. import api
+from ..reporting import matrix as matrices
+from ..reporting import report as reporter
+from .group import main
+from .shell import echo, formats_option, no_traceback, registers_option, require_dir
+
+
+@main.command()
+@registers_option
+@formats_option(("text", "json", "markdown"), "markdown: a table for a README")
+@click.option(
+    "--verify",
+    "verify",
+    is_flag=True,
+    help="Verify every citation first (needs the checkouts): a cell on a stale one says so.",
+)
+@no_traceback
+def matrix(registers_dir: Path, fmt: str, verify: bool) -> None:
+    """One row per concept (registers/concepts.yaml), one column per subject."""
+    require_dir(registers_dir)
+    result = api.matrix(registers_dir, verify=verify)
+    for diagnostic in reporter.collapse_runs(result.diagnostics):
+        echo(diagnostic.as_text(), err=True)
+    data = result.data
+    if fmt == "json":
+        echo(reporter.dumps(data))
+    elif fmt == "markdown":
+        echo(matrices.matrix_markdown(data), nl=False)
+    else:
+        echo(matrices.matrix_text(data))
+    sys.exit(reporter.exit_code(result.diagnostics, False))

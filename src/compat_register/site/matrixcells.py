@@ -1,0 +1,73 @@
+"""The Matrix page's cells and rows as safe Markdown: a state badge linking to the entry,
+what the entry is worth and costs in words, shown on hover and on focus (and read by a
+screen reader), a stale citation flagged, the concept's place under its parent. Pure:
+`views.matrix` says what a cell holds, `formatter` how a badge and a link are written."""
+
+from __future__ import annotations
+
+import re
+
+from markupsafe import Markup
+
+from ..model.registers import Entry
+from ..model.vocabulary import STATES
+from ..views.matrix import NOT_RECORDED, Cell, Row
+from .formatter import PageFormatter
+from .markdown import escape_inline
+
+UNRECORDED_RANK = len(STATES) + 1
+"""A cell no entry fills sorts after every state."""
+_NOT_TITLE = re.compile(r"[^A-Za-z0-9 ,:;/._?-]+")
+"""What a link's title leaves out (an ID that is no ID may hold anything): the words in the
+cell, escaped, say it in full."""
+
+
+def detail(entry: Entry) -> str:
+    """`META-07: missing, value med, effort S`: what a cell says of one entry in words."""
+    value, effort = entry.value.key or "?", entry.effort.key or "?"
+    return f"{entry.id}: {entry.status.key}, value {value}, effort {effort}"
+
+
+def cell(fmt: PageFormatter, shown: Cell) -> Markup:
+    """A cell: the rolled-up state on a badge linked to the (first) entry, each entry in
+    words (shown when the link is hovered or focused, and as its title), every entry's ID
+    as a link when there are several, a mark when a citation is stale, since when."""
+    if not shown.recorded:
+        return Markup(
+            f'<span class="reg-badge reg-cell reg-cell--unrecorded" '
+            f'data-rank="{UNRECORDED_RANK}">{NOT_RECORDED}</span>'
+        )
+    words = "; ".join(detail(entry) for entry in shown.entries)
+    inner = fmt.badge("state", shown.state)
+    inner += f'<span class="reg-cell-detail"> {escape_inline(words)}</span>'
+    url = fmt.linker.entry_link(shown.entries[0].id)
+    title = _NOT_TITLE.sub(" ", words)
+    parts = [f'[{inner}]({url} "{title}"){{ .reg-cell-link }}' if url else inner]
+    if len(shown.entries) > 1:
+        parts.append("(" + ", ".join(fmt.entry_link(entry.id) for entry in shown.entries) + ")")
+    if shown.stale:
+        ids = escape_inline(", ".join(shown.stale))
+        parts.append(f'<span class="reg-stale">stale citation in {ids}</span>')
+    if shown.since is not None and shown.since.get("date"):
+        date = escape_inline(str(shown.since["date"]))
+        parts.append(f'<span class="reg-since">since {date}</span>')
+    return Markup(" ".join(parts))
+
+
+MAX_DEPTH = 3
+"""The deepest indent the stylesheet draws (deeper concepts share it)."""
+
+
+def concept(fmt: PageFormatter, row: Row) -> Markup:
+    """The row's concept: its title, indented under its parent (the parent's ID said in
+    words too, for a reader who does not see the indent), and its ID."""
+    depth = min(row.depth, MAX_DEPTH)
+    title = escape_inline(row.concept.title)
+    parent = ""
+    if row.concept.parent and row.depth:
+        under = escape_inline(row.concept.parent)
+        parent = f' <span class="reg-cell-detail">(under {under})</span>'
+    return Markup(
+        f'<span class="reg-concept reg-concept--depth-{depth}">{title}{parent} '
+        f"{fmt.code(row.concept.id)}</span>"
+    )
