@@ -22,7 +22,7 @@ def test_export_holds_all_meta_entries_with_parsed_citations() -> None:
     result = CliRunner().invoke(main, ["export", "--registers", str(ROOT / "registers")])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    (meta,) = data["registers"]
+    meta = next(register for register in data["registers"] if register["slug"] == "meta")
     ids = [entry["id"] for entry in meta["entries"]]
     assert ids == [f"META-{n:02d}" for n in range(1, 12)]
     meta07 = meta["entries"][6]

@@ -434,7 +434,7 @@ def test_overview_sorts_and_filters(site: str, browser) -> None:  # type: ignore
 
     browser.get(site + "registers/")
     wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
-    assert visible_ids(browser)[:2] == ["META-01", "META-02"]
+    assert visible_ids(browser)[:2] == ["GOMETA-01", "GOMETA-02"]
     sort_button(browser, "ID").click()
     sort_button(browser, "ID").click()  # the second click sorts descending
     assert visible_ids(browser)[:2] == ["XSS-01", "META-11"]
@@ -447,7 +447,7 @@ def test_overview_sorts_and_filters(site: str, browser) -> None:  # type: ignore
     ).select_by_visible_text("missing")
     assert sorted(visible_ids(browser)) == ["META-07", "META-09"]
     shown = browser.find_element(By.CSS_SELECTOR, "[data-reg-shown]")
-    assert shown.text == "2 of 12 entries"
+    assert shown.text == "2 of 19 entries"
     assert shown.get_attribute("role") == "status"  # a live region: announced on change
     tag = Select(browser.find_element(By.CSS_SELECTOR, "select[data-filter='Tags']"))
     tag.select_by_visible_text("area:compare")
@@ -475,10 +475,10 @@ def test_overview_sorts_by_keyboard(site: str, browser) -> None:  # type: ignore
         "return Array.from(document.querySelectorAll('table[data-reg-sortable] tbody tr'))"
         ".map(r => r.cells[3].textContent.trim());"
     )
-    assert states == sorted(states, key=["done", "partial", "missing", "n/a"].index)
+    assert states == sorted(states, key=["done", "partial", "missing", "n/a", "unknown"].index)
     browser.switch_to.active_element.send_keys(Keys.SPACE)
     assert aria_sort(browser, "State") == "descending"
-    assert visible_ids(browser)[0] in ("META-02", "META-03")  # n/a first
+    assert visible_ids(browser)[0] == "GOMETA-07"  # unknown first
     assert "sort=state&order=descending" in browser.current_url
 
 
@@ -488,7 +488,7 @@ def test_overview_keeps_sort_and_filter_in_the_url(site: str, browser) -> None: 
 
     browser.get(site + "registers/?sort=id&order=descending&state=missing")
     wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
-    assert visible_ids(browser) == ["XSS-01", "META-09", "META-07"]
+    assert visible_ids(browser) == ["XSS-01", "META-09", "META-07", "GOMETA-06", "GOMETA-02"]
     assert aria_sort(browser, "ID") == "descending"
     state = Select(browser.find_element(By.CSS_SELECTOR, "select[data-filter='State']"))
     assert state.first_selected_option.text == "missing"
@@ -496,7 +496,7 @@ def test_overview_keeps_sort_and_filter_in_the_url(site: str, browser) -> None: 
     assert "state=" not in browser.current_url and "sort=id" in browser.current_url
     browser.refresh()
     wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
-    assert len(visible_ids(browser)) == 12 and visible_ids(browser)[0] == "XSS-01"
+    assert len(visible_ids(browser)) == 19 and visible_ids(browser)[0] == "XSS-01"
 
 
 def test_state_column_sorts_by_rank(site: str, browser) -> None:  # type: ignore[no-untyped-def]
@@ -506,7 +506,7 @@ def test_state_column_sorts_by_rank(site: str, browser) -> None:  # type: ignore
         "return Array.from(document.querySelectorAll('table[data-reg-sortable] tbody tr'))"
         ".map(r => r.cells[3].textContent.trim());"
     )
-    assert states == sorted(states, key=["done", "partial", "missing", "n/a"].index)
+    assert states == sorted(states, key=["done", "partial", "missing", "n/a", "unknown"].index)
 
 
 @pytest.fixture
@@ -525,7 +525,7 @@ def test_overview_on_a_phone_shows_state_value_and_effort(site: str, phone) -> N
     wait(lambda: phone.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
     width = phone.execute_script("return document.documentElement.clientWidth")
     badges = phone.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable] tbody .reg-badge")
-    assert len(badges) == 3 * 12
+    assert len(badges) == 3 * 19
     for badge in badges:
         box = phone.execute_script("return arguments[0].getBoundingClientRect().toJSON()", badge)
         assert box["left"] >= 0 and box["right"] <= width, (badge.text, box, width)
@@ -547,7 +547,7 @@ def test_health_places_never_break_inside_on_a_phone(site: str, phone) -> None: 
         ".map(e => [e.textContent, e.getClientRects().length])"
     )
     assert lines and all(count == 1 for _, count in lines), lines
-    assert any(text == "registers/meta.yaml:46" for text, _ in lines)
+    assert any(text == "registers/meta.yaml:47" for text, _ in lines)
 
 
 def test_a_pending_reference_says_so_on_the_page(site: str, phone) -> None:  # type: ignore[no-untyped-def]
@@ -614,7 +614,7 @@ def test_matrix_filters_and_a_cell_links_to_its_entry(site: str, browser) -> Non
 
     browser.get(site + "registers/revisions/")
     wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
-    assert len(shown_ids(browser)) == 12
+    assert len(shown_ids(browser)) == 19
     choose(browser, "Register", "_meta")
     choose(browser, "State", "n/a")
     assert shown_ids(browser) == ["META-02", "META-03"]
@@ -627,6 +627,69 @@ def test_matrix_filters_and_a_cell_links_to_its_entry(site: str, browser) -> Non
     wait(lambda: browser.current_url.endswith("registers/meta/#meta-02"))
     heading = browser.find_element(By.ID, "meta-02").text
     assert "Key-name format" in heading
+
+
+def concept_rows(browser) -> list[str]:  # type: ignore[no-untyped-def]
+    """The concept IDs (each row's code) of the Matrix page's visible rows."""
+    return browser.execute_script(
+        "return Array.from(document.querySelectorAll('table[data-reg-sortable] tbody tr'))"
+        ".filter(r => !r.hidden).map(r => r.cells[0].querySelector('code').textContent);"
+    )
+
+
+def test_concept_matrix_filters_sorts_and_links(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    browser.get(site + "registers/matrix/")
+    wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
+    headers = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "thead th")]
+    assert headers == ["Concept", "mcpx", "go-sdk", "v1", "Done"]  # v1: the hostile one's
+    assert len(concept_rows(browser)) == 9
+    choose(browser, "mcpx", "partial")
+    assert concept_rows(browser) == ["mcp.meta.typed", "mcp.meta.reserved-keys", "mcp.meta.proxy"]
+    choose(browser, "go-sdk", "not recorded")
+    assert concept_rows(browser) == ["mcp.meta.proxy"]
+    wait(lambda: "mcpx=partial" in browser.current_url)
+    choose(browser, "mcpx", "all")
+    choose(browser, "go-sdk", "all")
+    sort_button(browser, "go-sdk").click()  # by state: done first, not recorded last
+    order = concept_rows(browser)
+    assert order[:2] == ["mcp.meta.object", "mcp.meta.reserved-keys.progress-token"]
+    assert order[-2:] == ["mcp.meta", "mcp.meta.proxy"]
+    row = browser.find_element(By.XPATH, "//tr[td[1]//code[text()='mcp.meta.key-format']]")
+    link = row.find_elements(By.TAG_NAME, "td")[2].find_element(By.CSS_SELECTOR, "a.reg-cell-link")
+    detail = link.find_element(By.CSS_SELECTOR, ".reg-cell-detail")
+    assert link.get_attribute("title") == "GOMETA-02: missing, value low, effort S"
+    assert detail.get_attribute("textContent").strip() == link.get_attribute("title")
+    width = lambda: browser.execute_script(  # noqa: E731
+        "return arguments[0].getBoundingClientRect().width", detail
+    )
+    assert width() <= 1  # read by a screen reader, not shown
+    browser.execute_script("arguments[0].focus()", link)
+    wait(lambda: width() > 50)  # shown on focus, in words
+    browser.execute_script("arguments[0].click()", link)
+    wait(lambda: browser.current_url.endswith("registers/go-sdk/#gometa-02"))
+
+
+def test_concept_matrix_on_a_phone_is_cards(site: str, phone) -> None:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    phone.get(site + "registers/matrix/")
+    wait(lambda: phone.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
+    width = phone.execute_script("return document.documentElement.clientWidth")
+    overflow = phone.execute_script(
+        "var t = document.querySelector('table[data-reg-sortable]');"
+        "var box = t.closest('.md-typeset__scrollwrap') || t;"
+        "return [document.documentElement.scrollWidth, box.scrollWidth - box.clientWidth];"
+    )
+    assert overflow[0] <= width and overflow[1] <= 0, overflow
+    row = phone.find_element(By.CSS_SELECTOR, "tbody tr")
+    assert phone.execute_script("return getComputedStyle(arguments[0]).display", row) == "block"
+    cell = row.find_element(By.CSS_SELECTOR, "td[data-label='go-sdk']")
+    assert cell.get_attribute("role") == "cell"  # a card, still a table to a screen reader
+    for badge in phone.find_elements(By.CSS_SELECTOR, "tbody .reg-badge"):
+        box = phone.execute_script("return arguments[0].getBoundingClientRect().toJSON()", badge)
+        assert box["left"] >= 0 and box["right"] <= width, (badge.text, box, width)
 
 
 def test_revision_page_lists_what_it_changed(site: str, browser) -> None:  # type: ignore[no-untyped-def]
@@ -652,14 +715,15 @@ def test_priorities_grid_links_to_the_filtered_list(site: str, browser) -> None:
     browser.get(site + "registers/priorities/")
     wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
     assert shown_ids(browser) == [
-        "META-09", "META-04", "META-06", "META-07", "META-10", "META-11", "XSS-01",
+        "META-09", "META-04", "META-06", "META-07", "META-10", "META-11",
+        "GOMETA-04", "GOMETA-03", "GOMETA-06", "GOMETA-02", "XSS-01",
     ]  # fmt: skip
     row = browser.find_element(By.XPATH, "//tr[td[1]/strong[text()='med']]")
     link = row.find_elements(By.TAG_NAME, "td")[2].find_element(By.TAG_NAME, "a")  # effort M
-    assert link.text == "2"
+    assert link.text == "4"
     browser.execute_script("arguments[0].click()", link)
     wait(lambda: "value=med&effort=M" in browser.current_url)
-    wait(lambda: shown_ids(browser) == ["META-10", "META-11"])
+    wait(lambda: shown_ids(browser) == ["META-10", "META-11", "GOMETA-03", "GOMETA-06"])
     hostile = browser.find_element(By.ID, "subject-v1")  # Hostile's subject
     assert not hostile.is_displayed()  # a subject with nothing left to show hides
     summary = hostile.find_element(By.XPATH, "following-sibling::p[1]")
@@ -667,12 +731,12 @@ def test_priorities_grid_links_to_the_filtered_list(site: str, browser) -> None:
     assert not summary.is_displayed()  # its summary too
     assert browser.find_element(By.ID, "subject-mcpx").is_displayed()
     shown = browser.find_element(By.CSS_SELECTOR, "[data-reg-shown]").text
-    assert shown == "2 of 7 entries"
+    assert shown == "4 of 11 entries"
     choose(browser, "Effort", "S")
-    assert shown_ids(browser) == ["META-04", "META-06", "META-07"]
+    assert shown_ids(browser) == ["META-04", "META-06", "META-07", "GOMETA-04"]
     choose(browser, "Value", "all")
     choose(browser, "State", "missing")
-    assert shown_ids(browser) == ["META-07", "XSS-01"]
+    assert shown_ids(browser) == ["META-07", "GOMETA-02", "XSS-01"]
     entry = browser.find_element(By.XPATH, "//td/a[text()='META-07']")
     browser.execute_script("arguments[0].click()", entry)
     wait(lambda: browser.current_url.endswith("registers/meta/#meta-07"))
@@ -686,6 +750,7 @@ def test_overview_draws_a_state_bar_per_register(site: str, browser) -> None:  #
         ".map(svg => document.getElementById(svg.getAttribute('aria-labelledby')).textContent)"
     )
     assert labels == [
+        "Go SDK _meta: 2 done, 2 partial, 2 missing, 0 n/a, 1 unknown",
         "_meta: 3 done, 4 partial, 2 missing, 2 n/a",
         "Hostile: 0 done, 0 partial, 1 missing, 0 n/a",
     ]
@@ -711,10 +776,11 @@ GENERATED_PAGES = [
     "registers/priorities/",
     "registers/revisions/",
     "registers/revisions/2025-11-25/",
+    "registers/matrix/",
 ]
 """Every kind of page the plugin generates in this site: the overview, each register, the
-health, the priorities, the revision matrix and a revision's page. (The Changes page needs
-a git history: tests/history/test_changes_browser.py runs axe on it.)"""
+health, the priorities, the revision matrix, a revision's page and the Matrix page. (The
+Changes page needs a git history: tests/history/test_changes_browser.py runs axe on it.)"""
 
 
 @pytest.fixture(scope="module")
