@@ -203,3 +203,20 @@ def test_a_site_without_records_says_nothing_of_conformance(registers: Path) -> 
     site = api.build_site(registers, api.SiteOptions(history=False)).site
     assert "Conformance" not in site.pages["registers/health.md"]
     assert "Conformance checks" not in site.pages["registers/go.md"]
+
+
+def test_the_matrix_cells_carry_their_checks(registers: Path, run_line: RunLine) -> None:
+    shown = run_line(["matrix", "--registers", str(registers), "--format", "json"])
+    assert shown.exit_code == 0, shown.output
+    rows = {row["concept"]: row for row in json.loads(shown.stdout)["rows"]}
+    lifecycle = rows["mcp.lifecycle"]["cells"]["go-sdk"]
+    assert lifecycle["checks"] == {"server-initialize": "SUCCESS", "never-run": None}
+    assert "checks" not in rows["mcp.ping"]["cells"]["mcpx"]  # mcpx has no record
+    assert "checks" not in rows["mcp.meta"]["cells"]["go-sdk"]  # its concept names none
+    site = api.build_site(registers, api.SiteOptions(history=False)).site
+    page = next(
+        text
+        for uri, text in site.pages.items()
+        if uri.endswith("concepts.md") or ("mcp.lifecycle" in text and "matrix" in uri)
+    )
+    assert "checks: server-initialize SUCCESS, never-run not run" in page

@@ -7,12 +7,16 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model.registers import RegisterSet
 from ..model.results import Result
 from ..views import matrix as view
+from .conformance import recorded_at
 from .loading import check_at, project_paths, verify_at
+
+if TYPE_CHECKING:
+    from ..history.repository import Commit
 
 
 @dataclass
@@ -33,18 +37,41 @@ def matrix(
     *,
     verify: bool = False,
     since: view.SinceOf | None = None,
+    dated: bool = False,
     environ: Mapping[str, str] | None = None,
 ) -> Matrixed:
     """`register matrix`: one row per concept, one column per subject. With `verify`, each
     citation is verified first (`register verify`'s checkouts) and a cell resting on a
-    stale one says so; `since` dates each cell (the registers' history)."""
+    stale one says so; `since` dates each cell, and so does `dated` from the registers' git
+    history (`since_of`; no dates outside a repository)."""
     environ = os.environ if environ is None else environ
     paths = project_paths(root, environ)
     if not verify:
         checked = check_at(paths, environ=environ)
-        shown = view.matrix(checked.registers, since=since)
+        hook = since or (since_of(root, checked.registers, paths.history_cache) if dated else None)
+        records = recorded_at(paths).records
+        shown = view.matrix(checked.registers, since=hook, records=records)
         return Matrixed(shown, checked.registers, diagnostics=checked.diagnostics)
     verified = verify_at(paths, environ=environ)
     outcomes = {o.citation.key: o.outcome for o in verified.outcomes}
-    shown = view.matrix(verified.registers, outcomes, since)
+    hook = since or (since_of(root, verified.registers, paths.history_cache) if dated else None)
+    shown = view.matrix(verified.registers, outcomes, hook, records=recorded_at(paths).records)
     return Matrixed(shown, verified.registers, diagnostics=verified.diagnostics)
+
+
+def since_of(
+    root: Path, registers: RegisterSet, cache: Path | None, commits: list[Commit] | None = None
+) -> view.SinceOf | None:
+    """The matrix's since-when hook (`history.since`): an entry -> `{"date", "commit",
+    "pin"}` when the registers' history says since when it has held its state, else None.
+    `commits`, the history already read (a site build's), spares reading it again; None
+    when the registers are in no git repository (or git fails: the cells go undated)."""
+    from ..history import repository, since
+
+    try:
+        if commits is None:
+            commits = repository.read_history(root, cache).commits
+        found = since.since_when(root, registers, commits)
+    except repository.HistoryError:
+        return None
+    return lambda entry: found[entry.id].data() if entry.id in found else None

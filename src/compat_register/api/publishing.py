@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..model.registers import Sources
 from ..model.results import Result
 from ..site.values import Notice, SiteOptions
+from .comparing import since_of
 from .conformance import site_conformance
 from .loading import check, project_paths, verify_citations
 from .measuring import site_coverage
@@ -82,6 +83,7 @@ def build_site(
     checked = verify_citations(root, offline=not options.verify, environ=environ)
     pins = _site_pins(root, checked.registers.sources, options, environ)
     found, notices = _site_history(root, options, environ)
+    dated = since_of(root, checked.registers, None, found.commits) if found else None
     read = build.Read(
         root,
         checked.registers,
@@ -94,6 +96,7 @@ def build_site(
             root, checked.registers, checked.outcomes if options.verify else None, environ
         ),
         site_conformance(checked),
+        dated,
     )
     return build.build(read, options, key, pins, last, excerpt_cache(root, environ))
 

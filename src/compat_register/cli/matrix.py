@@ -23,11 +23,18 @@ from .shell import echo, formats_option, no_traceback, registers_option, require
     is_flag=True,
     help="Verify every citation first (needs the checkouts): a cell on a stale one says so.",
 )
+@click.option(
+    "--no-history",
+    "no_history",
+    is_flag=True,
+    help="Leave the cells undated (by default each says since when, from the registers' "
+    "git history).",
+)
 @no_traceback
-def matrix(registers_dir: Path, fmt: str, verify: bool) -> None:
+def matrix(registers_dir: Path, fmt: str, verify: bool, no_history: bool) -> None:
     """One row per concept (registers/concepts.yaml), one column per subject."""
     require_dir(registers_dir)
-    result = api.matrix(registers_dir, verify=verify)
+    result = api.matrix(registers_dir, verify=verify, dated=not no_history)
     for diagnostic in reporter.collapse_runs(result.diagnostics):
         echo(diagnostic.as_text(), err=True)
     data = result.data

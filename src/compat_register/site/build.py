@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from ..following.verify import Outcome
     from ..history.repository import History
     from ..views.conformance import Measurements
+    from ..views.matrix import SinceOf
     from .coverage import SiteCoverage
 
 
@@ -56,6 +57,9 @@ class Read:
     conformance: Measurements | None = None
     """The recorded conformance results' checks and contradictions
     (`api.site_conformance`); None: no subject has a record."""
+    since: SinceOf | None = None
+    """When each entry reached its state, for the Matrix page (`api.since_of`); None:
+    not known (no history read)."""
 
 
 @dataclass
@@ -104,6 +108,7 @@ def build(
         edit_url=options.edit_url,
         coverage=read.coverage,
         conformance=read.conformance,
+        since=read.since,
     )
     shared = (key.settings, pins, key.templates)
     inputs = rebuild.page_inputs(

@@ -48,10 +48,23 @@ def cell(fmt: PageFormatter, shown: Cell) -> Markup:
     if shown.stale:
         ids = escape_inline(", ".join(shown.stale))
         parts.append(f'<span class="reg-stale">stale citation in {ids}</span>')
+    if shown.checks:
+        measured = ", ".join(
+            f"{check} {status or 'not run'}" for check, status in shown.checks.items()
+        )
+        parts.append(f'<span class="reg-checks">checks: {escape_inline(measured)}</span>')
     if shown.since is not None and shown.since.get("date"):
-        date = escape_inline(str(shown.since["date"]))
-        parts.append(f'<span class="reg-since">since {date}</span>')
+        parts.append(f'<span class="reg-since">{escape_inline(since_text(shown))}</span>')
     return Markup(" ".join(parts))
+
+
+def since_text(shown: Cell) -> str:
+    """`since 2026-10-02 at go-sdk 3d6450f`: when the cell's entry reached its state, and
+    the subject's pin then (its first 7 digits), as the history says."""
+    since = shown.since or {}
+    pin = since.get("pin")
+    at = f" at {shown.subject} {str(pin)[:7]}" if pin else ""
+    return f"since {since.get('date')}{at}"
 
 
 MAX_DEPTH = 3

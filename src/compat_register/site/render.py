@@ -317,7 +317,8 @@ class Renderer:
         """The Matrix page (`views.matrix`); a cell on a stale citation says so once the
         citations were verified; `since` dates the cells."""
         outcomes = {key: o.outcome for key, o in self.outcomes.items()}
-        shown = concepts_view.matrix(self.registers, outcomes, self.since, self.subject)
+        records = self.conformance.records if self.conformance else None
+        shown = concepts_view.matrix(self.registers, outcomes, self.since, self.subject, records)
         fmt = self.formatter(self.layout.concept_matrix)
         present = {cell.state for row in shown.rows for cell in row.cells}
         return self._render(

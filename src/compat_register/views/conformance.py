@@ -90,6 +90,8 @@ class Measurements:
 
     checks: dict[str, list[EntryCheck]]
     contradictions: list[Diagnostic]
+    records: Mapping[str, Record]
+    """Each subject's record, for the Matrix page's cells (`cell_status`)."""
 
     def checks_of(self, entry_id: str) -> list[EntryCheck]:
         return self.checks.get(entry_id, [])
@@ -102,4 +104,5 @@ def measurements(
     problems: list[Diagnostic],
 ) -> Measurements:
     found = contradictions(registers, documents, records)
-    return Measurements(entry_checks(registers, records), sort_diagnostics([*problems, *found]))
+    every = sort_diagnostics([*problems, *found])
+    return Measurements(entry_checks(registers, records), every, records)

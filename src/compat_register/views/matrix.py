@@ -13,12 +13,14 @@ outcomes of a verify, when there are, say which cells rest on a stale citation; 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from ..conformance.results import Record
 from ..following.outcome import NOT_STALE
 from ..model.concepts import Concept
 from ..model.registers import CitationKey, Entry, RegisterSet
+from .conformance import cell_status
 from .priorities import own_subject
 
 NOT_RECORDED = "not recorded"
@@ -43,6 +45,9 @@ class Cell:
     """The IDs of its entries with a stale citation (known only after a verify)."""
     since: Since | None = None
     """When its (first) entry reached its state: what the since-when hook said."""
+    checks: Mapping[str, str | None] = field(default_factory=dict)
+    """The concept's conformance checks -> their latest status for the subject (None: not
+    run), when the subject has recorded results (`views.conformance.cell_status`)."""
 
     @property
     def recorded(self) -> bool:
@@ -108,6 +113,7 @@ def matrix(
     outcomes: Mapping[CitationKey, str] | None = None,
     since: SinceOf | None = None,
     first: str | None = None,
+    records: Mapping[str, Record] | None = None,
 ) -> Matrix:
     """The matrix of a checked register set; `outcomes` (a citation's key -> its outcome
     name) mark the cells resting on a stale citation, `since` dates each cell, the subject
@@ -115,11 +121,19 @@ def matrix(
     subjects = subjects_of(registers, own_subject(registers, first))
     concepts = registers.concepts.concepts if registers.concepts else ()
     named = _named(registers)
+    found = records or {}
+
+    def checks(concept: Concept, subject: str) -> Callable[[Entry], Mapping[str, str | None]]:
+        return lambda entry: cell_status(entry, concept, found.get(subject))
+
     rows = tuple(
         Row(
             concept,
             depth,
-            tuple(_cell(s, named.get((concept.id, s), []), outcomes, since) for s in subjects),
+            tuple(
+                _cell(s, named.get((concept.id, s), []), outcomes, since, checks(concept, s))
+                for s in subjects
+            ),
         )
         for concept, depth in grouped(concepts)
     )
@@ -171,10 +185,13 @@ def _cell(
     entries: list[Entry],
     outcomes: Mapping[CitationKey, str] | None,
     since: SinceOf | None,
+    measure: Callable[[Entry], Mapping[str, str | None]],
 ) -> Cell:
     stale = tuple(entry.id for entry in entries if outcomes and _is_stale(entry, outcomes))
     when = since(entries[0]) if since is not None and entries else None
-    return Cell(subject, tuple(entries), rollup([e.status.key for e in entries]), stale, when)
+    state = rollup([e.status.key for e in entries])
+    measured = measure(entries[0]) if entries else {}
+    return Cell(subject, tuple(entries), state, stale, when, measured)
 
 
 def _is_stale(entry: Entry, outcomes: Mapping[CitationKey, str]) -> bool:
@@ -213,4 +230,5 @@ def _cell_data(cell: Cell) -> dict[str, Any]:
         "since": dict(cell.since) if cell.since is not None else None,
         "entries": [entry.id for entry in cell.entries],
         "stale": list(cell.stale),
+        **({"checks": dict(cell.checks)} if cell.checks else {}),
     }
