@@ -13,7 +13,6 @@ from ..model.diagnostic import Diagnostic as Diagnostic
 from ..site.layout import ASSET_DIR as ASSET_DIR
 from ..site.layout import Layout as Layout
 from ..site.values import ExtensionConflict as ExtensionConflict
-from ..site.values import Notice as Notice
 from ..site.values import Site as Site
 from ..site.values import SiteOptions as SiteOptions
 from ..site.values import TemplateProblem as TemplateProblem

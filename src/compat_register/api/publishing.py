@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..model.diagnostic import Diagnostic, Severity
 from ..model.registers import Sources
 from ..model.results import Result
-from ..site.values import Notice, SiteOptions
+from ..site.values import SiteOptions
 from .comparing import since_of
 from .conformance import site_conformance
 from .loading import check, project_paths, verify_citations
@@ -124,7 +125,7 @@ def _site_pins(
 
 def _site_history(
     root: Path, options: SiteOptions, environ: Mapping[str, str]
-) -> tuple[History | None, list[Notice]]:
+) -> tuple[History | None, list[Diagnostic]]:
     """The registers' history for the Changes page, or None and a notice why not."""
     from ..history.repository import HistoryError, NoRepository
 
@@ -133,15 +134,20 @@ def _site_history(
     try:
         found = history(root, environ)
     except NoRepository as err:
-        return None, [Notice("info", f"no Changes page: {err}")]
+        return None, [_history_notice(root, "no-repository", f"no Changes page: {err}")]
     except HistoryError as err:  # git failed: the site builds, and a strict build says so
-        return None, [Notice("warning", f"no Changes page: {err}")]
-    notices = [Notice("info", d.message) for d in found.diagnostics]
+        message = f"no Changes page: {err}"
+        return None, [_history_notice(root, "history-failed", message, "warning")]
+    notices = list(found.diagnostics)  # the history cache not written
     if found.shallow:
-        notices.append(
-            Notice("info", "a shallow clone: the Changes page shows the history it holds")
-        )
+        message = "a shallow clone: the Changes page shows the history it holds"
+        notices.append(_history_notice(root, "shallow-clone", message))
     return found, notices
+
+
+def _history_notice(root: Path, code: str, message: str, severity: Severity = "info") -> Diagnostic:
+    """A notice of the site build about the registers' history (`model.codes`' run notices)."""
+    return Diagnostic.notice(str(root), id="history", code=code, message=message, severity=severity)
 
 
 def complete_extensions(names: list[Any], configs: dict[str, dict[str, Any]]) -> list[str]:

@@ -30,6 +30,9 @@ class Code:
     """How a site build logs it, when not as its severity: a site shows a stale citation
     and warns (`register verify` fails on it), and says at info level what is expected
     while a register is pending or a source has no checkout at all."""
+    run: bool = False
+    """Said of the run as a whole (no Changes page and why, a cache not written), not of a
+    place in a register file: a site build says its message alone, after the problems."""
 
 
 ERROR: tuple[Severity, ...] = ("error",)
@@ -148,6 +151,17 @@ CODES: dict[str, Code] = {
     "import-page": Code(("error", "warning"), "a hand-written page that does not import as is"),
     "page-clash": Code(ERROR, "a register's page has the name of one of the site's own pages"),
     # notices: what a run could not do beside the registers, failing nothing
-    "cache-unwritable": Code(INFO, "a cache could not be written: the next run reads anew"),
+    "cache-unwritable": Code(
+        INFO, "a cache could not be written: the next run reads anew", run=True
+    ),
+    "no-repository": Code(
+        INFO, "no Changes page: the registers are in no git repository", run=True
+    ),
+    "history-failed": Code(
+        WARNING, "no Changes page: git could not read the registers' history", run=True
+    ),
+    "shallow-clone": Code(
+        INFO, "a shallow clone: the Changes page shows the history it holds", run=True
+    ),
 }
 """Every diagnostic code, by the stage that emits it."""

@@ -271,8 +271,8 @@ def log_problems(site: api.Site) -> None:
         getattr(log, level)(report.log_line(diagnostic))
     if quiet:
         log.info("%d expected notices (pending registers, sources without a checkout)", quiet)
-    for notice in site.notices:
-        getattr(log, notice.level)(notice.message)
+    for level, notice in site.levelled_notices():
+        getattr(log, level)(notice.message)
 
 
 def _edit_url(config: MkDocsConfig | None, root: Path) -> str | None:

@@ -29,7 +29,7 @@ from .extensions import MARKDOWN_EXTENSIONS, fingerprint
 from .jinja import ASSETS, PACKAGED_TEMPLATES, asset
 from .layout import ASSET_DIR, Layout, page_clashes
 from .render import Renderer
-from .values import Notice, Site, SiteOptions
+from .values import Site, SiteOptions
 
 if TYPE_CHECKING:
     from ..following.verify import Outcome
@@ -51,7 +51,8 @@ class Read:
     failed: dict[str, list[Diagnostic]]
     """slug -> the problems of each register file that did not load."""
     history: History | None
-    notices: list[Notice]
+    notices: list[Diagnostic]
+    """What reading said of the run as a whole (no Changes page and why, a shallow clone)."""
     coverage: SiteCoverage | None = None
     """The Coverage pages' data (`api.site_coverage`); None: no source names statements."""
     conformance: Measurements | None = None
@@ -127,7 +128,7 @@ def build(
     made_for, highlighter = _highlighter(last, options, excerpt_cache)
     excerpt_files = {layout.excerpts_of(file.slug): file for file in files.values()}
     documents, written = _excerpt_documents(excerpt_files, highlighter, options, last)
-    notices = [*read.notices, *(Notice("info", line) for line in highlighter.problems)]
+    notices = [*read.notices, *(_unwritten(excerpt_cache, line) for line in highlighter.problems)]
     highlighter.problems.clear()  # a cache not written costs time, not the build
     section, listed = nav_section(
         read.registers, read.failed, layout, layout.changes in pages, coverage=pages
@@ -140,8 +141,7 @@ def build(
         assets={f"{ASSET_DIR}/{name}": asset(name, options.templates) for name in ASSETS},
         nav=section,
         nav_pages=listed,
-        diagnostics=diagnostics,
-        notices=notices,
+        diagnostics=[*diagnostics, *notices],
         refused=_refused(pages) if options.raw else None,
     )
     held = excerpt_files if options.excerpt_folder is not None else {}
@@ -286,6 +286,14 @@ def nav_section(
         listed.add(layout.concept_matrix)
     listed.update(layout.page_of(register.slug) for register in registers.registers)
     return section, frozenset(listed)
+
+
+def _unwritten(folder: Path | None, message: str) -> Diagnostic:
+    """The notice that the excerpt cache could not be written: the next build highlights
+    those excerpts again."""
+    return Diagnostic.notice(
+        str(folder or ""), id="excerpts", code="cache-unwritable", message=message
+    )
 
 
 def _refused(pages: dict[str, str]) -> str | None:

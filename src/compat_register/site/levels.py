@@ -15,6 +15,13 @@ from ..model.codes import CODES, Level
 from ..model.diagnostic import Diagnostic
 
 
+def run_notice(diagnostic: Diagnostic) -> bool:
+    """Whether a diagnostic is said of the run as a whole (the catalogue's `run`: no Changes
+    page and why, a cache not written), which a site build says as its message alone."""
+    code = CODES.get(diagnostic.code)
+    return code is not None and code.run
+
+
 def site_level(diagnostic: Diagnostic) -> Level:
     """How a site build reports a diagnostic: `info`, `warning` or `error`: the catalogue's
     level for its code, else its own severity."""

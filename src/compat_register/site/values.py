@@ -2,9 +2,9 @@
 
 `SiteOptions` is what the MkDocs plugin's options and `register render`'s flags say;
 `Site` is every file of the built site (pages, excerpt files, downloads, assets), the nav
-section, every problem and notice. `api.build_site` makes a `Site` (through `site.build`);
-`register render` writes it to a folder and the plugin hands it to MkDocs. Light on
-purpose (no Jinja2, no Markdown): `api` imports it for every command.
+section, every problem and notice (each a `Diagnostic`). `api.build_site` makes a `Site`
+(through `site.build`); `register render` writes it to a folder and the plugin hands it to
+MkDocs. Light on purpose (no Jinja2, no Markdown): `api` imports it for every command.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from ..model.diagnostic import Diagnostic
 from ..model.results import Result
 from ..storage.errors import RegisterError
 from .layout import Layout
-from .levels import site_level
+from .levels import run_notice, site_level
 
 
 @dataclass(frozen=True)
@@ -55,19 +55,13 @@ class SiteOptions:
     refuses the site (`Site.refused`)."""
 
 
-@dataclass(frozen=True)
-class Notice:
-    """A line about the build that is no problem of a register file (no Changes page and
-    why, a shallow clone, an excerpt cache that could not be written)."""
-
-    level: Literal["info", "warning"]
-    message: str
-
-
 @dataclass
 class Site(Result):
     """Every file of a built site, by path relative to the docs dir, and what it reported
-    (a `Result`: its `diagnostics`, and with `SiteOptions.raw` why it may not be written)."""
+    (a `Result`: its `diagnostics`, and with `SiteOptions.raw` why it may not be written).
+    The diagnostics are the register set's problems, then the build's notices: what it
+    says of the run as a whole (no Changes page and why, a shallow clone, a cache not
+    written; `notices`)."""
 
     pages: dict[str, str]
     """Markdown pages: each register's, the overview, the health, revision, priorities and
@@ -85,8 +79,6 @@ class Site(Result):
     (titles HTML-escaped: themes print nav titles as they are)."""
     nav_pages: frozenset[str]
     """The pages a hand-written nav names when it lists the registers itself."""
-    notices: list[Notice] = field(default_factory=list)
-    """What the build says that is no problem of a register file (no Changes page, ...)."""
     excerpt_paths: dict[str, Path] = field(default_factory=dict)
     """Each register's excerpt file as written to `SiteOptions.excerpt_folder`, by its
     path in the site."""
@@ -95,10 +87,22 @@ class Site(Result):
         """Every file of the site, pages first."""
         return {**self.pages, **self.downloads, **self.excerpts, **self.assets}
 
+    @property
+    def notices(self) -> list[Diagnostic]:
+        """What the build says of the run as a whole, no problem of a register file (the
+        catalogue's `run` codes: `no-repository`, `shallow-clone`, ...), in order."""
+        return [d for d in self.diagnostics if run_notice(d)]
+
     def levelled(self) -> list[tuple[str, Diagnostic]]:
-        """Each problem with the level a site reports it at (`levels.site_level`): info,
-        warning or error; a strict build fails on the last two."""
-        return [(site_level(d), d) for d in self.diagnostics]
+        """Each problem of the register set (not the notices) with the level a site
+        reports it at (`levels.site_level`): info, warning or error; a strict build fails
+        on the last two."""
+        return [(site_level(d), d) for d in self.diagnostics if not run_notice(d)]
+
+    def levelled_notices(self) -> list[tuple[str, Diagnostic]]:
+        """Each notice with the level a site says it at: `history-failed` warns, so that
+        a strict build fails on it; the others are info."""
+        return [(site_level(d), d) for d in self.notices]
 
     def nav_for(self, nav: list[Any] | None, title: str) -> list[Any] | None:
         """A site's nav with the section appended under `title`; without a nav (the engine
@@ -111,7 +115,7 @@ class Site(Result):
     def failed(self) -> bool:
         """Whether a problem is an error at the site's level (`register render` exits 1):
         a stale citation fails `register verify` but is a warning on the site."""
-        return any(level == "error" for level, _ in self.levelled())
+        return any(site_level(d) == "error" for d in self.diagnostics)
 
 
 def _mentions(nav: Any, uris: frozenset[str]) -> bool:
