@@ -21,7 +21,6 @@ already highlighted.
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import subprocess
@@ -30,22 +29,11 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import best  # noqa: E402
+from common import best, site_config, synthetic_parser  # noqa: E402
 from synthetic import generate  # noqa: E402
 
-from compat_register.site.extensions import SEARCH_SEPARATOR, mkdocs_yaml  # noqa: E402
-
-CONFIG = """\
-site_name: bench
-docs_dir: {docs}
-theme: {{name: material}}
-plugins:
-  - search:
-      separator: '{separator}'
-  - tags
-{plugin}
-{extensions}{extra}
-"""
+TAGS = "  - tags\n"
+"""Material's tags plugin: the register pages carry their tags (`site.pagemeta`)."""
 
 
 def prepare(root: Path, registers: int, citations: int, files: int) -> None:
@@ -57,21 +45,12 @@ def prepare(root: Path, registers: int, citations: int, files: int) -> None:
     for docs in ("docs_plugin", "docs_plain"):
         (root / docs).mkdir()
         (root / docs / "index.md").write_text("# Bench\n\nThe [registers](registers/index.md).\n")
-    separator = SEARCH_SEPARATOR.replace("'", "''")
-    plugin = CONFIG.format(
-        docs="docs_plugin",
-        plugin="  - register",
-        extensions=mkdocs_yaml(),
-        extra="",
-        separator=separator,
-    )
+    plugin = site_config("bench", "docs_plugin", "  - register", plugins=TAGS)
     extra = (
         "extra_css: [assets/compat-register/register.css]\n"
         "extra_javascript: [assets/compat-register/register.js]"
     )
-    plain = CONFIG.format(
-        docs="docs_plain", plugin="", extensions=mkdocs_yaml(), extra=extra, separator=separator
-    )
+    plain = site_config("bench", "docs_plain", "", extra, plugins=TAGS)
     (root / "plugin.yml").write_text(plugin)
     (root / "plain.yml").write_text(plain)
     cli = "from compat_register.cli import main; main()"
@@ -98,12 +77,7 @@ def forget_cache(root: Path) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--registers", type=int, default=100)
-    parser.add_argument("--citations", type=int, default=20_000)
-    parser.add_argument("--files", type=int, default=2_000)
-    parser.add_argument("--repeat", type=int, default=1)
-    args = parser.parse_args()
+    args = synthetic_parser(__doc__.split("\n")[0], repeat=1).parse_args()
     root = Path(tempfile.mkdtemp(prefix="register-bench-"))
     try:
         prepare(root, args.registers, args.citations, args.files)

@@ -1,7 +1,9 @@
-"""What the benchmarks share: timing a child process, and the best of several runs."""
+"""What the benchmarks share: timing a child process, the best of several runs, the
+synthetic set's command-line sizes and the mkdocs.yml of a benchmark site."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import tempfile
@@ -90,3 +92,43 @@ def best_in_turn(
         (min(r[0] for r in times), max(r[1] for r in times), min(r[2] for r in times))
         for times in runs
     ]
+
+
+def synthetic_parser(description: str, *, repeat: int = 3) -> argparse.ArgumentParser:
+    """A parser with the synthetic set's sizes (`synthetic.generate`: --registers,
+    --citations, --files) and --repeat; a script adds its own options after them."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--registers", type=int, default=100)
+    parser.add_argument("--citations", type=int, default=20_000)
+    parser.add_argument("--files", type=int, default=2_000)
+    parser.add_argument("--repeat", type=int, default=repeat)
+    return parser
+
+
+SITE_CONFIG = """\
+site_name: {name}
+docs_dir: {docs}
+theme: {{name: material}}
+plugins:
+  - search:
+      separator: '{separator}'
+{plugins}{plugin}
+{extensions}{extra}
+"""
+
+
+def site_config(name: str, docs: str, plugin: str, extra: str = "", plugins: str = "") -> str:
+    """A benchmark site's mkdocs.yml: material, search as the register pages want it,
+    `plugins` (whole lines) and `plugin` (the register plugin's line, or none) after it,
+    the pages' Markdown extensions, then `extra`."""
+    from compat_register.site.extensions import SEARCH_SEPARATOR, mkdocs_yaml
+
+    return SITE_CONFIG.format(
+        name=name,
+        docs=docs,
+        separator=SEARCH_SEPARATOR.replace("'", "''"),
+        plugins=plugins,
+        plugin=plugin,
+        extensions=mkdocs_yaml(),
+        extra=extra,
+    )

@@ -19,7 +19,6 @@ a small part of a cached build.
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import sys
@@ -30,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 import markdown  # noqa: E402
-from common import best_call  # noqa: E402
+from common import best_call, synthetic_parser  # noqa: E402
 from synthetic import generate  # noqa: E402
 
 from compat_register import api  # noqa: E402
@@ -58,12 +57,7 @@ def markdown_route(files: dict[str, render.ExcerptFile]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--registers", type=int, default=100)
-    parser.add_argument("--citations", type=int, default=20_000)
-    parser.add_argument("--files", type=int, default=2_000)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+    args = synthetic_parser(__doc__.split("\n")[0]).parse_args()
     root = Path(tempfile.mkdtemp(prefix="register-bench-"))
     try:
         registers = generate(root, args.registers, args.citations, args.files)

@@ -44,11 +44,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import Run, best  # noqa: E402
+from common import Run, best, site_config  # noqa: E402
 from serve import Server  # noqa: E402
 from synthetic import LINES_PER_FILE, file_line, file_path, generate_repo, header_lines  # noqa: E402
-
-from compat_register.site.extensions import SEARCH_SEPARATOR, mkdocs_yaml  # noqa: E402
 
 PER_REGISTER = 10
 CITATIONS = 4
@@ -56,17 +54,6 @@ CONTEXT = 3
 FILES_PER_ITEM = 0.4
 """Cited files per item: 2,000 files of 120 lines at 5,000 items."""
 REPO_URL = "https://github.com/example/peers"
-
-CONFIG = """\
-site_name: peers
-docs_dir: {docs}
-theme: {{name: material}}
-plugins:
-  - search:
-      separator: '{separator}'
-{plugin}
-{extensions}{extra}
-"""
 
 
 class Work:
@@ -176,18 +163,11 @@ def plain_citation(work: Work, file: int, start: int, end: int) -> str:
 
 
 def write_configs(work: Work) -> None:
-    separator = SEARCH_SEPARATOR.replace("'", "''")
     docs = work.root / "docs_plugin"
     docs.mkdir()
     (docs / "index.md").write_text("# Peers\n\nThe [registers](registers/index.md).\n")
     for name, plugin in (("plain", ""), ("plugin", "  - register")):
-        text = CONFIG.format(
-            docs=f"docs_{name}",
-            separator=separator,
-            plugin=plugin,
-            extensions=mkdocs_yaml(),
-            extra="",
-        )
+        text = site_config("peers", f"docs_{name}", plugin)
         (work.root / f"{name}.yml").write_text(text)
 
 

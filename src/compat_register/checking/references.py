@@ -10,40 +10,21 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
 
 from ..citations.prose import occurrences_before
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.positions import Path_
-from ..model.prose import Prose
+from ..model.prose import Prose, Segment
 from ..model.registers import Entry, LinkPattern, Register, RegisterSet
 from ..reading import segments
 from ..reading.document import Document
 from ..reading.ids import ID, PREFIX, Number, number_of, prefix_of
 
 
-class Ref(NamedTuple):
-    """A reference found in prose: an ID, an ID range, or an external link pattern match.
-
-    A named tuple, not a frozen dataclass: a large set has tens of thousands of them.
-    """
-
-    start: int
-    end: int
-    text: str
-    first: str = ""
-    last: str = ""
-    url: str = ""
-    """Set for an external link pattern match."""
-
-
-def scan(text: str, links: list[LinkPattern]) -> list[Ref]:
+def scan(text: str, links: list[LinkPattern]) -> list[Segment]:
     """References in Markdown `text` (as `reading.segments` parses it), in order: IDs, ID
-    ranges and link pattern matches, outside citations and what is not prose."""
-    return [
-        Ref(s.start, s.end, text[s.start : s.end], s.first, s.last, s.url)
-        for s in segments.of(text, links).of_kind("reference", "range", "pattern")
-    ]
+    ranges and link pattern matches (`url` set), outside citations and what is not prose."""
+    return segments.of(text, links).of_kind("reference", "range", "pattern")
 
 
 @dataclass
@@ -94,9 +75,7 @@ def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Resolved:
         for text, owner in _prose(register):
             place = _Place(doc, text.field, text, owner)
             for ref in text.of_kind("reference", "range"):
-                ref_text = text[ref.start : ref.end]
-                found = Ref(ref.start, ref.end, ref_text, ref.first, ref.last)
-                diagnostics.extend(_check(found, ctx, place, backlinks))
+                diagnostics.extend(_check(ref, ctx, place, backlinks))
     unique = {entry_id: list(dict.fromkeys(owners)) for entry_id, owners in backlinks.items()}
     return Resolved(diagnostics, unique)
 
@@ -145,9 +124,13 @@ class _Place:
             message=message,
         )
 
+    def written(self, segment: Segment) -> str:
+        """The segment as written in the text: `META-03`, `LV-19..LV-22`."""
+        return self.text[segment.start : segment.end]
+
 
 def _check(
-    ref: Ref, ctx: _Context, place: _Place, backlinks: dict[str, list[str]]
+    ref: Segment, ctx: _Context, place: _Place, backlinks: dict[str, list[str]]
 ) -> Iterator[Diagnostic]:
     ends = [ref.first] + ([ref.last] if ref.last else [])
     prefixes = {prefix_of(end) for end in ends}
@@ -166,8 +149,9 @@ def _check(
         return
     if prefixes <= ctx.pending:
         names = ", ".join(sorted(prefixes))
-        message = f"{ref.text}: register {names} is not published yet"
-        yield place.problem(ref.text, ref.start, "pending-reference", message, "warning")
+        written = place.written(ref)
+        message = f"{written}: register {names} is not published yet"
+        yield place.problem(written, ref.start, "pending-reference", message, "warning")
         return
     missing = [end for end in ends if end not in ctx.entries and prefix_of(end) not in ctx.pending]
     for end in missing:
@@ -184,18 +168,18 @@ def _check(
             backlinks[target].append(place.owner)
 
 
-def _check_range(ref: Ref, ctx: _Context, place: _Place) -> Iterator[Diagnostic]:
-    first, last = ref.first, ref.last
+def _check_range(ref: Segment, ctx: _Context, place: _Place) -> Iterator[Diagnostic]:
+    first, last, written = ref.first, ref.last, place.written(ref)
     registers = {ctx.entries[e].register for e in (first, last) if e in ctx.entries}
     if len(registers) > 1:
-        message = f"range {ref.text} spans two registers"
-        yield place.problem(ref.text, ref.start, "bad-range", message)
+        message = f"range {written} spans two registers"
+        yield place.problem(written, ref.start, "bad-range", message)
     elif prefix_of(first) == prefix_of(last) and number_of(last) < number_of(first):
-        message = f"range {ref.text} is reversed: write {last}..{first}"
-        yield place.problem(ref.text, ref.start, "reversed-range", message)
+        message = f"range {written} is reversed: write {last}..{first}"
+        yield place.problem(written, ref.start, "reversed-range", message)
 
 
-def _targets(ref: Ref, ctx: _Context) -> list[str]:
+def _targets(ref: Segment, ctx: _Context) -> list[str]:
     """The entries a reference points at: one ID, or every entry a same-prefix range spans."""
     if not ref.last or prefix_of(ref.first) != prefix_of(ref.last):
         return [e for e in (ref.first, ref.last) if e in ctx.entries]

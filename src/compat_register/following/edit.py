@@ -129,14 +129,10 @@ def rewrite_exclusions(
 ) -> tuple[str, list[Change]] | None:
     """`rewrite_register` for exclusions.yaml, always read back in full (the cheap proof
     of `readback.proves` knows a register's walk, not this file's)."""
-    plans = [planned.get(c.key) for c in citations]
-    pairs = zip(citations, plans, strict=True)
-    edits = [e for c, plan in pairs if plan for e in _located(c, plan[0])]
-    changes = plan_edits(doc, edits)
-    if not changes:
+    made = _rewritten(doc, citations, planned)
+    if made is None:
         return None
-    text = rewrite(doc.text, changes)
-    expected = [plan[1] if plan else reading(c) for c, plan in zip(citations, plans, strict=True)]
+    text, changes, _, expected = made
     found = exclusion_citations(check_yaml(doc.file, text))
     same_readings(doc.file, citations, found, expected)
     return text, [change for _, change in changes]
@@ -149,6 +145,23 @@ def rewrite_register(
     `Citation.key`) made, and the changes; None when nothing in it changes. Raises
     EditError when an edit cannot be placed or the result does not read back as planned."""
     citations = register.citations()
+    made = _rewritten(doc, citations, planned)
+    if made is None:
+        return None
+    text, changes, edits, expected = made
+    swaps = [(offset, change.old, change.new) for offset, change in changes]
+    fields = [e.field for e in edits]
+    if not readback.proves(doc, register.slug, swaps, fields, citations, expected):
+        read_back(check_yaml(doc.file, text), register.slug, citations, expected)
+    return text, [change for _, change in changes]
+
+
+def _rewritten(
+    doc: Document, citations: list[Citation], planned: Mapping[CitationKey, Planned]
+) -> tuple[str, list[tuple[int, Change]], list[Edit], list[Reading | None]] | None:
+    """The planned edits of a file's `citations` made in its text: the new text, the
+    changes (by offset), the edits, and what each citation must read as afterwards (its
+    plan's reading; None: as it read before); None when nothing in it changes."""
     # A citation's key is made on each look-up: only those in a planned field are looked up.
     planned_fields = {key.field for key in planned}
     plans = [planned.get(c.key) if c.field in planned_fields else None for c in citations]
@@ -157,13 +170,8 @@ def rewrite_register(
     changes = plan_edits(doc, edits)
     if not changes:
         return None
-    text = rewrite(doc.text, changes)
     expected = [plan[1] if plan else None for plan in plans]  # None: reads as it did
-    swaps = [(offset, change.old, change.new) for offset, change in changes]
-    fields = [e.field for e in edits]
-    if not readback.proves(doc, register.slug, swaps, fields, citations, expected):
-        read_back(check_yaml(doc.file, text), register.slug, citations, expected)
-    return text, [change for _, change in changes]
+    return rewrite(doc.text, changes), changes, edits, expected
 
 
 def _located(citation: Citation, edits: list[Edit]) -> list[Edit]:

@@ -64,46 +64,23 @@ def files(name: str, today: datetime.date, engine: str = "mkdocs") -> dict[str, 
 
 def mkdocs_config(name: str) -> str:
     """mkdocs.yml: the material theme, the register plugin, the extensions its pages use."""
-    head = f"""site_name: {_yaml_string(name)}
-docs_dir: docs
-
-theme:
-  name: material
-  features:
-    - navigation.sections
-    - content.code.copy
-
-plugins:
-  - search:
-      # IDs, paths and file names found as typed (docs/site.md: Search).
-      separator: {_yaml_single(SEARCH_SEPARATOR)}
-  - register:
+    plugin = """  - register:
       registers: registers    # sources.yaml and the register files
 
 # What the register pages are written for (the plugin adds any that are missing).
 """
-    return head + mkdocs_yaml()
+    return _site_head(name) + plugin + mkdocs_yaml()
 
 
 def zensical_config(name: str) -> str:
     """mkdocs.yml as Zensical reads it: no register plugin (Zensical runs none), the pages'
     stylesheet and script named, the extensions the pages use."""
-    head = f"""site_name: {_yaml_string(name)}
-docs_dir: docs
-
-# Built with Zensical, which runs no MkDocs plugin: `register render --out docs` writes the
-# register pages, their excerpt files and assets into docs/ first (docs/publishing.md).
-theme:
-  name: material
-  features:
-    - navigation.sections
-    - content.code.copy
-
-plugins:
-  - search:
-      # IDs, paths and file names found as typed (docs/site.md: Search).
-      separator: {_yaml_single(SEARCH_SEPARATOR)}
-
+    built = (
+        "# Built with Zensical, which runs no MkDocs plugin: `register render --out docs`"
+        " writes the\n# register pages, their excerpt files and assets into docs/ first"
+        " (docs/publishing.md).\n"
+    )
+    assets = f"""
 extra_css:
   - {ASSET_DIR}/register.css
 extra_javascript:
@@ -111,7 +88,26 @@ extra_javascript:
 
 # What the register pages are written for.
 """
-    return head + mkdocs_yaml()
+    return _site_head(name, built) + assets + mkdocs_yaml()
+
+
+def _site_head(name: str, comment: str = "") -> str:
+    """What both engines' mkdocs.yml begin with: the site's name, its docs folder, the theme
+    (after `comment`) and the search plugin, the last item of `plugins:` so far."""
+    return f"""site_name: {_yaml_string(name)}
+docs_dir: docs
+
+{comment}theme:
+  name: material
+  features:
+    - navigation.sections
+    - content.code.copy
+
+plugins:
+  - search:
+      # IDs, paths and file names found as typed (docs/site.md: Search).
+      separator: {_yaml_single(SEARCH_SEPARATOR)}
+"""
 
 
 GENERATED = f"""# what `register render --out docs` writes (the register pages are made, not kept)

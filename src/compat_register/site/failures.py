@@ -8,11 +8,10 @@ after an edit is the site a cold build makes (`rebuild`). Pure: Markdown in, Mar
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Mapping
 
 from ..model.diagnostic import Diagnostic
-from .layout import Layout
+from .layout import Layout, relative
 from .markdown import escape_inline, url_path
 
 
@@ -25,7 +24,7 @@ def failure_pages(
         return {}
     built = {layout.page_of(slug): failed_page(slug, found) for slug, found in failed.items()}
     for page in (layout.overview, layout.health):
-        links = {slug: link(layout.page_of(slug), page) for slug in failed}
+        links = {slug: relative(layout.page_of(slug), page) for slug in failed}
         built[page] = after_heading(pages[page], failures_notice(failed, links))
     return built
 
@@ -51,11 +50,6 @@ def failures_notice(failed: Mapping[str, list[Diagnostic]], links: Mapping[str, 
 
 def _problems(number: int) -> str:
     return "problem" if number == 1 else "problems"
-
-
-def link(target: str, page: str) -> str:
-    """The relative link from `page` to `target` (both relative to the docs dir)."""
-    return posixpath.relpath(target, posixpath.dirname(page) or ".")
 
 
 def after_heading(page: str, block: str) -> str:

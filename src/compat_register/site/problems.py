@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Register, RegisterSet
-from .failures import after_heading, link
-from .layout import Layout
+from .failures import after_heading
+from .layout import Layout, relative
 from .levels import site_level
 from .markdown import code_span, escape_inline, url_path
 
@@ -50,7 +50,7 @@ def problem_pages(
         layout.page_of(slug): with_problems(pages[layout.page_of(slug)], *pair)
         for slug, pair in shown.items()
     }
-    links = {slug: link(layout.page_of(slug), layout.overview) for slug in shown}
+    links = {slug: relative(layout.page_of(slug), layout.overview) for slug in shown}
     counts = {slug: found.count for slug, (_, found) in shown.items()}
     notice = overview_notice(counts, links)
     built[layout.overview] = after_heading(pages[layout.overview], notice)

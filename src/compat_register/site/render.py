@@ -398,25 +398,9 @@ def tags_of(register: Register, entry: Entry) -> list[str]:
 
 
 def render_site(
-    registers: RegisterSet,
-    outcomes: Sequence[Outcome] = (),
-    *,
-    layout: Layout | None = None,
-    templates: Path | None = None,
-    history: History | None = None,
-    repo_url: str | None = None,
-    **options: Any,
+    registers: RegisterSet, outcomes: Sequence[Outcome] = (), **options: Any
 ) -> dict[str, str]:
     """Every generated page of `registers`: path relative to the docs dir -> Markdown;
-    with a `history`, the Changes page too. `options` are `Renderer`'s others (`subject`,
-    `edit_url`, `built`)."""
-    renderer = Renderer(
-        registers,
-        outcomes,
-        layout=layout,
-        templates=templates,
-        history=history,
-        repo_url=repo_url,
-        **options,
-    )
-    return renderer.pages()
+    with a `history`, the Changes page too. `options` are `Renderer`'s (`layout`,
+    `templates`, `history`, `repo_url`, `subject`, `edit_url`, `built`, `coverage`)."""
+    return Renderer(registers, outcomes, **options).pages()
