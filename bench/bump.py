@@ -48,7 +48,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import Run, best, best_call, best_in_turn  # noqa: E402
+from common import Run, best, best_call, best_in_turn, synthetic_parser  # noqa: E402
 from histories import cite_history, git_dir  # noqa: E402
 from synthetic import add_history, commit_files, generate  # noqa: E402
 
@@ -73,12 +73,8 @@ def report(name: str, run: Run, floor: Run) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--registers", type=int, default=100)
-    parser.add_argument("--citations", type=int, default=20_000)
-    parser.add_argument("--files", type=int, default=2_000)
+    parser = synthetic_parser(__doc__.splitlines()[0])
     parser.add_argument("--commits", type=int, default=500)
-    parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--history", action="store_true", help="bump over a real history")
     parser.add_argument("--clone", type=Path, default=os.environ.get("REGISTER_BENCH_CLONE"))
     parser.add_argument("--scaling", action="store_true", help="follow 500 vs 2,000 edits")
