@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from ..citations.bounds import over_bounds
-from ..citations.prose import Span, code_ranges, merge, overlaps
+from ..citations.prose import Span, merge, overlaps
 from ..citations.quoting import code_span
 from ..model.prose import Prose, Segment
 from ..model.registers import Citation, CitationKey, Sources, anchor_of
@@ -228,6 +228,7 @@ def _defuse_on_one_line(text: str) -> str:
 
 def _safe_links(parsed: Prose, one_line: bool) -> Iterator[tuple[Span, str]]:
     """Inline links and autolinks to safe URLs, rendered; their text is escaped, not linked."""
+    code = [(s.start, s.end) for s in parsed.of_kind("code")]
     for link in parsed.of_kind("link"):
         span, written = (link.start, link.end), parsed[link.start : link.end]
         if not link.inner:  # an autolink to http(s)
@@ -237,10 +238,11 @@ def _safe_links(parsed: Prose, one_line: bool) -> Iterator[tuple[Span, str]]:
             continue
         text_start, text_end, dest_start = link.inner
         head, label = parsed[link.start : text_start], parsed[text_start:text_end]
+        shown = _escape_code_aware(parsed, (text_start, text_end), code)
         if head.startswith("!") and _SAFE_SCHEME.match(link.url.lstrip("<")):
             # an image on another host becomes a link to it: viewing a page loads nothing
             # from elsewhere (no tracking pixel in a register)
-            head, label = head[1:], label or "image"
+            head, label, shown = head[1:], label or "image", shown or "image"
         if one_line:  # no code span, no title: nothing that could pair with another line
             dest = _url_on_one_line(link.url).replace("&", "&amp;")
             yield span, f"{head}{escape_inline(label)}]({dest})"
@@ -248,16 +250,20 @@ def _safe_links(parsed: Prose, one_line: bool) -> Iterator[tuple[Span, str]]:
         middle = parsed[text_end:dest_start]
         # `&` as an entity: the browser decodes the href, so `a=1&amp;b=2` reaches it as `&`.
         tail = parsed[dest_start : link.end].replace("&", "&amp;")
-        yield span, head + _escape_code_aware(label) + middle + tail
+        yield span, head + shown + middle + tail
 
 
 def _url_on_one_line(url: str) -> str:
     return "".join(_URL_LINE.get(char, char) for char in url)
 
 
-def _escape_code_aware(text: str) -> str:
-    """Escape HTML outside the code spans of `text` (a link's text may hold code)."""
-    return _apply(text, [(s, e, text[s:e]) for s, e in code_ranges(text)], escape_html)
+def _escape_code_aware(parsed: Prose, label: Span, code: list[Span]) -> str:
+    """A link's text (`label`, a span of `parsed`) with HTML escaped outside its code: the
+    code segments the text was parsed into when its register was built, lying within it."""
+    start, end = label
+    inside = [(s - start, e - start) for s, e in code if start <= s and e <= end]
+    text = parsed[start:end]
+    return _apply(text, [(s, e, text[s:e]) for s, e in inside], escape_html)
 
 
 def _replacements(parsed: Prose, linker: Linker) -> Iterator[tuple[int, int, str]]:
