@@ -22,9 +22,11 @@ renames), and --citations citations over the files at the start. Measured in one
   each cited file over PIN..HEAD (what following each file's history costs git alone);
 - `register bump --dry-run` over the range, as a ratio to that floor (target: at most 3x);
 - a one-commit bump (HEAD~1 -> HEAD) beyond start-up (`register check` of the same set)
-  against that commit's `git diff` (target: at most 10x), the three run in turn ten times
-  each, and where that goes: importing the modules only bump needs, the git processes it
-  runs, the rest in process; and `follow` alone, in process.
+  against that commit's `git diff` (target: at most 10x), the three run in turn twenty
+  times, each figure the median over the rounds (a difference: the median of the rounds'
+  differences), and where that goes: importing the modules only bump needs, the git
+  processes it runs, the rest of its work in process (timed directly), their sum beside
+  the whole-process figure; and `follow` alone, in process.
 
 Python's bytecode caches are written and read, as an installed package has them.
 
@@ -40,6 +42,7 @@ import gc
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -48,7 +51,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import Run, best, best_call, best_in_turn, synthetic_parser  # noqa: E402
+from common import (  # noqa: E402
+    Run,
+    best,
+    best_call,
+    median_difference,
+    runs_in_turn,
+    synthetic_parser,
+)
 from histories import cite_history, git_dir  # noqa: E402
 from synthetic import add_history, commit_files, generate  # noqa: E402
 
@@ -160,7 +170,13 @@ def measure_one_commit(
 ) -> None:
     """A bump of the last commit alone, beyond start-up, against that commit's `git diff`;
     and where its time goes: importing the modules only bump needs, the git processes it
-    runs, the rest in process (`register check`'s part taken out), `follow` alone."""
+    runs, the rest of its work in process; and `follow` alone.
+
+    Each run is short and what is wanted is a difference of two of them (a bump less a
+    `register check` of the same set, some 0.04 s of 0.5): the commands are run in turn,
+    ONE_COMMIT_RUNS rounds at least, and each figure is the median over the rounds (of the
+    round's difference, for a difference), so that neither a passing load nor one lucky
+    run decides it."""
     repo, register = str(git_dir(root / "repo")), shutil.which("register") or "register"
     git = ["git", "--git-dir", repo]
     one = root / "one"
@@ -169,39 +185,43 @@ def measure_one_commit(
     previous = parent.stdout.decode().strip()
     pinned = (one / "sources.yaml").read_text(encoding="utf-8").replace(pin, previous)
     (one / "sources.yaml").write_text(pinned, encoding="utf-8")
-    bump_one = [register, "bump", "code", head, "--registers", str(one), "--dry-run"]
-    # Each run is short, and what is wanted is a difference of two of them: the three are
-    # run in turn, ONE_COMMIT_RUNS times at least, so that a passing load weighs on all.
-    one_diff, start, single = best_in_turn(
+    rounds = max(repeat, ONE_COMMIT_RUNS)
+    diffs, starts, singles = runs_in_turn(
         [
             [*git, "diff", "-M", "--unified=0", previous, head],
             [register, "check", "--registers", str(one)],
-            bump_one,
+            [register, "bump", "code", head, "--registers", str(one), "--dry-run"],
         ],
         env,
-        max(repeat, ONE_COMMIT_RUNS),
+        rounds,
         ok=(0, 1),
     )
-    beyond = (max(single[0] - start[0], 0.0), 0.0, max(single[2] - start[2], 0.0))
+    one_diff = _median(diffs)
+    beyond = median_difference(singles, starts)
     diff = (one_diff[0], one_diff[2])
     timed("one commit: git diff -M --unified=0", one_diff)
-    timed("one commit: register check (start-up)", start)
-    timed("one commit: register bump --dry-run", single)
+    timed("one commit: register check (start-up)", _median(starts))
+    timed("one commit: register bump --dry-run", _median(singles))
     timed("one commit: bump beyond start-up", beyond, diff, "the diff")
     loaded = "import compat_register.cli, compat_register.api"
-    base, more = best_in_turn(
+    base, more = runs_in_turn(
         [[sys.executable, "-c", loaded], [sys.executable, "-c", f"{loaded}, {_BUMP_MODULES}"]],
         env,
-        max(repeat, ONE_COMMIT_RUNS),
+        rounds,
     )
-    imports = (max(more[0] - base[0], 0.0), 0.0, max(more[2] - base[2], 0.0))
-    own, children = in_process_bump(one, head, repeat)
-    cpu_only(" of which importing bump's own modules", imports[2], diff[1])
+    imports = median_difference(more, base)[2]
+    own, children = in_process_bump(one, head, rounds)
+    cpu_only(" of which importing bump's own modules", imports, diff[1])
     cpu_only(" of which the git processes bump runs", children, diff[1])
     cpu_only(" of which the rest, in process", own, diff[1])
+    cpu_only(" the three together", imports + children + own, diff[1])
     with Checkout(Path(repo)) as checkout:
         alone = in_process_follow(checkout, one, previous, head, repeat)
     cpu_only("one commit: follow() alone, in process", alone, diff[1])
+
+
+def _median(runs: list[Run]) -> Run:
+    return tuple(statistics.median(r[i] for r in runs) for i in range(3))  # type: ignore[return-value]
 
 
 def cpu_only(name: str, cpu: float, floor: float) -> None:
@@ -228,17 +248,31 @@ def in_process_follow(
 
 
 def in_process_bump(registers: Path, head: str, repeat: int) -> tuple[float, float]:
-    """(CPU of a dry-run bump in this process beyond `api.check` of the same set, CPU of
-    the git processes it ran), each the least of `repeat` runs, the modules loaded."""
-    from compat_register import api  # noqa: PLC0415 - the bench's own process
+    """(CPU of what a dry-run `register bump` does in its process beyond `register check`'s
+    part, CPU of the git processes it runs), each the median of `repeat` runs, the modules
+    loaded: the writer lock, the lock file read, the bump and its report, as `api.bump`
+    and the command run them after `check_at` (timed directly: a difference of two runs of
+    half a second each would swing by more than what is measured)."""
+    from compat_register.api import loading  # noqa: PLC0415 - the bench's own process
+    from compat_register.following import bump as bumping  # noqa: PLC0415
+    from compat_register.reading import folder  # noqa: PLC0415
+    from compat_register.reporting.report import bump_report  # noqa: PLC0415
+
+    paths = loading.project_paths(registers, os.environ)
+    checked = loading.check_at(paths, environ=os.environ)
 
     def bump() -> object:
-        return api.bump(registers, "code", head, dry_run=True, environ=os.environ)
+        with loading.writer_at(paths, "register bump code", os.environ, None):
+            lock = folder.read_lock(paths)
+            result = bumping.bump(
+                checked.registers, checked.documents, paths, lock, "code", head,
+                dry_run=True, environ=os.environ,
+            )  # fmt: skip
+        return bump_report(result, True, "text")
 
-    bump()  # modules imported, the checkout's first reads made
-    check = min(_cpu(lambda: api.check(registers))[0] for _ in range(repeat))
+    bump()  # the checkout's first reads made
     runs = [_cpu(bump) for _ in range(repeat)]
-    return max(min(r[0] for r in runs) - check, 0.0), min(r[1] for r in runs)
+    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
 
 
 def _cpu(action: Callable[[], object]) -> tuple[float, float]:
@@ -294,8 +328,8 @@ def citation_of(path: str, line: int) -> Citation:
 
 _BUMP_MODULES = "compat_register.following.bump"
 
-ONE_COMMIT_RUNS = 10
-"""The least number of runs of each one-commit command (see `measure_one_commit`)."""
+ONE_COMMIT_RUNS = 20
+"""The least number of rounds of the one-commit commands (see `measure_one_commit`)."""
 
 _COPY = "import shutil, sys; shutil.rmtree(sys.argv[2], True); shutil.copytree(*sys.argv[1:])"
 

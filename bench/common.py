@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import tempfile
 import time
@@ -73,6 +74,23 @@ def best_call(
     return min(times)
 
 
+def runs_in_turn(
+    commands: Sequence[Sequence[str]],
+    env: Mapping[str, str] | None,
+    repeat: int,
+    *,
+    ok: Collection[int] = (0,),
+) -> list[list[Run]]:
+    """Every run of each command, `repeat` rounds of the commands run in turn: on a shared
+    machine a load that comes and goes then weighs on the floor and on what is measured
+    against it alike, instead of on whichever ran while it lasted."""
+    runs: list[list[Run]] = [[] for _ in commands]
+    for _ in range(repeat):
+        for command, times in zip(commands, runs, strict=True):
+            times.append(run_child(command, env, ok=ok))
+    return runs
+
+
 def best_in_turn(
     commands: Sequence[Sequence[str]],
     env: Mapping[str, str] | None,
@@ -80,18 +98,23 @@ def best_in_turn(
     *,
     ok: Collection[int] = (0,),
 ) -> list[Run]:
-    """Each command's best run (least wall and CPU time, most memory) of `repeat`, the
-    commands run in turn: on a shared machine a load that comes and goes then weighs on
-    the floor and on what is measured against it alike, instead of on whichever ran while
-    it lasted."""
-    runs: list[list[Run]] = [[] for _ in commands]
-    for _ in range(repeat):
-        for command, times in zip(commands, runs, strict=True):
-            times.append(run_child(command, env, ok=ok))
+    """Each command's best run (least wall and CPU time, most memory) of `runs_in_turn`."""
     return [
         (min(r[0] for r in times), max(r[1] for r in times), min(r[2] for r in times))
-        for times in runs
+        for times in runs_in_turn(commands, env, repeat, ok=ok)
     ]
+
+
+def median_difference(runs: Sequence[Run], baseline: Sequence[Run]) -> Run:
+    """The median, round by round, of how much longer each run took than the baseline's
+    run of the same round (wall, peak, CPU; `runs_in_turn`): what a command costs beyond
+    another one, steady where the difference of two best runs is not (each best is the
+    luckiest of its own runs, and the difference of two lucky draws of half a second
+    swings by more than the few hundredths measured)."""
+    pairs = list(zip(runs, baseline, strict=True))
+    return tuple(  # type: ignore[return-value]
+        statistics.median(run[i] - base[i] for run, base in pairs) for i in range(3)
+    )
 
 
 def synthetic_parser(description: str, *, repeat: int = 3) -> argparse.ArgumentParser:

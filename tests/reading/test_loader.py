@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from compat_register.model.diagnostic import Diagnostic
 from compat_register.model.positions import Path_
@@ -212,6 +214,19 @@ def test_position_of_an_offset() -> None:
     doc = parse("ab: c\nde: f\n")
     assert doc.position(0)[:2] == (1, 1)
     assert doc.position(doc.text.index("f"))[:2] == (2, 5)
+
+
+@given(
+    st.text(alphabet="ab\n\r\u2028 ", max_size=60),
+    st.lists(st.integers(min_value=0, max_value=60), min_size=1, max_size=30),
+)
+def test_a_counted_position_is_the_listed_one(text: str, offsets: list[int]) -> None:
+    """The first positions asked of a file are counted in its text, the later ones looked
+    up in its list of line starts: the two give the same line and column everywhere."""
+    counted, listed = Document("t.yaml", text, {}), Document("t.yaml", text, {})
+    listed._line_starts()  # noqa: SLF001 - the listed way, made first
+    for offset in (min(o, len(text)) for o in offsets):
+        assert counted.position(offset) == listed.position(offset)
 
 
 # --- scalars as written -------------------------------------------------------------------

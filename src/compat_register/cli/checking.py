@@ -116,7 +116,7 @@ def fix(registers_dir: Path, fmt: str, verbose: bool) -> None:
     if fmt != "json":
         for change in fixed.changes:
             echo(change.as_text())
-    extra = {"changes": [change.__dict__ for change in fixed.changes]}
+    extra = {"changes": [change._asdict() for change in fixed.changes]}
     report(fixed.diagnostics, fmt, fixed.summary, extra, verbose)
     sys.exit(reporter.exit_code(fixed.diagnostics, strict=False))
 

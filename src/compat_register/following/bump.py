@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from ..citations.syntax import is_citation_path
@@ -27,7 +28,7 @@ from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from . import edit, stamps
 from .edit import Edit, Planned
-from .follow import Followed, follow
+from .follow import Followed, every_followed, follow_touched
 from .remap import KINDS
 from .track import Rename
 
@@ -56,25 +57,42 @@ class Bump:
     """Full sha of the new pin."""
     pin: str
     """The new `commit:` text (as many hex digits as the old one had)."""
-    followed: list[Followed]
+    cited: list[Citation]
+    """Every citation of the source, in file order."""
+    touched: list[Followed]
+    """Where those whose file the move touched went, in the same order (`follow_touched`);
+    the others are carried as they are."""
     files: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Each file that changes: (old text, new text)."""
     written: bool = False
 
+    @cached_property
+    def followed(self) -> list[Followed]:
+        """Where every citation went, in file order (made only when all are asked for:
+        most of a bump's thousands are carried, with no note, flag or rename)."""
+        return every_followed(self.cited, self.touched)
+
+    @cached_property
+    def moved(self) -> list[Followed]:
+        """The citations that did not stay as they were, in file order: what is planned,
+        counted and reported."""
+        return [f for f in self.touched if f.kind != "carried"]
+
     def counts(self) -> dict[str, int]:
         """How many citations of each kind, every kind named."""
         counts = dict.fromkeys(KINDS, 0)
-        for followed in self.followed:
+        for followed in self.moved:
             counts[followed.kind] += 1
+        counts["carried"] = len(self.cited) - len(self.moved)
         return counts
 
     def flagged(self) -> int:
         """How many citations bump could not decide for (`Followed.flags`)."""
-        return sum(bool(f.flags) for f in self.followed)
+        return sum(bool(f.flags) for f in self.moved)
 
     def renames(self) -> list[Rename]:
         """Every rename a cited file went through, once each, in the order met."""
-        return list(dict.fromkeys(r for f in self.followed for r in f.renames))
+        return list(dict.fromkeys(r for f in self.moved for r in f.renames))
 
 
 def bump(
@@ -120,18 +138,20 @@ def _plan(
 ) -> Bump:
     every = registers.citations()
     citations = [c for c in every if c.source == source.alias and c.repo_path]
-    followed = follow(checkout, old, new, citations, source.markdown, registers.sources.revisions)
+    touched = follow_touched(
+        checkout, old, new, citations, source.markdown, registers.sources.revisions
+    )
     # A carried citation stays as written: only the others are planned.
-    plans = {f.citation.key: _edits(f, source, registers) for f in followed if f.kind != "carried"}
-    unwritable = {key for key, found in plans.items() if found is None}
-    if unwritable:
-        followed = [_unwritable(f) if f.citation.key in unwritable else f for f in followed]
-    result = Bump(source.alias, old, new, short_sha(checkout, new, source.commit), followed)
+    plans = {f.citation.key: _edits(f, source, registers) for f in touched if f.kind != "carried"}
+    if unwritable := {key for key, found in plans.items() if found is None}:
+        touched = [_unwritable(f) if f.citation.key in unwritable else f for f in touched]
+    pin = short_sha(checkout, new, source.commit)
+    result = Bump(source.alias, old, new, pin, citations, touched)
     edits = {key: found for key, found in plans.items() if found is not None and found[0]}
     result.files, _ = edit.rewrite_set(registers, documents, edits)
-    moved = _new_places(result.followed, edits)
+    places = _new_places(result.moved, edits)
     pins = {source.alias: result.pin}
-    if carried := stamps.carry_lock(lock, every, moved, pins):
+    if carried := stamps.carry_lock(lock, every, places, pins):
         result.files[carried[0]] = carried[1:]
     _rewrite_pin(result, documents[registers.sources.file], source)  # written last
     return result
@@ -225,14 +245,14 @@ def short_sha(checkout: Checkout, sha: str, written: str) -> str:
 
 
 def _new_places(
-    followed: list[Followed], edits: Mapping[CitationKey, Planned]
+    moved: list[Followed], edits: Mapping[CitationKey, Planned]
 ) -> dict[CitationKey, stamps.Place]:
-    """Where each followed citation that is rewritten goes (its stamp goes with it; a
+    """Where each moved citation that is rewritten goes (its stamp goes with it; a
     changed one keeps its old hash, so that `register verify` reports it `changed` until
     someone stamps it again)."""
     places: dict[CitationKey, stamps.Place] = {}
-    for f in followed:
-        if f.kind == "carried" or f.lines is None or f.citation.key not in edits:
+    for f in moved:
+        if f.lines is None or f.citation.key not in edits:
             continue
         place = stamps.place(f.citation)
         if place is None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
@@ -36,8 +35,7 @@ class EditError(RegisterError):
     """An edit that cannot be made safely; nothing was written. One line."""
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(NamedTuple):  # not a dataclass: see `Edit`
     """One rewritten token."""
 
     file: str
@@ -164,13 +162,18 @@ def _rewritten(
     plan's reading; None: as it read before); None when nothing in it changes."""
     # A citation's key is made on each look-up: only those in a planned field are looked up.
     planned_fields = {key.field for key in planned}
-    plans = [planned.get(c.key) if c.field in planned_fields else None for c in citations]
-    pairs = zip(citations, plans, strict=True)
-    edits = [e for c, plan in pairs if plan for e in _located(c, plan[0])]
+    plans = [
+        (i, plan)
+        for i, c in enumerate(citations)
+        if c.field in planned_fields and (plan := planned.get(c.key)) is not None
+    ]
+    edits = [e for i, plan in plans for e in _located(citations[i], plan[0])]
     changes = plan_edits(doc, edits)
     if not changes:
         return None
-    expected = [plan[1] if plan else None for plan in plans]  # None: reads as it did
+    expected: list[Reading | None] = [None] * len(citations)  # None: reads as it did
+    for i, plan in plans:
+        expected[i] = plan[1]
     return rewrite(doc.text, changes), changes, edits, expected
 
 

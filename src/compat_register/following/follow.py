@@ -45,25 +45,46 @@ def follow(
     """Where each citation (all of one source, resolved) goes from `old_sha` to `new_sha`;
     `markdown` is the source's globs of Markdown files (`compare.file_kind`), `revisions`
     name the revision folders a citation does not leave silently."""
+    touched = follow_touched(checkout, old_sha, new_sha, citations, markdown, revisions)
+    return every_followed(citations, touched)
+
+
+def follow_touched(
+    checkout: Checkout,
+    old_sha: str,
+    new_sha: str,
+    citations: Sequence[Citation],
+    markdown: Sequence[str] = (),
+    revisions: Collection[str] = (),
+) -> list[Followed]:
+    """`follow` of the citations whose file some step renames, deletes or changes, in the
+    order of `citations`: the others (most, in a bump of thousands) are carried as they
+    are, and the walk would carry them the same way (`every_followed` makes theirs)."""
     if old_sha == new_sha:
-        return [carried(c) for c in citations]
+        return []
     steps = first_parent_steps(checkout, old_sha, new_sha)
     walk = _Walk(checkout, steps or [range_step(checkout, old_sha, new_sha)], revisions)
     walk.texts.markdown = markdown
-    # Most cited files are not touched by the steps: their citations are carried as they
-    # are, without a track through the walk (the walk would carry them the same way).
-    paths = [repo_path(c) for c in citations]  # once each: a bump may hold thousands
-    touched = walk.learn(set(paths), commits=steps is not None)
-    cited = [(c, path) for c, path in zip(citations, paths, strict=True) if path in touched]
-    tracks = [Track(c, path, (c.start, c.end)) for c, path in cited]
+    paths = {c.repo_path for c in citations if c.repo_path is not None}
+    touched = walk.learn(paths, commits=steps is not None)
+    tracks = [Track(c, repo_path(c), (c.start, c.end)) for c in citations if c.repo_path in touched]
     walk.run(tracks)
-    walked = iter(tracks)
-    return [
-        result(checkout, next(walked), (old_sha, new_sha), markdown)
-        if path in touched
-        else carried(c, path)
-        for c, path in zip(citations, paths, strict=True)
-    ]
+    return [result(checkout, track, (old_sha, new_sha), markdown) for track in tracks]
+
+
+def every_followed(citations: Sequence[Citation], touched: Sequence[Followed]) -> list[Followed]:
+    """Each citation's Followed, in order: its own from `touched` (`follow_touched` of the
+    same citations), else carried where it was."""
+    walked = iter(touched)
+    upcoming = next(walked, None)
+    every = []
+    for citation in citations:
+        if upcoming is not None and upcoming.citation is citation:
+            every.append(upcoming)
+            upcoming = next(walked, None)
+        else:
+            every.append(carried(citation))
+    return every
 
 
 class _Walk:

@@ -33,6 +33,7 @@ rewrites, most of them ones that break the YAML or change another citation.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -217,14 +218,11 @@ def _readings_hold(
             return False
         parts.setdefault(part, []).append((path[len(part) :], value))
     wanted: dict[Path_, list[Reading]] = {part: [] for part in parts}
-    # Every part lies under `summary` or under one entry (`entries`, i): a citation planned
-    # to read as before outside the edited ones' heads needs no look at all (most do not).
-    heads = {part[:1] if part[:1] == ("summary",) else part[:2] for part in parts}
-    for citation, want in zip(citations, expected, strict=True):
-        field = citation.field
-        if want is None and field[:1] not in heads and field[:2] not in heads:
-            continue
-        part = _part(field)
+    if len(citations) != len(expected):
+        return False
+    for i in _to_look_at(citations, expected, parts):
+        citation, want = citations[i], expected[i]
+        part = _part(citation.field)
         now = reading(citation)
         if part in wanted:
             wanted[part].append(now if want is None else want)
@@ -239,6 +237,40 @@ def _readings_hold(
         if out or [reading(c) for c in found] != wanted[part]:
             return False
     return True
+
+
+def _to_look_at(
+    citations: Sequence[Citation], expected: Sequence[Reading | None], parts: Iterable[Path_]
+) -> list[int]:
+    """The indices, in file order, of the citations step 3 looks at: every one planned to
+    move, and every one of an edited prose part (the summary, an entry's prose field),
+    which may hold citations planned to read as before. An edited `sources` item holds one
+    citation, the planned one. The rest read as before and need no look at all: most of a
+    file's citations. Those of the summary and of each entry come together in file order,
+    so an entry's are found by bisection; were they not, a citation of an edited part
+    missed here would leave its part's readings short of what is read back, and the proof
+    would fail (the full read-back then runs): never weaker."""
+    look = {i for i, want in enumerate(expected) if want is not None}
+    prose = {part[1] if part[0] == "entries" else _SUMMARY for part in parts if not _item(part)}
+    for head in prose:
+        low = bisect_left(citations, head, key=_head)
+        look.update(range(low, bisect_right(citations, head, low, key=_head)))
+    return sorted(look)
+
+
+def _item(part: Path_) -> bool:
+    """Whether a part (`_part`) is an entry's `sources` item."""
+    return len(part) == 4 and part[2] == "sources"
+
+
+_SUMMARY = -1
+"""The summary's place in the file order of citations, before every entry's (`_head`)."""
+
+
+def _head(citation: Citation) -> int:
+    """The index of the entry a citation is written in, or `_SUMMARY`."""
+    field = citation.field
+    return field[1] if field[0] == "entries" and isinstance(field[1], int) else _SUMMARY
 
 
 def _part(path: Path_) -> Path_ | None:

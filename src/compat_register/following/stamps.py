@@ -37,8 +37,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Literal, NamedTuple
 
 from ..citations.compare import Kind, block, markdown_text
@@ -249,8 +249,7 @@ def parse_pins(text: str) -> dict[str, str]:
     return {m[1]: m[2] for line in text.splitlines() if (m := _PIN.match(line))}
 
 
-@dataclass
-class Lock:
+class Lock(NamedTuple):  # not a dataclass: see `Key`
     """A register set's lock file, as read."""
 
     path: Path
@@ -261,7 +260,7 @@ class Lock:
     text: str | None = None
     """The file's text as read (what a rewrite must find there still); None when it could
     not be read."""
-    pins: dict[str, str] = field(default_factory=dict)
+    pins: Mapping[str, str] = MappingProxyType({})
     """The `commit:` of each stamped source when the lock was written, by alias."""
 
 

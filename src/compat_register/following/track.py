@@ -8,7 +8,6 @@ citation whose file no step touches needs no track: `carried` says it stayed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..citations.compare import file_kind, same_text
@@ -50,23 +49,27 @@ class Followed(NamedTuple):
     """Every rename of its file on the way, in order."""
 
 
-@dataclass
 class Track:
-    """A citation on its way through the steps."""
+    """A citation on its way through the steps (changed in place as it goes).
 
-    citation: Citation
-    path: str
-    lines: tuple[int, int] | None
-    kind: str = "carried"
-    touched: bool = False
-    file_deleted: bool = False
-    notes: list[str] = field(default_factory=list)
-    """How it got where it is: renames, moves (each once)."""
-    state: str = ""
-    """What the last step that changed or lost its lines said."""
-    flags: list[str] = field(default_factory=list)
-    candidates: list[Place] = field(default_factory=list)
-    renames: list[Rename] = field(default_factory=list)
+    A plain class, not a dataclass, for the reason `Followed` is a named tuple."""
+
+    __slots__ = (
+        "citation", "path", "lines", "kind", "touched", "file_deleted", "notes", "state",
+        "flags", "candidates", "renames",
+    )  # fmt: skip
+
+    def __init__(self, citation: Citation, path: str, lines: tuple[int, int] | None):
+        self.citation, self.path, self.lines = citation, path, lines
+        self.kind = "carried"
+        self.touched = self.file_deleted = False
+        self.notes: list[str] = []
+        """How it got where it is: renames, moves (each once)."""
+        self.state = ""
+        """What the last step that changed or lost its lines said."""
+        self.flags: list[str] = []
+        self.candidates: list[Place] = []
+        self.renames: list[Rename] = []
 
     def take(self, decision: Decision, path: str, sha: str) -> None:
         self.kind = max(self.kind, decision.kind, key=KINDS.index)

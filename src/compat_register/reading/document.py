@@ -42,6 +42,8 @@ class Document:
     styles: dict[Path_, str] = field(default_factory=dict)
     """Quoting style of each scalar: '' plain, "'", '"', '|' or '>'."""
     _starts: list[int] = field(default_factory=list, repr=False)
+    _counted: int = field(default=0, repr=False, compare=False)
+    """How many positions were counted in the text before `_starts` was made."""
 
     def mark(self, path: Path_) -> Mark:
         """The position of `path`, or of its nearest written ancestor."""
@@ -81,6 +83,12 @@ class Document:
         editors, `grep -n` and GitHub count; libyaml also counts a lone `\\r`, U+0085, U+2028
         and U+2029, so its own line numbers are used only for a file without them.
         """
+        if not self._starts and self._counted < _COUNTED:
+            # Counted in the text, which is quicker than listing every line's start for a
+            # file asked about once or twice (a bump asks that of each file it rewrites).
+            self._counted += 1
+            line = self.text.count("\n", 0, index) + 1
+            return Mark(line, index - self.text.rfind("\n", 0, index), index)
         starts = self._line_starts()
         line = bisect.bisect_right(starts, index)
         return Mark(line, index - starts[line - 1] + 1, index)
@@ -94,6 +102,11 @@ class Document:
         if not self._starts:
             self._starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
         return self._starts
+
+
+_COUNTED = 8
+"""Positions counted in the text before a file's line starts are listed: a count scans the
+text up to the offset, the list all of it once (some twenty counts' worth)."""
 
 
 class LoadError(RegisterError):

@@ -174,8 +174,8 @@ def bump_report(result: Bump, dry_run: bool, fmt: str) -> str:
         return dumps(export.bump_data(result, dry_run))
     lines = [f"{result.alias}: {result.old[:12]} -> {result.new[:12]}"]
     lines += [f"renamed: {old} -> {new} at {sha[:12]}" for old, new, sha in result.renames()]
-    moved = [f for f in result.followed if f.kind != "carried"]
-    moved.sort(key=lambda f: (f.citation.where.file, f.citation.where.line, f.citation.where.col))
+    where = lambda f: (f.citation.where.file, f.citation.where.line, f.citation.where.col)  # noqa: E731
+    moved = sorted(result.moved, key=where)
     lines += [followed_text(f, result.new) for f in moved]
     if flagged := result.flagged():
         lines.append(

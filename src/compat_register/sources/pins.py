@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
@@ -24,8 +23,7 @@ from .git import DamagedRepository, GitSourceError
 from .places import locate, source_variable
 
 
-@dataclass
-class Pin:
+class Pin(NamedTuple):  # not a dataclass: see `Synced` below
     """One source's checkout and resolved commit, or why there is none."""
 
     checkout: Checkout | None
