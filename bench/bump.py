@@ -25,8 +25,8 @@ renames), and --citations citations over the files at the start. Measured in one
   against that commit's `git diff` (target: at most 10x), the three run in turn twenty
   times, each figure the median over the rounds (a difference: the median of the rounds'
   differences), and where that goes: importing the modules only bump needs, the git
-  processes it runs, the rest of its work in process (timed directly), their sum beside
-  the whole-process figure; and `follow` alone, in process.
+  processes it runs, the rest of its work in process (timed directly, in the benchmark's
+  own process); and `follow` alone, in process.
 
 Python's bytecode caches are written and read, as an installed package has them.
 
@@ -214,7 +214,6 @@ def measure_one_commit(
     cpu_only(" of which importing bump's own modules", imports, diff[1])
     cpu_only(" of which the git processes bump runs", children, diff[1])
     cpu_only(" of which the rest, in process", own, diff[1])
-    cpu_only(" the three together", imports + children + own, diff[1])
     with Checkout(Path(repo)) as checkout:
         alone = in_process_follow(checkout, one, previous, head, repeat)
     cpu_only("one commit: follow() alone, in process", alone, diff[1])

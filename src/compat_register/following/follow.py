@@ -139,7 +139,12 @@ class _Walk:
         names = self._routes(paths, start)
         self._known |= names
         steps = self.steps[start:]
-        for sha, files in step_hunks(self.checkout, steps, names, commits=self._commits).items():
+        # Only a file some step names can have hunks: git is asked for those alone, which
+        # spares it matching each cited path against each changed file (a log limited to
+        # 165 cited paths cost git more than the whole one-commit diff).
+        named = set().union(*(step.paths() for step in steps))
+        hunks = step_hunks(self.checkout, steps, names & named, commits=self._commits)
+        for sha, files in hunks.items():
             self._hunks.setdefault(sha, {}).update(files)
 
     def _routes(self, paths: set[str], start: int) -> set[str]:

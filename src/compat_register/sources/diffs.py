@@ -203,6 +203,14 @@ class Changes:
         self.added: dict[str, str] = {}
         self.modified: set[str] = set()
 
+    def paths(self) -> set[str]:
+        """Every path this step names: those it modified, added, deleted, and both sides of
+        each rename. No other file has a hunk in it."""
+        renamed = {new for new, *_ in self.renamed.values()}
+        return (
+            self.modified | self.added.keys() | self.deleted.keys() | self.renamed.keys() | renamed
+        )
+
     def read_raw(self, lines: list[str]) -> Changes:
         """Take in the `--raw -M --no-abbrev` lines of this commit (others are skipped)."""
         for line in lines:
