@@ -22,7 +22,7 @@ renames), and --citations citations over the files at the start. Measured in one
   each cited file over PIN..HEAD (what following each file's history costs git alone);
 - `register bump --dry-run` over the range, as a ratio to that floor (target: at most 3x);
 - a one-commit bump (HEAD~1 -> HEAD) beyond start-up (`register check` of the same set)
-  against that commit's `git diff` (target: at most 10x), the three run in turn twenty
+  against that commit's `git diff` (target: at most 10x), the three run in turn sixty
   times, each figure the median over the rounds (a difference: the median of the rounds'
   differences), and where that goes: importing the modules only bump needs, the git
   processes it runs, the rest of its work in process (timed directly, in the benchmark's
@@ -327,7 +327,7 @@ def citation_of(path: str, line: int) -> Citation:
 
 _BUMP_MODULES = "compat_register.following.bump"
 
-ONE_COMMIT_RUNS = 20
+ONE_COMMIT_RUNS = 60
 """The least number of rounds of the one-commit commands (see `measure_one_commit`)."""
 
 _COPY = "import shutil, sys; shutil.rmtree(sys.argv[2], True); shutil.copytree(*sys.argv[1:])"
