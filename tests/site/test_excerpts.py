@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from compat_register.cli import main
 from compat_register.site import excerpts
-from compat_register.site.excerptmodel import Block, Excerpt, ExcerptFile
+from compat_register.site.excerptmodel import Block, Excerpt, ExcerptFile, pack
 from compat_register.site.excerpts import Highlighter
 from compat_register.site.excerptstore import ExcerptStore, digest
 from compat_register.site.extensions import mkdocs_yaml
@@ -236,7 +236,8 @@ def test_a_single_build_keeps_no_excerpt_once_written(tmp_path: Path) -> None:
     kept = excerpts.documents(files, Highlighter())
     store = tmp_path / "cache"
     single = Highlighter(store=lambda s: ExcerptStore(store, s), remember=False)
-    written = excerpts.write_documents(files, single, tmp_path / "out")
+    packed = {uri: pack(file) for uri, file in files.items()}
+    written = excerpts.write_documents(packed, single, tmp_path / "out")
     assert {uri: path.read_text() for uri, path in written.items()} == kept
     assert written["b/excerpts.html"] == tmp_path / "out" / "b" / "excerpts.html"
     assert single._html == {} and single._stored == {}

@@ -23,7 +23,7 @@ def registers(tmp_path: Path) -> Path:
     return tmp_path / "registers"
 
 
-def inputs(registers: Path) -> dict[str, tuple[Any, ...]]:
+def inputs(registers: Path) -> dict[str, bytes]:
     checked = api.check(registers)
     files = rebuild.file_states(registers)
     return rebuild.page_inputs(checked.registers, (), LAYOUT, registers, files, ("options",))

@@ -23,7 +23,7 @@ from ..model.diagnostic import Diagnostic
 from ..model.registers import Register, RegisterSet
 from ..reporting import export
 from . import excerpts, failures, problems, rebuild
-from .excerptmodel import ExcerptFile
+from .excerptmodel import ExcerptFile, pack, unpack
 from .excerptstore import ExcerptStore
 from .extensions import MARKDOWN_EXTENSIONS, fingerprint
 from .jinja import ASSETS, PACKAGED_TEMPLATES, asset
@@ -117,17 +117,20 @@ def build(
     )
     reused = last.reusable(inputs) if last is not None else {}
     pages = renderer.pages(reuse={uri: kept.text for uri, kept in reused.items()})
-    files = _excerpt_files(read.registers, layout, renderer.excerpts, reused)
-    downloads, parts = _downloads(read.registers, layout, reused)
+    files, excerpt_files = _excerpt_files(read.registers, layout, renderer.excerpts, reused)
+    downloads, spans = _downloads(read.registers, layout, reused, last)
     kept = {
-        uri: reused.get(uri) or rebuild.Kept(page_key, pages[uri], files.get(uri), parts.get(uri))
+        uri: dataclasses.replace(reused[uri], download=spans.get(uri))
+        if uri in reused
+        else rebuild.Kept(page_key, pages[uri], files.get(uri), spans.get(uri))
         for uri, page_key in inputs.items()
     }
     pages.update(failures.failure_pages(read.failed, layout, pages))
     pages.update(problems.problem_pages(read.registers, diagnostics, layout, pages))
     made_for, highlighter = _highlighter(last, options, excerpt_cache)
-    excerpt_files = {layout.excerpts_of(file.slug): file for file in files.values()}
-    documents, written = _excerpt_documents(excerpt_files, highlighter, options, last)
+    documents, written = _excerpt_documents(
+        excerpt_files, renderer.excerpts, highlighter, options, last
+    )
     notices = [*read.notices, *(_unwritten(excerpt_cache, line) for line in highlighter.problems)]
     highlighter.problems.clear()  # a cache not written costs time, not the build
     section, listed = nav_section(
@@ -152,17 +155,21 @@ def build(
 
 
 def _excerpt_documents(
-    files: dict[str, ExcerptFile],
+    files: dict[str, bytes],
+    made: dict[str, ExcerptFile],
     highlighter: excerpts.Highlighter,
     options: SiteOptions,
     last: rebuild.Memory | None,
 ) -> tuple[dict[str, str], dict[str, Path]]:
-    """The excerpt files' documents, held (no `excerpt_folder`) or written to the folder as
-    they are made, and then only those the folder does not hold as they are now."""
+    """The excerpt files' documents (`files`, packed; `made`, those rendered now, at
+    hand), held (no `excerpt_folder`) or written to the folder as they are made, and then
+    only those the folder does not hold as they are now."""
     if options.excerpt_folder is None:
-        return excerpts.documents(files, highlighter), {}
+        unpacked = {uri: made.get(uri) or unpack(packed) for uri, packed in files.items()}
+        return excerpts.documents(unpacked, highlighter), {}
     held = last.excerpts if last is not None else None
-    return {}, excerpts.write_documents(files, highlighter, options.excerpt_folder, held)
+    folder = options.excerpt_folder
+    return {}, excerpts.write_documents(files, highlighter, folder, held, made)
 
 
 HOLE = "\x00registers\x00"
@@ -170,12 +177,16 @@ HOLE = "\x00registers\x00"
 
 
 def _downloads(
-    registers: RegisterSet, layout: Layout, reused: dict[str, rebuild.Kept]
-) -> tuple[dict[str, str], dict[str, str]]:
+    registers: RegisterSet,
+    layout: Layout,
+    reused: dict[str, rebuild.Kept],
+    last: rebuild.Memory | None,
+) -> tuple[dict[str, str], dict[str, tuple[int, int]]]:
     """The register set as JSON, what `register export` prints (`Renderer.downloads`), and
-    each register page's part of it: a reused page's part is the last build's (its inputs
-    hold all its register's data shows), so an edit dumps again only the registers it
-    changed (the whole set is some 20 MB of JSON at 5,000 entries)."""
+    where each register page's part of it stands in it: a reused page's part is the last
+    build's (its inputs hold all its register's data shows), read from the last build's
+    download, so an edit dumps again only the registers it changed (the whole set is some
+    20 MB of JSON at 5,000 entries) and a served site holds each part once, in the text."""
     if layout.download is None:
         return {}, {}
     data = export.export(dataclasses.replace(registers, registers=[]))
@@ -183,14 +194,20 @@ def _downloads(
     head = json.dumps(data, ensure_ascii=False, indent=2)
     hole = f'"registers": {json.dumps(HOLE)}'
     assert head.count(hole) == 1, "the export holds its registers in one place"
+    before = last.site.downloads.get(layout.download, "") if last is not None else ""
     parts = {}
     for register in registers.registers:
         page = layout.page_of(register.slug)
-        last = reused[page].download if page in reused else None
-        parts[page] = last if last is not None else _part(register, registers)
+        span = reused[page].download if page in reused else None
+        parts[page] = before[span[0] : span[1]] if span is not None else _part(register, registers)
+    opening = head[: head.index(hole)] + '"registers": [\n'
+    spans, at = {}, len(opening)
+    for page, part in parts.items():
+        spans[page] = (at, at + len(part))
+        at += len(part) + 2  # ",\n"
     listed = "[\n" + ",\n".join(parts.values()) + "\n  ]" if parts else "[]"
     text = head.replace(hole, f'"registers": {listed}') + "\n"
-    return {layout.download: text}, parts
+    return {layout.download: text}, spans
 
 
 def _part(register: Register, registers: RegisterSet) -> str:
@@ -206,19 +223,20 @@ def _excerpt_files(
     layout: Layout,
     rendered: dict[str, ExcerptFile],
     reused: dict[str, rebuild.Kept],
-) -> dict[str, ExcerptFile]:
-    """Register page -> its excerpt file: rendered with it now, or with the page reused."""
-    found = {}
+) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """Each register page's excerpt file, packed (`excerptmodel.pack`: a served site holds
+    it until the next build), by page and by its path: rendered with it now, or with the
+    page reused."""
+    by_page, by_path = {}, {}
     for register in registers.registers:
-        page = layout.page_of(register.slug)
-        file = (
-            reused[page].excerpts
-            if page in reused
-            else rendered.get(layout.excerpts_of(register.slug))
-        )
-        if file is not None:
-            found[page] = file
-    return found
+        page, path = layout.page_of(register.slug), layout.excerpts_of(register.slug)
+        if page in reused:
+            packed = reused[page].excerpts
+        else:
+            packed = pack(rendered[path]) if path in rendered else None
+        if packed is not None:
+            by_page[page] = by_path[path] = packed
+    return by_page, by_path
 
 
 def _extensions(options: SiteOptions) -> list[Any]:

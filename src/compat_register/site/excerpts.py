@@ -37,7 +37,7 @@ from pygments.util import ClassNotFound
 from pymdownx.highlight import DEFAULT_CONFIG, RE_PYG_CODE, BlockHtmlFormatter
 
 from . import excerptstore, sanitize
-from .excerptmodel import Block, Excerpt, ExcerptFile
+from .excerptmodel import Block, Excerpt, ExcerptFile, unpack
 from .excerptstore import ExcerptStore
 from .extensions import MARKDOWN_EXTENSIONS, fingerprint
 
@@ -257,26 +257,31 @@ def documents(
 
 
 def write_documents(
-    files: dict[str, ExcerptFile],
+    files: Mapping[str, bytes],
     highlighter: Highlighter,
     folder: Path,
-    held: Mapping[str, ExcerptFile] | None = None,
+    held: Mapping[str, bytes] | None = None,
+    made: Mapping[str, ExcerptFile] | None = None,
 ) -> dict[str, Path]:
     """Each excerpt file's document written to `folder` / its path as soon as it is made,
-    by path: never all held at once (20,000 excerpts weigh some 60 MB of HTML). `held` is
-    what the folder holds from the last build: a file it holds as it is now is not made
-    again, and one no longer made is removed."""
-    held = held or {}
+    by path: never all held at once (20,000 excerpts weigh some 60 MB of HTML). `files`
+    are packed (`excerptmodel.pack`), `made` those of them at hand unpacked; `held` is
+    what the folder holds from the last build, packed: a file it holds as it is now is not
+    made again (nor unpacked), and one no longer made is removed."""
+    held, made = held or {}, made or {}
     written = {}
-    for uri, file in files.items():
+    for uri, packed in files.items():
         path = folder / uri
-        if held.get(uri) != file or not path.is_file():
+        if held.get(uri) != packed or not path.is_file():
             path.parent.mkdir(parents=True, exist_ok=True)
+            file = made.get(uri) or unpack(packed)
             path.write_text(highlighter.document(file), encoding="utf-8")
         written[uri] = path
     for uri in held.keys() - files.keys():
         (folder / uri).unlink(missing_ok=True)
-    highlighter.keep_only(excerpt.block for file in files.values() for excerpt in file.excerpts)
+    if highlighter.remember:  # else it holds no block to forget
+        unpacked = (made.get(uri) or unpack(packed) for uri, packed in files.items())
+        highlighter.keep_only(excerpt.block for file in unpacked for excerpt in file.excerpts)
     return written
 
 

@@ -14,7 +14,9 @@ for byte. Pure but for `file_states`, which reads the files.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
+import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +27,6 @@ from .layout import Layout
 
 if TYPE_CHECKING:
     from ..following.verify import Outcome
-    from .excerptmodel import ExcerptFile
     from .excerpts import Highlighter
     from .values import Site
 
@@ -71,12 +72,15 @@ class Key:
 class Kept:
     """A register page or a health page as a build rendered it, and from what."""
 
-    inputs: tuple[Any, ...]
+    inputs: bytes
+    """The digest of what it was rendered from (`page_inputs`)."""
     text: str
-    excerpts: ExcerptFile | None = None
-    """A register page's excerpt file, rendered with it (None: it has none)."""
-    download: str | None = None
-    """A register page's register, as the site's download holds it (`build._downloads`)."""
+    excerpts: bytes | None = None
+    """A register page's excerpt file, rendered with it, packed (`excerptmodel.pack`; None:
+    it has none)."""
+    download: tuple[int, int] | None = None
+    """Where a register page's register stands in the site's download (`build._downloads`):
+    the next build takes it from there, so the memory holds it once."""
 
 
 @dataclass
@@ -95,15 +99,16 @@ class Memory:
     highlighter: tuple[tuple[str, Path | None], Highlighter] | None = None
     """Highlights the excerpts, with the extensions' fingerprint and the cache folder it
     was made for; kept between builds, so an edit highlights only what it changed."""
-    excerpts: dict[str, ExcerptFile] = field(default_factory=dict)
-    """What the options' excerpt folder holds, by path: the excerpt file written to it.
+    excerpts: dict[str, bytes] = field(default_factory=dict)
+    """What the options' excerpt folder holds, by path: the excerpt file written to it,
+    packed (`excerptmodel.pack`).
     The next build writes again only those whose excerpts changed."""
 
     def fresh(self, key: Key, pins: tuple[tuple[str, str | None], ...] | None) -> bool:
         """Whether a build of `key` at `pins` would make this memory's site again."""
         return self.key == key and self.pins is not None and self.pins == pins
 
-    def reusable(self, inputs: dict[str, tuple[Any, ...]]) -> dict[str, Kept]:
+    def reusable(self, inputs: dict[str, bytes]) -> dict[str, Kept]:
         """The pages rendered last time from the same inputs: taken as they are."""
         return {
             uri: kept
@@ -119,8 +124,10 @@ def page_inputs(
     root: Path,
     files: Sequence[FileState],
     shared: tuple[Any, ...],
-) -> dict[str, tuple[Any, ...]]:
-    """What each register page and the health page depend on, by page.
+) -> dict[str, bytes]:
+    """What each register page and the health page depend on, by page, as a digest
+    (`digest`): a served site holds these between builds, and as values they would hold
+    the last build's citations (every health row) alive beside the next build's.
 
     Every page depends on what is common to all: `shared` (the options, the checkouts'
     pinned commits, the templates), every file under the registers folder `root` that is
@@ -135,25 +142,40 @@ def page_inputs(
     state = dict(files)
     file_of = {r.slug: os.path.join(root, f"{r.slug}.yaml") for r in listed}  # as file_states
     register_files = set(file_of.values())
-    common = (
-        shared,
-        tuple(item for item in files if item[0] not in register_files),
-        tuple((r.slug, r.title, tuple(e.id for e in r.entries)) for r in listed),
+    common = digest(
+        (
+            shared,
+            tuple(item for item in files if item[0] not in register_files),
+            tuple((r.slug, r.title, tuple(e.id for e in r.entries)) for r in listed),
+        )
     )
-    inputs: dict[str, tuple[Any, ...]] = {
-        layout.page_of(register.slug): (
-            common,
-            state.get(file_of[register.slug]),
-            tuple(tuple(registers.backlinks_of(entry)) for entry in register.entries),
+    inputs = {
+        layout.page_of(register.slug): digest(
+            (
+                common,
+                state.get(file_of[register.slug]),
+                tuple(tuple(registers.backlinks_of(entry)) for entry in register.entries),
+            )
         )
         for register in listed
     }
     found = {o.citation.key: (o.outcome, o.message) for o in outcomes}
-    inputs[layout.health] = (common, health_rows(registers.citations(), found))
+    inputs[layout.health] = digest((common, health_rows(registers.citations(), found)))
     for register in listed:
         rows = health_rows(register.citations(), found)
-        inputs[layout.health_of(register.slug)] = (common, rows)
+        inputs[layout.health_of(register.slug)] = digest((common, rows))
     return inputs
+
+
+def digest(value: Any) -> bytes:
+    """A digest of `value` (plain data: tuples, text, numbers, paths, dataclasses): equal
+    digests, equal values. Pickled without its memo, so that two equal values whose parts
+    are shared differently (one string object twice, or two equal ones) pickle alike."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.fast = True  # no memo: the bytes depend on the value alone
+    pickler.dump(value)
+    return hashlib.sha256(buffer.getbuffer()).digest()
 
 
 def health_rows(
