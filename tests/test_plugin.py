@@ -364,7 +364,7 @@ def test_a_rebuilt_site_is_the_site_a_cold_build_makes(
             mkdocs_build(config)
         finally:
             logging.getLogger("mkdocs").removeHandler(handler)
-        kept.append(set(config.plugins["register"].kept.kept))
+        kept.append(set(config.plugins["register"].kept.put_back))
         return files(tmp_path / "warm"), sorted(warnings)
 
     def cold() -> tuple[dict[str, bytes], list[str]]:

@@ -80,7 +80,7 @@ def build_site(
     head = history_head(root) if options.history else None
     key = build.key_of(root, options, head)
     if last is not None and last.fresh(key, _site_pins(root, last.sources, options, environ)):
-        return build.Built(last.site, last)
+        return build.Built(last.whole_site(), last)
     checked = verify_citations(root, offline=not options.verify, environ=environ)
     pins = _site_pins(root, checked.registers.sources, options, environ)
     found, notices = _site_history(root, options, environ)

@@ -21,6 +21,7 @@ links to are those of this build's pages.
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import tempfile
 import weakref
@@ -98,7 +99,8 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         """Under `mkdocs serve`: the next build starts from this one's memory."""
         self.kept = KeptFiles()
         self.sources: dict[str, object] = {}
-        """What each generated file was made from, by path (`KeptFiles`)."""
+        """What each generated file was made from, by path (`KeptFiles`): the digest of
+        its content, or (modification time, size) of the file it is copied from."""
         self.files: Files | None = None
         self._folder: Path | None = None
 
@@ -162,7 +164,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         self.sources = {}
         for uri, content in site.files().items():
             _add(files, File.generated(config, uri, content=content))
-            self.sources[uri] = content
+            self.sources[uri] = _digest(content)  # held to the next build: not the text
         for uri, path in site.excerpt_paths.items():
             _add(files, File.generated(config, uri, abs_src_path=str(path)))
             stat = path.stat()
@@ -282,6 +284,13 @@ def _edit_url(config: MkDocsConfig | None, root: Path) -> str | None:
     top = Path(config.config_file_path or ".").parent
     repo_url, edit_uri = getattr(config, "repo_url", None), getattr(config, "edit_uri", None)
     return api.site_edit_url(repo_url, edit_uri, top, Path(config.docs_dir), root)
+
+
+def _digest(content: str | bytes) -> bytes:
+    """A generated file's content as the next build compares it: equal digests, equal
+    contents."""
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    return hashlib.sha256(data).digest()
 
 
 def _add(files: Files, file: File) -> None:

@@ -26,6 +26,7 @@ import os
 import re
 import shutil
 import tempfile
+import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -58,8 +59,8 @@ class Made:
     dest: str
     """Where it was written, in the site folder."""
     source: object
-    """What it was made from: a page's Markdown, a file's content, or (modification time,
-    size) of the file it was copied from."""
+    """What it was made from: the digest of a page's Markdown or a file's content, or
+    (modification time, size) of the file it was copied from."""
     surroundings: tuple[Any, ...] = ()
     """A page's: what besides its Markdown its HTML depends on (`surroundings`)."""
     title: str | None = None
@@ -74,14 +75,18 @@ class KeptFiles:
     def __init__(self) -> None:
         self.made: dict[str, Made] = {}
         """Each generated file of the last build, by its path in the docs."""
-        self.search: dict[str, list[Any]] = {}
-        """Each generated page's entries of the search index, by its URL."""
+        self.search: dict[str, bytes] = {}
+        """Each generated page's entries of the search index, by its URL, as compressed
+        JSON (`_pack`): held to the next build, which puts back a few of them."""
         self.format: dict[str, Any] | None = None
         """How the search index is written (`FORMATS`); None: unknown."""
         self.indexed = False
         """Whether the last build wrote a search index."""
         self.kept: dict[str, File] = {}
-        """This build's kept files, by path in the docs."""
+        """This build's kept files, by path in the docs; emptied once the build is done
+        (a file's page holds the build's whole nav, every page's HTML)."""
+        self.put_back: frozenset[str] = frozenset()
+        """The files the last build kept out and put back, by path in the docs."""
         self.moved: set[str] = set()
         """The files whose last output is held aside, by path in the docs."""
         self.holding: Path | None = None
@@ -171,6 +176,8 @@ class KeptFiles:
         self._search(site, files, sources)
         self._remember(files, sources)
         self.forget_holding()
+        self.put_back = frozenset(self.kept)
+        self.kept.clear()
 
     def forget(self) -> None:
         """A build that failed: the next one makes everything."""
@@ -227,7 +234,7 @@ class KeptFiles:
             path.write_text(json.dumps(data, **self.format), encoding="utf-8")
         final = _by_url(docs)
         pages = [f.page for f in _files(files, sources) if f.page is not None]
-        self.search = {page.url: final.get(page.url, []) for page in pages}
+        self.search = {page.url: _pack(final.get(page.url, [])) for page in pages}
 
 
 def _by_url(docs: list[Any]) -> dict[str, list[Any]]:
@@ -239,18 +246,27 @@ def _by_url(docs: list[Any]) -> dict[str, list[Any]]:
 
 
 def _ordered(
-    files: Files, kept: Mapping[str, File], built: dict[str, list[Any]], last: Mapping[str, Any]
+    files: Files, kept: Mapping[str, File], built: dict[str, list[Any]], last: Mapping[str, bytes]
 ) -> Iterable[Any]:
     """The index's entries page by page, a kept page's from the last build."""
     for file in files:
         if file.page is None or not file.is_documentation_page():
             continue
         if file.src_uri in kept:
-            yield from last.get(file.page.url, [])
+            yield from _unpack(last.get(file.page.url))
         else:
             yield from built.pop(file.page.url, [])
     for entries in built.values():  # of no page: where the plugin put them, at the end
         yield from entries
+
+
+def _pack(entries: list[Any]) -> bytes:
+    """A page's search entries as `KeptFiles.search` holds them."""
+    return zlib.compress(json.dumps(entries, ensure_ascii=False).encode("utf-8"), 1)
+
+
+def _unpack(packed: bytes | None) -> list[Any]:
+    return [] if packed is None else json.loads(zlib.decompress(packed))
 
 
 def _top(dest: str) -> str:

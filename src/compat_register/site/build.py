@@ -148,8 +148,14 @@ def build(
         refused=_refused(pages) if options.raw else None,
     )
     held = excerpt_files if options.excerpt_folder is not None else {}
-    memory = rebuild.Memory(
-        key, pins, site, read.registers.sources, kept, (made_for, highlighter), held
+    memory = rebuild.Memory.of(
+        site,
+        key=key,
+        pins=pins,
+        sources=read.registers.sources,
+        kept=kept,
+        highlighter=(made_for, highlighter),
+        excerpts=held,
     )
     return Built(site, memory)
 
@@ -194,7 +200,7 @@ def _downloads(
     head = json.dumps(data, ensure_ascii=False, indent=2)
     hole = f'"registers": {json.dumps(HOLE)}'
     assert head.count(hole) == 1, "the export holds its registers in one place"
-    before = last.site.downloads.get(layout.download, "") if last is not None else ""
+    before = last.download_texts().get(layout.download, "") if last is not None else ""
     parts = {}
     for register in registers.registers:
         page = layout.page_of(register.slug)

@@ -13,10 +13,12 @@ for byte. Pure but for `file_states`, which reads the files.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import os
 import pickle
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,6 +94,7 @@ class Memory:
     """(alias, the full sha its pin resolves to in its checkout, or None); None when the
     checkouts could not be asked (then the next build renders again)."""
     site: Site
+    """The site made, but its downloads (`downloads`): `whole_site` gives it whole."""
     sources: Sources
     """The sources the pins were read for."""
     kept: dict[str, Kept] = field(default_factory=dict)
@@ -103,6 +106,28 @@ class Memory:
     """What the options' excerpt folder holds, by path: the excerpt file written to it,
     packed (`excerptmodel.pack`).
     The next build writes again only those whose excerpts changed."""
+
+    downloads: dict[str, bytes] = field(default_factory=dict)
+    """The site's downloads, compressed (`zlib`): the next build reads from one only the
+    registers it does not dump again, and held as text it is there twice at the end of the
+    next build, beside the one made (some 13 MB each at 5,000 entries)."""
+
+    @classmethod
+    def of(cls, site: Site, **rest: Any) -> Memory:
+        """The memory of a build that made `site` (`rest`: the other fields)."""
+        packed = {
+            path: zlib.compress(text.encode("utf-8"), 1) for path, text in site.downloads.items()
+        }
+        return cls(site=dataclasses.replace(site, downloads={}), downloads=packed, **rest)
+
+    def whole_site(self) -> Site:
+        """The site this memory was made for, its downloads too."""
+        return dataclasses.replace(self.site, downloads=self.download_texts())
+
+    def download_texts(self) -> dict[str, str]:
+        return {
+            path: zlib.decompress(packed).decode("utf-8") for path, packed in self.downloads.items()
+        }
 
     def fresh(self, key: Key, pins: tuple[tuple[str, str | None], ...] | None) -> bool:
         """Whether a build of `key` at `pins` would make this memory's site again."""
