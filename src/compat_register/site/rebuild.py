@@ -2,13 +2,15 @@
 
 Equal inputs, equal pages. A build remembers what it read (the options, the content of every
 file under the registers folder and the templates, the registers' history head, the commit
-each pin resolves to), the site it made, and each register page and health page with what it
-was rendered from (`page_inputs`). The next build gives the same site back when nothing it
-read changed; otherwise it loads and verifies every register again (a fraction of a build)
-but renders a register page or a health page again only when its inputs changed; the
-overview, the revision pages and the priorities show every register and are always rendered
-again. tests/site/test_incremental.py holds every incremental build to a cold one, byte
-for byte. Pure but for `file_states`, which reads the files.
+each pin resolves to), the site it made, and each register page and health page with the
+digest of what it was rendered from (`page_inputs`); what it holds, it holds in the smallest
+form the next build can use (digests, compressed text), since it is held while the next
+build loads the registers again (a served site's peak memory). The next build gives the
+same site back when nothing it read changed; otherwise it loads and verifies every register
+again (a fraction of a build) but renders a register page or a health page again only when
+its inputs changed; the overview, the revision pages and the priorities show every register
+and are always rendered again. tests/site/test_incremental.py holds every incremental build
+to a cold one, byte for byte. Pure but for `file_states`, which reads the files.
 """
 
 from __future__ import annotations
