@@ -22,11 +22,14 @@ renames), and --citations citations over the files at the start. Measured in one
   each cited file over PIN..HEAD (what following each file's history costs git alone);
 - `register bump --dry-run` over the range, as a ratio to that floor (target: at most 3x);
 - a one-commit bump (HEAD~1 -> HEAD) beyond start-up (`register check` of the same set)
-  against that commit's `git diff` (target: at most 10x), the three run in turn sixty
-  times, each figure the median over the rounds (a difference: the median of the rounds'
-  differences), and where that goes: importing the modules only bump needs, the git
-  processes it runs, the rest of its work in process (timed directly, in the benchmark's
-  own process); and `follow` alone, in process.
+  against that commit's `git diff` (target: at most 10x): the diff, `register check` and
+  the bump run in turn sixty times, each figure the median over the rounds; what the bump
+  spends beyond start-up is timed inside sixty more bumps of their own (from entering
+  `api.bump` to the command's end, its git processes included, less the registers'
+  loading and checking), and shown beside the median of the rounds' bump less check;
+  then where it goes: importing the modules only bump needs, the git processes it runs,
+  the rest of its work in process (timed in the benchmark's own process); and `follow`
+  alone, in process.
 
 Python's bytecode caches are written and read, as an installed package has them.
 
@@ -197,12 +200,13 @@ def measure_one_commit(
         ok=(0, 1),
     )
     one_diff = _median(diffs)
-    beyond = median_difference(singles, starts)
     diff = (one_diff[0], one_diff[2])
+    inside = timed_inside(root, [head, "--registers", str(one), "--dry-run"], env, rounds)
     timed("one commit: git diff -M --unified=0", one_diff)
     timed("one commit: register check (start-up)", _median(starts))
     timed("one commit: register bump --dry-run", _median(singles))
-    timed("one commit: bump beyond start-up", beyond, diff, "the diff")
+    timed("one commit: bump beyond start-up", inside, diff, "the diff")
+    timed(" the same, bump less check (whole processes)", median_difference(singles, starts))
     loaded = "import compat_register.cli, compat_register.api"
     base, more = runs_in_turn(
         [[sys.executable, "-c", loaded], [sys.executable, "-c", f"{loaded}, {_BUMP_MODULES}"]],
@@ -217,6 +221,52 @@ def measure_one_commit(
     with Checkout(Path(repo)) as checkout:
         alone = in_process_follow(checkout, one, previous, head, repeat)
     cpu_only("one commit: follow() alone, in process", alone, diff[1])
+
+
+def timed_inside(root: Path, args: list[str], env: dict[str, str], rounds: int) -> Run:
+    """(wall, 0, CPU) medians over `rounds` cold runs of `register bump code ARGS` of what
+    each spends beyond its start-up, timed inside its own process (`_TIMED_BUMP`): from
+    entering `api.bump` to the end of the command, its git processes' CPU included, less
+    the `check_at` it runs in between (the start-up `register check` also pays). Unlike
+    the difference of two whole processes of some 0.6 s each, whose rounds scatter by
+    more than 0.1 s on a shared machine, this times the few hundredths themselves."""
+    out = root / "timed-inside"
+    for _ in range(rounds):
+        subprocess.run([sys.executable, "-c", _TIMED_BUMP, str(out), *args], env=env, check=True)
+    runs = [tuple(map(float, line.split())) for line in out.read_text().splitlines()]
+    return statistics.median(r[0] for r in runs), 0.0, statistics.median(r[1] for r in runs)
+
+
+_TIMED_BUMP = """
+import contextlib, gc, io, os, resource, sys, time
+gc.disable()  # as the console script has it (cli.run)
+from compat_register import api, cli
+from compat_register.api import rewriting
+
+def cpu():
+    me, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+marks, check_at, bump = {}, rewriting.check_at, api.bump
+def timed_check(*args, **kwargs):
+    wall, spent = time.perf_counter(), cpu()
+    try:
+        return check_at(*args, **kwargs)
+    finally:
+        marks["check"] = (time.perf_counter() - wall, cpu() - spent)
+def timed_bump(*args, **kwargs):
+    marks["enter"] = (time.perf_counter(), cpu())
+    return bump(*args, **kwargs)
+rewriting.check_at, api.bump = timed_check, timed_bump
+out, args = sys.argv[1], sys.argv[2:]
+with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+    cli.main(["bump", "code", *args])
+wall = time.perf_counter() - marks["enter"][0] - marks["check"][0]
+spent = cpu() - marks["enter"][1] - marks["check"][1]
+with open(out, "a") as file:
+    print(wall, spent, file=file)
+"""
+"""A `register bump` that writes what it spent beyond its start-up (see `timed_inside`)."""
 
 
 def _median(runs: list[Run]) -> Run:
