@@ -34,8 +34,9 @@ renames), and --citations citations over the files at the start. Measured in one
 Python's bytecode caches are written and read, as an installed package has them.
 
 With --scaling, `follow` in process over one commit that edits every line of one file and
-adds as many lines of other text, with 500 and then 2,000 of its lines cited: the time
-grows with the citations and added lines (4x), not with their product (16x).
+adds as many lines of other text, with 500 and then 2,000 of its lines cited; then over one
+that deletes 500 and then 2,000 cited `}` lines and adds as many blocks ending in `}`: the
+time grows with the citations and added lines (4x), not with their product (16x).
 """
 
 from __future__ import annotations
@@ -349,18 +350,21 @@ def _cpu(action: Callable[[], object]) -> tuple[float, float]:
 
 
 def measure_scaling(root: Path, repeat: int) -> None:
-    times = {}
-    for size in (500, 2000):
-        repo = root / f"scaling{size}"
-        first, second = edit_every_line(repo, size)
-        with Checkout(repo) as checkout:
-            cited = [citation_of("a.go", n) for n in range(1, size + 1)]
-            run = lambda c=checkout, a=first, b=second, d=cited: follow(c, a, b, d)  # noqa: E731
-            times[size] = best_call(run, repeat)
-        print(
-            f"follow, {size:>5} edited citations and {2 * size} added lines: {times[size]:6.3f} s"
-        )
-    print(f"2,000 / 500: {times[2000] / times[500]:4.1f}x (linear: 4x; quadratic: 16x)")
+    cases = (
+        ("edited citations", edit_every_line, 1),
+        ("deleted `}` citations, as many `}` added", delete_every_brace, 3),
+    )
+    for name, make, stride in cases:
+        times = {}
+        for size in (500, 2000):
+            repo = root / f"{make.__name__}{size}"
+            first, second = make(repo, size)
+            with Checkout(repo) as checkout:
+                cited = [citation_of("a.go", stride * n) for n in range(1, size + 1)]
+                run = lambda c=checkout, a=first, b=second, d=cited: follow(c, a, b, d)  # noqa: E731
+                times[size] = best_call(run, repeat)
+            print(f"follow, {size:>5} {name} and {2 * size} added lines: {times[size]:6.3f} s")
+        print(f"  2,000 / 500: {times[2000] / times[500]:4.1f}x (linear: 4x; quadratic: 16x)")
 
 
 def edit_every_line(repo: Path, size: int) -> tuple[str, str]:
@@ -372,6 +376,21 @@ def edit_every_line(repo: Path, size: int) -> tuple[str, str]:
     (repo / "a.go").write_text(new, encoding="utf-8")
     git = ["git", "-c", "user.name=b", "-c", "user.email=b@example.com", "-C", str(repo)]
     subprocess.run([*git, "commit", "--quiet", "-am", "edit"], check=True)
+    head = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, check=True)
+    return first, head.stdout.decode().strip()
+
+
+def delete_every_brace(repo: Path, size: int) -> tuple[str, str]:
+    """A repository whose second commit deletes each of `size` cited `}` lines of a.go and
+    adds as many blocks ending in `}` elsewhere: each cited line's text is added at every
+    one of them, and none is evidence of where it went (`moves.CROWD`)."""
+    old = "".join(f"\tcall_{n}(x)\n\tdone_{n}()\n\t}}\n" for n in range(size))
+    new = "".join(f"\tcall_{n}(x)\n\tdone_{n}()\n" for n in range(size))
+    new += "".join(f"\tif c{n} {{\n\t}}\n" for n in range(size))
+    first = commit_files(repo, [("a.go", old)])
+    (repo / "a.go").write_text(new, encoding="utf-8")
+    git = ["git", "-c", "user.name=b", "-c", "user.email=b@example.com", "-C", str(repo)]
+    subprocess.run([*git, "commit", "--quiet", "-am", "delete"], check=True)
     head = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, check=True)
     return first, head.stdout.decode().strip()
 

@@ -365,3 +365,82 @@ def test_a_bare_brace_beside_a_deleted_twin_is_flagged_not_vouched_for(tmp_path:
         assert found.kind in ("changed", "gone") and found.flags or found.kind == "gone", found
     [kept] = run(repo, old, new, [cite("a.go", 5)])  # `\t\ty()`: nothing to confuse it with
     assert where(kept) == ("carried", "a.go", (5, 5))
+
+
+SAME_BODY = "\tresult := compute(first, second)\n\treturn finish(result)\n"
+TWO_COPIES = (
+    f"package a\n\nfunc One() error {{\n{SAME_BODY}}}\n\nfunc Two() error {{\n{SAME_BODY}}}\n"
+    + "".join(f"var v{n} = {n}\n" for n in range(20))
+)
+SHARED = f"package a\n\n// Shared.\nfunc Shared() error {{\n{SAME_BODY}}}\n"
+
+
+@pytest.mark.parametrize("deleted", [True, False])
+def test_two_copies_moved_into_one_new_file_are_not_put_on_one_line(
+    tmp_path: Path, deleted: bool
+) -> None:
+    """Two functions' equal bodies, both cited; the step deletes both (with their file, or
+    from it) and adds the body once in a new file: nothing tells which copy went there, so
+    neither is placed on it; each is flagged with it as a candidate."""
+    repo = GitRepo(tmp_path / "up")
+    repo.write("a.go", TWO_COPIES)
+    repo.write("keep.go", "package a\n" + "".join(f"var k{n} = {n * 7}\n" for n in range(30)))
+    old = repo.commit()
+    if deleted:
+        repo.rm("a.go")
+    else:
+        repo.write("a.go", "package a\n\n" + "".join(f"var v{n} = {n}\n" for n in range(20)))
+    repo.write("c.go", SHARED)
+    new = repo.commit()
+    found = run(repo, old, new, [cite("a.go", 4, 5), cite("a.go", 9, 10, entry="T-02")])
+    assert [(f.kind, f.path, f.lines) for f in found] == [("gone", "a.go", None)] * 2, found
+    for f in found:
+        assert f.flags == ("ambiguous",) and ("c.go", 5, 6, new) in f.candidates
+
+
+def test_one_copy_moved_into_a_new_file_is_followed_there(tmp_path: Path) -> None:
+    """The same step with one of the two bodies cited: its lines went there, as far as the
+    text tells (the other copy is not cited), and a split file is followed as before."""
+    repo = GitRepo(tmp_path / "up")
+    repo.write("a.go", TWO_COPIES)
+    old = repo.commit()
+    repo.rm("a.go")
+    repo.write("c.go", SHARED)
+    new = repo.commit()
+    [found] = run(repo, old, new, [cite("a.go", 4, 5)])
+    assert (found.kind, found.path, found.lines) == ("re-anchored", "c.go", (5, 6)), found
+
+
+def test_a_move_into_another_file_does_not_land_on_a_cited_line_there(tmp_path: Path) -> None:
+    """A body deleted from one file, whose text the step wrote over another file's cited
+    lines (edited into it): the citation of those lines keeps them, the moved one gives way."""
+    repo = GitRepo(tmp_path / "up")
+    repo.write("a.go", TWO_COPIES)
+    before = "\tresult := compute(first)\n\treturn finish(result, nil)\n"
+    repo.write("c.go", SHARED.replace(SAME_BODY, before))
+    old = repo.commit()
+    repo.write("a.go", "package a\n\n" + "".join(f"var v{n} = {n}\n" for n in range(20)))
+    repo.write("c.go", SHARED)
+    new = repo.commit()
+    found = run(repo, old, new, [cite("a.go", 4, 5), cite("c.go", 5, 6, entry="T-02")])
+    assert (found[1].kind, found[1].lines) == ("changed", (5, 6))
+    assert (found[0].kind, found[0].flags) == ("gone", ("ambiguous",)), found[0]
+    assert ("c.go", 5, 6, new) in found[0].candidates
+
+
+def test_crowded_text_is_flagged_not_sought_everywhere(tmp_path: Path) -> None:
+    """A deleted `return nil, err` whose text the step added at more places than
+    `moves.CROWD`: none of them is looked into, the citation is flagged with the first few
+    as candidates."""
+    from compat_register.following.moves import CROWD, NAMED
+
+    repo = GitRepo(tmp_path / "up")
+    repo.write("a.go", "package a\n\nfunc f() error {\n\tcall()\n\treturn nil, err\n}\n")
+    old = repo.commit()
+    repo.write("a.go", "package a\n\nfunc f() error {\n\tcall()\n}\n")
+    blocks = "".join(f"func g{n}() error {{\n\treturn nil, err\n}}\n" for n in range(CROWD + 1))
+    repo.write("b.go", f"package a\n\n{blocks}")
+    new = repo.commit()
+    [found] = run(repo, old, new, [cite("a.go", 5)])
+    assert (found.kind, found.flags) == ("gone", ("ambiguous",)), found
+    assert len(found.candidates) == NAMED and f"more than {CROWD} places" in found.note

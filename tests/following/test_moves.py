@@ -9,8 +9,8 @@ from compat_register.following.moves import (
     best_window,
     decide,
     elsewhere,
-    one_line_rule,
 )
+from compat_register.following.oneline import one_line_rule
 
 
 def text(lines: list[str], kind: Kind = "code") -> Text:
@@ -110,3 +110,45 @@ def test_no_two_citations_are_put_on_one_line() -> None:
     losers = one_line_rule(before, after, [True, True, False], [0.9, 0.7, 3.0])
     assert losers == [0, 1]  # a placed one gives way to the one the diff put there
     assert one_line_rule([(3, 4), (4, 4)], [(3, 3), (3, 3)], [True, True], [1.0, 1.0]) == []
+
+
+def test_placed_alike_on_one_line_both_give_way() -> None:
+    """Two moves onto the same lines with the same score: nothing tells which went there."""
+    assert one_line_rule([(3, 3), (9, 9)], [(20, 20), (20, 20)], [True, True], [2.0, 2.0]) == [
+        0,
+        1,
+    ]
+
+
+def test_moves_into_another_file_give_way_to_what_is_there_and_to_each_other() -> None:
+    from compat_register.following.oneline import crossing_losers
+
+    moves = [
+        (("a.go", 4, 5), ("c.go", 5, 6)),  # two copies of one body, onto one place
+        (("a.go", 9, 10), ("c.go", 5, 6)),
+        (("b.go", 1, 2), ("d.go", 3, 4)),  # onto lines d.go's own citation holds
+        (("b.go", 7, 7), ("d.go", 9, 9)),  # alone: placed
+        (("e.go", 1, 3), ("f.go", 1, 3)),  # two citations that shared a line before
+        (("e.go", 2, 2), ("f.go", 2, 2)),
+    ]
+    assert crossing_losers(moves, [("d.go", 4, 4), ("a.go", 5, 6)]) == {0, 1, 2}
+
+
+def test_a_block_is_found_by_its_rarest_line_and_as_often_as_asked() -> None:
+    lines = ["}", "x := 1", "}", "}", "x := 1", "}"]
+    index = AddedIndex("a.go", text(lines), [(0, 0, 1, 6)])
+    assert index.blocks(["x := 1", "}"]) == [(2, 3), (5, 6)]
+    assert index.blocks(["}"], 2) == [(1, 1), (3, 3)]
+
+
+def test_a_crowd_of_places_is_not_looked_into() -> None:
+    from compat_register.following.moves import CROWD, NAMED
+
+    old = text(["func f() error {", "\tcall()", "\treturn nil, err", "}"])
+    added = ["func f() error {", "\tcall()", "}"]
+    for n in range(CROWD + 1):
+        added += [f"func g{n}() error {{", "\treturn nil, err", "}"]
+    index = AddedIndex("a.go", text(added), [(0, 0, 4, len(added) - 3)])
+    found = decide(old, index, 3, 3, None)
+    assert (found.kind, found.flags) == ("gone", ("ambiguous",))
+    assert len(found.candidates) == NAMED and f"more than {CROWD}" in found.note

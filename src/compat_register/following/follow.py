@@ -27,7 +27,9 @@ from ..sources.steps import (
     range_step,
     step_hunks,
 )
-from .moves import AddedIndex, Decision, Text, decide, elsewhere, one_line_rule
+from .crossing import Crossing, settle
+from .moves import AddedIndex, Decision, Text, decide, elsewhere
+from .oneline import one_line_rule
 from .paths import Moved, revision_folder, successor
 from .remap import KINDS, Mapped, Remap, remap
 from .texts import Texts
@@ -95,6 +97,8 @@ class _Walk:
         self.texts = Texts(checkout)
         self._pairs: dict[tuple[str, str], list[Hunk]] = {}
         self._holders: dict[tuple[str, str], list[str]] = {}
+        self._crossing: list[Crossing] = []
+        """The step's moves into other files, held back until each file took the step."""
 
     def learn(self, paths: set[str], *, commits: bool) -> set[str]:
         """Learn what the steps do to `paths` (before `run`); returns those of them that
@@ -121,11 +125,26 @@ class _Walk:
             moves, changed = self._moves[i], self._hunks.get(step.sha, {})
             paths = [p for p in live if p in moves or p in changed]
             self._prefetch(step, paths, moves)
-            for path in paths:
-                here = live.pop(path)
-                for track in self._step(step, path, moves.get(path), changed.get(path), here):
-                    if track.lines is not None:
-                        live.setdefault(track.path, []).append(track)
+            # Every file's tracks take this step before any is placed again: a track that
+            # went to another file must not take that file's step too.
+            walked = [
+                track
+                for path in paths
+                for track in self._step(
+                    step, path, moves.get(path), changed.get(path), live.pop(path)
+                )
+            ]
+            self._settle(step, walked, live)
+            for track in walked:
+                if track.lines is not None:
+                    live.setdefault(track.path, []).append(track)
+
+    def _settle(self, step: Changes, walked: list[Track], live: dict[str, list[Track]]) -> None:
+        """Place the tracks this step moved into other files, held back until every file's
+        tracks took the step (`crossing.settle`)."""
+        crossings, self._crossing = self._crossing, []
+        if crossings:
+            settle(crossings, [*walked, *(t for tracks in live.values() for t in tracks)], step.sha)
 
     def _prefetch(self, step: Changes, paths: list[str], moves: dict[str, Moved]) -> None:
         """Read both sides of every cited file a step changed, in one round trip."""
@@ -214,11 +233,13 @@ class _Walk:
             if found is not None and found.kind == "re-anchored":
                 note = f"{found.note} ({moved.note})"
                 found = Decision(found.kind, found.lines, note, found.path, score=found.score)
-            else:
-                track.file_deleted = True
-                note = "; ".join(filter(None, (moved.note, found.note if found else "")))
-                found = Decision("gone", None, note, flags=found.flags if found else (),
-                                 candidates=found.candidates if found else ())  # fmt: skip
+                gone = Decision("gone", None, moved.note)
+                self._crossing.append(Crossing(track, found, gone, path, deleted=True))
+                continue
+            track.file_deleted = True
+            note = "; ".join(filter(None, (moved.note, found.note if found else "")))
+            found = Decision("gone", None, note, flags=found.flags if found else (),
+                             candidates=found.candidates if found else ())  # fmt: skip
             track.take(found, path, step.sha)
 
     def _lines(
@@ -247,12 +268,16 @@ class _Walk:
             return
         assert old is not None and new is not None
         index = AddedIndex(new_path, new, hunks)
-        decisions = {
+        decided = {
             i: self._decide(step, old, index, tracks[i], mapped[i].lines, remapped) for i in touched
         }
+        decisions = {i: found for i, (found, _) in decided.items()}
         self._one_line(tracks, before, decisions, mapped)
         for i, decision in decisions.items():
-            tracks[i].take(decision, new_path, step.sha)
+            if decision.path is not None:  # into another file: placed once the step is done
+                self._crossing.append(Crossing(tracks[i], decision, decided[i][1], new_path))
+            else:
+                tracks[i].take(decision, new_path, step.sha)
 
     def _bare_lines(
         self,
@@ -301,25 +326,28 @@ class _Walk:
         track: Track,
         region: tuple[int, int] | None,
         remapped: Remap,
-    ) -> Decision:
+    ) -> tuple[Decision, Decision]:
+        """Where one touched range of a file went in one step, and what its own file says
+        of it (the two differ when its lines went to another file)."""
         assert track.lines is not None
         removed, expected = remapped.removes(*track.lines), remapped.same_offset(track.lines[0])
         gap = remapped.gap(track.lines[0]) if region is None else None
         decision = decide(old, index, *track.lines, region, removed, expected, gap)
         if not decision.lost:
-            return decision
+            return decision, decision
         others = [ix for ix in self.texts.written(step, old, track.lines) if ix.path != index.path]
         found = elsewhere(old, *track.lines, others)
         if found is None:
-            return decision
+            return decision, decision
         if found.kind == "re-anchored":
             found = self._own_text(step, track.path, old, track.lines, found, decision)
-            return self._kept_in_folder(track.path, found, decision)
+            return self._kept_in_folder(track.path, found, decision), decision
         # twins elsewhere: keep what this file says, and name them
         note = f"{decision.note}; {found.note}"
         flags = tuple(dict.fromkeys((*decision.flags, *found.flags)))
-        return Decision(decision.kind, decision.lines, note, flags=flags,
-                        candidates=found.candidates)  # fmt: skip
+        twins = Decision(decision.kind, decision.lines, note, flags=flags,
+                         candidates=found.candidates)  # fmt: skip
+        return twins, twins
 
     def _own_text(
         self,

@@ -42,6 +42,13 @@ COMMON = 64
 """A token on more lines than this is too common to pick anchors by."""
 ANCHORS = 4
 """In a long region, how many of the lines most like one of the block's anchor a window."""
+CROWD = 32
+"""Beyond this many places a step added a block's text at, none is looked into: such text
+(`}`, `return nil, err`) says nothing of where the cited copy went, the citation is flagged
+with the first NAMED places as candidates, and finding moves stays linear in the
+citations and the added lines (not their product)."""
+NAMED = 5
+"""How many of a crowd of places (more than CROWD) are named as candidates."""
 
 Candidate = tuple[str, int, int]
 """(path, start, end) of a place that holds the cited text but was not taken."""
@@ -109,14 +116,17 @@ class AddedIndex:
                 if keys[line - 1]:
                     self._at.setdefault(keys[line - 1], []).append(line)
 
-    def blocks(self, block: Sequence[str]) -> list[tuple[int, int]]:
-        """Every run of added lines whose keys are `block`'s (blank lines included)."""
-        first = next((i for i, k in enumerate(block) if k), None)
-        if first is None:
+    def blocks(self, block: Sequence[str], most: int | None = None) -> list[tuple[int, int]]:
+        """The runs of added lines whose keys are `block`'s (blank lines included), in file
+        order, the first `most` of them when given. They are looked up by the block's
+        rarest line, so a block holding a `}` is not sought at every added `}`."""
+        held = [(len(self._at.get(k, ())), i) for i, k in enumerate(block) if k]
+        if not held:
             return []
-        found = []
-        for line in self._at.get(block[first], ()):
-            start = line - first
+        rarest = min(held)[1]
+        found: list[tuple[int, int]] = []
+        for line in self._at.get(block[rarest], ()):
+            start = line - rarest
             end = start + len(block) - 1
             if start < 1 or end > len(self.keys):
                 continue
@@ -124,6 +134,8 @@ class AddedIndex:
                 self.keys[start - 1 + i] == k for i, k in enumerate(block)
             ):
                 found.append((start, end))
+                if most is not None and len(found) >= most:
+                    break
         return found
 
     def anchors(self, block: Sequence[str], region: tuple[int, int]) -> list[int]:
@@ -201,9 +213,10 @@ def decide(
         return Decision("re-anchored", region, _only_spacing(old, new), score=1.0)
     if region and not removed:  # every cited line is still there, with others between them
         return Decision("changed", region, "lines were inserted between the cited lines")
-    found = index.blocks(block)
+    found = index.blocks(block, CROWD + 1)
+    crowded = len(found) > CROWD  # nowhere in particular: none is looked into
     far = [p for p in found if not (region and _overlap(p, region)) and same(old, cited, new, p)]
-    strong = [p for p in far if index.evidence(old.keys, start, end, p)]
+    strong = [] if crowded else [p for p in far if index.evidence(old.keys, start, end, p)]
     near = best_window(block, new.keys, region, index.anchors, expected) if region else None
     path = index.path
     if near is not None:
@@ -225,10 +238,14 @@ def decide(
     if len(strong) == 1:
         return Decision("re-anchored", strong[0], "moved within the file", score=2.0, placed=True)
     if far:
-        why = "several places hold it" if len(strong) > 1 else "no context moved with it"
+        why = (
+            f"more than {CROWD} places hold it" if crowded
+            else "several places hold it" if len(strong) > 1
+            else "no context moved with it"
+        )  # fmt: skip
         note = f"the cited lines were {what}; its text was added elsewhere: not taken ({why})"
         return Decision("changed" if region else "gone", region, note, flags=("ambiguous",),
-                        candidates=_named(path, far))  # fmt: skip
+                        candidates=_named(path, far[:NAMED] if crowded else far))  # fmt: skip
     if region:
         note = (
             "the cited lines were edited; its text was not found in the lines that took its place"
@@ -283,10 +300,11 @@ def elsewhere(old: Text, start: int, end: int, indexes: Iterable[AddedIndex]) ->
     """The one other file of a step that took old lines `start..end` with evidence (a split
     file), flagged candidates when only twins or several took them, or None."""
     block = old.keys[start - 1 : end]
+    places = [(ix, p) for ix in indexes for p in ix.blocks(block, CROWD + 1)][: CROWD + 1]
+    crowded = len(places) > CROWD  # nowhere in particular: none is looked into
     found = [
-        (ix, p, ix.evidence(old.keys, start, end, p))
-        for ix in indexes
-        for p in ix.blocks(block)
+        (ix, p, not crowded and ix.evidence(old.keys, start, end, p))
+        for ix, p in places
         if same(old, (start, end), ix.text, p)
     ]
     if not found:
@@ -296,8 +314,12 @@ def elsewhere(old: Text, start: int, end: int, indexes: Iterable[AddedIndex]) ->
         (ix, place) = strong[0]
         return Decision("re-anchored", place, f"moved to {ix.path}", path=ix.path, score=2.0,
                         placed=True)  # fmt: skip
-    named = tuple((ix.path, *p) for ix, p, _ in found)
-    why = "several places hold it" if strong else "no context moved with it"
+    named = tuple((ix.path, *p) for ix, p, _ in (found[:NAMED] if crowded else found))
+    why = (
+        f"more than {CROWD} places hold it" if crowded
+        else "several places hold it" if strong
+        else "no context moved with it"
+    )  # fmt: skip
     return Decision("gone", None, f"its text was added to other files: not taken ({why})",
                     flags=("ambiguous",), candidates=named)  # fmt: skip
 
@@ -399,38 +421,3 @@ def _span(lines: tuple[int, int]) -> str:
 
 def _named(path: str, places: Sequence[tuple[int, int]]) -> tuple[Candidate, ...]:
     return tuple((path, a, b) for a, b in places)
-
-
-def one_line_rule(
-    before: Sequence[tuple[int, int]],
-    after: Sequence[tuple[int, int] | None],
-    placed: Sequence[bool],
-    scores: Sequence[float],
-) -> list[int]:
-    """Which citations must give up the place a move or a best match gave them, so that no
-    two share a line they did not share before: the lower score of each such pair (a placed
-    one before one that was not)."""
-    order = sorted(range(len(after)), key=lambda i: after[i] or (0, 0))
-    losers: set[int] = set()
-    for a_pos, a in enumerate(order):
-        if after[a] is None or a in losers:
-            continue
-        for b in order[a_pos + 1 :]:
-            lines_a, lines_b = after[a], after[b]
-            if lines_b is None or b in losers:
-                continue
-            if lines_b[0] > lines_a[1]:  # type: ignore[index]
-                break
-            if _overlap(before[a], before[b]) or not (placed[a] or placed[b]):
-                continue
-            loser = _loser(a, b, placed, scores)
-            losers.add(loser)
-            if loser == a:
-                break
-    return sorted(losers)
-
-
-def _loser(a: int, b: int, placed: Sequence[bool], scores: Sequence[float]) -> int:
-    if placed[a] != placed[b]:
-        return a if placed[a] else b
-    return a if scores[a] < scores[b] else b

@@ -1,0 +1,82 @@
+"""No move puts two citations on one line they did not share before: pure.
+
+A step's moves and best matches place citations by their text; two citations whose lines
+read alike (a function's body and its copy's) can be placed on the same new lines. Their
+text is the same, but at most one of them can be the lines that went there, and nothing
+tells which when both were placed alike: those give up the place, and are reported with it
+as a candidate. `one_line_rule` holds it within one file, `crossing_losers` for the lines a
+step moved into another file (a split file, a body moved into a new file).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+Lines = tuple[int, int]
+Place = tuple[str, int, int]
+"""(path, first line, last line)."""
+
+
+def one_line_rule(
+    before: Sequence[Lines],
+    after: Sequence[Lines | None],
+    placed: Sequence[bool],
+    scores: Sequence[float],
+) -> list[int]:
+    """Which citations of one file must give up the place a move or a best match gave
+    them, so that no two share a line they did not share before: of each such pair, the
+    placed one before one that was not, else the one with the lower score, else (placed
+    alike, as well) both."""
+    order = sorted(range(len(after)), key=lambda i: after[i] or (0, 0))
+    losers: set[int] = set()
+    for a_pos, a in enumerate(order):
+        if after[a] is None or a in losers:
+            continue
+        for b in order[a_pos + 1 :]:
+            lines_a, lines_b = after[a], after[b]
+            if lines_b is None or b in losers:
+                continue
+            if lines_b[0] > lines_a[1]:  # type: ignore[index]
+                break
+            if overlap(before[a], before[b]) or not (placed[a] or placed[b]):
+                continue
+            lost = _losers(a, b, placed, scores)
+            losers.update(lost)
+            if a in lost:
+                break
+    return sorted(losers)
+
+
+def _losers(a: int, b: int, placed: Sequence[bool], scores: Sequence[float]) -> tuple[int, ...]:
+    if placed[a] != placed[b]:
+        return (a,) if placed[a] else (b,)
+    if scores[a] != scores[b]:
+        return (a,) if scores[a] < scores[b] else (b,)
+    return (a, b)  # nothing tells which of the two went there
+
+
+def crossing_losers(moves: Sequence[tuple[Place, Place]], staying: Sequence[Place]) -> set[int]:
+    """Which of a step's moves into other files (each `(before, after)`) must give up its
+    place: one landing on lines a citation holds there after the step without such a move
+    (`staying`), and both of two landing on one line that did not share one before."""
+    held: dict[str, list[Place]] = {}
+    for place in staying:
+        held.setdefault(place[0], []).append(place)
+    losers = {
+        i for i, (_, to) in enumerate(moves) if any(_meet(to, p) for p in held.get(to[0], ()))
+    }
+    for i, (was_i, to_i) in enumerate(moves):
+        for j in range(i + 1, len(moves)):
+            was_j, to_j = moves[j]
+            if _meet(to_i, to_j) and not _meet(was_i, was_j):
+                losers.update((i, j))
+    return losers
+
+
+def _meet(a: Place, b: Place) -> bool:
+    """Whether two places share a line of one file."""
+    return a[0] == b[0] and overlap((a[1], a[2]), (b[1], b[2]))
+
+
+def overlap(a: Lines, b: Lines) -> bool:
+    return a[0] <= b[1] and b[0] <= a[1]
