@@ -125,27 +125,30 @@ def handle(request):
 LOGGED_IF_OK = ORIGINAL.replace("\n    log(request)", "\n        log(request)")
 
 
+@pytest.mark.parametrize("into", [True, False], ids=["into-its-if", "out-of-its-if"])
 @pytest.mark.parametrize("suffix", [".py", ".go"])
 def test_indentation_counts_in_python_relative_to_a_ranges_first_line(
-    tmp_path: Path, suffix: str
+    tmp_path: Path, suffix: str, into: bool
 ) -> None:
-    """`log(request)` moved into `if request.ok:` (re-indented, nothing else). In a .py
-    file a range holding it and a line it did not move with changed; the line cited alone
-    is its own reference, so it reads the same and is re-anchored (docs/pins.md, "What
-    counts as changed, by file kind"). In a .go file leading indentation never counts."""
+    """`log(request)` moved into `if request.ok:`, or out of it (re-indented, nothing else).
+    In a .py file a range holding it and a line it did not move with changed; the line
+    cited alone is its own reference, so it reads the same and is re-anchored
+    (docs/pins.md, "What counts as changed, by file kind"). In a .go file leading
+    indentation never counts."""
     repo = GitRepo(tmp_path / "up")
     path = "handler" + suffix
-    repo.write(path, ORIGINAL)
+    before, after = (ORIGINAL, LOGGED_IF_OK) if into else (LOGGED_IF_OK, ORIGINAL)
+    repo.write(path, before)
     old = repo.commit()
-    repo.write(path, LOGGED_IF_OK)
+    repo.write(path, after)
     new = repo.commit()
     cited = [cite(path, 5, 6), cite(path, 6, 7), cite(path, 4, 6), cite(path, 6)]
     found = run(repo, old, new, cited)
     two_lines = "changed" if suffix == ".py" else "re-anchored"
     assert [where(f) for f in found] == [
-        (two_lines, path, (5, 6)),  # `send` and `log`: now at the same depth
-        (two_lines, path, (6, 7)),  # `log` and `return`: no longer at the same depth
-        (two_lines, path, (4, 6)),  # the `if` and what it holds
+        (two_lines, path, (5, 6)),  # `send` and `log`
+        (two_lines, path, (6, 7)),  # `log` and `return`
+        (two_lines, path, (4, 6)),  # the `if` and what it holds, or held
         ("re-anchored", path, (6, 6)),  # `log` alone: nothing to measure it against
     ]
     assert all(f.flags == () for f in found)
