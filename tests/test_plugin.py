@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from compat_register.site.extensions import mkdocs_yaml
+from conftest import RunLine
 from gitrepo import GitRepo
 
 GOLDEN = Path(__file__).parent / "golden" / "basic" / "registers"
@@ -156,6 +157,37 @@ def test_a_checkout_that_lacks_the_pin_fails_a_strict_build(tmp_path: Path, name
     assert "commit abcdef1" in line
     how = "clone the repository there" if named_by == "missing-path" else "fetch it there (git -C"
     assert how in line and "citations unverified" in line, line
+
+
+def test_a_synced_cache_that_lacks_the_pin_fails_a_strict_build(
+    tmp_path: Path, run_line: RunLine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`register sync` cloned impl into the cache (REGISTER_CACHE) at its pin; the pin then
+    moved to a commit made after the sync: the strict build fails as verify does, with one
+    line naming the source, the commit and what to run (docs/site.md, "Warnings and
+    --strict")."""
+    repo = GitRepo(tmp_path / "impl")
+    repo.write("internal/server.go", "".join(f"func line{n}() {{}}\n" for n in range(1, 61)))
+    synced = repo.commit("impl")
+    site = make_site(tmp_path / "site-root")
+    sources = site / "registers" / "sources.yaml"
+    text = sources.read_text().replace("repo: null", f"repo: {repo.url}")
+    sources.write_text(text.replace("abcdef1", synced))
+    cache = {"REGISTER_CACHE": str(tmp_path / "cache")}
+    monkeypatch.setenv("REGISTER_CACHE", cache["REGISTER_CACHE"])
+    done = run_line(["sync", "--registers", str(site / "registers"), "impl"])
+    assert done.exit_code == 0 and done.stdout.strip() == f"impl: {synced}", done.output
+    held = build(site, env=cache)
+    assert held.returncode == 0, held.stderr  # the cache holds the pin: nothing to say
+    repo.write("internal/server.go", "package server\n")
+    later = repo.commit("later")
+    sources.write_text(text.replace("abcdef1", later))
+    done = build(site, env=cache)
+    assert done.returncode != 0, done.stderr
+    (line,) = [line for line in done.stderr.splitlines() if "impl: " in line]
+    assert line.startswith("ERROR") and "registers/sources.yaml:" in line
+    assert f"does not hold commit {later}" in line and "cache" in line
+    assert "run register sync impl" in line and "3 citations unverified" in line, line
 
 
 def test_an_unsynced_source_without_a_checkout_passes_a_strict_build(tmp_path: Path) -> None:

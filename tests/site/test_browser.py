@@ -92,6 +92,10 @@ EDGE_FILES = {
     "internal/edges.go": b"\npackage edges\n\n\n\nfunc a() {\n\tx :=\t1\n}\n\n\nlast",
     "internal/crlf.go": b"\r\nfirst\r\nsecond\r\n\r\n",  # 1 "", 2 first, 3 second, 4 ""
     "internal/cr.go": b"a\rb\nc\n\nd\n",  # 1 a<CR>b, 2 c, 3 "", 4 d
+    "internal/spaces.go": b"   \n  x\n   \n",  # 1 and 3 spaces only, 2 "  x"
+    "internal/blank.go": b"\n",  # one blank line
+    "internal/whole.go": b"\na\n\n",  # 1 "", 2 a, 3 ""
+    "internal/tail.go": b"a\nb\nc\n\n\n",  # 1 a, 2 b, 3 c, 4-5 "" to the end
 }
 EDGE_CITATIONS = {
     # citation: (the line numbers shown, the lines marked, their text as a reader sees it)
@@ -103,6 +107,13 @@ EDGE_CITATIONS = {
     "internal/crlf.go:2": (range(1, 5), [2], ["first"]),  # CRLF, after a blank line
     "internal/crlf.go:4": (range(1, 5), [4], [""]),  # CRLF, the last line, blank
     "internal/cr.go:2": (range(1, 5), [2], ["c"]),  # after a carriage return inside a line
+    "internal/cr.go:1": (range(1, 5), [1], ["a\u240db"]),  # a carriage return inside it (␍)
+    "internal/edges.go:6": (range(3, 10), [6], ["func a() {"]),  # after three blank lines
+    "internal/spaces.go:1": (range(1, 4), [1], ["   "]),  # spaces only, the first line
+    "internal/spaces.go:2": (range(1, 4), [2], ["  x"]),  # between lines of spaces only
+    "internal/blank.go:1": (range(1, 2), [1], [""]),  # a file of one blank line
+    "internal/whole.go:1-3": (range(1, 4), [1, 2, 3], ["", "a", ""]),  # first line to last
+    "internal/tail.go:3": (range(1, 6), [3], ["c"]),  # blank lines after it to the end
 }
 EDGES = """\
 title: Edges
@@ -901,8 +912,9 @@ def read_excerpt(container) -> tuple[list[int], list[int], list[str]]:  # type: 
 
 @pytest.mark.parametrize("citation", EDGE_CITATIONS)
 def test_an_excerpt_marks_its_line_at_every_edge(excerpt_site: str, browser, citation: str) -> None:  # type: ignore[no-untyped-def]
-    """Blank lines, tabs, CRLF, a carriage return, the first and the last line of a file:
-    every number is the file's, and the bar is on the cited line."""
+    """Blank lines, lines of spaces only, tabs, CRLF, a carriage return, the first and the
+    last line of a file, a file of one blank line: every number is the file's, and the bar
+    is on the cited line (the cases of tests/site/test_excerpt_lines.py)."""
     from selenium.webdriver.common.by import By
 
     browser.get(excerpt_site + "registers/edges/")
