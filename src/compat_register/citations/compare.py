@@ -16,9 +16,10 @@ through this module, so that they agree on what "unchanged" means. Pure function
 - **indented** (code whose indentation is syntax: Python, YAML, Makefiles, ...): as code,
   but a block's line breaks count, and each line's indentation relative to the block's
   first line that holds text: the whole block re-indented is the same (a function moved
-  into a class), a line re-indented against its neighbours is not (a statement moved out
-  of its `if`). Relative indentation is compared as characters (a tab is not four spaces),
-  because a Makefile's recipe needs its tab.
+  into a class), a line re-indented against the other lines of the block is not (a
+  statement moved out of its `if`, the `if` cited with it). A one-line block has nothing
+  to measure against: its own re-indent is the same. Relative indentation is compared as
+  characters (a tab is not four spaces), because a Makefile's recipe needs its tab.
 
 A quote is found in a line by the same rule; in code it must also start and end at a word
 edge (`initialized bool` is not in `_initialized bool`), but a quote cut short with `…`
