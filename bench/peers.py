@@ -20,7 +20,8 @@ marked). Built, as child processes in this one run, each timed by wall clock and
   `req` need linking the other two, its citations `literalinclude`s of the same lines.
 
 Ratios are to plain MkDocs at the same size. Growth: the exponent k of time = c * items^k
-from the smallest size to the largest. With --serve, each MkDocs site is also served
+from the smallest size to the largest, and with three sizes or more, over each step (a
+growth faster than the items shows where it starts). With --serve, each MkDocs site is also served
 (`mkdocs serve`), one item's title edited and then its prose, and the rebuild MkDocs reports
 is compared with plain MkDocs' rebuild after the same edit of its page; the server's peak
 memory is read from /proc.
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import itertools
 import math
 import os
 import random
@@ -363,8 +365,18 @@ def report_growth(results: dict[int, dict[str, Run]]) -> None:
     low, high = sizes[0], sizes[-1]
     print(f"\ngrowth of cpu time from {low} to {high} items (exponent; target at most 1.05):")
     for name in results[low]:
-        exponent = math.log(results[high][name][2] / results[low][name][2]) / math.log(high / low)
-        print(f"  {name:18} {exponent:.2f}")
+        print(f"  {name:18} {growth(results, name, low, high):.2f}")
+    if len(sizes) > 2:
+        steps = list(itertools.pairwise(sizes))
+        print("  each step: " + ", ".join(f"{a} to {b}" for a, b in steps))
+        for name in results[low]:
+            shown = ", ".join(f"{growth(results, name, a, b):.2f}" for a, b in steps)
+            print(f"  {name:18} {shown}")
+
+
+def growth(results: dict[int, dict[str, Run]], name: str, low: int, high: int) -> float:
+    """The exponent k of cpu time = c * items^k from `low` items to `high`."""
+    return math.log(results[high][name][2] / results[low][name][2]) / math.log(high / low)
 
 
 def report_serve(items: int, serving: dict[str, Served]) -> None:
