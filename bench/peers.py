@@ -7,7 +7,8 @@ the next item of its register and to the first of the next register) and four ci
 into a real git repository of generated Python files (a checkout present, so each citation
 has its excerpt: the cited lines with three lines of context, numbered, the cited ones
 marked). Built, as child processes in this one run, each timed by wall clock and CPU (user
-+ system) with its peak memory, the best of --repeat:
++ system) with its peak memory, the best of --repeat rounds (each round builds every size
+in turn):
 
 - plain MkDocs: one Markdown page per register holding the same items, each citation a
   permalink and, in a collapsed admonition, the same excerpt as a fenced block (`linenums`,
@@ -20,7 +21,8 @@ marked). Built, as child processes in this one run, each timed by wall clock and
   `req` need linking the other two, its citations `literalinclude`s of the same lines.
 
 Ratios are to plain MkDocs at the same size. Growth: the exponent k of time = c * items^k
-from the smallest size to the largest. With --serve, each MkDocs site is also served
+from the smallest size to the largest, and with three sizes or more, over each step (a
+growth faster than the items shows where it starts). With --serve, each MkDocs site is also served
 (`mkdocs serve`), one item's title edited and then its prose, and the rebuild MkDocs reports
 is compared with plain MkDocs' rebuild after the same edit of its page; the server's peak
 memory is read from /proc.
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import itertools
 import math
 import os
 import random
@@ -61,6 +64,7 @@ class Work:
 
     def __init__(self, root: Path, items: int) -> None:
         self.root = root
+        self.items = items
         self.registers = max(1, items // PER_REGISTER)
         self.files = max(10, int(items * FILES_PER_ITEM))
         self.sha = generate_repo(root / "repo", self.files)
@@ -230,26 +234,50 @@ def environment(work: Work) -> dict[str, str]:
     }
 
 
-def cold_builds(work: Work, repeat: int) -> dict[str, Run]:
-    """Each peer's cold build, its excerpt cache (the plugin's) removed before each run."""
-    env = environment(work)
+Build = tuple[list[str], list[str] | None]
+"""A peer's build command, and the command run (untimed) before each run of it, or None."""
+
+
+def peer_builds(work: Work) -> dict[str, Build]:
+    """Each peer's cold build of `work`; the plugin's excerpt cache is removed before each
+    of its runs."""
     forget = ["rm", "-rf", str(work.root / "cache"), str(work.root / ".register")]
     mkdocs = [sys.executable, "-m", "mkdocs", "build", "-q", "-d"]
-    runs = {
-        "plain MkDocs": best(
-            [*mkdocs, "site_plain", "-f", "plain.yml"], env, repeat, cwd=work.root
-        ),
-        "register plugin": best(
-            [*mkdocs, "site_plugin", "-f", "plugin.yml"], env, repeat, cwd=work.root, before=forget
-        ),
+    builds: dict[str, Build] = {
+        "plain MkDocs": ([*mkdocs, "site_plain", "-f", "plain.yml"], None),
+        "register plugin": ([*mkdocs, "site_plugin", "-f", "plugin.yml"], forget),
     }
     if importlib.util.find_spec("sphinx_needs") is not None:
         write_sphinx(work)
         sphinx = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-E"]
-        runs["sphinx-needs"] = best(
-            [*sphinx, "docs_sphinx", "site_sphinx"], env, repeat, cwd=work.root
-        )
-    return runs
+        builds["sphinx-needs"] = ([*sphinx, "docs_sphinx", "site_sphinx"], None)
+    return builds
+
+
+def cold_builds(works: list[Work], repeat: int) -> dict[int, dict[str, Run]]:
+    """Each peer's cold build at each size, the best of `repeat` rounds (as `common.best`
+    takes it). A round builds every size in turn: the growth exponent compares sizes, and
+    a load that comes and goes on the shared machine then weighs on each size alike, not
+    on whichever size ran while it lasted. A size is reported once its last round is done."""
+    builds = [(work, peer_builds(work)) for work in works]
+    runs: dict[int, dict[str, list[Run]]] = {w.items: {n: [] for n in b} for w, b in builds}
+    for left in reversed(range(repeat)):
+        for work, peers in builds:
+            for name, (args, before) in peers.items():
+                run = best(args, environment(work), 1, before=before, cwd=work.root)
+                runs[work.items][name].append(run)
+            if not left:
+                report_size(work.items, fastest(runs[work.items]))
+    return {items: fastest(peers) for items, peers in runs.items()}
+
+
+def fastest(runs: dict[str, list[Run]]) -> dict[str, Run]:
+    """Each peer's best run, as `common.best` takes it: least wall and CPU time, most
+    memory."""
+    return {
+        name: (min(r[0] for r in done), max(r[1] for r in done), min(r[2] for r in done))
+        for name, done in runs.items()
+    }
 
 
 def peak_memory(pid: int) -> float:
@@ -324,24 +352,23 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--serve", action="store_true", help="also time rebuilds under serve")
     args = parser.parse_args()
-    results: dict[int, dict[str, Run]] = {}
-    serving: dict[str, Served] = {}
-    for items in args.items:
-        root = Path(tempfile.mkdtemp(prefix="register-peers-"))
-        try:
-            work = Work(root, items)
-            write_registers(work)
-            write_plain(work)
-            write_configs(work)
-            results[items] = cold_builds(work, args.repeat)
-            report_size(items, results[items])
-            if args.serve and items == max(args.items):
-                serving = serve_rounds(work)
-        finally:
+    roots: list[Path] = []
+    try:
+        works = []
+        for items in args.items:
+            roots.append(Path(tempfile.mkdtemp(prefix="register-peers-")))
+            works.append(Work(roots[-1], items))
+            write_registers(works[-1])
+            write_plain(works[-1])
+            write_configs(works[-1])
+        report_growth(cold_builds(works, args.repeat))
+        largest = max(works, key=lambda work: work.items)
+        serving = serve_rounds(largest) if args.serve else {}
+    finally:
+        for root in roots:
             shutil.rmtree(root, ignore_errors=True)
-    report_growth(results)
     if serving:
-        report_serve(max(args.items), serving)
+        report_serve(largest.items, serving)
 
 
 def report_size(items: int, runs: dict[str, Run]) -> None:
@@ -363,8 +390,18 @@ def report_growth(results: dict[int, dict[str, Run]]) -> None:
     low, high = sizes[0], sizes[-1]
     print(f"\ngrowth of cpu time from {low} to {high} items (exponent; target at most 1.05):")
     for name in results[low]:
-        exponent = math.log(results[high][name][2] / results[low][name][2]) / math.log(high / low)
-        print(f"  {name:18} {exponent:.2f}")
+        print(f"  {name:18} {growth(results, name, low, high):.2f}")
+    if len(sizes) > 2:
+        steps = list(itertools.pairwise(sizes))
+        print("  each step: " + ", ".join(f"{a} to {b}" for a, b in steps))
+        for name in results[low]:
+            shown = ", ".join(f"{growth(results, name, a, b):.2f}" for a, b in steps)
+            print(f"  {name:18} {shown}")
+
+
+def growth(results: dict[int, dict[str, Run]], name: str, low: int, high: int) -> float:
+    """The exponent k of cpu time = c * items^k from `low` items to `high`."""
+    return math.log(results[high][name][2] / results[low][name][2]) / math.log(high / low)
 
 
 def report_serve(items: int, serving: dict[str, Served]) -> None:

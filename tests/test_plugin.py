@@ -85,6 +85,27 @@ def test_build_without_nav_lists_the_pages(tmp_path: Path) -> None:
     assert "Alpha" in html(site, "registers/beta")
 
 
+@pytest.mark.parametrize("nav", [True, False], ids=["nav", "no-nav"])
+def test_a_registers_own_health_page_is_in_no_nav(tmp_path: Path, nav: bool) -> None:
+    """Built and linked from the health page, but left out of the nav, the one MkDocs makes
+    by folder too: material draws the whole nav on every page (issue 25)."""
+    site = make_site(tmp_path, nav=nav)
+    done = build(site)
+    assert done.returncode == 0, done.stderr
+    assert 'href="alpha/"' in html(site, "registers/health")
+    assert "Citation health: Alpha" in html(site, "registers/health/alpha")
+    for page in ("registers/alpha", "registers/health", "registers/health/alpha"):
+        assert "Citation health: Alpha" not in nav_html(site, page)
+    assert "health/alpha.md" not in done.stderr  # not named as a page the nav omits
+
+
+def nav_html(root: Path, page: str) -> str:
+    """The primary nav of a built page (material's sidebar)."""
+    text = html(root, page)
+    start = text.index('<nav class="md-nav md-nav--primary"')
+    return text[start : text.index('<div class="md-sidebar md-sidebar--secondary"', start)]
+
+
 def test_dangling_reference_fails_a_strict_build(tmp_path: Path) -> None:
     site = make_site(tmp_path)
     beta = site / "registers" / "beta.yaml"

@@ -7,7 +7,9 @@
 MkDocs' events in, generated files and the nav out: `on_files` asks `api.build_site` for
 the site (the same one `register render` writes) and adds its files to MkDocs' `Files`
 in memory (`File.generated`), never into docs/; the site's nav section goes into a nav
-that does not list the pages already. Problems go to the plugin's logger, so `mkdocs build
+that does not list the pages already, and the pages it leaves out (each register's own
+health page) are `not_in_nav`, so that a nav MkDocs makes by folder leaves them out too.
+Problems go to the plugin's logger, so `mkdocs build
 --strict` fails on a dangling reference or a stale citation; an unverified citation (no
 checkout present) and a reference to a pending register are expected and logged at info
 level. The HTML of the generated pages is passed through the site's sanitizer.
@@ -34,7 +36,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
@@ -162,8 +164,10 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         site = built.site
         log_problems(site)
         self.sources = {}
+        unlisted = site.unlisted
         for uri, content in site.files().items():
-            _add(files, File.generated(config, uri, content=content))
+            inclusion = InclusionLevel.NOT_IN_NAV if uri in unlisted else InclusionLevel.UNDEFINED
+            _add(files, File.generated(config, uri, content=content, inclusion=inclusion))
             self.sources[uri] = _digest(content)  # held to the next build: not the text
         for uri, path in site.excerpt_paths.items():
             _add(files, File.generated(config, uri, abs_src_path=str(path)))

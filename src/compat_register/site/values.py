@@ -9,7 +9,7 @@ MkDocs. Light on purpose (no Jinja2, no Markdown): `api` imports it for every co
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -112,21 +112,36 @@ class Site(Result):
         return [*nav, {title: self.nav}]
 
     @property
+    def unlisted(self) -> frozenset[str]:
+        """The pages the nav section does not list: each register's own health page, which
+        the health page links. The plugin makes them MkDocs' `not_in_nav`, so that a nav
+        MkDocs makes by folder (mkdocs.yml without `nav`) leaves them out as well: a theme
+        that draws the whole nav on every page (material) would otherwise draw a link to
+        each of them on each page, work that grows as the square of the registers."""
+        return frozenset(self.pages) - frozenset(_listed(self.nav))
+
+    @property
     def failed(self) -> bool:
         """Whether a problem is an error at the site's level (`register render` exits 1):
         a stale citation fails `register verify` but is a warning on the site."""
         return any(site_level(d) == "error" for d in self.diagnostics)
 
 
+def _listed(nav: Any) -> Iterator[str]:
+    """Every page a nav (nested lists and dicts) names."""
+    if isinstance(nav, str):
+        yield nav
+    elif isinstance(nav, dict):
+        for value in nav.values():
+            yield from _listed(value)
+    elif isinstance(nav, list):
+        for item in nav:
+            yield from _listed(item)
+
+
 def _mentions(nav: Any, uris: frozenset[str]) -> bool:
     """True when a nav (nested lists and dicts) already names one of `uris`."""
-    if isinstance(nav, str):
-        return nav in uris
-    if isinstance(nav, dict):
-        return any(_mentions(value, uris) for value in nav.values())
-    if isinstance(nav, list):
-        return any(_mentions(item, uris) for item in nav)
-    return False
+    return any(uri in uris for uri in _listed(nav))
 
 
 class TemplateProblem(RegisterError):
