@@ -257,10 +257,11 @@ def rename(world: World, path: str, at: int, size: int) -> None:
 
 
 def to_sibling(world: World, path: str, at: int, size: int) -> None:
-    """A page moved into the other revision folder, which holds a copy of it: into the
-    copy's place, the copy deleted (`at` even), or beside it under a new name. Its lines
-    have left their revision folder: a citation of them is flagged (`left-revision`), never
-    ok in the other folder. `path` if it is a page of a revision folder, else one of them."""
+    """A page moved into the other revision folder, beside the copy of it that folder holds
+    (`page0.md` -> `page0_moved.md`): its lines have left their revision folder, so a
+    citation of them is flagged (`left-revision`), never ok in the other folder. `path` if
+    it is a page of a revision folder, else one of them. (Not into the copy's place: which
+    of two near-identical pages then holds the path, content cannot tell.)"""
     pages = sorted(p for p in world.files if revision(p))
     if not pages:
         return
@@ -268,11 +269,9 @@ def to_sibling(world: World, path: str, at: int, size: int) -> None:
     here = revision(page)
     assert here is not None
     there = next(f"spec/{r}/" for r in REVISIONS if f"spec/{r}/" != here)
-    moved = there + page[len(here) :]
-    if at % 2:
-        stem, dot, ext = moved.rpartition(".")
-        moved = f"{stem}_moved{dot}{ext}"
-    if at % 2 == 0 or moved not in world.files:
+    stem, dot, ext = page[len(here) :].rpartition(".")
+    moved = f"{there}{stem}_moved{dot}{ext}"
+    if moved not in world.files:
         world.files[moved] = world.files.pop(page)
 
 

@@ -50,6 +50,7 @@ class Outcome:
     kind: str
     path: str
     lines: tuple[int, int] | None
+    flags: tuple[str, ...] = ()
 
 
 @dataclass
@@ -137,7 +138,7 @@ def registers(root: Path, history: History) -> Path:
 
 def bump_through(root: Path, history: History, targets: list[str]) -> list[Outcome]:
     """Each citation's outcome after bumping to each target in turn (flagged if any step
-    flagged it), in the order cited."""
+    flagged it, with every step's flags), in the order cited."""
     folder = registers(root, history)
     environ = {"REGISTER_SOURCE_UP": str(history.repo.root)}
     state: dict[object, Outcome] = {}
@@ -150,9 +151,10 @@ def bump_through(root: Path, history: History, targets: list[str]) -> list[Outco
             key = (followed.citation.entry, followed.citation.field)
             if key not in state:
                 order.append(key)
-            was = state.get(key)
-            kind = followed.kind if was is None or was.kind in OK else was.kind
-            state[key] = Outcome(kind, followed.path, followed.lines)
+            was = state.get(key, Outcome("carried", "", None))
+            kind = followed.kind if was.kind in OK else was.kind
+            flags = tuple(dict.fromkeys(was.flags + followed.flags))
+            state[key] = Outcome(kind, followed.path, followed.lines, flags)
     return [state[key] for key in order]
 
 
@@ -299,6 +301,19 @@ def _filled(path: str, lines: list[Line]) -> list[int]:
     return [line.ident for line in lines if counts(path, line.text)]
 
 
+def left_is_flagged(history: History, outcomes: list[Outcome]) -> list[str]:
+    """A citation whose lines all went into another revision's folder says so: it is
+    flagged `left-revision` (docs/pins.md, Renames)."""
+    where = history.worlds[-1].where()
+    problems = []
+    for cited, outcome in zip(history.cited, outcomes, strict=True):
+        went = {where.get(line.ident) for line in _lines(history.worlds[0], cited)}
+        folders = {revision(place[0]) if place else None for place in went}
+        if folders.isdisjoint({revision(cited[0]), None}) and "left-revision" not in outcome.flags:
+            problems.append(f"{cited} went to {sorted(went)}: {outcome.kind} {outcome.flags}")
+    return problems
+
+
 def untouched_are_ok(history: History, outcomes: list[Outcome]) -> list[str]:
     """A citation of a file no commit changed is carried, so the property cannot pass by
     flagging everything."""
@@ -326,10 +341,12 @@ def check(
         (root / "range").mkdir()
         ranged = bump_through(root / "range", history, [history.commits[-1]])
         problems = wrong(history, ranged) + untouched_are_ok(history, ranged)
+        problems += left_is_flagged(history, ranged)
         if routes:
             (root / "steps").mkdir()
             stepped = bump_through(root / "steps", history, history.commits[1:])
             problems += [f"steps: {p}" for p in wrong(history, stepped)]
+            problems += [f"steps: {p}" for p in left_is_flagged(history, stepped)]
             problems += [
                 f"{cited}: one bump {a}, step by step {b}"
                 for cited, a, b in zip(history.cited, ranged, stepped, strict=True)
