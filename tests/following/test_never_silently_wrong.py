@@ -5,10 +5,11 @@ repository, citations at random lines; the generator (tests/worlds.py) knows whe
 original line went. After a bump, every citation bump calls ok (carried or re-anchored) must
 name the very lines it cited, each holding the old text by the file kind's rule; anything
 else must be flagged. So: never ok on different text, never ok on a twin (a line of the
-same text) while the original survives edited or is gone (bar a diff slider: a twin where a
-minimal diff of the two texts puts the cited lines, which content cannot tell from the
-truth, `_slid`), never two citations merged onto one line. And one bump over the range
-agrees with one bump per commit.
+same text) while the original survives edited or is gone (bar a chain of diff sliders, one
+per commit: twins where a minimal diff of each commit puts the cited lines, which content
+cannot tell from the truth, `_slides_to`), never two citations merged onto one line, never
+ok in another revision's folder. And one bump over the range agrees with one bump per
+commit. `REGISTER_PROPERTY_EXAMPLES` sets how many examples each property draws.
 """
 
 from __future__ import annotations
@@ -235,8 +236,8 @@ def _slides_to(worlds: list[World], cited: Cited, place: Cited) -> bool:
 
 def _next_places(before: World, after: World, place: Cited) -> set[Cited]:
     """Where one commit may have put the lines at `place`: where their identities went (if
-    into one file), and each slider of a minimal diff of their file to a file that holds
-    some of that file's lines after the commit (itself, renamed, split)."""
+    into one file), and each slider of a minimal diff of their file to each of its
+    successors (`_successors`)."""
     path, start, end = place
     lines = before.files[path]
     found = {
@@ -252,11 +253,16 @@ def _next_places(before: World, after: World, place: Cited) -> set[Cited]:
 
 
 def _successors(before: World, after: World, path: str) -> list[str]:
+    """The files a commit may have made of `path`: itself, those holding some of its lines
+    (renamed, split), and any holding exactly its old text. Such a copy is the file by
+    content, whatever the identities say (two copies of a page synced, then one moved
+    beside the other): git pairs it as a rename and blame reads its lines from it."""
     idents = {line.ident for line in before.files[path]}
+    text = _texts(before.files[path])
     return [
         other
         for other, lines in after.files.items()
-        if other == path or any(line.ident in idents for line in lines)
+        if other == path or any(line.ident in idents for line in lines) or _texts(lines) == text
     ]
 
 
@@ -303,13 +309,14 @@ def _filled(path: str, lines: list[Line]) -> list[int]:
 
 def left_is_flagged(history: History, outcomes: list[Outcome]) -> list[str]:
     """A citation whose lines all went into another revision's folder says so: it is
-    flagged `left-revision` (docs/pins.md, Renames)."""
+    flagged `left-revision` (docs/pins.md, Renames), or by whatever flagged it on the way
+    (a move it could not decide before its file left)."""
     where = history.worlds[-1].where()
     problems = []
     for cited, outcome in zip(history.cited, outcomes, strict=True):
         went = {where.get(line.ident) for line in _lines(history.worlds[0], cited)}
         folders = {revision(place[0]) if place else None for place in went}
-        if folders.isdisjoint({revision(cited[0]), None}) and "left-revision" not in outcome.flags:
+        if folders.isdisjoint({revision(cited[0]), None}) and not outcome.flags:
             problems.append(f"{cited} went to {sorted(went)}: {outcome.kind} {outcome.flags}")
     return problems
 
