@@ -450,20 +450,26 @@ SLIDER_OLD = [
 ]
 
 
-def one_commit(root: Path, before: World, after: World, cited: list[Cited]) -> list[str]:
-    """What is wrong after bumping over one commit from `before` to `after`."""
+def one_commit(
+    root: Path, before: World, after: World, cited: list[Cited]
+) -> tuple[list[str], list[Outcome]]:
+    """What is wrong after bumping over one commit from `before` to `after`, and each
+    citation's outcome."""
     repo = GitRepo(root / "up")
     first = _commit(repo, before, {}, "first")
     second = _commit(repo, after, dict(before.files), "second")
     history = History(repo, [first, second], [before, after], cited)
-    return wrong(history, bump_through(root, history, [second]))
+    outcomes = bump_through(root, history, [second])
+    return wrong(history, outcomes), outcomes
 
 
 def test_a_deleted_functions_brace_is_not_carried_onto_its_neighbour(tmp_path: Path) -> None:
     """The last function of a file deleted, the one above it edited: `git diff` deletes
     lines 7-12 and keeps line 13 as context, though line 8 (`}` too) is the one that stayed
-    (either `}` would make the same diff: a slider). The deleted function's brace must not
-    be ok on its neighbour's."""
+    (either `}` would make the same diff: a slider, which the properties accept). The
+    deleted function's brace must not be ok on its neighbour's: a bare `}` beside a run of
+    deleted lines of the same text is flagged (docs/pins.md, Lines that say nothing on
+    their own)."""
     world = World()
     world.files["a.go"] = old = [world.fresh(text) for text in SLIDER_OLD]
     later = world.copy()
@@ -476,7 +482,9 @@ def test_a_deleted_functions_brace_is_not_carried_onto_its_neighbour(tmp_path: P
         later.fresh("\treturn use(v)"),
         old[7],
     ]
-    assert not one_commit(tmp_path, world, later, [("a.go", 13, 13), ("a.go", 8, 8)])
+    problems, (brace, _) = one_commit(tmp_path, world, later, [("a.go", 13, 13), ("a.go", 8, 8)])
+    assert not problems
+    assert brace.kind not in OK and "ambiguous" in brace.flags, brace
 
 
 REINDENTED = {
@@ -508,4 +516,4 @@ def test_a_reindented_block_keeps_each_citation_on_its_own_twin(tmp_path: Path) 
             line = later.files[path][i]
             later.files[path][i] = Line(line.ident, unit + line.text)
     cited = [("a.go", 8, 8), ("a.go", 5, 5), ("a.go", 7, 9), ("a.md", 3, 3), ("a.md", 1, 1)]
-    assert not one_commit(tmp_path, world, later, cited)
+    assert not one_commit(tmp_path, world, later, cited)[0]
