@@ -307,18 +307,41 @@ def _filled(path: str, lines: list[Line]) -> list[int]:
     return [line.ident for line in lines if counts(path, line.text)]
 
 
-def left_is_flagged(history: History, outcomes: list[Outcome]) -> list[str]:
-    """A citation whose lines all went into another revision's folder says so: it is
-    flagged `left-revision` (docs/pins.md, Renames), or by whatever flagged it on the way
-    (a move it could not decide before its file left)."""
-    where = history.worlds[-1].where()
+def left_revision_is_told(history: History, outcomes: list[Outcome]) -> list[str]:
+    """`left-revision` tells the truth. A citation whose lines all went into another
+    revision's folder is flagged: `left-revision`, or whatever flagged it on the way (a
+    move it could not decide before its file left). One whose lines stayed in their file
+    with their text, commit after commit, is not flagged `left-revision`: of a page
+    renamed `.md` -> `.mdx` beside its copy's, git may pair it with the copy, and the same
+    folder and name are preferred (docs/pins.md, Renames)."""
+    lived = [_lived(world) for world in history.worlds]
     problems = []
     for cited, outcome in zip(history.cited, outcomes, strict=True):
-        went = {where.get(line.ident) for line in _lines(history.worlds[0], cited)}
-        folders = {revision(place[0]) if place else None for place in went}
-        if folders.isdisjoint({revision(cited[0]), None}) and not outcome.flags:
-            problems.append(f"{cited} went to {sorted(went)}: {outcome.kind} {outcome.flags}")
+        own, lines = revision(cited[0]), _lines(history.worlds[0], cited)
+        steps = [[life.get(line.ident) for line in lines] for life in lived]
+        if {revision(p[0]) if p else None for p in steps[-1]}.isdisjoint({own, None}):
+            if not outcome.flags:
+                problems.append(f"{cited} went to {steps[-1]}: {outcome.kind}, not flagged")
+        elif own and "left-revision" in outcome.flags and _stayed(cited[0], lines, steps):
+            problems.append(f"{cited} stayed in {own} as it was: {outcome.kind} {outcome.flags}")
     return problems
+
+
+def _stayed(path: str, lines: list[Line], steps: list[list[tuple[str, str] | None]]) -> bool:
+    """Whether `lines` were in `path` (or `path` renamed `.md` -> `.mdx`) with their text
+    at every commit."""
+    texts = [line.text for line in lines]
+    stem = path.rpartition(".")[0]
+    return all(
+        all(place is not None and place[0].rpartition(".")[0] == stem for place in step)
+        and same_text(path, texts, [place[1] for place in step if place is not None])
+        for step in steps
+    )
+
+
+def _lived(world: World) -> dict[int, tuple[str, str]]:
+    """Identity -> (path, text) of every line."""
+    return {line.ident: (path, line.text) for path, lines in world.files.items() for line in lines}
 
 
 def untouched_are_ok(history: History, outcomes: list[Outcome]) -> list[str]:
@@ -348,12 +371,12 @@ def check(
         (root / "range").mkdir()
         ranged = bump_through(root / "range", history, [history.commits[-1]])
         problems = wrong(history, ranged) + untouched_are_ok(history, ranged)
-        problems += left_is_flagged(history, ranged)
+        problems += left_revision_is_told(history, ranged)
         if routes:
             (root / "steps").mkdir()
             stepped = bump_through(root / "steps", history, history.commits[1:])
             problems += [f"steps: {p}" for p in wrong(history, stepped)]
-            problems += [f"steps: {p}" for p in left_is_flagged(history, stepped)]
+            problems += [f"steps: {p}" for p in left_revision_is_told(history, stepped)]
             problems += [
                 f"{cited}: one bump {a}, step by step {b}"
                 for cited, a, b in zip(history.cited, ranged, stepped, strict=True)
