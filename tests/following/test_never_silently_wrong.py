@@ -255,7 +255,7 @@ def _next_places(before: World, after: World, place: Cited) -> set[Cited]:
 
 def _successors(before: World, after: World, path: str) -> list[str]:
     """The files a commit may have made of `path`: itself, those holding some of its lines
-    (renamed, split), and any holding exactly its old text. Such a copy is the file by
+    (renamed, split), and any holding its old text (`_texts`). Such a copy is the file by
     content, whatever the identities say (two copies of a page synced, then one moved
     beside the other): git pairs it as a rename and blame reads its lines from it."""
     idents = {line.ident for line in before.files[path]}
@@ -268,13 +268,14 @@ def _successors(before: World, after: World, path: str) -> list[str]:
 
 
 def _texts(lines: list[Line]) -> tuple[str, ...]:
-    return tuple(line.text for line in lines)
+    """The lines as `git blame -w` compares them: whitespace aside (`\t}` is `\t\t}`)."""
+    return tuple(" ".join(line.text.split()) for line in lines)
 
 
 def _slides(a: tuple[str, ...], b: tuple[str, ...], start: int, end: int) -> list[tuple[int, int]]:
     """Every place in `b` where a minimal diff of `a` to `b` keeps lines `start`-`end` of
-    `a`: the same lines (the same characters) that some longest common subsequence of the
-    two matches line for line. A move across other lines costs matches: not a slider."""
+    `a`: the same lines that some longest common subsequence of the two matches line for
+    line. A move across other lines costs matches: not a slider."""
     size = end - start + 1
     head, tail = _lcs_tables(a, b)
     return [
