@@ -18,11 +18,19 @@ import re
 from dataclasses import dataclass, field
 
 MARKDOWN = (".md", ".mdx", ".markdown")
+REVISIONS = ("2024-11-05", "2025-03-26")
+"""The revision folders under spec/ (sources.yaml `revisions`), each holding a copy of each page."""
 _MARKUP = re.compile(r"`+|\*+|(?<!\w)_+|_+(?!\w)")
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
 
 CODE_TWINS = ("}", "\t}", "\tif err != nil {", "\t\treturn nil, err", '\tcase "x":', "\t\t}", ")")
 MD_TWINS = ("---", "", "```", "| --- | --- |", "}", "- item")
+
+
+def revision(path: str) -> str | None:
+    """The revision folder `path` lies in (`spec/2024-11-05/`), or None."""
+    folder = path.split("/")[:2]
+    return "/".join(folder) + "/" if folder[-1] in REVISIONS else None
 
 
 def counts(path: str, text: str) -> bool:
@@ -131,8 +139,8 @@ def make_world(rng: random.Random, code: int, markdown: int, copies: int) -> Wor
         later = [world.fresh(line.text) for line in first]
         if len(later) > 8:
             later[rng.randrange(6, len(later))] = world.fresh(f"Changed in 2025 ({number}).")
-        world.files[f"spec/2024-11-05/page{number}.md"] = first
-        world.files[f"spec/2025-03-26/page{number}.md"] = later
+        world.files[f"spec/{REVISIONS[0]}/page{number}.md"] = first
+        world.files[f"spec/{REVISIONS[1]}/page{number}.md"] = later
     return world
 
 
@@ -248,6 +256,25 @@ def rename(world: World, path: str, at: int, size: int) -> None:
         world.files[new] = world.files.pop(path)
 
 
+def to_sibling(world: World, path: str, at: int, size: int) -> None:
+    """A page moved into the other revision folder, beside the copy of it that folder holds
+    (`page0.md` -> `page0_moved.md`): its lines have left their revision folder, so a
+    citation of them is flagged (`left-revision`), never ok in the other folder. `path` if
+    it is a page of a revision folder, else one of them. (Not into the copy's place: which
+    of two near-identical pages then holds the path, content cannot tell.)"""
+    pages = sorted(p for p in world.files if revision(p))
+    if not pages:
+        return
+    page = path if revision(path) else pages[at % len(pages)]
+    here = revision(page)
+    assert here is not None
+    there = next(f"spec/{r}/" for r in REVISIONS if f"spec/{r}/" != here)
+    stem, dot, ext = page[len(here) :].rpartition(".")
+    moved = f"{there}{stem}_moved{dot}{ext}"
+    if moved not in world.files:
+        world.files[moved] = world.files.pop(page)
+
+
 def unmark(world: World, path: str, at: int, size: int) -> None:
     """Markdown: a word put in emphasis or a code span (markup only), or a blank line of a
     block deleted."""
@@ -279,8 +306,8 @@ def to_mdx(world: World, path: str, at: int, size: int) -> None:
     if at % 2:
         rewrite(world, pages[at % len(pages)], at, 1)
         return
-    for first in (p for p in pages if p.startswith("spec/2024-11-05/")):
-        later = first.replace("2024-11-05", "2025-03-26")
+    for first in (p for p in pages if revision(p) == f"spec/{REVISIONS[0]}/"):
+        later = first.replace(*REVISIONS)
         if later in world.files:  # a page split off in one folder has no copy
             _swap_differences(world.files[first], world.files[later])
 
@@ -307,6 +334,7 @@ EDITS = {
     "rename": rename,
     "unmark": unmark,
     "to_mdx": to_mdx,
+    "to_sibling": to_sibling,
 }
 
 

@@ -5,14 +5,18 @@ repository, citations at random lines; the generator (tests/worlds.py) knows whe
 original line went. After a bump, every citation bump calls ok (carried or re-anchored) must
 name the very lines it cited, each holding the old text by the file kind's rule; anything
 else must be flagged. So: never ok on different text, never ok on a twin (a line of the
-same text) while the original survives edited or is gone (bar a diff slider: a twin where a
-minimal diff of the two texts puts the cited lines, which content cannot tell from the
-truth, `_slid`), never two citations merged onto one line. And one bump over the range
-agrees with one bump per commit.
+same text) while the original survives edited or is gone (bar a chain of diff sliders, one
+per commit: twins where a minimal diff of each commit puts the cited lines, which content
+cannot tell from the truth, `_slides_to`), never two citations merged onto one line, never
+ok in another revision's folder. And one bump over the range agrees with one bump per
+commit. `REGISTER_PROPERTY_EXAMPLES` sets how many examples each property draws.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
+import os
 import random
 import tempfile
 from collections import Counter
@@ -26,11 +30,14 @@ from hypothesis import strategies as st
 from compat_register import api
 from gitrepo import GitRepo
 from registerfiles import register_head
-from worlds import EDITS, Line, World, apply, counts, make_world, same_text
+from worlds import EDITS, REVISIONS, Line, World, apply, counts, make_world, revision, same_text
 
 OK = ("carried", "re-anchored")
+EXAMPLES = int(os.environ.get("REGISTER_PROPERTY_EXAMPLES", "100"))
+"""Examples per property (docs/pins.md): 100, what CI runs (about a minute for the seven on
+two cores; 200 catch no more of the rules switched off), unless the variable says more."""
 PROPERTY = settings(
-    max_examples=8,
+    max_examples=EXAMPLES,
     deadline=None,
     derandomize=True,  # the same examples on every run: a suite that is red is red for all
     phases=[Phase.explicit, Phase.generate],  # no shrinking: a repository per try is slow
@@ -45,6 +52,7 @@ class Outcome:
     kind: str
     path: str
     lines: tuple[int, int] | None
+    flags: tuple[str, ...] = ()
 
 
 @dataclass
@@ -113,7 +121,7 @@ def registers(root: Path, history: History) -> Path:
     folder = root / "registers"
     folder.mkdir()
     (folder / "sources.yaml").write_text(
-        "revisions: [2024-11-05, 2025-03-26]\nsources:\n  up:\n    title: Up\n    repo: null\n"
+        f"revisions: [{', '.join(REVISIONS)}]\nsources:\n  up:\n    title: Up\n    repo: null\n"
         f"    commit: {history.commits[0]}\n    claims: ['**']\n",
         encoding="utf-8",
     )
@@ -132,7 +140,7 @@ def registers(root: Path, history: History) -> Path:
 
 def bump_through(root: Path, history: History, targets: list[str]) -> list[Outcome]:
     """Each citation's outcome after bumping to each target in turn (flagged if any step
-    flagged it), in the order cited."""
+    flagged it, with every step's flags), in the order cited."""
     folder = registers(root, history)
     environ = {"REGISTER_SOURCE_UP": str(history.repo.root)}
     state: dict[object, Outcome] = {}
@@ -145,9 +153,10 @@ def bump_through(root: Path, history: History, targets: list[str]) -> list[Outco
             key = (followed.citation.entry, followed.citation.field)
             if key not in state:
                 order.append(key)
-            was = state.get(key)
-            kind = followed.kind if was is None or was.kind in OK else was.kind
-            state[key] = Outcome(kind, followed.path, followed.lines)
+            was = state.get(key, Outcome("carried", "", None))
+            kind = followed.kind if was.kind in OK else was.kind
+            flags = tuple(dict.fromkeys(was.flags + followed.flags))
+            state[key] = Outcome(kind, followed.path, followed.lines, flags)
     return [state[key] for key in order]
 
 
@@ -155,27 +164,31 @@ def bump_through(root: Path, history: History, targets: list[str]) -> list[Outco
 
 
 def wrong(history: History, outcomes: list[Outcome]) -> list[str]:
-    """Every citation bump calls ok that is not at its own lines, holding their text: the
-    same text by the rule, and the same lines (identities) bar those with nothing the rule
-    compares (blank lines, a Markdown fence), which the rule alone judges, and bar a diff
-    slider (`_slid`); and no two citations put on one line that did not share one."""
+    """Every citation bump calls ok that is not at its own lines, holding their text: in
+    its revision folder, the same text by the rule, and the same lines (identities) bar
+    those with nothing the rule compares (blank lines, a Markdown fence), which the rule
+    alone judges, and bar a chain of diff sliders (`_slides_to`); and no two citations put
+    on one line that did not share one."""
     old, new = history.worlds[0], history.worlds[-1]
     where = new.where()
     problems = []
-    for (path, start, end), outcome in zip(history.cited, outcomes, strict=True):
+    for cited, outcome in zip(history.cited, outcomes, strict=True):
         if outcome.kind not in OK:
             continue
         assert outcome.lines is not None
+        path, start, end = cited
+        place = (outcome.path, *outcome.lines)
         said = f"{path}:{start}-{end} -> {outcome.kind} {outcome.path}:{outcome.lines}"
-        cited = old.files[path][start - 1 : end]
-        there = new.files.get(outcome.path, [])[outcome.lines[0] - 1 : outcome.lines[1]]
-        texts = [line.text for line in cited], [line.text for line in there]
-        if not same_text(path, *texts) or not same_text(outcome.path, *texts):
+        lines, there = _lines(old, cited), _lines(new, place)
+        texts = [line.text for line in lines], [line.text for line in there]
+        if revision(path) != revision(outcome.path):
+            problems.append(f"{said}: ok in another revision's folder")
+        elif not same_text(path, *texts) or not same_text(outcome.path, *texts):
             problems.append(f"{said}: ok on other text: {texts[0]} -> {texts[1]}")
-        elif _filled(path, cited) != _filled(outcome.path, there) and not _slid(
-            old.files[path], new.files[outcome.path], (start, end), outcome.lines
+        elif _filled(path, lines) != _filled(outcome.path, there) and not _slides_to(
+            history.worlds, cited, place
         ):
-            now = [where.get(line.ident, "gone") for line in cited if counts(path, line.text)]
+            now = [where.get(line.ident, "gone") for line in lines if counts(path, line.text)]
             problems.append(f"{said}: ok on a twin of {texts[0]}; its lines are at {now}")
     return problems + _merged(history.cited, outcomes)
 
@@ -198,35 +211,143 @@ def _meet(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] <= b[1] and b[0] <= a[1]
 
 
-def _slid(old: list[Line], new: list[Line], cited: tuple[int, int], place: tuple[int, int]) -> bool:
-    """Whether a minimal diff of the two texts keeps the cited lines at `place`: some
-    longest common subsequence of the lines matches old `cited` to new `place`, line for
-    line (the same characters). Such a place is a diff slider, content cannot tell it from
-    the truth: in `if err != nil {` code deleting one copy reads as deleting any other, and
-    a file holding the same text in the same order around both places reads alike either
-    way. A twin that a minimal diff does not put there (a move across other lines, which
-    costs matches) is still wrong."""
-    a, b = [line.text for line in old], [line.text for line in new]
-    (s, e), (p, q) = cited, place
-    if e - s != q - p or a[s - 1 : e] != b[p - 1 : q]:
-        return False
-    return _lcs(a[: s - 1], b[: p - 1]) + (e - s + 1) + _lcs(a[e:], b[q:]) == _lcs(a, b)
+def _lines(world: World, place: Cited) -> list[Line]:
+    path, start, end = place
+    return world.files.get(path, [])[start - 1 : end]
 
 
-def _lcs(a: list[str], b: list[str]) -> int:
-    """The length of a longest common subsequence of two lists of lines."""
-    row = [0] * (len(b) + 1)
+def _slides_to(worlds: list[World], cited: Cited, place: Cited) -> bool:
+    """Whether some chain of diff sliders, one per commit, takes the cited lines to `place`.
+
+    bump follows a citation commit by commit, each commit read through its own diff, as
+    git blame does. Within one diff, a slider cannot be told from the truth by content
+    (`_slides`): in `if err != nil {` code deleting one copy reads as deleting any other.
+    So at each commit, from each place the citation may be, it may go where that commit
+    put its lines (their identities) or where a minimal diff of that commit keeps them.
+    A twin that no such chain reaches is still wrong."""
+    places = {cited}
+    for before, after in itertools.pairwise(worlds):
+        places = {found for here in places for found in _next_places(before, after, here)}
+    path, last = place[0], worlds[-1]
+    return any(
+        here[0] == path and _filled(path, _lines(last, here)) == _filled(path, _lines(last, place))
+        for here in places
+    )
+
+
+def _next_places(before: World, after: World, place: Cited) -> set[Cited]:
+    """Where one commit may have put the lines at `place`: where their identities went (if
+    into one file), and each slider of a minimal diff of their file to each of its
+    successors (`_successors`)."""
+    path, start, end = place
+    lines = before.files[path]
+    found = {
+        (other, *slid)
+        for other in _successors(before, after, path)
+        for slid in _slides(_texts(lines), _texts(after.files[other]), start, end)
+    }
+    now = after.where()
+    went = [now[line.ident] for line in lines[start - 1 : end] if line.ident in now]
+    if went and len({file for file, _ in went}) == 1:
+        found.add((went[0][0], min(n for _, n in went), max(n for _, n in went)))
+    return found
+
+
+def _successors(before: World, after: World, path: str) -> list[str]:
+    """The files a commit may have made of `path`: itself, those holding some of its lines
+    (renamed, split), and any holding its old text (`_texts`). Such a copy is the file by
+    content, whatever the identities say (two copies of a page synced, then one moved
+    beside the other): git pairs it as a rename and blame reads its lines from it."""
+    idents = {line.ident for line in before.files[path]}
+    text = _texts(before.files[path])
+    return [
+        other
+        for other, lines in after.files.items()
+        if other == path or any(line.ident in idents for line in lines) or _texts(lines) == text
+    ]
+
+
+def _texts(lines: list[Line]) -> tuple[str, ...]:
+    """The lines as `git blame -w` compares them: whitespace aside (`\t}` is `\t\t}`)."""
+    return tuple(" ".join(line.text.split()) for line in lines)
+
+
+def _slides(a: tuple[str, ...], b: tuple[str, ...], start: int, end: int) -> list[tuple[int, int]]:
+    """Every place in `b` where a minimal diff of `a` to `b` keeps lines `start`-`end` of
+    `a`: the same lines that some longest common subsequence of the two matches line for
+    line. A move across other lines costs matches: not a slider."""
+    size = end - start + 1
+    head, tail = _lcs_tables(a, b)
+    return [
+        (p, p + size - 1)
+        for p in range(1, len(b) - size + 2)
+        if b[p - 1 : p - 1 + size] == a[start - 1 : end]
+        and head[start - 1][p - 1] + size + tail[end][p - 1 + size] == head[-1][-1]
+    ]
+
+
+@functools.lru_cache(maxsize=256)
+def _lcs_tables(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[list[list[int]], ...]:
+    """The lengths of longest common subsequences of the heads of `a` and `b`
+    (`head[i][j]`: of a[:i] and b[:j]) and of their tails (`tail[i][j]`: of a[i:] and b[j:]).
+    Kept per pair of texts: each commit's pair is asked once per place."""
+    backwards = _lcs_heads(a[::-1], b[::-1])
+    return _lcs_heads(a, b), [row[::-1] for row in backwards[::-1]]
+
+
+def _lcs_heads(a: tuple[str, ...], b: tuple[str, ...]) -> list[list[int]]:
+    table = [[0] * (len(b) + 1)]
     for x in a:
-        last, new = 0, [0]
+        above, row = table[-1], [0]
         for j, y in enumerate(b, 1):
-            new.append(last + 1 if x == y else max(new[j - 1], row[j]))
-            last = row[j]
-        row = new
-    return row[-1]
+            row.append(above[j - 1] + 1 if x == y else max(row[j - 1], above[j]))
+        table.append(row)
+    return table
 
 
 def _filled(path: str, lines: list[Line]) -> list[int]:
     return [line.ident for line in lines if counts(path, line.text)]
+
+
+def left_revision_is_told(history: History, outcomes: list[Outcome]) -> list[str]:
+    """`left-revision` tells the truth. A citation whose lines all went into another
+    revision's folder is flagged: `left-revision`, or whatever flagged it on the way (a
+    move it could not decide before its file left); a line with nothing the rule compares
+    (a Markdown fence) says nothing of where it went and is left out. One whose lines
+    stayed in their file with their text, commit after commit, is not flagged
+    `left-revision`: of a page renamed `.md` -> `.mdx` beside its copy's, git may pair it
+    with the copy, and the same folder and name are preferred (docs/pins.md, Renames)."""
+    lived = [_lived(world) for world in history.worlds]
+    problems = []
+    for cited, outcome in zip(history.cited, outcomes, strict=True):
+        own, lines = revision(cited[0]), _lines(history.worlds[0], cited)
+        steps = [[life.get(line.ident) for line in lines] for life in lived]
+        counted = [
+            p for line, p in zip(lines, steps[-1], strict=True) if counts(cited[0], line.text)
+        ]
+        if counted and {revision(p[0]) if p else None for p in counted}.isdisjoint({own, None}):
+            if not outcome.flags:
+                problems.append(f"{cited} went to {steps[-1]}: {outcome.kind}, not flagged")
+        elif own and "left-revision" in outcome.flags and _stayed(cited[0], lines, steps):
+            problems.append(f"{cited} stayed in {own} as it was: {outcome.kind} {outcome.flags}")
+    return problems
+
+
+def _stayed(path: str, lines: list[Line], steps: list[list[tuple[str, str] | None]]) -> bool:
+    """Whether `lines` were in `path` (or `path` renamed `.md` -> `.mdx`) with their text
+    at every commit."""
+    texts = [line.text for line in lines]
+    stem = path.rpartition(".")[0]
+    return all(
+        all(place is not None and place[0].rpartition(".")[0] == stem for place in step)
+        and same_text(path, texts, [place[1] for place in step if place is not None])
+        for step in steps
+    )
+
+
+def _lived(world: World) -> dict[int, tuple[str, str]]:
+    """Identity -> (path, text) of every line."""
+    return {line.ident: (path, line.text) for path, lines in world.files.items() for line in lines}
 
 
 def untouched_are_ok(history: History, outcomes: list[Outcome]) -> list[str]:
@@ -256,10 +377,12 @@ def check(
         (root / "range").mkdir()
         ranged = bump_through(root / "range", history, [history.commits[-1]])
         problems = wrong(history, ranged) + untouched_are_ok(history, ranged)
+        problems += left_revision_is_told(history, ranged)
         if routes:
             (root / "steps").mkdir()
             stepped = bump_through(root / "steps", history, history.commits[1:])
             problems += [f"steps: {p}" for p in wrong(history, stepped)]
+            problems += [f"steps: {p}" for p in left_revision_is_told(history, stepped)]
             problems += [
                 f"{cited}: one bump {a}, step by step {b}"
                 for cited, a, b in zip(history.cited, ranged, stepped, strict=True)
@@ -288,6 +411,18 @@ def test_deleted_or_edited_lines_never_land_on_a_twin(seed: int, commits: list) 
 
 @PROPERTY
 @given(SEEDS, edits_of(["move", "reindent", "delete", "insert", "rewrite"]))
+# Sliders one commit at a time whose chain is no slider of the whole range: pkg/f0.go:25
+# (`\treturn nil, nil`) slides in the last commit, pkg/f0.go:24 in the first and the last.
+@example(4, [[("move", 30, 167, 4), ("move", 49, 321, 3), ("move", 3, 44, 1)]] * 3)
+@example(
+    159,
+    [
+        [("move", 18, 52, 2), ("insert", 12, 337, 3)],
+        [("move", 32, 186, 2), ("rewrite", 8, 68, 3), ("insert", 35, 378, 2)]
+        + [("move", 30, 229, 4)],
+        [("reindent", 18, 141, 3), ("move", 30, 229, 4), ("rewrite", 12, 300, 1)],
+    ],
+)
 def test_moved_and_reindented_blocks(seed: int, commits: list) -> None:
     check(seed, commits, (2, 2, 0))
 
@@ -299,7 +434,7 @@ def test_markdown_edits(seed: int, commits: list) -> None:
 
 
 @PROPERTY
-@given(SEEDS, edits_of(["to_mdx", "rewrite", "insert", "delete"]))
+@given(SEEDS, edits_of(["to_mdx", "to_sibling", "rewrite", "insert", "delete"]))
 def test_renames_into_sibling_revision_folders(seed: int, commits: list) -> None:
     check(seed, commits, (0, 0, 3))
 
@@ -344,20 +479,26 @@ SLIDER_OLD = [
 ]
 
 
-def one_commit(root: Path, before: World, after: World, cited: list[Cited]) -> list[str]:
-    """What is wrong after bumping over one commit from `before` to `after`."""
+def one_commit(
+    root: Path, before: World, after: World, cited: list[Cited]
+) -> tuple[list[str], list[Outcome]]:
+    """What is wrong after bumping over one commit from `before` to `after`, and each
+    citation's outcome."""
     repo = GitRepo(root / "up")
     first = _commit(repo, before, {}, "first")
     second = _commit(repo, after, dict(before.files), "second")
     history = History(repo, [first, second], [before, after], cited)
-    return wrong(history, bump_through(root, history, [second]))
+    outcomes = bump_through(root, history, [second])
+    return wrong(history, outcomes), outcomes
 
 
 def test_a_deleted_functions_brace_is_not_carried_onto_its_neighbour(tmp_path: Path) -> None:
     """The last function of a file deleted, the one above it edited: `git diff` deletes
     lines 7-12 and keeps line 13 as context, though line 8 (`}` too) is the one that stayed
-    (either `}` would make the same diff: a slider). The deleted function's brace must not
-    be ok on its neighbour's."""
+    (either `}` would make the same diff: a slider, which the properties accept). The
+    deleted function's brace must not be ok on its neighbour's: a bare `}` beside a run of
+    deleted lines of the same text is flagged (docs/pins.md, Lines that say nothing on
+    their own)."""
     world = World()
     world.files["a.go"] = old = [world.fresh(text) for text in SLIDER_OLD]
     later = world.copy()
@@ -370,7 +511,9 @@ def test_a_deleted_functions_brace_is_not_carried_onto_its_neighbour(tmp_path: P
         later.fresh("\treturn use(v)"),
         old[7],
     ]
-    assert not one_commit(tmp_path, world, later, [("a.go", 13, 13), ("a.go", 8, 8)])
+    problems, (brace, _) = one_commit(tmp_path, world, later, [("a.go", 13, 13), ("a.go", 8, 8)])
+    assert not problems
+    assert brace.kind not in OK and "ambiguous" in brace.flags, brace
 
 
 REINDENTED = {
@@ -402,4 +545,4 @@ def test_a_reindented_block_keeps_each_citation_on_its_own_twin(tmp_path: Path) 
             line = later.files[path][i]
             later.files[path][i] = Line(line.ident, unit + line.text)
     cited = [("a.go", 8, 8), ("a.go", 5, 5), ("a.go", 7, 9), ("a.md", 3, 3), ("a.md", 1, 1)]
-    assert not one_commit(tmp_path, world, later, cited)
+    assert not one_commit(tmp_path, world, later, cited)[0]
