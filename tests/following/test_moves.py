@@ -152,3 +152,14 @@ def test_a_crowd_of_places_is_not_looked_into() -> None:
     found = decide(old, index, 3, 3, None)
     assert (found.kind, found.flags) == ("gone", ("ambiguous",))
     assert len(found.candidates) == NAMED and f"more than {CROWD}" in found.note
+
+
+def test_evidence_the_old_file_repeats_is_none() -> None:
+    """Two lines with letters enough moved together, but the old file holds the same two
+    lines elsewhere: they tell no copy from the other."""
+    pair = ["if err != nil {", "return nil, err"]
+    once = text(["a()", *pair, "b()", "c()"])
+    twice = text(["a()", *pair, "b()", *pair])
+    added = AddedIndex("a.go", text(["x()", *pair, "y()"]), [(0, 0, 2, 2)])
+    assert added.evidence(once.keys, 2, 2, (2, 2))
+    assert not added.evidence(twice.keys, 2, 2, (2, 2))

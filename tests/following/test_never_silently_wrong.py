@@ -423,6 +423,9 @@ def test_deleted_or_edited_lines_never_land_on_a_twin(seed: int, commits: list) 
         [("reindent", 18, 141, 3), ("move", 30, 229, 4), ("rewrite", 12, 300, 1)],
     ],
 )
+# `if err != nil {` with its `return nil, err` added where a block moved: the pair the old
+# file repeats is no evidence that this copy went there (moves.AddedIndex.evidence).
+@example(7682, [[("delete", 35, 398, 2), ("move", 38, 340, 4)]])
 def test_moved_and_reindented_blocks(seed: int, commits: list) -> None:
     check(seed, commits, (2, 2, 0))
 

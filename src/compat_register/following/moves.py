@@ -169,8 +169,12 @@ class AddedIndex:
         """Whether more than one line says that old lines `start..end` moved to `place`: the
         block's own lines and the context lines on either side that moved with it (added
         here too, blank lines passed over) make at least two non-blank lines and as many
-        letters and digits as git's own move detection wants (`git blame -M`: 20)."""
+        letters and digits as git's own move detection wants (`git blame -M`: 20), and
+        that run of old lines is the only one of its text in the old file: where the
+        old file repeats it (`if err != nil {` / `return nil, err`), it tells no copy
+        from another."""
         matched = [k for k in old[start - 1 : end] if k]
+        run = [start, end]  # the old lines that moved together, context included
         for step in (-1, 1):
             old_line, new_line = (start, place[0]) if step < 0 else (end, place[1])
             seen = 0
@@ -182,9 +186,22 @@ class AddedIndex:
                     break
                 if old[old_line - 1]:
                     matched.append(old[old_line - 1])
+                    run[step > 0] = old_line
                     seen += 1
         alnum = sum(ch.isalnum() for key in matched for ch in key)
-        return len(matched) >= 2 and alnum >= ENOUGH
+        return len(matched) >= 2 and alnum >= ENOUGH and not _repeated(old, *run)
+
+
+def _repeated(keys: Sequence[str], first: int, last: int) -> bool:
+    """Whether the old lines `first..last` read the same somewhere else in the old file
+    (one pass, asked only of a move that has evidence otherwise)."""
+    run, size = keys[first - 1 : last], last - first + 1
+    head = run[0]
+    return any(
+        keys[i] == head and keys[i : i + size] == run
+        for i in range(len(keys) - size + 1)
+        if i != first - 1
+    )
 
 
 def decide(
