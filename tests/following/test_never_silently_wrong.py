@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis import HealthCheck, Phase, assume, example, given, settings
 from hypothesis import strategies as st
 
 from compat_register import api
@@ -211,6 +211,18 @@ def _meet(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] <= b[1] and b[0] <= a[1]
 
 
+def _copies_trade_places(edits: list[tuple[str, int, int, int]]) -> bool:
+    """Whether one commit syncs the two copies of each page (`to_mdx` with an even `at`:
+    each page then holds the other folder's old text) and moves a page beside its copy
+    (`to_sibling`): the moved page then holds the old text of the page it joins, so by
+    content the lines stayed in their folder, where git pairs them and blame reads them
+    from, while the generator's identities say they left. No reading of the content can
+    tell the two apart (seeds 42 and 1661 of a 500-example hunt), so such a commit is not
+    drawn."""
+    swaps = any(kind == "to_mdx" and at % 2 == 0 for kind, _, at, _ in edits)
+    return swaps and any(kind == "to_sibling" for kind, *_ in edits)
+
+
 def _lines(world: World, place: Cited) -> list[Line]:
     path, start, end = place
     return world.files.get(path, [])[start - 1 : end]
@@ -368,6 +380,7 @@ def check(
     shape: tuple[int, int, int],
     routes: bool = False,
 ) -> None:
+    assume(not any(_copies_trade_places(edits) for edits in commits))
     rng = random.Random(seed)
     world = make_world(rng, *shape)
     with tempfile.TemporaryDirectory(prefix="never-wrong-") as tmp:
