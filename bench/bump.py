@@ -372,12 +372,7 @@ def edit_every_line(repo: Path, size: int) -> tuple[str, str]:
     lines of other code: every cited line is touched, none is found elsewhere."""
     old = "".join(f"\tvalue_{n} := compute(first_{n}, second_{n})\n" for n in range(size))
     new = old.replace(" := ", " = ") + "".join(f"\tother_{n}()\n" for n in range(size))
-    first = commit_files(repo, [("a.go", old)])
-    (repo / "a.go").write_text(new, encoding="utf-8")
-    git = ["git", "-c", "user.name=b", "-c", "user.email=b@example.com", "-C", str(repo)]
-    subprocess.run([*git, "commit", "--quiet", "-am", "edit"], check=True)
-    head = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, check=True)
-    return first, head.stdout.decode().strip()
+    return two_commits(repo, old, new)
 
 
 def delete_every_brace(repo: Path, size: int) -> tuple[str, str]:
@@ -387,10 +382,15 @@ def delete_every_brace(repo: Path, size: int) -> tuple[str, str]:
     old = "".join(f"\tcall_{n}(x)\n\tdone_{n}()\n\t}}\n" for n in range(size))
     new = "".join(f"\tcall_{n}(x)\n\tdone_{n}()\n" for n in range(size))
     new += "".join(f"\tif c{n} {{\n\t}}\n" for n in range(size))
+    return two_commits(repo, old, new)
+
+
+def two_commits(repo: Path, old: str, new: str) -> tuple[str, str]:
+    """(first, second): a new repository whose a.go holds `old`, then `new`."""
     first = commit_files(repo, [("a.go", old)])
     (repo / "a.go").write_text(new, encoding="utf-8")
     git = ["git", "-c", "user.name=b", "-c", "user.email=b@example.com", "-C", str(repo)]
-    subprocess.run([*git, "commit", "--quiet", "-am", "delete"], check=True)
+    subprocess.run([*git, "commit", "--quiet", "-am", "second"], check=True)
     head = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, check=True)
     return first, head.stdout.decode().strip()
 
