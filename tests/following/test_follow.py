@@ -437,7 +437,7 @@ def test_a_move_into_another_file_does_not_land_on_a_cited_line_there(tmp_path: 
     assert (found[1].kind, found[1].lines) == ("changed", (5, 6))
     assert (found[0].kind, found[0].flags) == ("gone", ("ambiguous",)), found[0]
     assert ("c.go", 5, 6, new) in found[0].candidates
-    assert "where other cited lines went too" in found[0].note
+    assert "where other cited lines went" in found[0].note
 
 
 def test_crowded_text_is_flagged_not_sought_everywhere(tmp_path: Path) -> None:

@@ -56,8 +56,7 @@ def refused(crossing: Crossing) -> Decision:
     assert found.path is not None and found.lines is not None
     first, last = found.lines
     span = str(first) if first == last else f"{first}-{last}"
-    note = f"its text was added to {found.path} ({span}), where other cited lines went too"
-    note = f"{note}: not taken"
+    note = f"its text was added to {found.path} ({span}), where other cited lines went: not taken"
     return Decision(instead.kind, instead.lines, "; ".join(filter(None, (instead.note, note))),
                     flags=tuple(dict.fromkeys((*instead.flags, "ambiguous"))),
                     candidates=(*instead.candidates, (found.path, *found.lines)))  # fmt: skip

@@ -397,7 +397,8 @@ class _Walk:
         mapped: list[Mapped],
     ) -> None:
         """No move or best match puts two citations on a line they did not share before:
-        the weaker one is reported with its text not found where it was."""
+        the weaker one (both, when they match alike) is reported with its text not found
+        where it was."""
         after: list[tuple[int, int] | None] = []
         placed, scores = [], []
         for i in range(len(tracks)):
@@ -406,13 +407,15 @@ class _Walk:
             after.append((d.lines if d else mapped[i].lines) if same_file else None)
             placed.append(bool(d and d.placed))
             scores.append(d.score if d else 3.0)
-        for i in one_line_rule(before, after, placed, scores):
+        losers = one_line_rule(before, after, placed, scores)
+        for i in losers:
             won = next(j for j, a in enumerate(after) if j != i and a and after[i] and
                        a[0] <= after[i][1] and after[i][0] <= a[1])  # type: ignore[index]  # fmt: skip
+            how = "as well: neither is taken" if won in losers else "better"
             note = (
                 f"the cited lines were edited; its text was not found: the lines most like it"
                 f" ({_span(after[i])}) are cited by {tracks[won].citation.entry}, which they match"
-                " better"
+                f" {how}"
             )
             decisions[i] = Decision("changed", None, note, flags=("not-found",))
 

@@ -3,9 +3,9 @@
 A step's moves and best matches place citations by their text; two citations whose lines
 read alike (a function's body and its copy's) can be placed on the same new lines. Their
 text is the same, but at most one of them can be the lines that went there, and nothing
-tells which when both were placed alike: those give up the place, and are reported with it
-as a candidate. `one_line_rule` holds it within one file, `crossing_losers` for the lines a
-step moved into another file (a split file, a body moved into a new file).
+tells which when both were placed alike: then both give up the place. `one_line_rule` holds
+it within one file, `crossing_losers` for the lines a step moved into another file (a split
+file, a body moved into a new file).
 """
 
 from __future__ import annotations
