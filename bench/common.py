@@ -58,6 +58,11 @@ def best(
         if before:
             subprocess.run(before, check=True)
         runs.append(run_child(args, env, cwd=cwd, ok=ok))
+    return best_of(runs)
+
+
+def best_of(runs: Sequence[Run]) -> Run:
+    """The best of some runs of one command: least wall and CPU time, most memory."""
     return min(r[0] for r in runs), max(r[1] for r in runs), min(r[2] for r in runs)
 
 
@@ -99,10 +104,7 @@ def best_in_turn(
     ok: Collection[int] = (0,),
 ) -> list[Run]:
     """Each command's best run (least wall and CPU time, most memory) of `runs_in_turn`."""
-    return [
-        (min(r[0] for r in times), max(r[1] for r in times), min(r[2] for r in times))
-        for times in runs_in_turn(commands, env, repeat, ok=ok)
-    ]
+    return [best_of(times) for times in runs_in_turn(commands, env, repeat, ok=ok)]
 
 
 def median_difference(runs: Sequence[Run], baseline: Sequence[Run]) -> Run:

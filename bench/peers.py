@@ -47,7 +47,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import Run, best, site_config  # noqa: E402
+from common import Run, best, best_of, site_config  # noqa: E402
 from serve import Server  # noqa: E402
 from synthetic import LINES_PER_FILE, file_line, file_path, generate_repo, header_lines  # noqa: E402
 
@@ -272,12 +272,8 @@ def cold_builds(works: list[Work], repeat: int) -> dict[int, dict[str, Run]]:
 
 
 def fastest(runs: dict[str, list[Run]]) -> dict[str, Run]:
-    """Each peer's best run, as `common.best` takes it: least wall and CPU time, most
-    memory."""
-    return {
-        name: (min(r[0] for r in done), max(r[1] for r in done), min(r[2] for r in done))
-        for name, done in runs.items()
-    }
+    """Each peer's best run (`common.best_of`)."""
+    return {name: best_of(done) for name, done in runs.items()}
 
 
 def peak_memory(pid: int) -> float:
