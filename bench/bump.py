@@ -21,12 +21,14 @@ renames), and --citations citations over the files at the start. Measured in one
 - the floor: `git diff -M --unified=0 PIN HEAD` plus `git log --follow --first-parent` of
   each cited file over PIN..HEAD (what following each file's history costs git alone);
 - `register bump --dry-run` over the range, as a ratio to that floor (target: at most 3x);
-- a one-commit bump (HEAD~1 -> HEAD) beyond start-up (`register check` of the same set)
-  against that commit's `git diff` (target: at most 10x): the diff, `register check` and
-  the bump run in turn sixty times, each figure the median over the rounds; what the bump
-  spends beyond start-up is timed inside sixty more bumps of their own (from entering
+- a one-commit bump (HEAD~1 -> HEAD) beyond start-up against that commit's `git diff`
+  (target: at most 10x): the diff, `register check` and the bump run in turn sixty times,
+  each figure the median over the rounds; what the bump spends beyond start-up is timed
+  inside sixty more rounds of two bumps of their own and the diff (from entering
   `api.bump` to the command's end, its git processes included, less the registers'
-  loading and checking), and shown beside the median of the rounds' bump less check;
+  loading and checking). Start-up is the interpreter, the command's code and the check
+  every command runs; a second figure counts the loading of the modules only bump needs
+  as the bump's work. Both are shown beside the median of the rounds' bump less check;
   then where it goes: importing the modules only bump needs, the git processes it runs,
   the rest of its work in process (timed in the benchmark's own process); and `follow`
   alone, in process.
@@ -202,11 +204,14 @@ def measure_one_commit(
     )
     one_diff = _median(diffs)
     diff = (one_diff[0], one_diff[2])
-    inside = timed_inside(root, [head, "--registers", str(one), "--dry-run"], env, rounds)
+    bump_args = [head, "--registers", str(one), "--dry-run"]
+    one_diff_command = [*git, "diff", "-M", "--unified=0", previous, head]
+    inside, loaded, paired = timed_inside(root, bump_args, one_diff_command, env, rounds)
     timed("one commit: git diff -M --unified=0", one_diff)
     timed("one commit: register check (start-up)", _median(starts))
     timed("one commit: register bump --dry-run", _median(singles))
-    timed("one commit: bump beyond start-up", inside, diff, "the diff")
+    timed("one commit: bump beyond start-up", loaded, paired, "the diff")
+    timed(" the same, its modules' loading counted", inside, paired, "the diff")
     timed(" the same, bump less check (whole processes)", median_difference(singles, starts))
     loaded = "import compat_register.cli, compat_register.api"
     base, more = runs_in_turn(
@@ -224,20 +229,47 @@ def measure_one_commit(
     cpu_only("one commit: follow() alone, in process", alone, diff[1])
 
 
-def timed_inside(root: Path, args: list[str], env: dict[str, str], rounds: int) -> Run:
-    """(wall, 0, CPU) medians over `rounds` cold runs of `register bump code ARGS` of what
-    each spends beyond its start-up, timed inside its own process (`_TIMED_BUMP`): from
-    entering `api.bump` to the end of the command, its git processes' CPU included, less
-    the `check_at` it runs in between (the start-up `register check` also pays). Unlike
-    the difference of two whole processes of some 0.6 s each, whose rounds scatter by
-    more than 0.1 s on a shared machine, this times the few hundredths themselves."""
-    out = root / "timed-inside"
+def timed_inside(
+    root: Path, args: list[str], diff: list[str], env: dict[str, str], rounds: int
+) -> tuple[Run, Run, tuple[float, float]]:
+    """What a cold `register bump code ARGS` spends beyond its start-up, timed inside its
+    own process (`_TIMED_BUMP`): from entering `api.bump` to the end of the command, its
+    git processes' CPU included, less the `check_at` it runs in between (the start-up
+    `register check` also pays). Unlike the difference of two whole processes of some
+    0.6 s each, whose rounds scatter by more than 0.1 s on a shared machine, this times
+    the few hundredths themselves.
+
+    Two such bumps and the `diff` are run in turn, `rounds` times: one bump loads the
+    modules only it needs after the clock starts (its code's loading counted as its
+    work), the other before (start-up is then the interpreter, the command's code and the
+    check every command runs). Returns their (wall, 0, CPU) medians and the diff's (wall,
+    CPU) median over the same rounds."""
+    counted, loaded = root / "timed-counted", root / "timed-loaded"
+    diffs: list[tuple[float, float]] = []
     for _ in range(rounds):
-        done = subprocess.run([sys.executable, "-c", _TIMED_BUMP, str(out), *args], env=env)
-        if done.returncode not in (0, 1):  # 1: some citation changed or is gone
-            raise SystemExit(f"the timed bump failed (exit {done.returncode})")
+        for out, preload in ((counted, ""), (loaded, _BUMP_MODULES)):
+            command = [sys.executable, "-c", _TIMED_BUMP, str(out), preload, *args]
+            done = subprocess.run(command, env=env)
+            if done.returncode not in (0, 1):  # 1: some citation changed or is gone
+                raise SystemExit(f"the timed bump failed (exit {done.returncode})")
+        diffs.append(_timed_child(diff))
+    wall, cpu = (statistics.median(d[i] for d in diffs) for i in range(2))
+    return _timed_runs(counted), _timed_runs(loaded), (wall, cpu)
+
+
+def _timed_runs(out: Path) -> Run:
     runs = [tuple(map(float, line.split())) for line in out.read_text().splitlines()]
     return statistics.median(r[0] for r in runs), 0.0, statistics.median(r[1] for r in runs)
+
+
+def _timed_child(command: list[str]) -> tuple[float, float]:
+    """(wall, CPU) of one run of `command`, its output dropped."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(command, capture_output=True, check=True)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 _TIMED_BUMP = """
@@ -245,6 +277,10 @@ import contextlib, gc, io, os, resource, sys, time
 gc.disable()  # as the console script has it (cli.run)
 from compat_register import api, cli
 from compat_register.api import rewriting
+
+out, preload = sys.argv[1:3]
+if preload:  # the bump's own modules loaded before the clock starts: part of start-up
+    __import__(preload)
 
 def cpu():
     me, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
@@ -261,7 +297,7 @@ def timed_bump(*args, **kwargs):
     marks["enter"] = (time.perf_counter(), cpu())
     return bump(*args, **kwargs)
 rewriting.check_at, api.bump = timed_check, timed_bump
-out, sys.argv[1:] = sys.argv[1], ["bump", "code", *sys.argv[2:]]
+sys.argv[1:] = ["bump", "code", *sys.argv[3:]]
 end = os._exit
 def timed_exit(code):
     wall = time.perf_counter() - marks["enter"][0] - marks["check"][0]
