@@ -210,6 +210,7 @@ def measure_one_commit(
     timed("one commit: git diff -M --unified=0", one_diff)
     timed("one commit: register check (start-up)", _median(starts))
     timed("one commit: register bump --dry-run", _median(singles))
+    timed(" the diff, in the rounds of the timed bumps", (paired[0], 0.0, paired[1]))
     timed("one commit: bump beyond start-up", loaded, paired, "the diff")
     timed(" the same, its modules' loading counted", inside, paired, "the diff")
     timed(" the same, bump less check (whole processes)", median_difference(singles, starts))
