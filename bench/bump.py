@@ -214,9 +214,9 @@ def measure_one_commit(
     timed("one commit: bump beyond start-up", loaded, paired, "the diff")
     timed(" the same, its modules' loading counted", inside, paired, "the diff")
     timed(" the same, bump less check (whole processes)", median_difference(singles, starts))
-    loaded = "import compat_register.cli, compat_register.api"
+    common = "import compat_register.cli, compat_register.api"
     base, more = runs_in_turn(
-        [[sys.executable, "-c", loaded], [sys.executable, "-c", f"{loaded}, {_BUMP_MODULES}"]],
+        [[sys.executable, "-c", common], [sys.executable, "-c", f"{common}, {_BUMP_MODULES}"]],
         env,
         rounds,
     )
