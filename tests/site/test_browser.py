@@ -784,14 +784,16 @@ GENERATED_PAGES = [
     "registers/meta/",
     "registers/xss/",
     "registers/health/",
+    "registers/health/meta/",
     "registers/priorities/",
     "registers/revisions/",
     "registers/revisions/2025-11-25/",
     "registers/matrix/",
 ]
 """Every kind of page the plugin generates in this site: the overview, each register, the
-health, the priorities, the revision matrix, a revision's page and the Matrix page. (The
-Changes page needs a git history: tests/history/test_changes_browser.py runs axe on it.)"""
+health, a register's own health page (drawn with the pruned nav), the priorities, the
+revision matrix, a revision's page and the Matrix page. (The Changes page needs a git
+history: tests/history/test_changes_browser.py runs axe on it.)"""
 
 
 @pytest.fixture(scope="module")

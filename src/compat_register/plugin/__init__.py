@@ -8,7 +8,8 @@ MkDocs' events in, generated files and the nav out: `on_files` asks `api.build_s
 the site (the same one `register render` writes) and adds its files to MkDocs' `Files`
 in memory (`File.generated`), never into docs/; the site's nav section goes into a nav
 that does not list the pages already, and the pages it leaves out (each register's own
-health page) are `not_in_nav`, so that a nav MkDocs makes by folder leaves them out too.
+health page) are `not_in_nav`, so that a nav MkDocs makes by folder leaves them out too;
+each is drawn with the nav pruned to its top-level items (`prunednav`), not the whole nav.
 Problems go to the plugin's logger, so `mkdocs build
 --strict` fails on a dangling reference or a stale citation; an unverified citation (no
 checkout present) and a reference to a pending register are expected and logged at info
@@ -45,6 +46,7 @@ from .. import api
 from ..reporting import report
 from .conversions import Conversions
 from .kept import KeptFiles
+from .prunednav import pruned_nav
 
 log = get_plugin_logger(__name__)
 
@@ -104,6 +106,12 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         """What each generated file was made from, by path (`KeptFiles`): the digest of
         its content, or (modification time, size) of the file it is copied from."""
         self.files: Files | None = None
+        self.unlisted: frozenset[str] = frozenset()
+        """The pages this plugin made `not_in_nav` (`Site.unlisted`), by src URI."""
+        self.out_of_nav: frozenset[str] = frozenset()
+        """Of those, the pages the nav does not name either: drawn with the pruned nav."""
+        self.pruned: Navigation | None = None
+        """This build's nav pruned to its top-level items (`prunednav`)."""
         self._folder: Path | None = None
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
@@ -133,6 +141,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
     def on_build_error(self, *, error: Exception) -> None:
         self.kept.forget()
         self.files = None
+        self.pruned = None
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         """Add the extensions the pages need (as mkdocs-autorefs adds its own) and the assets."""
@@ -164,7 +173,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         site = built.site
         log_problems(site)
         self.sources = {}
-        unlisted = site.unlisted
+        unlisted = self.unlisted = site.unlisted
         for uri, content in site.files().items():
             inclusion = InclusionLevel.NOT_IN_NAV if uri in unlisted else InclusionLevel.UNDEFINED
             _add(files, File.generated(config, uri, content=content, inclusion=inclusion))
@@ -207,9 +216,13 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
 
     @event_priority(-100)  # last: the nav as every other plugin left it
     def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> Navigation:
-        """Served: keep out of this build each generated page whose HTML cannot change
-        (`KeptFiles`), and each generated file that is as it was."""
+        """Prune the nav for the pages this plugin left out of it that it does not name
+        (a hand-written nav may name one: that page is drawn with the whole nav). Served:
+        keep out of this build each generated page whose HTML cannot change (`KeptFiles`),
+        and each generated file that is as it was."""
         self.files = files
+        self.out_of_nav = self.unlisted - {page.file.src_uri for page in nav.pages}
+        self.pruned = pruned_nav(nav) if self.out_of_nav else None
         if self.serving:
             self.kept.keep(config, files, nav, self.sources, self.conversions.context)
         return nav
@@ -217,9 +230,13 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
     def on_page_context(
         self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext:
-        """The pages a template is given are the site's, the kept ones too."""
+        """The pages a template is given are the site's, the kept ones too. A page this
+        plugin left out of the nav is given the pruned nav: on a page in no section the
+        theme would draw every register's entry for nothing (`prunednav`)."""
         if self.kept.kept and self.files is not None:
             context["pages"] = self.kept.pages(self.files, served=True)
+        if self.pruned is not None and page.file.src_uri in self.out_of_nav:
+            context["nav"] = self.pruned
         return context
 
     def on_template_context(
@@ -237,6 +254,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
             anchors = config.validation.links.anchors
             self.kept.after(config, self.files, self.sources, anchors)
         self.files = None  # every page of this build, with its HTML: not held into the next
+        self.pruned = None  # its pages too
 
     @event_priority(-100)  # last: the Markdown every other plugin is done with
     def on_page_markdown(
