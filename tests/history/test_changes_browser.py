@@ -21,6 +21,7 @@ import pytest
 import axecheck
 from compat_register.site.extensions import mkdocs_yaml
 from historyrepo import build_history
+from newpage import waiting_for_new_pages
 
 CHROMIUM = Path("/usr/bin/chromium")
 DRIVER = Path("/usr/bin/chromedriver")
@@ -121,7 +122,7 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         f"--user-data-dir={profile}",
     ):
         options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    driver = waiting_for_new_pages(webdriver.Chrome(service=Service(str(DRIVER)), options=options))
     driver.set_page_load_timeout(30)
     try:
         yield driver

@@ -23,6 +23,7 @@ from test_problems import with_mistakes
 import axecheck
 from compat_register.site.extensions import mkdocs_yaml
 from gitrepo import GitRepo
+from newpage import waiting_for_new_pages
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = REPO / "tests" / "golden" / "basic" / "registers"
@@ -294,6 +295,8 @@ def chromium(profile: Path, javascript: bool = True) -> Iterator[object]:
     # An explicit driver path: Selenium Manager would otherwise try to download one.
     driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
     driver.set_page_load_timeout(30)
+    if javascript:  # without it no script marks the page left (newpage)
+        waiting_for_new_pages(driver)
     try:
         yield driver
     finally:

@@ -32,6 +32,7 @@ import engines
 from compat_register.site.extensions import mkdocs_yaml
 from conftest import RunLine
 from gitrepo import GitRepo
+from newpage import waiting_for_new_pages
 from pagehtml import live
 
 HOSTILE = Path(__file__).parent / "hostile" / "registers"
@@ -281,7 +282,7 @@ def test_nothing_runs_in_chromium(
     options.binary_location = str(CHROMIUM)
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path}"):
         options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    driver = waiting_for_new_pages(webdriver.Chrome(service=Service(str(DRIVER)), options=options))
     try:
         site = request.getfixturevalue(build)
         extra = ["registers/changes", "registers/brk<b>"] if build == "plugin_site" else []
