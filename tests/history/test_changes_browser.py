@@ -130,25 +130,13 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         driver.quit()
 
 
-def loaded(browser, script: str) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
-    """What `script` reads of the page's charts, once it finds them. Reloading the page a
-    test is already on, chromedriver now and then runs a script in the document that is
-    going away, which holds no chart; a page that never shows one times out here."""
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    charts: list[dict[str, object]] = WebDriverWait(browser, 10).until(
-        lambda driver: driver.execute_script(script)
-    )
-    return charts
-
-
 @pytest.mark.parametrize("scheme", ["default", "slate"])
 def test_the_charts_are_drawn_named_and_readable(site: str, browser, scheme: str) -> None:  # type: ignore[no-untyped-def]
     browser.get(site)
     browser.execute_script(
         "document.body.setAttribute('data-md-color-scheme', arguments[0]);", scheme
     )
-    charts = loaded(browser, READ)
+    charts = browser.execute_script(READ)
     assert len(charts) == 2
     for chart in charts:
         assert chart["width"] == 640 and chart["height"] > 150  # viewBox survived the sanitizer
@@ -201,7 +189,7 @@ def test_the_charts_share_an_axis_to_the_build_and_read_at_any_width(  # type: i
     browser.set_window_size(width, 1000)
     try:
         browser.get(site)
-        charts = loaded(browser, LABELS)
+        charts = browser.execute_script(LABELS)
     finally:
         browser.set_window_size(1400, 1000)
     assert len(charts) == 2

@@ -134,11 +134,9 @@ def test_a_revision_page_lists_its_changelog_with_the_entries_covering_it(
     site: str, browser
 ) -> None:  # type: ignore[no-untyped-def]
     browser.get(site + f"registers/revisions/{NEW}/")
-    items = wait(  # a script may run in the page being left (see test_changes_browser)
-        lambda: browser.execute_script(
-            "return Array.from(document.querySelectorAll('#changelog ~ ul li'))"
-            ".map(li => li.textContent.trim().replace(/\\s+/g, ' '))"
-        )
+    items = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#changelog ~ ul li'))"
+        ".map(li => li.textContent.trim().replace(/\\s+/g, ' '))"
     )
     assert items == ["IDs may be strings (SEP-12). — T-01", "Cancellation (PR #40). — no entry"]
 
