@@ -62,6 +62,7 @@ from common import (  # noqa: E402
     best,
     best_call,
     median_difference,
+    run_child,
     runs_in_turn,
     synthetic_parser,
 )
@@ -246,31 +247,19 @@ def timed_inside(
     check every command runs). Returns their (wall, 0, CPU) medians and the diff's (wall,
     CPU) median over the same rounds."""
     counted, loaded = root / "timed-counted", root / "timed-loaded"
-    diffs: list[tuple[float, float]] = []
+    diffs: list[Run] = []
     for _ in range(rounds):
         for out, preload in ((counted, ""), (loaded, _BUMP_MODULES)):
             command = [sys.executable, "-c", _TIMED_BUMP, str(out), preload, *args]
-            done = subprocess.run(command, env=env)
-            if done.returncode not in (0, 1):  # 1: some citation changed or is gone
-                raise SystemExit(f"the timed bump failed (exit {done.returncode})")
-        diffs.append(_timed_child(diff))
-    wall, cpu = (statistics.median(d[i] for d in diffs) for i in range(2))
-    return _timed_runs(counted), _timed_runs(loaded), (wall, cpu)
+            run_child(command, env, ok=(0, 1))  # 1: some citation changed or is gone
+        diffs.append(run_child(diff, env))
+    diff_run = _median(diffs)
+    return _timed_runs(counted), _timed_runs(loaded), (diff_run[0], diff_run[2])
 
 
 def _timed_runs(out: Path) -> Run:
     runs = [tuple(map(float, line.split())) for line in out.read_text().splitlines()]
     return statistics.median(r[0] for r in runs), 0.0, statistics.median(r[1] for r in runs)
-
-
-def _timed_child(command: list[str]) -> tuple[float, float]:
-    """(wall, CPU) of one run of `command`, its output dropped."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    subprocess.run(command, capture_output=True, check=True)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 _TIMED_BUMP = """
