@@ -338,6 +338,14 @@ def _extras(error: ValidationError) -> Iterator[tuple[str, str | None]]:
 
 def _other_message(error: ValidationError, where: str) -> str:
     kind, value = error.validator, error.validator_value
+    if kind == "pattern" and value == _ONE_LINE:
+        return (
+            f"{_field(where)} holds a line break: write it on one line (it is printed in "
+            "tables, lists and pull-request comments, where a new line breaks out)"
+        )
+    if kind == "maxLength":
+        length = f"{len(error.instance):,} characters long"
+        return f"{_field(where)} is {length}, over the {value:,} it may hold"
     if kind == "pattern":
         expected = _expected_form(error.schema) or f"the form {published_pattern(value)}"
         return f"{_field(where)} '{_shown(error.instance)}' is not {expected}{_pattern_hint(error)}"
@@ -347,6 +355,9 @@ def _other_message(error: ValidationError, where: str) -> str:
         return f"{_field(where)} must be at least {value}, not {error.instance}"
     return f"{_field(where)}: {error.message}"
 
+
+_ONE_LINE = python_pattern(load_schema(REGISTER)["$defs"]["line"]["pattern"])
+"""The pattern of a one-line field (a title): every schema's `$defs/line` writes it."""
 
 _REF_NAME = re.compile(r"HEAD|main|master|trunk|develop|v?\d+(\.\d+)+|[\w.-]+/[\w./-]+")
 """A value that reads as a branch or tag (main, v1.2.0, origin/main), not a typo."""

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..model.claims import Claim
 from ..model.diagnostic import Diagnostic
+from ..model.patterns import PatternError, compile_pattern
 from ..model.registers import LinkPattern, Source, Sources
 from . import schema
 from .document import Document
@@ -81,10 +82,13 @@ def _build_links(doc: Document, out: list[Diagnostic]) -> Iterator[LinkPattern]:
         if not isinstance(link, dict) or not isinstance(link.get("pattern"), str):
             continue
         try:
-            pattern = re.compile(link["pattern"])
-        except re.error as err:
+            pattern = compile_pattern(link["pattern"])
+        except PatternError as err:
             mark = doc.mark(("links", index, "pattern"))
-            message = f"link pattern '{link['pattern']}' is not a valid regular expression: {err}"
+            message = (
+                f"link pattern '{link['pattern']}' is not a regular expression RE2 can run: "
+                f"{err} (RE2 matches in linear time: it has no backreferences or lookaround)"
+            )
             out.append(
                 Diagnostic(
                     file=doc.file,
