@@ -4,7 +4,7 @@ Python's `re` backtracks: the link pattern `(a+)+c` against forty `a`s, or a cla
 `**a**a**a**a**a**a**a**a**c` (read as `.*a.*a...`) against a long path, runs for hours,
 and a pull request may write either. So each runs in RE2 (google-re2), whose automata
 never backtrack: time linear in the text, whatever the pattern. What RE2 cannot run
-(backreferences, lookaround) is a `PatternError`, reported where sources.yaml writes it.
+(backreferences, lookaround) is reported where sources.yaml writes it.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ MAX_PATTERN = 1_000
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False  # RE2 would print each refusal on stderr, beside our own line
+_NOTHING = re2.compile("[^\\x00-\\x{10FFFF}]")
+"""A pattern no text matches."""
 
 
 class Spanned(Protocol):
@@ -39,18 +41,14 @@ class Regex(Protocol[M]):
     def fullmatch(self, text: str) -> M | None: ...
 
 
-class PatternError(ValueError):
-    """A pattern RE2 cannot run; the message says why, in RE2's words."""
-
-
-def compile_pattern(pattern: str) -> Regex[Any]:
-    """`pattern` compiled by RE2 (RE2's syntax: Python's, less backreferences and lookaround)."""
+def compile_pattern(pattern: str) -> Regex[Any] | str:
+    """`pattern` compiled by RE2 (Python's syntax less backreferences and lookaround), or
+    RE2's reason it cannot run it."""
     try:
         return re2.compile(pattern, _OPTIONS)  # type: ignore[no-any-return]
     except re2.error as err:
         reason = err.args[0] if err.args else err
-        text = reason.decode("utf-8", "replace") if isinstance(reason, bytes) else str(reason)
-        raise PatternError(text) from None
+        return reason.decode("utf-8", "replace") if isinstance(reason, bytes) else str(reason)
 
 
 @lru_cache(maxsize=4096)
@@ -60,10 +58,8 @@ def glob_regex(glob: str) -> Regex[Any]:
     The gitignore-style reading: `a/**/b.go` is a/b.go or a/x/y/b.go, never a/xb.go. A glob
     RE2 cannot hold (over its memory bound) matches nothing: the schema refuses it already.
     """
-    try:
-        return compile_pattern("".join(_glob_parts(glob)))
-    except PatternError:
-        return compile_pattern("[^\\x00-\\x{10FFFF}]")  # matches no text
+    compiled = compile_pattern("".join(_glob_parts(glob)))
+    return _NOTHING if isinstance(compiled, str) else compiled
 
 
 _GLOB_TOKEN = re2.compile(r"(\*\*/|\*\*|\*|\?|\[[^\]]*\])")

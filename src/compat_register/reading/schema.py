@@ -338,14 +338,10 @@ def _extras(error: ValidationError) -> Iterator[tuple[str, str | None]]:
 
 def _other_message(error: ValidationError, where: str) -> str:
     kind, value = error.validator, error.validator_value
-    if kind == "pattern" and value == _ONE_LINE:
-        return (
-            f"{_field(where)} holds a line break: write it on one line (it is printed in "
-            "tables, lists and pull-request comments, where a new line breaks out)"
-        )
+    if kind == "pattern" and value == _ONE_LINE:  # printed in tables, lists, PR comments
+        return f"{_field(where)} holds a line break: write it on one line"
     if kind == "maxLength":
-        length = f"{len(error.instance):,} characters long"
-        return f"{_field(where)} is {length}, over the {value:,} it may hold"
+        return f"{_field(where)} is {len(error.instance):,} characters long, over the {value:,}"
     if kind == "pattern":
         expected = _expected_form(error.schema) or f"the form {published_pattern(value)}"
         return f"{_field(where)} '{_shown(error.instance)}' is not {expected}{_pattern_hint(error)}"
@@ -356,8 +352,7 @@ def _other_message(error: ValidationError, where: str) -> str:
     return f"{_field(where)}: {error.message}"
 
 
-_ONE_LINE = python_pattern(load_schema(REGISTER)["$defs"]["line"]["pattern"])
-"""The pattern of a one-line field (a title): every schema's `$defs/line` writes it."""
+_ONE_LINE = python_pattern(load_schema(REGISTER)["$defs"]["line"]["pattern"])  # `$defs/line`
 
 _REF_NAME = re.compile(r"HEAD|main|master|trunk|develop|v?\d+(\.\d+)+|[\w.-]+/[\w./-]+")
 """A value that reads as a branch or tag (main, v1.2.0, origin/main), not a typo."""
