@@ -69,7 +69,9 @@ CODES: dict[str, Code] = {
     "duplicate-item": Code(ERROR, "a list that must hold each item once repeats one"),
     "invalid": Code(ERROR, "a value the schema rejects for another reason (its message says)"),
     "bad-citation": Code(ERROR, "a citation that cannot be read (the message shows the form)"),
-    "bad-pattern": Code(ERROR, "a link pattern in sources.yaml is not a regular expression"),
+    "bad-pattern": Code(
+        ERROR, "a link pattern in sources.yaml RE2 cannot run (backreference, lookaround)"
+    ),
     # checking: what a schema cannot express
     "bad-repo": Code(ERROR, "a source's repo is not a location git may be given"),
     "unknown-source": Code(ERROR, "a subject, citation or command names no such source"),
