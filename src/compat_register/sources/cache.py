@@ -89,14 +89,14 @@ def sound(repo_dir: Path) -> bool:
     """Whether git can read every object of the repository (`git fsck`: each pack's checksum,
     each object unpacked and checked). A damaged cache would make every file it holds read
     as empty, and every citation of it look out of range."""
-    return git.succeeds(["--git-dir", str(repo_dir), "fsck", "--no-dangling", "--no-progress"])
+    return git.succeeds(["fsck", "--no-dangling", "--no-progress"], git_dir=repo_dir)
 
 
 def _in_cache(repo_dir: Path, *args: str) -> None:
     """`git ARGS` in a cached repository (named, never looked for: a GIT_DIR of the
     environment, as in a git hook, must not be the one written)."""
     try:
-        git.run(["--git-dir", str(repo_dir), *args], cwd=repo_dir)
+        git.run(args, git_dir=repo_dir)
     except GitSourceError as exc:
         raise GitSourceError(f"git {args[0]} failed in {repo_dir}: {exc}") from exc
 
@@ -194,11 +194,11 @@ def _run_fetch(repo_dir: Path, args: list[str], progress: Progress, shallow: boo
     flags += ["--depth=1"] if shallow else []
     # unpackLimit=1: keep every fetch as one pack, which git installs whole or not at all, so
     # an interrupted fetch never leaves a commit without its trees and blobs.
-    command = ["--git-dir", str(repo_dir), "-c", "fetch.unpackLimit=1", "fetch", *flags]
+    command = ["-c", "fetch.unpackLimit=1", "fetch", *flags]
     proc = git.start(
         [*command, "--", *args],
         stderr=subprocess.PIPE,
-        cwd=repo_dir,
+        git_dir=repo_dir,
         env=git.environment(_FETCH_ENV),
     )
     assert proc.stderr is not None

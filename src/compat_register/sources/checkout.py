@@ -153,8 +153,7 @@ class Checkout:
     def git(self, *args: str) -> bytes:
         """The raw output of `git ARGS` in this repository (paths quoted, `core.quotePath`,
         whatever the user's config says); a `GitSourceError` with git's reason."""
-        command = ["--git-dir", self.git_dir, "-c", "core.quotePath=true", *args]
-        return git.run(command, cwd=self.root)
+        return git.run(["-c", "core.quotePath=true", *args], git_dir=self.git_dir, cwd=self.root)
 
     def close(self) -> None:
         """End the cat-file process."""

@@ -7,7 +7,9 @@ git's own `fatal:` or `error:` line when it printed one (`reason`). Callers add 
 were doing ("git diff failed in ROOT: ...").
 
 Callers hand git options and full shas they checked; whatever a user wrote goes after
-`--`, on git's standard input, or into a config value, never where git reads options.
+`--`, on git's standard input, or into a config value, never where git reads options. The
+repository is named by `git_dir`, which the runner hands git as an absolute path: a relative
+one would be read from `cwd`, not from where the caller meant it.
 """
 
 from __future__ import annotations
@@ -48,17 +50,24 @@ def environment(
     return env
 
 
+def command(args: Sequence[str], git_dir: Path | str | None = None) -> list[str]:
+    """The command line of `git ARGS`, in the repository at `git_dir` when one is named."""
+    where = ["--git-dir", os.path.abspath(git_dir)] if git_dir is not None else []
+    return [GIT, *where, *args]
+
+
 def run(
     args: Sequence[str],
     *,
+    git_dir: Path | str | None = None,
     cwd: Path | str | None = None,
     env: Mapping[str, str] | None = None,
 ) -> bytes:
-    """The standard output of `git ARGS` (run in `cwd`); a `GitSourceError` holding git's
-    reason when git cannot start or fails."""
+    """The standard output of `git ARGS` (in the repository `git_dir`, run in `cwd`); a
+    `GitSourceError` holding git's reason when git cannot start or fails."""
     try:
         done = subprocess.run(
-            [GIT, *args],
+            command(args, git_dir),
             cwd=cwd,
             env=environment() if env is None else env,
             stdin=subprocess.DEVNULL,
@@ -72,10 +81,10 @@ def run(
     return done.stdout
 
 
-def succeeds(args: Sequence[str], *, cwd: Path | str | None = None) -> bool:
+def succeeds(args: Sequence[str], *, git_dir: Path | str | None = None) -> bool:
     """Whether `git ARGS` runs and exits 0 (its output is not wanted)."""
     try:
-        run(args, cwd=cwd)
+        run(args, git_dir=git_dir)
     except GitSourceError:
         return False
     return True
@@ -87,18 +96,17 @@ def start(
     stdin: Target = subprocess.DEVNULL,
     stdout: Target = subprocess.DEVNULL,
     stderr: Target = subprocess.DEVNULL,
-    cwd: Path | str | None = None,
+    git_dir: Path | str | None = None,
     env: Mapping[str, str] | None = None,
 ) -> subprocess.Popen[bytes]:
-    """`git ARGS` started with these streams, for a caller that talks to it as it runs;
-    a `GitSourceError` when git cannot start."""
+    """`git ARGS` (in the repository `git_dir`) started with these streams, for a caller
+    that talks to it as it runs; a `GitSourceError` when git cannot start."""
     try:
         return subprocess.Popen(
-            [GIT, *args],
+            command(args, git_dir),
             stdin=stdin,
             stdout=stdout,
             stderr=stderr,
-            cwd=cwd,
             env=environment() if env is None else env,
         )
     except OSError as exc:
