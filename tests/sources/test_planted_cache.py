@@ -153,3 +153,22 @@ def test_a_cache_linked_elsewhere_is_unlinked_never_followed(tmp_path: Path) -> 
     verified = project.absolute("verify")
     assert verified.returncode == 1
     assert f"{project.cached} is a symbolic link (to {str(victim)!r})" in verified.stdout
+
+
+def test_links_beside_the_cache_lead_nowhere(tmp_path: Path) -> None:
+    """The lock beside a cached repository and a half-made one left by a killed sync,
+    committed as links to places outside the project: neither is followed."""
+    project = new_project(tmp_path)
+    outside = tmp_path / "outside"
+    (outside / "kept").mkdir(parents=True)
+    (outside / "kept" / "file").write_text("kept\n", encoding="utf-8")
+    cache = project.cached.parent
+    cache.mkdir(parents=True)
+    (cache / "spec.lock").symlink_to(outside / "made-by-the-lock")
+    (cache / "spec.git.tmp-1").symlink_to(outside / "kept")
+
+    synced = project.absolute("sync")
+    assert not (outside / "made-by-the-lock").exists()
+    assert (outside / "kept" / "file").read_text(encoding="utf-8") == "kept\n"
+    assert synced.returncode == 0, synced.stdout + synced.stderr
+    assert not (cache / "spec.lock").is_symlink() and not (cache / "spec.git.tmp-1").exists()
