@@ -150,6 +150,9 @@ CODES: dict[str, Code] = {
     ),
     # sources, importing, site
     "sync-failed": Code(ERROR, "register sync could not fetch a source's pinned commit"),
+    "cache-rebuilt": Code(
+        INFO, "a cached repository the tool did not make (hooks, a link, ...): fetched anew"
+    ),
     "import-page": Code(("error", "warning"), "a hand-written page that does not import as is"),
     "page-clash": Code(ERROR, "a register's page has the name of one of the site's own pages"),
     # notices: what a run could not do beside the registers, failing nothing
