@@ -27,6 +27,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, assume, example, given, settings
 from hypothesis import strategies as st
 
+import tiers
 from compat_register import api
 from gitrepo import GitRepo
 from registerfiles import register_head
@@ -37,7 +38,7 @@ EXAMPLES = int(os.environ.get("REGISTER_PROPERTY_EXAMPLES", "100"))
 """Examples per property (docs/pins.md): 100, what CI runs (about a minute for the seven on
 two cores; 200 catch no more of the rules switched off), unless the variable says more."""
 PROPERTY = settings(
-    max_examples=EXAMPLES,
+    max_examples=tiers.examples(EXAMPLES),
     deadline=None,
     derandomize=True,  # the same examples on every run: a suite that is red is red for all
     phases=[Phase.explicit, Phase.generate],  # no shrinking: a repository per try is slow
