@@ -16,7 +16,7 @@ def pytest(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProces
     """`python -m pytest ARGS` from the repository root, in a shell with `env` added (and no
     PYTEST_* variable of this run's)."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist"]
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0"]
     return subprocess.run(
         [*command, f"--basetemp={tmp_path / 'run'}", *args],
         cwd=TESTS.parent,
