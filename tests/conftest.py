@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner, Result
 from hypothesis import is_hypothesis_test, settings
 
+import tiers
 from compat_register.cli import main
 
 RunLine = Callable[[Sequence[str]], Result]
@@ -23,7 +24,9 @@ RunLine = Callable[[Sequence[str]], Result]
 # No deadline in any profile: hypothesis's per-example deadline times each example, and a
 # shared two-core machine makes a first call slow (a DeadlineExceeded that says nothing about
 # the code); tests here time nothing, bench/ measures speed.
-EXAMPLES = {"default": 10, "long": 200}
+EXAMPLES = {"default": 10, "long": 100}
+"""A property test's examples where it names none; one that does names them through
+tiers.examples, which draws a tenth of them in the default tier."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -31,12 +34,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--long",
         action="store_true",
         help="run the long tier alone: the tests marked slow, and every property test "
-        f"at {EXAMPLES['long']} examples (the default tier draws {EXAMPLES['default']})",
+        "at its full examples (the default tier draws a tenth)",
     )
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    tier = "long" if config.getoption("long") else "default"
+    tiers.LONG = config.getoption("long")
+    tier = "long" if tiers.LONG else "default"
     ci = {"derandomize": True, "print_blob": True} if os.environ.get("CI") == "true" else {}
     settings.register_profile(tier, max_examples=EXAMPLES[tier], deadline=None, **ci)
     settings.load_profile(tier)
@@ -61,6 +65,23 @@ def _in_tier(item: pytest.Item, long: bool) -> bool:
     if not long:
         return not slow
     return slow or (isinstance(item, pytest.Function) and is_hypothesis_test(item.obj))
+
+
+# The suite's own switches, read at collection (tests/test_install.py, the golden tests):
+# the only REGISTER_* variables of the caller's a test sees.
+SUITE_SWITCHES = {"REGISTER_INSTALL_TEST", "REGISTER_UPDATE_GOLDEN", "REGISTER_PROPERTY_EXAMPLES"}
+
+
+@pytest.fixture(autouse=True)
+def _without_the_callers_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No REGISTER_* variable of the shell the suite runs in (a `REGISTER_SOURCE_SPEC` set
+    for a local clone, a `REGISTER_CACHE`) and no GIT_* one (a `GIT_DIR` left by a hook):
+    each test sets what it means to test, and its outcome is the same in any shell."""
+    for name in list(os.environ):
+        if name.startswith("GIT_") or (
+            name.startswith("REGISTER_") and name not in SUITE_SWITCHES
+        ):
+            monkeypatch.delenv(name)
 
 
 @pytest.fixture
