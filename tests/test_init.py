@@ -58,7 +58,7 @@ def test_init_then_check_verify_and_strict_build(
     monkeypatch.setenv("REGISTER_SOURCE_SPEC", str(clone.root))
     verified = run_line(["verify", "--strict"])
     assert verified.exit_code == 0, verified.output
-    assert verified.stdout.startswith("4 ok, 0 moved, 0 broken"), verified.stdout
+    assert verified.stdout.startswith("4 citations: 4 ok, 0 moved, 0 broken"), verified.stdout
 
     built = build(here, env={"REGISTER_SOURCE_SPEC": str(clone.root)})
     assert built.returncode == 0, built.stderr

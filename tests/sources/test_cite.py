@@ -187,7 +187,9 @@ def test_the_citations_printed_verify(project: tuple[Path, dict[str, str]]) -> N
     )
     result = CliRunner().invoke(main, ["verify", "--registers", str(registers)], env=env)
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[-1].startswith(f"{len(printed)} ok, 0 moved, 0 broken")
+    assert result.stdout.splitlines()[-1].startswith(
+        f"{len(printed)} citations: {len(printed)} ok, 0 moved"
+    )
 
 
 def test_without_a_checkout_it_says_what_to_do(project: tuple[Path, dict[str, str]]) -> None:
