@@ -661,16 +661,17 @@ def test_concept_matrix_filters_sorts_and_links(site: str, browser) -> None:  # 
     browser.get(site + "registers/matrix/")
     wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
     headers = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "thead th")]
-    assert headers == ["Concept", "mcpx", "go-sdk", "v1", "Done"]  # v1: the hostile one's
+    # each subject by its source's title (v1: the hostile register's subject)
+    assert headers == ["Concept", "mcpx", "MCP Go SDK", "opencode v1", "Done"]
     assert len(concept_rows(browser)) == 9
     choose(browser, "mcpx", "partial")
     assert concept_rows(browser) == ["mcp.meta.typed", "mcp.meta.reserved-keys", "mcp.meta.proxy"]
-    choose(browser, "go-sdk", "not recorded")
+    choose(browser, "MCP Go SDK", "not recorded")
     assert concept_rows(browser) == ["mcp.meta.proxy"]
     wait(lambda: "mcpx=partial" in browser.current_url)
     choose(browser, "mcpx", "all")
-    choose(browser, "go-sdk", "all")
-    sort_button(browser, "go-sdk").click()  # by state: done first, not recorded last
+    choose(browser, "MCP Go SDK", "all")
+    sort_button(browser, "MCP Go SDK").click()  # by state: done first, not recorded last
     order = concept_rows(browser)
     assert order[:2] == ["mcp.meta.object", "mcp.meta.reserved-keys.progress-token"]
     assert order[-2:] == ["mcp.meta", "mcp.meta.proxy"]
@@ -703,7 +704,7 @@ def test_concept_matrix_on_a_phone_is_cards(site: str, phone) -> None:  # type: 
     assert overflow[0] <= width and overflow[1] <= 0, overflow
     row = phone.find_element(By.CSS_SELECTOR, "tbody tr")
     assert phone.execute_script("return getComputedStyle(arguments[0]).display", row) == "block"
-    cell = row.find_element(By.CSS_SELECTOR, "td[data-label='go-sdk']")
+    cell = row.find_element(By.CSS_SELECTOR, "td[data-label='MCP Go SDK']")
     assert cell.get_attribute("role") == "cell"  # a card, still a table to a screen reader
     for badge in phone.find_elements(By.CSS_SELECTOR, "tbody .reg-badge"):
         box = phone.execute_script("return arguments[0].getBoundingClientRect().toJSON()", badge)

@@ -83,7 +83,7 @@ def test_bump_and_fix_at_once_do_what_one_after_the_other_does(tmp_path: Path) -
         process.communicate()
     assert snapshot(project) in endings
     verified = run(project, "verify")
-    assert verified.returncode == 0 and "16 ok, 0 moved," in verified.stdout
+    assert verified.returncode == 0 and "16 citations: 16 ok, 0 moved," in verified.stdout
 
 
 def killed_at_random(root: Path, args: list[str], rng: random.Random, span: float) -> None:

@@ -88,8 +88,11 @@ def check_named(entry: Entry, concepts: Concepts | None, doc: Document) -> Itera
 
 def check_note(entry: Entry, doc: Document) -> Iterator[Diagnostic]:
     """A `partial` or `n/a` state says what is partial, or why it does not apply, in its
-    note: a warning at the state."""
+    note: a warning at the state. Not said of a `note:` written beside `status:` instead
+    of in it: its unknown-field error is the cause, reported alone."""
     if entry.status.key not in NOTED or (entry.status.note and entry.status.note.strip()):
+        return
+    if (*entry.field, "note") in doc.values:
         return
     say = "what is there and what is not" if entry.status.key == "partial" else "why not"
     message = f"state '{entry.status.key}' needs a note: say {say}"

@@ -101,6 +101,12 @@ class Sources:
             self._claims = Claims({alias: s.claims for alias, s in self.sources.items()})
         return self._claims
 
+    def name_of(self, alias: str) -> str:
+        """The name the site shows for a source (a register's subject): its `title`, else
+        its alias (a subject sources.yaml lacks, which `check` reports)."""
+        source = self.sources.get(alias)
+        return source.title if source is not None and source.title else alias
+
 
 class CitationKey(NamedTuple):
     """What names one citation of a register set, whatever object holds it: the file it is

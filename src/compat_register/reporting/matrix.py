@@ -47,10 +47,11 @@ def matrix_text(data: dict[str, Any]) -> str:
 
 
 def matrix_markdown(data: dict[str, Any]) -> str:
-    """A Markdown table for a README: concept, one column per subject, done."""
-    subjects = data["subjects"]
+    """A Markdown table for a README: concept, one column per subject (named as the site
+    names it: its source's title), done."""
+    subjects, names = data["subjects"], data["names"]
     lines = [
-        "| Concept | " + " | ".join(md(s) for s in subjects) + " | Done |",
+        "| Concept | " + " | ".join(md(names[s]) for s in subjects) + " | Done |",
         "|---|" + "---|" * len(subjects) + "---:|",
     ]
     for row in data["rows"]:

@@ -83,6 +83,8 @@ class Matrix:
     rows: tuple[Row, ...]
     unnamed: tuple[Concept, ...]
     """Concepts no entry of any register names, in file order (listed, not an error)."""
+    names: Mapping[str, str] = field(default_factory=dict)
+    """Subject -> the name the site shows for it (its source's title, `Sources.name_of`)."""
 
 
 def rollup(states: list[str]) -> str:
@@ -139,7 +141,8 @@ def matrix(
     )
     used = {concept_id for concept_id, _ in named}
     unnamed = tuple(concept for concept, _ in grouped(concepts) if concept.id not in used)
-    return Matrix(subjects, rows, unnamed)
+    names = {subject: registers.sources.name_of(subject) for subject in subjects}
+    return Matrix(subjects, rows, unnamed, names)
 
 
 def grouped(concepts: tuple[Concept, ...]) -> list[tuple[Concept, int]]:
@@ -204,9 +207,10 @@ def matrix_data(shown: Matrix) -> dict[str, Any]:
     """The matrix as plain data (`register matrix --format json`): `{"subjects": [...],
     "rows": [{"concept", "title", "cells": {ALIAS: {"entry", "state", "since"}}}]}`, each
     row with its parent, depth and done count too, each cell with all its entries and the
-    stale ones; then the IDs of the concepts nobody names."""
+    stale ones; then the IDs of the concepts nobody names, and each subject's shown name."""
     return {
         "subjects": list(shown.subjects),
+        "names": dict(shown.names),
         "rows": [_row_data(row) for row in shown.rows],
         "unnamed": [concept.id for concept in shown.unnamed],
     }
