@@ -75,12 +75,19 @@ def summary_line(diff: Diff) -> str:
     return "; ".join(parts) if parts else "no register changed"
 
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~])")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~&])")
+_MENTION = re.compile(r"@(?=\w)")
+ZERO_WIDTH_SPACE = "\u200b"
+"""Written after an `@` that a name follows: GitHub then notifies no one (`@user`,
+`@org/team`); the text reads the same."""
 
 
 def md(text: str) -> str:
-    """Register text as literal Markdown text (a title may hold `*`, `|`, `<`)."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+    """Register text as literal Markdown text on one line, for a pull-request comment or a
+    README: `*`, `|`, `<`, `#`, `&` escaped, each line break a space (a new line could start
+    a heading or an HTML block), and no `@` that mentions anyone."""
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.splitlines()))
+    return _MENTION.sub("@" + ZERO_WIDTH_SPACE, escaped)
 
 
 def diff_markdown(compared: Compared) -> str:

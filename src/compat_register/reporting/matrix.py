@@ -56,7 +56,7 @@ def matrix_markdown(data: dict[str, Any]) -> str:
     for row in data["rows"]:
         title = "↳ " * row["depth"] + md(row["title"])
         cells = " | ".join(_cell_markdown(row["cells"][subject]) for subject in subjects)
-        concept = code_span(row["concept"])
+        concept = code_span(row["concept"]).replace("|", "\\|")  # a table's cell ends at `|`
         lines.append(f"| {title} ({concept}) | {cells} | {row['done']}/{len(subjects)} |")
     if data["unnamed"]:
         named = ", ".join(code_span(concept) for concept in data["unnamed"])
