@@ -118,8 +118,8 @@ class _Walker:
         """The string whose quote opens at `i`, and the offset past its close."""
         found, end = scanstring(self.text, i + 1)
         if lone := _SURROGATE.search(found):
-            code = f"\\u{ord(lone[0]):04x}"
-            raise JsonProblem(self.where(i), f"a lone surrogate {code} in a string: no character")
+            escape = f"\\u{ord(lone[0]):04x}"
+            raise JsonProblem(self.where(i), f"a lone surrogate {escape} in a string: no character")
         return found, end
 
     def mapping(self, i: int, path: Path_) -> int:
