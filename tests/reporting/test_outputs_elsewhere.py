@@ -70,6 +70,19 @@ def test_a_hostile_title_stays_text_in_the_pull_request_comment(
     assert "# Pwned" in html and "@\u200boctocat" in html  # shown, as text
 
 
+def test_a_hostile_title_stays_on_its_line_in_the_text_diff(
+    tmp_path: Path, run_line: RunLine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Text output lands in CI logs, where a line of its own could be a workflow command."""
+    _, old, new = project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    done = run_line(["diff", old, new])
+    assert done.exit_code == 0, done.output
+    lines = done.stdout.splitlines()
+    assert len(lines) == 4, lines  # the sides, the entry, its title's change, the count
+    assert lines[1].startswith("T-01 Fine\\n\\n# Pwned\\n<details open>") and "@octocat" in lines[1]
+
+
 def test_a_hostile_concept_keeps_one_row_in_the_matrix(tmp_path: Path, run_line: RunLine) -> None:
     (tmp_path / "sources.yaml").write_text(REVISION_SOURCES, "utf-8")
     concepts = (
@@ -85,6 +98,8 @@ def test_a_hostile_concept_keeps_one_row_in_the_matrix(tmp_path: Path, run_line:
     assert all(row.count("<td") == 3 for row in rows[1:]), rows  # concept, `up`, done
     assert "<h1>" not in html and "<details" not in html
     assert not MENTION.search(text_of(html))
+    text = run_line(["matrix", "--registers", str(tmp_path)]).stdout.split("\n\n")[0]
+    assert len(text.splitlines()) == 1 + 2, text  # the header and one line per concept
 
 
 @pytest.mark.parametrize(
