@@ -23,10 +23,11 @@ def check(registers: RegisterSet, documents: dict[str, Document]) -> Iterator[Di
     if concepts is not None:
         yield from check_unique(concepts)
         yield from check_parents(concepts)
+    known = concepts.by_id() if concepts is not None else None  # once: entries are many
     for register in registers.registers:
         doc = documents[register.file]
         for entry in register.entries:
-            yield from check_named(entry, concepts, doc)
+            yield from check_named(entry, known, doc)
             yield from check_note(entry, doc)
 
 
@@ -71,14 +72,13 @@ def _at_parent(concept: Concept, code: str, message: str) -> Diagnostic:
     return Diagnostic.at(where, id=concept.id, code=code, message=message)
 
 
-def check_named(entry: Entry, concepts: Concepts | None, doc: Document) -> Iterator[Diagnostic]:
-    """An entry's `concept:` is one of concepts.yaml's."""
-    if entry.concept is None:
+def check_named(
+    entry: Entry, known: dict[str, Concept] | None, doc: Document
+) -> Iterator[Diagnostic]:
+    """An entry's `concept:` is one of concepts.yaml's (`known`, None without the file)."""
+    if entry.concept is None or (known is not None and entry.concept in known):
         return
-    known = concepts.by_id() if concepts is not None else {}
-    if entry.concept in known:
-        return
-    if concepts is None:
+    if known is None:
         message = f"unknown concept '{entry.concept}': no concepts.yaml beside the registers"
     else:
         message = f"unknown concept '{entry.concept}'{_guess(entry.concept, known)}"
