@@ -144,3 +144,14 @@ def test_globs_read_as_python_read_them() -> None:
         for path in paths:
             expected = truth.match(path) is not None
             assert (glob_regex(glob).fullmatch(path) is not None) == expected, (glob, path)
+
+
+def test_link_matches_read_as_python_read_them() -> None:
+    """Spans (in characters, past non-ASCII text), groups (None for one that did not take
+    part) and the whole match: what `LinkPattern.url_for` and the segments read."""
+    patterns = [r"SEP-(\d+)", r"PR #(\d+)", r"(?P<n>[A-Z]+)-(\d+)(x)?", r"(?i)rfc ?(\d{3,4})"]
+    text = "é SEP-12 ü PR #7, 😀 AB-3x rfc 9110 — RFC7231 SEP- CD-45"
+    for pattern in patterns:
+        ours = [(m.span(), m.groups(), m.group(0)) for m in compile_pattern(pattern).finditer(text)]
+        truth = [(m.span(), m.groups(), m.group(0)) for m in re.finditer(pattern, text)]
+        assert ours == truth and truth, pattern

@@ -93,6 +93,7 @@ CODES: dict[str, Code] = {
     "duplicate-concept": Code(ERROR, "a concept ID used twice in concepts.yaml"),
     "unknown-parent": Code(ERROR, "a concept's parent is no concept"),
     "concept-cycle": Code(ERROR, "concepts whose parents run round in a cycle"),
+    "concept-too-deep": Code(ERROR, "a concept under more parents than the matrix shows (16)"),
     "prose-too-costly": Code(ERROR, "prose too long or too deeply nested to render safely"),
     "bidi-control": Code(WARNING, "a bidirectional control character, which can hide text"),
     "unknown-prefix": Code(WARNING, "an ID-like reference whose prefix is a register's, mistyped"),
