@@ -22,6 +22,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 from packaging.requirements import Requirement
@@ -262,9 +263,10 @@ def pip_installs_what_is_here(run: str, cwd: Path, env: Mapping[str, str]) -> bo
     leaves it out rather than reinstall the package under test into its own venv): each
     `-r FILE`'s requirements and each folder named are `installed`. False for any other
     step, and for a pip install of anything missing: that one runs (and fails offline)."""
-    words = [re.sub(r"\$\{?(\w+)\}?", lambda m: env[m[1]], w) for w in shlex.split(run)]
+    words = shlex.split(run)
     if words[:4] != ["python", "-m", "pip", "install"]:
         return False
+    words = [re.sub(r"\$\{?(\w+)\}?", lambda m: env.get(m[1], ""), w) for w in words]
     named: list[str] = []
     args = iter(words[4:])
     for word in args:
@@ -276,31 +278,42 @@ def pip_installs_what_is_here(run: str, cwd: Path, env: Mapping[str, str]) -> bo
     return bool(named) and all(installed(line) for line in named)
 
 
+GITHUB_ONLY = ("gh ",)
+"""Commands that need GitHub itself (its API and a token): `gh pr comment`."""
+
+
+class Ran(NamedTuple):
+    """What `run_steps` ran, in order, and the outputs the steps set (`steps.ID.outputs.X`)."""
+
+    commands: list[str]
+    context: dict[str, str]
+
+
 def run_steps(
     shell: Shell, steps: list[dict[str, object]], context: Mapping[str, str], **env: str
-) -> list[str]:
+) -> Ran:
     """Run a job's `run:` steps in order, as the runner would: `${{ }}` expanded, `if:`
     evaluated, the step's `env:`, `CI=true`, and a `GITHUB_OUTPUT` file whose outputs the
-    later steps see as `steps.ID.outputs.NAME`. `uses:` steps (GitHub's own actions:
-    checkout, setup-python, cache) are not commands of this project and are passed over,
-    and so is a pip install of what the venv holds (`pip_installs_what_is_here`). Returns
-    the commands run, in order."""
-    context = dict(context)
-    ran = []
+    later steps see as `steps.ID.outputs.NAME`. Passed over: `uses:` steps (GitHub's own
+    actions: checkout, setup-python, cache, pages), a pip install of what the venv holds
+    (`pip_installs_what_is_here`) and a command of `GITHUB_ONLY`."""
+    ran = Ran([], dict(context))
     for step in steps:
-        if "run" not in step or ("if" in step and not holds(str(step["if"]), context)):
+        if "run" not in step or ("if" in step and not holds(str(step["if"]), ran.context)):
             continue
+        run = expand(str(step["run"]), ran.context)
+        if run.startswith(GITHUB_ONLY):
+            continue
+        given = {k: expand(str(v), ran.context) for k, v in dict(step.get("env") or {}).items()}
         output = shell.cwd / ".journey-output"
-        output.write_text("", encoding="utf-8")
-        step_env = {k: expand(str(v), context) for k, v in dict(step.get("env") or {}).items()}
-        run = expand(str(step["run"]), context)
-        full_env = {**shell.env, **env, **step_env, "CI": "true", "GITHUB_OUTPUT": str(output)}
-        if pip_installs_what_is_here(run, shell.cwd, full_env):
+        given = {**env, **given, "CI": "true", "GITHUB_OUTPUT": str(output)}
+        if pip_installs_what_is_here(run, shell.cwd, {**shell.env, **given}):
             continue
-        shell.run(run, **env, **step_env, CI="true", GITHUB_OUTPUT=str(output))
-        ran.append(run)
+        output.write_text("", encoding="utf-8")
+        shell.run(run, **given)
+        ran.commands.append(run)
         for line in output.read_text(encoding="utf-8").splitlines():
             name, _, value = line.partition("=")
-            context[f"steps.{step.get('id')}.outputs.{name}"] = value
+            ran.context[f"steps.{step.get('id')}.outputs.{name}"] = value
         output.unlink()
     return ran

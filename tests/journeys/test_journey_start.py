@@ -15,6 +15,7 @@ import json
 import re
 from pathlib import Path
 
+from gitrepo import GitRepo
 from journey import (
     ROOT,
     SCHEMA,
@@ -28,8 +29,6 @@ from journey import (
     table_forms,
     upstream,
 )
-
-from gitrepo import GitRepo
 
 PROJECT = "my-registers"
 """The folder the docs' `register init my-registers` makes."""
