@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import engines
 from journey import Shell, free_port, installed, revisions, sh_lines, stand_in, upstream
 
 pytestmark = pytest.mark.slow  # a server, and three builds: the long tier
@@ -97,6 +98,7 @@ def test_mkdocs_as_publishing_md_prints_it_serves_an_edit_and_builds(tmp_path: P
     walk(shell, properdocs, tmp_path)  # the same project, mkdocs.yml read by ProperDocs
 
 
+@pytest.mark.skipif(not engines.installed("zensical"), reason="no zensical")
 def test_zensical_as_publishing_md_prints_it(tmp_path: Path) -> None:
     zensical = sh_lines("docs/publishing.md", 2)
     assert zensical[0].startswith("register init --engine zensical")

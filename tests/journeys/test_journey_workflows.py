@@ -13,10 +13,19 @@ from pathlib import Path
 import pytest
 import yaml
 
+import engines
 from gitrepo import GitRepo
 from journey import ROOT, Shell, blocks, revisions, run_steps, stand_in, upstream
 
 pytestmark = pytest.mark.slow  # each builds a site, some two: the long tier
+ENGINES = [
+    "mkdocs",
+    pytest.param(
+        "zensical",
+        marks=pytest.mark.skipif(not engines.installed("zensical"), reason="no zensical"),
+    ),
+]
+"""`register init`'s engines; Zensical comes with the `engines` extra (.ci/run installs it)."""
 
 
 def fresh(tmp_path: Path, engine: str = "mkdocs") -> Shell:
@@ -34,7 +43,7 @@ def built(project: Path) -> bool:
     return (project / "site" / "registers" / "example" / "index.html").is_file()
 
 
-@pytest.mark.parametrize("engine", ["mkdocs", "zensical"])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_the_workflow_init_writes_runs_green(tmp_path: Path, engine: str) -> None:
     root = fresh(tmp_path, engine)
     workflows = sorted((root.cwd / ".github" / "workflows").glob("*.yml"))
@@ -104,7 +113,7 @@ def test_the_workflows_ci_md_prints_run_green(tmp_path: Path) -> None:
     assert "Edited" in (root.cwd / "changes.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("engine", ["mkdocs", "zensical"])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_the_pages_workflow_publishing_md_prints_runs_green(tmp_path: Path, engine: str) -> None:
     """The Pages workflow, and for Zensical the same with its build step replaced by the
     two steps the page gives."""
