@@ -77,8 +77,7 @@ def measure(
 
 def _dropped(path: Path, line: str) -> Diagnostic:
     """The notice that the statements cache there was not used (it was made anew)."""
-    message = line.removeprefix(f"{path}: ")
-    return Diagnostic.notice(str(path), id="statements", code="cache-dropped", message=message)
+    return Diagnostic.notice(str(path), id="statements", code="cache-dropped", message=line)
 
 
 def _coverings(registers: RegisterSet, outcomes: Iterable[Outcome]) -> Iterable[Covering]:

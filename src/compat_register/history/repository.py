@@ -231,12 +231,7 @@ def _notices(cache_file: Path, dropped: str | None, unsaved: str | None) -> list
         for code, line in (("cache-dropped", dropped), ("cache-unwritable", unsaved))
         if line
     ]
-    return [
-        Diagnostic.notice(
-            file, id="history", code=code, message=line.removeprefix(f"{cache_file}: ")
-        )
-        for code, line in found
-    ]
+    return [Diagnostic.notice(file, id="history", code=code, message=line) for code, line in found]
 
 
 def _walk(

@@ -22,7 +22,7 @@ from .regular import MAX_BYTES, read_bytes
 
 
 class Cached(NamedTuple):
-    """A cache file as read: its data when usable, else None; and `dropped`, one line
+    """A cache file as read: its data when usable, else None; and `dropped`, a message
     naming the file, when one was there but is not used (None when it is used, missing,
     or of another version)."""
 
@@ -39,11 +39,11 @@ def read(path: Path, key: str, expected: Any, valid: shape.Check) -> Cached:
         return Cached(None)
     except (OSError, ValueError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        return Cached(None, f"{path}: not used ({reason}); made anew")
+        return Cached(None, f"not using {path} ({reason}): it is made anew")
     if isinstance(data, dict) and data.get(key) != expected:
         return Cached(None)
     if not valid(data):
-        return Cached(None, f"{path}: not used (not the shape this tool writes); made anew")
+        return Cached(None, f"not using {path} (not the shape this tool writes): it is made anew")
     return Cached(data)
 
 
