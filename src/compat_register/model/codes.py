@@ -45,6 +45,7 @@ CODES: dict[str, Code] = {
     "not-read": Code(WARNING, "a `*.yml` file beside the registers, which are read from `*.yaml`"),
     "unreadable": Code(ERROR, "the file cannot be read (permissions, an I/O error)"),
     "not-a-file": Code(ERROR, "not a regular file (a device, FIFO or socket): not read"),
+    "link-outside": Code(ERROR, "a symbolic link that leads outside the project: not read"),
     "file-too-large": Code(ERROR, "the file is over the size limit of one register file"),
     "not-utf8": Code(ERROR, "the file is not UTF-8 text"),
     "empty-file": Code(ERROR, "the file holds no YAML mapping at all"),
@@ -159,6 +160,15 @@ CODES: dict[str, Code] = {
     # notices: what a run could not do beside the registers, failing nothing
     "cache-unwritable": Code(
         INFO, "a cache could not be written: the next run reads anew", run=True
+    ),
+    "cache-dropped": Code(
+        INFO, "a cache not of the shape its writer gives it: not used, made anew", run=True
+    ),
+    "state-refused": Code(
+        WARNING, ".register/ is a link or holds files git tracks: not used on this run", run=True
+    ),
+    "write-interrupted": Code(
+        WARNING, "a write was interrupted: a command that writes finishes it", run=True
     ),
     "no-repository": Code(
         INFO, "no Changes page: the registers are in no git repository", run=True
