@@ -48,8 +48,7 @@ def compile_pattern(pattern: str) -> Regex[Any] | str:
         return reason.decode("utf-8", "replace") if isinstance(reason, bytes) else str(reason)
 
 
-# Globs are translated to RE2, a library matching in linear time, not matched by hand:
-# RE2 keeps the claims' reading of `*`, `**`, `?` and classes exactly.
+# Globs are translated to RE2 (a linear-time library), not matched by hand: same reading.
 @lru_cache(maxsize=4096)
 def glob_regex(glob: str) -> Regex[Any]:
     """`glob` as an RE2 pattern of the whole path: `**` crosses folders, `*` and `?` do not.
