@@ -19,6 +19,7 @@ import shlex
 import socket
 import subprocess
 import sys
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -156,21 +157,21 @@ def revisions(project: Path) -> list[str]:
 # --- running ----------------------------------------------------------------------------
 
 
-def environment(**more: str) -> dict[str, str]:
+def environment() -> dict[str, str]:
     """A user's environment: git with no user config, the venv's scripts first on PATH,
     no REGISTER_* variable of whoever runs the tests (REGISTER_SOURCE_SPEC would be read)."""
     env = {k: v for k, v in git_env().items() if not k.startswith("REGISTER_")}
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
     env.pop("PYTHONPATH", None)
-    return {**env, **more}
+    return env
 
 
 class Shell:
     """A terminal: the folder it is in, and what it runs there, line by line."""
 
-    def __init__(self, cwd: Path, **env: str) -> None:
+    def __init__(self, cwd: Path) -> None:
         self.cwd = cwd
-        self.env = environment(**env)
+        self.env = environment()
 
     def run(
         self, line: str, expect: int | None = 0, **env: str
@@ -178,25 +179,25 @@ class Shell:
         """Run `line` with bash (`-e -o pipefail`, as GitHub Actions does) from `cwd`; a `cd`
         in it moves `cwd` for the lines after. Asserts the exit code when `expect` is not
         None, and that no traceback reached the user."""
-        here = self.cwd / ".journey-cwd"
-        # `-e` does not stop at a failure inside `a && b`: the line's own status is kept.
-        script = f'{line}\nstatus=$?\nprintf %s "$PWD" > {shlex.quote(str(here))}\nexit $status'
-        done = subprocess.run(
-            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
-            cwd=self.cwd,
-            env={**self.env, **env},
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-            check=False,
-        )
-        shown = f"$ {line}  (in {self.cwd})\n{done.stdout}{done.stderr}"
-        assert "Traceback" not in done.stdout + done.stderr, shown
-        if expect is not None:
-            assert done.returncode == expect, shown
-        if here.exists():
-            self.cwd = Path(here.read_text(encoding="utf-8"))
-            here.unlink()
+        with tempfile.TemporaryDirectory() as scratch:  # outside the project: git sees none
+            here = Path(scratch) / "cwd"
+            # `-e` does not stop at a failure inside `a && b`: the line's own status is kept.
+            script = f'{line}\nstatus=$?\nprintf %s "$PWD" > {shlex.quote(str(here))}\nexit $status'
+            done = subprocess.run(
+                ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
+                cwd=self.cwd,
+                env={**self.env, **env},
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT,
+                check=False,
+            )
+            shown = f"$ {line}  (in {self.cwd})\n{done.stdout}{done.stderr}"
+            assert "Traceback" not in done.stdout + done.stderr, shown
+            if expect is not None:
+                assert done.returncode == expect, shown
+            if here.exists():
+                self.cwd = Path(here.read_text(encoding="utf-8"))
         return done
 
     def at(self, folder: Path) -> Shell:
@@ -244,8 +245,8 @@ def installed(requirement: str) -> bool:
     """Whether `requirement` (a requirements.txt line, or a folder pip would install) is
     already met by this virtual environment: the distribution is there, at a version the
     line allows, and, for a direct URL or a folder, installed from that very URL (pip's
-    `direct_url.json`, PEP 610)."""
-    if Path(requirement).is_dir():
+    `direct_url.json`, PEP 610). The one folder the docs install is compat-register's."""
+    if requirement.startswith(("/", ".")) and Path(requirement).is_dir():
         requirement = f"compat-register @ {Path(requirement).resolve().as_uri()}"
     wanted = Requirement(requirement)
     try:
@@ -305,15 +306,15 @@ def run_steps(
         if run.startswith(GITHUB_ONLY):
             continue
         given = {k: expand(str(v), ran.context) for k, v in dict(step.get("env") or {}).items()}
-        output = shell.cwd / ".journey-output"
-        given = {**env, **given, "CI": "true", "GITHUB_OUTPUT": str(output)}
-        if pip_installs_what_is_here(run, shell.cwd, {**shell.env, **given}):
-            continue
-        output.write_text("", encoding="utf-8")
-        shell.run(run, **given)
-        ran.commands.append(run)
-        for line in output.read_text(encoding="utf-8").splitlines():
-            name, _, value = line.partition("=")
-            ran.context[f"steps.{step.get('id')}.outputs.{name}"] = value
-        output.unlink()
+        with tempfile.TemporaryDirectory() as scratch:
+            output = Path(scratch) / "output"
+            output.write_text("", encoding="utf-8")
+            given = {**env, **given, "CI": "true", "GITHUB_OUTPUT": str(output)}
+            if pip_installs_what_is_here(run, shell.cwd, {**shell.env, **given}):
+                continue
+            shell.run(run, **given)
+            ran.commands.append(run)
+            for line in output.read_text(encoding="utf-8").splitlines():
+                name, _, value = line.partition("=")
+                ran.context[f"steps.{step.get('id')}.outputs.{name}"] = value
     return ran
