@@ -59,7 +59,7 @@ def test_check_and_verify_read_crlf_files(project) -> None:
     registers, _, _, _, env = project
     result = run(["verify", "--registers", str(registers)], env)
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("2 ok, ")
+    assert result.stdout.startswith("2 citations: 2 ok, ")
 
 
 def test_bump_keeps_crlf_in_every_file(project) -> None:
@@ -74,7 +74,7 @@ def test_bump_keeps_crlf_in_every_file(project) -> None:
     assert second in (registers / "citations.lock").read_text(encoding="utf-8")
     verified = run(["verify", "--registers", str(registers)], env)
     assert verified.exit_code == 0, verified.output
-    assert verified.stdout.startswith("2 ok, ")
+    assert verified.stdout.startswith("2 citations: 2 ok, ")
 
 
 def test_fix_keeps_crlf_in_the_register_and_the_lock(project) -> None:
@@ -94,7 +94,9 @@ def test_fix_keeps_crlf_in_the_register_and_the_lock(project) -> None:
     for name in ("t.yaml", "citations.lock"):
         assert all_crlf(registers / name), name
     assert b"\r\nT-01 up internal/a.go:4 " in (registers / "citations.lock").read_bytes()
-    assert run(["verify", "--registers", str(registers)], env).stdout.startswith("2 ok, ")
+    assert run(["verify", "--registers", str(registers)], env).stdout.startswith(
+        "2 citations: 2 ok, "
+    )
 
 
 def test_stamp_rewrites_a_crlf_lock_with_crlf(project) -> None:

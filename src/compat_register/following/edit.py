@@ -26,6 +26,7 @@ from ..reading.loader import parse
 from ..reading.schema import integer_keys
 from ..storage.atomic import write_all
 from ..storage.errors import RegisterError
+from ..storage.journal import Journal
 from ..storage.regular import MAX_BYTES, read_bytes
 from . import readback
 from .readback import Reading, reading
@@ -242,7 +243,7 @@ def check_yaml(file: str, text: str) -> Document:
         raise EditError(f"{file}: the edit would break the YAML ({err.message})") from None
 
 
-def write_texts(files: Mapping[str, tuple[str, str]], journal: Path | None = None) -> None:
+def write_texts(files: Mapping[str, tuple[str, str]], journal: Journal | None = None) -> None:
     """Write each file's new text over its old one (`{name: (old text, new text)}`), all
     or none, through `journal` when given (see `storage.atomic.write_all`). Raises
     EditError when a file no longer holds its old text or cannot be written (say, a
