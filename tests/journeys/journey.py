@@ -108,14 +108,19 @@ class Upstream:
 
 
 def upstream(root: Path, revisions: list[str]) -> Upstream:
-    """Build it under `root`: (1) the schema and one page per revision (specrepo's pages,
-    for `register coverage`); (2) two header lines above the schema, every citation moves
-    down two; (3) a README only, every citation carried over; (4) a field added at the
-    top of `Request`, every citation down one again."""
+    """Build it under `root`: (1) the schema, a page and a changelog for each of the first
+    two revisions (specrepo's, for `register coverage`); (2) two header lines above the
+    schema, every citation moves down two; (3) a README only, every citation carried over;
+    (4) a field added at the top of `Request`, every citation down one again."""
     repo = GitRepo(root / "spec")
     repo.write(SCHEMA, HEAD)
-    for revision, page in zip(revisions, (specrepo.OLD_PAGE, specrepo.NEW_PAGE), strict=False):
+    pages = (
+        (specrepo.OLD_PAGE, specrepo.OLD_CHANGELOG),
+        (specrepo.NEW_PAGE, specrepo.NEW_CHANGELOG),
+    )
+    for revision, (page, changelog) in zip(revisions, pages, strict=False):
         repo.write(f"docs/specification/{revision}/basic/index.mdx", page)
+        repo.write(f"docs/specification/{revision}/changelog.mdx", changelog)
     commits = [repo.commit("schema and pages")]
     repo.write(SCHEMA, "// Copyright the authors.\n// SPDX-License-Identifier: MIT\n" + HEAD)
     commits.append(repo.commit("a header"))
@@ -132,20 +137,30 @@ def upstream(root: Path, revisions: list[str]) -> Upstream:
 
 
 def stand_in(project: Path, up: Upstream) -> None:
-    """Point the example source of a fresh project at `up`: its `repo:` at the bare
-    clone, its pin at the first commit, and statement files for `register coverage`
-    when `register init` wrote none. The edit a user makes by hand, as text."""
+    """Point the example source of a fresh project at `up`, its `repo:` at the bare clone
+    and its pin at the first commit, and uncomment the `coverage:` example `register init`
+    wrote under it: the edits a user makes by hand, made as text."""
     sources = project / "registers" / "sources.yaml"
     text = sources.read_text(encoding="utf-8")
     pin = yaml.safe_load(text)["sources"]["spec"]["commit"]
     assert INIT_REPO in text and pin in text, "register init's example source changed"
-    text = text.replace(INIT_REPO, str(up.bare)).replace(pin, up.commits[0])
-    if "coverage" not in yaml.safe_load(text)["sources"]["spec"]:
-        claims = "    claims: [schema/**]"
-        coverage = '    coverage: {statements: ["docs/specification/**/*.mdx"]}'
-        assert claims in text, "register init's example source changed"
-        text = text.replace(claims, f"{claims}\n{coverage}", 1)
+    text = uncommented(text.replace(INIT_REPO, str(up.bare)).replace(pin, up.commits[0]))
+    assert "coverage" in yaml.safe_load(text)["sources"]["spec"]
     sources.write_text(text, encoding="utf-8")
+
+
+def uncommented(text: str) -> str:
+    """`text` with its commented `# coverage:` example made YAML: that line and the more
+    deeply indented comment lines under it lose their `# `."""
+    lines = text.splitlines(keepends=True)
+    (at,) = [i for i, line in enumerate(lines) if line.lstrip().startswith("# coverage:")]
+    indent = lines[at].index("#")
+    lines[at] = lines[at][:indent] + lines[at][indent + 2 :]
+    for i in range(at + 1, len(lines)):
+        if not lines[i].startswith(" " * indent + "#   "):
+            break
+        lines[i] = lines[i][:indent] + lines[i][indent + 2 :]
+    return "".join(lines)
 
 
 def revisions(project: Path) -> list[str]:
