@@ -62,10 +62,10 @@ def test_start_and_readme_from_the_root_and_each_subfolder(tmp_path: Path) -> No
             done = shell.at(project / folder).run(command)
             if command == "register verify":
                 assert done.stdout.startswith("4 citations: 4 ok, "), done.stdout
-    life_of_a_register(project, up.commits, tmp_path)
+    life_of_a_register(project, up.commits)
 
 
-def life_of_a_register(project: Path, commits: list[str], tmp_path: Path) -> None:
+def life_of_a_register(project: Path, commits: list[str]) -> None:
     """stamp, bump (three commits), fix, diff, coverage, matrix, export, cite and render,
     in the forms of the README's command table, from the three folders in turn."""
     forms = table_forms()
@@ -76,7 +76,8 @@ def life_of_a_register(project: Path, commits: list[str], tmp_path: Path) -> Non
     stamped = docs.run(fill(forms["stamp"], ID="EX-01")).stdout  # `register stamp EX-01`
     assert stamped.startswith("stamped 2 citations of 1 entry;"), stamped
     assert "stamped 4 citations of 2 entries" in docs.run(fill(forms["stamp"])).stdout
-    # Item 2 of issue 34: the lock as a Windows checkout (core.autocrlf) gives it.
+    # Item 2 of issue 34: the lock turned CRLF as the issue did, each \n made \r\n (a lock
+    # that stamp had written CRLF already, as it made every new one, then ended in \r\r\n).
     lock = project / "registers" / "citations.lock"
     lock.write_bytes(lock.read_bytes().replace(b"\n", b"\r\n"))
 
