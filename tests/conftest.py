@@ -14,10 +14,11 @@ from compat_register.cli import main
 
 RunLine = Callable[[Sequence[str]], Result]
 
-# Two tiers (README.md, docs/development.md): `pytest` runs the default tier, every behaviour
+# Two tiers (README.md, docs/architecture.md): `pytest` runs the default tier, every behaviour
 # once, in a few minutes; `pytest --long` runs the long tier alone: the tests marked `slow`
-# (random kills, every browser and engine, rebuild-equals-cold) and every property test again
-# at the long profile's examples. .ci/run runs both.
+# (random kills, every page in every scheme and width, ProperDocs in the browser,
+# rebuild-equals-cold) and every property test again at its full examples (tests/tiers.py).
+# .ci/run runs both.
 # Under CI (CI=true, as .ci/run runs) every property test draws the same examples each run,
 # so that a landing is judged on what its author ran; a developer's runs draw new examples
 # and keep any failure they find in .hypothesis/ (hypothesis' own database) until it is fixed.
