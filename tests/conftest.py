@@ -61,16 +61,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def _in_tier(item: pytest.Item, long: bool) -> bool:
     """The default tier is every test not marked `slow`; the long one the `slow` tests and
-    the property tests (again, at the long profile's examples)."""
+    the property tests (again, at their full examples)."""
     slow = item.get_closest_marker("slow") is not None
     if not long:
         return not slow
     return slow or (isinstance(item, pytest.Function) and is_hypothesis_test(item.obj))
 
 
-# The suite's own switches, read at collection (tests/test_install.py, the golden tests):
-# the only REGISTER_* variables of the caller's a test sees.
-SUITE_SWITCHES = {"REGISTER_INSTALL_TEST", "REGISTER_UPDATE_GOLDEN", "REGISTER_PROPERTY_EXAMPLES"}
+SUITE_SWITCHES = {
+    "REGISTER_INSTALL_TEST",  # tests/test_install.py runs
+    "REGISTER_UPDATE_GOLDEN",  # the golden tests rewrite their files
+    "REGISTER_PROPERTY_EXAMPLES",  # tests/following/test_never_silently_wrong.py's examples
+    "REGISTER_SHOTS",  # tests/site/test_browser.py saves screenshots there
+}
+"""The suite's own switches: the only REGISTER_* variables of the caller's a test sees."""
 
 
 @pytest.fixture(autouse=True)
