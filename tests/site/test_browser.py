@@ -21,6 +21,7 @@ import pytest
 from test_problems import with_mistakes
 
 import axecheck
+import tiers
 from compat_register.site.extensions import mkdocs_yaml
 from gitrepo import GitRepo
 from newpage import waiting_for_new_pages
@@ -38,6 +39,9 @@ plugins:
   - search
   - register
 """
+HANG = 60
+"""Seconds after which a page, a server or a wait counts as hung: a bound far above what any
+takes, loaded machine included, not a measure of speed (that is bench/'s)."""
 CHROMIUM = Path("/usr/bin/chromium")
 DRIVER = Path("/usr/bin/chromedriver")
 SPEC = "https://github.com/modelcontextprotocol/modelcontextprotocol/blob/"
@@ -244,7 +248,7 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def wait_for_port(port: int, seconds: float = 10) -> None:
+def wait_for_port(port: int, seconds: float = HANG) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         with socket.socket() as probe:
@@ -294,7 +298,7 @@ def chromium(profile: Path, javascript: bool = True) -> Iterator[object]:
         options.add_argument(flag)
     # An explicit driver path: Selenium Manager would otherwise try to download one.
     driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
-    driver.set_page_load_timeout(30)
+    driver.set_page_load_timeout(HANG)
     if javascript:  # without it no script marks the page left (newpage)
         waiting_for_new_pages(driver)
     try:
@@ -303,7 +307,7 @@ def chromium(profile: Path, javascript: bool = True) -> Iterator[object]:
         driver.quit()
 
 
-def wait(condition, seconds: float = 10):  # type: ignore[no-untyped-def]
+def wait(condition, seconds: float = HANG):  # type: ignore[no-untyped-def]
     """Poll `condition()` until it returns something truthy."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -805,9 +809,9 @@ def axe_script() -> str:
     return axecheck.script()
 
 
-@pytest.mark.parametrize("width", [1400, 390])
-@pytest.mark.parametrize("scheme", ["default", "slate"])
-@pytest.mark.parametrize("page", GENERATED_PAGES)
+@pytest.mark.parametrize(
+    "page, scheme, width", tiers.diagonal(GENERATED_PAGES, ["default", "slate"], [1400, 390])
+)
 def test_no_serious_axe_violation(  # type: ignore[no-untyped-def]
     site: str, browser, axe_script: str, page: str, scheme: str, width: int
 ) -> None:
@@ -982,9 +986,10 @@ def test_the_page_shows_each_mistake_at_its_entry(problem_site: str, browser) ->
     wait(lambda: browser.current_url.endswith("/registers/example/"))
 
 
-@pytest.mark.parametrize("width", [1400, 390])
-@pytest.mark.parametrize("scheme", ["default", "slate"])
-@pytest.mark.parametrize("page", ["registers/", "registers/example/"])
+@pytest.mark.parametrize(
+    "page, scheme, width",
+    tiers.diagonal(["registers/", "registers/example/"], ["default", "slate"], [1400, 390]),
+)
 def test_problems_shown_keep_axe_clean(  # type: ignore[no-untyped-def]
     problem_site: str, browser, axe_script: str, page: str, scheme: str, width: int
 ) -> None:

@@ -17,6 +17,7 @@ from ..reading import folder
 from ..reading.document import Document
 from ..storage import regular
 from ..storage.errors import RegisterError
+from ..storage.journal import Journal
 from ..storage.layout import Paths
 from .loading import Waiting, project_paths, writer_at
 
@@ -107,7 +108,7 @@ def _import_pages(
     name: str | None,
     force: bool,
     dry_run: bool,
-    journal: Path,
+    journal: Journal,
 ) -> Imports:
     from ..following import edit
     from ..importing import plan as importing

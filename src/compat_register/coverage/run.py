@@ -69,8 +69,15 @@ def measure(
                 source.alias, revision, listed, registers, coverings
             )
     cache.save()  # a cache that cannot be written costs the next run time, not this one
+    if cache.dropped is not None and cache_path is not None:
+        problems.append(_dropped(cache_path, cache.dropped))
     result = coverage(revisions, found, coverings)
     return Measured(result, items, [*problems, *exclusion_problems(result, registers)])
+
+
+def _dropped(path: Path, line: str) -> Diagnostic:
+    """The notice that the statements cache there was not used (it was made anew)."""
+    return Diagnostic.notice(str(path), id="statements", code="cache-dropped", message=line)
 
 
 def _coverings(registers: RegisterSet, outcomes: Iterable[Outcome]) -> Iterable[Covering]:

@@ -9,6 +9,7 @@ from urllib.parse import quote
 
 from .claims import Claim, Claims
 from .notation import lines_text
+from .patterns import Regex
 from .positions import Path_, Where
 from .prose import Prose
 from .vocabulary import PROSE
@@ -69,10 +70,12 @@ def web_base(repo: str | None) -> str | None:
 class LinkPattern:
     """An external reference pattern in prose: `SEP-(\\d+)` -> a pull request URL."""
 
-    pattern: re.Pattern[str]
+    pattern: Regex[Any]
+    """Compiled by RE2 (`model.patterns`): linear time in the prose, whatever it holds."""
     url: str
 
-    def url_for(self, match: re.Match[str]) -> str:
+    def url_for(self, match: Any) -> str:
+        """`url` with `{0}` (the match) and `{1}`, `{2}`... (its groups) filled in."""
         url = self.url
         for number, group in enumerate(match.groups(), 1):
             url = url.replace("{" + str(number) + "}", group or "")
