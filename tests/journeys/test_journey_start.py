@@ -60,7 +60,7 @@ def test_start_and_readme_from_the_root_and_each_subfolder(tmp_path: Path) -> No
         for command in register_parts(readme[1]):
             done = shell.at(project / folder).run(command)
             if command == "register verify":
-                assert done.stdout.startswith("4 ok, "), done.stdout
+                assert done.stdout.startswith("4 citations: 4 ok, "), done.stdout
     life_of_a_register(project, up.commits, tmp_path)
 
 
@@ -102,7 +102,8 @@ def life_of_a_register(project: Path, commits: list[str], tmp_path: Path) -> Non
     assert f"schema.ts:{line - 1} -> {SCHEMA}:{line}" in fixed, fixed
     for shell in (root, registers, docs):
         verified = shell.run(fill(forms["verify"]) + " --strict").stdout
-        assert verified.startswith("4 ok, 0 moved") and "0 changed, 0 unstamped" in verified
+        assert verified.startswith("4 citations: 4 ok, 0 moved"), verified
+        assert "0 changed, 0 unstamped" in verified
 
     changed = docs.run(fill(forms["diff"])).stdout  # HEAD against the working tree
     assert "spec" in changed and commits[-1][:7] in changed, changed
