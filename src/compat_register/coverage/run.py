@@ -179,7 +179,11 @@ def threshold_problems(
     (or, with none, an error saying that no source names statement files)."""
     sources = statement_sources(registers)
     if not sources:
-        message = "no source names statement files: add coverage: {statements: [GLOB]} to one"
+        message = (
+            "no coverage is configured: no source names its statement files; add "
+            "coverage: {statements: [GLOB]} to the specification's source (the sources.yaml "
+            "of register init holds one, commented out; docs/coverage.md)"
+        )
         where = Where(registers.sources.file, 1, 1)
         return [Diagnostic.at(where, id="sources", code="coverage-no-statements", message=message)]
     where, alias = sources[0].where, sources[0].alias

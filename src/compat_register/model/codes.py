@@ -70,7 +70,9 @@ CODES: dict[str, Code] = {
     "duplicate-item": Code(ERROR, "a list that must hold each item once repeats one"),
     "invalid": Code(ERROR, "a value the schema rejects for another reason (its message says)"),
     "bad-citation": Code(ERROR, "a citation that cannot be read (the message shows the form)"),
-    "bad-pattern": Code(ERROR, "a link pattern in sources.yaml is not a regular expression"),
+    "bad-pattern": Code(
+        ERROR, "a link pattern in sources.yaml RE2 cannot run (backreference, lookaround)"
+    ),
     # checking: what a schema cannot express
     "bad-repo": Code(ERROR, "a source's repo is not a location git may be given"),
     "unknown-source": Code(ERROR, "a subject, citation or command names no such source"),
@@ -92,6 +94,7 @@ CODES: dict[str, Code] = {
     "duplicate-concept": Code(ERROR, "a concept ID used twice in concepts.yaml"),
     "unknown-parent": Code(ERROR, "a concept's parent is no concept"),
     "concept-cycle": Code(ERROR, "concepts whose parents run round in a cycle"),
+    "concept-too-deep": Code(ERROR, "a concept under more parents than the matrix shows (16)"),
     "prose-too-costly": Code(ERROR, "prose too long or too deeply nested to render safely"),
     "bidi-control": Code(WARNING, "a bidirectional control character, which can hide text"),
     "unknown-prefix": Code(WARNING, "an ID-like reference whose prefix is a register's, mistyped"),
@@ -149,6 +152,9 @@ CODES: dict[str, Code] = {
     ),
     # sources, importing, site
     "sync-failed": Code(ERROR, "register sync could not fetch a source's pinned commit"),
+    "cache-rebuilt": Code(
+        INFO, "a cached repository the tool did not make (hooks, a link, ...): fetched anew"
+    ),
     "import-page": Code(("error", "warning"), "a hand-written page that does not import as is"),
     "page-clash": Code(ERROR, "a register's page has the name of one of the site's own pages"),
     # notices: what a run could not do beside the registers, failing nothing

@@ -109,8 +109,8 @@ class LockText:
     file: str
     """The path as messages show it."""
     text: str | None
-    """Lines end in "\n" as the lock is made (a CRLF lock is written back CRLF:
-    `edit.encoded`); None when the file could not be read."""
+    """As decoded, its line ends as they are (`edit.encoded` compares the file with it
+    before a rewrite, which keeps CRLF); None when the file could not be read."""
     problem: str | None = None
     """Why it could not be read: `cannot read: ...`."""
 
@@ -128,7 +128,7 @@ def read_lock(paths: Paths) -> LockText | None:
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) else None
         return LockText(path, file, None, f"cannot read: {reason or err}")
-    return LockText(path, file, text.replace("\r\n", "\n"))
+    return LockText(path, file, text)
 
 
 def _not_read(root: Path) -> list[Diagnostic]:

@@ -2,8 +2,10 @@
 `register bump` (`SourceCache`).
 
 Each is a real bare repository that can fetch more commits later. It appears only once it
-holds its commit, is rebuilt when git finds it damaged, and two syncs at once (threads or
-processes) take turns under a lock. Every git process starts through the runner.
+holds its commit, is rebuilt when git finds it damaged or when it is not as the tool made
+it (`cacheshape.foreign`: a pull request may have committed one, hooks and all), and two
+syncs at once (threads or processes) take turns under a lock. Every git process starts
+through the hardened runner; no link under the cache is followed, each is removed itself.
 """
 
 from __future__ import annotations
@@ -21,13 +23,12 @@ from typing import IO
 
 from ..checking.safety import check_commit, check_repo_url, is_local_path
 from . import git
+from .cacheshape import foreign
 from .checkout import Checkout
 from .git import GitSourceError
 from .inputs import FULL_SHA, check_alias, check_ref, require
 
 _TIP = "refs/register/tip"
-# The environment of every fetch: no transport but these, and no prompt that would hang CI.
-_FETCH_ENV = {"GIT_ALLOW_PROTOCOL": "https:ssh:file", "GIT_TERMINAL_PROMPT": "0"}
 
 Progress = Callable[[str], None] | None
 """Told each line of git's progress, when wanted."""
@@ -39,6 +40,8 @@ class SourceCache:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self.rebuilt: dict[str, str] = {}
+        """Each alias whose repository was removed before a fetch, and why (an info line)."""
 
     def repo_dir(self, alias: str) -> Path:
         """Where the cached repository of source `alias` lives (it may not exist)."""
@@ -68,16 +71,30 @@ class SourceCache:
         require(check_ref(ref))
         return self._update(alias, lambda repo_dir: _fetch_ref_into(repo_dir, repo, ref, progress))
 
+    def foreign(self, alias: str) -> str | None:
+        """Why the cached repository of `alias` is not one the tool made ("PATH is a
+        symbolic link ..."); None when it is, or when there is none."""
+        repo_dir = self.repo_dir(alias)
+        if not os.path.lexists(repo_dir):
+            return None
+        why = foreign(repo_dir)
+        return f"{repo_dir} {why}" if why else None
+
     def _update(self, alias: str, fetch: Callable[[Path], str]) -> str:
-        """Run `fetch` on the cached repo of `alias` (made first if missing), under its lock."""
+        """Run `fetch` on the cached repo of `alias` (made first if missing), under its lock;
+        one the tool did not make, or damaged, is removed first and fetched anew."""
         final = self.repo_dir(alias)
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             with _locked(self.root / f"{alias}.lock"):
                 for stale in self.root.glob(f"{alias}.git.tmp-*"):  # left by a killed sync
                     _remove_tree(stale)
-                if final.exists() and not sound(final):
-                    _remove_tree(final)  # damaged (a corrupt pack, say): fetched anew
+                why = self.foreign(alias)
+                if why is None and final.exists() and not sound(final):
+                    why = f"{final} is damaged"  # a corrupt pack, say
+                if why is not None:
+                    self.rebuilt[alias] = why
+                    _remove_tree(final)
                 if final.exists():
                     return fetch(final)
                 return _build(final, fetch)
@@ -89,21 +106,25 @@ def sound(repo_dir: Path) -> bool:
     """Whether git can read every object of the repository (`git fsck`: each pack's checksum,
     each object unpacked and checked). A damaged cache would make every file it holds read
     as empty, and every citation of it look out of range."""
-    return git.succeeds(["--git-dir", str(repo_dir), "fsck", "--no-dangling", "--no-progress"])
+    return git.succeeds(["fsck", "--no-dangling", "--no-progress"], git_dir=repo_dir)
 
 
 def _in_cache(repo_dir: Path, *args: str) -> None:
     """`git ARGS` in a cached repository (named, never looked for: a GIT_DIR of the
     environment, as in a git hook, must not be the one written)."""
     try:
-        git.run(["--git-dir", str(repo_dir), *args], cwd=repo_dir)
+        git.run(args, git_dir=repo_dir)
     except GitSourceError as exc:
         raise GitSourceError(f"git {args[0]} failed in {repo_dir}: {exc}") from exc
 
 
 @contextlib.contextmanager
 def _locked(path: Path) -> Iterator[None]:
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    """Hold the lock file at `path` (made when missing; a link there is removed, never
+    followed to make or open a file elsewhere)."""
+    if os.path.islink(path):
+        os.unlink(path)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -115,7 +136,8 @@ def _build(final: Path, fetch: Callable[[Path], str]) -> str:
     tmp = final.with_name(f"{final.name}.tmp-{os.getpid()}")
     try:
         tmp.mkdir()
-        _in_cache(tmp, "init", "--bare", "--quiet")
+        # No template: no hooks, info or description, only what `cacheshape.MADE` names.
+        _in_cache(tmp, "init", "--bare", "--quiet", "--template=", "--object-format=sha1")
         sha = fetch(tmp)
         tmp.rename(final)  # atomic: `final` never exists half-made
         return sha
@@ -126,11 +148,14 @@ def _build(final: Path, fetch: Callable[[Path], str]) -> str:
 def _remove_tree(path: Path, seconds: float = 5.0) -> None:
     """Remove `path`, and again while something still writes into it: a process an
     interrupted `git fetch` started (index-pack, writing the pack) can outlive it by a
-    moment, and a file it makes during one removal leaves the folder behind."""
+    moment, and a file it makes during one removal leaves the folder behind. A link or a
+    file is removed itself (rmtree never follows a link inside the folder either)."""
     deadline = time.monotonic() + seconds
     while True:
+        if os.path.islink(path) or (os.path.lexists(path) and not path.is_dir()):
+            os.unlink(path)
         shutil.rmtree(path, ignore_errors=True)
-        if not path.exists() or time.monotonic() > deadline:
+        if not os.path.lexists(path) or time.monotonic() > deadline:
             return
         time.sleep(0.05)
 
@@ -194,12 +219,11 @@ def _run_fetch(repo_dir: Path, args: list[str], progress: Progress, shallow: boo
     flags += ["--depth=1"] if shallow else []
     # unpackLimit=1: keep every fetch as one pack, which git installs whole or not at all, so
     # an interrupted fetch never leaves a commit without its trees and blobs.
-    command = ["--git-dir", str(repo_dir), "-c", "fetch.unpackLimit=1", "fetch", *flags]
+    command = ["-c", "fetch.unpackLimit=1", "fetch", *flags]
     proc = git.start(
         [*command, "--", *args],
         stderr=subprocess.PIPE,
-        cwd=repo_dir,
-        env=git.environment(_FETCH_ENV),
+        git_dir=repo_dir,
     )
     assert proc.stderr is not None
     problem = ""

@@ -95,9 +95,10 @@ class CatFile:
     def _reader(self) -> subprocess.Popen[bytes]:
         if self._process is None:
             self._process = git.start(
-                ["--git-dir", self.git_dir, "cat-file", "--batch"],
+                ["cat-file", "--batch"],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
+                git_dir=self.git_dir,
             )
         return self._process
 
@@ -118,9 +119,10 @@ class BlobBatch:
         self._answers = tempfile.TemporaryFile()  # noqa: SIM115 - closed by collect()
         # A file, not a pipe: git would fill a pipe nobody reads yet, and stall.
         self._process = git.start(
-            ["--git-dir", git_dir, "cat-file", "--batch"],
+            ["cat-file", "--batch"],
             stdin=subprocess.PIPE,
             stdout=self._answers,
+            git_dir=git_dir,
         )
 
     def ask(self, paths: Iterable[str]) -> None:

@@ -25,9 +25,6 @@ from .inputs import FULL_SHA, check_rev, require, require_sha
 # otherwise turn a file's hunks into one "Binary files ... differ" line, read as no change.
 _DIFF_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "--text", "-M", "--unified=0")
 _DIFF_PREFIXES = ("--src-prefix=a/", "--dst-prefix=b/")
-# Told not to look above the root (as `git -C root` would) nor to take a repository named
-# by the environment: the checkout is the repository at its root, or none.
-_OUTSIDE = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES")
 
 
 class Checkout:
@@ -153,8 +150,7 @@ class Checkout:
     def git(self, *args: str) -> bytes:
         """The raw output of `git ARGS` in this repository (paths quoted, `core.quotePath`,
         whatever the user's config says); a `GitSourceError` with git's reason."""
-        command = ["--git-dir", self.git_dir, "-c", "core.quotePath=true", *args]
-        return git.run(command, cwd=self.root)
+        return git.run(["-c", "core.quotePath=true", *args], git_dir=self.git_dir, cwd=self.root)
 
     def close(self) -> None:
         """End the cat-file process."""
@@ -194,10 +190,11 @@ def _git_dir(root: Path) -> str:
     plain = _plain_git_dir(root)
     if plain is not None:
         return plain
+    # Told not to look above the root (as `git -C root` would); the runner takes no
+    # repository from the environment: the checkout is the repository at its root, or none.
     ceiling = {"GIT_CEILING_DIRECTORIES": os.path.dirname(os.path.realpath(root))}
-    env = git.environment(ceiling, without=_OUTSIDE)  # the ceiling as git sees it
     try:
-        out = git.run(["rev-parse", "--absolute-git-dir"], cwd=root, env=env)
+        out = git.run(["rev-parse", "--absolute-git-dir"], cwd=root, env=ceiling)
     except GitSourceError:  # no such directory, or no repository at it
         out = b""
     if not out.strip():

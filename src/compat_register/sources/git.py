@@ -1,4 +1,4 @@
-"""The one git runner: every git process compat-register starts, starts here.
+"""The one git runner: every git process compat-register starts, starts here, hardened.
 
 One way to start git (`run` for a command's output, `start` for a process read as it runs:
 `cat-file --batch`, `fetch`), one environment (`environment`), and one error mapping: a
@@ -7,7 +7,16 @@ git's own `fatal:` or `error:` line when it printed one (`reason`). Callers add 
 were doing ("git diff failed in ROOT: ...").
 
 Callers hand git options and full shas they checked; whatever a user wrote goes after
-`--`, on git's standard input, or into a config value, never where git reads options.
+`--`, on git's standard input, or into a config value, never where git reads options. The
+repository is named by `git_dir`, which the runner hands git as an absolute path: a relative
+one would be read from `cwd`, not from where the caller meant it.
+
+The hardening (`HARDENED`, `_SAFE`): a repository read here may be one a pull request
+brought (a planted cache, a folder holding a bare repository), so no git started here runs
+a hook, asks an fsmonitor, pages, takes a bare repository it was not named, talks any
+transport but https, ssh and file, reads the system config or swaps objects by a replace
+ref, and none takes a repository, index or config from the caller's environment.
+`cache.py` rebuilds a cache repository whose own config the tool did not write.
 """
 
 from __future__ import annotations
@@ -22,8 +31,46 @@ from ..storage.errors import RegisterError
 
 GIT = "git"
 
-_C_LOCALE = {"LANGUAGE": "C", "LC_ALL": "C"}
-"""git's messages untranslated, so that `reason` finds its `fatal:` and `error:` lines."""
+HARDENED = (
+    "--no-pager",
+    *("-c", f"core.hooksPath={os.devnull}"),  # no hook, whatever hooks/ holds
+    *("-c", "core.fsmonitor=false"),  # a config's fsmonitor is a command git would run
+    *("-c", "safe.bareRepository=explicit"),  # a bare repository only when named
+)
+"""git's options before any command's own: the command line outranks every config file."""
+
+_SAFE = {
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_NO_REPLACE_OBJECTS": "1",  # a planted refs/replace/ must not change what is read
+    "GIT_ALLOW_PROTOCOL": "https:ssh:file",  # what sources.yaml may name (checking.safety)
+    "GIT_TERMINAL_PROMPT": "0",  # no prompt that would hang CI
+    "LANGUAGE": "C",  # git's messages untranslated, so that `reason` finds its
+    "LC_ALL": "C",  # `fatal:` and `error:` lines
+}
+"""Set in every git's environment, over the caller's and the runner's callers'."""
+
+CALLERS_REPOSITORY = frozenset(
+    [
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_CONFIG",
+        "GIT_CONFIG_PARAMETERS",
+        "GIT_CONFIG_COUNT",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_IMPLICIT_WORK_TREE",
+        "GIT_GRAFT_FILE",
+        "GIT_INDEX_FILE",
+        "GIT_NO_REPLACE_OBJECTS",
+        "GIT_REPLACE_REF_BASE",
+        "GIT_PREFIX",
+        "GIT_INTERNAL_SUPER_PREFIX",
+        "GIT_SHALLOW_FILE",
+        "GIT_COMMON_DIR",
+    ]
+)
+"""What `git rev-parse --local-env-vars` names: a repository, index or config of the
+caller's (a git hook's GIT_DIR and GIT_INDEX_FILE, say), never the one read here."""
 
 Target = int | IO[bytes] | None
 """Where a started git's stream goes: `subprocess.PIPE`, `DEVNULL`, a file, or inherited."""
@@ -37,30 +84,34 @@ class DamagedRepository(GitSourceError):
     """git holds an object it cannot unpack: the repository (a cache, say) is damaged."""
 
 
-def environment(
-    extra: Mapping[str, str] | None = None, without: Sequence[str] = ()
-) -> dict[str, str]:
-    """The environment git runs in: this process's, git's messages in English, `extra`
-    over it, and none of the variables named in `without`."""
-    env = {key: value for key, value in os.environ.items() if key not in without}
-    env.update(_C_LOCALE)
-    env.update(extra or {})
-    return env
+def environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment git runs in: this process's without the caller's repository
+    (`CALLERS_REPOSITORY`), `extra` over it, and the hardening (`_SAFE`) over all."""
+    env = {key: value for key, value in os.environ.items() if key not in CALLERS_REPOSITORY}
+    return {**env, **(extra or {}), **_SAFE}
+
+
+def command(args: Sequence[str], git_dir: Path | str | None = None) -> list[str]:
+    """The command line of `git ARGS`, in the repository at `git_dir` when one is named."""
+    where = ["--git-dir", os.path.abspath(git_dir)] if git_dir is not None else []
+    return [GIT, *HARDENED, *where, *args]
 
 
 def run(
     args: Sequence[str],
     *,
+    git_dir: Path | str | None = None,
     cwd: Path | str | None = None,
     env: Mapping[str, str] | None = None,
 ) -> bytes:
-    """The standard output of `git ARGS` (run in `cwd`); a `GitSourceError` holding git's
-    reason when git cannot start or fails."""
+    """The standard output of `git ARGS` (in the repository `git_dir`, run in `cwd`, with
+    `env` added to its environment); a `GitSourceError` holding git's reason when git
+    cannot start or fails."""
     try:
         done = subprocess.run(
-            [GIT, *args],
+            command(args, git_dir),
             cwd=cwd,
-            env=environment() if env is None else env,
+            env=environment(env),
             stdin=subprocess.DEVNULL,
             capture_output=True,
             check=False,
@@ -72,10 +123,10 @@ def run(
     return done.stdout
 
 
-def succeeds(args: Sequence[str], *, cwd: Path | str | None = None) -> bool:
+def succeeds(args: Sequence[str], *, git_dir: Path | str | None = None) -> bool:
     """Whether `git ARGS` runs and exits 0 (its output is not wanted)."""
     try:
-        run(args, cwd=cwd)
+        run(args, git_dir=git_dir)
     except GitSourceError:
         return False
     return True
@@ -87,19 +138,18 @@ def start(
     stdin: Target = subprocess.DEVNULL,
     stdout: Target = subprocess.DEVNULL,
     stderr: Target = subprocess.DEVNULL,
-    cwd: Path | str | None = None,
+    git_dir: Path | str | None = None,
     env: Mapping[str, str] | None = None,
 ) -> subprocess.Popen[bytes]:
-    """`git ARGS` started with these streams, for a caller that talks to it as it runs;
-    a `GitSourceError` when git cannot start."""
+    """`git ARGS` (in the repository `git_dir`) started with these streams, for a caller
+    that talks to it as it runs; a `GitSourceError` when git cannot start."""
     try:
         return subprocess.Popen(
-            [GIT, *args],
+            command(args, git_dir),
             stdin=stdin,
             stdout=stdout,
             stderr=stderr,
-            cwd=cwd,
-            env=environment() if env is None else env,
+            env=environment(env),
         )
     except OSError as exc:
         raise GitSourceError(f"cannot run git: {exc.strerror or exc}") from exc

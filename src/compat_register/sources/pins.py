@@ -63,7 +63,10 @@ class Checkouts:
         tried: list[str] = []
         cloned = True
         for root, where in places:
-            pin, found = _open_at(root, source)
+            why = self.cache.foreign(source.alias) if where == CACHE_PLACE else None
+            if why:
+                why = f"{why}, so commit {source.commit} cannot be read"
+            pin, found = (Pin(None, None, why), True) if why else _open_at(root, source)
             if pin.checkout is not None or pin.problem is None:
                 return pin
             tried.append(f"{where} {pin.problem}")
@@ -116,7 +119,7 @@ def checkout_places(
 ) -> list[tuple[Path, str]]:
     """Where a source may be read, in the order tried, each with how it was named: its local
     checkout (REGISTER_SOURCE_<ALIAS>, else `path:` relative to the registers folder), then
-    the cache when it holds a repository of the source."""
+    the cache when it holds anything for the source (a link too: `Checkouts` refuses it)."""
     places: list[tuple[Path, str]] = []
     variable = source_variable(source.alias)
     if environ.get(variable):
@@ -124,7 +127,7 @@ def checkout_places(
     elif source.path:
         places.append((paths.written(source.path), f"path: {source.path}:"))
     cached = cache.repo_dir(source.alias)
-    if cached.is_dir():
+    if os.path.lexists(cached):
         places.append((cached, CACHE_PLACE))
     return places
 
@@ -208,7 +211,17 @@ def sync_all(
             problems.append(
                 Diagnostic.at(source.where, id=source.alias, code="sync-failed", message=str(err))
             )
+        if source.alias in cache.rebuilt:
+            problems.append(_rebuilt(source, cache.rebuilt[source.alias]))
     return synced, problems
+
+
+def _rebuilt(source: Source, why: str) -> Diagnostic:
+    """The info line of a cached repository removed and fetched anew."""
+    message = f"{why}: removed and fetched anew"
+    return Diagnostic.at(
+        source.where, id=source.alias, code="cache-rebuilt", message=message, severity="info"
+    )
 
 
 def _held_locally(

@@ -1,0 +1,79 @@
+"""A project as a new user makes it: `register init p`, its one source's `repo:` a local
+bare repository with real history standing in for the public one, and the installed
+`register` run in it as a subprocess with relative paths (`Project.register`)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from gitrepo import GitRepo, git_env
+
+REGISTER = str(Path(sys.executable).parent / "register")
+"""The console script this environment installed."""
+INIT_REPO = "https://github.com/modelcontextprotocol/modelcontextprotocol"
+SCHEMA = "schema/2024-11-05/schema.ts"
+
+
+def schema(tail: str = "") -> str:
+    """A schema.ts holding the lines `register init`'s example register cites."""
+    lines = [f"// line {n}" for n in range(1, 50)]
+    lines[20] = "  _meta?: {"
+    lines[24] = "    progressToken?: ProgressToken;"
+    lines[36] = "  _meta?: { [key: string]: unknown };"
+    lines[41] = "export interface Result {"
+    return "\n".join(lines) + "\n" + tail
+
+
+@dataclass
+class Project:
+    root: Path
+    upstream: GitRepo
+    bare: Path
+    """The source's `repo:`, a bare clone of `upstream`."""
+    early: str
+    """A commit before the pin (what a stranger's planted cache holds)."""
+    pinned: str
+    tip: str
+
+    def register(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """The installed `register ARGS`, run from the project's root."""
+        return subprocess.run(
+            [REGISTER, *args], cwd=self.root, env=git_env(), capture_output=True, text=True
+        )
+
+    def absolute(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """`register ARGS --registers ABSOLUTE-PATH`, which ran on every version."""
+        return self.register(*args, "--registers", str(self.root / "registers"))
+
+    @property
+    def sources(self) -> Path:
+        return self.root / "registers" / "sources.yaml"
+
+    @property
+    def cached(self) -> Path:
+        """The cached repository of the source `spec`."""
+        return self.root / ".register" / "cache" / "spec.git"
+
+
+def new_project(tmp_path: Path) -> Project:
+    """`register init p` in `tmp_path`, pinned to the second of three upstream commits."""
+    upstream = GitRepo(tmp_path / "upstream")
+    upstream.write("README", "early\n")
+    early = upstream.commit("early")
+    upstream.write(SCHEMA, schema())
+    pinned = upstream.commit("pinned")
+    upstream.write(SCHEMA, schema("// appended\n"))
+    tip = upstream.commit("tip")
+    bare = tmp_path / "upstream.git"
+    upstream.git("clone", "--quiet", "--bare", str(upstream.root), str(bare))
+    init = [REGISTER, "init", "p"]
+    subprocess.run(init, cwd=tmp_path, env=git_env(), capture_output=True, check=True)
+    project = Project(tmp_path / "p", upstream, bare, early, pinned, tip)
+    text = project.sources.read_text(encoding="utf-8")
+    written = text.split("commit: ", 1)[1].split()[0]
+    text = text.replace(INIT_REPO, str(bare)).replace(written, pinned)
+    project.sources.write_text(text, encoding="utf-8")
+    return project
