@@ -7,21 +7,81 @@ from collections.abc import Callable, Sequence
 
 import pytest
 from click.testing import CliRunner, Result
-from hypothesis import settings
+from hypothesis import is_hypothesis_test, settings
 
+import tiers
 from compat_register.cli import main
 
 RunLine = Callable[[Sequence[str]], Result]
 
+# Two tiers (README.md, docs/development.md): `pytest` runs the default tier, every behaviour
+# once, in a few minutes; `pytest --long` runs the long tier alone: the tests marked `slow`
+# (random kills, every browser and engine, rebuild-equals-cold) and every property test again
+# at the long profile's examples. .ci/run runs both.
 # Under CI (CI=true, as .ci/run runs) every property test draws the same examples each run,
 # so that a landing is judged on what its author ran; a developer's runs draw new examples
 # and keep any failure they find in .hypothesis/ (hypothesis' own database) until it is fixed.
-# No deadline in CI: hypothesis's per-example deadline times each example, and a shared
-# two-core runner makes a first call slow (a DeadlineExceeded that says nothing about the
-# code); tests here time nothing, bench/ measures speed.
-settings.register_profile("ci", derandomize=True, print_blob=True, deadline=None)
-if os.environ.get("CI") == "true":
-    settings.load_profile("ci")
+# No deadline in any profile: hypothesis's per-example deadline times each example, and a
+# shared two-core machine makes a first call slow (a DeadlineExceeded that says nothing about
+# the code); tests here time nothing, bench/ measures speed.
+EXAMPLES = {"default": 10, "long": 100}
+"""A property test's examples where it names none; one that does names them through
+tiers.examples, which draws a tenth of them in the default tier."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--long",
+        action="store_true",
+        help="run the long tier alone: the tests marked slow, and every property test "
+        "at its full examples (the default tier draws a tenth)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    tiers.LONG = config.getoption("long")
+    tier = "long" if tiers.LONG else "default"
+    ci = {"derandomize": True, "print_blob": True} if os.environ.get("CI") == "true" else {}
+    settings.register_profile(tier, max_examples=EXAMPLES[tier], deadline=None, **ci)
+    settings.load_profile(tier)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep the tier asked for; a test named by its id outside it is deselected too."""
+    long = config.getoption("long")
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
+    for item in items:
+        (keep if _in_tier(item, long) else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+def _in_tier(item: pytest.Item, long: bool) -> bool:
+    """The default tier is every test not marked `slow`; the long one the `slow` tests and
+    the property tests (again, at the long profile's examples)."""
+    slow = item.get_closest_marker("slow") is not None
+    if not long:
+        return not slow
+    return slow or (isinstance(item, pytest.Function) and is_hypothesis_test(item.obj))
+
+
+# The suite's own switches, read at collection (tests/test_install.py, the golden tests):
+# the only REGISTER_* variables of the caller's a test sees.
+SUITE_SWITCHES = {"REGISTER_INSTALL_TEST", "REGISTER_UPDATE_GOLDEN", "REGISTER_PROPERTY_EXAMPLES"}
+
+
+@pytest.fixture(autouse=True)
+def _without_the_callers_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No REGISTER_* variable of the shell the suite runs in (a `REGISTER_SOURCE_SPEC` set
+    for a local clone, a `REGISTER_CACHE`) and no GIT_* one (a `GIT_DIR` left by a hook):
+    each test sets what it means to test, and its outcome is the same in any shell."""
+    for name in list(os.environ):
+        if name.startswith("GIT_") or (
+            name.startswith("REGISTER_") and name not in SUITE_SWITCHES
+        ):
+            monkeypatch.delenv(name)
 
 
 @pytest.fixture

@@ -35,6 +35,9 @@ class GitRepo:
         self.ticks = 0
         root.mkdir(parents=True, exist_ok=True)
         self.git("init", "--quiet", "--initial-branch=main")
+        # the tool's own folder stays out of commits, as a project's .gitignore keeps it
+        # (`register init` writes one): a commit of it is what a stranger's would be
+        (root / ".git" / "info" / "exclude").write_text(".register/\n", "utf-8")
 
     @property
     def url(self) -> str:

@@ -129,7 +129,7 @@ def test_fix_counts_a_fixed_citation_once(project: tuple[Path, GitRepo]) -> None
     (registers / "t.yaml").write_text(text.replace("src/a.go:9 “line 9”", "src/a.go:3 “line 9”"))
     done = run("fix", "--registers", str(registers))
     assert done.exit_code == 0, done.output
-    assert done.stdout.splitlines()[-1].startswith("2 ok, 0 moved, ")
+    assert done.stdout.splitlines()[-1].startswith("2 citations: 2 ok, 0 moved, ")
     assert done.stdout.splitlines()[-1].endswith(", 1 fixed, 0 errors, 0 warnings")
     as_json = run("fix", "--registers", str(registers), "--format", "json")
     summary = json.loads(as_json.stdout)["summary"]

@@ -20,6 +20,7 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import tiers
 from compat_register.cli import main
 
 CASES = Path(__file__).parent / "cases"
@@ -135,7 +136,7 @@ def run_all(root: Path) -> None:
 
 
 FUZZ = settings(
-    max_examples=25,
+    max_examples=tiers.examples(25),
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import json
 import re
 from pathlib import Path
 
@@ -57,7 +58,7 @@ def test_init_then_check_verify_and_strict_build(
     monkeypatch.setenv("REGISTER_SOURCE_SPEC", str(clone.root))
     verified = run_line(["verify", "--strict"])
     assert verified.exit_code == 0, verified.output
-    assert verified.stdout.startswith("4 ok, 0 moved, 0 broken"), verified.stdout
+    assert verified.stdout.startswith("4 citations: 4 ok, 0 moved, 0 broken"), verified.stdout
 
     built = build(here, env={"REGISTER_SOURCE_SPEC": str(clone.root)})
     assert built.returncode == 0, built.stderr
@@ -279,3 +280,53 @@ def test_the_action_caches_the_folder_the_tool_keeps_its_cache_in(
         subprocess.run(["bash", "-c", where["run"]], env=env, check=True, cwd=tmp_path)
         wanted = Paths.of(Path(registers), environ).cache
         assert output.read_text(encoding="utf-8") == f"cache={wanted}\n"
+
+
+def uncommented(text: str) -> str:
+    """A YAML text with its commented-out examples (`# key: ...`, `#   - item`) taken in."""
+    return re.sub(r"(?m)^(\s*)# ((?:\s*)(?:[a-z_]+:|- ))", r"\1\2", text)
+
+
+def test_init_s_sources_yaml_has_an_example_of_every_key(tmp_path: Path, run_line: RunLine) -> None:
+    """docs/start.md: "the pinned sources, with commented examples of every key"; the
+    examples check clean once uncommented, and the revisions are the specification's six."""
+    text = project.files("x", datetime.date(2026, 1, 1))["registers/sources.yaml"]
+    data = yaml.safe_load(uncommented(text))
+    ours = yaml.safe_load((ROOT / "registers" / "sources.yaml").read_text(encoding="utf-8"))
+    assert data["revisions"] == ours["revisions"]
+    assert [str(r) for r in ours["revisions"]][-2:] == ["2026-07-28", "draft"]
+    schema = json.loads((ROOT / "docs/schema/sources.schema.json").read_text(encoding="utf-8"))
+    defs = schema["$defs"]
+    sources = data["sources"].values()
+    claims = [c for s in sources for c in s.get("claims", []) if isinstance(c, dict)]
+    written = {
+        "top": set(data),
+        "source": {key for source in sources for key in source},
+        "coverage": {key for s in sources for key in s.get("coverage", {})},
+        "claim": {key for claim in claims for key in claim},
+        "link": {key for link in data["links"] for key in link},
+    }
+    wanted = {name: defs[name]["properties"] for name in written if name != "top"}
+    wanted["top"] = schema["properties"]
+    for name, keys in wanted.items():
+        assert set(keys) - {"_meta"} <= written[name], name  # _meta: once is enough
+    assert "_meta" in written["source"]
+    (tmp_path / "sources.yaml").write_text(uncommented(text), encoding="utf-8")
+    checked = run_line(["check", "--registers", str(tmp_path)])
+    assert checked.exit_code == 0, checked.output
+
+
+def test_coverage_with_nothing_configured_says_so_and_how(
+    tmp_path: Path, run_line: RunLine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not `0 statements ... (100.0% covered)`: one located error naming the key to add."""
+    assert run_line(["init", str(tmp_path / "p")]).exit_code == 0
+    monkeypatch.chdir(tmp_path / "p")
+    result = run_line(["coverage"])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        "registers/sources.yaml:1:1: error: sources: no coverage is configured: no source "
+        "names its statement files; add coverage: {statements: [GLOB]} to the "
+        "specification's source (the sources.yaml of register init holds one, commented out; "
+        "docs/coverage.md)"
+    ]

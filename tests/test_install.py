@@ -102,6 +102,6 @@ def test_the_wheel_installs_and_a_new_project_works_from_it(tmp_path: Path) -> N
     repin(project, clone.git("rev-parse", "HEAD"))
     verify_env = {**env, "REGISTER_SOURCE_SPEC": str(clone.root)}
     verified = run(["register", "verify", "--strict"], project, verify_env)
-    assert verified.startswith("4 ok, 0 moved, 0 broken"), verified
+    assert verified.startswith("4 citations: 4 ok, 0 moved, 0 broken"), verified
     run(["mkdocs", "build", "--strict", "--quiet"], project, verify_env)
     assert (project / "site" / "registers" / "example" / "index.html").is_file()

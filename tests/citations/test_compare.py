@@ -11,6 +11,7 @@ from compat_register.citations.compare import (
     Kind,
     block,
     comparable,
+    empty_quote,
     file_kind,
     find_quote,
     quoted,
@@ -122,6 +123,23 @@ def test_a_quote_in_code_starts_and_ends_at_word_edges() -> None:
     assert quoted("initialized", ["_initialized"], "markdown")  # `_x_` is emphasis there
 
 
+def test_a_quote_of_code_may_omit_the_backticks_its_line_holds() -> None:
+    """What a hand-written page's code span cannot hold (docs/pins.md): a Go struct tag, a
+    TypeScript doc comment naming `_meta`; a quote holding a backtick stays exact."""
+    tag = ['\tProgressToken any `json:"progressToken"`']
+    doc = ["   * See [General fields: `_meta`](/x#meta) for notes on `_meta` usage."]
+    for kind in ("code", "indented"):
+        assert quoted('ProgressToken any json:"progressToken"', tag, kind)
+        assert quoted('any `json:"progressToken"`', tag, kind)
+        assert not quoted('any json:"progressToken"`', tag, kind)  # one kept: all must be
+        assert not quoted("`any json", tag, kind)
+        assert quoted("for notes on _meta usage.", doc, kind)
+        assert not quoted("notes on meta usage", doc, kind)  # only backticks may go
+        assert not quoted("Token any json", tag, kind)  # word edges still hold
+    # what bump, stamps and `verify --against` compare keeps every backtick
+    assert not same_text(tag, ['\tProgressToken any json:"progressToken"'], "code")
+
+
 def test_a_quote_spans_lines_in_every_kind() -> None:
     for kind in KINDS:
         assert quoted("a b", ["a", "  b"], kind)
@@ -203,6 +221,23 @@ def test_markdown_with_a_blank_line_removed_is_changed(
     blanks = [i for i, line in enumerate(lines) if not line]
     gone = blanks[at % len(blanks)]
     assert not same_text(lines, lines[:gone] + lines[gone + 1 :], "markdown")
+
+
+@given(
+    words=st.lists(st.text(alphabet='ab_*:(){}"`', min_size=1, max_size=8), min_size=1),
+    data=st.data(),
+)
+def test_a_quote_of_code_without_its_backticks_is_in_its_lines(
+    words: list[str], data: st.DataObject
+) -> None:
+    """Any run of words of cited code, backticks dropped, is quoted (docs/pins.md)."""
+    start = data.draw(st.integers(0, len(words) - 1))
+    end = data.draw(st.integers(start + 1, len(words)))
+    quote = " ".join(words[start:end]).replace("`", "")
+    assume(not empty_quote(quote))
+    lines = [" ".join(words[: len(words) // 2]), " ".join(words[len(words) // 2 :])]
+    for kind in ("code", "indented"):
+        assert quoted(quote, lines, kind)
 
 
 @given(lines=st.lists(st.text(max_size=30), max_size=6))

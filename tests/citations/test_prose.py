@@ -11,6 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+import tiers
 from compat_register.citations import prose
 from pagehtml import to_html
 
@@ -261,7 +262,7 @@ def _noise(draw: st.DrawFn) -> str:
     return "".join(next(words) if piece == "WORD" else piece for piece in pieces)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=tiers.examples(400), deadline=None)
 @given(text=_noise())
 @example(text="\u4e00`\u4e01``\u4e02`")  # a shorter closer after a longer run
 @example(text="\\\\`\u4e00`")  # an escaped backslash, then a span

@@ -185,7 +185,7 @@ def test_the_site_shows_each_entrys_checks_and_lists_the_contradictions(register
     section = go.split("## GO-02", 1)[1].split("\n## ", 1)[0]
     assert (
         "- **Conformance checks.** `completion-complete` FAILURE (expected to fail: in the "
-        "baseline); go-sdk at `" in section
+        "baseline); Go SDK at `" in section  # the subject by its source's title
     )
     lifecycle = go.split("## GO-04", 1)[1].split("\n## ", 1)[0]
     assert "`server-initialize` SUCCESS, `never-run` not run;" in lifecycle

@@ -258,4 +258,5 @@ def test_no_source_naming_statements_is_an_error(tmp_path: Path) -> None:
     env = {"REGISTER_SOURCE_SPEC": str(repo.root), "REGISTER_CACHE": str(tmp_path / "cache")}
     result = run(registers, env)
     assert result.exit_code == 1
-    assert "sources.yaml:1:1: error: sources: no source names statement files" in result.stdout
+    assert "sources.yaml:1:1: error: sources: no coverage is configured" in result.stdout
+    assert "covered)" not in result.stdout  # no counts of nothing

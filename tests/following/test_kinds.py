@@ -202,7 +202,7 @@ def test_old_stamps_of_markdown_hold_and_old_stamps_of_code_ask_for_a_review(
     assert warning in report
     assert not any("src/conn.go" in line for line in report)  # one line, not one a citation
     assert any("error: T-03: docs/notes.txt:1 changed since it was stamped" in r for r in report)
-    assert report[-1].startswith("1 ok, ") and "1 changed, 4 unstamped" in report[-1]
+    assert report[-1].startswith("6 citations: 1 ok, ") and "1 changed, 4 unstamped" in report[-1]
     _, out = run("verify", "--registers", str(registers), "--format", "json")
     outcomes = {c["text"]: (c["outcome"], c["message"]) for c in json.loads(out)["citations"]}
     assert outcomes["src/conn.go:3"] == (

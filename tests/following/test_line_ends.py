@@ -59,7 +59,7 @@ def test_check_and_verify_read_crlf_files(project) -> None:
     registers, _, _, _, env = project
     result = run(["verify", "--registers", str(registers)], env)
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("2 ok, ")
+    assert result.stdout.startswith("2 citations: 2 ok, ")
 
 
 def test_bump_keeps_crlf_in_every_file(project) -> None:
@@ -74,7 +74,7 @@ def test_bump_keeps_crlf_in_every_file(project) -> None:
     assert second in (registers / "citations.lock").read_text(encoding="utf-8")
     verified = run(["verify", "--registers", str(registers)], env)
     assert verified.exit_code == 0, verified.output
-    assert verified.stdout.startswith("2 ok, ")
+    assert verified.stdout.startswith("2 citations: 2 ok, ")
 
 
 def test_fix_keeps_crlf_in_the_register_and_the_lock(project) -> None:
@@ -94,7 +94,9 @@ def test_fix_keeps_crlf_in_the_register_and_the_lock(project) -> None:
     for name in ("t.yaml", "citations.lock"):
         assert all_crlf(registers / name), name
     assert b"\r\nT-01 up internal/a.go:4 " in (registers / "citations.lock").read_bytes()
-    assert run(["verify", "--registers", str(registers)], env).stdout.startswith("2 ok, ")
+    assert run(["verify", "--registers", str(registers)], env).stdout.startswith(
+        "2 citations: 2 ok, "
+    )
 
 
 def test_stamp_rewrites_a_crlf_lock_with_crlf(project) -> None:
@@ -106,3 +108,42 @@ def test_stamp_rewrites_a_crlf_lock_with_crlf(project) -> None:
     assert result.exit_code == 0, result.output
     assert all_crlf(lock)
     assert lock.read_bytes().count(b"\r\nT-01 up ") == 2
+
+
+def test_a_new_lock_and_a_new_register_are_written_with_lf(tmp_path: Path) -> None:
+    """A file that does not exist yet has no line ends to keep: `register stamp` makes the
+    lock with `\n`, and `register import` its new register files (issue 34: a new lock was
+    written CRLF, so converting it to CRLF made its lines end in `\r\r\n`)."""
+    up = GitRepo(tmp_path / "up")
+    up.write("internal/a.go", "package a\nfunc A() {}\nfunc B() {}\n")
+    registers = tmp_path / "registers"
+    registers.mkdir()
+    (registers / "sources.yaml").write_text(
+        "revisions: [r1]\nsources:\n"
+        f"  up: {{title: Up, repo: null, commit: {up.commit()}, claims: ['internal/**']}}\n"
+    )
+    (registers / "t.yaml").write_text(register_head() + ENTRY)
+    env = {"REGISTER_SOURCE_UP": str(up.root), "REGISTER_CACHE": str(tmp_path / "cache")}
+    assert run(["stamp", "--registers", str(registers)], env).exit_code == 0
+    assert b"\r" not in (registers / "citations.lock").read_bytes()
+    page = tmp_path / "page.md"
+    tiny = (Path(__file__).parents[1] / "pages" / "tiny.md").read_text()
+    page.write_text(tiny.replace("mcpx", "up"))
+    imported = run(["import", "--registers", str(registers), str(page)], env)
+    written = [p for p in registers.glob("*.yaml") if p.name not in ("sources.yaml", "t.yaml")]
+    assert written, imported.output
+    assert all(b"\r" not in p.read_bytes() for p in written)
+
+
+@pytest.mark.parametrize("end", [b"\r\r\n", b"\r", b"\r\n"], ids=["CR-CRLF", "CR", "CRLF"])
+def test_bump_rewrites_a_lock_whatever_its_line_ends(project, end: bytes) -> None:
+    """The lock's read and the check before its rewrite compare the same text, so no line
+    end makes bump refuse it as `changed since it was read` (issue 34: `\r\r\n`, what a
+    CRLF conversion of a lock written CRLF gave, did)."""
+    registers, _, _, second, env = project
+    lock = registers / "citations.lock"
+    lock.write_bytes(lock.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", end))
+    result = run(["bump", "--registers", str(registers), "up", second], env)
+    assert result.exit_code == 0, result.output
+    assert b"T-01 up internal/a.go:4 " in lock.read_bytes()
+    assert run(["verify", "--registers", str(registers)], env).stdout.startswith("2 ok, ")

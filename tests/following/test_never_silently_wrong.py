@@ -9,7 +9,8 @@ same text) while the original survives edited or is gone (bar a chain of diff sl
 per commit: twins where a minimal diff of each commit puts the cited lines, which content
 cannot tell from the truth, `_slides_to`), never two citations merged onto one line, never
 ok in another revision's folder. And one bump over the range agrees with one bump per
-commit. `REGISTER_PROPERTY_EXAMPLES` sets how many examples each property draws.
+commit. `REGISTER_PROPERTY_EXAMPLES` sets how many examples each property draws in the
+long tier (`pytest --long`); the default tier draws a tenth of them.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, assume, example, given, settings
 from hypothesis import strategies as st
 
+import tiers
 from compat_register import api
 from gitrepo import GitRepo
 from registerfiles import register_head
@@ -34,10 +36,11 @@ from worlds import EDITS, REVISIONS, Line, World, apply, counts, make_world, rev
 
 OK = ("carried", "re-anchored")
 EXAMPLES = int(os.environ.get("REGISTER_PROPERTY_EXAMPLES", "100"))
-"""Examples per property (docs/pins.md): 100, what CI runs (about a minute for the seven on
-two cores; 200 catch no more of the rules switched off), unless the variable says more."""
+"""Examples per property in the long tier (docs/pins.md): 100, what CI runs (about a minute
+for the seven on two cores; 200 catch no more of the rules switched off), unless the
+variable says more."""
 PROPERTY = settings(
-    max_examples=EXAMPLES,
+    max_examples=tiers.examples(EXAMPLES),
     deadline=None,
     derandomize=True,  # the same examples on every run: a suite that is red is red for all
     phases=[Phase.explicit, Phase.generate],  # no shrinking: a repository per try is slow

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
+import tiers
 from compat_register.following import edit, readback
 from compat_register.following.edit import Edit, EditError
 from compat_register.model.registers import Citation
@@ -190,7 +191,11 @@ def full_read_back(rewrite: Rewrite, text: str) -> bool:
     return True
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=tiers.examples(400),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(rewrites())
 def test_the_cheap_read_back_holds_only_what_the_full_one_holds(rewrite: Rewrite) -> None:
     try:

@@ -106,6 +106,12 @@ def test_a_new_citation_is_unstamped(setup: tuple[Path, GitRepo, dict[str, str]]
     assert code == 0, out  # a warning
     assert "warning: T-03: src/a.go:9 has no review stamp in citations.lock" in out
     assert out.splitlines()[-1].endswith("0 changed, 2 unstamped, 0 errors, 2 warnings")
+    # the counts add up to the citations: an unstamped one is counted there, not under ok
+    report = verify_json(registers)
+    summary, cited = report["summary"], len(report["citations"])
+    outcomes = {name: n for name, n in summary.items() if name not in ("errors", "warnings")}
+    assert summary["citations"] == cited == sum(outcomes.values()) - cited
+    assert out.splitlines()[-1].startswith(f"{cited} citations: {summary['ok']} ok, ")
     code, _ = run(["verify", "--registers", str(registers), "--strict"])
     assert code == 1
     code, out = run(["stamp", "--registers", str(registers), "T-03"])
@@ -128,7 +134,7 @@ def test_an_edited_line_is_changed_after_the_pin_moves(
     # Moved by hand: the cause is said once, at the source, counting what it affects.
     assert "error: up: commit moved from " in out and "(2 citations of up fail" in out
     assert "error: T-02:" not in out
-    assert out.splitlines()[-1].startswith("3 ok, 0 moved")
+    assert out.splitlines()[-1].startswith("5 citations: 3 ok, 0 moved")
     assert "2 changed, 0 unstamped" in out.splitlines()[-1]
     code, out = run(["stamp", "--registers", str(registers), "T-02"])
     assert code == 0

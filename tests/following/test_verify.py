@@ -179,7 +179,9 @@ def test_text_report_is_one_line_per_problem(
         lines[[i for i, line in enumerate(lines) if "func handle" in line][0]],
     )
     assert any("sources.yaml:8:3: error: other: no checkout" in line for line in lines)
-    assert lines[-1].startswith("4 ok, 3 moved, 2 broken, 2 missing-file, 2 out-of-range")
+    assert lines[-1].startswith(
+        "15 citations: 4 ok, 3 moved, 2 broken, 2 missing-file, 2 out-of-range"
+    )
     github_code, github = run(
         ["verify", "--registers", str(registers), "--format", "github"],
         {"REGISTER_SOURCE_UP": str(repo.root)},

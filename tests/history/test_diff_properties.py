@@ -8,6 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import tiers
 from compat_register.history.changes import Diff, diff_data, diff_from_data, diff_sets
 from compat_register.history.snapshot import STATES, summarise
 from registerfiles import register_head
@@ -85,7 +86,7 @@ def test_a_set_against_itself_is_empty(registers: dict[str, Any]) -> None:
     assert diff_sets(registers, registers).empty
 
 
-@settings(max_examples=300)
+@settings(max_examples=tiers.examples(300))
 @given(register_set, register_set)
 def test_the_diff_back_mirrors_the_diff_there(old: dict[str, Any], new: dict[str, Any]) -> None:
     there, back = diff_sets(old, new), diff_sets(new, old)

@@ -15,6 +15,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import tiers
 from compat_register.importing.fields import register_data
 from compat_register.importing.page import parse_page
 from compat_register.importing.yamlout import register_text
@@ -187,7 +188,11 @@ def through_yaml(data: dict[str, Any]) -> Any:
     return build_register(doc, "r", [])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=tiers.examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(register())
 def test_import_of_the_plain_page_gives_back_the_register(data: dict[str, Any]) -> None:
     page = plain_page(through_yaml(data), COMMIT)

@@ -13,6 +13,7 @@ from pathlib import Path
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+import tiers
 from compat_register.checking.references import _one_edit  # noqa: PLC2701 - the rule itself
 from compat_register.reading.document import LoadError
 from compat_register.reading.loader import parse
@@ -107,7 +108,7 @@ _VALUE = re.compile(r"^(\s*(?:- |[a-z_-]+: |- [a-z_-]+: ))([A-Za-z0-9(_][^'\"#\n
 OPENINGS = [m.start(2) for m in _VALUE.finditer(VALID) if not m.group(2).startswith("{")]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=tiers.examples(60), deadline=None)
 @given(st.sampled_from(OPENINGS), st.sampled_from(["'", '"']))
 def test_an_unclosed_quote_anywhere_is_reported_at_its_line(offset: int, quote: str) -> None:
     """A one-line plain value of a real, valid register file given an opening quote and no

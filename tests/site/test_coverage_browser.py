@@ -10,6 +10,7 @@ import pytest
 from test_browser import CHROMIUM, DRIVER, EXCERPT_SITE, axe_at, built_and_served, chromium, wait
 
 import axecheck
+import tiers
 from compat_register.site.extensions import mkdocs_yaml
 from specrepo import NEW, OLD, registers_for, spec_repo
 
@@ -172,9 +173,9 @@ def test_a_file_heading_breaks_on_a_phone_by_the_register_css_alone(site: str, b
     assert page <= width, "nothing to scroll sideways"
 
 
-@pytest.mark.parametrize("width", [1400, 390])
-@pytest.mark.parametrize("scheme", ["default", "slate"])
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize(
+    "page, scheme, width", tiers.diagonal(PAGES, ["default", "slate"], [1400, 390])
+)
 def test_no_serious_axe_violation(site: str, browser, page: str, scheme: str, width: int) -> None:  # type: ignore[no-untyped-def]
     violations = axe_at(browser, axecheck.script(), site + page, scheme, width)
     assert not violations, axecheck.describe(violations)

@@ -54,7 +54,15 @@ class Built:
     """The built site's base URL, served on a local port."""
 
 
-@pytest.fixture(scope="module", params=engines.ENGINES)
+# ProperDocs runs the plugin as MkDocs does (tests/site/test_pruned_nav.py builds with it in
+# the default tier): its pages in the browser are in the long tier.
+@pytest.fixture(
+    scope="module",
+    params=[
+        pytest.param(engine, marks=pytest.mark.slow) if engine == "properdocs" else engine
+        for engine in engines.ENGINES
+    ],
+)
 def site(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Built]:

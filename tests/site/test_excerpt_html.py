@@ -11,6 +11,7 @@ import markdown
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import tiers
 from compat_register.site import sanitize
 from compat_register.site.excerptmodel import Block
 from compat_register.site.excerpts import HIGHLIGHT, TAB_LENGTH, Highlighter
@@ -68,7 +69,7 @@ def blocks(draw: st.DrawFn) -> Block:
     return Block(draw(st.sampled_from(LANGUAGES)), first, (low, high), tuple(lines))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=tiers.examples(300), deadline=None)
 @given(block=blocks(), options=st.sampled_from(OPTIONS))
 def test_an_excerpt_is_what_markdown_makes_of_its_block(
     block: Block, options: dict[str, Any]

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import tiers
 from compat_register import api
 from gitrepo import GitRepo
 
@@ -103,7 +104,11 @@ def same(warm: api.Site, cold: api.Site) -> None:
     assert (warm.diagnostics, warm.notices) == (cold.diagnostics, cold.notices)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=tiers.examples(12),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(st.lists(st.sampled_from(EDITS), min_size=1, max_size=6))
 def test_every_incremental_build_is_a_cold_build(edits: list[Callable[[Project], None]]) -> None:
     with tempfile.TemporaryDirectory() as top:

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+import tiers
 from compat_register import api
 from compat_register.site import formatter, layout, render
 from compat_register.site.markdown import Linker
@@ -110,7 +111,9 @@ def pages_of(text: str, fmt: formatter.PageFormatter) -> dict[str, str]:
 
 
 SETTINGS = settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=tiers.examples(300),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 
 

@@ -13,6 +13,7 @@ import test_browser as tb
 from test_browser import wait
 
 import axecheck
+import tiers
 
 pytestmark = tb.pytestmark
 
@@ -61,18 +62,17 @@ def ranks(found: list[str], wanted: str) -> int:
     return next(i for i, href in enumerate(found) if href == wanted)
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize(
-    "query, entry",
-    [
-        ("META-03", "registers/meta/#meta-03"),  # before "What 2025-03-26 changed" (03)
-        ("META-11", "registers/meta/#meta-11"),
-        ("modern.go", "registers/meta/#meta-01"),  # a file's base name
-        ("conn.go", "registers/meta/#meta-04"),
-        ("internal/mcpserver/conn.go", "registers/meta/#meta-04"),  # its path
-        ("traceparent", "registers/meta/#meta-07"),  # a register word the manual uses too
-    ],
-)
+SEARCHES = [
+    ("META-03", "registers/meta/#meta-03"),  # before "What 2025-03-26 changed" (03)
+    ("META-11", "registers/meta/#meta-11"),
+    ("modern.go", "registers/meta/#meta-01"),  # a file's base name
+    ("conn.go", "registers/meta/#meta-04"),
+    ("internal/mcpserver/conn.go", "registers/meta/#meta-04"),  # its path
+    ("traceparent", "registers/meta/#meta-07"),  # a register word the manual uses too
+]
+
+
+@pytest.mark.parametrize("query, entry, width", tiers.diagonal(SEARCHES, WIDTHS))
 def test_search_shows_the_entries_first(  # type: ignore[no-untyped-def]
     site: str, sized, query: str, entry: str, width: int
 ) -> None:
@@ -116,8 +116,7 @@ return found;
 """
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("page", TABLE_PAGES)
+@pytest.mark.parametrize("page, width", tiers.diagonal(TABLE_PAGES, WIDTHS))
 def test_no_generated_table_is_wider_than_its_box(  # type: ignore[no-untyped-def]
     site: str, sized, page: str, width: int
 ) -> None:
@@ -157,9 +156,7 @@ def axe_script() -> str:
     return axecheck.script()
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("scheme", SCHEMES)
-@pytest.mark.parametrize("page", WHOLE_PAGES)
+@pytest.mark.parametrize("page, scheme, width", tiers.diagonal(WHOLE_PAGES, SCHEMES, WIDTHS))
 def test_the_whole_page_passes_axe(  # type: ignore[no-untyped-def]
     site: str, sized, axe_script: str, page: str, scheme: str, width: int
 ) -> None:

@@ -64,6 +64,26 @@ def test_golden(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
         assert text == expected[uri], f"{case}/{uri} differs: REGISTER_UPDATE_GOLDEN=1 to accept"
 
 
+def test_the_site_names_a_subject_by_its_source_s_title(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/sources.md: `title` is the name the site shows. The concepts case's subjects
+    `client` and `server` are titled `A client` and `A server`; anchors keep the alias."""
+    monkeypatch.chdir(GOLDEN / "concepts")
+    pages = rendered(GOLDEN / "concepts")
+    server = pages["registers/server.md"]
+    assert "Status column: A server @ 2222222." in server
+    assert "- **A server @ 2222222.** " in server and "- **Value to A server.** " in server
+    assert (
+        "[A client @ 1111111](https://github.com/example/client/commit/"
+        in (pages["registers/client.md"])
+    )
+    matrix = pages["registers/matrix.md"]
+    assert "| Concept | A client | A server | Done |" in matrix
+    assert '<label>A client <select data-filter="A client">' in matrix  # the header's text
+    priorities = pages["registers/priorities.md"]
+    assert "### A server { #subject-server }" in priorities
+    assert not re.search(r"(?<!A )\b(client|server) @", server + matrix + priorities)
+
+
 @pytest.fixture
 def linker(monkeypatch: pytest.MonkeyPatch) -> Linker:
     monkeypatch.chdir(GOLDEN / "basic")

@@ -187,7 +187,9 @@ def test_the_citations_printed_verify(project: tuple[Path, dict[str, str]]) -> N
     )
     result = CliRunner().invoke(main, ["verify", "--registers", str(registers)], env=env)
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[-1].startswith(f"{len(printed)} ok, 0 moved, 0 broken")
+    assert result.stdout.splitlines()[-1].startswith(
+        f"{len(printed)} citations: {len(printed)} ok, 0 moved"
+    )
 
 
 def test_without_a_checkout_it_says_what_to_do(project: tuple[Path, dict[str, str]]) -> None:
@@ -213,13 +215,41 @@ def test_without_a_checkout_it_says_what_to_do(project: tuple[Path, dict[str, st
         (["nope:a.go:1"], "Error: no source 'nope' in sources.yaml (sources: spec, mcpx, v2)\n"),
         (["mcpx:a.go:0"], "Error: line numbers start at 1 in 'mcpx:a.go:0'\n"),
         (["mcpx:internal/a.go:3 “x”"], "Error: 'mcpx:internal/a.go:3 “x”': name the lines only"),
-        (["nope", "--grep", "x"], "Error: no source 'nope' in sources.yaml\n"),
+        (
+            ["nope", "--grep", "x"],
+            "Error: no source 'nope' in sources.yaml (sources: spec, mcpx, v2), nor one "
+            "claiming it: name the source, as in register cite ALIAS --grep TEXT --path 'nope'\n",
+        ),
     ],
 )
 def test_bad_requests(project: tuple[Path, dict[str, str]], args: list[str], message: str) -> None:
     result = cite(project, *args)
     assert result.exit_code == 1
     assert result.output.startswith(message)
+
+
+def test_grep_in_a_claimed_path_searches_that_file_or_folder(
+    project: tuple[Path, dict[str, str]],
+) -> None:
+    """`register cite --grep _meta 2025-11-25/basic/index.mdx`: the path is resolved
+    through the claims, as a citation's is, and only it is searched."""
+    spec = cite(project, "2026-07-28/basic/index.mdx", "--grep", "SHOULD")
+    assert spec.exit_code == 0, spec.output
+    assert spec.stdout.splitlines() == [
+        "2026-07-28/basic/index.mdx:3 “Implementations **SHOULD NOT**”",
+        "1 of 1 hit in 1 file (1 claimed file of spec)",
+    ]
+    folder = cite(project, "internal/sub", "--grep", "NEEDLE", "--format", "json")
+    assert [c["citation"] for c in json.loads(folder.stdout)["citations"]] == [
+        "internal/sub/b.go:3 “// NEEDLE two”"
+    ]
+    unclaimed = cite(project, "cmd/main.go", "--grep", "NEEDLE")
+    assert (unclaimed.exit_code, unclaimed.output) == (
+        1,
+        "Error: no source 'cmd/main.go' in sources.yaml (sources: spec, mcpx, v2), nor one "
+        "claiming it: name the source, as in register cite ALIAS --grep TEXT --path "
+        "'cmd/main.go'\n",
+    )
 
 
 def test_usage_errors(project: tuple[Path, dict[str, str]]) -> None:

@@ -26,9 +26,6 @@ from gitrepo import EPOCH, GitRepo, git_env
 @pytest.fixture(autouse=True)
 def _quiet_git_config(monkeypatch: pytest.MonkeyPatch) -> None:
     """The git the runner starts reads no user or system config either."""
-    for name in list(os.environ):
-        if name.startswith("GIT_"):
-            monkeypatch.delenv(name)
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
 

@@ -53,7 +53,7 @@ def test_sync_skips_a_source_whose_clone_holds_the_pin(laptop, tmp_path: Path) -
     assert not (tmp_path / "cache").exists()
     verified = run(["verify", "--registers", str(registers)], env)
     assert verified.exit_code == 0, verified.output
-    assert verified.stdout.startswith("1 ok, ")
+    assert verified.stdout.startswith("1 citation: 1 ok, ")
 
 
 def test_without_the_clone_the_cache_is_read(laptop) -> None:
@@ -63,7 +63,7 @@ def test_without_the_clone_the_cache_is_read(laptop) -> None:
     assert (synced.exit_code, synced.stdout) == (0, f"up: {sha}\n"), synced.output
     verified = run(["verify", "--registers", str(registers)], env)
     assert verified.exit_code == 0, verified.output
-    assert verified.stdout.startswith("1 ok, ")
+    assert verified.stdout.startswith("1 citation: 1 ok, ")
 
 
 def test_a_clone_without_the_pin_falls_back_to_the_cache(laptop) -> None:
@@ -76,7 +76,7 @@ def test_a_clone_without_the_pin_falls_back_to_the_cache(laptop) -> None:
     env = {**env, "REGISTER_SOURCE_UP": str(stale.root)}
     verified = run(["verify", "--registers", str(registers)], env)
     assert verified.exit_code == 0, verified.output
-    assert verified.stdout.startswith("1 ok, ")
+    assert verified.stdout.startswith("1 citation: 1 ok, ")
 
 
 def test_the_hint_names_each_place_tried_in_order(laptop) -> None:

@@ -9,6 +9,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_it.common.entities import entities
 
+import tiers
 from compat_register.statements import markdown, typescript
 from compat_register.statements.markdown import Readings
 from compat_register.statements.sentences import may_hold_keyword
@@ -113,7 +114,7 @@ _PARTS = st.sampled_from(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=tiers.examples(400), deadline=None)
 @given(st.lists(_PARTS, max_size=40).map("".join))
 @example("Requests:\n\n- MU**ST** x\n- y\n\nClients MUST:\n\n- retry\n")
 @example("[MU]\n\n[MU]: /u\n")
@@ -121,7 +122,7 @@ def test_the_pre_filter_changes_no_statement(text: str) -> None:
     assert markdown.statements("p.mdx", text) == unfiltered(markdown.statements, "p.mdx", text)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=tiers.examples(200), deadline=None)
 @given(st.lists(st.lists(_PARTS, max_size=12).map("".join), min_size=1, max_size=4))
 def test_what_one_run_keeps_changes_no_statement(pages: list[str]) -> None:
     readings = Readings()

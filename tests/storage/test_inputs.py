@@ -1,13 +1,14 @@
 """Only regular files are read: a link to `/dev/zero` (read forever) and a FIFO (whose
-open waits forever) are refused, located, within a second of a run on clean files, for
-each file a command reads: sources.yaml, citations.lock, a register file, an import page."""
+open waits forever) are refused, located, for each file a command reads: sources.yaml,
+citations.lock, a register file, an import page. Nothing here is timed: a read of either
+never ends, so a bound far above any run proves it was not read (HANG, below)."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,9 @@ TARGETS = {
     "meta.yaml": ["check"],
     "page.md": ["import", "--dry-run", "registers/page.md"],
 }
+HANG = 120
+"""Seconds after which a command or a read counts as hung: a generous bound (a run takes
+about a second, a loaded machine makes that a few), not a measure of speed (bench/)."""
 KINDS = {
     "/dev/zero": "a character device (a symbolic link to '/dev/zero'), not a regular file",
     "FIFO": "a FIFO, not a regular file",
@@ -37,39 +41,32 @@ def project(root: Path) -> Path:
     return registers
 
 
-def timed(root: Path, args: list[str]) -> tuple[float, str]:
-    import subprocess
-
-    started = time.monotonic()
+def ran(root: Path, args: list[str]) -> str:
     done = subprocess.run(
         command(*args[:1], "--registers", "registers", *args[1:]),
         capture_output=True,
         text=True,
         cwd=root,
-        timeout=30,
+        timeout=HANG,
         check=False,
     )
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
     assert done.returncode in (0, 1), done.stdout + done.stderr
-    return time.monotonic() - started, done.stdout + done.stderr
+    return done.stdout + done.stderr
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
 @pytest.mark.parametrize("name", list(TARGETS))
-def test_a_device_or_a_fifo_is_refused_within_a_second(
-    tmp_path: Path, name: str, kind: str
-) -> None:
+def test_a_device_or_a_fifo_is_refused_unread(tmp_path: Path, name: str, kind: str) -> None:
     registers = project(tmp_path)
-    clean, _ = timed(tmp_path, TARGETS[name])
     (registers / name).unlink()
     if kind == "FIFO":
         os.mkfifo(registers / name)
     else:
         (registers / name).symlink_to("/dev/zero")
-    took, out = timed(tmp_path, TARGETS[name])
+    out = ran(tmp_path, TARGETS[name])
     assert f"registers/{name}:1:1: error: " in out or f"registers/{name}: " in out, out
     assert KINDS[kind] in out, out
-    assert took < clean + 1.0, (took, clean)
 
 
 def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
@@ -78,7 +75,7 @@ def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
     found: list[BaseException] = []
     reader = threading.Thread(target=lambda: _read(fifo, found), daemon=True)
     reader.start()
-    reader.join(1.0)
+    reader.join(HANG)
     assert not reader.is_alive(), "the read waited on the FIFO"
     assert isinstance(found[0], regular.Refused)
 

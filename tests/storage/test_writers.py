@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from writeset import command, copy, make_project, run, snapshot
+from writeset import HANG, command, copy, make_project, run, snapshot
 
 HOLDER = """
 import sys, time
@@ -39,11 +39,9 @@ def hold(root: Path, seconds: float) -> subprocess.Popen[str]:
 def test_a_writer_waits_a_bounded_time_and_names_the_holder(tmp_path: Path) -> None:
     make_project(tmp_path)
     before = snapshot(tmp_path)
-    holder = hold(tmp_path, 30)
+    holder = hold(tmp_path, 2 * HANG)  # a bump that waited for it would time out (run)
     try:
-        started = time.monotonic()
         done = run(tmp_path, "bump", "up", env={"REGISTER_LOCK_WAIT": "0.5"})
-        waited = time.monotonic() - started
     finally:
         holder.kill()
         holder.communicate()
@@ -51,7 +49,7 @@ def test_a_writer_waits_a_bounded_time_and_names_the_holder(tmp_path: Path) -> N
     [told, line] = done.stderr.splitlines()
     assert told.startswith(f"register: waiting for pid {holder.pid} (register bump up) since ")
     assert line.startswith("Error: ") and f"pid {holder.pid} (register bump up) since " in line
-    assert "waited 0.5 s" in line and waited < 10
+    assert "waited 0.5 s" in line
     assert snapshot(tmp_path) == before
 
 
@@ -85,7 +83,7 @@ def test_bump_and_fix_at_once_do_what_one_after_the_other_does(tmp_path: Path) -
         process.communicate()
     assert snapshot(project) in endings
     verified = run(project, "verify")
-    assert verified.returncode == 0 and "16 ok, 0 moved," in verified.stdout
+    assert verified.returncode == 0 and "16 citations: 16 ok, 0 moved," in verified.stdout
 
 
 def killed_at_random(root: Path, args: list[str], rng: random.Random, span: float) -> None:
@@ -100,6 +98,7 @@ def killed_at_random(root: Path, args: list[str], rng: random.Random, span: floa
     process.wait()
 
 
+@pytest.mark.slow  # tests/storage/test_journal.py kills a writer at each step in the default tier
 @pytest.mark.parametrize("name", ["bump", "fix"])
 def test_a_kill_at_a_random_instant_leaves_the_set_old_or_new(tmp_path: Path, name: str) -> None:
     _, second = make_project(tmp_path / "project", pinned=int(name == "fix"))
@@ -115,7 +114,7 @@ def test_a_kill_at_a_random_instant_leaves_the_set_old_or_new(tmp_path: Path, na
     for attempt in range(6):
         root = copy(tmp_path / "project", tmp_path / f"run{attempt}")
         killed_at_random(root, args, rng, span * 1.2)
-        run(root, "check")  # any command finishes (or undoes) what the killed one left
+        run(root, "sync")  # any command that writes finishes (or undoes) what it left
         assert snapshot(root) in (old, new), attempt
         assert run(root, *args).returncode == 0
         assert snapshot(root) == new, attempt

@@ -14,6 +14,9 @@ from registerfiles import done_entry, register_head
 
 FILES = 16
 CODE = "".join(f"line {n}\n" for n in range(1, 41))
+HANG = 300
+"""Seconds after which a `register` run counts as hung (`run` fails with TimeoutExpired):
+far above any run, loaded machine included; nothing here measures speed (bench/ does)."""
 SOURCES = """revisions: [2025-06-18]
 sources:
   up: {{title: Upstream, repo: null, commit: {commit}, path: ../up, claims: [src/**]}}
@@ -35,6 +38,7 @@ def run(
         text=True,
         check=False,
         env={**os.environ, **(env or {})},
+        timeout=HANG,
     )
 
 

@@ -99,6 +99,7 @@ def test_matrix_json_has_the_issue_s_shape(run_line: RunLine) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["subjects"] == ["client", "server"]
+    assert data["names"] == {"client": "A client", "server": "A server"}  # sources' titles
     progress = data["rows"][1]
     assert {k: progress[k] for k in ("concept", "title")} == {
         "concept": "mcp.meta.progress",
@@ -134,7 +135,7 @@ def test_matrix_markdown_is_a_table_for_a_readme(run_line: RunLine) -> None:
     result = run_line(["matrix", "--registers", str(CASE), "--format", "markdown"])
     assert result.exit_code == 0, result.output
     assert result.stdout == (
-        "| Concept | client | server | Done |\n"
+        "| Concept | A client | A server | Done |\n"
         "|---|---|---|---:|\n"
         "| \\_meta (`mcp.meta`) | _not recorded_ | _not recorded_ | 0/2 |\n"
         "| ↳ progressToken (`mcp.meta.progress`) | **done** CLI-01 "
@@ -157,7 +158,7 @@ def test_matrix_text_and_a_set_without_concepts(run_line: RunLine, tmp_path: Pat
     ]
     (tmp_path / "sources.yaml").write_text((CASE / "sources.yaml").read_text())
     empty = run_line(["matrix", "--registers", str(tmp_path), "--format", "json"])
-    assert json.loads(empty.stdout) == {"subjects": [], "rows": [], "unnamed": []}
+    assert json.loads(empty.stdout) == {"subjects": [], "names": {}, "rows": [], "unnamed": []}
 
 
 def test_matrix_fails_as_check_does(run_line: RunLine, tmp_path: Path) -> None:
@@ -175,7 +176,7 @@ def test_a_cell_on_the_page_says_stale_and_since_in_words() -> None:
     srv = registers.entries()["SRV-02"].citations[0]
 
     def since(entry: Entry) -> dict[str, str] | None:
-        return {"date": "2026-10-02"} if entry.id == "SRV-01" else None
+        return {"date": "2026-10-02", "pin": "def1234abc"} if entry.id == "SRV-01" else None
 
     shown = view.matrix(registers, {srv.key: "broken"}, since)
     progress = next(row for row in shown.rows if row.concept.id == "mcp.meta.progress")
@@ -185,7 +186,8 @@ def test_a_cell_on_the_page_says_stale_and_since_in_words() -> None:
     assert '"SRV-01: done, value high, effort M; SRV-02: missing, value med, effort L"' in text
     assert "([SRV-01](server.md#srv-01), [SRV-02](server.md#srv-02))" in text
     assert '<span class="reg-stale">stale citation in SRV-02</span>' in text
-    assert text.endswith('<span class="reg-since">since 2026-10-02</span>')
+    # the subject as the site names it: its source's title, not its alias `server`
+    assert text.endswith('<span class="reg-since">since 2026-10-02 at A server def1234</span>')
 
 
 def test_a_register_named_matrix_clashes_with_the_matrix_page(

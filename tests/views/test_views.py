@@ -126,7 +126,7 @@ def test_priorities_page_shows_risk_and_next_step(tmp_path: Path) -> None:
     rows = [line for line in page.splitlines() if line.startswith("| [T-0")]
     assert rows[0].endswith("| Risk 1. | Reads one key. |")  # the status note
     assert rows[1].endswith("| Risk 2. | Ask. |")  # next: before the note
-    assert "### up { #subject-up }" in page
+    assert "### Up { #subject-up }" in page  # the source's title; the anchor keeps the alias
     assert "1 missing" in page and "1 partial" in page  # the group's state summary
     register_page = render.render_site(result.registers)["registers/t.md"]
     assert "- **Next.** Ask." in register_page

@@ -17,6 +17,7 @@ from ..reading import folder
 from ..reading.document import Document
 from ..storage import regular
 from ..storage.errors import RegisterError
+from ..storage.journal import Journal
 from ..storage.layout import Paths
 from .loading import Waiting, project_paths, writer_at
 
@@ -107,7 +108,7 @@ def _import_pages(
     name: str | None,
     force: bool,
     dry_run: bool,
-    journal: Path,
+    journal: Journal,
 ) -> Imports:
     from ..following import edit
     from ..importing import plan as importing
@@ -197,16 +198,16 @@ def cite_grep(
 ) -> cites.Hits:
     """`register cite ALIAS --grep TEXT [--path GLOB] [--ignore-case]`: one citation per
     line holding TEXT in the source's claimed files at its pin (at most `limit`; all are
-    counted); TEXT's case must match unless `ignore_case`."""
+    counted); TEXT's case must match unless `ignore_case`. For ALIAS, a claimed path (a
+    file or folder, unprefixed as a citation writes it) searches there alone."""
     from ..sources import cite as cites
 
     paths_of_project = project_paths(root, environ)
     sources = _cite_sources(paths_of_project)
-    if alias not in sources.sources:
-        raise cites.CiteError(f"no source '{alias}' in sources.yaml")
+    alias, place = cites.grep_target(alias, sources)
     claims = sources.claims()
     with _pinned(paths_of_project, sources, alias, environ) as (checkout, sha):
-        paths = cites.claimed(alias, checkout.paths(sha), claims, glob)
+        paths = cites.within(cites.claimed(alias, checkout.paths(sha), claims, glob), place)
         checkout.prefetch(sha, paths)
         return cites.grep(
             alias,

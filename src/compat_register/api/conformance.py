@@ -20,6 +20,7 @@ from ..reading import folder
 from ..reading.document import Document
 from ..storage.atomic import write_all
 from ..storage.errors import RegisterError, WriteError
+from ..storage.journal import Journal
 from ..storage.layout import Paths
 from ..views.conformance import Measurements, measurements
 from .loading import Checked, Verified, Waiting, project_paths, writer_at
@@ -88,7 +89,7 @@ def import_results(
     return Imported(record=record, file=file, older=older)
 
 
-def _write(path: Path, text: str, journal: Path) -> None:
+def _write(path: Path, text: str, journal: Journal) -> None:
     """The record, replacing the subject's previous one all at once (its folder made when
     this is the first). Raises `WriteError`, one line naming the file."""
     try:

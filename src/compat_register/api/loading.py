@@ -7,7 +7,7 @@ import contextlib
 import os
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import closing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,7 +19,8 @@ from ..reading import folder
 from ..reading.concepts import read_concepts
 from ..reading.document import Document
 from ..reading.exclusions import read_exclusions
-from ..storage import project
+from ..storage import project, state
+from ..storage.journal import Journal
 from ..storage.layout import Paths
 
 # The stages past checking are imported where used: `register check` and `register export`
@@ -52,8 +53,24 @@ def check(root: Path, environ: Mapping[str, str] | None = None) -> Checked:
 
 def project_paths(root: Path, environ: Mapping[str, str] | None) -> Paths:
     """The project's every path, from the registers folder a command was given: made once
-    per command here, and handed to the stages (none derives a path of its own)."""
-    return Paths.of(root, os.environ if environ is None else environ)
+    per command here, and handed to the stages (none derives a path of its own); and
+    whether this run may use `.register/` (`storage.state`: git is asked what it tracks)."""
+    paths = Paths.of(root, os.environ if environ is None else environ)
+    return replace(paths, refused=state.refusal(paths, _tracked(paths.state)))
+
+
+def _tracked(folder: Path) -> list[str]:
+    """The paths under `folder` (`.register/`) git tracks, relative to it; none outside a
+    git repository, or when git cannot say (no git, a repository it will not read)."""
+    if not os.path.isdir(folder):
+        return []
+    from ..sources import git
+
+    try:
+        out = git.run(["ls-files", "-z", "--", "."], cwd=folder)
+    except git.GitSourceError:
+        return []
+    return [os.fsdecode(name) for name in out.split(b"\0") if name]
 
 
 Waiting = Callable[[str], None] | None
@@ -65,17 +82,18 @@ def writer(
     command: str,
     environ: Mapping[str, str] | None = None,
     on_wait: Waiting = None,
-) -> contextlib.AbstractContextManager[Path]:
+) -> contextlib.AbstractContextManager[Journal]:
     """The project's writer lock, held by every command that writes the registers, the
     lock or the cache (`storage.project.writing`): waits a bounded time for another
     writer, finishes what a killed one left, and yields the journal to write through.
-    Raises `StorageError` (one line) when the wait runs out."""
+    Raises `StorageError` (one line) when the wait runs out or `.register/` may not be
+    used (a link, files git tracks)."""
     return writer_at(project_paths(root, environ), command, environ, on_wait)
 
 
 def writer_at(
     paths: Paths, command: str, environ: Mapping[str, str] | None, on_wait: Waiting
-) -> contextlib.AbstractContextManager[Path]:
+) -> contextlib.AbstractContextManager[Journal]:
     return project.writing(paths, command, os.environ if environ is None else environ, on_wait)
 
 
@@ -87,12 +105,12 @@ def check_at(
     """Read, resolve citations, check the rules, resolve references and their backlinks.
 
     `on_register` sees each register as soon as it is read, its citations resolved
-    (verify starts reading the cited files while the next register is parsed). A write
-    a killed command left half done is finished first (`storage.project.settle`).
+    (verify starts reading the cited files while the next register is parsed). Only
+    reads: a write a killed command left half done, or a `.register/` this run may not
+    use, is a warning (`state_warnings`), finished or mended by no reader.
     """
-    project.settle(paths, os.environ if environ is None else environ)
     loaded = _read(paths, on_register)
-    diagnostics = list(loaded.diagnostics)
+    diagnostics = [*loaded.diagnostics, *state_warnings(paths, environ)]
     sources_file = loaded.registers.sources.file
     sources_failed = any(d.file == sources_file and d.severity == "error" for d in diagnostics)
     diagnostics.extend(rules.check(loaded.registers, loaded.documents, sources_failed))
@@ -101,6 +119,21 @@ def check_at(
     registers = references.with_backlinks(loaded.registers, found.backlinks)
     diagnostics = sort_diagnostics(diagnostics)
     return Checked(paths, registers, loaded.documents, diagnostics=diagnostics)
+
+
+def state_warnings(paths: Paths, environ: Mapping[str, str] | None) -> list[Diagnostic]:
+    """What a command that only reads says of `.register/`: that it is not used on this
+    run and why, or that a write was interrupted and what finishes it."""
+    if paths.refused is not None:
+        return [_warning("state-refused", paths.refused)]
+    line = project.unfinished(paths, os.environ if environ is None else environ)
+    return [] if line is None else [_warning("write-interrupted", line)]
+
+
+def _warning(code: str, line: str) -> Diagnostic:
+    """`FILE: message` (a storage line) as a warning about FILE."""
+    file, _, message = line.partition(": ")
+    return Diagnostic.notice(file, id="register", code=code, message=message, severity="warning")
 
 
 def _read(paths: Paths, on_register: Callable[[Register, Sources], None] | None) -> folder.Loaded:

@@ -40,6 +40,14 @@ class Covered(Result):
     revisions: list[str]
     """The revisions asked for (every one when none was named), in sources.yaml's order."""
 
+    @property
+    def configured(self) -> bool:
+        """Whether any source names statement files: without one there is nothing to count
+        (and `threshold_problems` says so), so no counts are shown."""
+        from ..coverage import run
+
+        return bool(run.statement_sources(self.registers))
+
 
 def coverage(
     root: Path,

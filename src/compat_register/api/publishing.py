@@ -43,9 +43,10 @@ def history_head(root: Path) -> str | None:
     return repository.head_of(root)
 
 
-def excerpt_cache(root: Path, environ: Mapping[str, str] | None = None) -> Path:
+def excerpt_cache(root: Path, environ: Mapping[str, str] | None = None) -> Path | None:
     """Where the site keeps highlighted excerpts between builds: `excerpts/` under the cache
-    root (`REGISTER_CACHE`, else `.register/cache` beside the registers folder)."""
+    root (`REGISTER_CACHE`, else `.register/cache` beside the registers folder); None when
+    this run may not use `.register/` (`storage.state`)."""
     return project_paths(root, environ).excerpt_cache
 
 

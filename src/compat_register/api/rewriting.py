@@ -15,6 +15,7 @@ from ..model.results import Result
 from ..reading import folder
 from ..reading.document import Document
 from ..storage.errors import RegisterError
+from ..storage.journal import Journal
 from ..storage.layout import Paths
 from .loading import (
     Checked,
@@ -69,7 +70,7 @@ def fix(root: Path, environ: Mapping[str, str] | None = None, on_wait: Waiting =
         return _fix(paths, environ, journal)
 
 
-def _fix(paths: Paths, environ: Mapping[str, str] | None, journal: Path) -> Fixed:
+def _fix(paths: Paths, environ: Mapping[str, str] | None, journal: Journal) -> Fixed:
     from ..following import edit
     from ..following import fix as fixing
 
@@ -207,7 +208,7 @@ def stamp(
 
 
 def _stamp(
-    paths: Paths, ids: Iterable[str], environ: Mapping[str, str] | None, journal: Path
+    paths: Paths, ids: Iterable[str], environ: Mapping[str, str] | None, journal: Journal
 ) -> Stamped:
     from ..following import edit, stamping
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from ..model.concepts import Concept, Concepts
+from ..model.concepts import MAX_DEPTH, Concept, Concepts
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Entry, RegisterSet, Where
 from ..model.vocabulary import NOTED, RATED
@@ -23,10 +23,11 @@ def check(registers: RegisterSet, documents: dict[str, Document]) -> Iterator[Di
     if concepts is not None:
         yield from check_unique(concepts)
         yield from check_parents(concepts)
+    known = concepts.by_id() if concepts is not None else None  # once: entries are many
     for register in registers.registers:
         doc = documents[register.file]
         for entry in register.entries:
-            yield from check_named(entry, concepts, doc)
+            yield from check_named(entry, known, doc)
             yield from check_note(entry, doc)
 
 
@@ -43,42 +44,41 @@ def check_unique(concepts: Concepts) -> Iterator[Diagnostic]:
 
 def check_parents(concepts: Concepts) -> Iterator[Diagnostic]:
     """Each parent is a concept; following parents never comes back (said once per cycle,
-    at the cycle's first concept in file order)."""
+    at the cycle's first concept in file order) and stops within `MAX_DEPTH` (said once, at
+    the first concept deeper). One walk over the concepts (`Concepts.depths`)."""
     known = concepts.by_id()
-    said: set[str] = set()
     for concept in concepts.concepts:
-        if concept.parent is None:
-            continue
-        if concept.parent not in known:
+        if concept.parent is not None and concept.parent not in known:
             where = concept.parent_where or concept.where
             message = f"unknown parent concept '{concept.parent}'{_guess(concept.parent, known)}"
             yield Diagnostic.at(where, id=concept.id, code="unknown-parent", message=message)
-        elif (cycle := _cycle(concept, known)) and not said & set(cycle):
-            said.update(cycle)
-            message = "concept parents form a cycle: " + " -> ".join([*cycle, cycle[0]])
-            where = concept.parent_where or concept.where
-            yield Diagnostic.at(where, id=concept.id, code="concept-cycle", message=message)
+    depth, cycles = concepts.depths()
+    order = {concept_id: index for index, concept_id in enumerate(known)}
+    for cycle in cycles:
+        first = min(range(len(cycle)), key=lambda n: order[cycle[n]])
+        cycle = cycle[first:] + cycle[:first]
+        message = "concept parents form a cycle: " + " -> ".join([*cycle, cycle[0]])
+        yield _at_parent(known[cycle[0]], "concept-cycle", message)
+    if deep := next((c for c in known.values() if depth[c.id] > MAX_DEPTH), None):
+        message = (
+            f"concept sits under {depth[deep.id]} parents, over the {MAX_DEPTH} a concept "
+            "may: group the concepts in fewer levels"
+        )
+        yield _at_parent(deep, "concept-too-deep", message)
 
 
-def _cycle(concept: Concept, known: dict[str, Concept]) -> list[str]:
-    """The IDs of the cycle that `concept`'s parents run round and back to it; [] when they
-    end (or run into a cycle that does not hold it: that one is said at its own concept)."""
-    path = [concept.id]
-    parent = concept.parent
-    while parent is not None and parent in known and parent not in path:
-        path.append(parent)
-        parent = known[parent].parent
-    return path if parent == concept.id else []
+def _at_parent(concept: Concept, code: str, message: str) -> Diagnostic:
+    where = concept.parent_where or concept.where
+    return Diagnostic.at(where, id=concept.id, code=code, message=message)
 
 
-def check_named(entry: Entry, concepts: Concepts | None, doc: Document) -> Iterator[Diagnostic]:
-    """An entry's `concept:` is one of concepts.yaml's."""
-    if entry.concept is None:
+def check_named(
+    entry: Entry, known: dict[str, Concept] | None, doc: Document
+) -> Iterator[Diagnostic]:
+    """An entry's `concept:` is one of concepts.yaml's (`known`, None without the file)."""
+    if entry.concept is None or (known is not None and entry.concept in known):
         return
-    known = concepts.by_id() if concepts is not None else {}
-    if entry.concept in known:
-        return
-    if concepts is None:
+    if known is None:
         message = f"unknown concept '{entry.concept}': no concepts.yaml beside the registers"
     else:
         message = f"unknown concept '{entry.concept}'{_guess(entry.concept, known)}"
@@ -88,8 +88,11 @@ def check_named(entry: Entry, concepts: Concepts | None, doc: Document) -> Itera
 
 def check_note(entry: Entry, doc: Document) -> Iterator[Diagnostic]:
     """A `partial` or `n/a` state says what is partial, or why it does not apply, in its
-    note: a warning at the state."""
+    note: a warning at the state. Not said of a `note:` written beside `status:` instead
+    of in it: its unknown-field error is the cause, reported alone."""
     if entry.status.key not in NOTED or (entry.status.note and entry.status.note.strip()):
+        return
+    if (*entry.field, "note") in doc.values:
         return
     say = "what is there and what is not" if entry.status.key == "partial" else "why not"
     message = f"state '{entry.status.key}' needs a note: say {say}"

@@ -23,7 +23,11 @@ through this module, so that they agree on what "unchanged" means. Pure function
 
 A quote is found in a line by the same rule; in code it must also start and end at a word
 edge (`initialized bool` is not in `_initialized bool`), but a quote cut short with `…`
-may end inside a word.
+may end inside a word. A quote of code that holds no backtick may also omit the backticks
+its lines hold (`ProgressToken any json:"progressToken"` is in ``ProgressToken any
+`json:"progressToken"` ``): a hand-written page holds each citation in a code span, where a
+backtick cannot stand, so its quotes lose them. Only the quote rule allows this: a block
+(what bump, stamps and `verify --against` compare) keeps every backtick.
 """
 
 from __future__ import annotations
@@ -168,7 +172,21 @@ def quoted(quote: str, lines: Sequence[str], kind: Kind) -> bool:
         return False
     if kind == "markdown" and any(quote in line for line in lines):
         return True  # the quick test: most quotes are copied verbatim from one line
-    return find_quote(comparable(" ".join(lines), kind), quote, kind) >= 0
+    text = comparable(" ".join(lines), kind)
+    if find_quote(text, quote, kind) >= 0:
+        return True
+    return omits_ticks(quote, kind) and find_quote(without_ticks(text), quote, kind) >= 0
+
+
+def omits_ticks(quote: str, kind: Kind) -> bool:
+    """Whether `quote` may omit the backticks of its lines: a quote of code holding none
+    (a quote copied from a hand-written page's code span, which cannot hold one)."""
+    return kind != "markdown" and "`" not in quote
+
+
+def without_ticks(text: str) -> str:
+    """A `comparable` form of code with its backticks dropped, spaced again."""
+    return spaced(text.replace("`", "")) if "`" in text else text
 
 
 # --- a block of lines ----------------------------------------------------------------------

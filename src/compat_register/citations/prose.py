@@ -12,13 +12,15 @@ import bisect
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
+from ..model.patterns import Regex, Spanned
 from ..model.positions import Path_
 from ..model.registers import PROSE_FIELDS
 from . import mdcode
 
 Span = tuple[int, int]
+S = TypeVar("S", bound=Spanned)
 
 
 _LINK_TARGET = re.compile(
@@ -94,8 +96,8 @@ def overlaps(span: Span, ranges: Sequence[Span]) -> bool:
     return index > 0 and ranges[index - 1][1] > span[0]
 
 
-def outside(pattern: re.Pattern[str], text: str, ranges: Sequence[Span]) -> Iterator[re.Match[str]]:
-    """Matches of `pattern` in `text` that touch none of `ranges` (sorted and disjoint)."""
+def outside(pattern: Regex[S], text: str, ranges: Sequence[Span]) -> Iterator[S]:
+    """Matches of `pattern` (`re` or RE2) in `text` touching none of `ranges` (sorted)."""
     for match in pattern.finditer(text):
         if not overlaps(match.span(), ranges):
             yield match

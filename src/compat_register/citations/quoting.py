@@ -51,7 +51,11 @@ def single_quoted(text: str) -> str:
 
 def code_span(text: str) -> str:
     """`text` as a Markdown code span its own backticks cannot close: a fence longer than
-    any backtick run in it, and a space inside each end when it starts or ends with one."""
+    any backtick run in it, and a space inside each end when it starts or ends with one.
+
+    On one line: a code span shows a line break as a space anyway, and a break in it could
+    start a heading or an HTML block (or end the paragraph) before the span closes."""
+    text = " ".join(text.splitlines())
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""

@@ -43,5 +43,6 @@ def coverage(
     else:
         for diagnostic in reporter.collapse_runs(result.diagnostics):
             echo(diagnostic.as_text())
-        echo(covering.text_report(shown, result.revisions, result.registers.sources, new_only))
+        if result.configured:  # else 0 statements would read as "100.0% covered"
+            echo(covering.text_report(shown, result.revisions, result.registers.sources, new_only))
     sys.exit(reporter.exit_code(result.diagnostics, False))

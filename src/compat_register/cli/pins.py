@@ -101,7 +101,7 @@ def sync(registers_dir: Path, aliases: tuple[str, ...]) -> None:
 
 @main.command()
 @registers_option
-@click.argument("target", metavar="[ALIAS:]PATH:LINE[-END] | ALIAS")
+@click.argument("target", metavar="[ALIAS:]PATH:LINE[-END] | ALIAS | PATH")
 @click.option(
     "--grep",
     "needle",
@@ -132,19 +132,23 @@ def cite(
 
     `register cite mcpx:internal/a.go:12-14` (or, for a claimed path, `internal/a.go:12`)
     quotes the first cited line. `register cite mcpx --grep TEXT` cites every line holding
-    TEXT in the files mcpx claims (exit 1 when there is none). Reads the source's checkout
-    or the cache, never the network.
+    TEXT in the files mcpx claims (exit 1 when there is none); `register cite
+    internal/a.go --grep TEXT`, in that claimed file (or folder) alone. Reads the source's
+    checkout or the cache, never the network.
     """
     require_dir(registers_dir)
     if needle is None and (glob is not None or limit != 20 or ignore_case):
         raise click.UsageError("--path, --limit and --ignore-case go with --grep")
     if needle is not None and ":" in target:
-        raise click.UsageError("with --grep, name the source only: register cite ALIAS --grep TEXT")
+        raise click.UsageError(
+            "with --grep, name the source or a path it claims, without lines: register cite "
+            "ALIAS --grep TEXT [--path GLOB], or register cite PATH --grep TEXT"
+        )
     if needle is None:
         echo(reporter.cite_report(api.cite(registers_dir, target).cited, fmt))
         return
     hits = api.cite_grep(
         registers_dir, target, needle, glob=glob, limit=limit, ignore_case=ignore_case
     )
-    echo(reporter.grep_report(hits, target, needle, fmt))
+    echo(reporter.grep_report(hits, hits.source, needle, fmt))
     sys.exit(0 if hits.total else 1)

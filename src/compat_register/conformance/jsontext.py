@@ -5,12 +5,16 @@ and a shape problem (a status the suite never emits, a check without an `id`) mu
 at its value as every other problem does. So the text is parsed by `json` first (its
 errors are the located syntax errors), then walked once more for the offset of each value;
 a key given twice, which `json` silently resolves to the last, is refused at the second.
+Values are bounded as the YAML loader bounds them, each refusal located: an integer of at
+most `MAX_DIGITS` digits (Python refuses to read one of over 4,300), a finite number, no
+NaN, and no lone surrogate (`\\ud800` is no character: no UTF-8 output can hold it).
 """
 
 from __future__ import annotations
 
 import bisect
 import json
+import math
 import re
 from typing import Any
 
@@ -21,6 +25,10 @@ scanstring = json.decoder.scanstring  # type: ignore[attr-defined]  # json's own
 """(text, offset past the opening quote) -> (the string, offset past its closing quote)."""
 _DEEP = "not JSON this tool reads: nested too deeply"
 _SPACE = re.compile(r"[ \t\n\r]*")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+MAX_DIGITS = 21
+"""Most digits in an integer: the suite's JavaScript writes every integer below 1e21 in
+full and a larger one with an exponent (as the YAML loader bounds a number under `_meta`)."""
 _SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null|NaN|-?Infinity")
 
 
@@ -50,8 +58,8 @@ class Parsed:
 
 def parse(text: str, file: str) -> Parsed:
     """Parse `text` (the file `file` as messages name it); raises `JsonProblem`."""
-    try:
-        data = json.loads(text)
+    try:  # a number out of bounds is refused, located, by the walk; here it must not raise
+        data = json.loads(text, parse_int=_int, parse_constant=lambda _: None)
     except json.JSONDecodeError as err:
         raise JsonProblem(Where(file, err.lineno, err.colno), f"not JSON: {err.msg}") from None
     except RecursionError:
@@ -66,6 +74,10 @@ def parse(text: str, file: str) -> Parsed:
             Where(file, 1, 1), "not JSON this tool reads: nested too deeply"
         ) from None
     return Parsed(data, walker.places, file)
+
+
+def _int(literal: str) -> int | None:
+    return int(literal) if len(literal.lstrip("-")) <= MAX_DIGITS else None
 
 
 class _Walker:
@@ -95,10 +107,20 @@ class _Walker:
         if char == "[":
             return self.sequence(i + 1, path)
         if char == '"':
-            return scanstring(self.text, i + 1)[1]
+            return self.string(i)[1]
         match = _SCALAR.match(self.text, i)
         assert match is not None  # json accepted the text
+        if problem := _unbounded(match[0]):
+            raise JsonProblem(self.where(i), problem)
         return match.end()
+
+    def string(self, i: int) -> tuple[str, int]:
+        """The string whose quote opens at `i`, and the offset past its close."""
+        found, end = scanstring(self.text, i + 1)
+        if lone := _SURROGATE.search(found):
+            escape = f"\\u{ord(lone[0]):04x}"
+            raise JsonProblem(self.where(i), f"a lone surrogate {escape} in a string: no character")
+        return found, end
 
     def mapping(self, i: int, path: Path_) -> int:
         seen: set[str] = set()
@@ -107,7 +129,7 @@ class _Walker:
             return i + 1
         while True:
             i = self.space(i)
-            key, end = scanstring(self.text, i + 1)
+            key, end = self.string(i)
             if key in seen:
                 raise JsonProblem(self.where(i), f"key '{key}' given twice in one object")
             seen.add(key)
@@ -128,3 +150,15 @@ class _Walker:
             if self.text[i] == "]":
                 return i + 1
             i += 1  # the comma
+
+
+def _unbounded(literal: str) -> str | None:
+    """Why a number `json` read is past what this tool reads, or None."""
+    if literal in ("NaN", "Infinity", "-Infinity"):
+        return f"{literal} is not JSON (a number is finite)"
+    digits = literal.lstrip("-")
+    if digits.isdigit() and len(digits) > MAX_DIGITS:
+        return f"a number of {len(digits):,} digits, over the {MAX_DIGITS} an integer may have"
+    if digits[:1].isdigit() and not math.isfinite(float(literal)):
+        return f"number {literal[:20]}... is past the largest a 64-bit float holds"
+    return None  # true, false, null, or a number in bounds

@@ -69,8 +69,15 @@ def measure(
                 source.alias, revision, listed, registers, coverings
             )
     cache.save()  # a cache that cannot be written costs the next run time, not this one
+    if cache.dropped is not None and cache_path is not None:
+        problems.append(_dropped(cache_path, cache.dropped))
     result = coverage(revisions, found, coverings)
     return Measured(result, items, [*problems, *exclusion_problems(result, registers)])
+
+
+def _dropped(path: Path, line: str) -> Diagnostic:
+    """The notice that the statements cache there was not used (it was made anew)."""
+    return Diagnostic.notice(str(path), id="statements", code="cache-dropped", message=line)
 
 
 def _coverings(registers: RegisterSet, outcomes: Iterable[Outcome]) -> Iterable[Covering]:
@@ -172,7 +179,11 @@ def threshold_problems(
     (or, with none, an error saying that no source names statement files)."""
     sources = statement_sources(registers)
     if not sources:
-        message = "no source names statement files: add coverage: {statements: [GLOB]} to one"
+        message = (
+            "no coverage is configured: no source names its statement files; add "
+            "coverage: {statements: [GLOB]} to the specification's source (the sources.yaml "
+            "of register init holds one, commented out; docs/coverage.md)"
+        )
         where = Where(registers.sources.file, 1, 1)
         return [Diagnostic.at(where, id="sources", code="coverage-no-statements", message=message)]
     where, alias = sources[0].where, sources[0].alias

@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 
 from ..citations.syntax import is_citation_path
 from ..model.claims import claimants
@@ -25,6 +24,7 @@ from ..sources.checkout import Checkout
 from ..sources.git import GitSourceError
 from ..sources.pins import open_moved
 from ..storage.errors import RegisterError
+from ..storage.journal import Journal
 from ..storage.layout import Paths
 from . import edit, stamps
 from .edit import Edit, Planned
@@ -106,7 +106,7 @@ def bump(
     dry_run: bool = False,
     environ: Mapping[str, str],
     progress: Callable[[str], None] | None = None,
-    journal: Path | None = None,
+    journal: Journal | None = None,
 ) -> Bump:
     """Move the pin of `alias` to `rev` (default: the newest commit) and its citations
     along, their stamps in `lock` (citations.lock as read) with them; the files are written
@@ -157,7 +157,7 @@ def _plan(
     return result
 
 
-def write(result: Bump, journal: Path | None = None) -> None:
+def write(result: Bump, journal: Journal | None = None) -> None:
     """Write every changed file of a bump, all or none."""
     edit.write_texts(result.files, journal)
     result.written = True

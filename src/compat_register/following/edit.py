@@ -26,6 +26,7 @@ from ..reading.loader import parse
 from ..reading.schema import integer_keys
 from ..storage.atomic import write_all
 from ..storage.errors import RegisterError
+from ..storage.journal import Journal
 from ..storage.regular import MAX_BYTES, read_bytes
 from . import readback
 from .readback import Reading, reading
@@ -242,7 +243,7 @@ def check_yaml(file: str, text: str) -> Document:
         raise EditError(f"{file}: the edit would break the YAML ({err.message})") from None
 
 
-def write_texts(files: Mapping[str, tuple[str, str]], journal: Path | None = None) -> None:
+def write_texts(files: Mapping[str, tuple[str, str]], journal: Journal | None = None) -> None:
     """Write each file's new text over its old one (`{name: (old text, new text)}`), all
     or none, through `journal` when given (see `storage.atomic.write_all`). Raises
     EditError when a file no longer holds its old text or cannot be written (say, a
@@ -258,21 +259,23 @@ def write_texts(files: Mapping[str, tuple[str, str]], journal: Path | None = Non
 
 
 def encoded(path: Path, old_text: str, new_text: str) -> bytes:
-    """`new_text` as the bytes to write over `path`, which must still hold `old_text`
-    (its byte order mark, if any, is kept, and so are its line ends: see `line_ends`)."""
+    """`new_text` as the bytes to write over `path`, which must still hold `old_text`,
+    its text as read: every reader hands on the decoded text with its line ends as they
+    are, so the two compare as they stand (its byte order mark, if any, is kept, and so
+    are its line ends: see `line_ends`)."""
     raw = read_bytes(path, MAX_BYTES) if path.exists() else b""
     bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
     on_disk = raw[len(bom) :].decode("utf-8", errors="replace")
-    if on_disk.replace("\r\n", "\n") != old_text.replace("\r\n", "\n"):
+    if on_disk != old_text:
         raise EditError(f"{path} changed since it was read; run the command again")
     return bom + line_ends(on_disk, new_text).encode("utf-8")
 
 
 def line_ends(on_disk: str, new_text: str) -> str:
     """`new_text` with the file's own line ends: CRLF when every line of the file ends so
-    (Windows editors, `core.autocrlf`), else as made. The lock is made anew with `\n`;
-    register files and sources.yaml are read with their CRLF kept and edited token by
-    token, so for them this changes nothing."""
-    if on_disk.count("\n") != on_disk.count("\r\n"):
+    (Windows editors, `core.autocrlf`), else as made (`\n`, for a new file too). The lock
+    is made anew with `\n`; register files and sources.yaml are edited token by token
+    with their CRLF kept, so for them this changes nothing."""
+    if "\n" not in on_disk or on_disk.count("\n") != on_disk.count("\r\n"):
         return new_text
     return new_text.replace("\r\n", "\n").replace("\n", "\r\n")

@@ -168,8 +168,10 @@ def _moved_message(
 
 
 def summary(outcomes: list[Outcome]) -> dict[str, int]:
-    """Counts per outcome, every outcome named even when zero."""
-    counts: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
+    """The number of citations, then the count of each outcome, every outcome named even
+    when zero: each citation has one outcome, so the counts add up to the number (an
+    `unstamped` citation reads as cited, but is counted there, not under `ok`)."""
+    counts: dict[str, int] = {"citations": len(outcomes), **dict.fromkeys(OUTCOMES, 0)}
     for outcome in outcomes:
         counts[outcome.outcome] += 1
     return counts

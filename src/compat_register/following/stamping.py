@@ -30,7 +30,7 @@ class StampPlan:
 
     @property
     def changed(self) -> bool:
-        return self.text != self.old_text
+        return not stamps.same_lines(self.text, self.old_text)
 
 
 def plan(

@@ -244,6 +244,12 @@ def format_lock(stamps: dict[Key, str], pins: Mapping[str, str] | None = None) -
     return HEADER + "".join(f"# pin {alias} {(pins or {})[alias]}\n" for alias in stamped) + body
 
 
+def same_lines(new: str, old: str) -> bool:
+    """Whether a lock made anew (`format_lock`, lines ending in `\n`) holds the lines of
+    one as read, whatever line ends that one has: then it need not be written."""
+    return new.splitlines() == old.splitlines()
+
+
 def parse_pins(text: str) -> dict[str, str]:
     """The `# pin ALIAS COMMIT` lines of a lock's text, by alias (none in an older lock)."""
     return {m[1]: m[2] for line in text.splitlines() if (m := _PIN.match(line))}
@@ -320,4 +326,4 @@ def carry_lock(
         for c, old in zip(citations, before, strict=True)
     ]
     text = format_lock(carry(lock.stamps, before, after), {**lock.pins, **(pins or {})})
-    return None if text == lock.text else (lock.file, lock.text, text)
+    return None if same_lines(text, lock.text) else (lock.file, lock.text, text)

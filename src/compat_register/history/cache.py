@@ -3,7 +3,9 @@
 It holds, for each pair of blobs a commit changed a file between, the diff of that pair,
 and for each register blob its state counts. A rebuild then asks git only for the log and
 reads the blobs of the commits it has not seen. A cache that does not read (missing,
-damaged, from another version) is started afresh; one that cannot be written costs the
+damaged, from another version or tool) is started afresh, and one not of the shape
+written here (`SHAPE`) is dropped with a notice (`storage.jsoncache`): a planted or
+wrongly typed file never reaches the Changes page. One that cannot be written costs the
 next build time, never the build.
 """
 
@@ -12,10 +14,70 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..storage import jsoncache
+from ..storage import jsoncache, shape
 
 VERSION = 3
 """Raised whenever what a summary or a diff holds changes: an older cache is ignored."""
+MADE_BY = jsoncache.made_by(VERSION, "compat-register", "PyYAML")
+"""The key of the whole file: its format, and the tool and YAML reader that made it."""
+
+_TEXT = {"type": "string"}
+_PROBLEM = shape.record(
+    {name: _TEXT for name in ("side", "code", "message")}
+    | {"line": {"type": "integer"}, "col": {"type": "integer"}}
+)
+_FIELDS = shape.strings({"anyOf": [{"enum": ["changed"]}, shape.record({"from": {}, "to": {}})]})
+_LIST = {"type": "array", "items": _TEXT}
+_DIFF = shape.record(
+    {
+        "registers": {
+            "type": "array",
+            "items": shape.record(
+                {"register": _TEXT, "change": _TEXT},
+                {"fields": _FIELDS, "problems": {"type": "array", "items": _PROBLEM}},
+            ),
+        },
+        "entries": {
+            "type": "array",
+            "items": shape.record(
+                {name: _TEXT for name in ("register", "id", "change", "title")}
+                | {
+                    "fields": _FIELDS,
+                    "citations": shape.record(
+                        {
+                            "added": _LIST,
+                            "removed": _LIST,
+                            "moved": {
+                                "type": "array",
+                                "items": shape.record({"from": _TEXT, "to": _TEXT}),
+                            },
+                        }
+                    ),
+                }
+            ),
+        },
+        "sources": {
+            "type": "array",
+            "items": shape.record(
+                {"alias": _TEXT, "change": _TEXT}
+                | {"from": shape.nullable(_TEXT), "to": shape.nullable(_TEXT)}
+            ),
+        },
+        "source_problems": {"type": "array", "items": _PROBLEM},
+    }
+)
+SHAPE = shape.checker(
+    shape.record(
+        {
+            "made_by": _TEXT,
+            "diffs": shape.strings(_DIFF),
+            "counts": shape.strings(
+                shape.nullable(shape.strings({"type": "integer", "minimum": 0}))
+            ),
+        }
+    )
+)
+"""What `HistoryCache.save` writes: anything else is not used."""
 
 
 class HistoryCache:
@@ -27,9 +89,11 @@ class HistoryCache:
         self.counts: dict[str, dict[str, int] | None] = {}
         """None for a blob that does not load."""
         self.dirty = False
-        data = _read(path) if path is not None else None
-        if data is not None:
-            self.diffs, self.counts = data["diffs"], data["counts"]
+        found = jsoncache.read(path, "made_by", MADE_BY, SHAPE) if path else jsoncache.Cached(None)
+        self.dropped = found.dropped
+        """Why the file there was not used (one line naming it), None when it was."""
+        if found.data is not None:
+            self.diffs, self.counts = found.data["diffs"], found.data["counts"]
 
     def add_diff(self, key: str, data: dict[str, Any]) -> None:
         self.diffs[key] = data
@@ -43,17 +107,8 @@ class HistoryCache:
         """Write the cache if it gained anything; a message when that failed."""
         if self.path is None or not self.dirty:
             return None
-        data = {"version": VERSION, "diffs": self.diffs, "counts": self.counts}
+        data = {"made_by": MADE_BY, "diffs": self.diffs, "counts": self.counts}
         failed = jsoncache.write(self.path, data, "the history cache")
         if failed is None:
             self.dirty = False
         return failed
-
-
-def _read(path: Path) -> dict[str, Any] | None:
-    data = jsoncache.read(path, "version", VERSION)
-    if data is None:
-        return None
-    if not isinstance(data.get("diffs"), dict) or not isinstance(data.get("counts"), dict):
-        return None
-    return data

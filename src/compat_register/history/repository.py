@@ -218,14 +218,20 @@ def read_history(root: Path, cache_file: Path | None) -> History:
         except GitSourceError as err:  # git failed under us: one line, not a traceback
             raise HistoryError(str(err)) from None
     unsaved = cache.save()
-    notices = [] if unsaved is None or cache_file is None else [_notice(cache_file, unsaved)]
+    notices = [] if cache_file is None else _notices(cache_file, cache.dropped, unsaved)
     return History(commits, bool(edges), counts, diagnostics=notices)
 
 
-def _notice(cache_file: Path, message: str) -> Diagnostic:
-    """The notice that the history cache could not be written (the history was read)."""
+def _notices(cache_file: Path, dropped: str | None, unsaved: str | None) -> list[Diagnostic]:
+    """The notices that the history cache there was not used, or could not be written
+    (the history was read all the same)."""
     file = display_path(cache_file)
-    return Diagnostic.notice(file, id="history", code="cache-unwritable", message=message)
+    found = [
+        (code, line)
+        for code, line in (("cache-dropped", dropped), ("cache-unwritable", unsaved))
+        if line
+    ]
+    return [Diagnostic.notice(file, id="history", code=code, message=line) for code, line in found]
 
 
 def _walk(

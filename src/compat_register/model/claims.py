@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import fnmatch
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import Any
+
+from .patterns import Regex, glob_regex
 
 
 @dataclass(frozen=True)
@@ -22,8 +22,8 @@ class Claims(dict[str, tuple[Claim, ...]]):
 
     def __init__(self, claims: Mapping[str, Sequence[Claim]]):
         super().__init__((alias, tuple(patterns)) for alias, patterns in claims.items())
-        self.compiled: list[tuple[str, list[tuple[re.Pattern[str], str]]]] = [
-            (alias, [(_glob_regex(claim.glob), claim.under) for claim in patterns])
+        self.compiled: list[tuple[str, list[tuple[Regex[Any], str]]]] = [
+            (alias, [(glob_regex(claim.glob), claim.under) for claim in patterns])
             for alias, patterns in self.items()
         ]
         self.owners: dict[str, tuple[tuple[str, str], ...]] = {}
@@ -44,7 +44,7 @@ def claimants(path: str, claims: Mapping[str, Sequence[Claim]]) -> list[tuple[st
 
 def _claimants(path: str, compiled: Claims) -> Iterator[tuple[str, str]]:
     for alias, patterns in compiled.compiled:
-        under = next((under for regex, under in patterns if regex.match(path)), None)
+        under = next((under for regex, under in patterns if regex.fullmatch(path)), None)
         if under is not None:
             yield alias, under + path
 
@@ -52,26 +52,4 @@ def _claimants(path: str, compiled: Claims) -> Iterator[tuple[str, str]]:
 def glob_matches(glob: str, path: str) -> bool:
     """Whether `path` matches `glob`, read as claims read it (`*` inside one folder, `**`
     across folders)."""
-    return _glob_regex(glob).match(path) is not None
-
-
-@lru_cache(maxsize=4096)
-def _glob_regex(glob: str) -> re.Pattern[str]:
-    # '**' crosses directories, '*' and '?' do not: the usual gitignore-style reading. So
-    # `a/**/b.go` is a/b.go or a/x/y/b.go, never a/xb.go.
-    parts = re.split(r"((?:(?<=/)|^)\*\*/|\*\*|\*|\?|\[[^\]]*\])", glob)
-    out = []
-    for part in parts:
-        if part == "**/":
-            out.append("(?:.*/)?")
-        elif part == "**":
-            out.append(".*")
-        elif part == "*":
-            out.append("[^/]*")
-        elif part == "?":
-            out.append("[^/]")
-        elif part.startswith("[") and part.endswith("]") and len(part) > 2:
-            out.append(fnmatch.translate(part)[4:-3])
-        else:
-            out.append(re.escape(part))
-    return re.compile("".join(out) + r"\Z")
+    return glob_regex(glob).fullmatch(path) is not None

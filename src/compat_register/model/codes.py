@@ -45,6 +45,7 @@ CODES: dict[str, Code] = {
     "not-read": Code(WARNING, "a `*.yml` file beside the registers, which are read from `*.yaml`"),
     "unreadable": Code(ERROR, "the file cannot be read (permissions, an I/O error)"),
     "not-a-file": Code(ERROR, "not a regular file (a device, FIFO or socket): not read"),
+    "link-outside": Code(ERROR, "a symbolic link that leads outside the project: not read"),
     "file-too-large": Code(ERROR, "the file is over the size limit of one register file"),
     "not-utf8": Code(ERROR, "the file is not UTF-8 text"),
     "empty-file": Code(ERROR, "the file holds no YAML mapping at all"),
@@ -69,7 +70,9 @@ CODES: dict[str, Code] = {
     "duplicate-item": Code(ERROR, "a list that must hold each item once repeats one"),
     "invalid": Code(ERROR, "a value the schema rejects for another reason (its message says)"),
     "bad-citation": Code(ERROR, "a citation that cannot be read (the message shows the form)"),
-    "bad-pattern": Code(ERROR, "a link pattern in sources.yaml is not a regular expression"),
+    "bad-pattern": Code(
+        ERROR, "a link pattern in sources.yaml RE2 cannot run (backreference, lookaround)"
+    ),
     # checking: what a schema cannot express
     "bad-repo": Code(ERROR, "a source's repo is not a location git may be given"),
     "unknown-source": Code(ERROR, "a subject, citation or command names no such source"),
@@ -91,6 +94,7 @@ CODES: dict[str, Code] = {
     "duplicate-concept": Code(ERROR, "a concept ID used twice in concepts.yaml"),
     "unknown-parent": Code(ERROR, "a concept's parent is no concept"),
     "concept-cycle": Code(ERROR, "concepts whose parents run round in a cycle"),
+    "concept-too-deep": Code(ERROR, "a concept under more parents than the matrix shows (16)"),
     "prose-too-costly": Code(ERROR, "prose too long or too deeply nested to render safely"),
     "bidi-control": Code(WARNING, "a bidirectional control character, which can hide text"),
     "unknown-prefix": Code(WARNING, "an ID-like reference whose prefix is a register's, mistyped"),
@@ -156,6 +160,15 @@ CODES: dict[str, Code] = {
     # notices: what a run could not do beside the registers, failing nothing
     "cache-unwritable": Code(
         INFO, "a cache could not be written: the next run reads anew", run=True
+    ),
+    "cache-dropped": Code(
+        INFO, "a cache not of the shape its writer gives it: not used, made anew", run=True
+    ),
+    "state-refused": Code(
+        WARNING, ".register/ is a link or holds files git tracks: not used on this run", run=True
+    ),
+    "write-interrupted": Code(
+        WARNING, "a write was interrupted: a command that writes finishes it", run=True
     ),
     "no-repository": Code(
         INFO, "no Changes page: the registers are in no git repository", run=True

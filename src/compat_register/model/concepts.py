@@ -15,6 +15,10 @@ from typing import Any
 from .positions import Where
 from .registers import Citation
 
+MAX_DEPTH = 16
+"""The most parents above one concept (a specification's tree needs three or four): a
+deeper one is an error of check, and the matrix shows it at this depth, so that no output
+grows with the square of a chain a pull request may write."""
 LABEL = "concepts"
 """The entry label of every concept statement's citation (no entry ID can be it)."""
 
@@ -52,6 +56,28 @@ class Concepts:
         for concept in self.concepts:
             found.setdefault(concept.id, concept)
         return found
+
+    def depths(self) -> tuple[dict[str, int], list[list[str]]]:
+        """Each concept's depth (how many parents above it, a cycle's own concepts at 0),
+        and each cycle of parents; in one walk, each concept followed once."""
+        known = self.by_id()
+        depth: dict[str, int] = {}
+        cycles: list[list[str]] = []
+        for start in known:
+            path: dict[str, int] = {}  # the walk from `start` up, in order
+            node = start
+            while node in known and node not in depth and node not in path:
+                path[node] = len(path)
+                node = known[node].parent or ""
+            walked = list(path)
+            if node in path:  # ran round to a concept of this walk: a cycle
+                cycles.append(walked[path[node] :])
+                depth.update(dict.fromkeys(walked[path[node] :], 0))
+                walked = walked[: path[node]]
+            above = depth.get(node, -1)
+            for offset, concept_id in enumerate(reversed(walked), 1):
+                depth[concept_id] = above + offset
+        return depth, cycles
 
     def citations(self) -> list[Citation]:
         """Every statement of every concept, in file order."""

@@ -9,6 +9,7 @@ from urllib.parse import quote
 
 from .claims import Claim, Claims
 from .notation import lines_text
+from .patterns import Regex
 from .positions import Path_, Where
 from .prose import Prose
 from .vocabulary import PROSE
@@ -69,10 +70,12 @@ def web_base(repo: str | None) -> str | None:
 class LinkPattern:
     """An external reference pattern in prose: `SEP-(\\d+)` -> a pull request URL."""
 
-    pattern: re.Pattern[str]
+    pattern: Regex[Any]
+    """Compiled by RE2 (`model.patterns`): linear time in the prose, whatever it holds."""
     url: str
 
-    def url_for(self, match: re.Match[str]) -> str:
+    def url_for(self, match: Any) -> str:
+        """`url` with `{0}` (the match) and `{1}`, `{2}`... (its groups) filled in."""
         url = self.url
         for number, group in enumerate(match.groups(), 1):
             url = url.replace("{" + str(number) + "}", group or "")
@@ -97,6 +100,12 @@ class Sources:
         if self._claims is None:
             self._claims = Claims({alias: s.claims for alias, s in self.sources.items()})
         return self._claims
+
+    def name_of(self, alias: str) -> str:
+        """The name the site shows for a source (a register's subject): its `title`, else
+        its alias (a subject sources.yaml lacks, which `check` reports)."""
+        source = self.sources.get(alias)
+        return source.title if source is not None and source.title else alias
 
 
 class CitationKey(NamedTuple):

@@ -29,7 +29,7 @@ def read_concepts(
     path = paths.concepts
     if not path.exists() and not path.is_symlink():
         return None
-    doc = read_document(path, schema.CONCEPTS, documents, out)
+    doc = read_document(path, schema.CONCEPTS, documents, out, paths.inside)
     if doc is None:
         return Concepts(display_path(path))
     return build_concepts(doc, out)

@@ -27,7 +27,7 @@ def read_exclusions(
     path = paths.exclusions
     if not path.exists() and not path.is_symlink():
         return None
-    doc = read_document(path, schema.EXCLUSIONS, documents, out)
+    doc = read_document(path, schema.EXCLUSIONS, documents, out, paths.inside)
     if doc is None:
         return Exclusions(display_path(path))
     return build_exclusions(doc, out)

@@ -62,7 +62,7 @@ def load(paths: Paths) -> Loaded:
 
 def read_sources(paths: Paths, documents: dict[str, Document], out: list[Diagnostic]) -> Sources:
     """The typed sources.yaml (empty when it does not load; `out` says why)."""
-    doc = read_document(paths.sources, schema.SOURCES, documents, out)
+    doc = read_document(paths.sources, schema.SOURCES, documents, out, paths.inside)
     return build_sources(doc, out, display_path(paths.sources))
 
 
@@ -76,7 +76,7 @@ def read_registers(
     as soon as it is built; problems go to `out` and each file's `Document` to `documents`."""
     out.extend(_not_read(paths.registers))
     for path in _register_files(paths.registers):
-        doc = read_document(path, schema.REGISTER, documents, out)
+        doc = read_document(path, schema.REGISTER, documents, out, paths.inside)
         if doc is not None:
             yield build_register(doc, path.stem, out, links)
 
@@ -109,8 +109,8 @@ class LockText:
     file: str
     """The path as messages show it."""
     text: str | None
-    """Lines end in "\n" as the lock is made (a CRLF lock is written back CRLF:
-    `edit.encoded`); None when the file could not be read."""
+    """As decoded, its line ends as they are (`edit.encoded` compares the file with it
+    before a rewrite, which keeps CRLF); None when the file could not be read."""
     problem: str | None = None
     """Why it could not be read: `cannot read: ...`."""
 
@@ -123,11 +123,12 @@ def read_lock(paths: Paths) -> LockText | None:
     file = display_path(path)
     try:
         # a byte order mark is not a line; a link to a device or a FIFO is not read
-        text = regular.read_bytes(path, regular.MAX_BYTES).decode("utf-8-sig")
+        raw = regular.read_bytes(path, regular.MAX_BYTES, within=paths.inside)
+        text = raw.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) else None
         return LockText(path, file, None, f"cannot read: {reason or err}")
-    return LockText(path, file, text.replace("\r\n", "\n"))
+    return LockText(path, file, text)
 
 
 def _not_read(root: Path) -> list[Diagnostic]:
@@ -148,10 +149,15 @@ def _not_read(root: Path) -> list[Diagnostic]:
 
 
 def read_document(
-    path: Path, schema_name: str, documents: dict[str, Document], out: list[Diagnostic]
+    path: Path,
+    schema_name: str,
+    documents: dict[str, Document],
+    out: list[Diagnostic],
+    within: Sequence[Path] = (),
 ) -> Document | None:
     """One YAML file, loaded and checked against its schema; None when it does not load.
-    Problems go to `out`, the document to `documents` under its displayed path."""
+    Problems go to `out`, the document to `documents` under its displayed path. A link
+    leading out of `within` (the project: `Paths.inside`) is refused, not read."""
     display = display_path(path)
     if path.name == SOURCES_FILE and not path.exists():
         message = f"{path.name} not found in {display_path(path.parent)}"
@@ -167,7 +173,7 @@ def read_document(
             )
         )
         return None
-    loaded = load_file(path, display, schema.integer_keys())
+    loaded = load_file(path, display, schema.integer_keys(), within)
     if isinstance(loaded, Diagnostic):
         out.append(loaded)
         return None
@@ -217,7 +223,8 @@ def read_records(paths: Paths) -> list[RecordText]:
         file = display_path(path)
         alias = path.name.removesuffix(CONFORMANCE_SUFFIX)
         try:
-            text = regular.read_bytes(path, regular.MAX_BYTES).decode("utf-8-sig")
+            raw = regular.read_bytes(path, regular.MAX_BYTES, within=paths.inside)
+            text = raw.decode("utf-8-sig")
         except (OSError, UnicodeDecodeError) as err:
             reason = err.strerror if isinstance(err, OSError) else "not UTF-8"
             found.append(RecordText(alias, file, None, f"cannot read: {reason or err}"))

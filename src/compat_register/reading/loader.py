@@ -8,6 +8,7 @@ The file is read here (a regular file's bytes only, at most `MAX_FILE_BYTES`, as
 from __future__ import annotations
 
 import errno
+from collections.abc import Sequence
 from pathlib import Path
 
 import yaml
@@ -28,14 +29,17 @@ MAX_FILE_BYTES = 4 * 1024 * 1024
 would otherwise cost seconds on every `mkdocs serve` reload."""
 
 
-def load_file(path: Path, display: str, integer_keys: frozenset[str]) -> Document | Diagnostic:
-    """Read and parse one file; a problem comes back as a `Diagnostic`, never raised."""
+def load_file(
+    path: Path, display: str, integer_keys: frozenset[str], within: Sequence[Path] = ()
+) -> Document | Diagnostic:
+    """Read and parse one file; a problem comes back as a `Diagnostic`, never raised. A
+    link leading out of `within` (when given) is refused (`regular.read_bytes`)."""
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             mb = size / 1024 / 1024
             raise LoadError(Mark(1, 1), "file-too-large", _too_large(mb))
-        text = _decode(_read(path))
+        text = _decode(_read(path, within))
         return parse(text, display, integer_keys)
     except LoadError as err:
         stem = Path(display).stem
@@ -62,13 +66,15 @@ def load_file(path: Path, display: str, integer_keys: frozenset[str]) -> Documen
         )
 
 
-def _read(path: Path) -> bytes:
+def _read(path: Path, within: Sequence[Path]) -> bytes:
     """The file's bytes: a regular file's only, at most the limit (it may grow after the
     size was asked); a device, FIFO or socket is refused without being read."""
     try:
-        return regular.read_bytes(path, MAX_FILE_BYTES)
+        return regular.read_bytes(path, MAX_FILE_BYTES, within=within)
     except regular.Refused as err:
         code = "file-too-large" if err.errno == errno.EFBIG else "not-a-file"
+        if err.errno == errno.EXDEV:
+            code = "link-outside"
         raise LoadError(Mark(1, 1), code, err.strerror or str(err)) from None
 
 

@@ -338,6 +338,10 @@ def _extras(error: ValidationError) -> Iterator[tuple[str, str | None]]:
 
 def _other_message(error: ValidationError, where: str) -> str:
     kind, value = error.validator, error.validator_value
+    if kind == "pattern" and value == _ONE_LINE:  # printed in tables, lists, PR comments
+        return f"{_field(where)} holds a line break: write it on one line"
+    if kind == "maxLength":
+        return f"{_field(where)} is {len(error.instance):,} characters long, over the {value:,}"
     if kind == "pattern":
         expected = _expected_form(error.schema) or f"the form {published_pattern(value)}"
         return f"{_field(where)} '{_shown(error.instance)}' is not {expected}{_pattern_hint(error)}"
@@ -347,6 +351,8 @@ def _other_message(error: ValidationError, where: str) -> str:
         return f"{_field(where)} must be at least {value}, not {error.instance}"
     return f"{_field(where)}: {error.message}"
 
+
+_ONE_LINE = python_pattern(load_schema(REGISTER)["$defs"]["line"]["pattern"])  # `$defs/line`
 
 _REF_NAME = re.compile(r"HEAD|main|master|trunk|develop|v?\d+(\.\d+)+|[\w.-]+/[\w./-]+")
 """A value that reads as a branch or tag (main, v1.2.0, origin/main), not a typo."""

@@ -121,9 +121,10 @@ def _references(
     found: list[Segment] = []
     for link in links:
         for match in outside(link.pattern, text, skip):
-            if not overlaps(match.span(), taken):
-                found.append(Segment("pattern", *match.span(), url=link.url_for(match)))
-                bisect.insort(taken, match.span())
+            span: Span = match.span()
+            if not overlaps(span, taken):
+                found.append(Segment("pattern", *span, url=link.url_for(match)))
+                bisect.insort(taken, span)
     for match in outside(REFERENCE, text, skip):
         if not overlaps(match.span(), taken):
             first, last = match["first"], match["last"] or ""

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..model.claims import Claim
 from ..model.diagnostic import Diagnostic
+from ..model.patterns import compile_pattern
 from ..model.registers import LinkPattern, Source, Sources
 from . import schema
 from .document import Document
@@ -80,11 +81,13 @@ def _build_links(doc: Document, out: list[Diagnostic]) -> Iterator[LinkPattern]:
     for index, link in enumerate(as_list(doc.data.get("links"))):
         if not isinstance(link, dict) or not isinstance(link.get("pattern"), str):
             continue
-        try:
-            pattern = re.compile(link["pattern"])
-        except re.error as err:
+        pattern = compile_pattern(link["pattern"])
+        if isinstance(pattern, str):
             mark = doc.mark(("links", index, "pattern"))
-            message = f"link pattern '{link['pattern']}' is not a valid regular expression: {err}"
+            message = (
+                f"link pattern '{link['pattern']}' is not a regular expression RE2 can run: "
+                f"{pattern} (RE2 matches in linear time: it has no backreferences or lookaround)"
+            )
             out.append(
                 Diagnostic(
                     file=doc.file,

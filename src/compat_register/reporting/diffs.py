@@ -9,6 +9,7 @@ from ..citations.quoting import code_span
 from ..history.changes import Diff, EntryChange, diff_data
 from ..history.repository import WORKTREE, Compared
 from ..history.timeline import ARROW, citation_counts, field_phrase, shown
+from ..model import display
 
 
 def side(rev: str) -> str:
@@ -25,7 +26,8 @@ def diff_json(compared: Compared) -> dict[str, Any]:
 
 
 def diff_text(compared: Compared) -> str:
-    """Plain lines: sources, registers, then each entry and what changed in it."""
+    """Plain lines: sources, registers, then each entry and what changed in it; a control
+    character in a value (a line feed: a forged line, a workflow command) shown escaped."""
     diff = compared.diff
     head = f"registers: {side(compared.old)}{ARROW}{side(compared.new)}"
     if diff.empty:
@@ -42,7 +44,7 @@ def diff_text(compared: Compared) -> str:
         lines.append(f"{entry.id} {entry.title} ({entry.register}): {entry.change}")
         lines += [f"  {line}" for line in _entry_lines(entry)]
     lines.append(summary_line(diff))
-    return "\n".join(lines)
+    return "\n".join(map(display.line, lines))  # a line break in a value stays on its line
 
 
 def _source_phrase(change: str, old: str | None, new: str | None) -> str:
@@ -75,12 +77,19 @@ def summary_line(diff: Diff) -> str:
     return "; ".join(parts) if parts else "no register changed"
 
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~])")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~&])")
+_MENTION = re.compile(r"@(?=\w)")
+ZERO_WIDTH_SPACE = "\u200b"
+"""Written after an `@` that a name follows: GitHub then notifies no one (`@user`,
+`@org/team`); the text reads the same."""
 
 
 def md(text: str) -> str:
-    """Register text as literal Markdown text (a title may hold `*`, `|`, `<`)."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+    """Register text as literal Markdown text on one line, for a pull-request comment or a
+    README: `*`, `|`, `<`, `#`, `&` escaped, each line break a space (a new line could start
+    a heading or an HTML block), and no `@` that mentions anyone."""
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.splitlines()))
+    return _MENTION.sub("@" + ZERO_WIDTH_SPACE, escaped)
 
 
 def diff_markdown(compared: Compared) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..citations.quoting import code_span
+from ..model import display
 from .diffs import md
 
 INDENT = "  "
@@ -30,8 +31,8 @@ def matrix_text(data: dict[str, Any]) -> str:
         return "no concepts: add registers/concepts.yaml and name one in an entry's `concept:`"
     table = [["concept", *subjects, "done"]] + [
         [
-            INDENT * row["depth"] + row["concept"],
-            *(cell_text(row["cells"][subject]) for subject in subjects),
+            INDENT * row["depth"] + display.line(row["concept"]),  # a line break stays on its line
+            *(display.line(cell_text(row["cells"][subject])) for subject in subjects),
             f"{row['done']}/{len(subjects)}",
         ]
         for row in data["rows"]
@@ -42,21 +43,22 @@ def matrix_text(data: dict[str, Any]) -> str:
         for line in table
     ]
     if data["unnamed"]:
-        lines += ["", "named by no entry: " + ", ".join(data["unnamed"])]
+        lines += ["", "named by no entry: " + display.line(", ".join(data["unnamed"]))]
     return "\n".join(lines)
 
 
 def matrix_markdown(data: dict[str, Any]) -> str:
-    """A Markdown table for a README: concept, one column per subject, done."""
-    subjects = data["subjects"]
+    """A Markdown table for a README: concept, one column per subject (named as the site
+    names it: its source's title), done."""
+    subjects, names = data["subjects"], data["names"]
     lines = [
-        "| Concept | " + " | ".join(md(s) for s in subjects) + " | Done |",
+        "| Concept | " + " | ".join(md(names[s]) for s in subjects) + " | Done |",
         "|---|" + "---|" * len(subjects) + "---:|",
     ]
     for row in data["rows"]:
         title = "↳ " * row["depth"] + md(row["title"])
         cells = " | ".join(_cell_markdown(row["cells"][subject]) for subject in subjects)
-        concept = code_span(row["concept"])
+        concept = code_span(row["concept"]).replace("|", "\\|")  # a table's cell ends at `|`
         lines.append(f"| {title} ({concept}) | {cells} | {row['done']}/{len(subjects)} |")
     if data["unnamed"]:
         named = ", ".join(code_span(concept) for concept in data["unnamed"])

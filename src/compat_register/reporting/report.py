@@ -137,9 +137,13 @@ def _alike(one: Diagnostic, other: Diagnostic) -> bool:
 
 
 def summary_line(diagnostics: list[Diagnostic], summary: dict[str, int] | None) -> str:
-    """One closing line: the citation outcome counts (when verified), errors, warnings."""
-    totals = {**(summary or {}), **count(diagnostics)}
-    return ", ".join(f"{value} {name}" for name, value in totals.items())
+    """One closing line: when verified, the number of citations and the count of each
+    outcome (`4 citations: 2 ok, ..., 2 unstamped`, adding up to it); errors, warnings."""
+    counts = dict(summary or {})
+    total = counts.pop("citations", None)
+    head = f"{counted(total, 'citation')}: " if total is not None else ""
+    totals = {**counts, **count(diagnostics)}
+    return head + ", ".join(f"{value} {name}" for name, value in totals.items())
 
 
 def exit_code(diagnostics: list[Diagnostic], strict: bool) -> int:

@@ -132,6 +132,7 @@ def build(
         excerpt_files, renderer.excerpts, highlighter, options, last
     )
     notices = [*read.notices, *(_unwritten(excerpt_cache, line) for line in highlighter.problems)]
+    notices += _dropped(excerpt_cache, highlighter.store.dropped if highlighter.store else [])
     highlighter.problems.clear()  # a cache not written costs time, not the build
     section, listed = nav_section(
         read.registers, read.failed, layout, layout.changes in pages, coverage=pages
@@ -318,6 +319,17 @@ def _unwritten(folder: Path | None, message: str) -> Diagnostic:
     return Diagnostic.notice(
         str(folder or ""), id="excerpts", code="cache-unwritable", message=message
     )
+
+
+def _dropped(folder: Path | None, lines: list[str]) -> list[Diagnostic]:
+    """The notices that excerpt cache files were not used (those excerpts were highlighted
+    again), once each."""
+    notices = [
+        Diagnostic.notice(str(folder or ""), id="excerpts", code="cache-dropped", message=message)
+        for message in dict.fromkeys(lines)
+    ]
+    lines.clear()
+    return notices
 
 
 def _refused(pages: dict[str, str]) -> str | None:

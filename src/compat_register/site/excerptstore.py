@@ -17,11 +17,16 @@ import hashlib
 from importlib import metadata
 from pathlib import Path
 
-from ..storage import jsoncache
+from ..storage import jsoncache, shape
 
 VERSION = 2
 """Raised whenever what an excerpt's HTML holds changes in this package (its cleaning, its
 highlighting: 2 when Pygments made it directly, not through Markdown)."""
+
+SHAPE = shape.checker(
+    shape.record({"settings": {"type": "string"}, "blocks": shape.strings({"type": "string"})})
+)
+"""What `ExcerptStore.write` writes: anything else is not used."""
 
 MAKERS = ("compat-register", "pymdown-extensions", "pygments", "nh3")
 """The distributions whose version changes the HTML of an excerpt."""
@@ -41,6 +46,8 @@ class ExcerptStore:
         self.settings = digest("\n".join([str(VERSION), settings, *made_by]))
         """Which settings and libraries the stored HTML was made with: a file made with
         others is ignored."""
+        self.dropped: list[str] = []
+        """Each file read that was not used, as a line naming it (`jsoncache.Cached`)."""
 
     def path(self, slug: str) -> Path:
         """`<folder>/<settings>/<slug>.json`: a folder per settings, so that two ways of
@@ -50,11 +57,10 @@ class ExcerptStore:
 
     def read(self, slug: str) -> dict[str, str]:
         """The register's stored excerpts, by block digest; empty when there are none usable."""
-        data = jsoncache.read(self.path(slug), "settings", self.settings)
-        blocks = data.get("blocks") if data is not None else None
-        if not isinstance(blocks, dict):
-            return {}
-        return {k: v for k, v in blocks.items() if isinstance(k, str) and isinstance(v, str)}
+        found = jsoncache.read(self.path(slug), "settings", self.settings, SHAPE)
+        if found.dropped is not None:
+            self.dropped.append(found.dropped)
+        return {} if found.data is None else dict(found.data["blocks"])
 
     def write(self, slug: str, blocks: dict[str, str]) -> str | None:
         """Store the register's excerpts (replacing what was stored); a message on failure."""

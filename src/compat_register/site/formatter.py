@@ -119,6 +119,10 @@ class PageFormatter:
         """Prose for a table cell: one line, code blocks as code spans, `|` escaped."""
         return prose(text or "", self.linker, one_line=True)
 
+    def subject_name(self, alias: str) -> str:
+        """A subject as the site names it: its source's title (`Sources.name_of`)."""
+        return escape_inline(self.linker.sources.name_of(alias))
+
     def slug(self, text: str) -> str:
         """An anchor made of any text (`subject-mcpx`), as an entry's is made of its ID."""
         return anchor_of(text)
@@ -229,11 +233,12 @@ class PageFormatter:
         return f"[{escape_inline(register.title)}]({self.link(page)})"
 
     def subject(self, register: Register) -> str:
-        """ "mcpx @ 05c78b2", linked to the commit when the source is public."""
+        """ "mcpx @ 05c78b2" (the source's title), linked to the commit when it is public."""
         source = self.linker.sources.sources.get(register.subject)
         if source is None:
             return escape_inline(register.subject)
-        text = f"{escape_inline(source.alias)} @ {escape_inline(source.commit[:7])}"
+        name = self.subject_name(register.subject)
+        text = f"{name} @ {escape_inline(source.commit[:7])}"
         url = source.commit_url()
         return f"[{text}]({link_destination(url)})" if url and safe_url(url) else text
 

@@ -54,16 +54,17 @@ def cell(fmt: PageFormatter, shown: Cell) -> Markup:
         )
         parts.append(f'<span class="reg-checks">checks: {escape_inline(measured)}</span>')
     if shown.since is not None and shown.since.get("date"):
-        parts.append(f'<span class="reg-since">{escape_inline(since_text(shown))}</span>')
+        name = fmt.linker.sources.name_of(shown.subject)
+        parts.append(f'<span class="reg-since">{escape_inline(since_text(shown, name))}</span>')
     return Markup(" ".join(parts))
 
 
-def since_text(shown: Cell) -> str:
-    """`since 2026-10-02 at go-sdk 3d6450f`: when the cell's entry reached its state, and
-    the subject's pin then (its first 7 digits), as the history says."""
+def since_text(shown: Cell, name: str) -> str:
+    """`since 2026-10-02 at Go SDK 3d6450f`: when the cell's entry reached its state, and
+    the subject (as the site `name`s it) at its pin then (7 digits), as the history says."""
     since = shown.since or {}
     pin = since.get("pin")
-    at = f" at {shown.subject} {str(pin)[:7]}" if pin else ""
+    at = f" at {name} {str(pin)[:7]}" if pin else ""
     return f"since {since.get('date')}{at}"
 
 

@@ -84,6 +84,33 @@ def target(spec: str, sources: Sources) -> Target:
     return Target(alias, full, parsed.start, parsed.end)
 
 
+def grep_target(named: str, sources: Sources) -> tuple[str, str | None]:
+    """What `register cite NAMED --grep TEXT` searches: a source's claimed files (NAMED an
+    alias), or the one file or folder a source claims (NAMED an unprefixed path, resolved
+    as a citation's is), as (alias, full path or None). Raises CiteError, saying what to
+    write instead."""
+    if named in sources.sources:
+        return named, None
+    owners = claimants(named.rstrip("/"), sources.claims())
+    if len(owners) == 1:
+        return owners[0]
+    known = ", ".join(sources.sources) or "none"
+    if not owners:
+        what = f"no source '{named}' in sources.yaml (sources: {known}), nor one claiming it"
+    else:
+        what = f"several sources claim {named} ({', '.join(alias for alias, _ in owners)})"
+    instead = f"register cite ALIAS --grep TEXT --path '{named}'"
+    raise CiteError(f"{what}: name the source, as in {instead}")
+
+
+def within(paths: Iterable[str], place: str | None) -> list[str]:
+    """The paths that are the file `place` or lie in the folder `place` (all, for None)."""
+    if place is None:
+        return list(paths)
+    folder = place.rstrip("/") + "/"
+    return [path for path in paths if path == place or path.startswith(folder)]
+
+
 def _known(sources: Sources) -> str:
     return f" (sources: {', '.join(sources.sources)})" if sources.sources else ""
 
@@ -166,6 +193,8 @@ class Hits(Result):
     """The files holding a hit."""
     searched: int
     """The claimed files searched."""
+    source: str = ""
+    """The alias of the source searched."""
 
 
 def claimed(alias: str, paths: Iterable[str], claims: Claims, glob: str | None = None) -> list[str]:
@@ -208,4 +237,4 @@ def grep(
         for number, match in hits[: max(0, limit - len(found))]:
             quote = quote_of([match.string], match.start())
             found.append(cited(Target(alias, path, number, number), quote, claims))
-    return Hits(found, total, files, len(paths))
+    return Hits(found, total, files, len(paths), alias)

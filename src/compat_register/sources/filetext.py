@@ -5,7 +5,14 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
-from ..citations.compare import Kind, comparable, find_quote, quote_form
+from ..citations.compare import (
+    Kind,
+    comparable,
+    find_quote,
+    omits_ticks,
+    quote_form,
+    without_ticks,
+)
 
 
 @dataclass
@@ -21,10 +28,11 @@ class _Index:
     """The line number of each of those lines."""
 
     @classmethod
-    def of(cls, lines: list[str], kind: Kind) -> _Index:
+    def of(cls, lines: list[str], kind: Kind, ticks: bool = True) -> _Index:
+        """The index of `lines` by the rule of `kind`; without backticks unless `ticks`."""
         pieces, starts, numbers, position = [], [], [], 0
         for number, line in enumerate(lines, 1):
-            text = comparable(line, kind)
+            text = comparable(line, kind) if ticks else without_ticks(comparable(line, kind))
             if text:
                 starts.append(position)
                 numbers.append(number)
@@ -41,18 +49,26 @@ class FileText:
     """A file's lines at one commit, with an index per file kind for quote searches."""
 
     lines: list[str]
-    _indexes: dict[Kind, _Index] = field(default_factory=dict)
+    _indexes: dict[tuple[Kind, bool], _Index] = field(default_factory=dict)
 
     def find_nearest(self, quote: str, near: int, kind: Kind) -> tuple[int, int] | None:
         """The (first, last) lines of the occurrence of `quote` (as written) nearest to
-        line `near`, found by the rule of `kind`."""
-        index = self._indexes.get(kind)
+        line `near`, found by the rule of `kind` (in code, with the lines' backticks too
+        when the quote may omit them: `compare.omits_ticks`)."""
+        found = self._found(quote, kind, True)
+        if omits_ticks(quote, kind):
+            found.extend(self._found(quote, kind, False))
+        return min(found, key=lambda span: abs(span[0] - near), default=None)
+
+    def _found(self, quote: str, kind: Kind, ticks: bool) -> list[tuple[int, int]]:
+        """The (first, last) lines of every occurrence of `quote` in one index."""
+        index = self._indexes.get((kind, ticks))
         if index is None:
-            index = self._indexes[kind] = _Index.of(self.lines, kind)
+            index = self._indexes[kind, ticks] = _Index.of(self.lines, kind, ticks)
         found: list[tuple[int, int]] = []
         length = len(quote_form(quote, kind))
         offset = find_quote(index.joined, quote, kind)
         while offset >= 0:
             found.append((index.line_of(offset), index.line_of(offset + length - 1)))
             offset = find_quote(index.joined, quote, kind, offset + 1)
-        return min(found, key=lambda span: abs(span[0] - near), default=None)
+        return found

@@ -3,24 +3,43 @@
 Reading a page's statements means parsing it as Markdown, which costs some thirty times
 reading it from git; a file at a pin never changes, so its statements are kept by its
 blob id (and the reader that read it): a run whose files are all known reads none of
-them. A cache that does not read (missing, damaged, from another version) is started
-afresh; one that cannot be written costs the next run time, never the run.
+them. A cache that does not read (missing, damaged, from another version or other
+readers' versions) is started afresh, and one not of the shape written here (`SHAPE`)
+is dropped with a notice (`storage.jsoncache`); one that cannot be written costs the
+next run time, never the run.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from ..storage.atomic import write_all
-from ..storage.regular import MAX_BYTES, read_bytes
+from ..storage import jsoncache, shape
 from .changelog import Item
 from .statement import Statement
 
 VERSION = 1
 """Raised whenever what a file's statements are changes (a reader's rule): an older cache
 is ignored."""
+MADE_BY = jsoncache.made_by(VERSION, "compat-register", "markdown-it-py", "mdit-py-plugins")
+"""The key of the whole file: its format, and the tool and Markdown parser that read."""
+
+_INT, _TEXT = {"type": "integer"}, {"type": "string"}
+_ROW = {
+    "anyOf": [
+        {
+            "type": "array",
+            "items": [_INT, _INT, _TEXT, _TEXT, _TEXT, _TEXT],
+            "minItems": 6,
+            "maxItems": 6,
+        },
+        {"type": "array", "items": [_INT, _INT, _TEXT, _TEXT], "minItems": 4, "maxItems": 4},
+    ]
+}
+SHAPE = shape.checker(
+    shape.record({"made_by": _TEXT, "files": shape.strings({"type": "array", "items": _ROW})})
+)
+"""What `StatementCache.save` writes: a statement's row or a changelog item's."""
 
 
 def key(reader: str, blob: str) -> str:
@@ -36,9 +55,11 @@ class StatementCache:
         self.path = path
         self.files: dict[str, list[list[Any]]] = {}
         self.dirty = False
-        data = _read(path) if path is not None else None
-        if data is not None:
-            self.files = data
+        found = jsoncache.read(path, "made_by", MADE_BY, SHAPE) if path else jsoncache.Cached(None)
+        self.dropped = found.dropped
+        """Why the file there was not used (one line naming it), None when it was."""
+        if found.data is not None:
+            self.files = found.data["files"]
 
     def get(self, key: str, path: str) -> list[Statement] | None:
         rows = self.files.get(key)
@@ -62,22 +83,9 @@ class StatementCache:
         """Write the cache if it gained anything; a message when that failed."""
         if self.path is None or not self.dirty:
             return None
-        text = json.dumps({"version": VERSION, "files": self.files}, ensure_ascii=False)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_all([(self.path, text.encode("utf-8"))])
-        except OSError as err:
-            return f"cannot write {self.path}: {err.strerror or err}"
-        self.dirty = False
-        return None
-
-
-def _read(path: Path) -> dict[str, list[list[Any]]] | None:
-    try:
-        data = json.loads(read_bytes(path, MAX_BYTES))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("version") != VERSION:
-        return None
-    files = data.get("files")
-    return files if isinstance(files, dict) else None
+        failed = jsoncache.write(
+            self.path, {"made_by": MADE_BY, "files": self.files}, "the statements cache"
+        )
+        if failed is None:
+            self.dirty = False
+        return failed

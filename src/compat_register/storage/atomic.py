@@ -4,42 +4,48 @@ Every new file is written and synced beside its target first, and each old file 
 (hard-linked) as a backup; only then are the targets replaced, one rename each. An error
 or an interrupt in the process puts back the files already replaced. With a journal
 (`journal.Journal`), what a killed process (SIGKILL, SIGTERM, a power cut) left is finished
-by the next run: see `journal` for which way it goes.
+by the next run: see `journal` for which way it goes. Without one (`register init`, the
+caches), the next write of the same file removes what a killed run left beside it
+(`_sweep`): only files of the write's own pattern, `.NAME.PID-TOKEN.tmp` or `.bak`, made by
+a process that has ended.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
-from .journal import Journal, Planned
+from . import regular
+from .journal import TOKEN, Journal, Planned, digest
 
 
-def write_all(files: Sequence[tuple[Path, bytes]], journal: Path | None = None) -> None:
-    """Replace each path with its bytes, all or none. With `journal` (a file path), the
-    write is recorded there first, so that `journal.recover` completes or undoes it after
-    a kill; the record is removed once every file is in place."""
-    planned = [_plan(path) for path, _ in files]
-    record = Journal(journal) if journal is not None else None
+def write_all(files: Sequence[tuple[Path, bytes]], journal: Journal | None = None) -> None:
+    """Replace each path with its bytes, all or none. With a `journal`, the write is
+    recorded there first, so that `Journal.recover` completes or undoes it after a kill;
+    the record is removed once every file is in place."""
+    planned = [_plan(path, data) for path, data in files]
+    for plan in planned:
+        _sweep(plan.target)
     replaced: list[Planned] = []
     try:
-        if record:
-            record.write("prepared", planned)
+        if journal:
+            journal.write("prepared", planned)
         for (_, data), plan in zip(files, planned, strict=True):
             _write_new(plan, data)
-        if record:
-            record.write("committed", planned)
+        if journal:
+            journal.write("committed", planned)
         for plan in planned:
             replaced.append(plan)
             os.replace(plan.new, plan.target)
     except BaseException:
-        _undo(record, planned, replaced)
+        _undo(journal, planned, replaced)
         raise
-    _done(record, planned)
+    _done(journal, planned)
 
 
 def _undo(record: Journal | None, planned: list[Planned], replaced: list[Planned]) -> None:
@@ -58,11 +64,40 @@ def _done(record: Journal | None, planned: list[Planned]) -> None:
         record.remove()
 
 
-def _plan(path: Path) -> Planned:
-    """The names of a target's new file and backup, beside it, unique to this run."""
+def _plan(path: Path, data: bytes) -> Planned:
+    """A target's token (naming its new file and backup beside it, unique to this run),
+    the digest of its new bytes and of its present ones (None when there is none)."""
     token = f"{os.getpid()}-{secrets.token_hex(4)}"
-    old = path.with_name(f".{path.name}.{token}.bak") if path.exists() else None
-    return Planned(path, path.with_name(f".{path.name}.{token}.tmp"), old)
+    was = digest(regular.read_bytes(path, regular.MAX_BYTES)) if path.exists() else None
+    return Planned(path, token, digest(data), was)
+
+
+def _sweep(target: Path) -> None:
+    """Remove the new files and backups of `target` that a killed run of this tool left
+    beside it: named by the pattern of `_plan`, made by a process that has ended."""
+    mine = re.compile(rf"\.{re.escape(target.name)}\.(?P<token>{TOKEN.pattern})\.(tmp|bak)")
+    try:
+        names = os.listdir(target.parent)
+    except OSError:  # no folder yet: nothing left in it
+        return
+    for name in names:
+        found = mine.fullmatch(name)
+        if found and _ended(int(found["token"].split("-")[0])):
+            with contextlib.suppress(OSError):
+                (target.parent / name).unlink()
+
+
+def _ended(pid: int) -> bool:
+    """Whether no process `pid` runs (this one runs; one of another user's runs too)."""
+    if pid <= 0 or pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (OSError, OverflowError):
+        return False
+    return False
 
 
 def _write_new(plan: Planned, data: bytes) -> None:

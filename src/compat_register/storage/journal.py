@@ -1,4 +1,4 @@
-"""The record of a multi-file write in progress, and what the next run does with it.
+"""The record of a multi-file write in progress, and what the next writer does with it.
 
 `atomic.write_all` writes the record in three states, each an atomic rename of its own:
 
@@ -11,46 +11,109 @@
 
 So after a kill at any instant the next `recover` leaves the files wholly old or wholly
 new, and the command, run again, does (or finds done) the rest.
+
+A journal may also have been planted (committed into `.register/`, restored by a CI
+cache), so it is trusted for nothing: each file it names is a path relative to one of its
+places (the registers folder, `.register/`), with no `..` and no link on the way, and its
+new file and backup are named by a token beside it. Recovery deletes, renames or restores
+a file only when its bytes hash to what the journal recorded of the bytes it wrote; any
+other file is left in place and named.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
-from pathlib import Path
+import re
+from collections.abc import Mapping
+from pathlib import Path, PurePosixPath
 from typing import Any, NamedTuple
 
+from . import regular, shape
 from .errors import StorageError
 
 STATES = ("prepared", "committed", "rolling back")
+VERSION = 2
+"""Raised when what the journal holds changes: a journal of another version is refused."""
+TOKEN = re.compile(r"[0-9]{1,10}-[0-9a-f]{8}")
+"""What tells a write's new file and backup from any other: `.NAME.TOKEN.tmp`, `.bak`."""
+
+_DIGEST = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+_ENTRY = shape.record(
+    {
+        "in": {"type": "string"},
+        "file": {"type": "string", "minLength": 1},
+        "token": {"type": "string", "pattern": f"^{TOKEN.pattern}$"},
+        "made": _DIGEST,
+        "was": shape.nullable(_DIGEST),
+    }
+)
+_valid = shape.checker(
+    shape.record(
+        {
+            "version": {"enum": [VERSION]},  # not const: fastjsonschema 2.21 fails on it
+            "state": {"enum": list(STATES)},
+            "files": {"type": "array", "items": _ENTRY},
+        }
+    )
+)
 
 
 class Planned(NamedTuple):
-    """One file of a write: its target, its new file beside it, its backup (None when
-    the target does not exist yet)."""
+    """One file of a write: its target, the token naming its new file and backup beside
+    it, the digest of the new bytes, and of the old ones (None: no target yet)."""
 
     target: Path
-    new: Path
-    old: Path | None
+    token: str
+    made: str
+    was: str | None
+
+    @property
+    def new(self) -> Path:
+        return self.target.with_name(f".{self.target.name}.{self.token}.tmp")
+
+    @property
+    def old(self) -> Path | None:
+        return None if self.was is None else self.target.with_name(self.backup_name)
+
+    @property
+    def backup_name(self) -> str:
+        return f".{self.target.name}.{self.token}.bak"
 
 
 class JournalError(StorageError):
     """A journal that cannot be read or acted on. One line."""
 
 
-class Journal:
-    """The journal file of one write."""
+class Recovered(NamedTuple):
+    """What `recover` found and did: the state, and each file it left in place (bytes not
+    the journal's), as a line naming it."""
 
-    def __init__(self, path: Path) -> None:
+    state: str
+    left: list[str]
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class Journal:
+    """The journal file of the writes into `places` (name -> folder)."""
+
+    def __init__(self, path: Path, places: Mapping[str, Path]) -> None:
         self.path = path
+        self.places = dict(places)
 
     def write(self, state: str, planned: list[Planned]) -> None:
-        """Record `state` and the files, durably (synced, then renamed into place)."""
-        data = {"state": state, "files": [_entry(plan) for plan in planned]}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        """Record `state` and the files, durably (synced, then renamed into place). A
+        target outside the places is refused (JournalError) before anything is written."""
+        data = {"version": VERSION, "state": state, "files": [self._entry(p) for p in planned]}
         temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        with open(temp, "w", encoding="utf-8") as out:
-            json.dump(data, out)
+        temp.unlink(missing_ok=True)  # a killed run's, of this pid: the name is the tool's own
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(json.dumps(data))
             out.flush()
             os.fsync(out.fileno())
         os.rename(temp, self.path)  # os.rename, not os.replace: the targets' renames are those
@@ -59,68 +122,104 @@ class Journal:
     def remove(self) -> None:
         self.path.unlink(missing_ok=True)
 
+    def recover(self) -> Recovered | None:
+        """Finish or undo the write recorded here, if any (None when there was none).
+        Raises JournalError, acting on nothing, when the record is unreadable or names a
+        file outside its places."""
+        try:
+            raw = regular.read_bytes(self.path, regular.MAX_BYTES, follow=False)
+        except FileNotFoundError:
+            return None
+        except OSError as err:
+            raise self.error(f"cannot read the journal: {err.strerror or err}") from None
+        state, planned = self._parse(raw)
+        left: list[str] = []
+        if state == "committed":
+            for plan in planned:
+                _finish(plan)
+        elif state == "rolling back":
+            for plan in planned:
+                _undo(plan)
+        for plan in planned:
+            _discard(plan.new, plan.made, left)
+            if plan.old is not None and plan.was is not None:
+                _discard(plan.old, plan.was, left)
+        self.remove()
+        return Recovered(state, left)
 
-def recover(path: Path) -> str | None:
-    """Finish or undo the write recorded at `path`, if any; return the state it was found
-    in (None when there was none). Raises JournalError when the record is unreadable."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as err:
-        raise JournalError(f"{path}: cannot read the journal: {err.strerror or err}") from None
-    state, planned = _parse(path, raw)
-    if state == "committed":
-        for plan in planned:
-            if plan.new.exists():
-                os.replace(plan.new, plan.target)
-    elif state == "rolling back":
-        for plan in planned:
-            _undo(plan)
-    for plan in planned:
-        plan.new.unlink(missing_ok=True)
-        if plan.old is not None:
-            plan.old.unlink(missing_ok=True)
-    path.unlink(missing_ok=True)
-    return state
+    def error(self, message: str) -> JournalError:
+        return JournalError(f"{self.path}: {message}")
+
+    def _entry(self, plan: Planned) -> dict[str, Any]:
+        place, file = self._place_of(plan.target)
+        return {"in": place, "file": file, "token": plan.token, "made": plan.made, "was": plan.was}
+
+    def _place_of(self, target: Path) -> tuple[str, str]:
+        for place, folder in self.places.items():
+            file = os.path.relpath(os.path.abspath(target), os.path.abspath(folder))
+            if not file.startswith(".."):
+                return place, PurePosixPath(Path(file)).as_posix()
+        raise self.error(f"{target} is outside {', '.join(map(str, self.places.values()))}")
+
+    def _parse(self, raw: bytes) -> tuple[str, list[Planned]]:
+        try:
+            data = shape.parse(raw)
+        except ValueError:
+            data = None
+        if not _valid(data):
+            raise self.error("not a journal this tool wrote; nothing done: remove it")
+        planned = [
+            Planned(self._target(e["in"], e["file"]), e["token"], e["made"], e["was"])
+            for e in data["files"]
+        ]
+        return data["state"], planned
+
+    def _target(self, place: str, file: str) -> Path:
+        """The file `file` of `place`: a plain relative path, no link on the way to it."""
+        folder = self.places.get(place)
+        parts = PurePosixPath(file).parts
+        plain = file not in (".", "") and file == os.path.normpath(file) and ".." not in parts
+        if folder is None or os.path.isabs(file) or not plain:
+            raise self.error(f"names {place}/{file!s}, outside the project's folders; nothing done")
+        path = folder
+        for part in parts[:-1]:
+            path = path / part
+            if os.path.islink(path):
+                raise self.error(f"names {path}, a symbolic link; nothing done")
+        return folder / file
+
+
+def _finish(plan: Planned) -> None:
+    """Rename the new file over its target, when it is the one the write made."""
+    if _holds(plan.new, plan.made):
+        os.replace(plan.new, plan.target)
 
 
 def _undo(plan: Planned) -> None:
     """Put one target back as it was before the write."""
-    if plan.old is None:
-        if not plan.new.exists():  # the new file was renamed in: the target is new
-            plan.target.unlink(missing_ok=True)
-    elif plan.old.exists():
-        os.replace(plan.old, plan.target)
+    if plan.old is not None and plan.was is not None:
+        if _holds(plan.old, plan.was):
+            os.replace(plan.old, plan.target)
+    elif not os.path.lexists(plan.new) and _holds(plan.target, plan.made):
+        plan.target.unlink()  # the write made it, and nothing was there before
 
 
-def _entry(plan: Planned) -> list[str | None]:
-    return [str(plan.target.absolute()), str(plan.new.absolute()), _absolute(plan.old)]
+def _discard(path: Path, made: str, left: list[str]) -> None:
+    """Remove a new file or backup the write made; another file there is named, kept."""
+    if not os.path.lexists(path):
+        return
+    if _holds(path, made):
+        path.unlink()
+    else:
+        left.append(f"{path}: left in place: not the bytes the interrupted write made")
 
 
-def _absolute(path: Path | None) -> str | None:
-    return None if path is None else str(path.absolute())
-
-
-def _parse(path: Path, raw: bytes) -> tuple[str, list[Planned]]:
+def _holds(path: Path, made: str) -> bool:
+    """Whether `path` is a regular file (not a link) of bytes hashing to `made`."""
     try:
-        data: Any = json.loads(raw)
-        state = data["state"]
-        planned = [
-            Planned(Path(t), Path(n), None if o is None else Path(o)) for t, n, o in data["files"]
-        ]
-    except (ValueError, KeyError, TypeError) as err:
-        raise JournalError(f"{path}: not a journal this tool wrote ({err}); remove it") from None
-    if state not in STATES:
-        raise JournalError(f"{path}: unknown journal state {state!r}; remove it")
-    for plan in planned:  # only our own names beside the targets: never a file elsewhere
-        names = [plan.new] + ([plan.old] if plan.old else [])
-        if any(
-            p.parent != plan.target.parent or not p.name.startswith(f".{plan.target.name}.")
-            for p in names
-        ):
-            raise JournalError(f"{path}: names files that are not its own; remove it")
-    return state, planned
+        return digest(regular.read_bytes(path, regular.MAX_BYTES, follow=False)) == made
+    except OSError:
+        return False
 
 
 def _sync_dir(folder: Path) -> None:

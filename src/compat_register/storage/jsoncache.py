@@ -1,30 +1,56 @@
-"""A cache kept as one JSON file: read when it is whole and of this version, else ignored.
+"""A cache kept as one JSON file: used when it is the tool's own, whole, of this version,
+made by these makers and of the shape its writer gives it; else made anew.
 
-A cache that does not read (missing, damaged, written by another version or under other
-settings) is started afresh; one that cannot be written costs the next run time, never the
-run: `write` gives a message instead of raising.
+What the tool reads back from `.register/` may have been written by anyone, so a file is
+read without following a link, and data of another shape (`shape`) is dropped with a line
+saying so (an info notice), never used: a wrongly typed cache costs a rebuild, not the
+run. A cache of another version or other makers (the tool, the libraries whose output it
+keeps) is started afresh without a word. One that cannot be written costs the next run
+time, never the run: `write` gives a message instead of raising.
 """
 
 from __future__ import annotations
 
 import json
+from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from . import shape
 from .atomic import write_all
 from .regular import MAX_BYTES, read_bytes
 
 
-def read(path: Path, key: str, expected: Any) -> dict[str, Any] | None:
-    """The JSON object at `path` when it reads and its `key` holds `expected` (the version
-    or settings it was written under); None otherwise."""
+class Cached(NamedTuple):
+    """A cache file as read: its data when usable, else None; and `dropped`, a message
+    naming the file, when one was there but is not used (None when it is used, missing,
+    or of another version)."""
+
+    data: dict[str, Any] | None
+    dropped: str | None = None
+
+
+def read(path: Path, key: str, expected: Any, valid: shape.Check) -> Cached:
+    """The JSON object at `path` when it reads, its `key` holds `expected` (the version,
+    settings and makers it was written under, `made_by`) and it passes `valid`."""
     try:
-        data = json.loads(read_bytes(path, MAX_BYTES))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get(key) != expected:
-        return None
-    return data
+        data = shape.parse(read_bytes(path, MAX_BYTES, follow=False))
+    except FileNotFoundError:
+        return Cached(None)
+    except (OSError, ValueError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        return Cached(None, f"not using {path} ({reason}): it is made anew")
+    if isinstance(data, dict) and data.get(key) != expected:
+        return Cached(None)
+    if not valid(data):
+        return Cached(None, f"not using {path} (not the shape this tool writes): it is made anew")
+    return Cached(data)
+
+
+def made_by(version: int, *distributions: str) -> str:
+    """What a cache's data was made with: its format `version` and the version of each
+    distribution whose output it keeps (compat-register's own first)."""
+    return " ".join([str(version), *(f"{name}={_version(name)}" for name in distributions)])
 
 
 def write(path: Path, data: dict[str, Any], what: str) -> str | None:
@@ -36,4 +62,13 @@ def write(path: Path, data: dict[str, Any], what: str) -> str | None:
         write_all([(path, text.encode("utf-8"))])
     except OSError as err:
         return f"cannot write {what} {path}: {err.strerror or err}"
+    except UnicodeError as err:  # a lone surrogate in a value: no UTF-8 for it
+        return f"cannot write {what} {path}: {err}"
     return None
+
+
+def _version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "unknown"

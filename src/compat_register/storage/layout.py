@@ -76,6 +76,9 @@ class Paths:
     from here, as git does."""
     cache: Path
     """The cache root: `$REGISTER_CACHE`, else `.register/cache` beside the registers."""
+    refused: str | None = None
+    """Why this run may not use `.register/` (a link, files git tracks: `state.refusal`),
+    one line; None when it may. Then no cache file is read or written there."""
 
     @classmethod
     def of(cls, registers: Path, environ: Mapping[str, str]) -> Paths:
@@ -120,6 +123,12 @@ class Paths:
         return self.registers / path
 
     @property
+    def inside(self) -> tuple[Path, Path]:
+        """Where a file of the registers folder may lead, when it is a link: into the
+        registers folder or the project's folder beside `.register/` (not out of them)."""
+        return self.registers, self.state.parent
+
+    @property
     def state(self) -> Path:
         return state_dir(self.registers)
 
@@ -132,13 +141,13 @@ class Paths:
         return self.state / JOURNAL_FILE
 
     @property
-    def history_cache(self) -> Path:
-        return self.cache / HISTORY_CACHE
+    def history_cache(self) -> Path | None:
+        return None if self.refused else self.cache / HISTORY_CACHE
 
     @property
-    def statements_cache(self) -> Path:
-        return self.cache / STATEMENTS_CACHE
+    def statements_cache(self) -> Path | None:
+        return None if self.refused else self.cache / STATEMENTS_CACHE
 
     @property
-    def excerpt_cache(self) -> Path:
-        return self.cache / EXCERPT_CACHE
+    def excerpt_cache(self) -> Path | None:
+        return None if self.refused else self.cache / EXCERPT_CACHE

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import errno
 import fcntl
 import json
 import os
+import stat
 import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
+from . import regular
 from .errors import StorageError
 
 DEFAULT_WAIT = 30.0
@@ -36,26 +39,60 @@ def hold(
     on_wait: Callable[[str], None] | None = None,
 ) -> Iterator[None]:
     """Hold the lock at `path` while the block runs, waiting at most `wait` seconds for
-    it; `on_wait` hears once whom it waits for. Raises Busy when the wait runs out."""
+    it; `on_wait` hears once whom it waits for. Raises Busy when the wait runs out, and
+    StorageError when `path` is a link or not a regular file (its target never opened)."""
+    fd = _open(path, os.O_RDWR | os.O_CREAT)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
-    except OSError as err:
-        raise StorageError(f"cannot lock {path}: {err.strerror or err}") from None
-    try:
-        _acquire(fd, path, wait, on_wait)
-        _write_holder(fd, command)
+        _acquire(fd, path, wait, on_wait, fcntl.LOCK_EX)
+        _write_holder(fd, command)  # only once held: nothing is written before the lock
         yield
     finally:
         os.close(fd)  # releases the lock; the file stays, as removing it would race
 
 
-def _acquire(fd: int, path: Path, wait: float, on_wait: Callable[[str], None] | None) -> None:
+@contextlib.contextmanager
+def shared(path: Path, wait: float) -> Iterator[None]:
+    """For a reader: wait at most `wait` seconds for the writer holding the lock at `path`
+    to end (Busy when it does not), and keep writers out while the block runs. Writes
+    nothing, and creates no lock: without one (or with one that is no regular file, which
+    no writer could hold) there is nobody to wait for."""
+    try:
+        fd = _open(path, os.O_RDONLY)
+    except StorageError:
+        yield
+        return
+    try:
+        _acquire(fd, path, wait, None, fcntl.LOCK_SH)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _open(path: Path, flags: int) -> int:
+    """The lock file opened without following a link and without waiting on a FIFO; a
+    StorageError (one line) unless it is a regular file."""
+    flags |= os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as err:
+        reason = regular.a_link(path) if err.errno == errno.ELOOP else err.strerror or str(err)
+        raise StorageError(f"{path}: cannot lock: {reason}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        reason = regular.not_regular(path, mode)
+        raise StorageError(f"{path}: cannot lock: {reason}; remove it") from None
+    return fd
+
+
+def _acquire(
+    fd: int, path: Path, wait: float, on_wait: Callable[[str], None] | None, kind: int
+) -> None:
     deadline = time.monotonic() + wait
     told = False
     while True:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, kind | fcntl.LOCK_NB)
             return
         except BlockingIOError:
             pass
@@ -81,7 +118,7 @@ def holder(path: Path) -> str:
     """Who holds the lock, as the holder wrote it: `pid 123 (register bump mcpx) since
     2026-12-01T16:30:02Z`; "an unknown process" when it has not said yet."""
     try:
-        data = json.loads(path.read_bytes()[:4096])
+        data = json.loads(regular.read_bytes(path, 4096, follow=False))
         return f"pid {int(data['pid'])} ({data['command']}) since {data['since']}"
     except (OSError, ValueError, KeyError, TypeError):
         return "an unknown process"

@@ -1,16 +1,27 @@
-"""A project's writers: one at a time, each finishing first what a killed one left.
+"""A project's writers: one at a time, each finishing first what a killed one left; and
+what a reader is told of a write left unfinished (it finishes nothing itself).
 
-The lock and the journal sit in `.register/` beside the registers folder (`layout.Paths`).
+The lock and the journal sit in `.register/` beside the registers folder (`layout.Paths`),
+used only when this run may (`state`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
 
-from . import journal, lock
-from .layout import Paths
+from . import journal, lock, state
+from .layout import JOURNAL_FILE, Paths
+
+FINISH = "register sync"
+"""The command a reader names to finish an interrupted write: any command that writes
+does, and this one changes nothing else when every pinned commit is already fetched."""
+
+
+def journal_of(paths: Paths) -> journal.Journal:
+    """The project's journal: it may name files of the registers folder and `.register/`."""
+    return journal.Journal(paths.journal, {"registers": paths.registers, "state": paths.state})
 
 
 @contextlib.contextmanager
@@ -18,25 +29,40 @@ def writing(
     paths: Paths,
     command: str,
     environ: Mapping[str, str],
-    on_wait: Callable[[str], None] | None = None,
-) -> Iterator[Path]:
+    tell: Callable[[str], None] | None = None,
+) -> Iterator[journal.Journal]:
     """Hold the project's writer lock while the block runs, having first finished any
-    write a killed run left; yields the journal path the block's writes go through.
-    Raises `lock.Busy` when another writer holds it past the wait, `journal.JournalError`
-    when what it left cannot be read."""
-    wait = lock.wait_from(environ)
-    with lock.hold(paths.writer_lock, command, wait, on_wait):
+    write a killed run left; yields the journal the block's writes go through. `tell`
+    hears whom it waits for, and each file the finished write left in place. Raises
+    `StorageError` (one line) when `.register/` may not be used, `lock.Busy` when another
+    writer holds it past the wait, `journal.JournalError` when what it left cannot be read."""
+    state.claim(paths)
+    record = journal_of(paths)
+    with lock.hold(paths.writer_lock, command, lock.wait_from(environ), tell):
         try:
-            journal.recover(paths.journal)
+            recovered = record.recover()
         except OSError as err:
-            message = f"cannot finish the interrupted write of {paths.journal}"
-            raise journal.JournalError(f"{message}: {err.strerror or err}") from None
-        yield paths.journal
+            message = f"cannot finish the interrupted write: {err.strerror or err}"
+            raise record.error(message) from None
+        if recovered is not None and tell is not None:
+            for line in recovered.left:
+                tell(line)
+        yield record
 
 
-def settle(paths: Paths, environ: Mapping[str, str]) -> None:
-    """For a command that only reads: when a killed write left a journal, wait for the
-    lock and finish it, so that the set read is wholly old or wholly new."""
-    if paths.journal.exists():
-        with writing(paths, "register (finishing an interrupted write)", environ):
-            pass
+def unfinished(paths: Paths, environ: Mapping[str, str]) -> str | None:
+    """For a command that only reads: when a write was interrupted (its journal is there
+    once any writer at work has ended), the line saying so and what to run; else None.
+    Nothing is written or finished: only a writer acts on a journal."""
+    if paths.refused is not None or not os.path.lexists(paths.journal):
+        return None
+    try:
+        with lock.shared(paths.writer_lock, lock.wait_from(environ)):
+            if not os.path.lexists(paths.journal):
+                return None
+    except lock.Busy:
+        pass  # a writer still at work: its journal is not a kill's, but the set is mid-write
+    return (
+        f"{paths.state / JOURNAL_FILE}: a write was interrupted, so what is read may be part "
+        f"old, part new: run `{FINISH}` (or any command that writes) to finish it"
+    )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import RegisterError
@@ -31,16 +32,24 @@ class Refused(OSError, RegisterError):
     `strerror` is one line saying why (callers already report an OSError's strerror)."""
 
 
-def read_bytes(path: Path, limit: int) -> bytes:
-    """The bytes of the regular file at `path` (a link to one is followed); raises `Refused`
-    for anything else or for more than `limit` bytes, and OSError when it cannot be read."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+def read_bytes(
+    path: Path, limit: int, *, follow: bool = True, within: Sequence[Path] = ()
+) -> bytes:
+    """The bytes of the regular file at `path`; raises `Refused` for anything else or for
+    more than `limit` bytes, and OSError when it cannot be read. A link to a regular file is
+    followed when `follow`, and then only to a file inside one of `within` when given (a
+    register file linked to `/etc/passwd` is not read); the tool's own files under
+    `.register/` are read with `follow=False`: a link there is refused."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    fd = _open(path, flags if follow else flags | os.O_NOFOLLOW)
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):  # as reading one always said
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         if not stat.S_ISREG(mode):
             raise Refused(errno.EINVAL, not_regular(path, mode), str(path))
+        if within and not _inside(path, within):
+            raise Refused(errno.EXDEV, leads_out(path), str(path))
         os.set_blocking(fd, True)
         with os.fdopen(os.dup(fd), "rb") as handle:
             data = handle.read(limit + 1)
@@ -49,6 +58,39 @@ def read_bytes(path: Path, limit: int) -> bytes:
     if len(data) > limit:
         raise Refused(errno.EFBIG, too_large(limit), str(path))
     return data
+
+
+def _open(path: Path, flags: int) -> int:
+    try:
+        return os.open(path, flags)
+    except OSError as err:
+        if err.errno == errno.ELOOP and os.path.islink(path):  # O_NOFOLLOW met a link
+            raise Refused(errno.ELOOP, a_link(path), str(path)) from None
+        raise
+
+
+def _inside(path: Path, folders: Sequence[Path]) -> bool:
+    """Whether `path`, its links followed, is in one of `folders` (theirs followed too)."""
+    real = os.path.realpath(path)
+    return any(real.startswith(os.path.join(os.path.realpath(f), "")) for f in folders)
+
+
+def a_link(path: Path) -> str:
+    """Why a link among the tool's own files is not read."""
+    return (
+        f"a symbolic link (to {os.readlink(path)!r}): the tool never reads its own files "
+        "through a link; remove it"
+    )
+
+
+def leads_out(path: Path) -> str:
+    """Why a link that leads out of the project is not read."""
+    return (
+        f"a symbolic link to {os.readlink(path)!r}, which leads outside the project: "
+        "only files inside it are read"
+        if os.path.islink(path)
+        else "inside a linked folder that leads outside the project: only files inside it are read"
+    )
 
 
 def kind_of(path: Path) -> str | None:

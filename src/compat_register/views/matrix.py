@@ -18,7 +18,7 @@ from typing import Any
 
 from ..conformance.results import Record
 from ..following.outcome import NOT_STALE
-from ..model.concepts import Concept
+from ..model.concepts import MAX_DEPTH, Concept
 from ..model.registers import CitationKey, Entry, RegisterSet
 from .conformance import cell_status
 from .priorities import own_subject
@@ -83,6 +83,8 @@ class Matrix:
     rows: tuple[Row, ...]
     unnamed: tuple[Concept, ...]
     """Concepts no entry of any register names, in file order (listed, not an error)."""
+    names: Mapping[str, str] = field(default_factory=dict)
+    """Subject -> the name the site shows for it (its source's title, `Sources.name_of`)."""
 
 
 def rollup(states: list[str]) -> str:
@@ -139,13 +141,15 @@ def matrix(
     )
     used = {concept_id for concept_id, _ in named}
     unnamed = tuple(concept for concept, _ in grouped(concepts) if concept.id not in used)
-    return Matrix(subjects, rows, unnamed)
+    names = {subject: registers.sources.name_of(subject) for subject in subjects}
+    return Matrix(subjects, rows, unnamed, names)
 
 
 def grouped(concepts: tuple[Concept, ...]) -> list[tuple[Concept, int]]:
     """Each concept once, with its depth: those of their own in file order, each followed
     by the concepts under it (in file order, recursively). A concept whose parent is
-    unknown, or in a cycle (check reports both), stands on its own."""
+    unknown, or in a cycle (check reports both), stands on its own; one deeper than
+    `MAX_DEPTH` (an error of check too) is shown at that depth."""
     ids = {concept.id for concept in concepts}
     children: dict[str, list[Concept]] = {}
     for concept in concepts:
@@ -154,19 +158,20 @@ def grouped(concepts: tuple[Concept, ...]) -> list[tuple[Concept, int]]:
     placed: set[str] = set()
     order: list[tuple[Concept, int]] = []
 
-    def place(concept: Concept, depth: int) -> None:
-        if concept.id in placed:
-            return  # a duplicate ID or a cycle: each concept is one row
-        placed.add(concept.id)
-        order.append((concept, depth))
-        for child in children.get(concept.id, []):
-            place(child, depth + 1)
+    def place(root: Concept) -> None:  # depth first, on a stack: a chain may be long
+        stack = [(root, 0)]
+        while stack:
+            concept, depth = stack.pop()
+            if concept.id not in placed:  # a duplicate ID or a cycle: each concept is one row
+                placed.add(concept.id)
+                order.append((concept, min(depth, MAX_DEPTH)))
+                stack.extend((child, depth + 1) for child in reversed(children.get(concept.id, [])))
 
     for concept in concepts:
         if concept.parent is None or concept.parent not in ids:
-            place(concept, 0)
+            place(concept)
     for concept in concepts:  # those in a cycle have no root above them
-        place(concept, 0)
+        place(concept)
     return order
 
 
@@ -204,9 +209,10 @@ def matrix_data(shown: Matrix) -> dict[str, Any]:
     """The matrix as plain data (`register matrix --format json`): `{"subjects": [...],
     "rows": [{"concept", "title", "cells": {ALIAS: {"entry", "state", "since"}}}]}`, each
     row with its parent, depth and done count too, each cell with all its entries and the
-    stale ones; then the IDs of the concepts nobody names."""
+    stale ones; then the IDs of the concepts nobody names, and each subject's shown name."""
     return {
         "subjects": list(shown.subjects),
+        "names": dict(shown.names),
         "rows": [_row_data(row) for row in shown.rows],
         "unnamed": [concept.id for concept in shown.unnamed],
     }

@@ -532,11 +532,8 @@ def init(t: Transcript, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def quiet_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No REGISTER_* variable of the caller's and no user or system git config: the
-    outputs depend on the corpus alone."""
-    for name in list(os.environ):
-        if name.startswith(("REGISTER_", "GIT_")) and name != "REGISTER_UPDATE_GOLDEN":
-            monkeypatch.delenv(name)
+    """No user or system git config (and, tests/conftest.py, no REGISTER_* or GIT_* variable
+    of the caller's): the outputs depend on the corpus alone."""
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
     monkeypatch.setenv("LC_ALL", "C")

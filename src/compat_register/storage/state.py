@@ -1,0 +1,77 @@
+"""The tool's own folder, `.register/`: whether this run may use it.
+
+The folder is the tool's, yet a pull request can commit into it and a CI cache restore
+adds to it. So it is used only when it is a real folder of the project (neither it nor
+its `cache/` a link, which would lead every write elsewhere) and git tracks nothing in it
+(a file a commit brought is not one the tool wrote). Otherwise nothing in it is read or
+written on this run: a command that only reads says so once and goes on without its
+caches; a command that writes stops, before it changes anything.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from .errors import StorageError
+from .layout import CACHE_DIR, EXCERPT_CACHE, WRITER_LOCK, Paths
+
+
+def refusal(paths: Paths, tracked: Sequence[str]) -> str | None:
+    """Why `.register/` is not the tool's own on this run, in one line naming the file
+    (`tracked`: the paths under it git tracks); None when it is. The folder, its cache and
+    the excerpt cache hold no link (a link to a folder would lead every write out)."""
+    folders = [paths.state]
+    if paths.cache == paths.state / CACHE_DIR:  # not another cache named by REGISTER_CACHE
+        folders += [paths.cache, paths.cache / EXCERPT_CACHE]
+    for folder in folders:
+        found = _linked(folder) or _linked_inside(folder)
+        if found is not None:
+            return found
+    tracked = [path for path in tracked if path != WRITER_LOCK]  # written, never read back
+    if tracked:
+        more = f" (and {len(tracked) - 1} more)" if len(tracked) > 1 else ""
+        return (
+            f"{paths.state / tracked[0]}{more}: tracked by git: the tool never reads a file "
+            f"a commit brought into its folder; untrack it: git rm -r --cached {paths.state}"
+        )
+    return None
+
+
+def _linked(path: Path) -> str | None:
+    if os.path.islink(path):
+        return f"{path}: {_LINK.format(os.readlink(path))}"
+    if os.path.lexists(path) and not os.path.isdir(path):
+        return f"{path}: not a folder: the tool's folder must be one; remove it"
+    return None
+
+
+def _linked_inside(folder: Path) -> str | None:
+    try:
+        with os.scandir(folder) as entries:
+            links = sorted(entry.name for entry in entries if entry.is_symlink())
+    except OSError:  # no folder (yet): nothing in it
+        return None
+    return f"{folder / links[0]}: {_LINK.format(os.readlink(folder / links[0]))}" if links else None
+
+
+_LINK = (
+    "a symbolic link (to {!r}): nothing in the tool's folder is followed out of it; remove the link"
+)
+
+
+def claim(paths: Paths) -> Path:
+    """For a command that writes: `.register/`, made when missing; StorageError (one
+    line) when this run may not use it."""
+    if paths.refused is not None:
+        raise StorageError(paths.refused)
+    try:
+        os.mkdir(paths.state)
+    except FileExistsError:
+        pass
+    except OSError as err:
+        raise StorageError(f"cannot make {paths.state}: {err.strerror or err}") from None
+    if (found := _linked(paths.state)) is not None:  # made meanwhile
+        raise StorageError(found)
+    return paths.state

@@ -1,0 +1,108 @@
+"""The site, as docs/publishing.md (and docs/start.md) print its commands: `mkdocs serve`
+showing an edited register over HTTP, the strict builds of MkDocs and ProperDocs, and the
+Zensical project from `register init --engine zensical` to `zensical build --strict`."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import engines
+from journey import Shell, free_port, installed, revisions, sh_lines, stand_in, upstream
+
+pytestmark = pytest.mark.slow  # a server, and three builds: the long tier
+
+SERVE_BOUND = 180.0
+"""Seconds `mkdocs serve` may take to show a page, or the page edited: a bound that proves
+it does not hang, generous for a loaded two-core machine; no speed is asserted."""
+
+
+def walk(shell: Shell, lines: list[str], tmp_path: Path) -> None:
+    """Run a doc block's lines in `shell`: after `register init`, the example source stands
+    in for the public one; a `... serve` line is served and looked at (`served`)."""
+    for line in lines:
+        command = re.sub(r"\s+#.*$", "", line)
+        if command.startswith("pip install "):
+            package = command.removeprefix("pip install ")
+            if not installed(package):
+                pytest.skip(f"{package} is not installed in this venv")
+        elif command.endswith(" serve") or " serve " in command:
+            served(shell, command)
+        else:
+            shell.run(line)
+        if command.startswith("register init"):
+            stand_in(shell.cwd, upstream(tmp_path / "upstream", revisions(shell.cwd)))
+
+
+def served(shell: Shell, command: str) -> None:
+    """`command` (`mkdocs serve`, ...) on a free localhost port (`--dev-addr` added: the
+    docs' default port, 8000, may be taken): the example register's page, then the page
+    again once its title is edited in registers/example.yaml, without a restart."""
+    port = free_port()
+    line = f"exec {command} --dev-addr 127.0.0.1:{port}"
+    page = f"http://127.0.0.1:{port}/registers/example/"
+    example = shell.cwd / "registers" / "example.yaml"
+    log = shell.cwd.parent / f"serve-{port}.log"  # a file, not a pipe nobody drains
+    with log.open("wb") as output:
+        server = subprocess.Popen(
+            ["bash", "-c", line],
+            cwd=shell.cwd,
+            env=shell.env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, ended below by its id
+        )
+    try:
+        assert "_meta on requests" in fetched(page, "EX-01", server, log)
+        example.write_text(example.read_text().replace("title: Example", "title: Edited title"))
+        assert "Edited title" in fetched(page, "Edited title", server, log)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=60)
+        example.write_text(example.read_text().replace("title: Edited title", "title: Example"))
+
+
+def fetched(url: str, wanted: str, server: subprocess.Popen[bytes], log: Path) -> str:
+    """The page at `url` once it holds `wanted`, polled until `SERVE_BOUND` runs out."""
+    deadline = time.monotonic() + SERVE_BOUND
+    body = ""
+    while time.monotonic() < deadline:
+        assert server.poll() is None, log.read_text(encoding="utf-8", errors="replace")
+        try:
+            with urllib.request.urlopen(url, timeout=30) as response:
+                body = response.read().decode("utf-8")
+        except (urllib.error.URLError, ConnectionError):
+            body = ""
+        if wanted in body:
+            return body
+        time.sleep(0.5)
+    shown = log.read_text(encoding="utf-8", errors="replace")
+    raise AssertionError(f"{url} did not show {wanted!r} within {SERVE_BOUND:g} s:\n{shown}")
+
+
+def test_mkdocs_as_publishing_md_prints_it_serves_an_edit_and_builds(tmp_path: Path) -> None:
+    mkdocs, properdocs = sh_lines("docs/publishing.md", 0), sh_lines("docs/publishing.md", 1)
+    start = [re.sub(r"\s+#.*$", "", line) for line in sh_lines("docs/start.md", 0)]
+    assert "mkdocs serve" in start  # the same command as publishing.md's, served here
+    shell = Shell(tmp_path)
+    walk(shell, mkdocs, tmp_path)
+    assert (shell.cwd / "site" / "registers" / "example" / "index.html").is_file()
+    walk(shell, properdocs, tmp_path)  # the same project, mkdocs.yml read by ProperDocs
+
+
+@pytest.mark.skipif(not engines.installed("zensical"), reason="no zensical")
+def test_zensical_as_publishing_md_prints_it(tmp_path: Path) -> None:
+    zensical = sh_lines("docs/publishing.md", 2)
+    assert zensical[0].startswith("register init --engine zensical")
+    shell = Shell(tmp_path)
+    walk(shell, zensical, tmp_path)
+    page = shell.cwd / "site" / "registers" / "example" / "index.html"
+    assert 'id="ex-01"' in page.read_text(encoding="utf-8")
