@@ -15,7 +15,7 @@ import pytest
 from initproject import SCHEMA, Project, new_project
 
 from compat_register.sources.cache import SourceCache
-from gitrepo import git_env
+from gitrepo import GitRepo, git_env
 
 HOOKS = ("reference-transaction", "post-checkout", "post-merge", "pre-auto-gc", "post-update")
 
@@ -195,3 +195,21 @@ def test_links_beside_the_cache_lead_nowhere(tmp_path: Path) -> None:
     assert (outside / "kept" / "file").read_text(encoding="utf-8") == "kept\n"
     assert not (cache.root / "spec.lock").is_symlink()
     assert not os.path.lexists(cache.root / "spec.git.tmp-1")
+
+
+def test_a_register_folder_posing_as_a_bare_repository_is_still_seen_tracked(
+    tmp_path: Path,
+) -> None:
+    """A commit that puts `HEAD`, `objects/` and `refs/` into `.register/` beside a planted
+    history cache: git, asked from inside, would take the folder for a bare repository
+    tracking nothing, and the cache would be read."""
+    project = new_project(tmp_path)
+    repo = GitRepo(project.root)
+    repo.write(".register/HEAD", "ref: refs/heads/main\n")
+    repo.write(".register/objects/k", "")
+    repo.write(".register/refs/k", "")
+    repo.write(".register/cache/history.json", "{}\n")
+    repo.git("add", "--all", "--force")
+    repo.commit("planted")
+    checked = project.register("check")
+    assert "tracked by git" in checked.stdout, checked.stdout
