@@ -13,6 +13,7 @@ import pytest
 from compat_register.sources.cache import SourceCache
 from compat_register.sources.checkout import Checkout
 from compat_register.sources.projectrepo import ProjectRepo, repository_of
+from compat_register.sources.steps import first_parent_steps
 from gitrepo import GitRepo
 
 
@@ -76,3 +77,36 @@ def test_no_hook_or_configured_command_of_a_repository_read_runs(tmp_path: Path)
         assert [c.sha for c in project.log("")] == [second, first]
     assert not marker.exists(), marker.read_text(encoding="utf-8")
     assert "GIT_NO_REPLACE_OBJECTS" not in os.environ  # the runner's, not the test's
+
+
+FAKE_GPG = """#!/bin/sh
+cat > /dev/null
+echo "$0 $*" >> "{marker}"
+printf '\\n[GNUPG:] SIG_CREATED D 1 8 00 0 X\\n' >&2
+printf -- '-----BEGIN PGP SIGNATURE-----\\n\\nx\\n-----END PGP SIGNATURE-----\\n'
+"""
+"""A gpg that signs anything and notes each run (git takes its status line for success;
+it reads what git writes first, or git may meet a closed pipe)."""
+
+
+def test_a_signed_commit_runs_no_configured_gpg_program(tmp_path: Path) -> None:
+    """`log.showSignature` and `gpg.program` in a repository's config would make every
+    `git log` of it run that program: the registers' log and a bump's steps read none."""
+    marker = tmp_path / "ran"
+    gpg = tmp_path / "gpg"
+    gpg.write_text(FAKE_GPG.format(marker=marker), encoding="utf-8")
+    gpg.chmod(0o755)
+    src = GitRepo(tmp_path / "src")
+    src.write("a.md", "one\n")
+    first = src.commit()
+    src.write("a.md", "two\n")
+    src.git("-c", f"gpg.program={gpg}", "commit", "--quiet", "-S", "-am", "signed")
+    second = src.git("rev-parse", "HEAD")
+    marker.unlink()  # signing ran it; from here nothing may
+    src.git("config", "log.showSignature", "true")
+    src.git("config", "gpg.program", str(gpg))
+    with ProjectRepo(src.root) as project:
+        assert [c.sha for c in project.log("")] == [second, first]
+    with Checkout(src.root) as checkout:
+        assert first_parent_steps(checkout, first, second) is not None
+    assert not marker.exists(), marker.read_text(encoding="utf-8")

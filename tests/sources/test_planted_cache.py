@@ -7,13 +7,15 @@ outside the project is touched, and every result is the one a clean cache gives 
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
 from initproject import SCHEMA, Project, new_project
 
-from gitrepo import git_env
+from compat_register.sources.cache import SourceCache
+from gitrepo import GitRepo, git_env
 
 HOOKS = ("reference-transaction", "post-checkout", "post-merge", "pre-auto-gc", "post-update")
 
@@ -127,49 +129,87 @@ def test_a_planted_replace_ref_changes_no_text_verify_reads(tmp_path: Path) -> N
     assert "1 broken," in verified.stdout
 
 
-def test_a_cache_linked_elsewhere_is_refused_never_followed(tmp_path: Path) -> None:
-    project = new_project(tmp_path)
+def victim_of(tmp_path: Path, project: Project) -> tuple[Path, list[str]]:
+    """A bare repository outside the project, lacking the pin (a sync would fetch into it),
+    and what it holds."""
     victim = tmp_path / "elsewhere" / "victim.git"
     git("init", "--quiet", "--bare", str(victim))
     git("--git-dir", str(victim), "fetch", "--quiet", str(project.bare), f"{project.early}:refs/x")
     git("--git-dir", str(victim), "config", "remote.origin.url", "https://example.org/victim")
-    before = sorted(str(p.relative_to(victim)) for p in victim.rglob("*"))
+    return victim, sorted(str(p.relative_to(victim)) for p in victim.rglob("*"))
+
+
+def untouched(victim: Path, before: list[str]) -> bool:
+    url = git("--git-dir", str(victim), "config", "remote.origin.url")
+    after = sorted(str(p.relative_to(victim)) for p in victim.rglob("*"))
+    return url == "https://example.org/victim" and after == before
+
+
+def test_a_cache_linked_elsewhere_is_never_followed(tmp_path: Path) -> None:
+    """Through the commands: whatever refuses the link first (this check, or the storage
+    stage's refusal of a link anywhere in `.register/`), nothing outside is touched, and
+    verify reads nothing through it."""
+    project = new_project(tmp_path)
+    victim, before = victim_of(tmp_path, project)
     project.cached.parent.mkdir(parents=True)
     project.cached.symlink_to(victim)
 
-    for command in ("sync", "verify", "bump"):
-        args = (command, "spec", project.tip) if command == "bump" else (command,)
-        refused = project.absolute(*args)
-        assert refused.returncode == 1, refused.stdout + refused.stderr
-        said = refused.stdout + refused.stderr
-        assert str(project.cached) in said and f"a symbolic link (to {str(victim)!r})" in said
-    assert git("--git-dir", str(victim), "config", "remote.origin.url") == (
-        "https://example.org/victim"
+    verified = project.absolute("verify")
+    assert verified.returncode == 1
+    assert f"{project.cached} is a symbolic link (to {str(victim)!r})" in verified.stdout
+    for command in (["sync"], ["bump", "spec"]):
+        done = project.absolute(*command)
+        assert untouched(victim, before), command
+        assert "Traceback" not in done.stderr, done.stderr
+
+
+def test_sync_unlinks_a_linked_cache_and_fetches_anew(tmp_path: Path) -> None:
+    project = new_project(tmp_path)
+    victim, before = victim_of(tmp_path, project)
+    cache = SourceCache(tmp_path / "cache")
+    cache.root.mkdir()
+    cache.repo_dir("spec").symlink_to(victim)
+    assert cache.sync("spec", str(project.bare), project.pinned) == project.pinned
+    assert untouched(victim, before)
+    assert cache.rebuilt["spec"] == (
+        f"{cache.repo_dir('spec')} is a symbolic link (to {str(victim)!r})"
     )
-    assert sorted(str(p.relative_to(victim)) for p in victim.rglob("*")) == before
-    project.cached.unlink()  # what the one line asks of the user
-    assert project.absolute("sync").returncode == 0
-    assert not project.cached.is_symlink() and (project.cached / "HEAD").is_file()
-    assert project.absolute("verify").returncode == 0
+    assert not cache.repo_dir("spec").is_symlink()
+    assert cache.foreign("spec") is None
 
 
 def test_links_beside_the_cache_lead_nowhere(tmp_path: Path) -> None:
     """The lock beside a cached repository and a half-made one left by a killed sync,
-    committed as links to places outside the project: neither is followed."""
+    planted as links to places outside: neither is followed."""
     project = new_project(tmp_path)
     outside = tmp_path / "outside"
     (outside / "kept").mkdir(parents=True)
     (outside / "kept" / "file").write_text("kept\n", encoding="utf-8")
-    cache = project.cached.parent
-    cache.mkdir(parents=True)
-    (cache / "spec.lock").symlink_to(outside / "made-by-the-lock")
-    (cache / "spec.git.tmp-1").symlink_to(outside / "kept")
+    cache = SourceCache(tmp_path / "cache")
+    cache.root.mkdir()
+    (cache.root / "spec.lock").symlink_to(outside / "made-by-the-lock")
+    (cache.root / "spec.git.tmp-1").symlink_to(outside / "kept")
 
-    synced = project.absolute("sync")
+    assert cache.sync("spec", str(project.bare), project.pinned) == project.pinned
     assert not (outside / "made-by-the-lock").exists()
     assert (outside / "kept" / "file").read_text(encoding="utf-8") == "kept\n"
-    assert synced.returncode == 1, synced.stdout + synced.stderr
-    assert "a symbolic link (to " in synced.stdout + synced.stderr
-    for link in ("spec.lock", "spec.git.tmp-1"):
-        (cache / link).unlink()  # what the one line asks of the user
-    assert project.absolute("sync").returncode == 0
+    assert not (cache.root / "spec.lock").is_symlink()
+    assert not os.path.lexists(cache.root / "spec.git.tmp-1")
+
+
+def test_a_register_folder_posing_as_a_bare_repository_is_still_seen_tracked(
+    tmp_path: Path,
+) -> None:
+    """A commit that puts `HEAD`, `objects/` and `refs/` into `.register/` beside a planted
+    history cache: git, asked from inside, would take the folder for a bare repository
+    tracking nothing, and the cache would be read."""
+    project = new_project(tmp_path)
+    repo = GitRepo(project.root)
+    repo.write(".register/HEAD", "ref: refs/heads/main\n")
+    repo.write(".register/objects/k", "")
+    repo.write(".register/refs/k", "")
+    repo.write(".register/cache/history.json", "{}\n")
+    repo.git("add", "--all", "--force")
+    repo.commit("planted")
+    checked = project.register("check")
+    assert "tracked by git" in checked.stdout, checked.stdout

@@ -13,9 +13,10 @@ one would be read from `cwd`, not from where the caller meant it.
 
 The hardening (`HARDENED`, `_SAFE`): a repository read here may be one a pull request
 brought (a planted cache, a folder holding a bare repository), so no git started here runs
-a hook, asks an fsmonitor, pages, takes a bare repository it was not named, talks any
-transport but https, ssh and file, reads the system config or swaps objects by a replace
-ref, and none takes a repository, index or config from the caller's environment.
+a hook, asks an fsmonitor, pages, checks a signature with a configured program, takes a
+bare repository it was not named, talks any transport but https, ssh and file, reads the
+system config or swaps objects by a replace ref, and none takes a repository, index or
+config from the caller's environment.
 `cache.py` rebuilds a cache repository whose own config the tool did not write.
 """
 
@@ -36,6 +37,7 @@ HARDENED = (
     *("-c", f"core.hooksPath={os.devnull}"),  # no hook, whatever hooks/ holds
     *("-c", "core.fsmonitor=false"),  # a config's fsmonitor is a command git would run
     *("-c", "safe.bareRepository=explicit"),  # a bare repository only when named
+    *("-c", "log.showSignature=false"),  # else `git log` runs a config's gpg.program
 )
 """git's options before any command's own: the command line outranks every config file."""
 
