@@ -66,11 +66,12 @@ def _tracked(folder: Path) -> list[str]:
         return []
     from ..sources import git
 
-    try:
-        out = git.run(["ls-files", "-z", "--", "."], cwd=folder)
+    try:  # asked from the project's folder: a `.git` planted in `folder` is not asked
+        out = git.run(["ls-files", "-z", "--", folder.name], cwd=folder.parent)
     except git.GitSourceError:
         return []
-    return [os.fsdecode(name) for name in out.split(b"\0") if name]
+    names = [os.fsdecode(name) for name in out.split(b"\0") if name]
+    return [os.path.relpath(name, folder.name) for name in names]
 
 
 Waiting = Callable[[str], None] | None
