@@ -83,9 +83,7 @@ def _without_the_callers_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     for a local clone, a `REGISTER_CACHE`) and no GIT_* one (a `GIT_DIR` left by a hook):
     each test sets what it means to test, and its outcome is the same in any shell."""
     for name in list(os.environ):
-        if name.startswith("GIT_") or (
-            name.startswith("REGISTER_") and name not in SUITE_SWITCHES
-        ):
+        if name.startswith("GIT_") or (name.startswith("REGISTER_") and name not in SUITE_SWITCHES):
             monkeypatch.delenv(name)
 
 

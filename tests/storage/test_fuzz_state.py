@@ -3,7 +3,8 @@ project, FIFOs), every command ends with a located line or its report, never a t
 or a hang, and nothing outside the project changes (issue 35).
 
 Hypothesis fills the folder; each example runs every command in-process on a real git
-project. Bounded (a few examples) so the suite stays quick.
+project. A dozen examples in the default tier, so the suite stays quick; 150 in the long
+one (`pytest --long`).
 """
 
 from __future__ import annotations
@@ -166,6 +167,22 @@ def test_the_named_cases_break_no_command(project: Path, name: str) -> None:
 def test_no_content_of_register_folder_breaks_a_command(project: Path, data: st.DataObject) -> None:
     outside = project.parent / "outside"
     planted = data.draw(st.dictionaries(st.sampled_from(PLACES), contents(outside), max_size=4))
+    run_every_command(project, planted)
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_no_content_of_register_folder_breaks_a_command_long(
+    project: Path, data: st.DataObject
+) -> None:
+    """The same, over many more examples: the long tier (`pytest --long`)."""
+    outside = project.parent / "outside"
+    planted = data.draw(st.dictionaries(st.sampled_from(PLACES), contents(outside), max_size=6))
     run_every_command(project, planted)
 
 

@@ -118,3 +118,34 @@ def test_a_kill_at_a_random_instant_leaves_the_set_old_or_new(tmp_path: Path, na
         assert snapshot(root) in (old, new), attempt
         assert run(root, *args).returncode == 0
         assert snapshot(root) == new, attempt
+
+
+WRITING = """
+import sys, time
+from pathlib import Path
+from compat_register.storage import project
+from compat_register.storage.layout import Paths
+paths = Paths.of(Path(sys.argv[1]), {})
+with project.writing(paths, "register bump up", {}):
+    paths.journal.write_text("{}", "utf-8")  # a write under way
+    print("held", flush=True)
+    time.sleep(float(sys.argv[2]))
+    paths.journal.unlink()
+"""
+
+
+def test_a_reader_waits_for_a_writer_at_work_and_finishes_nothing(tmp_path: Path) -> None:
+    make_project(tmp_path)
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITING, str(tmp_path / "registers"), "1.0"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert writer.stdout is not None and writer.stdout.readline() == "held\n"
+    checked = run(tmp_path, "check")
+    writer.communicate()
+    assert checked.returncode == 0 and checked.stdout == "0 errors, 0 warnings\n", checked.stdout
+    (tmp_path / ".register" / "journal.json").write_text("{}", "utf-8")  # as a kill leaves it
+    checked = run(tmp_path, "check")
+    assert "journal.json:1:1: warning: register: a write was interrupted" in checked.stdout
+    assert (tmp_path / ".register" / "journal.json").read_text("utf-8") == "{}"

@@ -61,19 +61,17 @@ def project_paths(root: Path, environ: Mapping[str, str] | None) -> Paths:
 
 def _tracked(folder: Path) -> list[str]:
     """The paths under `folder` (`.register/`) git tracks, relative to it; none outside a
-    git repository, or when git cannot say (no git, a repository it will not read).
-    Asked from the folder's parent: from inside, git would take `.register/` itself for
-    a bare repository once a commit put `HEAD`, `objects/` and `refs/` in it."""
+    git repository, or when git cannot say (no git, a repository it will not read)."""
     if not os.path.isdir(folder):
         return []
     from ..sources import git
 
-    try:
+    try:  # asked from the project's folder: a `.git` planted in `folder` is not asked
         out = git.run(["ls-files", "-z", "--", folder.name], cwd=folder.parent)
     except git.GitSourceError:
         return []
-    inside = folder.name + "/"
-    return [os.fsdecode(name).removeprefix(inside) for name in out.split(b"\0") if name]
+    names = [os.fsdecode(name) for name in out.split(b"\0") if name]
+    return [os.path.relpath(name, folder.name) for name in names]
 
 
 Waiting = Callable[[str], None] | None

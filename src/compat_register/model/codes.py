@@ -164,11 +164,12 @@ CODES: dict[str, Code] = {
     "cache-dropped": Code(
         INFO, "a cache not of the shape its writer gives it: not used, made anew", run=True
     ),
+    # said of a file under .register/, located there like a register's problem
     "state-refused": Code(
-        WARNING, ".register/ is a link or holds files git tracks: not used on this run", run=True
+        WARNING, ".register/ is a link or holds files git tracks: not used on this run"
     ),
     "write-interrupted": Code(
-        WARNING, "a write was interrupted: a command that writes finishes it", run=True
+        WARNING, "a write was interrupted: a command that writes finishes it"
     ),
     "no-repository": Code(
         INFO, "no Changes page: the registers are in no git repository", run=True

@@ -50,20 +50,16 @@ def hold(
         os.close(fd)  # releases the lock; the file stays, as removing it would race
 
 
-@contextlib.contextmanager
-def shared(path: Path, wait: float) -> Iterator[None]:
+def wait_for_writer(path: Path, wait: float) -> None:
     """For a reader: wait at most `wait` seconds for the writer holding the lock at `path`
-    to end (Busy when it does not), and keep writers out while the block runs. Writes
-    nothing, and creates no lock: without one (or with one that is no regular file, which
-    no writer could hold) there is nobody to wait for."""
+    to end (Busy when it does not). Writes nothing and creates no lock: without one (or
+    with one that is no regular file, which no writer could hold) nobody is waited for."""
     try:
         fd = _open(path, os.O_RDONLY)
     except StorageError:
-        yield
         return
     try:
         _acquire(fd, path, wait, None, fcntl.LOCK_SH)
-        yield
     finally:
         os.close(fd)
 

@@ -57,11 +57,12 @@ def unfinished(paths: Paths, environ: Mapping[str, str]) -> str | None:
     if paths.refused is not None or not os.path.lexists(paths.journal):
         return None
     try:
-        with lock.shared(paths.writer_lock, lock.wait_from(environ)):
-            if not os.path.lexists(paths.journal):
-                return None
+        lock.wait_for_writer(paths.writer_lock, lock.wait_from(environ))
     except lock.Busy:
         pass  # a writer still at work: its journal is not a kill's, but the set is mid-write
+    else:
+        if not os.path.lexists(paths.journal):  # the writer at work ended, its write done
+            return None
     return (
         f"{paths.state / JOURNAL_FILE}: a write was interrupted, so what is read may be part "
         f"old, part new: run `{FINISH}` (or any command that writes) to finish it"

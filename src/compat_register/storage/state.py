@@ -40,25 +40,29 @@ def refusal(paths: Paths, tracked: Sequence[str]) -> str | None:
 
 
 def _linked(path: Path) -> str | None:
+    """Why `path`, a folder of the tool's, is not one: a link, or a file."""
     if os.path.islink(path):
-        return f"{path}: {_LINK.format(os.readlink(path))}"
+        return _a_link(path)
     if os.path.lexists(path) and not os.path.isdir(path):
         return f"{path}: not a folder: the tool's folder must be one; remove it"
     return None
 
 
 def _linked_inside(folder: Path) -> str | None:
+    """The first link directly in `folder`, said as `_a_link`; None when there is none."""
     try:
         with os.scandir(folder) as entries:
             links = sorted(entry.name for entry in entries if entry.is_symlink())
     except OSError:  # no folder (yet): nothing in it
         return None
-    return f"{folder / links[0]}: {_LINK.format(os.readlink(folder / links[0]))}" if links else None
+    return _a_link(folder / links[0]) if links else None
 
 
-_LINK = (
-    "a symbolic link (to {!r}): nothing in the tool's folder is followed out of it; remove the link"
-)
+def _a_link(path: Path) -> str:
+    return (
+        f"{path}: a symbolic link (to {os.readlink(path)!r}): nothing in the tool's folder "
+        "is followed out of it; remove the link"
+    )
 
 
 def claim(paths: Paths) -> Path:
