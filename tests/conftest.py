@@ -14,10 +14,11 @@ from compat_register.cli import main
 
 RunLine = Callable[[Sequence[str]], Result]
 
-# Two tiers (README.md, docs/development.md): `pytest` runs the default tier, every behaviour
+# Two tiers (README.md, docs/architecture.md): `pytest` runs the default tier, every behaviour
 # once, in a few minutes; `pytest --long` runs the long tier alone: the tests marked `slow`
-# (random kills, every browser and engine, rebuild-equals-cold) and every property test again
-# at the long profile's examples. .ci/run runs both.
+# (random kills, every page in every scheme and width, ProperDocs in the browser,
+# rebuild-equals-cold) and every property test again at its full examples (tests/tiers.py).
+# .ci/run runs both.
 # Under CI (CI=true, as .ci/run runs) every property test draws the same examples each run,
 # so that a landing is judged on what its author ran; a developer's runs draw new examples
 # and keep any failure they find in .hypothesis/ (hypothesis' own database) until it is fixed.
@@ -60,16 +61,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def _in_tier(item: pytest.Item, long: bool) -> bool:
     """The default tier is every test not marked `slow`; the long one the `slow` tests and
-    the property tests (again, at the long profile's examples)."""
+    the property tests (again, at their full examples)."""
     slow = item.get_closest_marker("slow") is not None
     if not long:
         return not slow
     return slow or (isinstance(item, pytest.Function) and is_hypothesis_test(item.obj))
 
 
-# The suite's own switches, read at collection (tests/test_install.py, the golden tests):
-# the only REGISTER_* variables of the caller's a test sees.
-SUITE_SWITCHES = {"REGISTER_INSTALL_TEST", "REGISTER_UPDATE_GOLDEN", "REGISTER_PROPERTY_EXAMPLES"}
+SUITE_SWITCHES = {
+    "REGISTER_INSTALL_TEST",  # tests/test_install.py runs
+    "REGISTER_UPDATE_GOLDEN",  # the golden tests rewrite their files
+    "REGISTER_PROPERTY_EXAMPLES",  # tests/following/test_never_silently_wrong.py's examples
+    "REGISTER_SHOTS",  # tests/site/test_browser.py saves screenshots there
+}
+"""The suite's own switches: the only REGISTER_* variables of the caller's a test sees."""
 
 
 @pytest.fixture(autouse=True)

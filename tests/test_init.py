@@ -330,3 +330,24 @@ def test_coverage_with_nothing_configured_says_so_and_how(
         "specification's source (the sources.yaml of register init holds one, commented out; "
         "docs/coverage.md)"
     ]
+
+
+def test_the_issue_s_cite_in_a_fresh_project(
+    tmp_path: Path, run_line: RunLine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`register cite --grep _meta 2025-11-25/basic/index.mdx`, as a new user typed it: the
+    spec's claims of init's sources.yaml give the page to `spec`, searched alone."""
+    assert run_line(["init", str(tmp_path / "p")]).exit_code == 0
+    clone = GitRepo(tmp_path / "spec")
+    page = "docs/specification/2025-11-25/basic/index.mdx"
+    clone.write(page, "# Overview\n\nThe `_meta` property is reserved.\n")
+    clone.write("docs/specification/2025-06-18/basic/index.mdx", "The _meta key, older.\n")
+    repin(tmp_path / "p", clone.commit("pages"))
+    monkeypatch.chdir(tmp_path / "p")
+    monkeypatch.setenv("REGISTER_SOURCE_SPEC", str(clone.root))
+    found = run_line(["cite", "--grep", "_meta", "2025-11-25/basic/index.mdx"])
+    assert found.exit_code == 0, found.output
+    assert found.stdout.splitlines() == [
+        "2025-11-25/basic/index.mdx:3 “The `_meta` property is reserved.”",
+        "1 of 1 hit in 1 file (1 claimed file of spec)",
+    ]

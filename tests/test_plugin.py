@@ -381,14 +381,10 @@ def test_a_rebuild_converts_only_the_pages_an_edit_changed(
     assert rebuild() == set()  # nothing changed: every page as it was
 
 
-@pytest.mark.parametrize(
-    "plugins",  # the default tier keeps the one where plugin/kept.py leaves pages out
-    [
-        pytest.param("search, tags", marks=pytest.mark.slow),
-        "search",
-        pytest.param("none", marks=pytest.mark.slow),
-    ],
-)
+# In the default tier: the rebuild tests above, and tests/site/test_incremental.py (every
+# incremental build of the api is a cold build).
+@pytest.mark.slow
+@pytest.mark.parametrize("plugins", ["search, tags", "search", "none"])
 def test_a_rebuilt_site_is_the_site_a_cold_build_makes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plugins: str
 ) -> None:

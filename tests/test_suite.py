@@ -55,3 +55,14 @@ def test_the_callers_register_and_git_variables_reach_no_test(tmp_path: Path) ->
         GIT_DIR=str(tmp_path / "no-repository"),
     )
     assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
+
+
+def test_the_readme_runs_the_tiers_the_suite_has() -> None:
+    """The README's test command runs the default tier (no option picks another), and it
+    names the option of the long one and its marker (both run above)."""
+    readme = (TESTS.parent / "README.md").read_text("utf-8")
+    [line] = [line for line in readme.splitlines() if line.endswith("# the tests")]
+    assert line.split(" && ")[-1] == "python3 -m pytest -q  # the tests"
+    assert "`python3 -m pytest -q --long`" in readme and "`slow`" in readme
+    pyproject = (TESTS.parent / "pyproject.toml").read_text("utf-8")
+    assert 'markers = ["slow: ' in pyproject

@@ -11,33 +11,16 @@ from __future__ import annotations
 
 import random
 import re
-import subprocess
-import sys
 from pathlib import Path
 
+from commands import register
 from compat_register.model.patterns import compile_pattern, glob_regex
 from gitrepo import GitRepo
 from registerfiles import done_entry, register_head
 
-HANG_GUARD = 300
-"""Seconds before a command counts as hung: far over any run here, under a hang's hours."""
 LONG_PATH = "/".join(["a" * 50] * 6) + "/x.txt"
 """A 306-character path in the source repository: deep enough to make a backtracking
 glob explore more combinations than it could ever finish."""
-
-
-def register(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """`register ARGS --registers registers` as typed, in a process of its own."""
-    done = subprocess.run(
-        [sys.executable, "-c", "from compat_register.cli import run; run()", *args],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=HANG_GUARD,
-        check=False,
-    )
-    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
-    return done
 
 
 def project(tmp_path: Path, source: str, what: str = "w.", cite: str = "") -> Path:

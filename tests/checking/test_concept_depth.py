@@ -8,30 +8,14 @@ Each command runs in a process of its own; its `timeout` only turns a hang into 
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
+from commands import register
 from compat_register.model.concepts import MAX_DEPTH, Concept, Concepts
 from compat_register.model.positions import Where
 from registerfiles import REVISION_SOURCES, register_head, revision_entry
 
-HANG_GUARD = 300
-"""Seconds before a command counts as hung (a shared runner is slow; a hang is forever)."""
 DEEP = 5_000
-
-
-def register(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-c", "from compat_register.cli import run; run()", *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=HANG_GUARD,
-        check=False,
-    )
-    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
-    return done
 
 
 def chain_project(root: Path) -> None:

@@ -10,24 +10,15 @@ from pathlib import Path
 import pytest
 
 from conftest import RunLine
-from registerfiles import done_entry, register_head
+from registerfiles import go_registers
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "conformance"
 
-SOURCES = """revisions: [2025-06-18]
-sources:
-  go-sdk: {title: Go SDK, repo: null, commit: 3d6450fab12, claims: ['mcp/**']}
-"""
 
 
 @pytest.fixture
 def registers(tmp_path: Path) -> Path:
-    folder = tmp_path / "registers"
-    folder.mkdir()
-    (folder / "sources.yaml").write_text(SOURCES)
-    head = register_head("Go", "GO", subject="go-sdk")
-    (folder / "go.yaml").write_text(head + done_entry("[mcp/server.go:1]", "GO-01"))
-    return folder
+    return go_registers(tmp_path)
 
 
 def test_import_records_the_latest_run_of_each_scenario_at_the_pin(

@@ -11,12 +11,8 @@ from pathlib import Path
 import pytest
 
 from conftest import RunLine
-from registerfiles import done_entry, register_head
+from registerfiles import go_registers
 
-SOURCES = """revisions: [2025-06-18]
-sources:
-  go-sdk: {title: Go SDK, repo: null, commit: 3d6450fab12, claims: ['mcp/**']}
-"""
 CHECK = {"id": "ping", "name": "Ping", "status": "SUCCESS", "timestamp": "2026-10-02T09:14:04Z"}
 HOSTILE = {
     "digits": ("9" * 4301, "a number of 4,301 digits, over the 21 an integer may have"),
@@ -28,12 +24,7 @@ HOSTILE = {
 
 @pytest.fixture
 def registers(tmp_path: Path) -> Path:
-    folder = tmp_path / "registers"
-    folder.mkdir()
-    (folder / "sources.yaml").write_text(SOURCES)
-    head = register_head("Go", "GO", subject="go-sdk")
-    (folder / "go.yaml").write_text(head + done_entry("[mcp/server.go:1]", "GO-01"))
-    return folder
+    return go_registers(tmp_path)
 
 
 def with_value(data: object, value: str) -> str:

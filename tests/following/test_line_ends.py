@@ -146,4 +146,5 @@ def test_bump_rewrites_a_lock_whatever_its_line_ends(project, end: bytes) -> Non
     result = run(["bump", "--registers", str(registers), "up", second], env)
     assert result.exit_code == 0, result.output
     assert b"T-01 up internal/a.go:4 " in lock.read_bytes()
-    assert run(["verify", "--registers", str(registers)], env).stdout.startswith("2 ok, ")
+    verified = run(["verify", "--registers", str(registers)], env)
+    assert verified.stdout.startswith("2 citations: 2 ok, ")

@@ -9,10 +9,8 @@ Skipped, with the reason, where Debian's chromium and chromium-driver are absent
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +21,7 @@ import tiers
 from compat_register.site.extensions import mkdocs_yaml
 from historyrepo import build_history
 from newpage import waiting_for_new_pages
+from serve import served
 
 CHROMIUM = Path("/usr/bin/chromium")
 DRIVER = Path("/usr/bin/chromedriver")
@@ -85,26 +84,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "site")]
     done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-        cwd=root / "site",
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + HANG
-        while time.monotonic() < deadline:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/registers/changes/"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    for url in served(root / "site"):
+        yield url + "registers/changes/"
 
 
 @pytest.fixture(scope="module")

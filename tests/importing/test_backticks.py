@@ -217,6 +217,25 @@ def test_bump_flags_a_code_line_that_only_gained_or_lost_backticks_stars_or_unde
     assert kinds[(GO_FILE, 12)][0] != "changed"  # untouched
 
 
+def test_a_stamp_sees_a_code_line_that_only_gained_or_lost_backticks_stars_or_underscores(
+    tmp_path: Path, upstream: GitRepo, run_line: RunLine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _imported_register(tmp_path / "project", upstream, run_line, monkeypatch)
+    assert run_line(["stamp"]).exit_code == 0
+    _markup_only_edits(upstream)
+    upstream.commit("markup only")
+    run_line(["bump", "gosdk"])  # carries each stamp to its new key
+    verified = run_line(["verify", "--format", "json"])
+    outcomes = {
+        (c["path"], c["lines"][0]): c["outcome"] for c in json.loads(verified.stdout)["citations"]
+    }
+    # a backtick gone or doubled: the quote, which omits them, still reads; the stamp does not
+    assert (outcomes[(GO_FILE, 7)], outcomes[(TS_FILE, 6)]) == ("changed", "changed")
+    # a `*` or a `_` added: the quote itself no longer reads
+    assert (outcomes[(GO_FILE, 9)], outcomes[(GO_FILE, 11)]) == ("broken", "broken")
+    assert outcomes[(GO_FILE, 12)] == "ok"
+
+
 def bumped_citations(result) -> list[dict]:
     return json.loads(result.stdout)["citations"]
 

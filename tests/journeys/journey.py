@@ -19,6 +19,7 @@ import shlex
 import socket
 import subprocess
 import sys
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,14 +108,19 @@ class Upstream:
 
 
 def upstream(root: Path, revisions: list[str]) -> Upstream:
-    """Build it under `root`: (1) the schema and one page per revision (specrepo's pages,
-    for `register coverage`); (2) two header lines above the schema, every citation moves
-    down two; (3) a README only, every citation carried over; (4) a field added at the
-    top of `Request`, every citation down one again."""
+    """Build it under `root`: (1) the schema, a page and a changelog for each of the first
+    two revisions (specrepo's, for `register coverage`); (2) two header lines above the
+    schema, every citation moves down two; (3) a README only, every citation carried over;
+    (4) a field added at the top of `Request`, every citation down one again."""
     repo = GitRepo(root / "spec")
     repo.write(SCHEMA, HEAD)
-    for revision, page in zip(revisions, (specrepo.OLD_PAGE, specrepo.NEW_PAGE), strict=False):
+    pages = (
+        (specrepo.OLD_PAGE, specrepo.OLD_CHANGELOG),
+        (specrepo.NEW_PAGE, specrepo.NEW_CHANGELOG),
+    )
+    for revision, (page, changelog) in zip(revisions, pages, strict=False):
         repo.write(f"docs/specification/{revision}/basic/index.mdx", page)
+        repo.write(f"docs/specification/{revision}/changelog.mdx", changelog)
     commits = [repo.commit("schema and pages")]
     repo.write(SCHEMA, "// Copyright the authors.\n// SPDX-License-Identifier: MIT\n" + HEAD)
     commits.append(repo.commit("a header"))
@@ -131,20 +137,30 @@ def upstream(root: Path, revisions: list[str]) -> Upstream:
 
 
 def stand_in(project: Path, up: Upstream) -> None:
-    """Point the example source of a fresh project at `up`: its `repo:` at the bare
-    clone, its pin at the first commit, and statement files for `register coverage`
-    when `register init` wrote none. The edit a user makes by hand, as text."""
+    """Point the example source of a fresh project at `up`, its `repo:` at the bare clone
+    and its pin at the first commit, and uncomment the `coverage:` example `register init`
+    wrote under it: the edits a user makes by hand, made as text."""
     sources = project / "registers" / "sources.yaml"
     text = sources.read_text(encoding="utf-8")
     pin = yaml.safe_load(text)["sources"]["spec"]["commit"]
     assert INIT_REPO in text and pin in text, "register init's example source changed"
-    text = text.replace(INIT_REPO, str(up.bare)).replace(pin, up.commits[0])
-    if "coverage" not in yaml.safe_load(text)["sources"]["spec"]:
-        claims = "    claims: [schema/**]"
-        coverage = '    coverage: {statements: ["docs/specification/**/*.mdx"]}'
-        assert claims in text, "register init's example source changed"
-        text = text.replace(claims, f"{claims}\n{coverage}", 1)
+    text = uncommented(text.replace(INIT_REPO, str(up.bare)).replace(pin, up.commits[0]))
+    assert "coverage" in yaml.safe_load(text)["sources"]["spec"]
     sources.write_text(text, encoding="utf-8")
+
+
+def uncommented(text: str) -> str:
+    """`text` with its commented `# coverage:` example made YAML: that line and the more
+    deeply indented comment lines under it lose their `# `."""
+    lines = text.splitlines(keepends=True)
+    (at,) = [i for i, line in enumerate(lines) if line.lstrip().startswith("# coverage:")]
+    indent = lines[at].index("#")
+    lines[at] = lines[at][:indent] + lines[at][indent + 2 :]
+    for i in range(at + 1, len(lines)):
+        if not lines[i].startswith(" " * indent + "#   "):
+            break
+        lines[i] = lines[i][:indent] + lines[i][indent + 2 :]
+    return "".join(lines)
 
 
 def revisions(project: Path) -> list[str]:
@@ -156,21 +172,21 @@ def revisions(project: Path) -> list[str]:
 # --- running ----------------------------------------------------------------------------
 
 
-def environment(**more: str) -> dict[str, str]:
+def environment() -> dict[str, str]:
     """A user's environment: git with no user config, the venv's scripts first on PATH,
     no REGISTER_* variable of whoever runs the tests (REGISTER_SOURCE_SPEC would be read)."""
     env = {k: v for k, v in git_env().items() if not k.startswith("REGISTER_")}
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
     env.pop("PYTHONPATH", None)
-    return {**env, **more}
+    return env
 
 
 class Shell:
     """A terminal: the folder it is in, and what it runs there, line by line."""
 
-    def __init__(self, cwd: Path, **env: str) -> None:
+    def __init__(self, cwd: Path) -> None:
         self.cwd = cwd
-        self.env = environment(**env)
+        self.env = environment()
 
     def run(
         self, line: str, expect: int | None = 0, **env: str
@@ -178,25 +194,25 @@ class Shell:
         """Run `line` with bash (`-e -o pipefail`, as GitHub Actions does) from `cwd`; a `cd`
         in it moves `cwd` for the lines after. Asserts the exit code when `expect` is not
         None, and that no traceback reached the user."""
-        here = self.cwd / ".journey-cwd"
-        # `-e` does not stop at a failure inside `a && b`: the line's own status is kept.
-        script = f'{line}\nstatus=$?\nprintf %s "$PWD" > {shlex.quote(str(here))}\nexit $status'
-        done = subprocess.run(
-            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
-            cwd=self.cwd,
-            env={**self.env, **env},
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-            check=False,
-        )
-        shown = f"$ {line}  (in {self.cwd})\n{done.stdout}{done.stderr}"
-        assert "Traceback" not in done.stdout + done.stderr, shown
-        if expect is not None:
-            assert done.returncode == expect, shown
-        if here.exists():
-            self.cwd = Path(here.read_text(encoding="utf-8"))
-            here.unlink()
+        with tempfile.TemporaryDirectory() as scratch:  # outside the project: git sees none
+            here = Path(scratch) / "cwd"
+            # `-e` does not stop at a failure inside `a && b`: the line's own status is kept.
+            script = f'{line}\nstatus=$?\nprintf %s "$PWD" > {shlex.quote(str(here))}\nexit $status'
+            done = subprocess.run(
+                ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
+                cwd=self.cwd,
+                env={**self.env, **env},
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT,
+                check=False,
+            )
+            shown = f"$ {line}  (in {self.cwd})\n{done.stdout}{done.stderr}"
+            assert "Traceback" not in done.stdout + done.stderr, shown
+            if expect is not None:
+                assert done.returncode == expect, shown
+            if here.exists():
+                self.cwd = Path(here.read_text(encoding="utf-8"))
         return done
 
     def at(self, folder: Path) -> Shell:
@@ -244,8 +260,8 @@ def installed(requirement: str) -> bool:
     """Whether `requirement` (a requirements.txt line, or a folder pip would install) is
     already met by this virtual environment: the distribution is there, at a version the
     line allows, and, for a direct URL or a folder, installed from that very URL (pip's
-    `direct_url.json`, PEP 610)."""
-    if Path(requirement).is_dir():
+    `direct_url.json`, PEP 610). The one folder the docs install is compat-register's."""
+    if requirement.startswith(("/", ".")) and Path(requirement).is_dir():
         requirement = f"compat-register @ {Path(requirement).resolve().as_uri()}"
     wanted = Requirement(requirement)
     try:
@@ -305,15 +321,15 @@ def run_steps(
         if run.startswith(GITHUB_ONLY):
             continue
         given = {k: expand(str(v), ran.context) for k, v in dict(step.get("env") or {}).items()}
-        output = shell.cwd / ".journey-output"
-        given = {**env, **given, "CI": "true", "GITHUB_OUTPUT": str(output)}
-        if pip_installs_what_is_here(run, shell.cwd, {**shell.env, **given}):
-            continue
-        output.write_text("", encoding="utf-8")
-        shell.run(run, **given)
-        ran.commands.append(run)
-        for line in output.read_text(encoding="utf-8").splitlines():
-            name, _, value = line.partition("=")
-            ran.context[f"steps.{step.get('id')}.outputs.{name}"] = value
-        output.unlink()
+        with tempfile.TemporaryDirectory() as scratch:
+            output = Path(scratch) / "output"
+            output.write_text("", encoding="utf-8")
+            given = {**env, **given, "CI": "true", "GITHUB_OUTPUT": str(output)}
+            if pip_installs_what_is_here(run, shell.cwd, {**shell.env, **given}):
+                continue
+            shell.run(run, **given)
+            ran.commands.append(run)
+            for line in output.read_text(encoding="utf-8").splitlines():
+                name, _, value = line.partition("=")
+                ran.context[f"steps.{step.get('id')}.outputs.{name}"] = value
     return ran

@@ -30,10 +30,8 @@ def walk(shell: Shell, lines: list[str], tmp_path: Path) -> None:
     in for the public one; a `... serve` line is served and looked at (`served`)."""
     for line in lines:
         command = re.sub(r"\s+#.*$", "", line)
-        if command.startswith("pip install "):
-            package = command.removeprefix("pip install ")
-            if not installed(package):
-                pytest.skip(f"{package} is not installed in this venv")
+        if command.startswith("pip install "):  # what the venv holds (the test's skipif)
+            assert installed(command.removeprefix("pip install "))
         elif command.endswith(" serve") or " serve " in command:
             served(shell, command)
         else:
@@ -89,13 +87,24 @@ def fetched(url: str, wanted: str, server: subprocess.Popen[bytes], log: Path) -
 
 
 def test_mkdocs_as_publishing_md_prints_it_serves_an_edit_and_builds(tmp_path: Path) -> None:
-    mkdocs, properdocs = sh_lines("docs/publishing.md", 0), sh_lines("docs/publishing.md", 1)
+    mkdocs = sh_lines("docs/publishing.md", 0)
     start = [re.sub(r"\s+#.*$", "", line) for line in sh_lines("docs/start.md", 0)]
     assert "mkdocs serve" in start  # the same command as publishing.md's, served here
     shell = Shell(tmp_path)
     walk(shell, mkdocs, tmp_path)
     assert (shell.cwd / "site" / "registers" / "example" / "index.html").is_file()
-    walk(shell, properdocs, tmp_path)  # the same project, mkdocs.yml read by ProperDocs
+
+
+@pytest.mark.skipif(not installed("properdocs"), reason="properdocs is not installed")
+def test_properdocs_as_publishing_md_prints_it(tmp_path: Path) -> None:
+    """ProperDocs' block, in a project the MkDocs block's first lines made (not served
+    twice: its serve line is ProperDocs' own)."""
+    mkdocs, properdocs = sh_lines("docs/publishing.md", 0), sh_lines("docs/publishing.md", 1)
+    assert mkdocs[0].startswith("register init") and "mkdocs.yml" in properdocs[-1]
+    shell = Shell(tmp_path)
+    walk(shell, [line for line in mkdocs if "mkdocs" not in line], tmp_path)
+    walk(shell, properdocs, tmp_path)  # mkdocs.yml, read by ProperDocs
+    assert (shell.cwd / "site" / "registers" / "example" / "index.html").is_file()
 
 
 @pytest.mark.skipif(not engines.installed("zensical"), reason="no zensical")

@@ -55,16 +55,17 @@ def test_start_and_readme_from_the_root_and_each_subfolder(tmp_path: Path) -> No
     assert (project / "site" / "registers" / "example" / "index.html").is_file()
 
     assert readme[0].startswith(f"register init {PROJECT} && cd {PROJECT}")
-    shell.run(readme[1])  # the same project, the README's line, from its root
+    if readme[1] not in start:  # the README's line, if start.md's did not run it already
+        shell.run(readme[1])
     for folder in ("registers", "docs"):
         for command in register_parts(readme[1]):
             done = shell.at(project / folder).run(command)
             if command == "register verify":
-                assert done.stdout.startswith("4 ok, "), done.stdout
-    life_of_a_register(project, up.commits, tmp_path)
+                assert done.stdout.startswith("4 citations: 4 ok, "), done.stdout
+    life_of_a_register(project, up.commits)
 
 
-def life_of_a_register(project: Path, commits: list[str], tmp_path: Path) -> None:
+def life_of_a_register(project: Path, commits: list[str]) -> None:
     """stamp, bump (three commits), fix, diff, coverage, matrix, export, cite and render,
     in the forms of the README's command table, from the three folders in turn."""
     forms = table_forms()
@@ -75,7 +76,8 @@ def life_of_a_register(project: Path, commits: list[str], tmp_path: Path) -> Non
     stamped = docs.run(fill(forms["stamp"], ID="EX-01")).stdout  # `register stamp EX-01`
     assert stamped.startswith("stamped 2 citations of 1 entry;"), stamped
     assert "stamped 4 citations of 2 entries" in docs.run(fill(forms["stamp"])).stdout
-    # Item 2 of issue 34: the lock as a Windows checkout (core.autocrlf) gives it.
+    # Item 2 of issue 34: the lock turned CRLF as the issue did, each \n made \r\n (a lock
+    # that stamp had written CRLF already, as it made every new one, then ended in \r\r\n).
     lock = project / "registers" / "citations.lock"
     lock.write_bytes(lock.read_bytes().replace(b"\n", b"\r\n"))
 
@@ -102,7 +104,7 @@ def life_of_a_register(project: Path, commits: list[str], tmp_path: Path) -> Non
     assert f"schema.ts:{line - 1} -> {SCHEMA}:{line}" in fixed, fixed
     for shell in (root, registers, docs):
         verified = shell.run(fill(forms["verify"]) + " --strict").stdout
-        assert verified.startswith("4 ok, 0 moved") and "0 changed, 0 unstamped" in verified
+        assert verified.startswith("4 citations: 4 ok, 0 moved") and "0 unstamped" in verified
 
     changed = docs.run(fill(forms["diff"])).stdout  # HEAD against the working tree
     assert "spec" in changed and commits[-1][:7] in changed, changed

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ import tiers
 from compat_register.site.extensions import mkdocs_yaml
 from gitrepo import GitRepo
 from newpage import waiting_for_new_pages
+from serve import served
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = REPO / "tests" / "golden" / "basic" / "registers"
@@ -210,7 +210,7 @@ def built_and_served(
     root: Path, env: dict[str, str] | None = None, strict: bool = True
 ) -> Iterator[str]:
     """`mkdocs build --strict` (or a plain build) of the site in `root`, served by
-    `python -m http.server` on a free local port; yields its base URL."""
+    `python -m http.server` (serve.py); yields its base URL."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     command = [sys.executable, "-m", "mkdocs", "build", "-d", str(root / "site")]
     done = subprocess.run(
@@ -222,40 +222,6 @@ def built_and_served(
     )
     assert done.returncode == 0, done.stderr
     yield from served(root / "site")
-
-
-def served(site: Path) -> Iterator[str]:
-    """The built site in `site` served by `python -m http.server` on a free local port;
-    yields its base URL."""
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-        cwd=site,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port)
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def wait_for_port(port: int, seconds: float = HANG) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.1)
-    raise TimeoutError(f"http.server did not listen on {port}")
 
 
 @pytest.fixture(scope="module")

@@ -94,4 +94,4 @@ def test_a_damaged_cache_is_named_and_sync_repairs_it(tmp_path: Path) -> None:
     assert run("sync", "--registers", str(registers))[0] == 0
     assert sound(cache)
     code, out = run("verify", "--registers", str(registers))
-    assert code == 0 and out.startswith("2 ok,"), out
+    assert code == 0 and out.startswith("2 citations: 2 ok,"), out

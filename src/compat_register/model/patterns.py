@@ -16,9 +16,6 @@ from typing import Any, Protocol, TypeVar
 
 import re2
 
-MAX_PATTERN = 1_000
-"""The longest link pattern or glob, in characters (sources.yaml's schema says the same)."""
-
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False  # RE2 would print each refusal on stderr, beside our own line
 _NOTHING = re2.compile("[^\\x00-\\x{10FFFF}]")
@@ -51,6 +48,7 @@ def compile_pattern(pattern: str) -> Regex[Any] | str:
         return reason.decode("utf-8", "replace") if isinstance(reason, bytes) else str(reason)
 
 
+# Globs are translated to RE2 (a linear-time library), not matched by hand: same reading.
 @lru_cache(maxsize=4096)
 def glob_regex(glob: str) -> Regex[Any]:
     """`glob` as an RE2 pattern of the whole path: `**` crosses folders, `*` and `?` do not.

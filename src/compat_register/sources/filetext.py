@@ -53,8 +53,8 @@ class FileText:
 
     def find_nearest(self, quote: str, near: int, kind: Kind) -> tuple[int, int] | None:
         """The (first, last) lines of the occurrence of `quote` (as written) nearest to
-        line `near`, found by the rule of `kind` (in code, with the lines' backticks too
-        when the quote may omit them: `compare.omits_ticks`)."""
+        line `near`, found by the rule of `kind` (in code, also among the lines read without
+        their backticks when the quote may omit them: `compare.omits_ticks`)."""
         found = self._found(quote, kind, True)
         if omits_ticks(quote, kind):
             found.extend(self._found(quote, kind, False))
