@@ -13,6 +13,9 @@ from gitrepo import GitRepo, git_env
 
 REGISTER = str(Path(sys.executable).parent / "register")
 """The console script this environment installed."""
+HANG = 120
+"""Seconds after which a command counts as hung: a generous bound (a run here takes a
+second or two, a loaded machine makes that a few), not a measure of speed (bench/)."""
 INIT_REPO = "https://github.com/modelcontextprotocol/modelcontextprotocol"
 SCHEMA = "schema/2024-11-05/schema.ts"
 
@@ -40,8 +43,10 @@ class Project:
 
     def register(self, *args: str) -> subprocess.CompletedProcess[str]:
         """The installed `register ARGS`, run from the project's root."""
+        command = [REGISTER, *args]
+        env = git_env()
         return subprocess.run(
-            [REGISTER, *args], cwd=self.root, env=git_env(), capture_output=True, text=True
+            command, cwd=self.root, env=env, capture_output=True, text=True, timeout=HANG
         )
 
     def absolute(self, *args: str) -> subprocess.CompletedProcess[str]:

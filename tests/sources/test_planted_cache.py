@@ -8,7 +8,9 @@ outside the project is touched, and every result is the one a clean cache gives 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -213,3 +215,60 @@ def test_a_register_folder_posing_as_a_bare_repository_is_still_seen_tracked(
     repo.commit("planted")
     checked = project.register("check")
     assert "tracked by git" in checked.stdout, checked.stdout
+
+
+def _alternates(repo: Path, elsewhere: Path) -> Callable[[], bool]:
+    (repo / "objects" / "info" / "alternates").write_text(f"{elsewhere}/objects\n")
+    return lambda: os.path.lexists(repo / "objects" / "info" / "alternates")
+
+
+def _include(repo: Path, elsewhere: Path) -> Callable[[], bool]:
+    git("--git-dir", str(repo), "config", "include.path", str(elsewhere / "config"))
+    return lambda: "include" in (repo / "config").read_text()
+
+
+def _linked_ref(repo: Path, elsewhere: Path) -> Callable[[], bool]:
+    (repo / "refs" / "heads" / "linked").symlink_to(elsewhere / "HEAD")
+    return lambda: os.path.lexists(repo / "refs" / "heads" / "linked")
+
+
+def _a_file(repo: Path, elsewhere: Path) -> Callable[[], bool]:
+    shutil.rmtree(repo)
+    repo.write_text("not a repository\n")
+    return lambda: repo.is_file()
+
+
+PLANTED_SHAPES = {
+    "alternates": (_alternates, "holds objects/info/alternates, which register sync never writes"),
+    "include.path": (_include, "sets include.path in its config, which register sync never writes"),
+    "a linked ref": (_linked_ref, "holds refs/heads/linked, a symbolic link or special file"),
+    "a file": (_a_file, "is not a folder"),
+}
+
+
+@pytest.mark.parametrize("shape", PLANTED_SHAPES)
+def test_a_cache_not_as_sync_makes_it_is_fetched_anew(tmp_path: Path, shape: str) -> None:
+    project = new_project(tmp_path)
+    cache = SourceCache(tmp_path / "cache")
+    elsewhere, _ = victim_of(tmp_path, project)
+    assert cache.sync("spec", str(project.bare), project.early) == project.early
+    plant_in, why = PLANTED_SHAPES[shape]
+    still_planted = plant_in(cache.repo_dir("spec"), elsewhere)
+
+    assert cache.sync("spec", str(project.bare), project.pinned) == project.pinned
+    assert not still_planted()
+    assert cache.rebuilt["spec"] == f"{cache.repo_dir('spec')} {why}"
+    assert cache.foreign("spec") is None
+
+
+def test_a_fifo_in_a_cached_repository_stalls_nothing(tmp_path: Path) -> None:
+    """git opening a FIFO among a repository's refs waits for a writer forever: a bump
+    sees it before any git runs, and fetches the repository anew."""
+    project = new_project(tmp_path)
+    synced = project.absolute("sync")
+    assert synced.returncode == 0, synced.stdout + synced.stderr
+    os.mkfifo(project.cached / "refs" / "fifo")
+    bumped = project.absolute("bump", "spec")
+    assert bumped.returncode == 0, bumped.stdout + bumped.stderr
+    assert f"commit: {project.tip}" in project.sources.read_text(encoding="utf-8")
+    assert not os.path.lexists(project.cached / "refs" / "fifo")
