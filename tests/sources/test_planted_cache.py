@@ -272,3 +272,18 @@ def test_a_fifo_in_a_cached_repository_stalls_nothing(tmp_path: Path) -> None:
     assert bumped.returncode == 0, bumped.stdout + bumped.stderr
     assert f"commit: {project.tip}" in project.sources.read_text(encoding="utf-8")
     assert not os.path.lexists(project.cached / "refs" / "fifo")
+
+
+def test_a_linked_cache_folder_is_not_read_through(tmp_path: Path) -> None:
+    """`.register/cache` itself a link to a folder elsewhere holding a good synced
+    repository: verify, which only reads, says so and reads no source through it."""
+    project = new_project(tmp_path)
+    assert project.absolute("sync").returncode == 0
+    elsewhere = tmp_path / "elsewhere"
+    project.cached.parent.rename(elsewhere)
+    project.cached.parent.symlink_to(elsewhere)
+
+    verified = project.absolute("verify")
+    assert verified.returncode == 1, verified.stdout + verified.stderr
+    assert f"a symbolic link (to {str(elsewhere)!r})" in verified.stdout
+    assert " 0 ok," in verified.stdout and " 0 unverified," not in verified.stdout
