@@ -20,8 +20,8 @@ import axecheck
 import tiers
 from compat_register.site.extensions import mkdocs_yaml
 from historyrepo import build_history
+from localsite import served
 from newpage import waiting_for_new_pages
-from serve import served
 
 CHROMIUM = Path("/usr/bin/chromium")
 DRIVER = Path("/usr/bin/chromedriver")

@@ -23,8 +23,8 @@ import axecheck
 import tiers
 from compat_register.site.extensions import mkdocs_yaml
 from gitrepo import GitRepo
+from localsite import served
 from newpage import waiting_for_new_pages
-from serve import served
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = REPO / "tests" / "golden" / "basic" / "registers"
