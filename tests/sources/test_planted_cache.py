@@ -158,7 +158,9 @@ def test_a_cache_linked_elsewhere_is_never_followed(tmp_path: Path) -> None:
 
     verified = project.absolute("verify")
     assert verified.returncode == 1
-    assert f"{project.cached} is a symbolic link (to {str(victim)!r})" in verified.stdout
+    assert f"{project.cached}" in verified.stdout
+    assert f"a symbolic link (to {str(victim)!r})" in verified.stdout
+    assert " 4 unverified," in verified.stdout
     for command in (["sync"], ["bump", "spec"]):
         done = project.absolute(*command)
         assert untouched(victim, before), command
@@ -216,6 +218,23 @@ def test_a_register_folder_posing_as_a_bare_repository_is_still_seen_tracked(
     checked = project.register("check")
     assert "tracked by git" in checked.stdout, checked.stdout
 
+
+
+def test_a_project_root_posing_as_a_bare_repository_is_not_trusted(tmp_path: Path) -> None:
+    """The project in a folder of a larger repository, a commit putting `HEAD`, `objects/`
+    and `refs/` at the project's root beside a planted history cache: git, asked there,
+    refuses the bare repository it finds (`safe.bareRepository`), so it cannot say what
+    is tracked, and `.register/` is not used."""
+    project = new_project(tmp_path)
+    repo = GitRepo(tmp_path)
+    for name in ("HEAD", "objects/k", "refs/k"):
+        repo.write(f"p/{name}", "ref: refs/heads/main\n" if name == "HEAD" else "")
+    repo.write("p/.register/cache/history.json", "{}\n")
+    repo.git("add", "--all", "--force")
+    repo.commit("planted")
+    checked = project.register("check")
+    assert "git cannot say what it tracks here" in checked.stdout, checked.stdout
+    assert "Traceback" not in checked.stderr
 
 def _alternates(repo: Path, elsewhere: Path) -> Callable[[], bool]:
     (repo / "objects" / "info" / "alternates").write_text(f"{elsewhere}/objects\n")

@@ -56,22 +56,27 @@ def project_paths(root: Path, environ: Mapping[str, str] | None) -> Paths:
     per command here, and handed to the stages (none derives a path of its own); and
     whether this run may use `.register/` (`storage.state`: git is asked what it tracks)."""
     paths = Paths.of(root, os.environ if environ is None else environ)
-    return replace(paths, refused=state.refusal(paths, _tracked(paths.state)))
+    tracked, unknown = _tracked(paths.state)
+    return replace(paths, refused=state.refusal(paths, tracked, unknown))
 
 
-def _tracked(folder: Path) -> list[str]:
-    """The paths under `folder` (`.register/`) git tracks, relative to it; none outside a
-    git repository, or when git cannot say (no git, a repository it will not read)."""
+def _tracked(folder: Path) -> tuple[list[str], str | None]:
+    """The paths under `folder` (`.register/`) git tracks, relative to it (none outside a
+    git repository or with no git), and why git cannot say, when it cannot: a repository
+    it will not read (a bare one planted above the folder, `safe.bareRepository`)."""
     if not os.path.isdir(folder):
-        return []
+        return [], None
     from ..sources import git
 
     try:  # asked from the project's folder: a `.git` planted in `folder` is not asked
-        out = git.run(["ls-files", "-z", "--", folder.name], cwd=folder.parent)
-    except git.GitSourceError:
-        return []
+        args = ["ls-files", "-z", "--", folder.name]
+        out = git.run(args, cwd=folder.parent, env={"LC_ALL": "C"})
+    except git.GitSourceError as err:
+        if "not a git repository" in str(err) or str(err).startswith("cannot run git"):
+            return [], None
+        return [], str(err)
     names = [os.fsdecode(name) for name in out.split(b"\0") if name]
-    return [os.path.relpath(name, folder.name) for name in names]
+    return [os.path.relpath(name, folder.name) for name in names], None
 
 
 Waiting = Callable[[str], None] | None

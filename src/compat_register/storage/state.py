@@ -18,10 +18,11 @@ from .errors import StorageError
 from .layout import CACHE_DIR, EXCERPT_CACHE, WRITER_LOCK, Paths
 
 
-def refusal(paths: Paths, tracked: Sequence[str]) -> str | None:
+def refusal(paths: Paths, tracked: Sequence[str], unknown: str | None = None) -> str | None:
     """Why `.register/` is not the tool's own on this run, in one line naming the file
-    (`tracked`: the paths under it git tracks); None when it is. The folder, its cache and
-    the excerpt cache hold no link (a link to a folder would lead every write out)."""
+    (`tracked`: the paths under it git tracks; `unknown`: why git cannot say); None when it
+    is. The folder, its cache and the excerpt cache hold no link (a link to a folder would
+    lead every write out)."""
     folders = [paths.state]
     if paths.cache == paths.state / CACHE_DIR:  # not another cache named by REGISTER_CACHE
         folders += [paths.cache, paths.cache / EXCERPT_CACHE]
@@ -29,6 +30,8 @@ def refusal(paths: Paths, tracked: Sequence[str]) -> str | None:
         found = _linked(folder) or _linked_inside(folder)
         if found is not None:
             return found
+    if unknown is not None:
+        return f"{paths.state}: git cannot say what it tracks here ({unknown}); not used"
     tracked = [path for path in tracked if path != WRITER_LOCK]  # written, never read back
     if tracked:
         more = f" (and {len(tracked) - 1} more)" if len(tracked) > 1 else ""
