@@ -94,3 +94,21 @@ def test_a_file_over_the_limit_is_refused_and_read_no_further(tmp_path: Path) ->
         regular.read_bytes(big, 2048)
     assert refused.value.strerror == regular.too_large(2048)
     assert regular.read_bytes(big, 4096) == b"x" * 2049
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_the_site_build_never_reads_a_device_or_a_fifo_among_the_registers(
+    tmp_path: Path, kind: str
+) -> None:
+    """The site build fingerprints every file under the registers folder for the next
+    rebuild (`rebuild.file_states`): a FIFO there must not stop it, nor `/dev/zero` fill
+    the memory; the file is reported as every command reports it."""
+    registers = project(tmp_path)
+    planted = registers / "planted.yaml"
+    if kind == "FIFO":
+        os.mkfifo(planted)
+    else:
+        planted.symlink_to("/dev/zero")
+    out = ran(tmp_path, ["render", "--out", "out"])
+    assert f"registers/planted.yaml:1:1: error: planted: {KINDS[kind]}" in out, out
+    assert (tmp_path / "out").is_dir(), out

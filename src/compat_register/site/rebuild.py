@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..model.registers import Citation, CitationKey, RegisterSet, Sources
+from ..storage import regular
 from .layout import Layout
 
 if TYPE_CHECKING:
@@ -42,7 +43,9 @@ def file_states(folder: Path | None) -> tuple[FileState, ...]:
     """(path, the digest of its bytes) of every file under `folder`, in a stable order.
 
     By content, not modification time: an edit that keeps a file's size within the file
-    system's clock tick would leave the time alone and the page stale."""
+    system's clock tick would leave the time alone and the page stale. Read as every file
+    of a pull request is (`storage.regular`): a FIFO or a device is skipped, never opened
+    for reading (the reader of the registers reports it)."""
     if folder is None:
         return ()
     state = []
@@ -51,11 +54,10 @@ def file_states(folder: Path | None) -> tuple[FileState, ...]:
         for name in sorted(names):
             path = os.path.join(top, name)
             try:
-                with open(path, "rb") as file:
-                    digest = hashlib.sha1(file.read(), usedforsecurity=False).hexdigest()
+                data = regular.read_bytes(Path(path), regular.MAX_BYTES)
             except OSError:
-                continue  # removed while walking: the next rebuild sees it gone
-            state.append((path, digest))
+                continue  # removed while walking, or no regular file: not part of the key
+            state.append((path, hashlib.sha1(data, usedforsecurity=False).hexdigest()))
     return tuple(state)
 
 
