@@ -27,6 +27,19 @@ from compat_register.cli import run
 sys.argv = ["register", "init", sys.argv[1]]
 run()
 """
+KILLED_INIT_RENAMING = """
+import os, signal, sys
+real, renamed = os.replace, []
+def replace(new, target):
+    if len(renamed) == 3:  # three files in place, the rest still temporary files
+        os.kill(os.getpid(), signal.SIGKILL)
+    renamed.append(target)
+    real(new, target)
+os.replace = replace
+from compat_register.cli import run
+sys.argv = ["register", "init", sys.argv[1]]
+run()
+"""
 LEFTOVER = re.compile(r"\.[^/]+\.[0-9]+-[0-9a-f]{8}\.(tmp|bak)")
 
 
@@ -36,15 +49,21 @@ def leftovers(folder: Path) -> list[str]:
     )
 
 
-def test_init_killed_mid_write_then_run_again_leaves_no_temporary_file(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kill", [KILLED_INIT, KILLED_INIT_RENAMING], ids=["writing", "renaming"])
+def test_init_killed_mid_write_then_run_again_leaves_no_temporary_file(
+    tmp_path: Path, kill: str
+) -> None:
+    """Killed while writing its files, or after renaming some into place (which hold just
+    what init writes): the rerun completes the project and removes the killed run's files."""
     folder = tmp_path / "project"
-    killed = subprocess.run([sys.executable, "-c", KILLED_INIT, str(folder)], check=False)
+    killed = subprocess.run([sys.executable, "-c", kill, str(folder)], check=False)
     assert killed.returncode == -9
     assert leftovers(folder), "the kill left nothing to clean: the test proves nothing"
     again = subprocess.run(command("init", str(folder)), capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
     assert leftovers(folder) == []
     assert (folder / "registers" / "sources.yaml").is_file()
+    assert (folder / "registers" / "example.yaml").is_file()
 
 
 def test_a_rerun_keeps_what_another_live_process_is_writing(tmp_path: Path) -> None:

@@ -49,14 +49,15 @@ def init(
 ) -> Initialised:
     """`register init [DIR]`: write a working register project into `folder` (created when
     missing), its site built with `engine` (`mkdocs`, or `zensical`: docs/publishing.md),
-    and return the paths written. Refuses, writing nothing, when any of them exists."""
+    and return the paths written. Refuses, writing nothing, when any of them exists, but
+    for a run killed midway (`_interrupted`), which it completes."""
     from ..following import edit
     from ..scaffold import project
 
     day = today or datetime.date.today()
     texts = project.files(name or _project_name(folder), day, engine)
     existing = sorted(path for path in texts if (folder / path).exists())
-    if existing:
+    if existing and not _interrupted(folder, texts, existing):
         raise InitError(f"{folder}: would overwrite {', '.join(existing)}; nothing written")
     try:
         for path in texts:
@@ -65,6 +66,21 @@ def init(
     except OSError as err:
         raise InitError(f"cannot write {err.filename or folder}: {err.strerror or err}") from None
     return Initialised(list(texts))
+
+
+def _interrupted(folder: Path, texts: Mapping[str, str], existing: list[str]) -> bool:
+    """Whether the files there are those of an init killed midway: some are missing and
+    each one there holds just what init writes (its write sweeps the killed run's files)."""
+    return len(existing) < len(texts) and all(
+        _holds(folder / path, texts[path].encode("utf-8")) for path in existing
+    )
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    try:
+        return regular.read_bytes(path, len(data), follow=False) == data
+    except OSError:
+        return False
 
 
 def _project_name(folder: Path) -> str:
