@@ -193,3 +193,19 @@ def test_a_register_file_linked_out_of_the_project_is_not_read(tmp_path: Path) -
     assert checked.stdout.count("error:") == 1
     exported = register(repo.root, "export")
     assert "SECRET" not in exported.stdout and "KEPT-01" in exported.stdout
+
+
+def test_render_writes_nothing_through_a_linked_folder_under_its_out(tmp_path: Path) -> None:
+    """`register render --out docs` runs on a pull request (Zensical's workflow), whose
+    docs/ may hold a committed link to a folder outside: nothing is written through it."""
+    repo = make_project(tmp_path)
+    plant(repo, "docs/registers/revisions", link="../../../outside")
+    before = snapshot(tmp_path / "outside")
+    done = register(repo.root, "render", "--out", "docs")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert snapshot(tmp_path / "outside") == before
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.splitlines()[-1] == (
+        "Error: docs/registers/revisions: a symbolic link (to '../../../outside'): nothing is "
+        "written through a link under --out; remove it; nothing written"
+    ), done.stderr

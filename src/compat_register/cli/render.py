@@ -4,6 +4,7 @@ plugin (or plain pages in the hand-written shape)."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import shutil
 import sys
 import tempfile
@@ -137,10 +138,28 @@ def _write_site(site: api.Site, out: Path) -> None:
     if site.refused is not None:
         raise click.ClickException(f"{site.refused}; nothing written")
     files = site.files()
+    if linked := _linked_folder(out, [*files, *site.excerpt_paths]):
+        reason = f"a symbolic link (to {os.readlink(linked)!r})"
+        raise click.ClickException(
+            f"{linked}: {reason}: nothing is written through a link under --out; remove it; "
+            "nothing written"
+        )
     api.write_files({out / uri: text for uri, text in files.items()}, make_folders=True)
     _move_in(site.excerpt_paths, out)
     echo(f"wrote {len(files) + len(site.excerpt_paths)} files to {out}")
     sys.exit(1 if site.failed else 0)
+
+
+def _linked_folder(out: Path, uris: list[str]) -> Path | None:
+    """The first folder under `out` on the way to a file to write that is a link: `out`
+    may be a pull request's (docs/), and a link there would lead the writes out of it."""
+    for uri in uris:
+        folder = out
+        for part in Path(uri).parts[:-1]:
+            folder = folder / part
+            if os.path.islink(folder):
+                return folder
+    return None
 
 
 def _move_in(paths: dict[str, Path], out: Path) -> None:
