@@ -138,28 +138,25 @@ def _write_site(site: api.Site, out: Path) -> None:
     if site.refused is not None:
         raise click.ClickException(f"{site.refused}; nothing written")
     files = site.files()
-    if linked := _linked_folder(out, [*files, *site.excerpt_paths]):
-        reason = f"a symbolic link (to {os.readlink(linked)!r})"
-        raise click.ClickException(
-            f"{linked}: {reason}: nothing is written through a link under --out; remove it; "
-            "nothing written"
-        )
+    _no_links(out, [*files, *site.excerpt_paths])
     api.write_files({out / uri: text for uri, text in files.items()}, make_folders=True)
     _move_in(site.excerpt_paths, out)
     echo(f"wrote {len(files) + len(site.excerpt_paths)} files to {out}")
     sys.exit(1 if site.failed else 0)
 
 
-def _linked_folder(out: Path, uris: list[str]) -> Path | None:
-    """The first folder under `out` on the way to a file to write that is a link: `out`
-    may be a pull request's (docs/), and a link there would lead the writes out of it."""
+def _no_links(out: Path, uris: list[str]) -> None:
+    """Stop, in one line, when a folder under `out` on the way to a file to write is a
+    link: `out` may be a pull request's (docs/), and a link would lead the writes out."""
     for uri in uris:
         folder = out
         for part in Path(uri).parts[:-1]:
             folder = folder / part
             if os.path.islink(folder):
-                return folder
-    return None
+                raise click.ClickException(
+                    f"{folder}: a symbolic link (to {os.readlink(folder)!r}): nothing is "
+                    "written through a link under --out; remove it; nothing written"
+                )
 
 
 def _move_in(paths: dict[str, Path], out: Path) -> None:
@@ -178,6 +175,7 @@ def _render_plain(registers_dir: Path, out: Path, legend: str | None) -> None:
     pages = plain.pages
     for diagnostic in plain.diagnostics:
         echo(diagnostic.as_text(), err=True)
+    _no_links(out, list(pages))
     api.write_files({out / name: text for name, text in pages.items()}, make_folders=True)
     echo(f"wrote {reporter.counted(len(pages), 'file')} to {out}")
     sys.exit(1 if plain.failed else 0)
