@@ -42,6 +42,8 @@ def test_a_planted_journal_deletes_nothing(tmp_path: Path, form: str, committed:
     assert snapshot(repo.root) == before  # a reader finishes nothing, takes no lock
     line = one_line_error(register(repo.root, "fix"))
     assert ".register/journal.json" in line
+    if not committed:  # the refusal says what to do, as every writer refuses it until then
+        assert line.endswith("; nothing done: remove it"), line
     after = snapshot(repo.root)
     after.pop(".register/lock", None)  # the writer's own, taken before it read the journal
     assert after == before and snapshot(tmp_path / "outside") == outside

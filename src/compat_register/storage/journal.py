@@ -180,12 +180,13 @@ class Journal:
         parts = PurePosixPath(file).parts
         plain = file not in (".", "") and file == os.path.normpath(file) and ".." not in parts
         if folder is None or os.path.isabs(file) or not plain:
-            raise self.error(f"names {place}/{file!s}, outside the project's folders; nothing done")
+            outside = f"names {place}/{file!s}, outside the project's folders"
+            raise self.error(f"{outside}; nothing done: remove it")
         path = folder
         for part in parts[:-1]:
             path = path / part
             if os.path.islink(path):
-                raise self.error(f"names {path}, a symbolic link; nothing done")
+                raise self.error(f"names {path}, a symbolic link; nothing done: remove it")
         return folder / file
 
 
