@@ -85,13 +85,17 @@ def test_a_journal_acts_only_on_the_bytes_it_wrote(tmp_path: Path) -> None:
     assert not (repo.root / ".register" / "journal.json").exists()
 
 
-@pytest.mark.parametrize("kind", ["link to a file", "link to /dev/null", "FIFO"])
+@pytest.mark.parametrize("kind", ["link to a file", "link to /dev/null", "FIFO", "hard link"])
 def test_the_lock_is_never_opened_through_a_link_nor_waited_on(tmp_path: Path, kind: str) -> None:
+    """A hard link is no pull request's (git has none), but another name of a file outside
+    would be overwritten with the holder's line all the same."""
     repo = make_project(tmp_path)
     lock = repo.root / ".register" / "lock"
     lock.parent.mkdir()
     if kind == "FIFO":
         os.mkfifo(lock)
+    elif kind == "hard link":
+        os.link(tmp_path / "outside" / "victim", lock)
     else:
         lock.symlink_to("/dev/null" if "null" in kind else tmp_path / "outside" / "victim")
     outside = snapshot(tmp_path / "outside")

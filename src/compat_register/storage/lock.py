@@ -73,10 +73,14 @@ def _open(path: Path, flags: int) -> int:
     except OSError as err:
         reason = regular.a_link(path) if err.errno == errno.ELOOP else err.strerror or str(err)
         raise StorageError(f"{path}: cannot lock: {reason}") from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
+    found = os.fstat(fd)
+    if not stat.S_ISREG(found.st_mode) or found.st_nlink > 1:
         os.close(fd)
-        reason = regular.not_regular(path, mode)
+        reason = (
+            regular.not_regular(path, found.st_mode)
+            if not stat.S_ISREG(found.st_mode)
+            else "a hard link (a file with other names, which the holder's line would overwrite)"
+        )
         raise StorageError(f"{path}: cannot lock: {reason}; remove it") from None
     return fd
 
