@@ -341,7 +341,8 @@ def _other_message(error: ValidationError, where: str) -> str:
     if kind == "pattern" and value == _ONE_LINE:  # printed in tables, lists, PR comments
         return f"{_field(where)} holds a line break: write it on one line"
     if kind == "maxLength":
-        return f"{_field(where)} is {len(error.instance):,} characters long, over the {value:,} allowed"
+        length = len(error.instance)
+        return f"{_field(where)} is {length:,} characters long, over the {value:,} allowed"
     if kind == "pattern":
         expected = _expected_form(error.schema) or f"the form {published_pattern(value)}"
         return f"{_field(where)} '{_shown(error.instance)}' is not {expected}{_pattern_hint(error)}"
