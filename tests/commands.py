@@ -12,15 +12,17 @@ HANG_GUARD = 300
 under a hang's hours. A bound for a hang, not a speed check (speed lives in bench/)."""
 
 
-def register(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def command(*args: str) -> list[str]:
+    """The `register` console script's command line, run by this Python."""
+    return [sys.executable, "-c", "from compat_register.cli import run; run()", *args]
+
+
+def register(
+    cwd: Path, *args: str, timeout: float = HANG_GUARD
+) -> subprocess.CompletedProcess[str]:
     """`register ARGS` in `cwd`, its output kept; no traceback or internal error allowed."""
     done = subprocess.run(
-        [sys.executable, "-c", "from compat_register.cli import run; run()", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=HANG_GUARD,
-        check=False,
+        command(*args), cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
     )
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
     return done

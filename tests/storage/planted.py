@@ -11,8 +11,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from writeset import command
-
+from commands import command
 from gitrepo import GitRepo
 
 CASES = Path(__file__).parent.parent / "cases"

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import threading
 from pathlib import Path
 
 import pytest
-from writeset import command
 
+from commands import register
 from compat_register.storage import regular
 
 CASES = Path(__file__).parent.parent / "cases"
@@ -42,15 +41,7 @@ def project(root: Path) -> Path:
 
 
 def ran(root: Path, args: list[str]) -> str:
-    done = subprocess.run(
-        command(*args[:1], "--registers", "registers", *args[1:]),
-        capture_output=True,
-        text=True,
-        cwd=root,
-        timeout=HANG,
-        check=False,
-    )
-    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
+    done = register(root, *args[:1], "--registers", "registers", *args[1:], timeout=HANG)
     assert done.returncode in (0, 1), done.stdout + done.stderr
     return done.stdout + done.stderr
 

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from writeset import command
 
+from commands import command
 from compat_register.site.excerptstore import ExcerptStore
 from compat_register.statements import cache as statements
 from compat_register.storage import jsoncache

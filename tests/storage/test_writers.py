@@ -12,7 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
-from writeset import HANG, command, copy, make_project, run, snapshot
+from writeset import HANG, copy, make_project, run, snapshot
+
+from commands import command
 
 HOLDER = """
 import sys, time

@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
+from commands import command
 from gitrepo import GitRepo
 from registerfiles import done_entry, register_head
 
@@ -21,11 +21,6 @@ SOURCES = """revisions: [2025-06-18]
 sources:
   up: {{title: Upstream, repo: null, commit: {commit}, path: ../up, claims: [src/**]}}
 """
-
-
-def command(*args: str) -> list[str]:
-    """The `register` console script, in a process of its own."""
-    return [sys.executable, "-c", "from compat_register.cli import run; run()", *args]
 
 
 def run(
