@@ -67,6 +67,7 @@ from .rewriting import stamp as stamp
 from .rewriting import sync as sync
 from .shell import DEFAULT_REGISTERS as DEFAULT_REGISTERS
 from .shell import REGISTERS_VARIABLE as REGISTERS_VARIABLE
+from .shell import refuse_links_under as refuse_links_under
 from .shell import registers_folder as registers_folder
 from .shell import write_files as write_files
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ..reading import project as finding
+from ..storage import regular
 from ..storage.atomic import write_all
 from ..storage.errors import WriteError
 
@@ -50,3 +51,14 @@ def _written(name: str | None, files: Mapping[Path, str]) -> Path | None:
         ):
             return path
     return failed
+
+
+def refuse_links_under(out: Path, files: Iterable[str]) -> None:
+    """Raise `WriteError` (one line) when a folder under `out` on the way to one of `files`
+    is a link: `out` may be a pull request's (docs/), and a link would lead the writes out."""
+    for file in files:
+        if (folder := regular.linked_folder(out, file)) is not None:
+            raise WriteError(
+                f"{folder}: a symbolic link (to {os.readlink(folder)!r}): nothing is "
+                "written through a link under --out; remove it; nothing written"
+            )

@@ -4,7 +4,6 @@ plugin (or plain pages in the hand-written shape)."""
 from __future__ import annotations
 
 import dataclasses
-import os
 import shutil
 import sys
 import tempfile
@@ -138,25 +137,11 @@ def _write_site(site: api.Site, out: Path) -> None:
     if site.refused is not None:
         raise click.ClickException(f"{site.refused}; nothing written")
     files = site.files()
-    _no_links(out, [*files, *site.excerpt_paths])
+    api.refuse_links_under(out, [*files, *site.excerpt_paths])
     api.write_files({out / uri: text for uri, text in files.items()}, make_folders=True)
     _move_in(site.excerpt_paths, out)
     echo(f"wrote {len(files) + len(site.excerpt_paths)} files to {out}")
     sys.exit(1 if site.failed else 0)
-
-
-def _no_links(out: Path, uris: list[str]) -> None:
-    """Stop, in one line, when a folder under `out` on the way to a file to write is a
-    link: `out` may be a pull request's (docs/), and a link would lead the writes out."""
-    for uri in uris:
-        folder = out
-        for part in Path(uri).parts[:-1]:
-            folder = folder / part
-            if os.path.islink(folder):
-                raise click.ClickException(
-                    f"{folder}: a symbolic link (to {os.readlink(folder)!r}): nothing is "
-                    "written through a link under --out; remove it; nothing written"
-                )
 
 
 def _move_in(paths: dict[str, Path], out: Path) -> None:
@@ -175,7 +160,7 @@ def _render_plain(registers_dir: Path, out: Path, legend: str | None) -> None:
     pages = plain.pages
     for diagnostic in plain.diagnostics:
         echo(diagnostic.as_text(), err=True)
-    _no_links(out, list(pages))
+    api.refuse_links_under(out, pages)
     api.write_files({out / name: text for name, text in pages.items()}, make_folders=True)
     echo(f"wrote {reporter.counted(len(pages), 'file')} to {out}")
     sys.exit(1 if plain.failed else 0)

@@ -182,11 +182,8 @@ class Journal:
         if folder is None or os.path.isabs(file) or not plain:
             outside = f"names {place}/{file!s}, outside the project's folders"
             raise self.error(f"{outside}; nothing done: remove it")
-        path = folder
-        for part in parts[:-1]:
-            path = path / part
-            if os.path.islink(path):
-                raise self.error(f"names {path}, a symbolic link; nothing done: remove it")
+        if (linked := regular.linked_folder(folder, file)) is not None:
+            raise self.error(f"names {linked}, a symbolic link; nothing done: remove it")
         return folder / file
 
 

@@ -93,6 +93,16 @@ def leads_out(path: Path) -> str:
     )
 
 
+def linked_folder(folder: Path, relative: Path | str) -> Path | None:
+    """The first folder on the way from `folder` to the file `relative` under it that is a
+    symbolic link (a write or removal there would land wherever it leads); None when none."""
+    for part in Path(relative).parts[:-1]:
+        folder = folder / part
+        if os.path.islink(folder):
+            return folder
+    return None
+
+
 def kind_of(path: Path) -> str | None:
     """What `path` is when it is not a regular file (following links), else None; None
     too for a path that does not exist (opening it says so)."""
