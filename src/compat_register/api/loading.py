@@ -69,8 +69,7 @@ def _tracked(folder: Path) -> tuple[list[str], str | None]:
     from ..sources import git
 
     try:  # asked from the project's folder: a `.git` planted in `folder` is not asked
-        args = ["ls-files", "-z", "--", folder.name]
-        out = git.run(args, cwd=folder.parent, env={"LC_ALL": "C"})
+        out = git.run(["ls-files", "-z", "--", folder.name], cwd=folder.parent)
     except git.GitSourceError as err:
         if "not a git repository" in str(err) or str(err).startswith("cannot run git"):
             return [], None

@@ -127,15 +127,10 @@ def checkout_places(
     elif source.path:
         places.append((paths.written(source.path), f"path: {source.path}:"))
     cached = cache.repo_dir(source.alias)
-    if os.path.lexists(cached) and not _refused_cache(paths):
+    refused = paths.refused is not None and paths.own_cache  # nothing read through it
+    if os.path.lexists(cached) and not refused:
         places.append((cached, CACHE_PLACE))
     return places
-
-
-def _refused_cache(paths: Paths) -> bool:
-    """The cache lies in a `.register/` this run may not use (a link on its way, a file git
-    tracks): nothing is read through it. A cache named by REGISTER_CACHE is the caller's."""
-    return paths.refused is not None and paths.cache.is_relative_to(paths.state)
 
 
 def _open_at(root: Path, source: Source) -> tuple[Pin, bool]:

@@ -129,6 +129,12 @@ class Paths:
         return self.registers, self.state.parent
 
     @property
+    def own_cache(self) -> bool:
+        """Whether the cache lies in `.register/` (not elsewhere, named by REGISTER_CACHE):
+        then whatever refuses `.register/` refuses the cache too."""
+        return self.cache.is_relative_to(self.state)
+
+    @property
     def state(self) -> Path:
         return state_dir(self.registers)
 

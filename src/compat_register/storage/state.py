@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import StorageError
-from .layout import CACHE_DIR, EXCERPT_CACHE, WRITER_LOCK, Paths
+from .layout import EXCERPT_CACHE, WRITER_LOCK, Paths
 
 
 def refusal(paths: Paths, tracked: Sequence[str], unknown: str | None = None) -> str | None:
@@ -24,7 +24,7 @@ def refusal(paths: Paths, tracked: Sequence[str], unknown: str | None = None) ->
     is. The folder, its cache and the excerpt cache hold no link (a link to a folder would
     lead every write out)."""
     folders = [paths.state]
-    if paths.cache == paths.state / CACHE_DIR:  # not another cache named by REGISTER_CACHE
+    if paths.own_cache:
         folders += [paths.cache, paths.cache / EXCERPT_CACHE]
     for folder in folders:
         found = _linked(folder) or _linked_inside(folder)
