@@ -486,10 +486,10 @@ def test_an_unexpected_error_is_a_plugin_error(
     from compat_register import api
     from compat_register.plugin import RegisterPlugin
 
-    def broken(root: Path, **options: object) -> api.Verified:
+    def broken(paths: object, **options: object) -> api.Verified:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(api.publishing, "verify_citations", broken)  # build_site calls it there
+    monkeypatch.setattr(api.publishing, "verify_at", broken)  # build_site calls it there
     make_site(tmp_path)
     plugin = RegisterPlugin()
     plugin.load_config({"verify": False}, str(tmp_path / "mkdocs.yml"))

@@ -83,7 +83,7 @@ def test_serve_renders_again_when_head_moves_and_warns_when_git_fails(
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort
 
-    from compat_register import api
+    from compat_register.history import repository
     from compat_register.history.repository import HistoryError
     from compat_register.site import render
 
@@ -114,10 +114,10 @@ def test_serve_renders_again_when_head_moves_and_warns_when_git_fails(
     page = (root / "site" / "registers" / "changes" / "index.html").read_text(encoding="utf-8")
     assert f"commit-{sha[:12]}" not in page  # a commit that changed no register is not listed
 
-    def broken(root: Path, environ: object = None) -> None:
+    def broken(root: Path, cache_file: object = None) -> None:
         raise HistoryError("git log failed in somewhere: fatal: bad object")
 
-    monkeypatch.setattr(api.publishing, "history", broken)  # build_site calls it there
+    monkeypatch.setattr(repository, "read_history", broken)  # build_site reads it there
     history.project.commit("Another")
     with caplog.at_level("WARNING"), pytest.raises(Abort, match="1 warnings in strict mode"):
         rebuild()  # the site is made without the page; --strict fails on the warning

@@ -49,7 +49,6 @@ from .publishing import build_site as build_site
 from .publishing import clean_html as clean_html
 from .publishing import complete_extensions as complete_extensions
 from .publishing import diff as diff
-from .publishing import excerpt_cache as excerpt_cache
 from .publishing import extensions_fingerprint as extensions_fingerprint
 from .publishing import history as history
 from .publishing import history_head as history_head

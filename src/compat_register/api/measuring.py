@@ -15,6 +15,7 @@ from ..model.registers import RegisterSet
 from ..model.results import Result
 from ..reading import folder
 from ..storage.errors import RegisterError
+from ..storage.layout import Paths
 from .loading import project_paths, verify_at
 
 # The stages past checking are imported where used: `register check` and `register export`
@@ -85,7 +86,7 @@ def coverage(
 
 
 def site_coverage(
-    root: Path,
+    paths: Paths,
     registers: RegisterSet,
     outcomes: Sequence[verify.Outcome] | None,
     environ: Mapping[str, str] | None = None,
@@ -110,7 +111,6 @@ def site_coverage(
         said = f"{first.citation.source}: its citations were not verified ({first.message})"
         return SiteCoverage(None, problems=[said])
     environ = os.environ if environ is None else environ
-    paths = project_paths(root, environ)
     with closing(pins.Checkouts(paths, environ)) as checkouts:
         measured = run.measure(registers, outcomes, checkouts, paths.statements_cache)
     problems = [d.message for d in measured.diagnostics if d.code == "coverage-unreadable"]

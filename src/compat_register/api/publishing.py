@@ -13,9 +13,10 @@ from ..model.diagnostic import Diagnostic, Severity
 from ..model.registers import Sources
 from ..model.results import Result
 from ..site.values import SiteOptions
+from ..storage.layout import Paths
 from .comparing import since_of
 from .conformance import site_conformance
-from .loading import check, project_paths, verify_citations
+from .loading import check, project_paths, verify_at
 from .measuring import site_coverage
 
 # The stages past checking are imported where used: `register check` and `register export`
@@ -41,13 +42,6 @@ def history_head(root: Path) -> str | None:
     from ..history import repository
 
     return repository.head_of(root)
-
-
-def excerpt_cache(root: Path, environ: Mapping[str, str] | None = None) -> Path | None:
-    """Where the site keeps highlighted excerpts between builds: `excerpts/` under the cache
-    root (`REGISTER_CACHE`, else `.register/cache` beside the registers folder); None when
-    this run may not use `.register/` (`storage.state`)."""
-    return project_paths(root, environ).excerpt_cache
 
 
 def history(root: Path, environ: Mapping[str, str] | None = None) -> History:
@@ -80,11 +74,12 @@ def build_site(
     environ = os.environ if environ is None else environ
     head = history_head(root) if options.history else None
     key = build.key_of(root, options, head)
-    if last is not None and last.fresh(key, _site_pins(root, last.sources, options, environ)):
+    paths = project_paths(root, environ)  # once: it asks git what `.register/` tracks
+    if last is not None and last.fresh(key, _site_pins(paths, last.sources, options, environ)):
         return build.Built(last.whole_site(), last)
-    checked = verify_citations(root, offline=not options.verify, environ=environ)
-    pins = _site_pins(root, checked.registers.sources, options, environ)
-    found, notices = _site_history(root, options, environ)
+    checked = verify_at(paths, offline=not options.verify, environ=environ)
+    pins = _site_pins(paths, checked.registers.sources, options, environ)
+    found, notices = _site_history(root, paths, options)
     dated = since_of(root, checked.registers, None, found.commits) if found else None
     read = build.Read(
         root,
@@ -95,16 +90,16 @@ def build_site(
         found,
         notices,
         site_coverage(
-            root, checked.registers, checked.outcomes if options.verify else None, environ
+            paths, checked.registers, checked.outcomes if options.verify else None, environ
         ),
         site_conformance(checked),
         dated,
     )
-    return build.build(read, options, key, pins, last, excerpt_cache(root, environ))
+    return build.build(read, options, key, pins, last, paths.excerpt_cache)
 
 
 def _site_pins(
-    root: Path, sources: Sources, options: SiteOptions, environ: Mapping[str, str]
+    paths: Paths, sources: Sources, options: SiteOptions, environ: Mapping[str, str]
 ) -> tuple[tuple[str, str | None], ...] | None:
     """(alias, the sha each source's pin resolves to in its checkout, or None), by alias:
     a checkout that gains the pinned commit (`register sync`), or loses it, changes this.
@@ -113,7 +108,7 @@ def _site_pins(
         return ()
     from ..sources.pins import Checkouts
 
-    checkouts = Checkouts(project_paths(root, environ), environ)
+    checkouts = Checkouts(paths, environ)
     try:
         return tuple(
             (alias, checkouts.pin(sources.sources[alias]).sha) for alias in sorted(sources.sources)
@@ -125,15 +120,15 @@ def _site_pins(
 
 
 def _site_history(
-    root: Path, options: SiteOptions, environ: Mapping[str, str]
+    root: Path, paths: Paths, options: SiteOptions
 ) -> tuple[History | None, list[Diagnostic]]:
     """The registers' history for the Changes page, or None and a notice why not."""
-    from ..history.repository import HistoryError, NoRepository
+    from ..history.repository import HistoryError, NoRepository, read_history
 
     if not options.history:
         return None, []
     try:
-        found = history(root, environ)
+        found = read_history(root, paths.history_cache)
     except NoRepository as err:
         return None, [_history_notice(root, "no-repository", f"no Changes page: {err}")]
     except HistoryError as err:  # git failed: the site builds, and a strict build says so
