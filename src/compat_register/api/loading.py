@@ -47,7 +47,8 @@ class Checked(Result):
 
 
 def check(root: Path, environ: Mapping[str, str] | None = None) -> Checked:
-    """`register check`: load, validate, resolve cross-references. Touches no git."""
+    """`register check`: load, validate, resolve cross-references. Reads no source (git is asked
+    only what `.register/` tracks: `project_paths`)."""
     return check_at(project_paths(root, environ), environ=environ)
 
 

@@ -33,7 +33,7 @@ from .shell import (
 @verbose_option
 @no_traceback
 def check(registers_dir: Path, fmt: str, strict: bool, verbose: bool) -> None:
-    """Load, validate and cross-link the registers (no git, no network)."""
+    """Load, validate and cross-link the registers (no source read, no network)."""
     require_dir(registers_dir)
     result = api.check(registers_dir)
     report(result.diagnostics, fmt, verbose=verbose)
