@@ -25,15 +25,11 @@ from ..reading.exclusions import exclusion_citations
 from ..reading.loader import parse
 from ..reading.schema import integer_keys
 from ..storage.atomic import write_all
-from ..storage.errors import RegisterError
+from ..storage.errors import EditError
 from ..storage.journal import Journal
 from ..storage.regular import MAX_BYTES, read_bytes
 from . import readback
 from .readback import Reading, reading
-
-
-class EditError(RegisterError):
-    """An edit that cannot be made safely; nothing was written. One line."""
 
 
 class Change(NamedTuple):  # not a dataclass: see `Edit`

@@ -46,7 +46,7 @@ from ..model.diagnostic import Diagnostic, Severity
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey
 from ..reading.folder import LockText
-from .edit import EditError
+from ..storage.errors import EditError
 
 HEADER = (
     "# citations.lock: review stamps, written by `register stamp` and `register bump`.\n"

@@ -26,3 +26,8 @@ class StorageError(RegisterError):
 
 class WriteError(RegisterError):
     """Files that could not be written (all or none was). One line, naming the file."""
+
+
+class EditError(RegisterError):
+    """An edit of register files that cannot be made safely; nothing was written. One line.
+    Here, below the stages that rewrite files, as the lock's reader refuses with it too."""
