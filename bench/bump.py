@@ -339,9 +339,9 @@ def in_process_bump(registers: Path, head: str, repeat: int) -> tuple[float, flo
     and the command run them after `check_at` (timed directly: a difference of two runs of
     half a second each would swing by more than what is measured)."""
     from compat_register.api import loading  # noqa: PLC0415 - the bench's own process
-    from compat_register.following import bump as bumping  # noqa: PLC0415
     from compat_register.reading import folder  # noqa: PLC0415
     from compat_register.reporting.report import bump_report  # noqa: PLC0415
+    from compat_register.rewriting import bump as bumping  # noqa: PLC0415
 
     paths = loading.project_paths(registers, os.environ)
     checked = loading.check_at(paths, environ=os.environ)
@@ -429,7 +429,7 @@ def citation_of(path: str, line: int) -> Citation:
     )  # fmt: skip
 
 
-_BUMP_MODULES = "compat_register.following.bump"
+_BUMP_MODULES = "compat_register.rewriting.bump"
 
 ONE_COMMIT_RUNS = 60
 """The least number of rounds of the one-commit commands (see `measure_one_commit`)."""

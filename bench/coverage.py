@@ -15,7 +15,7 @@ in this process, in turn with the floor, best of --repeat:
   (bench/verify.py measures verify itself);
 - parser floor: markdown-it-py's block parse of every distinct statement file, read
   beforehand, and nothing else: the least an exact reading by this parser does cold
-  (`statements.markdown.parse`; the paragraphs' inline parse not counted).
+  (`statements.markdownpages.parse`; the paragraphs' inline parse not counted).
 
 Each is timed twice: wall time, and CPU time of this process and its git children (the
 floor's work is mostly git's), which holds steady on a busy machine.
@@ -50,8 +50,9 @@ from compat_register.coverage.files import statement_files  # noqa: E402
 from compat_register.reading import folder  # noqa: E402
 from compat_register.sources import pins  # noqa: E402
 from compat_register.sources.diffs import listed_blobs  # noqa: E402
-from compat_register.statements import extract, markdown  # noqa: E402
-from compat_register.statements.markdown import parse, plain_markdown  # noqa: E402
+from compat_register.statements import extract  # noqa: E402
+from compat_register.statements import markdownpages as markdown  # noqa: E402
+from compat_register.statements.markdownpages import parse, plain_markdown  # noqa: E402
 from compat_register.statements.sentences import boilerplate  # noqa: E402
 from compat_register.storage.layout import Paths  # noqa: E402
 

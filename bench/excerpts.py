@@ -33,7 +33,8 @@ from common import best_call, synthetic_parser  # noqa: E402
 from synthetic import generate  # noqa: E402
 
 from compat_register import api  # noqa: E402
-from compat_register.site import excerpts, render, sanitize  # noqa: E402
+from compat_register.site import excerpts, sanitize  # noqa: E402
+from compat_register.site import renderer as render  # noqa: E402
 from compat_register.site.excerptstore import ExcerptStore  # noqa: E402
 from compat_register.site.extensions import MARKDOWN_EXTENSIONS  # noqa: E402
 

@@ -15,7 +15,7 @@ import re
 import time
 from collections.abc import Callable
 
-from compat_register.citations import prose
+from compat_register.citations import nonprose as prose
 
 PERIODS = {"runs of two": "``a ", "single backticks": "`a\n", "fences": "```\nx\n"}
 

@@ -21,7 +21,8 @@ from common import best_call, synthetic_parser  # noqa: E402
 from synthetic import generate  # noqa: E402
 
 from compat_register import api  # noqa: E402
-from compat_register.site import render, sanitize  # noqa: E402
+from compat_register.site import renderer as render  # noqa: E402
+from compat_register.site import sanitize  # noqa: E402
 
 
 def main() -> None:

@@ -5,7 +5,7 @@
 Loads a synthetic register set (bench/synthetic.py), gives its entries revisions over six
 revisions of the specification, and times in this one process, best of --repeat:
 
-- the views alone (`views.revisions.matrix` and `changes`, `views.priorities`), on the set
+- the views alone (`views.revisionmatrix.matrix` and `changes`, `views.priorities`), on the set
   and on the set twice over, as time per entry: linear keeps the ratio near 1x (the sort
   of the priorities is the only step above linear);
 - the pages added with them (matrix, one page per revision, priorities) against the
@@ -30,8 +30,9 @@ from synthetic import generate  # noqa: E402
 from compat_register import api  # noqa: E402
 from compat_register.model.registers import RegisterSet, Revisions  # noqa: E402
 from compat_register.model.vocabulary import STATES  # noqa: E402
-from compat_register.site import render  # noqa: E402
-from compat_register.views import priorities, revisions  # noqa: E402
+from compat_register.site import renderer as render  # noqa: E402
+from compat_register.views import priorities  # noqa: E402
+from compat_register.views import revisionmatrix as revisions  # noqa: E402
 
 NAMES = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"]
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from compat_register.cli import main
-from compat_register.scaffold import project
+from compat_register.scaffold import newproject as project
 
 ENGINES = ("mkdocs", "properdocs", "zensical")
 

@@ -19,11 +19,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compat_register.following.outcome import OUTCOMES, Outcome
 from compat_register.model.codes import CODES
 from compat_register.model.diagnostic import Diagnostic
 from compat_register.reporting import report
 from compat_register.site.levels import site_level
+from compat_register.verifying.outcome import OUTCOMES, Outcome
 
 PACKAGE = Path(__file__).parent.parent / "src" / "compat_register"
 CATALOGUE = PACKAGE / "model" / "codes.py"

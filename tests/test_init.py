@@ -12,7 +12,7 @@ import yaml
 
 import engines
 from compat_register import api
-from compat_register.scaffold import project
+from compat_register.scaffold import newproject as project
 from compat_register.site.extensions import MARKDOWN_EXTENSIONS
 from conftest import RunLine
 from gitrepo import GitRepo

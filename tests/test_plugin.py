@@ -306,7 +306,7 @@ def test_rebuilds_render_again_only_when_an_input_changed(
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
 
-    from compat_register.site import render
+    from compat_register.site import renderer as render
 
     repo = GitRepo(tmp_path / "impl")
     repo.write("internal/server.go", "".join(f"func line{n}() {{}}\n" for n in range(1, 61)))

@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import tiers
-from compat_register.citations import prose
+from compat_register.citations import nonprose as prose
 from pagehtml import to_html
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from compat_register import api
-from compat_register.views.conformance import cell_status, entry_checks
+from compat_register.conformance.measurements import cell_status, entry_checks
 from conftest import RunLine
 from gitrepo import GitRepo
 from registerfiles import register_head

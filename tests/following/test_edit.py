@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from compat_register.cli import main
-from compat_register.following import edit
-from compat_register.following import fix as fixing
+from compat_register.rewriting import edit
+from compat_register.rewriting import fix as fixing
 from gitrepo import GitRepo
 from registerfiles import register_head
 

@@ -1,4 +1,4 @@
-"""The cheap read-back (following/readback.py) against the full one (edit.read_back).
+"""The cheap read-back (rewriting/readback.py) against the full one (edit.read_back).
 
 The rule: whatever the full read-back refuses (the YAML breaks, the number or order of
 citations changes, a citation does not read as planned), the cheap path never says it
@@ -18,10 +18,11 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 import tiers
-from compat_register.following import edit, readback
-from compat_register.following.edit import Edit, EditError
 from compat_register.model.registers import Citation
-from compat_register.reading import build, loader, schema
+from compat_register.reading import loader, schema
+from compat_register.reading import registerfile as build
+from compat_register.rewriting import edit, readback
+from compat_register.rewriting.edit import Edit, EditError
 from registerfiles import register_head
 
 LINES = st.integers(min_value=1, max_value=120)

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from compat_register.cli import main
-from compat_register.following.stamps import Key, carry, digest, format_lock, parse
+from compat_register.verifying.stamps import Key, carry, digest, format_lock, parse
 from gitrepo import GitRepo
 from registerfiles import register_head
 
@@ -272,7 +272,7 @@ def test_against_needs_a_source_and_a_revision(inside: tuple[GitRepo, Path]) -> 
 
 def test_the_site_shows_changed_and_unstamped(setup: tuple[Path, GitRepo, dict[str, str]]) -> None:
     from compat_register import api
-    from compat_register.site import render
+    from compat_register.site import renderer as render
 
     registers, repo, _ = setup
     run(["stamp", "--registers", str(registers), "T-02"])

@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from compat_register.cli import main
-from compat_register.following.verify import judge
 from compat_register.model.registers import Citation, Where
 from compat_register.sources.filetext import FileText
+from compat_register.verifying.verify import judge
 from gitrepo import GitRepo
 from registerfiles import register_head
 

@@ -85,7 +85,7 @@ def test_serve_renders_again_when_head_moves_and_warns_when_git_fails(
 
     from compat_register.history import repository
     from compat_register.history.repository import HistoryError
-    from compat_register.site import render
+    from compat_register.site import renderer as render
 
     history = build_history(tmp_path)
     root = history.project.root

@@ -1,4 +1,4 @@
-"""The pure diff (`history.changes`) on generated register sets: a set against itself is
+"""The pure diff (`history.diffing`) on generated register sets: a set against itself is
 empty, B against A mirrors A against B, and summaries survive the cache's JSON round trip."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tiers
-from compat_register.history.changes import Diff, diff_data, diff_from_data, diff_sets
+from compat_register.history.diffing import Diff, diff_data, diff_from_data, diff_sets
 from compat_register.history.snapshot import STATES, summarise
 from registerfiles import register_head
 

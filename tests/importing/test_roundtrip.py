@@ -20,7 +20,7 @@ from compat_register.importing.fields import register_data
 from compat_register.importing.page import parse_page
 from compat_register.importing.yamlout import register_text
 from compat_register.reading import loader, schema
-from compat_register.reading.build import build_register
+from compat_register.reading.registerfile import build_register
 from compat_register.site.plain import plain_page
 from conftest import RunLine
 

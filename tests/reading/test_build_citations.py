@@ -9,8 +9,8 @@ import pytest
 
 from compat_register.model.diagnostic import Diagnostic
 from compat_register.model.registers import Citation
-from compat_register.reading.build import build_register, register_citations
 from compat_register.reading.loader import parse
+from compat_register.reading.registerfile import build_register, register_citations
 from compat_register.reading.schema import integer_keys
 from compat_register.storage.layout import is_register_file
 from registerfiles import register_head

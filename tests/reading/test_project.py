@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from compat_register import api
-from compat_register.reading import project
+from compat_register.reading import projectdir as project
 from conftest import RunLine
 
 

@@ -99,7 +99,7 @@ def test_a_bidi_control_in_prose_is_a_located_warning(tmp_path: Path) -> None:
 
 
 def test_a_rewritten_token_s_line_shows_what_its_file_name_holds() -> None:
-    from compat_register.following.edit import Change
+    from compat_register.rewriting.edit import Change
 
     change = Change(f"{OSC}\n.yaml", 3, 4, "T-01", "a.go:1", "a.go:2")
     assert change.as_text() == "\\x1b]52;c;aGk=\\x07\\n.yaml:3:4: fixed: T-01: a.go:1 -> a.go:2"

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from compat_register.following.outcome import Outcome
 from compat_register.model.positions import Where
 from compat_register.model.registers import Citation
 from compat_register.site.excerptmodel import CARRIAGE_RETURN, excerpt_block
 from compat_register.site.excerpts import Highlighter, HighlightOptions
 from compat_register.sources.checkout import Checkout
+from compat_register.verifying.outcome import Outcome
 from gitrepo import GitRepo
 
 CASES = {

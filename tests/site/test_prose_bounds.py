@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from compat_register import api
 from compat_register.citations.bounds import MAX_BRACKETS, MAX_CHARS, nesting, over_bounds
 from compat_register.cli import main
-from compat_register.site import layout
+from compat_register.site import urls as layout
 from compat_register.site.markdown import OVER_BOUNDS, Linker, prose
 from pagehtml import to_html
 from registerfiles import register_head

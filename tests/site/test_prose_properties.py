@@ -20,7 +20,9 @@ from hypothesis import strategies as st
 
 import tiers
 from compat_register import api
-from compat_register.site import formatter, layout, render
+from compat_register.site import formatter
+from compat_register.site import renderer as render
+from compat_register.site import urls as layout
 from compat_register.site.markdown import Linker
 from pagehtml import hostile, live, to_html
 

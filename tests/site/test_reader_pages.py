@@ -12,7 +12,9 @@ import pytest
 
 from compat_register import api
 from compat_register.reporting import export
-from compat_register.site import chart, layout, render
+from compat_register.site import chart
+from compat_register.site import renderer as render
+from compat_register.site import urls as layout
 from compat_register.site.editing import edit_base, edit_link
 
 REPO = Path(__file__).resolve().parents[2]
@@ -41,7 +43,7 @@ def test_every_line_runs_to_the_end_of_the_shared_axis() -> None:
 
 
 def test_the_changes_page_charts_share_one_axis_and_a_table() -> None:
-    from compat_register.history.changes import Diff
+    from compat_register.history.diffing import Diff
     from compat_register.history.repository import Commit, History
 
     early = Commit("a" * 40, 10 * DAY, "first", Diff())

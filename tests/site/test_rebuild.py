@@ -11,7 +11,7 @@ import pytest
 
 from compat_register import api
 from compat_register.site import rebuild
-from compat_register.site.layout import Layout
+from compat_register.site.urls import Layout
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "basic" / "registers"
 LAYOUT = Layout()

@@ -22,12 +22,14 @@ from click.testing import CliRunner
 
 from compat_register import api
 from compat_register.cli import main
-from compat_register.following.verify import Outcome
 from compat_register.model.registers import Citation, Where
-from compat_register.site import excerptmodel, excerpts, formatter, layout, render, values
+from compat_register.site import excerptmodel, excerpts, formatter, values
+from compat_register.site import renderer as render
+from compat_register.site import urls as layout
 from compat_register.site.excerpts import Highlighter
 from compat_register.site.extensions import mkdocs_yaml
 from compat_register.site.markdown import Linker, citation_link, escape_inline, prose, safe_url
+from compat_register.verifying.verify import Outcome
 from gitrepo import GitRepo
 from pagehtml import hostile, to_html
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from compat_register import api
-from compat_register.site import render
+from compat_register.site import renderer as render
 from compat_register.site.sanitize import clean, unexpected
 from pagehtml import hostile, live, to_html
 

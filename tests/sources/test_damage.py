@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from compat_register.cli import main
-from compat_register.sources.cache import sound
 from compat_register.sources.checkout import Checkout
 from compat_register.sources.git import GitSourceError
+from compat_register.sources.sourcecache import sound
 from gitrepo import GitRepo
 from registerfiles import done_entry, register_head
 

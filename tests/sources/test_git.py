@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from compat_register.checking.safety import check_commit, check_repo_path, check_repo_url
-from compat_register.sources import cache as caching
 from compat_register.sources import git
-from compat_register.sources.cache import SourceCache
+from compat_register.sources import sourcecache as caching
 from compat_register.sources.checkout import Checkout, _plain_git_dir
 from compat_register.sources.git import GitSourceError
 from compat_register.sources.places import locate, source_variable
+from compat_register.sources.sourcecache import SourceCache
 from gitrepo import EPOCH, GitRepo, git_env
 
 
@@ -664,7 +664,7 @@ def test_interrupted_sync_keeps_the_previous_commit(src: GitRepo, cache: SourceC
 KILLER = """
 import os, signal, sys
 from pathlib import Path
-from compat_register.sources.cache import SourceCache
+from compat_register.sources.sourcecache import SourceCache
 def die(line):
     os.killpg(0, signal.SIGKILL)  # this process and its git, as a cancelled CI job
 SourceCache(Path(sys.argv[1])).sync("spec", sys.argv[2], sys.argv[3], progress=die)
@@ -708,7 +708,7 @@ def test_two_sync_processes_at_once(src: GitRepo, cache: SourceCache) -> None:
     pinned = src.commit()
     code = (
         "import sys; from pathlib import Path;"
-        "from compat_register.sources.cache import SourceCache;"
+        "from compat_register.sources.sourcecache import SourceCache;"
         "print(SourceCache(Path(sys.argv[1])).sync('spec', sys.argv[2], sys.argv[3]))"
     )
     run = [sys.executable, "-c", code, str(cache.root), src.url, pinned]

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from compat_register.sources.cache import SourceCache
 from compat_register.sources.checkout import Checkout
 from compat_register.sources.projectrepo import ProjectRepo, repository_of
+from compat_register.sources.sourcecache import SourceCache
 from compat_register.sources.steps import first_parent_steps
 from gitrepo import GitRepo
 

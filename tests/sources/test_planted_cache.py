@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from initproject import SCHEMA, Project, new_project
 
-from compat_register.sources.cache import SourceCache
+from compat_register.sources.sourcecache import SourceCache
 from gitrepo import GitRepo, git_env
 
 HOOKS = ("reference-transaction", "post-checkout", "post-merge", "pre-auto-gc", "post-update")

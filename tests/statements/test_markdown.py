@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from compat_register.citations.compare import quoted
-from compat_register.statements.markdown import plain_markdown, statements
+from compat_register.statements.markdownpages import plain_markdown, statements
 
 
 def found(text: str) -> list[tuple[int, int, str, str]]:

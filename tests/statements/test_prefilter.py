@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 from markdown_it.common.entities import entities
 
 import tiers
-from compat_register.statements import markdown, typescript
-from compat_register.statements.markdown import Readings
+from compat_register.statements import markdownpages as markdown
+from compat_register.statements import typescript
+from compat_register.statements.markdownpages import Readings
 from compat_register.statements.sentences import may_hold_keyword
 from compat_register.statements.statement import Statement
 

@@ -14,7 +14,7 @@ import pytest
 
 from commands import command
 from compat_register.site.excerptstore import ExcerptStore
-from compat_register.statements import cache as statements
+from compat_register.statements import statementcache as statements
 from compat_register.storage import jsoncache
 
 KILLED_INIT = """

@@ -11,7 +11,7 @@ import pytest
 
 from compat_register import api
 from compat_register.model.registers import Entry
-from compat_register.views import matrix as view
+from compat_register.views import conceptmatrix as view
 from conftest import RunLine
 
 CASE = Path(__file__).parents[1] / "golden" / "concepts" / "registers"
@@ -170,7 +170,8 @@ def test_matrix_fails_as_check_does(run_line: RunLine, tmp_path: Path) -> None:
 
 
 def test_a_cell_on_the_page_says_stale_and_since_in_words() -> None:
-    from compat_register.site import matrixcells, render
+    from compat_register.site import matrixcells
+    from compat_register.site import renderer as render
 
     registers = api.check(CASE).registers
     srv = registers.entries()["SRV-02"].citations[0]
@@ -193,7 +194,7 @@ def test_a_cell_on_the_page_says_stale_and_since_in_words() -> None:
 def test_a_register_named_matrix_clashes_with_the_matrix_page(
     run_line: RunLine, tmp_path: Path
 ) -> None:
-    from compat_register.site import layout
+    from compat_register.site import urls as layout
 
     for name in ("sources.yaml", "concepts.yaml", "server.yaml"):
         (tmp_path / name).write_text((CASE / name).read_text())

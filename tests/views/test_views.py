@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 
 from compat_register import api
 from compat_register.model.registers import Revisions
-from compat_register.site import chart, render
-from compat_register.site import layout as site_layout
+from compat_register.site import chart
+from compat_register.site import renderer as render
+from compat_register.site import urls as site_layout
 from compat_register.views import priorities as prio
-from compat_register.views import revisions as revs
+from compat_register.views import revisionmatrix as revs
 from conftest import RunLine
 from registerfiles import REVISION_SOURCES as SOURCES
 from registerfiles import register_head

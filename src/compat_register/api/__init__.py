@@ -10,8 +10,8 @@ are the whole of it.
 from typing import TYPE_CHECKING
 
 from ..model.diagnostic import Diagnostic as Diagnostic
-from ..site.layout import ASSET_DIR as ASSET_DIR
-from ..site.layout import Layout as Layout
+from ..site.urls import ASSET_DIR as ASSET_DIR
+from ..site.urls import Layout as Layout
 from ..site.values import ExtensionConflict as ExtensionConflict
 from ..site.values import Site as Site
 from ..site.values import SiteOptions as SiteOptions
@@ -28,12 +28,6 @@ from .authoring import import_pages as import_pages
 from .authoring import init as init
 from .comparing import Matrixed as Matrixed
 from .comparing import matrix as matrix
-from .conformance import Imported as Imported
-from .conformance import Recorded as Recorded
-from .conformance import UnknownSubject as UnknownSubject
-from .conformance import import_results as import_results
-from .conformance import recorded as recorded
-from .conformance import with_conformance as with_conformance
 from .loading import Checked as Checked
 from .loading import Verified as Verified
 from .loading import Waiting as Waiting
@@ -55,6 +49,12 @@ from .publishing import history_head as history_head
 from .publishing import render_plain as render_plain
 from .publishing import site_edit_url as site_edit_url
 from .publishing import site_watched as site_watched
+from .recording import Imported as Imported
+from .recording import Recorded as Recorded
+from .recording import UnknownSubject as UnknownSubject
+from .recording import import_results as import_results
+from .recording import recorded as recorded
+from .recording import with_conformance as with_conformance
 from .rewriting import Bumped as Bumped
 from .rewriting import Fixed as Fixed
 from .rewriting import Stamped as Stamped
@@ -64,11 +64,11 @@ from .rewriting import bump as bump
 from .rewriting import fix as fix
 from .rewriting import stamp as stamp
 from .rewriting import sync as sync
-from .shell import DEFAULT_REGISTERS as DEFAULT_REGISTERS
-from .shell import REGISTERS_VARIABLE as REGISTERS_VARIABLE
-from .shell import refuse_links_under as refuse_links_under
-from .shell import registers_folder as registers_folder
-from .shell import write_files as write_files
+from .shellsupport import DEFAULT_REGISTERS as DEFAULT_REGISTERS
+from .shellsupport import REGISTERS_VARIABLE as REGISTERS_VARIABLE
+from .shellsupport import refuse_links_under as refuse_links_under
+from .shellsupport import registers_folder as registers_folder
+from .shellsupport import write_files as write_files
 
 if TYPE_CHECKING:  # the site's stages load with the first build, not with every command
     from ..site.build import Built as SiteBuilt  # noqa: F401 - the shells annotate with these

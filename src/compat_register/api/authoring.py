@@ -51,8 +51,8 @@ def init(
     missing), its site built with `engine` (`mkdocs`, or `zensical`: docs/publishing.md),
     and return the paths written. Refuses, writing nothing, when any of them exists, but
     for a run killed midway (`_interrupted`), which it completes."""
-    from ..following import edit
-    from ..scaffold import project
+    from ..rewriting import edit
+    from ..scaffold import newproject as project
 
     day = today or datetime.date.today()
     texts = project.files(name or _project_name(folder), day, engine)
@@ -126,8 +126,8 @@ def _import_pages(
     dry_run: bool,
     journal: Journal,
 ) -> Imports:
-    from ..following import edit
     from ..importing import plan as importing
+    from ..rewriting import edit
 
     problems: list[Diagnostic] = []
     documents: dict[str, Document] = {}

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.registers import RegisterSet
 from ..model.results import Result
-from ..views import matrix as view
-from .conformance import recorded_at
+from ..views import conceptmatrix as view
 from .loading import check_at, project_paths, verify_at
+from .recording import recorded_at
 
 if TYPE_CHECKING:
     from ..history.repository import Commit

@@ -12,21 +12,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..checking import references, resolve, rules
+from ..concepts.conceptsfile import read_concepts
 from ..model.diagnostic import Diagnostic, sort_diagnostics
 from ..model.registers import Register, RegisterSet, Sources
 from ..model.results import Result
 from ..reading import folder
-from ..reading.concepts import read_concepts
 from ..reading.document import Document
-from ..reading.exclusions import read_exclusions
-from ..storage import project, state
+from ..reading.exclusionsfile import read_exclusions
+from ..storage import state
+from ..storage import writers as project
 from ..storage.journal import Journal
 from ..storage.layout import Paths
 
 # The stages past checking are imported where used: `register check` and `register export`
 # need none of them, and a command's start-up is most of its time on a small set.
 if TYPE_CHECKING:
-    from ..following import verify
+    from ..verifying import verify
 
 
 @dataclass
@@ -90,7 +91,7 @@ def writer(
     on_wait: Waiting = None,
 ) -> contextlib.AbstractContextManager[Journal]:
     """The project's writer lock, held by every command that writes the registers, the
-    lock or the cache (`storage.project.writing`): waits a bounded time for another
+    lock or the cache (`storage.writers.writing`): waits a bounded time for another
     writer, finishes what a killed one left, and yields the journal to write through.
     Raises `StorageError` (one line) when the wait runs out or `.register/` may not be
     used (a link, files git tracks)."""
@@ -177,7 +178,7 @@ class Verified(Checked):
 
     @property
     def summary(self) -> dict[str, int]:
-        from ..following import verify
+        from ..verifying import verify
 
         return verify.summary(self.outcomes)
 
@@ -206,7 +207,7 @@ def verify_at(
     environ: Mapping[str, str] | None = None,
     against: tuple[str, str] | None = None,
 ) -> Verified:
-    from ..following import verify
+    from ..verifying import verify
 
     environ = os.environ if environ is None else environ
     checkouts = verify.Checkouts(paths, environ)

@@ -22,8 +22,8 @@ from .loading import project_paths, verify_at
 # need none of them, and a command's start-up is most of its time on a small set.
 if TYPE_CHECKING:
     from ..coverage import run as measure
-    from ..following import verify
-    from ..site.coverage import SiteCoverage
+    from ..coverage.sitecoverage import SiteCoverage
+    from ..verifying import verify
 
 
 class UnknownRevision(RegisterError):
@@ -96,7 +96,7 @@ def site_coverage(
     None when no source names any. Without outcomes (an offline build) nothing is read:
     a citation not verified could not say what it covers."""
     from ..coverage import run
-    from ..site.coverage import SiteCoverage
+    from ..coverage.sitecoverage import SiteCoverage
     from ..sources import pins
 
     readers = run.statement_sources(registers)

@@ -15,9 +15,9 @@ from ..model.results import Result
 from ..site.values import SiteOptions
 from ..storage.layout import Paths
 from .comparing import since_of
-from .conformance import site_conformance
 from .loading import check, project_paths, verify_at
 from .measuring import site_coverage
+from .recording import site_conformance
 
 # The stages past checking are imported where used: `register check` and `register export`
 # need none of them, and a command's start-up is most of its time on a small set.

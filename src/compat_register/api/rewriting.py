@@ -31,9 +31,10 @@ from .loading import (
 # The stages past checking are imported where used: `register check` and `register export`
 # need none of them, and a command's start-up is most of its time on a small set.
 if TYPE_CHECKING:
-    from ..following import bump as bumping
-    from ..following import edit, verify
+    from ..rewriting import bump as bumping
+    from ..rewriting import edit
     from ..sources import pins
+    from ..verifying import verify
 
 
 @dataclass
@@ -71,8 +72,8 @@ def fix(root: Path, environ: Mapping[str, str] | None = None, on_wait: Waiting =
 
 
 def _fix(paths: Paths, environ: Mapping[str, str] | None, journal: Journal) -> Fixed:
-    from ..following import edit
-    from ..following import fix as fixing
+    from ..rewriting import edit
+    from ..rewriting import fix as fixing
 
     verified = verify_at(paths, environ=environ)
     plan = fixing.plan(
@@ -146,7 +147,7 @@ def bump(
     the move cannot be made and `edit.EditError` when a file cannot be rewritten safely;
     in every failure nothing is written.
     """
-    from ..following import bump as bumping
+    from ..rewriting import bump as bumping
 
     environ = os.environ if environ is None else environ
     paths = project_paths(root, environ)
@@ -210,7 +211,8 @@ def stamp(
 def _stamp(
     paths: Paths, ids: Iterable[str], environ: Mapping[str, str] | None, journal: Journal
 ) -> Stamped:
-    from ..following import edit, stamping
+    from ..rewriting import edit
+    from ..verifying import stamping
 
     verified = verify_at(paths, environ=environ)
     if verified.check_failed:

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
-from ..citations.prose import occurrences_before
+from ..citations.nonprose import occurrences_before
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.positions import Path_
 from ..model.prose import Prose, Segment

@@ -7,13 +7,15 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from itertools import pairwise
 
+from ..concepts import consistency as concepts
 from ..model.claims import claimants
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Citation, Entry, Register, RegisterSet, Sources, Where
 from ..model.vocabulary import EVIDENCED, RATED
 from ..reading import ids, schema
 from ..reading.document import Document
-from . import bounds, concepts, resolve
+from . import prosebounds as bounds
+from . import resolve
 from .safety import check_repo_path, check_repo_url
 
 TIMESTAMP = re.compile(

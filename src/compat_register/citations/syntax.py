@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..model.notation import MAX_DIGITS, lines_text
 from ..storage.errors import RegisterError
 from .compare import empty_quote
-from .prose import non_prose_ranges, overlaps
+from .nonprose import non_prose_ranges, overlaps
 
 OPEN_QUOTES = {"“": "”", '"': '"'}
 

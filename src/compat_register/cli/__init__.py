@@ -14,7 +14,7 @@ import gc
 import os
 import sys
 
-from . import checking, conformance, coverage, matrix, pins, project, render  # noqa: F401 - each adds
+from . import checking, conformance, coverage, matrix, pincommands, projectcommands, render  # noqa: F401 - each adds
 from .group import main
 from .shell import echo, quiet_stdout
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .. import api
-from ..reporting import conformance as reporting
+from ..reporting import conformancereport as reporting
 from ..reporting import report as reporter
 from .group import main
 from .shell import echo, formats_option, no_traceback, registers_option, require_dir, waiting

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from .. import api
-from ..reporting import coverage as covering
+from ..reporting import coveragereport as covering
 from ..reporting import report as reporter
 from .group import main
 from .shell import echo, formats_option, no_traceback, registers_option, require_dir

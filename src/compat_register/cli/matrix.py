@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .. import api
-from ..reporting import matrix as matrices
+from ..reporting import matrixreport as matrices
 from ..reporting import report as reporter
 from .group import main
 from .shell import echo, formats_option, no_traceback, registers_option, require_dir

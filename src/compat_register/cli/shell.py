@@ -28,7 +28,7 @@ REGISTERS_HELP = (
 
 def registers_option(func: F) -> F:
     """`--registers DIR`, shared by every command; found like git finds its repository
-    when neither it nor `register --registers DIR` names it (`reading.project`)."""
+    when neither it nor `register --registers DIR` names it (`reading.projectdir`)."""
     return click.option(
         "--registers",
         "registers_dir",

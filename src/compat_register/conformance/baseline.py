@@ -12,7 +12,7 @@ from ..model.diagnostic import Diagnostic
 from ..model.positions import Path_, Where
 from ..reading.document import Document, LoadError
 from ..reading.loader import parse
-from .results import MODES, Baseline, Listed
+from .runs import MODES, Baseline, Listed
 from .suite import located_problem
 
 

@@ -18,7 +18,7 @@ from ..reading.folder import display_path
 from ..storage import regular
 from ..storage.errors import RegisterError
 from .baseline import read_baseline
-from .results import Baseline, Run
+from .runs import Baseline, Run
 from .suite import located_problem, read_run
 
 CHECKS_FILE = "checks.json"

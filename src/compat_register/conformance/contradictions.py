@@ -24,7 +24,7 @@ from ..model.registers import Entry, Register, RegisterSet
 from ..model.vocabulary import RATED
 from ..reading.document import Document
 from .measured import Measured, measured, stale
-from .results import Record
+from .runs import Record
 
 UNMEASURED = frozenset({"INFO"})
 """Statuses that measure nothing: a check emitted only with these needs no concept."""

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..model.positions import Where
-from .results import WORST_FIRST, Listed, Record, Run
+from .runs import WORST_FIRST, Listed, Record, Run
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from ..model.diagnostic import Diagnostic
 from ..model.positions import Path_, Where
 from ..reading.folder import RecordText
 from .jsontext import JsonProblem, Parsed, parse
-from .results import MODES, Baseline, Check, Listed, Record, Run
+from .runs import MODES, Baseline, Check, Listed, Record, Run
 from .suite import CHECK_TEXTS, located_problem, read_checks, shape, value_at
 
 FORMAT = 1

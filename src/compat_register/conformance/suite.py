@@ -15,7 +15,7 @@ from typing import Any
 from ..model.diagnostic import Diagnostic
 from ..model.positions import Path_, Where
 from .jsontext import JsonProblem, Parsed, parse
-from .results import STATUSES, Check, Run, SpecReference
+from .runs import STATUSES, Check, Run, SpecReference
 
 _STAMPED = re.compile(
     r"(?P<name>.+)-(?P<date>\d{4}-\d\d-\d\d)T(?P<h>\d\d)-(?P<m>\d\d)-(?P<s>\d\d)-(?P<ms>\d{3})Z"

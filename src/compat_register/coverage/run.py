@@ -2,7 +2,7 @@
 statements taken from the cache or parsed, then judged against the citations (`states`).
 
 The one module of `coverage` doing I/O: git through `sources.pins`, the cache through
-`statements.cache`.
+`statements.statementcache`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..following.outcome import Outcome
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.exclusions import LABEL
 from ..model.registers import RegisterSet, Source, Where
@@ -21,10 +20,11 @@ from ..sources.git import GitSourceError
 from ..sources.pins import Checkouts
 from ..statements import changelog as changelogs
 from ..statements import extract
-from ..statements.cache import StatementCache, key
-from ..statements.markdown import Readings
+from ..statements.markdownpages import Readings
 from ..statements.statement import Statement
-from . import changelog as covering_items
+from ..statements.statementcache import StatementCache, key
+from ..verifying.outcome import Outcome
+from . import itemcoverage as covering_items
 from . import states
 from .files import changelog_files, statement_files
 from .states import Coverage, Covering, coverage, percent

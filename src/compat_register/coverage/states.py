@@ -12,11 +12,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..following.outcome import AS_CITED
 from ..model.exclusions import Exclusion
 from ..model.registers import Citation, CitationKey
 from ..statements.revisions import Change, changes
 from ..statements.statement import Statement
+from ..verifying.outcome import AS_CITED
 
 STATES = ("cited", "excluded", "uncovered")
 

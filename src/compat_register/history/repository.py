@@ -28,8 +28,8 @@ from ..storage.layout import (
     register_file,
     slug_of,
 )
-from .cache import HistoryCache
-from .changes import Diff, diff_data, diff_from_data, diff_sets
+from .diffing import Diff, diff_data, diff_from_data, diff_sets
+from .historycache import HistoryCache
 from .snapshot import EntryMemo, Summary, summarise
 
 WORKTREE = "worktree"

@@ -15,9 +15,9 @@ from typing import Any
 from ..model.registers import Citation, Entry
 from ..model.vocabulary import RATED, STATES, counted
 from ..reading import schema
-from ..reading.build import build_entry, build_register
 from ..reading.document import Document, LoadError
 from ..reading.loader import parse
+from ..reading.registerfile import build_entry, build_register
 from ..storage.layout import SOURCES_FILE, slug_of
 
 Summary = dict[str, Any]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .changes import EntryChange, Field
+from .diffing import EntryChange, Field
 
 if TYPE_CHECKING:
     from .repository import Commit

@@ -2,7 +2,7 @@
 
 Read from `registers/concepts.yaml`. An entry names its concept (`concept: ID`), so that
 `META-07` (mcpx: traceparent) and `GOMETA-01` (go-sdk: traceparent) sit in one row of the
-matrix (`views.matrix`). A concept may have a parent (rows group under it), the
+matrix (`views.conceptmatrix`). A concept may have a parent (rows group under it), the
 statements of the specification it is about (citations, resolved like every other) and
 the conformance suite's check IDs that measure it.
 """
@@ -30,7 +30,7 @@ class Concept:
     id: str
     title: str
     parent: str | None
-    """The ID of the concept it belongs under (`checking.concepts` holds it known, acyclic)."""
+    """The ID of the concept it belongs under (`concepts.consistency` holds it known, acyclic)."""
     statements: tuple[Citation, ...]
     """The specification's statements the concept is about, as listed citations."""
     checks: tuple[str, ...]

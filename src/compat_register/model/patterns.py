@@ -23,7 +23,7 @@ _NOTHING = re2.compile("[^\\x00-\\x{10FFFF}]")
 
 
 class Spanned(Protocol):
-    """A match as `citations.prose` reads it: where it is."""
+    """A match as `citations.nonprose` reads it: where it is."""
 
     def span(self, group: int = 0, /) -> tuple[int, int]: ...
 

@@ -1,4 +1,4 @@
-"""The register set as typed data. Built by `reading.build` from validated YAML."""
+"""The register set as typed data. Built by `reading.registerfile` from validated YAML."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ class Source:
     statements: tuple[str, ...] = ()
     """`coverage.statements`: globs of the full paths whose normative statements count."""
     changelog: str | None = None
-    """`coverage.changelog`: a glob of each revision's changelog page."""
+    """`coverage.itemcoverage`: a glob of each revision's changelog page."""
 
     def blob_url(self, path: str, start: int, end: int) -> str | None:
         """Permalink to the cited lines at the pinned commit, when the repo is public."""

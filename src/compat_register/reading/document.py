@@ -1,7 +1,7 @@
 """One loaded YAML file: its data and where each part of it was written (`Document`).
 
 Made by `loader.parse`; every later stage reads positions from it for its messages, and
-`following.edit` finds the text of a scalar in it to rewrite that alone.
+`rewriting.edit` finds the text of a scalar in it to rewrite that alone.
 """
 
 from __future__ import annotations

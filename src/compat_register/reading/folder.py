@@ -1,5 +1,5 @@
 """Reading a registers folder: sources.yaml, each register file (read and checked for
-shape) and the review stamps' citations.lock (its text: `following.stamps` parses it).
+shape) and the review stamps' citations.lock (its text: `verifying.stamps` parses it).
 
 The one module that reads the registers folder; `build` makes the typed models. Which
 files are registers, and every path, come from `storage.layout`.
@@ -25,9 +25,9 @@ from ..storage.layout import (
     is_register_file,
 )
 from . import schema
-from .build import build_register
 from .document import Document
 from .loader import load_file
+from .registerfile import build_register
 from .sourcesfile import build_sources
 
 

@@ -3,7 +3,7 @@
 Every prose field is parsed here when its register is built (`build`), and nowhere again:
 the in-prose citations are made of its citation segments, `checking.references` resolves
 its reference and range segments, and the site renders the segments. What is code and
-what is otherwise not prose is `citations.prose`'s (a model of Python-Markdown's reading,
+what is otherwise not prose is `citations.nonprose`'s (a model of Python-Markdown's reading,
 held to the installed parser by tests/citations/test_prose.py).
 """
 
@@ -13,7 +13,7 @@ import bisect
 import re
 from collections.abc import Iterator, Sequence
 
-from ..citations.prose import (
+from ..citations.nonprose import (
     Span,
     code_ranges,
     non_prose_ranges,

@@ -10,9 +10,9 @@ from ..model.registers import Citation, Entry, EntryKey, Rated, Register, Regist
 from ..model.vocabulary import RATED, RatedField
 
 if TYPE_CHECKING:  # types only: `register export` need not import verify and bump
-    from ..following.bump import Bump
     from ..following.follow import Followed
-    from ..following.verify import Outcome, Preview
+    from ..rewriting.bump import Bump
+    from ..verifying.verify import Outcome, Preview
 
 EXPORT_VERSION = 1
 

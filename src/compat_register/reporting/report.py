@@ -16,11 +16,11 @@ from ..model.notation import lines_text
 from . import export
 
 if TYPE_CHECKING:
-    from ..following.bump import Bump
     from ..following.follow import Followed
-    from ..following.verify import Outcome, Preview
     from ..importing.plan import Planned
+    from ..rewriting.bump import Bump
     from ..sources.cite import Cited, Hits
+    from ..verifying.verify import Outcome, Preview
 
 FORMATS = ("text", "github", "json")
 

@@ -27,16 +27,16 @@ from .excerptmodel import ExcerptFile, pack, unpack
 from .excerptstore import ExcerptStore
 from .extensions import MARKDOWN_EXTENSIONS, fingerprint
 from .jinja import ASSETS, PACKAGED_TEMPLATES, asset
-from .layout import ASSET_DIR, Layout, page_clashes
-from .render import Renderer
+from .renderer import Renderer
+from .urls import ASSET_DIR, Layout, page_clashes
 from .values import Site, SiteOptions
 
 if TYPE_CHECKING:
-    from ..following.verify import Outcome
+    from ..conformance.measurements import Measurements
+    from ..coverage.sitecoverage import SiteCoverage
     from ..history.repository import History
-    from ..views.conformance import Measurements
-    from ..views.matrix import SinceOf
-    from .coverage import SiteCoverage
+    from ..verifying.verify import Outcome
+    from ..views.conceptmatrix import SinceOf
 
 
 @dataclass

@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from markupsafe import Markup
 
-from ..history.changes import EntryChange, Unreadable
+from ..history.diffing import EntryChange, Unreadable
 from ..history.timeline import ARROW, citation_counts, entry_events, field_phrase
 from ..model.registers import Register, web_base
 from . import chart

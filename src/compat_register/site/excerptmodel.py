@@ -1,5 +1,5 @@
 """What an excerpt is, as values: the lines a citation shows, in context, and the file of
-each register's excerpts (`site.excerpts` highlights them, `site.render` links to them).
+each register's excerpts (`site.excerpts` highlights them, `site.renderer` links to them).
 """
 
 from __future__ import annotations

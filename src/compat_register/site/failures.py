@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..model.diagnostic import Diagnostic
-from .layout import Layout, relative
 from .markdown import escape_inline, url_path
+from .urls import Layout, relative
 
 
 def failure_pages(

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
+from ..coverage.sitecoverage import STATES as COVERAGE_STATES
 from ..model.positions import Where
 from ..model.registers import (
     Citation,
@@ -27,11 +28,9 @@ from ..model.registers import (
 )
 from ..model.vocabulary import LEVELS, SIZES, STATES
 from ..views import priorities as prio
-from ..views import revisions as revs
+from ..views import revisionmatrix as revs
 from . import chart
-from .coverage import STATES as COVERAGE_STATES
 from .excerptmodel import Excerpt, excerpt_block
-from .layout import relative
 from .markdown import (
     Linker,
     citation_link,
@@ -44,9 +43,10 @@ from .markdown import (
     safe_url,
     url_path,
 )
+from .urls import relative
 
 if TYPE_CHECKING:
-    from ..following.verify import Outcome
+    from ..verifying.verify import Outcome
 
 
 RANKS: dict[str, tuple[str, ...]] = {

@@ -12,12 +12,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..following.outcome import NOT_STALE, OUTCOMES, OutcomeName
 from ..model.positions import Where
 from ..model.registers import Citation, CitationKey, Register
+from ..verifying.outcome import NOT_STALE, OUTCOMES, OutcomeName
 
 if TYPE_CHECKING:
-    from ..following.verify import Outcome
+    from ..verifying.verify import Outcome
 
 OUTCOME_ORDER: tuple[OutcomeName, ...] = (
     "broken",

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from ..citations.bounds import over_bounds
-from ..citations.prose import Span, merge, overlaps
+from ..citations.nonprose import Span, merge, overlaps
 from ..citations.quoting import code_span
 from ..model.prose import Prose, Segment
 from ..model.registers import Citation, CitationKey, Sources, anchor_of

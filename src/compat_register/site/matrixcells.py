@@ -1,7 +1,7 @@
 """The Matrix page's cells and rows as safe Markdown: a state badge linking to the entry,
 what the entry is worth and costs in words, shown on hover and on focus (and read by a
 screen reader), a stale citation flagged, the concept's place under its parent. Pure:
-`views.matrix` says what a cell holds, `formatter` how a badge and a link are written."""
+`views.conceptmatrix` says what a cell holds, `formatter` how a badge and a link are written."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from ..model.registers import Entry
 from ..model.vocabulary import STATES
-from ..views.matrix import NOT_RECORDED, Cell, Row
+from ..views.conceptmatrix import NOT_RECORDED, Cell, Row
 from .formatter import PageFormatter
 from .markdown import escape_inline
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Register, RegisterSet
 from .failures import after_heading
-from .layout import Layout, relative
 from .levels import site_level
 from .markdown import code_span, escape_inline, url_path
+from .urls import Layout, relative
 
 
 @dataclass(frozen=True)

@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.registers import Citation, CitationKey, RegisterSet, Sources
 from ..storage import regular
-from .layout import Layout
+from .urls import Layout
 
 if TYPE_CHECKING:
-    from ..following.verify import Outcome
+    from ..verifying.verify import Outcome
     from .excerpts import Highlighter
     from .values import Site
 

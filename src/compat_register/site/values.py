@@ -17,8 +17,8 @@ from typing import Any
 from ..model.diagnostic import Diagnostic
 from ..model.results import Result
 from ..storage.errors import RegisterError
-from .layout import Layout
 from .levels import run_notice, site_level
+from .urls import Layout
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,12 @@ from ..checking.safety import check_commit, is_local_path
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Source, Sources
 from ..storage.layout import Paths
-from .cache import SourceCache
 from .catfile import BlobBatch
 from .checkout import Checkout
 from .filetext import FileText
 from .git import DamagedRepository, GitSourceError
 from .places import locate, source_variable
+from .sourcecache import SourceCache
 
 
 class Pin(NamedTuple):  # not a dataclass: see `Synced` below

@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from .cache import SourceCache
+from .sourcecache import SourceCache
 
 
 def locate(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .markdown import inline_pieces, parse, plain_markdown
+from .markdownpages import inline_pieces, parse, plain_markdown
 
 
 @dataclass(frozen=True)

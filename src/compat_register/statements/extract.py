@@ -6,7 +6,8 @@ import posixpath
 from collections.abc import Sequence
 
 from ..citations.compare import file_kind
-from . import markdown, typescript
+from . import markdownpages as markdown
+from . import typescript
 from .statement import Statement
 
 TYPESCRIPT_SUFFIXES = frozenset({".ts", ".mts", ".cts"})

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from . import markdown
+from . import markdownpages as markdown
 from .statement import Statement
 
 _DECLARATION = re.compile(

@@ -2,5 +2,5 @@
 
 Takes a `RegisterSet` (the model, resolved and checked) and gives the revision matrix, what
 each specification revision changed, the priorities and the state counts per register.
-Pure: no I/O, no Markdown, nothing from `site`; `site.render` turns these into pages.
+Pure: no I/O, no Markdown, nothing from `site`; `site.renderer` turns these into pages.
 """

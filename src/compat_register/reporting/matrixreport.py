@@ -1,5 +1,5 @@
 """`register matrix`: the concept x subject matrix as text and as Markdown (for READMEs),
-from its plain data (`views.matrix.matrix_data`, which is also the JSON)."""
+from its plain data (`views.conceptmatrix.matrix_data`, which is also the JSON)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from ..citations.quoting import code_span
 from ..model import display
-from .diffs import md
+from .diffreport import md
 
 INDENT = "  "
 """A concept's indent per parent above it, in the text table."""

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from ..site.extensions import SEARCH_SEPARATOR, mkdocs_yaml
-from ..site.layout import ASSET_DIR, Layout
+from ..site.urls import ASSET_DIR, Layout
 from . import install
 
 ENGINES = ("mkdocs", "zensical")

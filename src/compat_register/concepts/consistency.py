@@ -2,7 +2,7 @@
 cannot express: IDs unique, parents known and without a cycle, every named concept known;
 and the note rule of the states that say too little alone.
 
-A concept nobody names is no problem: the matrix lists it (`views.matrix`).
+A concept nobody names is no problem: the matrix lists it (`views.conceptmatrix`).
 """
 
 from __future__ import annotations

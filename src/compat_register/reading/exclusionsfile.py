@@ -14,9 +14,9 @@ from ..model.exclusions import LABEL, Exclusion, Exclusions
 from ..model.registers import Citation, Where
 from ..storage.layout import Paths
 from . import schema
-from .build import listed_citation
 from .document import Document
 from .folder import display_path, read_document
+from .registerfile import listed_citation
 
 
 def read_exclusions(

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from ..checking.safety import check_commit
 from ..citations.compare import source_kind
+from ..following.follow import Followed, follow
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.registers import Citation, Register, RegisterSet, Source, Sources
 from ..reading.folder import LockText
@@ -21,7 +22,6 @@ from ..sources.pins import Checkouts, Pin
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from . import stamps
-from .follow import Followed, follow
 from .outcome import OUTCOMES, WARNINGS, Outcome, judge, summary  # noqa: F401 - verify.X
 
 

@@ -18,33 +18,33 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
+from ..coverage import sitecoverage as site_coverage
 from ..coverage.files import cited_as
+from ..coverage.sitecoverage import SiteCoverage
 from ..coverage.states import Row
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, Entry, Register, RegisterSet
 from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, STATES, counted
 from ..reporting import export
-from ..views import matrix as concepts_view
+from ..views import conceptmatrix as concepts_view
 from ..views import priorities as prio
-from ..views import revisions as revs
+from ..views import revisionmatrix as revs
 from . import chart, matrixcells
-from . import coverage as site_coverage
 from .changes import ChangesView
-from .coverage import SiteCoverage
 from .editing import edit_link
 from .escaping import Trusted, front_matter, yaml_lines
 from .excerptmodel import ExcerptFile
 from .formatter import CELL_WORDS, PageFormatter
 from .health import STALE, outcome_groups, register_health
 from .jinja import environment, render_template
-from .layout import Layout, relative
 from .markdown import Linker, escape_inline, link_destination, safe_url
 from .pagemeta import page_meta, title_meta
+from .urls import Layout, relative
 
 if TYPE_CHECKING:
-    from ..following.verify import Outcome
+    from ..conformance.measurements import Measurements
     from ..history.repository import History
-    from ..views.conformance import Measurements
+    from ..verifying.verify import Outcome
 
 
 class Renderer:
@@ -314,7 +314,7 @@ class Renderer:
         )
 
     def concept_matrix(self) -> str:
-        """The Matrix page (`views.matrix`); a cell on a stale citation says so once the
+        """The Matrix page (`views.conceptmatrix`); a cell on a stale citation says so once the
         citations were verified; `since` dates the cells."""
         outcomes = {key: o.outcome for key, o in self.outcomes.items()}
         records = self.conformance.records if self.conformance else None

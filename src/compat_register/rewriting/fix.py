@@ -15,8 +15,9 @@ from ..model.positions import Where
 from ..model.registers import Citation, RegisterSet
 from ..reading.document import Document
 from ..reading.folder import LockText
-from . import edit, stamps
-from .outcome import Outcome
+from ..verifying import stamps
+from ..verifying.outcome import Outcome
+from . import edit
 
 
 @dataclass

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from ..citations.quoting import code_span
-from ..history.changes import Diff, EntryChange, diff_data
+from ..history.diffing import Diff, EntryChange, diff_data
 from ..history.repository import WORKTREE, Compared
 from ..history.timeline import ARROW, citation_counts, field_phrase, shown
 from ..model import display

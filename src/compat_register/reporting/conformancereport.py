@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 from ..conformance.record import check_data
-from ..conformance.results import STATUSES, Record, Run
+from ..conformance.runs import STATUSES, Record, Run
 from .report import counted
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..coverage.changelog import Covered
-from ..coverage.files import cited_as
-from ..coverage.states import STATES, Coverage, Row, percent
 from ..model.registers import Sources
 from ..statements.sentences import KEYWORDS
+from .files import cited_as
+from .itemcoverage import Covered
+from .states import STATES, Coverage, Row, percent
 
 
 @dataclass

@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from ..reading import project as finding
+from ..reading import projectdir as finding
 from ..storage import regular
 from ..storage.atomic import write_all
 from ..storage.errors import WriteError
@@ -21,7 +21,7 @@ REGISTERS_VARIABLE = finding.ENVIRONMENT
 
 def registers_folder(given: Path | None, environ: Mapping[str, str] | None = None) -> Path | None:
     """The registers folder a command reads: `given`, else `$REGISTER_DIR`, else the
-    nearest project at or above the working directory (`reading.project`); None if none."""
+    nearest project at or above the working directory (`reading.projectdir`); None if none."""
     return finding.registers_folder(given, os.environ if environ is None else environ)
 
 

@@ -21,7 +21,7 @@ another inside one scalar, and for those the same answer follows from the old pa
    a line number under an integer key (`lines: 12`) is a number; one that it could read as
    null, a boolean or another number is left to the full read-back.
 3. Citations are read out of each edited part (a `sources` item, a prose field, the
-   summary) by `reading.build` from its new value, the same code the full read-back runs,
+   summary) by `reading.registerfile` from its new value, the same code the full read-back runs,
    and must read as planned, in number and order. Other parts are unchanged (1), so are
    their citations: each must be planned to read as it did.
 
@@ -41,7 +41,7 @@ from ..model.diagnostic import Diagnostic
 from ..model.notation import MAX_DIGITS
 from ..model.positions import Path_
 from ..model.registers import Citation
-from ..reading import build
+from ..reading import registerfile as build
 from ..reading.loader import Document
 from ..reading.schema import integer_keys
 

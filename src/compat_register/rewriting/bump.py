@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..citations.syntax import is_citation_path
+from ..following.follow import Followed, every_followed, follow_touched
+from ..following.remap import KINDS
+from ..following.track import Rename
 from ..model.claims import claimants
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, RegisterSet, Source
@@ -26,11 +29,9 @@ from ..sources.pins import open_moved
 from ..storage.errors import RegisterError
 from ..storage.journal import Journal
 from ..storage.layout import Paths
-from . import edit, stamps
+from ..verifying import stamps
+from . import edit
 from .edit import Edit, Planned
-from .follow import Followed, every_followed, follow_touched
-from .remap import KINDS
-from .track import Rename
 
 # A path the compact and in-prose forms can hold, unquoted, in any YAML scalar style.
 _WRITABLE = re.compile(r"[A-Za-z0-9_.][\w.\-/]*\Z")

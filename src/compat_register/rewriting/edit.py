@@ -19,10 +19,10 @@ from ..model import display
 from ..model.notation import lines_text
 from ..model.positions import Path_
 from ..model.registers import Citation, CitationKey, Register, RegisterSet
-from ..reading.build import register_citations
 from ..reading.document import Document, LoadError
-from ..reading.exclusions import exclusion_citations
+from ..reading.exclusionsfile import exclusion_citations
 from ..reading.loader import parse
+from ..reading.registerfile import register_citations
 from ..reading.schema import integer_keys
 from ..storage.atomic import write_all
 from ..storage.errors import EditError

@@ -12,8 +12,9 @@ from pathlib import Path
 from ..conformance import collect
 from ..conformance.contradictions import contradictions
 from ..conformance.measured import latest_runs
+from ..conformance.measurements import Measurements, measurements
 from ..conformance.record import record_text, records_of
-from ..conformance.results import Record, Run
+from ..conformance.runs import Record, Run
 from ..model.diagnostic import Diagnostic, sort_diagnostics
 from ..model.results import Result
 from ..reading import folder
@@ -22,7 +23,6 @@ from ..storage.atomic import write_all
 from ..storage.errors import RegisterError, WriteError
 from ..storage.journal import Journal
 from ..storage.layout import Paths
-from ..views.conformance import Measurements, measurements
 from .loading import Checked, Verified, Waiting, project_paths, writer_at
 
 _COMMIT = re.compile(r"[0-9a-f]{7,40}")

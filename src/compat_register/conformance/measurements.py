@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..conformance.contradictions import contradictions
-from ..conformance.measured import Measured, measured
-from ..conformance.results import Record
 from ..model.concepts import Concept
 from ..model.diagnostic import Diagnostic, sort_diagnostics
 from ..model.registers import Entry, RegisterSet
 from ..reading.document import Document
+from .contradictions import contradictions
+from .measured import Measured, measured
+from .runs import Record
 
 
 def cell_status(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..citations.prose import prose_fields
+from ..citations.nonprose import prose_fields
 from ..model.diagnostic import Diagnostic
 from ..model.positions import Path_
 from ..model.prose import Prose
@@ -81,7 +81,7 @@ def part_citations(
     """The citations `register_citations` would read out of one part of `doc` if that part
     held `value`: `("summary",)`, an entry's `sources` item (`("entries", N, "sources",
     M)`) or one of its prose fields (`("entries", N, "what")`); nothing for any other part.
-    The read-back of an edited part alone (following/readback.py)."""
+    The read-back of an edited part alone (rewriting/readback.py)."""
     builder = CitationBuilder(doc, slug, out)
     if part == ("summary",):
         return builder.in_prose(part, slug, value)[1] if isinstance(value, str) else []

@@ -16,11 +16,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..conformance.results import Record
-from ..following.outcome import NOT_STALE
+from ..conformance.measurements import cell_status
+from ..conformance.runs import Record
 from ..model.concepts import MAX_DEPTH, Concept
 from ..model.registers import CitationKey, Entry, RegisterSet
-from .conformance import cell_status
+from ..verifying.outcome import NOT_STALE
 from .priorities import own_subject
 
 NOT_RECORDED = "not recorded"
@@ -47,7 +47,7 @@ class Cell:
     """When its (first) entry reached its state: what the since-when hook said."""
     checks: Mapping[str, str | None] = field(default_factory=dict)
     """The concept's conformance checks -> their latest status for the subject (None: not
-    run), when the subject has recorded results (`views.conformance.cell_status`)."""
+    run), when the subject has recorded results (`conformance.measurements.cell_status`)."""
 
     @property
     def recorded(self) -> bool:

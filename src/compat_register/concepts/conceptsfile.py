@@ -3,7 +3,7 @@
 Read like every file of the folder (the loader's positions, the schema's located errors);
 each statement is read as an entry's `sources:` item is (`build.listed_citation`), so a
 citation means one thing wherever it is written. What a schema cannot say (a duplicate
-ID, an unknown parent, a cycle) is `checking.concepts`'.
+ID, an unknown parent, a cycle) is `concepts.consistency`'.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from typing import Any
 from ..model.concepts import LABEL, Concept, Concepts
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Where
+from ..reading import schema
+from ..reading.document import Document
+from ..reading.folder import display_path, read_document
+from ..reading.registerfile import listed_citation
+from ..reading.tolerant import as_list, as_text
 from ..storage.layout import Paths
-from . import schema
-from .build import listed_citation
-from .document import Document
-from .folder import display_path, read_document
-from .tolerant import as_list, as_text
 
 
 def read_concepts(

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..following.outcome import AS_CITED
 from ..model.registers import LinkPattern, RegisterSet
 from ..statements.changelog import Item
+from ..verifying.outcome import AS_CITED
 from .states import Covering
 
 

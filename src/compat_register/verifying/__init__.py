@@ -1,0 +1,6 @@
+"""Verifying: each citation judged against its pinned source, and the review stamps.
+
+Takes a checked register set, its pinned sources and citations.lock's text; gives each
+citation's outcome (`verify`, `outcome`), the lock's stamps (`stamps`) and `register
+stamp`'s plan (`stamping`). Each module's job: docs/architecture.md.
+"""
