@@ -19,7 +19,7 @@ from commands import command
 HOLDER = """
 import sys, time
 from pathlib import Path
-from compat_register.storage import project
+from compat_register.storage import writers as project
 from compat_register.storage.layout import Paths
 with project.writing(Paths.of(Path(sys.argv[1]), {}), "register bump up", {}):
     print("held", flush=True)
@@ -125,7 +125,7 @@ def test_a_kill_at_a_random_instant_leaves_the_set_old_or_new(tmp_path: Path, na
 WRITING = """
 import sys, time
 from pathlib import Path
-from compat_register.storage import project
+from compat_register.storage import writers as project
 from compat_register.storage.layout import Paths
 paths = Paths.of(Path(sys.argv[1]), {})
 with project.writing(paths, "register bump up", {}):
