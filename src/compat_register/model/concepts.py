@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .citation import Citation
 from .positions import Where
-from .registers import Citation
 
 MAX_DEPTH = 16
 """The most parents above one concept (a specification's tree needs three or four): a

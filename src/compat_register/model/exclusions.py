@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .citation import Citation
 from .positions import Where
-from .registers import Citation
 
 LABEL = "exclusions"
 """The entry label of every exclusion's citation (no entry ID can be it: IDs are PREFIX-N)."""
