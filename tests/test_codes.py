@@ -171,7 +171,7 @@ def test_the_reading_finds_the_codes_it_should() -> None:
     assert any(w.startswith("reading/citing.py:") for w in FOUND.codes["bad-citation"])
     assert "not-a-file" in FOUND.codes  # code = "..." if ... else "..." (loader)
     assert "tab-indent" in FOUND.codes  # LoadError(where, "tab-indent", message)
-    assert "old-stamp" in FOUND.codes  # at_lock(file, "old-stamp", ...)
+    assert "bad-stamp" in FOUND.codes  # at_lock(found.file, "bad-stamp", ...)
     assert "unknown-field" in FOUND.codes  # Described(..., "unknown-field", ...)
     assert "empty-field" in FOUND.codes  # returned by schema._code
     assert any(re.fullmatch(p, "citation-moved") for p in FOUND.patterns)

@@ -121,7 +121,6 @@ CODES: dict[str, Code] = {
     "checkout-lacks-pin": Code(ERROR, "a named or synced checkout does not hold the pin"),
     "pin-moved-by-hand": Code(ERROR, "a pin edited in sources.yaml: put it back, register bump"),
     "bad-stamp": Code(ERROR, "a line of citations.lock that is not a stamp, or an unreadable lock"),
-    "old-stamp": Code(WARNING, "stamps of code files written before stamps knew file kinds"),
     # coverage: the specification's statements (register coverage)
     "coverage-unreadable": Code(ERROR, "a source naming statement files cannot be read at its pin"),
     "coverage-low": Code(

@@ -63,9 +63,6 @@ class Outcome(NamedTuple):
     """The full sha the citation was checked at."""
     file_lines: list[str] | None = None
     """Every line of the cited file (shared, not copied), for context around the excerpt."""
-    old_rule: bool = False
-    """`unstamped` because its stamp is of a code file and older than file kinds: such
-    citations are reported together, in one line at the lock (`_old_rule`)."""
 
     def __repr__(self) -> str:  # without `file_lines`: a whole file in every message
         fields = self._asdict()

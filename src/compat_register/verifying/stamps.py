@@ -15,10 +15,7 @@ text it gives (`lock_of`) and makes the new text that `api` writes.
     META-07 mcpx internal/mcpserver/server.go:658-665 v2:sha256:9b2e...
     META-07 mcpx internal/mcpserver/server.go:658-665#2 v2:sha256:9b2e...
 
-`v2:` marks a stamp hashed by its file's kind. A stamp without it (`sha256:HASH`) was
-written before stamps knew file kinds, by the Markdown rule for every file: it still
-proves a Markdown file's lines unchanged, but not a code file's (`*conn` and `conn` hashed
-alike), so `check` calls such a stamp of code `old-rule`, and verify asks for a new review.
+`v2:` marks a stamp hashed by its file's kind, the one form a stamp has.
 
 The key is the entry, the source, the full path and the lines; `#2` marks a second
 citation of the same lines in the same entry. Paths are %-escaped where they hold a space,
@@ -39,9 +36,9 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
-from ..citations.compare import Kind, block, markdown_text
+from ..citations.compare import Kind, block
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey
@@ -54,10 +51,8 @@ HEADER = (
     "# the pinned commit, compared by file kind (docs/pins.md). Do not edit by hand: run\n"
     "# `register stamp ID` after review.\n"
 )
-RULE = "v2:"
-"""The marker of a stamp hashed by its file's kind (`compare.block`)."""
 _LINE = re.compile(
-    r"(\S+) (\S+) (.+):([0-9]+)(?:-([0-9]+))?(?:#([0-9]+))? ((?:v2:)?sha256:[0-9a-f]{16})\Z"
+    r"(\S+) (\S+) (.+):([0-9]+)(?:-([0-9]+))?(?:#([0-9]+))? (v2:sha256:[0-9a-f]{16})\Z"
 )
 _ESCAPE = re.compile(r"[%#\s]")
 _PIN = re.compile(r"# pin (\S+) ([0-9a-fA-F]+)\Z")
@@ -110,31 +105,8 @@ def digest(lines: Sequence[str], kind: Kind) -> str:
     """The stamp of some cited lines of a file of `kind`: `v2:sha256:` and a short sha256
     of their form by that kind's rule (`compare.block`), so that what the rule calls the
     same (a formatter's realignment; a re-wrapped paragraph) asks for no new review."""
-    return RULE + _sha256(block(lines, kind))
-
-
-def _legacy_digest(lines: Sequence[str]) -> str:
-    """A stamp as written before stamps knew file kinds: the Markdown rule for all."""
-    return _sha256(markdown_text(" ".join(lines)))
-
-
-def _sha256(text: str) -> str:
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-Verdict = Literal["same", "changed", "old-rule"]
-"""What a stamp says of the lines it is checked against: `old-rule` for a stamp of a code
-file hashed before file kinds (its lines read the same by Markdown's rule, which cannot
-tell `*conn` from `conn`): it proves nothing, and the lines want a new review."""
-
-
-def check(stamp: str, lines: Sequence[str], kind: Kind) -> Verdict:
-    """Whether `lines` of a file of `kind` still hash to `stamp`."""
-    if stamp.startswith(RULE):
-        return "same" if stamp == digest(lines, kind) else "changed"
-    if stamp != _legacy_digest(lines):
-        return "changed"  # changed even by the laxer rule
-    return "same" if kind == "markdown" else "old-rule"
+    text = block(lines, kind)
+    return "v2:sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def restamp(

@@ -157,8 +157,8 @@ def _pin_problems(
 def _stale(outcomes: list[Outcome]) -> Iterator[Diagnostic]:
     """One line per stale citation, at the citation in its register file."""
     for outcome in outcomes:
-        if outcome.stale and outcome.outcome != "unresolved" and not outcome.old_rule:
-            # check already said why an unresolved one is; old stamps are counted at the lock
+        if outcome.stale and outcome.outcome != "unresolved":
+            # check already said why an unresolved one is
             c = outcome.citation
             code = f"citation-{outcome.outcome}"
             severity: Severity = "error" if outcome.failing else "warning"
@@ -282,7 +282,7 @@ def _check_stamps(
         for o in outcomes
     ]
     counts = {a: sum(o.failing for o in outcomes if o.citation.source == a) for a in moved}
-    found = [*lock.problems, *_hand_moved(sources, moved, counts), *_old_rule(lock.file, outcomes)]
+    found = [*lock.problems, *_hand_moved(sources, moved, counts)]
     return _Stamped(outcomes, preview, found, set(moved))
 
 
@@ -332,8 +332,7 @@ def apply_stamps(
     outcomes: list[Outcome], lock: Mapping[stamps.Key, str], sources: Sources
 ) -> list[Outcome]:
     """The outcomes with each `ok` one turned into `changed` or `unstamped` where the lock
-    says so: unstamped too when its stamp is of a code file and older than file kinds
-    (`old_rule`).
+    says so.
 
     `outcomes` must be in `RegisterSet.citations()` order: a repeated citation's key counts
     its occurrences in that order, as `register stamp` did.
@@ -351,37 +350,9 @@ def _stamped(
     if stamp is None:
         return outcome._replace(outcome="unstamped", message=_unstamped(outcome.citation))
     kind = source_kind(sources.sources.get(key.source), key.path)
-    verdict = stamps.check(stamp, outcome.excerpt, kind)
-    if verdict == "changed":
+    if stamp != stamps.digest(outcome.excerpt, kind):
         return outcome._replace(outcome="changed", message=_changed(outcome.citation))
-    if verdict == "old-rule":
-        message = _old_stamp(outcome.citation)
-        return outcome._replace(outcome="unstamped", message=message, old_rule=True)
     return outcome
-
-
-def _old_rule(lock_file: str, outcomes: list[Outcome]) -> Iterator[Diagnostic]:
-    """One line for every stamp of code hashed before file kinds, whatever their number."""
-    old = [o for o in outcomes if o.old_rule]
-    if not old:
-        return
-    entries = sorted({o.citation.entry for o in old})
-    named = ", ".join(entries[:5]) + (f" and {len(entries) - 5} more" if len(entries) > 5 else "")
-    noun = "stamp of a code file was" if len(old) == 1 else "stamps of code files were"
-    message = (
-        f"{len(old)} {noun} written before stamps knew file kinds, by the Markdown rule, "
-        f"which cannot tell `*conn` from `conn`: read their lines, then run register stamp "
-        f"({named})"
-    )
-    yield stamps.at_lock(lock_file, "old-stamp", message, severity="warning")
-
-
-def _old_stamp(citation: Citation) -> str:
-    return (
-        f"{citation.repo_path}:{citation.lines_text} has a stamp older than file kinds, "
-        f"which cannot prove code unchanged (read the lines, then run register stamp "
-        f"{citation.entry})"
-    )
 
 
 def _unstamped(citation: Citation) -> str:
