@@ -1,6 +1,6 @@
 """Cited text compared by file kind, end to end on real git repositories: the issue's four
 edits of code are changes for bump, quotes, stamps and `verify --against`; `**MUST**` made
-`MUST` in Markdown is not; stamps written before file kinds are migrated, not trusted."""
+`MUST` in Markdown is not; a stamp has one form, `v2:` by file kind."""
 
 from __future__ import annotations
 

@@ -179,11 +179,11 @@ def test_lock_format_round_trips_awkward_paths() -> None:
     stamps = {
         Key("A-01", "up", "dir/sp ace#1%.md", 3, 4, 2): "v2:sha256:0123456789abcdef",
         Key("A-01", "up", "a.md", 10, 10): "v2:sha256:fedcba9876543210",
-        Key("A-01", "up", "a.md", 9, 9): "sha256:0000000000000000",  # before file kinds
+        Key("A-01", "up", "a.md", 9, 9): "v2:sha256:0000000000000000",
     }
     text = format_lock(stamps)
     assert "A-01 up dir/sp%20ace%231%25.md:3-4#2 v2:sha256:0123456789abcdef" in text
-    assert "A-01 up a.md:9 sha256:0000000000000000" in text
+    assert "A-01 up a.md:9 v2:sha256:0000000000000000" in text
     assert text.index("a.md:9 ") < text.index("a.md:10 ")
     assert parse(text, "citations.lock") == (stamps, [])
     _, problems = parse(text + "garbage\n", "citations.lock")
