@@ -374,30 +374,64 @@ def test_no_modules_import_each_other() -> None:
 ARCHITECTURE = PACKAGE.parent.parent / "docs" / "architecture.md"
 
 
-def unnamed_modules(all_modules: list[tuple[str, Path]], doc: str) -> list[str]:
-    """Modules docs/architecture.md does not name: a stage's module must be named (as
-    `module`) in its stage's row of the table, or anywhere as `stage/module.py`; a top-level
-    module as `module.py`."""
-    rows = {}
+def picture_stages(doc: str) -> list[str]:
+    """The stages docs/architecture.md's picture of the data flow lists, in its order: the
+    first column of its first `text` block, past the heading row (`cli, plugin` is two)."""
+    block = doc.split("```text\n", 1)[1].split("```", 1)[0]
+    rows = [re.split(r"\s{2,}", line.strip())[0] for line in block.splitlines()[1:]]
+    return [stage for row in rows for stage in row.split(", ")]
+
+
+def listed_modules(doc: str) -> dict[str, set[str]]:
+    """Each stage's modules as the page lists them: a line "- `module`: its job" under the
+    heading "### `stage`", one module a line."""
+    listed: dict[str, set[str]] = {}
+    stage = None
     for line in doc.splitlines():
-        row = re.fullmatch(r"\| `(\w+)` \|.*\|(.*)\|\s*", line)
-        if row:
-            rows[row.group(1)] = set(re.findall(r"`([\w.]+)`", row.group(2)))
+        if heading := re.fullmatch(r"### `(\w+)`\s*", line):
+            stage = heading.group(1)
+            listed[stage] = set()
+        elif line.startswith("## "):
+            stage = None
+        elif stage and (item := re.match(r"- `(\w+)`", line)):
+            listed[stage].add(item.group(1))
+    return listed
+
+
+def unnamed_modules(all_modules: list[tuple[str, Path]], doc: str) -> list[str]:
+    """Modules docs/architecture.md does not name: a stage's module must be listed under its
+    stage's heading; a top-level module named as `module.py`."""
+    listed = listed_modules(doc)
     quoted = set(re.findall(r"`([^`\n]+)`", doc))
     missing = []
     for name, path in all_modules:
         parts = name.split(".")[1:]
         if not parts or path.name == "__init__.py":
             continue
-        stage, inner = parts[0], ".".join(parts[1:])
-        as_file = "/".join(parts) + ".py"
-        if as_file not in quoted and inner not in rows.get(stage, set()):
+        if len(parts) == 1:
+            if f"{parts[0]}.py" not in quoted:
+                missing.append(name)
+        elif ".".join(parts[1:]) not in listed.get(parts[0], set()):
             missing.append(name)
     return missing
 
 
+def unknown_modules(all_modules: list[tuple[str, Path]], doc: str) -> list[str]:
+    """Modules docs/architecture.md lists that the tree does not hold (moved or gone)."""
+    known = {name.split(".", 1)[1] for name, _ in all_modules if "." in name}
+    return sorted(
+        f"{stage}.{module}"
+        for stage, modules in listed_modules(doc).items()
+        for module in modules
+        if f"{stage}.{module}" not in known
+    )
+
+
 def test_every_module_is_named_in_the_architecture() -> None:
-    assert unnamed_modules(ALL, ARCHITECTURE.read_text(encoding="utf-8")) == []
+    doc = ARCHITECTURE.read_text(encoding="utf-8")
+    assert picture_stages(doc) == STAGES
+    assert unnamed_modules(ALL, doc) == []
+    assert unknown_modules(ALL, doc) == []
 
 
 PLANTED = {
@@ -427,11 +461,31 @@ class Boom(ValueError): ...
 class Worse(Boom): ...
 class NotAnError: ...
 """
-PLANTED_DOC = """| stage | takes | gives | modules |
-|---|---|---|---|
-| `reading` | x | y | `loader` (it), `a`, `c`, `typed` |
+PLANTED_DOC = """# Architecture
 
-Beside them `api.py`, `reading/long.py` and `reporting/report.py`.
+```text
+stage      takes   gives
+reading    x    -> y
+storage    x    -> y
+```
+
+### `reading`
+
+- `loader`: it
+- `a`, `c`: the letters
+- `typed`
+- `long`
+- `gone`: moved away
+
+### `reporting`
+
+- `report`
+
+## Rules
+
+- `b`: not under a stage's heading
+
+Beside them `api.py`.
 """
 
 
@@ -458,5 +512,8 @@ def test_each_rule_fails_on_a_planted_violation(tmp_path: Path) -> None:
     assert long_modules(planted) == ["compat_register.reading.long: 451 lines"]
     assert import_circles(planted) == [["compat_register.reading.a", "compat_register.reading.b"]]
     assert unnamed_modules(planted, PLANTED_DOC) == [
-        "compat_register.cli", "compat_register.reading.b", "compat_register.storage.errors"
+        "compat_register.cli", "compat_register.reading.b", "compat_register.reading.c",
+        "compat_register.storage.errors"
     ]  # fmt: skip
+    assert unknown_modules(planted, PLANTED_DOC) == ["reading.gone"]
+    assert picture_stages(PLANTED_DOC) == ["reading", "storage"]  # not in STAGES' order

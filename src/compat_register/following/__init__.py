@@ -1,7 +1,6 @@
-"""Following sources: citations judged and carried as their sources move.
+"""Following: where a cited file's lines went between two commits.
 
-Takes a checked register set, the pinned sources and citations.lock's text; gives each
-citation's outcome (`verify`, `outcome`), where its lines went between two commits
-(`follow`, `remap`, `moves`), review stamps (`stamps`), and the byte-preserving rewrites of
-`bump` and `fix` (`edit`). Each module's job: docs/architecture.md.
+Takes a citation and the steps between two pins (`sources.steps`); gives where its lines
+ended (`follow`, `track`), through hunks (`remap`), moves (`moves`, `crossing`, `oneline`)
+and renames (`paths`), each file read once (`texts`). `verifying` and `rewriting` call it.
 """
