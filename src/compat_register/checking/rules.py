@@ -7,15 +7,14 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from itertools import pairwise
 
-from ..concepts import consistency as concepts
+from ..concepts import consistency
 from ..model.claims import claimants
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Citation, Entry, Register, RegisterSet, Sources, Where
 from ..model.vocabulary import EVIDENCED, RATED
 from ..reading import ids, schema
 from ..reading.document import Document
-from . import prosebounds as bounds
-from . import resolve
+from . import prosebounds, resolve
 from .safety import check_repo_path, check_repo_url
 
 TIMESTAMP = re.compile(
@@ -39,14 +38,14 @@ def check(
     for register in registers.registers:
         doc = documents[register.file]
         yield from check_header(register, registers.sources, doc)
-        yield from bounds.check_prose(register, doc)
+        yield from prosebounds.check_prose(register, doc)
         for entry in register.entries:
             yield from check_entry(entry, register, registers.sources, doc, sources_failed)
         if not registers.sources.sources:
             continue  # sources.yaml is missing, unreadable or empty: reported there, once
         for citation in register.citations():
             yield from check_citation(citation, registers.sources, sources_failed)
-    yield from concepts.check(registers, documents)
+    yield from consistency.check(registers, documents)
     for side in (registers.exclusions, registers.concepts):
         if side is not None and registers.sources.sources:
             for citation in side.citations():

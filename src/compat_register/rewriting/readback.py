@@ -41,7 +41,7 @@ from ..model.diagnostic import Diagnostic
 from ..model.notation import MAX_DIGITS
 from ..model.positions import Path_
 from ..model.registers import Citation
-from ..reading import registerfile as build
+from ..reading import registerfile
 from ..reading.loader import Document
 from ..reading.schema import integer_keys
 
@@ -233,7 +233,7 @@ def _readings_hold(
         for inner, value in edited:
             data = _replaced(data, inner, value)
         out: list[Diagnostic] = []
-        found = build.part_citations(doc, slug, part, data, out)
+        found = registerfile.part_citations(doc, slug, part, data, out)
         if out or [reading(c) for c in found] != wanted[part]:
             return False
     return True

@@ -6,8 +6,7 @@ import posixpath
 from collections.abc import Sequence
 
 from ..citations.compare import file_kind
-from . import markdownpages as markdown
-from . import typescript
+from . import markdownpages, typescript
 from .statement import Statement
 
 TYPESCRIPT_SUFFIXES = frozenset({".ts", ".mts", ".cts"})
@@ -23,14 +22,14 @@ def statements(
     path: str,
     text: str,
     markdown_globs: Sequence[str] = (),
-    readings: markdown.Readings | None = None,
+    readings: markdownpages.Readings | None = None,
 ) -> list[Statement]:
     """The statements of one file, in line order (none for a file of another kind);
     `readings` keeps what paragraphs read as for the files read after it (one run's)."""
     if _suffix(path) in TYPESCRIPT_SUFFIXES:
         return typescript.statements(path, text, readings)
     if file_kind(path, markdown_globs) == "markdown":
-        return markdown.statements(path, text, readings=readings)
+        return markdownpages.statements(path, text, readings=readings)
     return []
 
 

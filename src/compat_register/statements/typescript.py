@@ -1,7 +1,7 @@
 """A TypeScript schema's doc comments -> statements (`schema.ts`).
 
 TypeDoc reads a `/** ... */` comment as Markdown and publishes it on the schema page,
-where its MUSTs bind like the prose's, so each comment is read by `markdown` as a page
+where its MUSTs bind like the prose's, so each comment is read by `markdownpages` as a page
 of its own, on its own lines. Finding the comments and the declaration each documents is
 hand-written: no TypeScript parser runs in Python without Node, and a schema's comments
 and declarations sit on lines of their own, which is all this module relies on.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from . import markdownpages as markdown
+from . import markdownpages
 from .statement import Statement
 
 _DECLARATION = re.compile(
@@ -24,11 +24,13 @@ _LINK = re.compile(r"\{@link(?:code|plain)?\s+([^}|\s]+)(?:\s*\|?\s*([^}]*))?\}"
 """TypeDoc's inline link, `{@link Tool.outputSchema}` or `{@link Tool | the tool}`: its text."""
 
 
-def statements(path: str, text: str, readings: markdown.Readings | None = None) -> list[Statement]:
+def statements(
+    path: str, text: str, readings: markdownpages.Readings | None = None
+) -> list[Statement]:
     """The statements of a schema's doc comments, each under the declaration it documents
     (`InitializeResult` or `InitializeResult.protocolVersion`); `readings` as for
-    `markdown.statements`."""
-    readings = readings or markdown.Readings()
+    `markdownpages.statements`."""
+    readings = readings or markdownpages.Readings()
     lines = text.split("\n")
     found: list[Statement] = []
     top, scanned = "", 0
@@ -84,11 +86,11 @@ def _heading(declaration: str, top: str) -> tuple[str, str]:
     return top, top.lower()
 
 
-def _comment(body: str, readings: markdown.Readings) -> list[Statement]:
+def _comment(body: str, readings: markdownpages.Readings) -> list[Statement]:
     """A doc comment's statements, on lines from 1; each text read once in a run."""
     found = readings.pages.get(body)
     if found is None:
-        found = readings.pages[body] = markdown.statements("", body, 1, readings)
+        found = readings.pages[body] = markdownpages.statements("", body, 1, readings)
     return found
 
 
