@@ -9,17 +9,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import builder
 from compat_register.cli import main
 from compat_register.following.stamps import Key, carry, digest, format_lock, parse
 from gitrepo import GitRepo
 from registerfiles import register_head
 
 CODE = "".join(f"line {n}\n" for n in range(1, 11))
-
-SOURCES = """revisions: [2025-06-18]
-sources:
-  up: {{title: Upstream, repo: null, commit: {commit}, path: {path}, claims: [src/**]}}
-"""
 
 ENTRY = """  - id: {id}
     title: Entry
@@ -43,14 +39,9 @@ ENTRIES = [("T-01", 2, "src/a.go:5-6, src/a.go:2"), ("T-02", 8, "src/a.go:8")]
 
 @pytest.fixture
 def setup(tmp_path: Path) -> tuple[Path, GitRepo, dict[str, str]]:
-    repo = GitRepo(tmp_path / "up")
-    repo.write("src/a.go", CODE)
-    first = repo.commit()
-    registers = tmp_path / "registers"
-    registers.mkdir()
-    sources = SOURCES.format(commit=first[:7], path="../up")
-    (registers / "sources.yaml").write_text(sources, encoding="utf-8")
-    (registers / "t.yaml").write_text(register(*ENTRIES), encoding="utf-8")
+    repo, first = builder.source(tmp_path / "up", {"src/a.go": CODE})
+    sources = builder.up_sources(first[:7], path="../up")
+    registers = builder.registers(tmp_path, sources, {"t.yaml": register(*ENTRIES)})
     return registers, repo, {}
 
 
@@ -196,14 +187,9 @@ def test_lock_format_round_trips_awkward_paths() -> None:
 @pytest.fixture
 def inside(tmp_path: Path) -> tuple[GitRepo, Path]:
     """One repository holding the code and, in registers/, the register citing it."""
-    repo = GitRepo(tmp_path / "impl")
-    repo.write("src/a.go", CODE)
-    first = repo.commit("code")
-    registers = repo.root / "registers"
-    registers.mkdir()
-    sources = SOURCES.format(commit=first[:7], path="..")
-    (registers / "sources.yaml").write_text(sources, encoding="utf-8")
-    (registers / "t.yaml").write_text(register(*ENTRIES), encoding="utf-8")
+    repo, first = builder.source(tmp_path / "impl", {"src/a.go": CODE}, "code")
+    sources = builder.up_sources(first[:7], path="..")
+    registers = builder.registers(repo.root, sources, {"t.yaml": register(*ENTRIES)})
     repo.commit("register")
     return repo, registers
 
