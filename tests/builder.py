@@ -65,8 +65,8 @@ def registers(root: Path, sources: str, files: Mapping[str, str | bytes] | None 
     return folder
 
 
-def repin(folder: Path, old: str, new: str) -> None:
-    """Pin the sources.yaml in `folder` at `new` where it says `old`."""
+def edit_sources(folder: Path, old: str, new: str) -> None:
+    """Replace `old` with `new` in the sources.yaml of `folder` (a pin, a `repo:`)."""
     sources = folder / "sources.yaml"
     sources.write_text(sources.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
 
@@ -77,7 +77,7 @@ def golden(root: Path, pin: str = "", case: str = "basic") -> Path:
     folder = root / "registers"
     shutil.copytree(GOLDEN / case / "registers", folder)
     if pin:
-        repin(folder, GOLDEN_PIN, pin)
+        edit_sources(folder, GOLDEN_PIN, pin)
     return folder
 
 

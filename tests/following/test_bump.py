@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import builder
 from compat_register.cli import main
 from gitrepo import GitRepo
 from registerfiles import register_head
@@ -131,11 +132,7 @@ REGISTER = (
 
 
 def make_registers(root: Path, commit: str) -> Path:
-    registers = root / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(SOURCES.format(commit=commit), encoding="utf-8")
-    (registers / "t.yaml").write_text(REGISTER, encoding="utf-8")
-    return registers
+    return builder.registers(root, SOURCES.format(commit=commit), {"t.yaml": REGISTER})
 
 
 def run(args: list[str], env: dict[str, str]) -> tuple[int, str]:
@@ -282,15 +279,13 @@ def test_what_bump_cannot_decide_is_flagged_in_text_and_json(tmp_path: Path) -> 
     repo.write("src/client.go", "package a\n\nfunc a() {\n}\n")
     repo.write("src/server.go", 'package a\n\nfunc b() {\n\tcase "text/event-stream":\n}\n')
     repo.commit()
-    registers = tmp_path / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(SOURCES.format(commit=first), encoding="utf-8")
     entry = (
         "  - id: T-01\n    title: Streams\n    what: A stream.\n    status: {state: done}\n"
         "    value: {level: low}\n    effort: {size: S}\n    risk: None.\n"
         "    sources:\n      - src/client.go:4\n"
     )
-    (registers / "t.yaml").write_text(register_head() + entry, encoding="utf-8")
+    files = {"t.yaml": register_head() + entry}
+    registers = builder.registers(tmp_path, SOURCES.format(commit=first), files)
     env = {"REGISTER_SOURCE_UP": str(repo.root)}
     code, out = run(["bump", "--registers", str(registers), "up", "--dry-run"], env)
     assert code == 1, out
@@ -378,10 +373,7 @@ def test_bump_fetches_the_default_branch_into_the_cache(
 ) -> None:
     repo, first = upstream
     registers = make_registers(tmp_path, first[:7])
-    sources = (registers / "sources.yaml").read_text(encoding="utf-8")
-    (registers / "sources.yaml").write_text(
-        sources.replace("repo: null", f"repo: {repo.url}"), "utf-8"
-    )
+    builder.edit_sources(registers, "repo: null", f"repo: {repo.url}")
     env = {"REGISTER_CACHE": str(tmp_path / "cache")}
     code, out = run(["bump", "--registers", str(registers), "up", "--dry-run"], env)
     head = repo.git("rev-parse", "HEAD")

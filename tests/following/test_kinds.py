@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import builder
 from compat_register.citations.compare import markdown_text
 from compat_register.cli import main
 from gitrepo import GitRepo
@@ -58,10 +59,6 @@ ENTRY = """  - id: T-0{n}
 
 
 def registers_for(root: Path, commit: str, path: str, quotes: bool = False, more: str = "") -> Path:
-    registers = root / "registers"
-    registers.mkdir(exist_ok=True)
-    sources = SOURCES.format(commit=commit, path=path, more=more)
-    (registers / "sources.yaml").write_text(sources, encoding="utf-8")
     code = CODE.splitlines()
     cited = [
         f"'src/conn.go:{n} “{code[n - 1].strip()}”'" if quotes else f"src/conn.go:{n}"
@@ -72,8 +69,8 @@ def registers_for(root: Path, commit: str, path: str, quotes: bool = False, more
         ENTRY.format(n=2, sources="docs/spec.md:3" + (" “Servers MUST reply.”" if quotes else "")),
         ENTRY.format(n=3, sources="docs/notes.txt:1"),
     ]
-    (registers / "t.yaml").write_text(register_head() + "".join(entries), encoding="utf-8")
-    return registers
+    sources = SOURCES.format(commit=commit, path=path, more=more)
+    return builder.registers(root, sources, {"t.yaml": register_head() + "".join(entries)})
 
 
 @pytest.fixture
@@ -259,12 +256,9 @@ def test_blank_lines_inside_a_cited_markdown_range(
     first = repo.commit("first")
     repo.write("docs/guide.md", DOC.replace(*edit))
     repo.commit("edited")
-    registers = tmp_path / "registers"
-    registers.mkdir()
     sources = SOURCES.format(commit=first[:7], path="../up", more="")
-    (registers / "sources.yaml").write_text(sources, encoding="utf-8")
     entry = ENTRY.format(n=1, sources="docs/guide.md:3-5")
-    (registers / "t.yaml").write_text(register_head() + entry, encoding="utf-8")
+    registers = builder.registers(tmp_path, sources, {"t.yaml": register_head() + entry})
     _, out = run("bump", "--registers", str(registers), "up", "--dry-run", "--format", "json")
     (cited,) = json.loads(out)["citations"]
     assert (cited["kind"], cited["new_lines"]) == (kind, lines), cited

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import builder
 from compat_register.cli import main
 from compat_register.following.verify import judge
 from compat_register.model.registers import Citation, Where
@@ -97,11 +98,7 @@ REGISTER = (
 
 
 def make_registers(root: Path, commit: str) -> Path:
-    registers = root / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(SOURCES.format(commit=commit), encoding="utf-8")
-    (registers / "t.yaml").write_text(REGISTER, encoding="utf-8")
-    return registers
+    return builder.registers(root, SOURCES.format(commit=commit), {"t.yaml": REGISTER})
 
 
 def run(args: list[str], env: dict[str, str]) -> tuple[int, str]:
@@ -300,9 +297,8 @@ def test_hostile_paths_never_reach_git(tmp_path: Path, upstream: tuple[GitRepo, 
 
 def test_hostile_sources_rejected_and_nothing_runs(tmp_path: Path) -> None:
     pwned = tmp_path / "pwned"
-    registers = tmp_path / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(
+    registers = builder.registers(
+        tmp_path,
         f"""revisions: [a]
 sources:
   evil:
@@ -314,9 +310,8 @@ sources:
     repo: https://example.invalid/x
     commit: '--upload-pack=touch {pwned}'
 """,
-        encoding="utf-8",
+        {"t.yaml": REGISTER.replace("subject: up", "subject: evil")},
     )
-    (registers / "t.yaml").write_text(REGISTER.replace("subject: up", "subject: evil"), "utf-8")
     code, out = run(
         ["sync", "--registers", str(registers), "evil", "evil2"],
         {"REGISTER_CACHE": str(tmp_path / "c")},
@@ -334,10 +329,7 @@ sources:
 def test_sync_then_verify_from_cache(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> None:
     repo, _, second = upstream
     registers = make_registers(tmp_path, second)
-    text = (registers / "sources.yaml").read_text(encoding="utf-8")
-    (registers / "sources.yaml").write_text(
-        text.replace("repo: null", f"repo: {repo.url}"), "utf-8"
-    )
+    builder.edit_sources(registers, "repo: null", f"repo: {repo.url}")
     env = {"REGISTER_CACHE": str(tmp_path / "cache")}
     code, out = run(["sync", "--registers", str(registers), "up"], env)
     assert code == 0, out
