@@ -3,7 +3,7 @@ tmp dir), a registers folder (sources.yaml, register files) and a site around it
 (mkdocs.yml, docs/).
 
     repo, first = source(tmp_path / "up", {"src/a.go": CODE})
-    folder = registers(tmp_path, up_sources(first, path="../up"), {"t.yaml": REGISTER})
+    folder = registers(tmp_path / "registers", up_sources(first, "../up"), {"t.yaml": REGISTER})
     site(tmp_path, CONFIG)                      # mkdocs.yml and docs/index.md
 
 Register text comes from tests/registerfiles.py; `register stamp` writes a project's
@@ -54,10 +54,9 @@ def up_sources(
     )
 
 
-def registers(root: Path, sources: str, files: Mapping[str, str | bytes] | None = None) -> Path:
-    """`root/registers` holding sources.yaml and `files` (name -> text), written as given
-    (no newline translation)."""
-    folder = root / "registers"
+def registers(folder: Path, sources: str, files: Mapping[str, str | bytes] | None = None) -> Path:
+    """The registers folder `folder` (created) holding sources.yaml and `files` (name ->
+    text), written as given (no newline translation); returns `folder`."""
     folder.mkdir(parents=True, exist_ok=True)
     for file, text in {"sources.yaml": sources, **(files or {})}.items():
         data = text.encode("utf-8") if isinstance(text, str) else text

@@ -132,7 +132,9 @@ REGISTER = (
 
 
 def make_registers(root: Path, commit: str) -> Path:
-    return builder.registers(root, SOURCES.format(commit=commit), {"t.yaml": REGISTER})
+    return builder.registers(
+        root / "registers", SOURCES.format(commit=commit), {"t.yaml": REGISTER}
+    )
 
 
 def run(args: list[str], env: dict[str, str]) -> tuple[int, str]:
@@ -285,7 +287,7 @@ def test_what_bump_cannot_decide_is_flagged_in_text_and_json(tmp_path: Path) -> 
         "    sources:\n      - src/client.go:4\n"
     )
     files = {"t.yaml": register_head() + entry}
-    registers = builder.registers(tmp_path, SOURCES.format(commit=first), files)
+    registers = builder.registers(tmp_path / "registers", SOURCES.format(commit=first), files)
     env = {"REGISTER_SOURCE_UP": str(repo.root)}
     code, out = run(["bump", "--registers", str(registers), "up", "--dry-run"], env)
     assert code == 1, out

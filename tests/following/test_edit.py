@@ -51,7 +51,7 @@ def snapshot(directory: Path) -> dict[str, bytes]:
 
 
 def pin(registers: Path, sha: str) -> None:
-    builder.registers(registers.parent, builder.up_sources(sha, path="../up"))
+    builder.registers(registers, builder.up_sources(sha, path="../up"))
 
 
 @pytest.fixture
@@ -62,7 +62,9 @@ def moved(tmp_path: Path) -> tuple[Path, GitRepo]:
         "a.yaml": register("A", "'src/a.go:3 “line 3”'"),
         "b.yaml": register("B", "'src/a.go:7 “line 7”', src/a.go:9"),
     }
-    registers = builder.registers(tmp_path, builder.up_sources(first, path="../up"), files)
+    registers = builder.registers(
+        tmp_path / "registers", builder.up_sources(first, path="../up"), files
+    )
     assert run(["stamp", "--registers", str(registers)])[0] == 0
     repo.write("src/a.go", "new\n" + CODE)
     pin(registers, repo.commit())
@@ -143,7 +145,9 @@ def test_fix_reports_a_moved_citation_it_did_not_fix(
 def test_fix_never_points_past_the_end_of_the_file(tmp_path: Path) -> None:
     repo, first = builder.source(tmp_path / "up", {"src/a.go": CODE})
     files = {"a.yaml": register("A", "'src/a.go:2-5 “line 2”'")}
-    registers = builder.registers(tmp_path, builder.up_sources(first, path="../up"), files)
+    registers = builder.registers(
+        tmp_path / "registers", builder.up_sources(first, path="../up"), files
+    )
     repo.write("src/a.go", "".join(f"line {n}\n" for n in range(3, 11)) + "line 2\n")
     pin(registers, repo.commit())  # line 2 is now the last line, the 9th
     code, out = run(["fix", "--registers", str(registers)])

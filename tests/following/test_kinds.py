@@ -70,7 +70,9 @@ def registers_for(root: Path, commit: str, path: str, quotes: bool = False, more
         ENTRY.format(n=3, sources="docs/notes.txt:1"),
     ]
     sources = SOURCES.format(commit=commit, path=path, more=more)
-    return builder.registers(root, sources, {"t.yaml": register_head() + "".join(entries)})
+    return builder.registers(
+        root / "registers", sources, {"t.yaml": register_head() + "".join(entries)}
+    )
 
 
 @pytest.fixture
@@ -258,7 +260,9 @@ def test_blank_lines_inside_a_cited_markdown_range(
     repo.commit("edited")
     sources = SOURCES.format(commit=first[:7], path="../up", more="")
     entry = ENTRY.format(n=1, sources="docs/guide.md:3-5")
-    registers = builder.registers(tmp_path, sources, {"t.yaml": register_head() + entry})
+    registers = builder.registers(
+        tmp_path / "registers", sources, {"t.yaml": register_head() + entry}
+    )
     _, out = run("bump", "--registers", str(registers), "up", "--dry-run", "--format", "json")
     (cited,) = json.loads(out)["citations"]
     assert (cited["kind"], cited["new_lines"]) == (kind, lines), cited

@@ -132,7 +132,7 @@ def registers(root: Path, history: History) -> Path:
         for path, start, end in history.cited[first : first + 10]:
             text += f"      - {path}:{start}" + (f"-{end}\n" if end > start else "\n")
     sources = builder.up_sources(history.commits[0], claims=["'**'"], revisions=REVISIONS)
-    return builder.registers(root, sources, {"t.yaml": text})
+    return builder.registers(root / "registers", sources, {"t.yaml": text})
 
 
 def bump_through(root: Path, history: History, targets: list[str]) -> list[Outcome]:

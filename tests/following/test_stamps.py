@@ -41,7 +41,7 @@ ENTRIES = [("T-01", 2, "src/a.go:5-6, src/a.go:2"), ("T-02", 8, "src/a.go:8")]
 def setup(tmp_path: Path) -> tuple[Path, GitRepo, dict[str, str]]:
     repo, first = builder.source(tmp_path / "up", {"src/a.go": CODE})
     sources = builder.up_sources(first[:7], path="../up")
-    registers = builder.registers(tmp_path, sources, {"t.yaml": register(*ENTRIES)})
+    registers = builder.registers(tmp_path / "registers", sources, {"t.yaml": register(*ENTRIES)})
     return registers, repo, {}
 
 
@@ -189,7 +189,7 @@ def inside(tmp_path: Path) -> tuple[GitRepo, Path]:
     """One repository holding the code and, in registers/, the register citing it."""
     repo, first = builder.source(tmp_path / "impl", {"src/a.go": CODE}, "code")
     sources = builder.up_sources(first[:7], path="..")
-    registers = builder.registers(repo.root, sources, {"t.yaml": register(*ENTRIES)})
+    registers = builder.registers(repo.root / "registers", sources, {"t.yaml": register(*ENTRIES)})
     repo.commit("register")
     return repo, registers
 

@@ -98,7 +98,9 @@ REGISTER = (
 
 
 def make_registers(root: Path, commit: str) -> Path:
-    return builder.registers(root, SOURCES.format(commit=commit), {"t.yaml": REGISTER})
+    return builder.registers(
+        root / "registers", SOURCES.format(commit=commit), {"t.yaml": REGISTER}
+    )
 
 
 def run(args: list[str], env: dict[str, str]) -> tuple[int, str]:
@@ -298,7 +300,7 @@ def test_hostile_paths_never_reach_git(tmp_path: Path, upstream: tuple[GitRepo, 
 def test_hostile_sources_rejected_and_nothing_runs(tmp_path: Path) -> None:
     pwned = tmp_path / "pwned"
     registers = builder.registers(
-        tmp_path,
+        tmp_path / "registers",
         f"""revisions: [a]
 sources:
   evil:

@@ -47,7 +47,9 @@ def make_project(root: Path, pinned: int = 0) -> tuple[str, str]:
         files[f"r{n:02d}.yaml"] = register_head(prefix, prefix) + done_entry(
             f"['src/a.go:{n + 2} “line {n + 2}”']", id=f"{prefix}-01"
         )
-    builder.registers(root, builder.up_sources([first, second][pinned], path="../up"), files)
+    builder.registers(
+        root / "registers", builder.up_sources([first, second][pinned], path="../up"), files
+    )
     if not pinned:
         done = run(root, "stamp")
         assert done.returncode == 0, done.stdout + done.stderr
