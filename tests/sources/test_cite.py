@@ -11,10 +11,10 @@ from click.testing import CliRunner, Result
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+import builder
 from compat_register.citations.compare import KINDS, empty_quote, quoted
 from compat_register.cli import main
 from compat_register.sources.cite import LONGEST_QUOTE, shortened
-from gitrepo import GitRepo
 from registerfiles import register_head
 
 LONG = (
@@ -35,26 +35,22 @@ func Call(ctx context.Context) error {{ // NEEDLE one
 def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     """A registers folder with three sources, each a real repository, and the environment
     that names their checkouts."""
-    up = GitRepo(tmp_path / "up")
-    up.write("internal/a.go", A_GO)
-    up.write("internal/sub/b.go", "package sub\n\n// NEEDLE two\n")
-    up.write("cmd/main.go", "package main // NEEDLE in a file mcpx does not claim\n")
-    up.write("internal/blob.bin", b"\0\0NEEDLE\0")
-    up.write("README.md", "# up\n\nNEEDLE in a claimed Markdown file\n")
-    up_sha = up.commit("one")
+    files = {
+        "internal/a.go": A_GO,
+        "internal/sub/b.go": "package sub\n\n// NEEDLE two\n",
+        "cmd/main.go": "package main // NEEDLE in a file mcpx does not claim\n",
+        "internal/blob.bin": b"\0\0NEEDLE\0",
+        "README.md": "# up\n\nNEEDLE in a claimed Markdown file\n",
+    }
+    up, up_sha = builder.source(tmp_path / "up", files, "one")
     up.write("internal/a.go", "changed after the pin: NEEDLE\n")
     up.commit("two")
-    spec = GitRepo(tmp_path / "spec")
-    spec.write(
-        "docs/specification/2026-07-28/basic/index.mdx", "\n\nImplementations **SHOULD NOT**\n"
-    )
-    spec_sha = spec.commit("spec")
-    other = GitRepo(tmp_path / "other")
-    other.write("packages/core/mcp.ts", "  sessionID: context.sessionID, // NEEDLE\n")
-    other_sha = other.commit("other")
-    registers = tmp_path / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(
+    page = {"docs/specification/2026-07-28/basic/index.mdx": "\n\nImplementations **SHOULD NOT**\n"}
+    spec, spec_sha = builder.source(tmp_path / "spec", page, "spec")
+    code = {"packages/core/mcp.ts": "  sessionID: context.sessionID, // NEEDLE\n"}
+    other, other_sha = builder.source(tmp_path / "other", code, "other")
+    registers = builder.registers(
+        tmp_path / "registers",
         f"""revisions: [2026-07-28]
 sources:
   spec:
@@ -65,7 +61,6 @@ sources:
   mcpx: {{title: mcpx, repo: null, commit: {up_sha[:7]}, claims: [internal/**, "*.md"]}}
   v2: {{title: v2, repo: null, commit: {other_sha}}}
 """,
-        encoding="utf-8",
     )
     env = {
         "REGISTER_SOURCE_MCPX": str(up.root),
