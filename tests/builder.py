@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from gitrepo import GitRepo
+from registerfiles import GO_SOURCES, done_entry, register_head
 
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_PIN = "abcdef1"
@@ -90,3 +91,10 @@ def site(root: Path, config: str, docs: Mapping[str, str] | None = None) -> Path
         page.write_text(text, encoding="utf-8")
     (root / "mkdocs.yml").write_text(config, encoding="utf-8")
     return root
+
+
+def go_registers(root: Path) -> Path:
+    """`root/registers`: GO_SOURCES and one register of the Go SDK, GO-01 done."""
+    head = register_head("Go", "GO", subject="go-sdk")
+    go = head + done_entry("[mcp/server.go:1]", "GO-01")
+    return registers(root / "registers", GO_SOURCES, {"go.yaml": go})

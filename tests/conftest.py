@@ -1,4 +1,5 @@
 """Shared fixtures: `run_line` runs the `register` command in-process, like a shell would;
+`go_registers` is a project tests/builder.py builds;
 `browser`, `browser_without_js` and `axe_script` drive headless Chromium (tests/browsing.py);
 `site` and `excerpt_site` are the sites the browser tests read (tests/sites.py), served."""
 
@@ -6,6 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
@@ -13,6 +15,7 @@ from hypothesis import is_hypothesis_test, settings
 
 import axecheck
 import browsing
+import builder
 import sites
 import tiers
 from compat_register.cli import main
@@ -101,6 +104,12 @@ def run_line() -> RunLine:
         return CliRunner().invoke(main, list(args), prog_name="register")
 
     return run
+
+
+@pytest.fixture
+def go_registers(tmp_path: Path) -> Path:
+    """A registers folder of one unpinned-checkout subject, the Go SDK (builder.go_registers)."""
+    return builder.go_registers(tmp_path)
 
 
 @pytest.fixture(scope="module")

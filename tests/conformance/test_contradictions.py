@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+import builder
 from compat_register import api
 from compat_register.views.conformance import cell_status, entry_checks
 from conftest import RunLine
-from gitrepo import GitRepo
 from registerfiles import register_head
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "conformance"
@@ -46,15 +46,9 @@ def entry(entry_id: str, state: str, concept: str, cited: str = "mcp/server.go:1
 
 @pytest.fixture
 def registers(tmp_path: Path, run_line: RunLine) -> Path:
-    source = GitRepo(tmp_path / "go-sdk")
-    source.write("mcp/server.go", "package mcp\n")
-    source.write("internal/proxy.go", "package internal\n")
-    commit = source.commit("first")
-    folder = tmp_path / "registers"
-    folder.mkdir()
-    (folder / "sources.yaml").write_text(SOURCES.format(commit=commit))
-    (folder / "concepts.yaml").write_text(CONCEPTS)
-    (folder / "go.yaml").write_text(
+    files = {"mcp/server.go": "package mcp\n", "internal/proxy.go": "package internal\n"}
+    _, commit = builder.source(tmp_path / "go-sdk", files)
+    go = (
         register_head("Go", "GO", subject="go-sdk")
         + entry("GO-01", "done", "mcp.ping")
         + entry("GO-02", "done", "mcp.completion")
@@ -63,9 +57,13 @@ def registers(tmp_path: Path, run_line: RunLine) -> Path:
         + entry("GO-05", "partial", "mcp.ping")
         + entry("GO-06", "done", "mcp.meta")
     )
-    (folder / "mx.yaml").write_text(
-        register_head("Mx", "MX", subject="mcpx")
-        + entry("MX-01", "done", "mcp.ping", "internal/proxy.go:1")
+    mx = register_head("Mx", "MX", subject="mcpx") + entry(
+        "MX-01", "done", "mcp.ping", "internal/proxy.go:1"
+    )
+    folder = builder.registers(
+        tmp_path / "registers",
+        SOURCES.format(commit=commit),
+        {"concepts.yaml": CONCEPTS, "go.yaml": go, "mx.yaml": mx},
     )
     args = ["--registers", str(folder), "--subject", "go-sdk"]
     baseline = ["--baseline", str(FIXTURES / "conformance-baseline.yml")]
