@@ -1,5 +1,5 @@
 """Shared fixtures: `run_line` runs the `register` command in-process, like a shell would;
-`go_registers` is a project tests/builder.py builds;
+`go_registers` and `history` are projects tests/builder.py and tests/historyrepo.py build;
 `browser`, `browser_without_js` and `axe_script` drive headless Chromium (tests/browsing.py);
 `site` and `excerpt_site` are the sites the browser tests read (tests/sites.py), served."""
 
@@ -19,6 +19,7 @@ import builder
 import sites
 import tiers
 from compat_register.cli import main
+from historyrepo import History, build_history
 
 RunLine = Callable[[Sequence[str]], Result]
 
@@ -110,6 +111,12 @@ def run_line() -> RunLine:
 def go_registers(tmp_path: Path) -> Path:
     """A registers folder of one unpinned-checkout subject, the Go SDK (builder.go_registers)."""
     return builder.go_registers(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory: pytest.TempPathFactory) -> History:
+    """The project of tests/historyrepo.py, with its history, for tests that only read it."""
+    return build_history(tmp_path_factory.mktemp("history"))
 
 
 @pytest.fixture(scope="module")

@@ -14,14 +14,9 @@ from compat_register.history import repository
 from compat_register.history.snapshot import summarise
 from compat_register.site import render
 from gitrepo import GitRepo, git_env
-from historyrepo import History, build_history
+from historyrepo import History
 
 URL = "https://github.com/example/project"
-
-
-@pytest.fixture(scope="module")
-def history(tmp_path_factory: pytest.TempPathFactory) -> History:
-    return build_history(tmp_path_factory.mktemp("history"))
 
 
 def pages(registers: Path, cache: Path | None = None) -> dict[str, str]:
