@@ -49,7 +49,7 @@ GUIDE = "# Guide\n\nStep one.\nStep two.\n"
 
 
 @pytest.fixture
-def upstream(tmp_path: Path) -> tuple[GitRepo, str]:
+def moves(tmp_path: Path) -> tuple[GitRepo, str]:
     return build_upstream(tmp_path / "upstream")
 
 
@@ -148,14 +148,18 @@ def snapshot(directory: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture
-def setup(tmp_path: Path, upstream: tuple[GitRepo, str]) -> tuple[Path, dict[str, str], GitRepo]:
-    repo, first = upstream
+def pinned_first(
+    tmp_path: Path, moves: tuple[GitRepo, str]
+) -> tuple[Path, dict[str, str], GitRepo]:
+    repo, first = moves
     registers = make_registers(tmp_path, first[:10])
     return registers, {"REGISTER_SOURCE_UP": str(repo.root)}, repo
 
 
-def test_bump_reanchors_flags_and_rewrites(setup: tuple[Path, dict[str, str], GitRepo]) -> None:
-    registers, env, repo = setup
+def test_bump_reanchors_flags_and_rewrites(
+    pinned_first: tuple[Path, dict[str, str], GitRepo],
+) -> None:
+    registers, env, repo = pinned_first
     code, out = run(["bump", "--registers", str(registers), "up"], env)
     assert code == 1, out  # a changed and a gone citation need a human look
     text = (registers / "t.yaml").read_text(encoding="utf-8")
@@ -205,8 +209,8 @@ def test_bump_reanchors_flags_and_rewrites(setup: tuple[Path, dict[str, str], Gi
     )
 
 
-def test_bumped_register_verifies(setup: tuple[Path, dict[str, str], GitRepo]) -> None:
-    registers, env, _ = setup
+def test_bumped_register_verifies(pinned_first: tuple[Path, dict[str, str], GitRepo]) -> None:
+    registers, env, _ = pinned_first
     run(["bump", "--registers", str(registers), "up"], env)
     code, out = run(["verify", "--registers", str(registers), "--format", "json"], env)
     report = json.loads(out)
@@ -217,9 +221,9 @@ def test_bumped_register_verifies(setup: tuple[Path, dict[str, str], GitRepo]) -
 
 
 def test_second_bump_to_the_same_commit_changes_nothing(
-    setup: tuple[Path, dict[str, str], GitRepo],
+    pinned_first: tuple[Path, dict[str, str], GitRepo],
 ) -> None:
-    registers, env, _ = setup
+    registers, env, _ = pinned_first
     run(["bump", "--registers", str(registers), "up"], env)
     before = snapshot(registers)
     code, out = run(["bump", "--registers", str(registers), "up"], env)
@@ -231,8 +235,8 @@ def test_second_bump_to_the_same_commit_changes_nothing(
     assert code == 0
 
 
-def test_bump_to_a_named_commit(setup: tuple[Path, dict[str, str], GitRepo]) -> None:
-    registers, env, repo = setup
+def test_bump_to_a_named_commit(pinned_first: tuple[Path, dict[str, str], GitRepo]) -> None:
+    registers, env, repo = pinned_first
     second = repo.git("rev-parse", "HEAD~4")
     code, out = run(["bump", "--registers", str(registers), "up", second[:8]], env)
     assert code == 0, out
@@ -244,8 +248,8 @@ def test_bump_to_a_named_commit(setup: tuple[Path, dict[str, str], GitRepo]) -> 
     assert "src/server.go:10-12 -> 24-26: moved within the file" in out
 
 
-def test_dry_run_writes_nothing(setup: tuple[Path, dict[str, str], GitRepo]) -> None:
-    registers, env, _ = setup
+def test_dry_run_writes_nothing(pinned_first: tuple[Path, dict[str, str], GitRepo]) -> None:
+    registers, env, _ = pinned_first
     before = snapshot(registers)
     code, out = run(["bump", "--registers", str(registers), "up", "--dry-run"], env)
     assert code == 1
@@ -254,8 +258,8 @@ def test_dry_run_writes_nothing(setup: tuple[Path, dict[str, str], GitRepo]) -> 
     assert "src/server.go:7-9 -> 20-22" in out
 
 
-def test_json_report(setup: tuple[Path, dict[str, str], GitRepo]) -> None:
-    registers, env, repo = setup
+def test_json_report(pinned_first: tuple[Path, dict[str, str], GitRepo]) -> None:
+    registers, env, repo = pinned_first
     code, out = run(
         ["bump", "--registers", str(registers), "up", "--dry-run", "--format", "json"], env
     )
@@ -309,9 +313,9 @@ def test_what_bump_cannot_decide_is_flagged_in_text_and_json(tmp_path: Path) -> 
 
 
 def test_interrupted_bump_leaves_every_file_as_before(
-    setup: tuple[Path, dict[str, str], GitRepo], monkeypatch: pytest.MonkeyPatch
+    pinned_first: tuple[Path, dict[str, str], GitRepo], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    registers, env, _ = setup
+    registers, env, _ = pinned_first
     before = snapshot(registers)
     real_replace = os.replace
     calls: list[str] = []
@@ -333,9 +337,9 @@ def test_interrupted_bump_leaves_every_file_as_before(
 
 
 def test_bump_refuses_a_register_set_with_errors(
-    setup: tuple[Path, dict[str, str], GitRepo],
+    pinned_first: tuple[Path, dict[str, str], GitRepo],
 ) -> None:
-    registers, env, _ = setup
+    registers, env, _ = pinned_first
     (registers / "t.yaml").write_text(REGISTER.replace("prefix: T", "prefix: t"), "utf-8")
     before = snapshot(registers)
     code, out = run(["bump", "--registers", str(registers), "up"], env)
@@ -344,8 +348,10 @@ def test_bump_refuses_a_register_set_with_errors(
     assert snapshot(registers) == before
 
 
-def test_unknown_source_is_a_usage_error(setup: tuple[Path, dict[str, str], GitRepo]) -> None:
-    registers, env, _ = setup
+def test_unknown_source_is_a_usage_error(
+    pinned_first: tuple[Path, dict[str, str], GitRepo],
+) -> None:
+    registers, env, _ = pinned_first
     code, out = run(["bump", "--registers", str(registers), "nope"], env)
     assert code == 2
     assert "no source 'nope'" in out
@@ -371,9 +377,9 @@ def test_a_rename_out_of_every_claim_gets_a_prefix(tmp_path: Path) -> None:
 
 
 def test_bump_fetches_the_default_branch_into_the_cache(
-    tmp_path: Path, upstream: tuple[GitRepo, str]
+    tmp_path: Path, moves: tuple[GitRepo, str]
 ) -> None:
-    repo, first = upstream
+    repo, first = moves
     registers = make_registers(tmp_path, first[:7])
     builder.edit_sources(registers, "repo: null", f"repo: {repo.url}")
     env = {"REGISTER_CACHE": str(tmp_path / "cache")}
@@ -388,9 +394,9 @@ def test_bump_fetches_the_default_branch_into_the_cache(
 
 
 def test_hostile_revisions_are_refused(
-    tmp_path: Path, setup: tuple[Path, dict[str, str], GitRepo]
+    tmp_path: Path, pinned_first: tuple[Path, dict[str, str], GitRepo]
 ) -> None:
-    registers, env, _ = setup
+    registers, env, _ = pinned_first
     target = tmp_path / "x"
     for rev in [f"--output={target}", "HEAD\nmain", "no-such-branch"]:
         code, out = run(["bump", "--registers", str(registers), "up", "--", rev], env)

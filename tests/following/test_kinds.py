@@ -76,7 +76,7 @@ def registers_for(root: Path, commit: str, path: str, quotes: bool = False, more
 
 
 @pytest.fixture
-def upstream(tmp_path: Path) -> tuple[GitRepo, str]:
+def reformatted(tmp_path: Path) -> tuple[GitRepo, str]:
     repo = GitRepo(tmp_path / "up")
     repo.write("src/conn.go", CODE)
     repo.write("docs/spec.md", SPEC)
@@ -96,9 +96,9 @@ def run(*args: str) -> tuple[int, str]:
 
 
 def test_bump_calls_the_four_code_edits_changed_and_markup_only_in_markdown_the_same(
-    tmp_path: Path, upstream: tuple[GitRepo, str]
+    tmp_path: Path, reformatted: tuple[GitRepo, str]
 ) -> None:
-    _, first = upstream
+    _, first = reformatted
     registers = registers_for(tmp_path, first[:7], "../up")
     code, out = run("bump", "--registers", str(registers), "up", "--format", "json")
     assert code == 1, out
@@ -111,9 +111,9 @@ def test_bump_calls_the_four_code_edits_changed_and_markup_only_in_markdown_the_
 
 
 def test_a_source_declares_more_markdown_files(
-    tmp_path: Path, upstream: tuple[GitRepo, str]
+    tmp_path: Path, reformatted: tuple[GitRepo, str]
 ) -> None:
-    _, first = upstream
+    _, first = reformatted
     registers = registers_for(tmp_path, first[:7], "../up", more=", markdown: ['docs/*.txt']")
     code, out = run("bump", "--registers", str(registers), "up", "--dry-run")
     assert "notes.txt" not in out.replace("docs/notes.txt:1 -> 1: edited in spacing", "")
@@ -121,9 +121,9 @@ def test_a_source_declares_more_markdown_files(
 
 
 def test_a_quote_of_the_old_code_is_not_found_in_the_new(
-    tmp_path: Path, upstream: tuple[GitRepo, str]
+    tmp_path: Path, reformatted: tuple[GitRepo, str]
 ) -> None:
-    repo, _ = upstream
+    repo, _ = reformatted
     registers = registers_for(tmp_path, repo.git("rev-parse", "HEAD")[:7], "../up", quotes=True)
     text = (registers / "t.yaml").read_text("utf-8")
     text = text.replace("“Servers MUST reply.”", "“Servers MUST reply”")
@@ -136,8 +136,10 @@ def test_a_quote_of_the_old_code_is_not_found_in_the_new(
     assert outcomes["docs/spec.md:3"] == "ok"  # “Servers MUST reply” in **MUST** or MUST
 
 
-def test_a_stamp_of_code_sees_the_four_edits(tmp_path: Path, upstream: tuple[GitRepo, str]) -> None:
-    _, first = upstream
+def test_a_stamp_of_code_sees_the_four_edits(
+    tmp_path: Path, reformatted: tuple[GitRepo, str]
+) -> None:
+    _, first = reformatted
     registers = registers_for(tmp_path, first[:7], "../up")
     assert run("stamp", "--registers", str(registers))[0] == 0
     lock = (registers / "citations.lock").read_text("utf-8")
@@ -180,9 +182,9 @@ def _legacy(lines: list[str]) -> str:
 
 
 def test_old_stamps_of_markdown_hold_and_old_stamps_of_code_ask_for_a_review(
-    tmp_path: Path, upstream: tuple[GitRepo, str]
+    tmp_path: Path, reformatted: tuple[GitRepo, str]
 ) -> None:
-    _, first = upstream
+    _, first = reformatted
     registers = registers_for(tmp_path, first[:7], "../up")
     code_lines = CODE.splitlines()
     lines = [f"T-01 up src/conn.go:{n} {_legacy([code_lines[n - 1]])}" for n in LINES.values()]
@@ -219,9 +221,9 @@ def test_old_stamps_of_markdown_hold_and_old_stamps_of_code_ask_for_a_review(
 
 
 def test_one_old_stamp_of_code_is_named_in_the_singular(
-    tmp_path: Path, upstream: tuple[GitRepo, str]
+    tmp_path: Path, reformatted: tuple[GitRepo, str]
 ) -> None:
-    _, first = upstream
+    _, first = reformatted
     registers = registers_for(tmp_path, first[:7], "../up")
     run("stamp", "--registers", str(registers))
     lock = (registers / "citations.lock").read_text("utf-8")

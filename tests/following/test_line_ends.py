@@ -20,7 +20,7 @@ def crlf(path: Path, text: str) -> None:
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> tuple[Path, GitRepo, str, str, dict[str, str]]:
+def crlf_project(tmp_path: Path) -> tuple[Path, GitRepo, str, str, dict[str, str]]:
     """Registers whose files are all CRLF, citing a repository where the cited lines move
     down by two in its second commit; the lock stamped (and then made CRLF)."""
     up = GitRepo(tmp_path / "up")
@@ -55,15 +55,15 @@ def all_crlf(path: Path) -> bool:
     return data.count(b"\n") == data.count(b"\r\n") > 0
 
 
-def test_check_and_verify_read_crlf_files(project) -> None:
-    registers, _, _, _, env = project
+def test_check_and_verify_read_crlf_files(crlf_project) -> None:
+    registers, _, _, _, env = crlf_project
     result = run(["verify", "--registers", str(registers)], env)
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("2 citations: 2 ok, ")
 
 
-def test_bump_keeps_crlf_in_every_file(project) -> None:
-    registers, _, first, second, env = project
+def test_bump_keeps_crlf_in_every_file(crlf_project) -> None:
+    registers, _, first, second, env = crlf_project
     result = run(["bump", "--registers", str(registers), "up", second], env)
     assert result.exit_code == 0, result.output
     for name in ("sources.yaml", "t.yaml", "citations.lock"):
@@ -77,8 +77,8 @@ def test_bump_keeps_crlf_in_every_file(project) -> None:
     assert verified.stdout.startswith("2 citations: 2 ok, ")
 
 
-def test_fix_keeps_crlf_in_the_register_and_the_lock(project) -> None:
-    registers, _, _, second, env = project
+def test_fix_keeps_crlf_in_the_register_and_the_lock(crlf_project) -> None:
+    registers, _, _, second, env = crlf_project
     assert run(["bump", "--registers", str(registers), "up", second], env).exit_code == 0
     # A citation pointed back at its old line by hand, its stamp with it: fix re-points
     # both, rewriting the register file and the lock.
@@ -99,8 +99,8 @@ def test_fix_keeps_crlf_in_the_register_and_the_lock(project) -> None:
     )
 
 
-def test_stamp_rewrites_a_crlf_lock_with_crlf(project) -> None:
-    registers, _, _, _, env = project
+def test_stamp_rewrites_a_crlf_lock_with_crlf(crlf_project) -> None:
+    registers, _, _, _, env = crlf_project
     lock = registers / "citations.lock"
     kept = lock.read_bytes().split(b"\r\n")
     crlf(lock, b"\n".join(kept[:-2] + [b""]).decode("utf-8"))  # one stamp dropped
@@ -136,11 +136,11 @@ def test_a_new_lock_and_a_new_register_are_written_with_lf(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("end", [b"\r\r\n", b"\r", b"\r\n"], ids=["CR-CRLF", "CR", "CRLF"])
-def test_bump_rewrites_a_lock_whatever_its_line_ends(project, end: bytes) -> None:
+def test_bump_rewrites_a_lock_whatever_its_line_ends(crlf_project, end: bytes) -> None:
     """The lock's read and the check before its rewrite compare the same text, so no line
     end makes bump refuse it as `changed since it was read` (issue 34: `\r\r\n`, what a
     CRLF conversion of a lock written CRLF gave, did)."""
-    registers, _, _, second, env = project
+    registers, _, _, second, env = crlf_project
     lock = registers / "citations.lock"
     lock.write_bytes(lock.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", end))
     result = run(["bump", "--registers", str(registers), "up", second], env)

@@ -38,7 +38,7 @@ ENTRIES = [("T-01", 2, "src/a.go:5-6, src/a.go:2"), ("T-02", 8, "src/a.go:8")]
 
 
 @pytest.fixture
-def setup(tmp_path: Path) -> tuple[Path, GitRepo, dict[str, str]]:
+def one_source(tmp_path: Path) -> tuple[Path, GitRepo, dict[str, str]]:
     repo, first = builder.source(tmp_path / "up", {"src/a.go": CODE})
     sources = builder.up_sources(first[:7], path="../up")
     registers = builder.registers(tmp_path / "registers", sources, {"t.yaml": register(*ENTRIES)})
@@ -56,8 +56,10 @@ def verify_json(registers: Path, *more: str) -> dict:
     return json.loads(out)
 
 
-def test_stamp_writes_a_sorted_stable_lock(setup: tuple[Path, GitRepo, dict[str, str]]) -> None:
-    registers, _, _ = setup
+def test_stamp_writes_a_sorted_stable_lock(
+    one_source: tuple[Path, GitRepo, dict[str, str]],
+) -> None:
+    registers, _, _ = one_source
     code, out = run(["stamp", "--registers", str(registers)])
     assert code == 0, out
     assert out.strip() == "stamped 5 citations of 2 entries; citations.lock written"
@@ -81,15 +83,17 @@ def test_stamp_writes_a_sorted_stable_lock(setup: tuple[Path, GitRepo, dict[str,
     assert report["summary"]["unstamped"] == 0
 
 
-def test_without_a_lock_nothing_is_unstamped(setup: tuple[Path, GitRepo, dict[str, str]]) -> None:
-    registers, _, _ = setup
+def test_without_a_lock_nothing_is_unstamped(
+    one_source: tuple[Path, GitRepo, dict[str, str]],
+) -> None:
+    registers, _, _ = one_source
     report = verify_json(registers)
     assert report["summary"]["ok"] == 5
     assert (report["summary"]["changed"], report["summary"]["unstamped"]) == (0, 0)
 
 
-def test_a_new_citation_is_unstamped(setup: tuple[Path, GitRepo, dict[str, str]]) -> None:
-    registers, _, _ = setup
+def test_a_new_citation_is_unstamped(one_source: tuple[Path, GitRepo, dict[str, str]]) -> None:
+    registers, _, _ = one_source
     run(["stamp", "--registers", str(registers)])
     entries = [*ENTRIES, ("T-03", 9, "src/a.go:9")]
     (registers / "t.yaml").write_text(register(*entries), encoding="utf-8")
@@ -111,9 +115,9 @@ def test_a_new_citation_is_unstamped(setup: tuple[Path, GitRepo, dict[str, str]]
 
 
 def test_an_edited_line_is_changed_after_the_pin_moves(
-    setup: tuple[Path, GitRepo, dict[str, str]],
+    one_source: tuple[Path, GitRepo, dict[str, str]],
 ) -> None:
-    registers, repo, _ = setup
+    registers, repo, _ = one_source
     run(["stamp", "--registers", str(registers)])
     repo.write("src/a.go", CODE.replace("line 8\n", "line eight\n"))
     second = repo.commit()
@@ -133,9 +137,9 @@ def test_an_edited_line_is_changed_after_the_pin_moves(
 
 
 def test_bump_carries_stamps_and_keeps_a_changed_ones_old_hash(
-    setup: tuple[Path, GitRepo, dict[str, str]],
+    one_source: tuple[Path, GitRepo, dict[str, str]],
 ) -> None:
-    registers, repo, _ = setup
+    registers, repo, _ = one_source
     run(["stamp", "--registers", str(registers)])
     repo.write("src/a.go", "new 1\nnew 2\n" + CODE.replace("line 8\n", "line eight\n"))
     repo.commit()
@@ -153,9 +157,9 @@ def test_bump_carries_stamps_and_keeps_a_changed_ones_old_hash(
 
 
 def test_stamp_refuses_a_citation_that_does_not_read_as_cited(
-    setup: tuple[Path, GitRepo, dict[str, str]],
+    one_source: tuple[Path, GitRepo, dict[str, str]],
 ) -> None:
-    registers, _, _ = setup
+    registers, _, _ = one_source
     entries = [("T-01", 2, "src/a.go:2"), ("T-02", 8, "src/a.go:80")]
     (registers / "t.yaml").write_text(register(*entries), encoding="utf-8")
     code, out = run(["stamp", "--registers", str(registers)])
@@ -256,11 +260,13 @@ def test_against_needs_a_source_and_a_revision(inside: tuple[GitRepo, Path]) -> 
     assert code == 2 and "needs that source's checkout" in out
 
 
-def test_the_site_shows_changed_and_unstamped(setup: tuple[Path, GitRepo, dict[str, str]]) -> None:
+def test_the_site_shows_changed_and_unstamped(
+    one_source: tuple[Path, GitRepo, dict[str, str]],
+) -> None:
     from compat_register import api
     from compat_register.site import render
 
-    registers, repo, _ = setup
+    registers, repo, _ = one_source
     run(["stamp", "--registers", str(registers), "T-02"])
     result = api.verify_citations(registers, environ={})
     pages = render.render_site(result.registers, result.outcomes)
@@ -280,9 +286,9 @@ def test_the_site_shows_changed_and_unstamped(setup: tuple[Path, GitRepo, dict[s
 
 
 def test_fix_carries_the_stamps_of_the_citations_it_moves(
-    setup: tuple[Path, GitRepo, dict[str, str]],
+    one_source: tuple[Path, GitRepo, dict[str, str]],
 ) -> None:
-    registers, repo, _ = setup
+    registers, repo, _ = one_source
     entries = [("T-01", 2, "'src/a.go:5 “line 5”', src/a.go:2")]
     (registers / "t.yaml").write_text(register(*entries), encoding="utf-8")
     run(["stamp", "--registers", str(registers)])
@@ -308,12 +314,12 @@ def test_fix_carries_the_stamps_of_the_citations_it_moves(
 
 
 def test_fix_keeps_both_stamps_of_lines_a_note_and_a_source_cite(
-    setup: tuple[Path, GitRepo, dict[str, str]],
+    one_source: tuple[Path, GitRepo, dict[str, str]],
 ) -> None:
     """The status note and `sources:` cite one line (as the evidence rule encourages);
     the listed one, made stale by hand, comes first: fix puts it back, and its `#1` key is
     the one the note held before the fix."""
-    registers, _, _ = setup
+    registers, _, _ = one_source
     (registers / "t.yaml").write_text(register(("T-01", 5, "'src/a.go:5 “line 5”'")), "utf-8")
     assert run(["stamp", "--registers", str(registers)])[0] == 0
     lock = (registers / "citations.lock").read_text(encoding="utf-8")
@@ -354,11 +360,11 @@ def test_carry_moves_each_stamp_with_its_citation_and_keeps_spare_ones() -> None
 
 
 def test_a_new_entrys_unstamped_citations_are_one_line(
-    setup: tuple[Path, GitRepo, dict[str, str]],
+    one_source: tuple[Path, GitRepo, dict[str, str]],
 ) -> None:
     """Root cause once: a new entry citing many lines is one warning with a count, not one
     per citation; --verbose and --format json list each."""
-    registers, _, _ = setup
+    registers, _, _ = one_source
     run(["stamp", "--registers", str(registers)])
     many = ", ".join(f"src/a.go:{n}" for n in range(1, 11))
     text = register(*ENTRIES, ("T-03", 3, many))

@@ -44,7 +44,7 @@ func handle(req Request) {
 
 
 @pytest.fixture
-def upstream(tmp_path: Path) -> tuple[GitRepo, str, str]:
+def two_commits(tmp_path: Path) -> tuple[GitRepo, str, str]:
     repo = GitRepo(tmp_path / "upstream")
     repo.write("docs/spec.mdx", SPEC_V1)
     repo.write("src/server.go", SERVER_V1)
@@ -109,8 +109,8 @@ def run(args: list[str], env: dict[str, str]) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def test_every_outcome(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> None:
-    repo, _, second = upstream
+def test_every_outcome(tmp_path: Path, two_commits: tuple[GitRepo, str, str]) -> None:
+    repo, _, second = two_commits
     registers = make_registers(tmp_path, second)
     env = {"REGISTER_SOURCE_UP": str(repo.root), "REGISTER_CACHE": str(tmp_path / "cache")}
     code, out = run(["verify", "--registers", str(registers), "--format", "json"], env)
@@ -149,8 +149,8 @@ def test_every_outcome(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> No
     )
 
 
-def test_unresolved_outcome(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> None:
-    repo, _, second = upstream
+def test_unresolved_outcome(tmp_path: Path, two_commits: tuple[GitRepo, str, str]) -> None:
+    repo, _, second = two_commits
     registers = make_registers(tmp_path, second)
     text = (registers / "t.yaml").read_text(encoding="utf-8")
     (registers / "t.yaml").write_text(text.replace("- lib/a.py:3", "- nowhere/a.py:3"), "utf-8")
@@ -163,9 +163,9 @@ def test_unresolved_outcome(tmp_path: Path, upstream: tuple[GitRepo, str, str]) 
 
 
 def test_text_report_is_one_line_per_problem(
-    tmp_path: Path, upstream: tuple[GitRepo, str, str]
+    tmp_path: Path, two_commits: tuple[GitRepo, str, str]
 ) -> None:
-    repo, _, second = upstream
+    repo, _, second = two_commits
     registers = make_registers(tmp_path, second)
     code, out = run(
         ["verify", "--registers", str(registers)], {"REGISTER_SOURCE_UP": str(repo.root)}
@@ -193,9 +193,9 @@ def test_text_report_is_one_line_per_problem(
 
 
 def test_skip_and_offline_leave_citations_unverified_on_purpose(
-    tmp_path: Path, upstream: tuple[GitRepo, str, str]
+    tmp_path: Path, two_commits: tuple[GitRepo, str, str]
 ) -> None:
-    repo, _, second = upstream
+    repo, _, second = two_commits
     registers = make_registers(tmp_path, second)
     env = {"REGISTER_SOURCE_UP": str(repo.root)}
     code, out = run(["verify", "--registers", str(registers), "--offline", "--format", "json"], env)
@@ -212,8 +212,8 @@ def test_skip_and_offline_leave_citations_unverified_on_purpose(
     assert report["summary"]["unverified"] == 2
 
 
-def test_fix_round_trip(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> None:
-    repo, _, second = upstream
+def test_fix_round_trip(tmp_path: Path, two_commits: tuple[GitRepo, str, str]) -> None:
+    repo, _, second = two_commits
     registers = make_registers(tmp_path, second)
     text = (registers / "t.yaml").read_text(encoding="utf-8")
     text = re.sub(r"what: .*", "what: Handled in (src/server.go:3-5).  # a comment stays", text)
@@ -243,9 +243,9 @@ def test_fix_round_trip(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> N
 
 
 def test_fix_shows_only_line_numbers_in_git_diff(
-    tmp_path: Path, upstream: tuple[GitRepo, str, str]
+    tmp_path: Path, two_commits: tuple[GitRepo, str, str]
 ) -> None:
-    repo, _, second = upstream
+    repo, _, second = two_commits
     work = GitRepo(tmp_path / "work")
     registers = make_registers(work.root, second)
     work.commit("registers")
@@ -258,8 +258,10 @@ def test_fix_shows_only_line_numbers_in_git_diff(
     assert words and all(re.fullmatch(r"[+-][0-9]+", word) for word in words)
 
 
-def test_source_checkout_missing_commit(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> None:
-    repo, _, _ = upstream
+def test_source_checkout_missing_commit(
+    tmp_path: Path, two_commits: tuple[GitRepo, str, str]
+) -> None:
+    repo, _, _ = two_commits
     registers = make_registers(tmp_path, "abcdef1234567")
     code, out = run(
         ["verify", "--registers", str(registers)], {"REGISTER_SOURCE_UP": str(repo.root)}
@@ -269,9 +271,9 @@ def test_source_checkout_missing_commit(tmp_path: Path, upstream: tuple[GitRepo,
 
 
 def test_source_checkout_not_a_repository(
-    tmp_path: Path, upstream: tuple[GitRepo, str, str]
+    tmp_path: Path, two_commits: tuple[GitRepo, str, str]
 ) -> None:
-    _, _, second = upstream
+    _, _, second = two_commits
     registers = make_registers(tmp_path, second)
     code, out = run(
         ["verify", "--registers", str(registers)], {"REGISTER_SOURCE_UP": str(tmp_path)}
@@ -280,8 +282,10 @@ def test_source_checkout_not_a_repository(
     assert "is not a git repository" in out
 
 
-def test_hostile_paths_never_reach_git(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> None:
-    repo, _, second = upstream
+def test_hostile_paths_never_reach_git(
+    tmp_path: Path, two_commits: tuple[GitRepo, str, str]
+) -> None:
+    repo, _, second = two_commits
     registers = make_registers(tmp_path, second)
     text = (registers / "t.yaml").read_text(encoding="utf-8")
     target = tmp_path / "x"  # what git would write, were the path handed to it as an option
@@ -328,8 +332,8 @@ sources:
     assert not pwned.exists()
 
 
-def test_sync_then_verify_from_cache(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> None:
-    repo, _, second = upstream
+def test_sync_then_verify_from_cache(tmp_path: Path, two_commits: tuple[GitRepo, str, str]) -> None:
+    repo, _, second = two_commits
     registers = make_registers(tmp_path, second)
     builder.edit_sources(registers, "repo: null", f"repo: {repo.url}")
     env = {"REGISTER_CACHE": str(tmp_path / "cache")}
