@@ -194,14 +194,12 @@ def test_write_temp_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_sync_reads_sources_yaml_alone(tmp_path: Path) -> None:
-    registers = tmp_path / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(
+    sources = (
         "revisions: [r1]\nsources:\n  open-code: {title: O, repo: null, commit: 1234567, "
-        "claims: [a/**]}\n",
-        "utf-8",
+        "claims: [a/**]}\n"
     )
-    (registers / "broken.yaml").write_text("title: [unclosed\n", "utf-8")  # not sync's business
+    broken = {"broken.yaml": "title: [unclosed\n"}  # not sync's business
+    registers = builder.registers(tmp_path / "registers", sources, broken)
     code, out = run(["sync", "--registers", str(registers), "open-code"])
     assert code == 1
     assert "broken.yaml" not in out
@@ -209,13 +207,11 @@ def test_sync_reads_sources_yaml_alone(tmp_path: Path) -> None:
 
 
 def test_sync_reports_the_problems_of_sources_yaml(tmp_path: Path) -> None:
-    registers = tmp_path / "registers"
-    registers.mkdir()
     pwned = tmp_path / "pwned"
-    (registers / "sources.yaml").write_text(
+    registers = builder.registers(
+        tmp_path / "registers",
         f"revisions: [r1]\nsources:\n  up: {{title: U, repo: 'ext::sh -c touch% {pwned}', "
         "commit: 1234567, claims: [a/**]}\n",
-        "utf-8",
     )
     code, out = run(["sync", "--registers", str(registers)])
     assert code == 1

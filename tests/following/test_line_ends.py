@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+import builder
 from compat_register.cli import main
 from gitrepo import GitRepo
 from registerfiles import done_entry, register_head
@@ -15,8 +16,12 @@ from registerfiles import done_entry, register_head
 ENTRY = done_entry("['internal/a.go:2 “func A()”', internal/a.go:3]")
 
 
+def crlf_text(text: str) -> str:
+    return text.replace("\n", "\r\n")
+
+
 def crlf(path: Path, text: str) -> None:
-    path.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
+    path.write_bytes(crlf_text(text).encode("utf-8"))
 
 
 @pytest.fixture
@@ -28,14 +33,12 @@ def crlf_project(tmp_path: Path) -> tuple[Path, GitRepo, str, str, dict[str, str
     first = up.commit("one")
     up.write("internal/a.go", "package a\n// x\n// y\nfunc A() {}\nfunc B() {}\n")
     second = up.commit("two")
-    registers = tmp_path / "registers"
-    registers.mkdir()
     sources = (
         "revisions: [r1]\nsources:\n"
         f"  up: {{title: Up, repo: null, commit: {first}, claims: ['internal/**']}}\n"
     )
-    crlf(registers / "sources.yaml", sources)
-    crlf(registers / "t.yaml", register_head() + ENTRY)
+    files = {"t.yaml": crlf_text(register_head() + ENTRY)}
+    registers = builder.registers(tmp_path / "registers", crlf_text(sources), files)
     env = {"REGISTER_SOURCE_UP": str(up.root), "REGISTER_CACHE": str(tmp_path / "cache")}
     stamped = run(["stamp", "--registers", str(registers)], env)
     assert stamped.exit_code == 0, stamped.output
@@ -116,13 +119,13 @@ def test_a_new_lock_and_a_new_register_are_written_with_lf(tmp_path: Path) -> No
     written CRLF, so converting it to CRLF made its lines end in `\r\r\n`)."""
     up = GitRepo(tmp_path / "up")
     up.write("internal/a.go", "package a\nfunc A() {}\nfunc B() {}\n")
-    registers = tmp_path / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(
+    sources = (
         "revisions: [r1]\nsources:\n"
         f"  up: {{title: Up, repo: null, commit: {up.commit()}, claims: ['internal/**']}}\n"
     )
-    (registers / "t.yaml").write_text(register_head() + ENTRY)
+    registers = builder.registers(
+        tmp_path / "registers", sources, {"t.yaml": register_head() + ENTRY}
+    )
     env = {"REGISTER_SOURCE_UP": str(up.root), "REGISTER_CACHE": str(tmp_path / "cache")}
     assert run(["stamp", "--registers", str(registers)], env).exit_code == 0
     assert b"\r" not in (registers / "citations.lock").read_bytes()

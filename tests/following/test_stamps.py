@@ -121,9 +121,9 @@ def test_an_edited_line_is_changed_after_the_pin_moves(
     run(["stamp", "--registers", str(registers)])
     repo.write("src/a.go", CODE.replace("line 8\n", "line eight\n"))
     second = repo.commit()
-    sources = (registers / "sources.yaml").read_text(encoding="utf-8")
-    moved = sources.replace(f"commit: {repo.git('rev-parse', 'HEAD~1')[:7]}", f"commit: {second}")
-    (registers / "sources.yaml").write_text(moved, encoding="utf-8")
+    builder.edit_sources(
+        registers, f"commit: {repo.git('rev-parse', 'HEAD~1')[:7]}", f"commit: {second}"
+    )
     code, out = run(["verify", "--registers", str(registers)])
     assert code == 1
     # Moved by hand: the cause is said once, at the source, counting what it affects.
@@ -296,10 +296,8 @@ def test_fix_carries_the_stamps_of_the_citations_it_moves(
     lock.write_text(re.sub(r"(?m)^# pin .*\n", "", lock.read_text("utf-8")), "utf-8")
     repo.write("src/a.go", "new\n" + CODE)
     second = repo.commit()
-    sources = (registers / "sources.yaml").read_text(encoding="utf-8")
-    (registers / "sources.yaml").write_text(
-        sources.replace(f"commit: {repo.git('rev-parse', 'HEAD~1')[:7]}", f"commit: {second}"),
-        encoding="utf-8",
+    builder.edit_sources(
+        registers, f"commit: {repo.git('rev-parse', 'HEAD~1')[:7]}", f"commit: {second}"
     )
     assert verify_json(registers)["summary"]["moved"] == 1
     code, out = run(["fix", "--registers", str(registers)])
