@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import builder
 from compat_register import api
 from compat_register.history import repository
 from compat_register.history.snapshot import summarise
@@ -182,7 +183,8 @@ def test_outside_a_repository_there_is_no_history(
 
 
 def test_a_repository_without_commits_has_an_empty_history(tmp_path: Path) -> None:
-    GitRepo(tmp_path / "empty").write("registers/sources.yaml", "sources: {}\n")
+    GitRepo(tmp_path / "empty")
+    builder.registers(tmp_path / "empty" / "registers", "sources: {}\n")
     found = repository.read_history(tmp_path / "empty" / "registers", None)
     assert found.commits == [] and not found.shallow
 
