@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import builder
 from conftest import RunLine
 from gitrepo import GitRepo
 
@@ -122,20 +123,16 @@ def code_span(text: str) -> str:
 
 @pytest.fixture
 def go_and_schema(tmp_path: Path) -> GitRepo:
-    repo = GitRepo(tmp_path / "up")
-    repo.write(GO_FILE, GO)
-    repo.write(TS_FILE, TS)
-    repo.commit("the Go SDK and the spec's schema")
-    return repo
+    return builder.source(
+        tmp_path / "up", {GO_FILE: GO, TS_FILE: TS}, "the Go SDK and the spec's schema"
+    )[0]
 
 
 def project(root: Path, repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> str:
     """A project whose registers folder pins `repo`'s HEAD; the short commit."""
     commit = repo.git("rev-parse", "--short=7", "HEAD")
-    (root / "registers").mkdir(parents=True)
     path = Path(os.path.relpath(repo.root, root / "registers")).as_posix()
-    sources = SOURCES.format(commit=commit, path=path)
-    (root / "registers/sources.yaml").write_text(sources, encoding="utf-8")
+    builder.registers(root / "registers", SOURCES.format(commit=commit, path=path))
     monkeypatch.chdir(root)
     return commit
 
