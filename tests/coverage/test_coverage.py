@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+import builder
 from compat_register.cli import main
 from specrepo import NEW, NEW_PAGE, OLD, registers_for, spec_repo
 
@@ -256,9 +257,7 @@ def test_no_source_naming_statements_is_an_error(tmp_path: Path) -> None:
     repo, commit = spec_repo(tmp_path / "spec")
     registers = registers_for(tmp_path / "registers", commit, exclusions=None)
     text = (registers / "sources.yaml").read_text()
-    start = text.index("    coverage:")
-    end = text.index("  up:")
-    (registers / "sources.yaml").write_text(text[:start] + text[end:])
+    builder.edit_sources(registers, text[text.index("    coverage:") : text.index("  up:")], "")
     env = {"REGISTER_SOURCE_SPEC": str(repo.root), "REGISTER_CACHE": str(tmp_path / "cache")}
     result = run(registers, env)
     assert result.exit_code == 1
