@@ -28,7 +28,7 @@ IMPL = {"internal/server.go": "".join(f"func line{n}() {{}}\n" for n in range(1,
 
 
 def source(
-    root: Path, files: Mapping[str, str | bytes], message: str = "first"
+    root: Path, files: Mapping[str, str | bytes], message: str = "change"
 ) -> tuple[GitRepo, str]:
     """A git repository at `root` holding `files` (path -> text), committed; the repository
     and its commit."""

@@ -88,7 +88,7 @@ class History:
 
 
 def build_history(tmp_path: Path) -> History:
-    upstream, first = builder.source(tmp_path / "upstream", {"src/server.go": SERVER})
+    upstream, first = builder.source(tmp_path / "upstream", {"src/server.go": SERVER}, "first")
     upstream.write("src/server.go", "// a\n// b\n" + SERVER)
     second = upstream.commit("two lines above")
     project = GitRepo(tmp_path / "project")

@@ -43,7 +43,7 @@ REGISTER = (
 
 @pytest.fixture
 def up_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, GitRepo]:
-    repo, first = builder.source(tmp_path / "up", {"src/a.go": CODE})
+    repo, first = builder.source(tmp_path / "up", {"src/a.go": CODE}, "first")
     sources = SOURCES.format(commit=first)
     registers = builder.registers(tmp_path / "registers", sources, {"t.yaml": REGISTER})
     monkeypatch.setenv("REGISTER_SOURCE_UP", str(repo.root))

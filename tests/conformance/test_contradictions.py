@@ -47,7 +47,7 @@ def entry(entry_id: str, state: str, concept: str, cited: str = "mcp/server.go:1
 @pytest.fixture
 def registers(tmp_path: Path, run_line: RunLine) -> Path:
     files = {"mcp/server.go": "package mcp\n", "internal/proxy.go": "package internal\n"}
-    _, commit = builder.source(tmp_path / "go-sdk", files)
+    _, commit = builder.source(tmp_path / "go-sdk", files, "first")
     go = (
         register_head("Go", "GO", subject="go-sdk")
         + entry("GO-01", "done", "mcp.ping")

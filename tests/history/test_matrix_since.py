@@ -32,7 +32,7 @@ ENTRY = """  - id: T-01
 def test_each_cell_says_since_when_its_entry_holds_its_state(
     tmp_path: Path, run_line: RunLine
 ) -> None:
-    _, pin = builder.source(tmp_path / "up", {"src/a.go": "package a\n"})
+    _, pin = builder.source(tmp_path / "up", {"src/a.go": "package a\n"}, "first")
     project = GitRepo(tmp_path / "project")
     files = {"concepts.yaml": CONCEPTS, "t.yaml": register_head() + ENTRY.format(state="missing")}
     builder.registers(project.root / "registers", SOURCES.format(commit=pin[:12]), files)

@@ -38,7 +38,7 @@ def make_project(root: Path, pinned: int = 0) -> tuple[str, str]:
     `root/registers` (FILES register files citing the first commit's lines); returns the
     two commits. Pinned at the first commit (`pinned=0`) they are stamped; pinned at the
     second (`pinned=1`) every citation has moved and none is stamped."""
-    repo, first = builder.source(root / "up", {"src/a.go": CODE}, "change")
+    repo, first = builder.source(root / "up", {"src/a.go": CODE})
     repo.write("src/a.go", "new\n" + CODE)
     second = repo.commit()
     files = {}

@@ -178,7 +178,8 @@ def build_world(root: Path) -> World:
     T-03's second citation names line 14 for a quote on line 17: `register fix` re-anchors
     it; bumping to `second` moves T-01, changes T-02's `Close` line, renames util.go and
     deletes T-03's lines."""
-    up, first = builder.source(root / "up", {"src/server.go": SERVER, "src/util.go": UTIL})
+    files = {"src/server.go": SERVER, "src/util.go": UTIL}
+    up, first = builder.source(root / "up", files, "first")
     up.write("src/server.go", second_server())
     up.mv("src/util.go", "src/join.go")
     second = up.commit("second")
