@@ -55,10 +55,7 @@ def moves(tmp_path: Path) -> tuple[GitRepo, str]:
 
 def build_upstream(root: Path) -> tuple[GitRepo, str]:
     """The upstream repository, its history and the sha of its first commit (the pin)."""
-    repo = GitRepo(root)
-    repo.write("src/server.go", SERVER)
-    repo.write("docs/guide.md", GUIDE)
-    first = repo.commit("first")
+    repo, first = builder.source(root, {"src/server.go": SERVER, "docs/guide.md": GUIDE}, "first")
     text = "// header\n// more\n// more\n" + SERVER
     repo.write("src/server.go", text)
     repo.commit("lines inserted above")
@@ -279,9 +276,10 @@ def test_json_report(pinned_first: tuple[Path, dict[str, str], GitRepo]) -> None
 
 
 def test_what_bump_cannot_decide_is_flagged_in_text_and_json(tmp_path: Path) -> None:
-    repo = GitRepo(tmp_path / "upstream")
-    repo.write("src/client.go", 'package a\n\nfunc a() {\n\tcase "text/event-stream":\n}\n')
-    first = repo.commit()
+    repo, first = builder.source(
+        tmp_path / "upstream",
+        {"src/client.go": 'package a\n\nfunc a() {\n\tcase "text/event-stream":\n}\n'},
+    )
     repo.write("src/client.go", "package a\n\nfunc a() {\n}\n")
     repo.write("src/server.go", 'package a\n\nfunc b() {\n\tcase "text/event-stream":\n}\n')
     repo.commit()
@@ -358,9 +356,7 @@ def test_unknown_source_is_a_usage_error(
 
 
 def test_a_rename_out_of_every_claim_gets_a_prefix(tmp_path: Path) -> None:
-    repo = GitRepo(tmp_path / "upstream")
-    repo.write("docs/guide.md", GUIDE)
-    first = repo.commit()
+    repo, first = builder.source(tmp_path / "upstream", {"docs/guide.md": GUIDE})
     repo.mv("docs/guide.md", "elsewhere/guide.md")
     repo.commit()
     registers = make_registers(tmp_path, first)

@@ -77,11 +77,11 @@ def registers_for(root: Path, commit: str, path: str, quotes: bool = False, more
 
 @pytest.fixture
 def reformatted(tmp_path: Path) -> tuple[GitRepo, str]:
-    repo = GitRepo(tmp_path / "up")
-    repo.write("src/conn.go", CODE)
-    repo.write("docs/spec.md", SPEC)
-    repo.write("docs/notes.txt", NOTES)
-    first = repo.commit("first")
+    repo, first = builder.source(
+        tmp_path / "up",
+        {"src/conn.go": CODE, "docs/spec.md": SPEC, "docs/notes.txt": NOTES},
+        "first",
+    )
     repo.write("src/conn.go", EDITED)
     repo.write("docs/spec.md", SPEC.replace("**MUST**", "MUST"))
     repo.write("docs/notes.txt", NOTES.replace("**SHOULD**", "SHOULD"))
@@ -153,11 +153,11 @@ def test_a_stamp_of_code_sees_the_four_edits(
 
 
 def test_against_predicts_the_four_edits_stale(tmp_path: Path) -> None:
-    repo = GitRepo(tmp_path / "impl")
-    repo.write("src/conn.go", CODE)
-    repo.write("docs/spec.md", SPEC)
-    repo.write("docs/notes.txt", NOTES)
-    first = repo.commit("code")
+    repo, first = builder.source(
+        tmp_path / "impl",
+        {"src/conn.go": CODE, "docs/spec.md": SPEC, "docs/notes.txt": NOTES},
+        "code",
+    )
     registers = registers_for(repo.root, first[:7], "..")
     repo.commit("register")
     repo.write("src/conn.go", EDITED)
@@ -255,9 +255,7 @@ DOC = "# Guide\n\nFirst paragraph.\n\nSecond paragraph.\n\n\nThird paragraph.\n"
 def test_blank_lines_inside_a_cited_markdown_range(
     tmp_path: Path, edit: tuple[str, str], kind: str, lines: list[int]
 ) -> None:
-    repo = GitRepo(tmp_path / "up")
-    repo.write("docs/guide.md", DOC)
-    first = repo.commit("first")
+    repo, first = builder.source(tmp_path / "up", {"docs/guide.md": DOC}, "first")
     repo.write("docs/guide.md", DOC.replace(*edit))
     repo.commit("edited")
     sources = SOURCES.format(commit=first[:7], path="../up", more="")

@@ -28,9 +28,9 @@ def crlf(path: Path, text: str) -> None:
 def crlf_project(tmp_path: Path) -> tuple[Path, GitRepo, str, str, dict[str, str]]:
     """Registers whose files are all CRLF, citing a repository where the cited lines move
     down by two in its second commit; the lock stamped (and then made CRLF)."""
-    up = GitRepo(tmp_path / "up")
-    up.write("internal/a.go", "package a\nfunc A() {}\nfunc B() {}\n")
-    first = up.commit("one")
+    up, first = builder.source(
+        tmp_path / "up", {"internal/a.go": "package a\nfunc A() {}\nfunc B() {}\n"}, "one"
+    )
     up.write("internal/a.go", "package a\n// x\n// y\nfunc A() {}\nfunc B() {}\n")
     second = up.commit("two")
     sources = (

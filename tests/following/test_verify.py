@@ -45,12 +45,16 @@ func handle(req Request) {
 
 @pytest.fixture
 def two_commits(tmp_path: Path) -> tuple[GitRepo, str, str]:
-    repo = GitRepo(tmp_path / "upstream")
-    repo.write("docs/spec.mdx", SPEC_V1)
-    repo.write("src/server.go", SERVER_V1)
-    repo.write("old.md", "gone soon\n")
-    repo.write("logo.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00binary")
-    first = repo.commit("first")
+    repo, first = builder.source(
+        tmp_path / "upstream",
+        {
+            "docs/spec.mdx": SPEC_V1,
+            "src/server.go": SERVER_V1,
+            "old.md": "gone soon\n",
+            "logo.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00binary",
+        },
+        "first",
+    )
     repo.write("src/server.go", "// header\n// more\n// more\n" + SERVER_V1)
     repo.write("docs/spec.mdx", SPEC_V1.replace("This line will be deleted.\n", ""))
     repo.rm("old.md")
