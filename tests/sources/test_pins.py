@@ -81,9 +81,7 @@ def test_a_clone_without_the_pin_falls_back_to_the_cache(laptop) -> None:
 
 def test_the_hint_names_each_place_tried_in_order(laptop) -> None:
     registers, upstream, sha, env = laptop
-    old = GitRepo(registers.parent / "old")
-    old.write("README", "old\n")
-    old.commit("old")
+    old, _ = builder.source(registers.parent / "old", {"README": "old\n"}, "old")
     shutil.rmtree(registers.parent / "clone")
     (registers.parent / "clone").symlink_to(old.root)
     (Path(env["REGISTER_CACHE"]) / "up.git").mkdir(parents=True)  # no repository
