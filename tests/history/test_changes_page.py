@@ -230,9 +230,7 @@ def test_a_clone_of_one_commit_builds(history: History, tmp_path: Path) -> None:
 
 
 def test_a_damaged_repository_is_one_line(tmp_path: Path) -> None:
-    repo = GitRepo(tmp_path / "damaged")
-    repo.write("registers/t.yaml", "title: T\n")
-    repo.commit("first")
+    repo, _ = builder.source(tmp_path / "damaged", {"registers/t.yaml": "title: T\n"}, "first")
     repo.write("registers/t.yaml", "title: U\n")
     repo.commit("second")
     blob = repo.git("rev-parse", "HEAD~1:registers/t.yaml")

@@ -241,10 +241,7 @@ def test_verify_against_flags_the_same_edits(
     tmp_path: Path, run_line: RunLine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The register lives in the repository it cites (a pull request's check)."""
-    repo = GitRepo(tmp_path / "up")
-    repo.write(GO_FILE, GO)
-    repo.write(TS_FILE, TS)
-    repo.commit("code")
+    repo, _ = builder.source(tmp_path / "up", {GO_FILE: GO, TS_FILE: TS}, "code")
     _imported_register(repo.root, repo, run_line, monkeypatch)
     repo.commit("register")
     _markup_only_edits(repo)
