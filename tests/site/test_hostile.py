@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 import browsing
+import builder
 import engines
 from compat_register.site.extensions import mkdocs_yaml
 from conftest import RunLine
@@ -103,9 +104,7 @@ def plugin_build(tmp_path_factory: pytest.TempPathFactory, engine: str) -> Path:
     root = tmp_path_factory.mktemp(engine)
     repo = GitRepo(root)
     shutil.copytree(HOSTILE, root / "registers")
-    (root / "docs").mkdir()
-    (root / "docs" / "index.md").write_text("# Home\n")
-    (root / "mkdocs.yml").write_text(PLUGIN_SITE + mkdocs_yaml())
+    builder.site(root, PLUGIN_SITE + mkdocs_yaml(), {"index.md": "# Home\n"})
     repo.commit(SUBJECT)
     hostile = root / "registers" / "hos.yaml"
     hostile.write_text(hostile.read_text().replace("state: n/a", "state: missing"))
