@@ -71,13 +71,12 @@ def edit_sources(folder: Path, old: str, new: str) -> None:
     sources.write_text(sources.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
 
 
-def golden(root: Path, pin: str = "", case: str = "basic") -> Path:
-    """`root/registers`: a copy of tests/golden/CASE's registers, `impl` pinned at `pin`
-    when given (a commit of a checkout the test made)."""
+def golden(root: Path, pin: str) -> Path:
+    """`root/registers`: a copy of tests/golden/basic's registers, `impl` pinned at `pin`
+    (a commit of a checkout the test made)."""
     folder = root / "registers"
-    shutil.copytree(GOLDEN / case / "registers", folder)
-    if pin:
-        edit_sources(folder, GOLDEN_PIN, pin)
+    shutil.copytree(GOLDEN / "basic" / "registers", folder)
+    edit_sources(folder, GOLDEN_PIN, pin)
     return folder
 
 
