@@ -1,16 +1,25 @@
-"""Shared fixtures: `run_line` runs the `register` command in-process, like a shell would."""
+"""Shared fixtures: `run_line` runs the `register` command in-process, like a shell would;
+`go_registers` and `history` are projects tests/builder.py and tests/historyrepo.py build;
+`browser`, `browser_without_js` and `axe_script` drive headless Chromium (tests/browsing.py);
+`site` and `excerpt_site` are the sites the browser tests read (tests/sites.py), served."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 from hypothesis import is_hypothesis_test, settings
 
+import axecheck
+import browsing
+import builder
+import sites
 import tiers
 from compat_register.cli import main
+from historyrepo import History, build_history
 
 RunLine = Callable[[Sequence[str]], Result]
 
@@ -96,3 +105,44 @@ def run_line() -> RunLine:
         return CliRunner().invoke(main, list(args), prog_name="register")
 
     return run
+
+
+@pytest.fixture
+def go_registers(tmp_path: Path) -> Path:
+    """A registers folder of one unpinned-checkout subject, the Go SDK (builder.go_registers)."""
+    return builder.go_registers(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory: pytest.TempPathFactory) -> History:
+    """The project of tests/historyrepo.py, with its history, for tests that only read it."""
+    return build_history(tmp_path_factory.mktemp("history"))
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """Headless Chromium, one for each test module that asks."""
+    yield from browsing.chromium(tmp_path_factory.mktemp("chromium-profile"))
+
+
+@pytest.fixture(scope="module")
+def browser_without_js(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    yield from browsing.chromium(tmp_path_factory.mktemp("chromium-profile"), javascript=False)
+
+
+@pytest.fixture(scope="module")
+def axe_script() -> str:
+    return axecheck.script()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The repository's own site and a hostile register, built strict and served; its URL."""
+    yield from browsing.built_and_served(sites.repository_site(tmp_path_factory.mktemp("site")))
+
+
+@pytest.fixture(scope="module")
+def excerpt_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The golden registers pinned to a real checkout, built strict and served; its URL."""
+    root = tmp_path_factory.mktemp("excerpts")
+    yield from browsing.built_and_served(root, sites.excerpt_site(root))

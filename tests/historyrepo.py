@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import builder
 from compat_register import api
 from gitrepo import GitRepo
 from registerfiles import register_head
@@ -87,9 +88,7 @@ class History:
 
 
 def build_history(tmp_path: Path) -> History:
-    upstream = GitRepo(tmp_path / "upstream")
-    upstream.write("src/server.go", SERVER)
-    first = upstream.commit("first")
+    upstream, first = builder.source(tmp_path / "upstream", {"src/server.go": SERVER}, "first")
     upstream.write("src/server.go", "// a\n// b\n" + SERVER)
     second = upstream.commit("two lines above")
     project = GitRepo(tmp_path / "project")
@@ -99,9 +98,9 @@ def build_history(tmp_path: Path) -> History:
     def commit(name: str, message: str) -> None:
         history.commits[name] = project.commit(message)
 
-    project.write("registers/sources.yaml", SOURCES.format(commit=first[:12]))
     # line 4 is a wrong line for the quote (it is on line 3): `register fix` re-anchors it
-    project.write("registers/t.yaml", t + T01.format(state="missing", line=4) + T02)
+    files = {"t.yaml": t + T01.format(state="missing", line=4) + T02}
+    builder.registers(history.registers, SOURCES.format(commit=first[:12]), files)
     commit("start", "Start the registers")
     project.write("registers/ext.yaml", EXT)
     commit("register", "Add the ext register")

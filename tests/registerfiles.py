@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 
 def register_head(title: str = "Test", prefix: str = "T", subject: str = "up") -> str:
     """A valid register header ending in `entries:`, for a test to append its entries to."""
@@ -72,13 +70,3 @@ sources:
   go-sdk: {title: Go SDK, repo: null, commit: 3d6450fab12, claims: ['mcp/**']}
 """
 """One unpinned-checkout subject, the Go SDK, for conformance results to be recorded for."""
-
-
-def go_registers(root: Path) -> Path:
-    """`root/registers`: GO_SOURCES and one register of the Go SDK, GO-01 done."""
-    folder = root / "registers"
-    folder.mkdir()
-    (folder / "sources.yaml").write_text(GO_SOURCES)
-    head = register_head("Go", "GO", subject="go-sdk")
-    (folder / "go.yaml").write_text(head + done_entry("[mcp/server.go:1]", "GO-01"))
-    return folder

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import builder
 from gitrepo import GitRepo
 from registerfiles import register_head
 
@@ -140,9 +141,7 @@ EXCLUSIONS = f"""exclusions:
 
 def registers_for(root: Path, commit: str, exclusions: str | None = EXCLUSIONS) -> Path:
     """A registers folder citing the spec at `commit`."""
-    root.mkdir(parents=True, exist_ok=True)
-    (root / "sources.yaml").write_text(SOURCES.format(old=OLD, new=NEW, commit=commit))
-    (root / "t.yaml").write_text(REGISTER)
+    files = {"t.yaml": REGISTER}
     if exclusions is not None:
-        (root / "exclusions.yaml").write_text(exclusions)
-    return root
+        files["exclusions.yaml"] = exclusions
+    return builder.registers(root, SOURCES.format(old=OLD, new=NEW, commit=commit), files)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+import builder
 from compat_register.cli import main
 from gitrepo import GitRepo
 from registerfiles import register_head
@@ -41,14 +42,10 @@ REGISTER = (
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, GitRepo]:
-    repo = GitRepo(tmp_path / "up")
-    repo.write("src/a.go", CODE)
-    first = repo.commit("first")
-    registers = tmp_path / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(SOURCES.format(commit=first), encoding="utf-8")
-    (registers / "t.yaml").write_text(REGISTER, encoding="utf-8")
+def up_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, GitRepo]:
+    repo, first = builder.source(tmp_path / "up", {"src/a.go": CODE}, "first")
+    sources = SOURCES.format(commit=first)
+    registers = builder.registers(tmp_path / "registers", sources, {"t.yaml": REGISTER})
     monkeypatch.setenv("REGISTER_SOURCE_UP", str(repo.root))
     return registers, repo
 
@@ -59,16 +56,16 @@ def run(*args: str) -> Result:
     return result
 
 
-def test_verify_tells_a_hand_moved_pin_to_run_bump(project: tuple[Path, GitRepo]) -> None:
-    registers, repo = project
+def test_verify_tells_a_hand_moved_pin_to_run_bump(up_project: tuple[Path, GitRepo]) -> None:
+    registers, repo = up_project
     assert run("stamp", "--registers", str(registers)).exit_code == 0
     first = repo.git("rev-parse", "HEAD")
     lock = (registers / "citations.lock").read_text(encoding="utf-8")
     assert f"# pin up {first}\n" in lock
     repo.write("src/a.go", "// new\n// lines\n" + CODE)
     second = repo.commit("two lines on top")
+    builder.edit_sources(registers, first, second)  # by hand
     sources = registers / "sources.yaml"
-    sources.write_text(sources.read_text().replace(first, second))  # by hand
 
     done = run("verify", "--registers", str(registers))
     assert done.exit_code == 1
@@ -88,7 +85,7 @@ def test_verify_tells_a_hand_moved_pin_to_run_bump(project: tuple[Path, GitRepo]
     assert fixed.exit_code == 1 and "fixed:" not in fixed.stdout
     assert fixed.stdout.count(": error: ") == 1
 
-    sources.write_text(sources.read_text().replace(second, first))  # the advice, followed
+    builder.edit_sources(registers, second, first)  # the advice, followed
     bumped = run("bump", "--registers", str(registers), "up", second)
     assert bumped.exit_code == 0, bumped.output
     assert f"# pin up {second}\n" in (registers / "citations.lock").read_text(encoding="utf-8")
@@ -98,23 +95,21 @@ def test_verify_tells_a_hand_moved_pin_to_run_bump(project: tuple[Path, GitRepo]
 
 
 def test_a_hand_moved_pin_that_broke_nothing_is_not_reported(
-    project: tuple[Path, GitRepo],
+    up_project: tuple[Path, GitRepo],
 ) -> None:
-    registers, repo = project
+    registers, repo = up_project
     assert run("stamp", "--registers", str(registers)).exit_code == 0
     first = repo.git("rev-parse", "HEAD")
     repo.write("src/b.go", "other\n")
     second = repo.commit("another file")
-    sources = registers / "sources.yaml"
-    sources.write_text(sources.read_text().replace(first, second))
+    builder.edit_sources(registers, first, second)
     done = run("verify", "--registers", str(registers))
     assert done.exit_code == 0, done.output
 
 
-def test_a_branch_as_pin_is_one_error_in_verify(project: tuple[Path, GitRepo]) -> None:
-    registers, repo = project
-    sources = registers / "sources.yaml"
-    sources.write_text(sources.read_text().replace(repo.git("rev-parse", "HEAD"), "main"))
+def test_a_branch_as_pin_is_one_error_in_verify(up_project: tuple[Path, GitRepo]) -> None:
+    registers, repo = up_project
+    builder.edit_sources(registers, repo.git("rev-parse", "HEAD"), "main")
     done = run("verify", "--registers", str(registers))
     assert done.exit_code == 1
     errors = [line for line in done.stdout.splitlines() if ": error: " in line]
@@ -123,8 +118,8 @@ def test_a_branch_as_pin_is_one_error_in_verify(project: tuple[Path, GitRepo]) -
     assert "git rev-parse main, in a clone of up" in errors[0]
 
 
-def test_fix_counts_a_fixed_citation_once(project: tuple[Path, GitRepo]) -> None:
-    registers, repo = project
+def test_fix_counts_a_fixed_citation_once(up_project: tuple[Path, GitRepo]) -> None:
+    registers, repo = up_project
     text = (registers / "t.yaml").read_text(encoding="utf-8")
     (registers / "t.yaml").write_text(text.replace("src/a.go:9 “line 9”", "src/a.go:3 “line 9”"))
     done = run("fix", "--registers", str(registers))
@@ -175,8 +170,8 @@ def test_an_id_shaped_word_far_from_every_prefix_stays_text(
     assert run("check", "--registers", ".").stdout == "0 errors, 0 warnings\n"
 
 
-def test_a_quote_that_is_nowhere_shows_the_cited_lines(project: tuple[Path, GitRepo]) -> None:
-    registers, repo = project
+def test_a_quote_that_is_nowhere_shows_the_cited_lines(up_project: tuple[Path, GitRepo]) -> None:
+    registers, repo = up_project
     text = (registers / "t.yaml").read_text(encoding="utf-8")
     (registers / "t.yaml").write_text(text.replace("“line 9”", "“lien 9”"), encoding="utf-8")
     done = run("verify", "--registers", str(registers))

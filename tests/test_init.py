@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+import builder
 import engines
 from compat_register import api
 from compat_register.scaffold import newproject as project
@@ -36,8 +37,7 @@ def spec_clone(root: Path) -> GitRepo:
 
 def repin(project_dir: Path, sha: str) -> None:
     """Point the example's source at `sha`, as an author moving a pin to a fork would."""
-    sources = project_dir / "registers" / "sources.yaml"
-    sources.write_text(sources.read_text(encoding="utf-8").replace(PIN, sha), encoding="utf-8")
+    builder.edit_sources(project_dir / "registers", PIN, sha)
 
 
 def test_init_then_check_verify_and_strict_build(
@@ -311,7 +311,7 @@ def test_init_s_sources_yaml_has_an_example_of_every_key(tmp_path: Path, run_lin
     for name, keys in wanted.items():
         assert set(keys) - {"_meta"} <= written[name], name  # _meta: once is enough
     assert "_meta" in written["source"]
-    (tmp_path / "sources.yaml").write_text(uncommented(text), encoding="utf-8")
+    builder.registers(tmp_path, uncommented(text))
     checked = run_line(["check", "--registers", str(tmp_path)])
     assert checked.exit_code == 0, checked.output
 

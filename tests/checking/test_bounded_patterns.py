@@ -13,9 +13,9 @@ import random
 import re
 from pathlib import Path
 
+import builder
 from commands import register
 from compat_register.model.patterns import compile_pattern, glob_regex
-from gitrepo import GitRepo
 from registerfiles import done_entry, register_head
 
 LONG_PATH = "/".join(["a" * 50] * 6) + "/x.txt"
@@ -26,19 +26,13 @@ glob explore more combinations than it could ever finish."""
 def project(tmp_path: Path, source: str, what: str = "w.", cite: str = "") -> Path:
     """registers/ over a real repository `up` holding LONG_PATH; `source` is the rest of the
     `up:` mapping of sources.yaml (its claims, its markdown globs), `links:` may follow."""
-    up = GitRepo(tmp_path / "up")
-    up.write(LONG_PATH, "one\ntwo\n")
-    sha = up.commit("add")
-    registers = tmp_path / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(
+    _, sha = builder.source(tmp_path / "up", {LONG_PATH: "one\ntwo\n"}, "add")
+    sources = (
         f"revisions: [2025-06-18]\nsources:\n  up: {{title: Up, repo: null, commit: {sha}, "
-        f"path: ../up, {source}",
-        "utf-8",
+        f"path: ../up, {source}"
     )
     entry = done_entry(f"['{cite or LONG_PATH}:1 \"one\"']").replace("what: w.", f"what: {what}")
-    (registers / "t.yaml").write_text(register_head() + entry, "utf-8")
-    return registers
+    return builder.registers(tmp_path / "registers", sources, {"t.yaml": register_head() + entry})
 
 
 def test_a_backtracking_link_pattern_is_matched_in_linear_time(tmp_path: Path) -> None:

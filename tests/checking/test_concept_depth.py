@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import builder
 from commands import register
 from compat_register.model.concepts import MAX_DEPTH, Concept, Concepts
 from compat_register.model.positions import Where
@@ -19,14 +20,11 @@ DEEP = 5_000
 
 
 def chain_project(root: Path) -> None:
-    registers = root / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(REVISION_SOURCES, "utf-8")
     items = ["concepts:\n  - id: c0\n    title: C0\n"]
     items += [f"  - id: c{n}\n    title: C{n}\n    parent: c{n - 1}\n" for n in range(1, DEEP)]
-    (registers / "concepts.yaml").write_text("".join(items), "utf-8")
     entry = revision_entry(1, concept=f"c{DEEP - 1}")
-    (registers / "t.yaml").write_text(register_head() + entry, "utf-8")
+    files = {"concepts.yaml": "".join(items), "t.yaml": register_head() + entry}
+    builder.registers(root / "registers", REVISION_SOURCES, files)
 
 
 def test_a_chain_5000_deep_is_one_located_error_and_every_output_finishes(

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import builder
 from compat_register import api
 from conftest import RunLine
 from registerfiles import REVISION_SOURCES as SOURCES
@@ -25,10 +26,10 @@ CONCEPTS = """concepts:
 
 
 def check(tmp_path: Path, run_line: RunLine, concepts: str | None, *entries: str):  # type: ignore[no-untyped-def]
-    (tmp_path / "sources.yaml").write_text(SOURCES, encoding="utf-8")
-    (tmp_path / "t.yaml").write_text(register_head() + "".join(entries), encoding="utf-8")
+    files = {"t.yaml": register_head() + "".join(entries)}
     if concepts is not None:
-        (tmp_path / "concepts.yaml").write_text(concepts, encoding="utf-8")
+        files["concepts.yaml"] = concepts
+    builder.registers(tmp_path, SOURCES, files)
     return run_line(["check", "--registers", str(tmp_path), "--strict"])
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+import builder
 from conftest import RunLine
 from registerfiles import REVISION_SOURCES as SOURCES
 from registerfiles import register_head
@@ -13,8 +14,7 @@ from registerfiles import revision_entry as entry
 
 
 def check(tmp_path: Path, run_line: RunLine, *entries: str, strict: bool = False):  # type: ignore[no-untyped-def]
-    (tmp_path / "sources.yaml").write_text(SOURCES, encoding="utf-8")
-    (tmp_path / "t.yaml").write_text(register_head() + "".join(entries), encoding="utf-8")
+    builder.registers(tmp_path, SOURCES, {"t.yaml": register_head() + "".join(entries)})
     return run_line(["check", "--registers", str(tmp_path), *(["--strict"] if strict else [])])
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import builder
 from compat_register import api
 from compat_register.checking import references
 from compat_register.model.registers import LinkPattern
@@ -163,10 +164,7 @@ def register(prefix: str, entries: dict[int, str]) -> str:
 
 
 def check(tmp_path: Path, files: dict[str, str]) -> api.Checked:
-    (tmp_path / "sources.yaml").write_text(SOURCES, encoding="utf-8")
-    for name, text in files.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    return api.check(tmp_path)
+    return api.check(builder.registers(tmp_path, SOURCES, files))
 
 
 def backlinks(checked: api.Checked) -> dict[str, list[str]]:

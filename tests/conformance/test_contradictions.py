@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+import builder
 from compat_register import api
 from compat_register.conformance.measurements import cell_status, entry_checks
 from conftest import RunLine
-from gitrepo import GitRepo
 from registerfiles import register_head
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "conformance"
@@ -45,16 +45,10 @@ def entry(entry_id: str, state: str, concept: str, cited: str = "mcp/server.go:1
 
 
 @pytest.fixture
-def registers(tmp_path: Path, run_line: RunLine) -> Path:
-    source = GitRepo(tmp_path / "go-sdk")
-    source.write("mcp/server.go", "package mcp\n")
-    source.write("internal/proxy.go", "package internal\n")
-    commit = source.commit("first")
-    folder = tmp_path / "registers"
-    folder.mkdir()
-    (folder / "sources.yaml").write_text(SOURCES.format(commit=commit))
-    (folder / "concepts.yaml").write_text(CONCEPTS)
-    (folder / "go.yaml").write_text(
+def with_records(tmp_path: Path, run_line: RunLine) -> Path:
+    files = {"mcp/server.go": "package mcp\n", "internal/proxy.go": "package internal\n"}
+    _, commit = builder.source(tmp_path / "go-sdk", files, "first")
+    go = (
         register_head("Go", "GO", subject="go-sdk")
         + entry("GO-01", "done", "mcp.ping")
         + entry("GO-02", "done", "mcp.completion")
@@ -63,9 +57,13 @@ def registers(tmp_path: Path, run_line: RunLine) -> Path:
         + entry("GO-05", "partial", "mcp.ping")
         + entry("GO-06", "done", "mcp.meta")
     )
-    (folder / "mx.yaml").write_text(
-        register_head("Mx", "MX", subject="mcpx")
-        + entry("MX-01", "done", "mcp.ping", "internal/proxy.go:1")
+    mx = register_head("Mx", "MX", subject="mcpx") + entry(
+        "MX-01", "done", "mcp.ping", "internal/proxy.go:1"
+    )
+    folder = builder.registers(
+        tmp_path / "registers",
+        SOURCES.format(commit=commit),
+        {"concepts.yaml": CONCEPTS, "go.yaml": go, "mx.yaml": mx},
     )
     args = ["--registers", str(folder), "--subject", "go-sdk"]
     baseline = ["--baseline", str(FIXTURES / "conformance-baseline.yml")]
@@ -89,10 +87,10 @@ def line_of(path: Path, text: str, after: str = "") -> int:
     return next(i for i, line in enumerate(lines) if i >= start and text in line) + 1
 
 
-def test_each_kind_of_contradiction_is_found_and_located(registers: Path) -> None:
-    go, record = registers / "go.yaml", registers / "conformance" / "go-sdk.json"
+def test_each_kind_of_contradiction_is_found_and_located(with_records: Path) -> None:
+    go, record = with_records / "go.yaml", with_records / "conformance" / "go-sdk.json"
     state = "status: {state:"
-    assert sorted(found(registers)) == sorted(
+    assert sorted(found(with_records)) == sorted(
         [
             ("go.yaml", line_of(go, state, "GO-01"), "GO-01", "conformance-done-fails"),
             ("go.yaml", line_of(go, state, "GO-02"), "GO-02", "conformance-done-fails"),
@@ -120,8 +118,8 @@ def test_each_kind_of_contradiction_is_found_and_located(registers: Path) -> Non
     )
 
 
-def test_the_messages_say_what_disagrees(registers: Path) -> None:
-    verified = api.with_conformance(api.verify_citations(registers))
+def test_the_messages_say_what_disagrees(with_records: Path) -> None:
+    verified = api.with_conformance(api.verify_citations(with_records))
     by_id = {d.id: d for d in verified.diagnostics if d.code.startswith("conformance-")}
     assert by_id["GO-01"].message.startswith("done, but conformance check ping fails for go-sdk")
     assert "(FAILURE in ping)" in by_id["GO-01"].message
@@ -131,39 +129,39 @@ def test_the_messages_say_what_disagrees(registers: Path) -> None:
 
 
 def test_verify_fails_on_a_contradiction_only_when_asked(
-    registers: Path, run_line: RunLine
+    with_records: Path, run_line: RunLine
 ) -> None:
-    plain = run_line(["verify", "--registers", str(registers)])
+    plain = run_line(["verify", "--registers", str(with_records)])
     assert plain.exit_code == 0, plain.output
     assert "conformance" not in plain.stdout
-    asked = run_line(["verify", "--registers", str(registers), "--conformance"])
+    asked = run_line(["verify", "--registers", str(with_records), "--conformance"])
     assert asked.exit_code == 1
     assert asked.stdout.count(": error: ") == 6 and asked.stdout.count(": warning: ") >= 1
 
 
 def test_a_claim_that_agrees_with_its_measurement_is_no_contradiction(
-    registers: Path, run_line: RunLine
+    with_records: Path, run_line: RunLine
 ) -> None:
-    go = registers / "go.yaml"
+    go = with_records / "go.yaml"
     text = go.read_text()
     for fixed in ("GO-01", "GO-02", "GO-03"):
         head, tail = text.split(f"id: {fixed}", 1)
         text = head + f"id: {fixed}" + tail.replace("state: done", "state: partial", 1)
     go.write_text(text.replace("state: missing", "state: done"))
-    (registers / "concepts.yaml").write_text(
+    (with_records / "concepts.yaml").write_text(
         CONCEPTS + "  - {id: mcp.client, title: Client, checks: [mcp-client-initialization, "
         "cimd-client-id-used]}\n"
     )
-    record = registers / "conformance" / "go-sdk.json"
+    record = with_records / "conformance" / "go-sdk.json"
     data = json.loads(record.read_text())
     data["baseline"]["server"] = ["completion-complete"]
     record.write_text(json.dumps(data, indent=2))
-    assert found(registers) == []
+    assert found(with_records) == []
 
 
-def test_a_cell_and_a_page_show_each_named_checks_latest_status(registers: Path) -> None:
-    checked = api.check(registers)
-    recorded = api.recorded(registers)
+def test_a_cell_and_a_page_show_each_named_checks_latest_status(with_records: Path) -> None:
+    checked = api.check(with_records)
+    recorded = api.recorded(with_records)
     entries = checked.registers.entries()
     concepts = checked.registers.concepts.by_id() if checked.registers.concepts else {}
     go_sdk = recorded.records["go-sdk"]
@@ -179,8 +177,8 @@ def test_a_cell_and_a_page_show_each_named_checks_latest_status(registers: Path)
     assert (completion.status, completion.baselined) == ("FAILURE", True)
 
 
-def test_the_site_shows_each_entrys_checks_and_lists_the_contradictions(registers: Path) -> None:
-    site = api.build_site(registers, api.SiteOptions(history=False)).site
+def test_the_site_shows_each_entrys_checks_and_lists_the_contradictions(with_records: Path) -> None:
+    site = api.build_site(with_records, api.SiteOptions(history=False)).site
     go = site.pages["registers/go.md"]
     section = go.split("## GO-02", 1)[1].split("\n## ", 1)[0]
     assert (
@@ -197,23 +195,23 @@ def test_the_site_shows_each_entrys_checks_and_lists_the_contradictions(register
     assert "go.yaml:" in row and "[GO-04](go.md#go-04)" in row
 
 
-def test_a_site_without_records_says_nothing_of_conformance(registers: Path) -> None:
-    for record in (registers / "conformance").iterdir():
+def test_a_site_without_records_says_nothing_of_conformance(with_records: Path) -> None:
+    for record in (with_records / "conformance").iterdir():
         record.unlink()
-    site = api.build_site(registers, api.SiteOptions(history=False)).site
+    site = api.build_site(with_records, api.SiteOptions(history=False)).site
     assert "Conformance" not in site.pages["registers/health.md"]
     assert "Conformance checks" not in site.pages["registers/go.md"]
 
 
-def test_the_matrix_cells_carry_their_checks(registers: Path, run_line: RunLine) -> None:
-    shown = run_line(["matrix", "--registers", str(registers), "--format", "json"])
+def test_the_matrix_cells_carry_their_checks(with_records: Path, run_line: RunLine) -> None:
+    shown = run_line(["matrix", "--registers", str(with_records), "--format", "json"])
     assert shown.exit_code == 0, shown.output
     rows = {row["concept"]: row for row in json.loads(shown.stdout)["rows"]}
     lifecycle = rows["mcp.lifecycle"]["cells"]["go-sdk"]
     assert lifecycle["checks"] == {"server-initialize": "SUCCESS", "never-run": None}
     assert "checks" not in rows["mcp.ping"]["cells"]["mcpx"]  # mcpx has no record
     assert "checks" not in rows["mcp.meta"]["cells"]["go-sdk"]  # its concept names none
-    site = api.build_site(registers, api.SiteOptions(history=False)).site
+    site = api.build_site(with_records, api.SiteOptions(history=False)).site
     page = next(
         text
         for uri, text in site.pages.items()

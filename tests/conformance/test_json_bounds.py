@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from conftest import RunLine
-from registerfiles import go_registers
 
 CHECK = {"id": "ping", "name": "Ping", "status": "SUCCESS", "timestamp": "2026-10-02T09:14:04Z"}
 HOSTILE = {
@@ -22,11 +21,6 @@ HOSTILE = {
 }
 
 
-@pytest.fixture
-def registers(tmp_path: Path) -> Path:
-    return go_registers(tmp_path)
-
-
 def with_value(data: object, value: str) -> str:
     """`data` as two-space JSON, its `"details"` written as the raw `value`."""
     return json.dumps(data, indent=2).replace('"@"', value)
@@ -34,31 +28,31 @@ def with_value(data: object, value: str) -> str:
 
 @pytest.mark.parametrize("kind", list(HOSTILE))
 def test_a_checks_json_out_of_bounds_is_one_located_line(
-    run_line: RunLine, registers: Path, tmp_path: Path, kind: str
+    run_line: RunLine, go_registers: Path, tmp_path: Path, kind: str
 ) -> None:
     value, said = HOSTILE[kind]
     results = tmp_path / "results" / "server-ping-2026-10-02T09-14-04-001Z"
     results.mkdir(parents=True)
     (results / "checks.json").write_text(with_value([{**CHECK, "details": "@"}], value))
     done = run_line(
-        ["conformance", "import", "--registers", str(registers), "--subject", "go-sdk"]
+        ["conformance", "import", "--registers", str(go_registers), "--subject", "go-sdk"]
         + [str(tmp_path / "results")]
     )
     assert done.exit_code == 1 and "internal error" not in done.output, done.output
     assert f"{results / 'checks.json'}:7:16: error: checks: {said}" in done.stdout.splitlines()
-    assert not (registers / "conformance").exists()
+    assert not (go_registers / "conformance").exists()
 
 
 @pytest.mark.parametrize("kind", list(HOSTILE))
 def test_a_record_out_of_bounds_is_one_located_line(
-    run_line: RunLine, registers: Path, kind: str
+    run_line: RunLine, go_registers: Path, kind: str
 ) -> None:
     value, said = HOSTILE[kind]
     record = {"format": 1, "subject": "go-sdk", "commit": "@", "baseline": None, "runs": []}
-    (registers / "conformance").mkdir()
-    (registers / "conformance" / "go-sdk.json").write_text(with_value(record, value))
-    done = run_line(["verify", "--registers", str(registers), "--offline", "--conformance"])
+    (go_registers / "conformance").mkdir()
+    (go_registers / "conformance" / "go-sdk.json").write_text(with_value(record, value))
+    done = run_line(["verify", "--registers", str(go_registers), "--offline", "--conformance"])
     assert done.exit_code == 1 and "internal error" not in done.output, done.output
-    where = f"{registers / 'conformance' / 'go-sdk.json'}:4:13"
+    where = f"{go_registers / 'conformance' / 'go-sdk.json'}:4:13"
     assert done.stdout.splitlines()[0].endswith(f"{said}"), done.stdout
     assert done.stdout.splitlines()[0].startswith(f"{where}: error: "), done.stdout

@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+import builder
 from compat_register.cli import main
 from specrepo import NEW, NEW_PAGE, OLD, registers_for, spec_repo
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+def spec_project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     repo, commit = spec_repo(tmp_path / "spec")
     registers = registers_for(tmp_path / "registers", commit)
     env = {"REGISTER_SOURCE_SPEC": str(repo.root), "REGISTER_CACHE": str(tmp_path / "cache")}
@@ -33,9 +34,9 @@ def statements(registers: Path, env: dict[str, str], *args: str) -> dict[str, ob
 
 
 def test_each_statement_s_state_keyword_heading_and_change(
-    project: tuple[Path, dict[str, str]],
+    spec_project: tuple[Path, dict[str, str]],
 ) -> None:
-    data = statements(*project)
+    data = statements(*spec_project)
     rows = {(s["revision"], s["path"].split("/")[-1], s["line"]): s for s in data["statements"]}  # type: ignore[index,union-attr]
     assert data["summary"] == {
         OLD: {"statements": 5, "cited": 1, "excluded": 0, "uncovered": 4},
@@ -76,9 +77,9 @@ def test_each_statement_s_state_keyword_heading_and_change(
 
 
 def test_a_cited_statement_reworded_in_the_next_revision_needs_a_look(
-    project: tuple[Path, dict[str, str]],
+    spec_project: tuple[Path, dict[str, str]],
 ) -> None:
-    registers, env = project
+    registers, env = spec_project
     data = statements(registers, env)
     page = "docs/specification/{}/basic/index.mdx"
     was = {"revision": OLD, "source": "spec", "path": page.format(OLD), "line": 12}
@@ -94,9 +95,9 @@ def test_a_cited_statement_reworded_in_the_next_revision_needs_a_look(
 
 
 def test_the_text_report_names_the_uncovered_ready_to_paste(
-    project: tuple[Path, dict[str, str]],
+    spec_project: tuple[Path, dict[str, str]],
 ) -> None:
-    registers, env = project
+    registers, env = spec_project
     result = run(registers, env, NEW)
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
@@ -112,18 +113,18 @@ def test_the_text_report_names_the_uncovered_ready_to_paste(
 
 
 def test_new_lists_only_what_a_revision_added_or_changed(
-    project: tuple[Path, dict[str, str]],
+    spec_project: tuple[Path, dict[str, str]],
 ) -> None:
-    data = statements(*project, "--new", NEW)
+    data = statements(*spec_project, "--new", NEW)
     listed = [(s["path"].split("/")[-1], s["line"]) for s in data["statements"]]  # type: ignore[index,union-attr]
     assert listed == [("index.mdx", 12), ("index.mdx", 16), ("index.mdx", 17), ("index.mdx", 20)]
     assert data["summary"] == {NEW: {"statements": 4, "cited": 0, "excluded": 1, "uncovered": 3}}
 
 
 def test_min_fails_below_the_threshold_and_a_revision_must_be_declared(
-    project: tuple[Path, dict[str, str]],
+    spec_project: tuple[Path, dict[str, str]],
 ) -> None:
-    registers, env = project
+    registers, env = spec_project
     low = run(registers, env, "--min", "50")
     assert low.exit_code == 1
     assert "error: spec: 2025-06-01: 33.3% covered, below --min 50%" in low.stdout
@@ -150,9 +151,9 @@ def test_a_stale_citation_covers_nothing(tmp_path: Path) -> None:
 
 
 def test_an_exclusion_moves_with_a_bump(
-    project: tuple[Path, dict[str, str]], tmp_path: Path
+    spec_project: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
-    registers, env = project
+    registers, env = spec_project
     repo_root = Path(env["REGISTER_SOURCE_SPEC"])
     from gitrepo import GitRepo
 
@@ -174,9 +175,9 @@ def test_an_exclusion_moves_with_a_bump(
 
 
 def test_an_exclusion_is_verified_and_fixed_like_any_citation(
-    project: tuple[Path, dict[str, str]],
+    spec_project: tuple[Path, dict[str, str]],
 ) -> None:
-    registers, env = project
+    registers, env = spec_project
     text = (registers / "exclusions.yaml").read_text().replace(":17 ", ":16 ")
     (registers / "exclusions.yaml").write_text(text)
     verified = CliRunner().invoke(
@@ -193,9 +194,9 @@ def test_an_exclusion_is_verified_and_fixed_like_any_citation(
 
 
 def test_exclusions_yaml_errors_are_located(
-    tmp_path: Path, project: tuple[Path, dict[str, str]]
+    tmp_path: Path, spec_project: tuple[Path, dict[str, str]]
 ) -> None:
-    registers, env = project
+    registers, env = spec_project
     (registers / "exclusions.yaml").write_text(
         "exclusions:\n  - statement: a/b.mdx:1\n    reson: typo\n"
     )
@@ -212,9 +213,9 @@ def test_exclusions_yaml_errors_are_located(
 
 
 def test_an_exclusion_of_a_cited_or_of_no_statement_is_a_warning(
-    project: tuple[Path, dict[str, str]],
+    spec_project: tuple[Path, dict[str, str]],
 ) -> None:
-    registers, env = project
+    registers, env = spec_project
     (registers / "exclusions.yaml").write_text(
         f"exclusions:\n  - statement: {OLD}/basic/index.mdx:12\n    reason: cited anyway.\n"
         f"  - statement: {OLD}/basic/index.mdx:2\n    reason: front matter.\n"
@@ -230,15 +231,19 @@ def test_an_exclusion_of_a_cited_or_of_no_statement_is_a_warning(
     )
 
 
-def test_a_warm_run_reads_the_cache_and_says_the_same(project: tuple[Path, dict[str, str]]) -> None:
-    registers, env = project
+def test_a_warm_run_reads_the_cache_and_says_the_same(
+    spec_project: tuple[Path, dict[str, str]],
+) -> None:
+    registers, env = spec_project
     cold = run(registers, env, "--format", "json").stdout
     assert (Path(env["REGISTER_CACHE"]) / "statements.json").exists()
     assert run(registers, env, "--format", "json").stdout == cold
 
 
-def test_exclusions_are_stamped_under_their_label(project: tuple[Path, dict[str, str]]) -> None:
-    registers, env = project
+def test_exclusions_are_stamped_under_their_label(
+    spec_project: tuple[Path, dict[str, str]],
+) -> None:
+    registers, env = spec_project
     stamped = CliRunner().invoke(
         main, ["stamp", "--registers", str(registers), "exclusions"], env=env
     )
@@ -252,9 +257,7 @@ def test_no_source_naming_statements_is_an_error(tmp_path: Path) -> None:
     repo, commit = spec_repo(tmp_path / "spec")
     registers = registers_for(tmp_path / "registers", commit, exclusions=None)
     text = (registers / "sources.yaml").read_text()
-    start = text.index("    coverage:")
-    end = text.index("  up:")
-    (registers / "sources.yaml").write_text(text[:start] + text[end:])
+    builder.edit_sources(registers, text[text.index("    coverage:") : text.index("  up:")], "")
     env = {"REGISTER_SOURCE_SPEC": str(repo.root), "REGISTER_CACHE": str(tmp_path / "cache")}
     result = run(registers, env)
     assert result.exit_code == 1

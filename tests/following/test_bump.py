@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import builder
 from compat_register.cli import main
 from gitrepo import GitRepo
 from registerfiles import register_head
@@ -48,16 +49,13 @@ GUIDE = "# Guide\n\nStep one.\nStep two.\n"
 
 
 @pytest.fixture
-def upstream(tmp_path: Path) -> tuple[GitRepo, str]:
+def moves(tmp_path: Path) -> tuple[GitRepo, str]:
     return build_upstream(tmp_path / "upstream")
 
 
 def build_upstream(root: Path) -> tuple[GitRepo, str]:
     """The upstream repository, its history and the sha of its first commit (the pin)."""
-    repo = GitRepo(root)
-    repo.write("src/server.go", SERVER)
-    repo.write("docs/guide.md", GUIDE)
-    first = repo.commit("first")
+    repo, first = builder.source(root, {"src/server.go": SERVER, "docs/guide.md": GUIDE}, "first")
     text = "// header\n// more\n// more\n" + SERVER
     repo.write("src/server.go", text)
     repo.commit("lines inserted above")
@@ -131,11 +129,9 @@ REGISTER = (
 
 
 def make_registers(root: Path, commit: str) -> Path:
-    registers = root / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(SOURCES.format(commit=commit), encoding="utf-8")
-    (registers / "t.yaml").write_text(REGISTER, encoding="utf-8")
-    return registers
+    return builder.registers(
+        root / "registers", SOURCES.format(commit=commit), {"t.yaml": REGISTER}
+    )
 
 
 def run(args: list[str], env: dict[str, str]) -> tuple[int, str]:
@@ -149,14 +145,18 @@ def snapshot(directory: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture
-def setup(tmp_path: Path, upstream: tuple[GitRepo, str]) -> tuple[Path, dict[str, str], GitRepo]:
-    repo, first = upstream
+def pinned_first(
+    tmp_path: Path, moves: tuple[GitRepo, str]
+) -> tuple[Path, dict[str, str], GitRepo]:
+    repo, first = moves
     registers = make_registers(tmp_path, first[:10])
     return registers, {"REGISTER_SOURCE_UP": str(repo.root)}, repo
 
 
-def test_bump_reanchors_flags_and_rewrites(setup: tuple[Path, dict[str, str], GitRepo]) -> None:
-    registers, env, repo = setup
+def test_bump_reanchors_flags_and_rewrites(
+    pinned_first: tuple[Path, dict[str, str], GitRepo],
+) -> None:
+    registers, env, repo = pinned_first
     code, out = run(["bump", "--registers", str(registers), "up"], env)
     assert code == 1, out  # a changed and a gone citation need a human look
     text = (registers / "t.yaml").read_text(encoding="utf-8")
@@ -206,8 +206,8 @@ def test_bump_reanchors_flags_and_rewrites(setup: tuple[Path, dict[str, str], Gi
     )
 
 
-def test_bumped_register_verifies(setup: tuple[Path, dict[str, str], GitRepo]) -> None:
-    registers, env, _ = setup
+def test_bumped_register_verifies(pinned_first: tuple[Path, dict[str, str], GitRepo]) -> None:
+    registers, env, _ = pinned_first
     run(["bump", "--registers", str(registers), "up"], env)
     code, out = run(["verify", "--registers", str(registers), "--format", "json"], env)
     report = json.loads(out)
@@ -218,9 +218,9 @@ def test_bumped_register_verifies(setup: tuple[Path, dict[str, str], GitRepo]) -
 
 
 def test_second_bump_to_the_same_commit_changes_nothing(
-    setup: tuple[Path, dict[str, str], GitRepo],
+    pinned_first: tuple[Path, dict[str, str], GitRepo],
 ) -> None:
-    registers, env, _ = setup
+    registers, env, _ = pinned_first
     run(["bump", "--registers", str(registers), "up"], env)
     before = snapshot(registers)
     code, out = run(["bump", "--registers", str(registers), "up"], env)
@@ -232,8 +232,8 @@ def test_second_bump_to_the_same_commit_changes_nothing(
     assert code == 0
 
 
-def test_bump_to_a_named_commit(setup: tuple[Path, dict[str, str], GitRepo]) -> None:
-    registers, env, repo = setup
+def test_bump_to_a_named_commit(pinned_first: tuple[Path, dict[str, str], GitRepo]) -> None:
+    registers, env, repo = pinned_first
     second = repo.git("rev-parse", "HEAD~4")
     code, out = run(["bump", "--registers", str(registers), "up", second[:8]], env)
     assert code == 0, out
@@ -245,8 +245,8 @@ def test_bump_to_a_named_commit(setup: tuple[Path, dict[str, str], GitRepo]) -> 
     assert "src/server.go:10-12 -> 24-26: moved within the file" in out
 
 
-def test_dry_run_writes_nothing(setup: tuple[Path, dict[str, str], GitRepo]) -> None:
-    registers, env, _ = setup
+def test_dry_run_writes_nothing(pinned_first: tuple[Path, dict[str, str], GitRepo]) -> None:
+    registers, env, _ = pinned_first
     before = snapshot(registers)
     code, out = run(["bump", "--registers", str(registers), "up", "--dry-run"], env)
     assert code == 1
@@ -255,8 +255,8 @@ def test_dry_run_writes_nothing(setup: tuple[Path, dict[str, str], GitRepo]) -> 
     assert "src/server.go:7-9 -> 20-22" in out
 
 
-def test_json_report(setup: tuple[Path, dict[str, str], GitRepo]) -> None:
-    registers, env, repo = setup
+def test_json_report(pinned_first: tuple[Path, dict[str, str], GitRepo]) -> None:
+    registers, env, repo = pinned_first
     code, out = run(
         ["bump", "--registers", str(registers), "up", "--dry-run", "--format", "json"], env
     )
@@ -276,21 +276,20 @@ def test_json_report(setup: tuple[Path, dict[str, str], GitRepo]) -> None:
 
 
 def test_what_bump_cannot_decide_is_flagged_in_text_and_json(tmp_path: Path) -> None:
-    repo = GitRepo(tmp_path / "upstream")
-    repo.write("src/client.go", 'package a\n\nfunc a() {\n\tcase "text/event-stream":\n}\n')
-    first = repo.commit()
+    repo, first = builder.source(
+        tmp_path / "upstream",
+        {"src/client.go": 'package a\n\nfunc a() {\n\tcase "text/event-stream":\n}\n'},
+    )
     repo.write("src/client.go", "package a\n\nfunc a() {\n}\n")
     repo.write("src/server.go", 'package a\n\nfunc b() {\n\tcase "text/event-stream":\n}\n')
     repo.commit()
-    registers = tmp_path / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(SOURCES.format(commit=first), encoding="utf-8")
     entry = (
         "  - id: T-01\n    title: Streams\n    what: A stream.\n    status: {state: done}\n"
         "    value: {level: low}\n    effort: {size: S}\n    risk: None.\n"
         "    sources:\n      - src/client.go:4\n"
     )
-    (registers / "t.yaml").write_text(register_head() + entry, encoding="utf-8")
+    files = {"t.yaml": register_head() + entry}
+    registers = builder.registers(tmp_path / "registers", SOURCES.format(commit=first), files)
     env = {"REGISTER_SOURCE_UP": str(repo.root)}
     code, out = run(["bump", "--registers", str(registers), "up", "--dry-run"], env)
     assert code == 1, out
@@ -312,9 +311,9 @@ def test_what_bump_cannot_decide_is_flagged_in_text_and_json(tmp_path: Path) -> 
 
 
 def test_interrupted_bump_leaves_every_file_as_before(
-    setup: tuple[Path, dict[str, str], GitRepo], monkeypatch: pytest.MonkeyPatch
+    pinned_first: tuple[Path, dict[str, str], GitRepo], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    registers, env, _ = setup
+    registers, env, _ = pinned_first
     before = snapshot(registers)
     real_replace = os.replace
     calls: list[str] = []
@@ -336,9 +335,9 @@ def test_interrupted_bump_leaves_every_file_as_before(
 
 
 def test_bump_refuses_a_register_set_with_errors(
-    setup: tuple[Path, dict[str, str], GitRepo],
+    pinned_first: tuple[Path, dict[str, str], GitRepo],
 ) -> None:
-    registers, env, _ = setup
+    registers, env, _ = pinned_first
     (registers / "t.yaml").write_text(REGISTER.replace("prefix: T", "prefix: t"), "utf-8")
     before = snapshot(registers)
     code, out = run(["bump", "--registers", str(registers), "up"], env)
@@ -347,17 +346,17 @@ def test_bump_refuses_a_register_set_with_errors(
     assert snapshot(registers) == before
 
 
-def test_unknown_source_is_a_usage_error(setup: tuple[Path, dict[str, str], GitRepo]) -> None:
-    registers, env, _ = setup
+def test_unknown_source_is_a_usage_error(
+    pinned_first: tuple[Path, dict[str, str], GitRepo],
+) -> None:
+    registers, env, _ = pinned_first
     code, out = run(["bump", "--registers", str(registers), "nope"], env)
     assert code == 2
     assert "no source 'nope'" in out
 
 
 def test_a_rename_out_of_every_claim_gets_a_prefix(tmp_path: Path) -> None:
-    repo = GitRepo(tmp_path / "upstream")
-    repo.write("docs/guide.md", GUIDE)
-    first = repo.commit()
+    repo, first = builder.source(tmp_path / "upstream", {"docs/guide.md": GUIDE})
     repo.mv("docs/guide.md", "elsewhere/guide.md")
     repo.commit()
     registers = make_registers(tmp_path, first)
@@ -374,14 +373,11 @@ def test_a_rename_out_of_every_claim_gets_a_prefix(tmp_path: Path) -> None:
 
 
 def test_bump_fetches_the_default_branch_into_the_cache(
-    tmp_path: Path, upstream: tuple[GitRepo, str]
+    tmp_path: Path, moves: tuple[GitRepo, str]
 ) -> None:
-    repo, first = upstream
+    repo, first = moves
     registers = make_registers(tmp_path, first[:7])
-    sources = (registers / "sources.yaml").read_text(encoding="utf-8")
-    (registers / "sources.yaml").write_text(
-        sources.replace("repo: null", f"repo: {repo.url}"), "utf-8"
-    )
+    builder.edit_sources(registers, "repo: null", f"repo: {repo.url}")
     env = {"REGISTER_CACHE": str(tmp_path / "cache")}
     code, out = run(["bump", "--registers", str(registers), "up", "--dry-run"], env)
     head = repo.git("rev-parse", "HEAD")
@@ -394,9 +390,9 @@ def test_bump_fetches_the_default_branch_into_the_cache(
 
 
 def test_hostile_revisions_are_refused(
-    tmp_path: Path, setup: tuple[Path, dict[str, str], GitRepo]
+    tmp_path: Path, pinned_first: tuple[Path, dict[str, str], GitRepo]
 ) -> None:
-    registers, env, _ = setup
+    registers, env, _ = pinned_first
     target = tmp_path / "x"
     for rev in [f"--output={target}", "HEAD\nmain", "no-such-branch"]:
         code, out = run(["bump", "--registers", str(registers), "up", "--", rev], env)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import builder
 from compat_register.cli import main
 from compat_register.rewriting import edit
 from compat_register.rewriting import fix as fixing
@@ -19,11 +20,6 @@ from gitrepo import GitRepo
 from registerfiles import register_head
 
 CODE = "".join(f"line {n}\n" for n in range(1, 11))
-
-SOURCES = """revisions: [2025-06-18]
-sources:
-  up: {{title: Upstream, repo: null, commit: {commit}, path: ../up, claims: [src/**]}}
-"""
 
 REGISTER = (
     register_head("{title}", "{prefix}")
@@ -55,20 +51,20 @@ def snapshot(directory: Path) -> dict[str, bytes]:
 
 
 def pin(registers: Path, sha: str) -> None:
-    (registers / "sources.yaml").write_text(SOURCES.format(commit=sha), encoding="utf-8")
+    builder.registers(registers, builder.up_sources(sha, path="../up"))
 
 
 @pytest.fixture
 def moved(tmp_path: Path) -> tuple[Path, GitRepo]:
     """Two register files, stamped, each with a quoted citation that then moved down a line."""
-    repo = GitRepo(tmp_path / "up")
-    repo.write("src/a.go", CODE)
-    first = repo.commit()
-    registers = tmp_path / "registers"
-    registers.mkdir()
-    pin(registers, first)
-    (registers / "a.yaml").write_text(register("A", "'src/a.go:3 “line 3”'"), "utf-8")
-    (registers / "b.yaml").write_text(register("B", "'src/a.go:7 “line 7”', src/a.go:9"), "utf-8")
+    repo, first = builder.source(tmp_path / "up", {"src/a.go": CODE})
+    files = {
+        "a.yaml": register("A", "'src/a.go:3 “line 3”'"),
+        "b.yaml": register("B", "'src/a.go:7 “line 7”', src/a.go:9"),
+    }
+    registers = builder.registers(
+        tmp_path / "registers", builder.up_sources(first, path="../up"), files
+    )
     assert run(["stamp", "--registers", str(registers)])[0] == 0
     repo.write("src/a.go", "new\n" + CODE)
     pin(registers, repo.commit())
@@ -147,13 +143,11 @@ def test_fix_reports_a_moved_citation_it_did_not_fix(
 
 
 def test_fix_never_points_past_the_end_of_the_file(tmp_path: Path) -> None:
-    repo = GitRepo(tmp_path / "up")
-    repo.write("src/a.go", CODE)
-    first = repo.commit()
-    registers = tmp_path / "registers"
-    registers.mkdir()
-    pin(registers, first)
-    (registers / "a.yaml").write_text(register("A", "'src/a.go:2-5 “line 2”'"), "utf-8")
+    repo, first = builder.source(tmp_path / "up", {"src/a.go": CODE})
+    files = {"a.yaml": register("A", "'src/a.go:2-5 “line 2”'")}
+    registers = builder.registers(
+        tmp_path / "registers", builder.up_sources(first, path="../up"), files
+    )
     repo.write("src/a.go", "".join(f"line {n}\n" for n in range(3, 11)) + "line 2\n")
     pin(registers, repo.commit())  # line 2 is now the last line, the 9th
     code, out = run(["fix", "--registers", str(registers)])
@@ -200,14 +194,12 @@ def test_write_temp_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_sync_reads_sources_yaml_alone(tmp_path: Path) -> None:
-    registers = tmp_path / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(
+    sources = (
         "revisions: [r1]\nsources:\n  open-code: {title: O, repo: null, commit: 1234567, "
-        "claims: [a/**]}\n",
-        "utf-8",
+        "claims: [a/**]}\n"
     )
-    (registers / "broken.yaml").write_text("title: [unclosed\n", "utf-8")  # not sync's business
+    broken = {"broken.yaml": "title: [unclosed\n"}  # not sync's business
+    registers = builder.registers(tmp_path / "registers", sources, broken)
     code, out = run(["sync", "--registers", str(registers), "open-code"])
     assert code == 1
     assert "broken.yaml" not in out
@@ -215,13 +207,11 @@ def test_sync_reads_sources_yaml_alone(tmp_path: Path) -> None:
 
 
 def test_sync_reports_the_problems_of_sources_yaml(tmp_path: Path) -> None:
-    registers = tmp_path / "registers"
-    registers.mkdir()
     pwned = tmp_path / "pwned"
-    (registers / "sources.yaml").write_text(
+    registers = builder.registers(
+        tmp_path / "registers",
         f"revisions: [r1]\nsources:\n  up: {{title: U, repo: 'ext::sh -c touch% {pwned}', "
         "commit: 1234567, claims: [a/**]}\n",
-        "utf-8",
     )
     code, out = run(["sync", "--registers", str(registers)])
     assert code == 1

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import builder
 from compat_register.following.follow import Followed, follow
 from compat_register.model.positions import Where
 from compat_register.model.registers import Citation
@@ -57,9 +58,7 @@ func (s *Server) handle(req *Request) error {
 
 
 def test_a_twin_elsewhere_does_not_take_a_line_edited_in_place(tmp_path: Path) -> None:
-    repo = GitRepo(tmp_path / "up")
-    repo.write("client.go", CLIENT)
-    old = repo.commit()
+    repo, old = builder.source(tmp_path / "up", {"client.go": CLIENT})
     edited = CLIENT.replace('if sessionID != "" {', 'if sessionID != "" && c.resumable {')
     repo.write("client.go", edited + SERVER)  # the same line, unedited, in a new function
     new = repo.commit()
@@ -70,9 +69,7 @@ def test_a_twin_elsewhere_does_not_take_a_line_edited_in_place(tmp_path: Path) -
 
 
 def test_a_line_deleted_with_a_twin_added_elsewhere_is_flagged_not_moved(tmp_path: Path) -> None:
-    repo = GitRepo(tmp_path / "up")
-    repo.write("client.go", CLIENT)
-    old = repo.commit()
+    repo, old = builder.source(tmp_path / "up", {"client.go": CLIENT})
     repo.write("client.go", CLIENT.replace(CLIENT.splitlines(True)[3], "") + SERVER)
     new = repo.commit()
     [found] = run(repo, old, new, [cite("client.go", 4)])
@@ -89,9 +86,7 @@ HELPER = """func helper(name string) string {
 
 
 def test_a_block_added_in_two_places_is_ambiguous(tmp_path: Path) -> None:
-    repo = GitRepo(tmp_path / "up")
-    repo.write("a.go", f"package a\n\n{HELPER}\nvar x = 1\n")
-    old = repo.commit()
+    repo, old = builder.source(tmp_path / "up", {"a.go": f"package a\n\n{HELPER}\nvar x = 1\n"})
     repo.write("a.go", "package a\n\nvar x = 1\n")
     repo.write("b.go", f"package a\n\n{HELPER}")
     repo.write("c.go", f"package a\n\n// A copy.\n{HELPER}")
@@ -103,9 +98,7 @@ def test_a_block_added_in_two_places_is_ambiguous(tmp_path: Path) -> None:
 
 
 def test_a_block_moved_whole_is_reanchored(tmp_path: Path) -> None:
-    repo = GitRepo(tmp_path / "up")
-    repo.write("a.go", f"package a\n\n{HELPER}\nvar x = 1\n")
-    old = repo.commit()
+    repo, old = builder.source(tmp_path / "up", {"a.go": f"package a\n\n{HELPER}\nvar x = 1\n"})
     repo.write("a.go", f"package a\n\nvar x = 1\n\n{HELPER}")
     new = repo.commit()
     found = run(repo, old, new, [cite("a.go", 3, 5), cite("a.go", 4)])
@@ -238,9 +231,7 @@ def test_md_to_mdx_with_copies_per_revision_stays_in_each_folder(tmp_path: Path)
 
 
 def test_a_file_renamed_out_of_its_revision_folder_is_flagged(tmp_path: Path) -> None:
-    repo = GitRepo(tmp_path / "up")
-    repo.write("docs/specification/draft/basic/index.md", PAGE)
-    old = repo.commit()
+    repo, old = builder.source(tmp_path / "up", {"docs/specification/draft/basic/index.md": PAGE})
     repo.mv("docs/specification/draft/basic/index.md", "docs/specification/2025-11-25/basic/x.md")
     new = repo.commit()
     [found] = run(repo, old, new, [cite("docs/specification/draft/basic/index.md", 5)])
@@ -319,9 +310,7 @@ def test_without_the_history_between_the_range_is_one_diff(tmp_path: Path) -> No
 
 @pytest.mark.parametrize("deleted", [True, False])
 def test_a_split_file_keeps_its_citations(tmp_path: Path, deleted: bool) -> None:
-    repo = GitRepo(tmp_path / "up")
-    repo.write("src/server.go", f"package a\n\n{BODY}\n{HELPER}")
-    old = repo.commit()
+    repo, old = builder.source(tmp_path / "up", {"src/server.go": f"package a\n\n{BODY}\n{HELPER}"})
     if deleted:
         repo.rm("src/server.go")
         repo.write("src/start.go", f"package a\n\n{BODY}")
@@ -388,10 +377,9 @@ def test_two_copies_moved_into_one_new_file_are_not_put_on_one_line(
     be those lines and nothing tells which, so neither is placed; each is flagged with the
     place as a candidate. (The text other files held already says so first, `_own_text`;
     two moves onto one place, `oneline.crossing_losers`, would say it next.)"""
-    repo = GitRepo(tmp_path / "up")
-    repo.write("a.go", ONLY_ONE)
-    repo.write("b.go", ONLY_TWO.replace("var v", "var w"))
-    old = repo.commit()
+    repo, old = builder.source(
+        tmp_path / "up", {"a.go": ONLY_ONE, "b.go": ONLY_TWO.replace("var v", "var w")}
+    )
     for path, kept in (("a.go", "var v"), ("b.go", "var w")):
         if deleted:
             repo.rm(path)
@@ -409,9 +397,7 @@ def test_two_copies_moved_into_one_new_file_are_not_put_on_one_line(
 def test_one_of_two_copies_moved_into_a_new_file_is_flagged(tmp_path: Path, copies: int) -> None:
     """The same step with one of the bodies cited: when the old file held the body twice,
     nothing tells which copy went there (flagged); a body it held once is followed there."""
-    repo = GitRepo(tmp_path / "up")
-    repo.write("a.go", TWO_COPIES if copies == 2 else ONLY_ONE)
-    old = repo.commit()
+    repo, old = builder.source(tmp_path / "up", {"a.go": TWO_COPIES if copies == 2 else ONLY_ONE})
     repo.rm("a.go")
     repo.write("c.go", SHARED)
     new = repo.commit()
@@ -446,9 +432,9 @@ def test_crowded_text_is_flagged_not_sought_everywhere(tmp_path: Path) -> None:
     as candidates."""
     from compat_register.following.moves import CROWD, NAMED
 
-    repo = GitRepo(tmp_path / "up")
-    repo.write("a.go", "package a\n\nfunc f() error {\n\tcall()\n\treturn nil, err\n}\n")
-    old = repo.commit()
+    repo, old = builder.source(
+        tmp_path / "up", {"a.go": "package a\n\nfunc f() error {\n\tcall()\n\treturn nil, err\n}\n"}
+    )
     repo.write("a.go", "package a\n\nfunc f() error {\n\tcall()\n}\n")
     blocks = "".join(f"func g{n}() error {{\n\treturn nil, err\n}}\n" for n in range(CROWD + 1))
     repo.write("b.go", f"package a\n\n{blocks}")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from test_follow import cite, run, where
 
+import builder
 from gitrepo import GitRepo
 
 LICENCE = """// Copyright 2025 The Go MCP SDK Authors. All rights reserved.
@@ -28,10 +29,13 @@ def test_a_licence_header_other_files_held_is_flagged_not_followed(
     """a.go's header goes (the file, or only its header) and a new c.go starts with the
     same header: b.go held that text before the step, so it is boilerplate, and its
     appearance in c.go says nothing about where a.go's lines went."""
-    repo = GitRepo(tmp_path / "up")
-    repo.write("a.go", f"{LICENCE}\npackage a\n\n{functions('A')}")
-    repo.write("b.go", f"{LICENCE}\npackage a\n\nfunc B() {{}}\n")
-    old = repo.commit()
+    repo, old = builder.source(
+        tmp_path / "up",
+        {
+            "a.go": f"{LICENCE}\npackage a\n\n{functions('A')}",
+            "b.go": f"{LICENCE}\npackage a\n\nfunc B() {{}}\n",
+        },
+    )
     if deleted:
         repo.rm("a.go")
     else:
@@ -53,9 +57,9 @@ def test_a_licence_header_other_files_held_is_flagged_not_followed(
 def test_a_header_only_the_deleted_file_held_is_followed(tmp_path: Path) -> None:
     """The boundary of the rule above: with no other file holding the header before the
     step, the lines (with the context that came with them) moved to c.go."""
-    repo = GitRepo(tmp_path / "up")
-    repo.write("a.go", f"{LICENCE}\npackage a\n\n{functions('A')}")
-    old = repo.commit()
+    repo, old = builder.source(
+        tmp_path / "up", {"a.go": f"{LICENCE}\npackage a\n\n{functions('A')}"}
+    )
     repo.rm("a.go")
     repo.write("c.go", f"{LICENCE}\npackage a\n\n{functions('C')}")
     new = repo.commit()
@@ -94,9 +98,9 @@ def test_a_deleted_copy_in_periodic_code_is_flagged_where_its_text_stays(
     guess. A citation of `parse`'s check is `changed` and flagged where the same text
     stays (a slider), never `gone` silently, never moved onto a copy added elsewhere
     (save.go's check, with as much context as a move needs)."""
-    repo = GitRepo(tmp_path / "up")
-    repo.write("a.go", "package p\n\n" + load("open", "parse", "check"))
-    old = repo.commit()
+    repo, old = builder.source(
+        tmp_path / "up", {"a.go": "package p\n\n" + load("open", "parse", "check")}
+    )
     repo.write("a.go", "package p\n\n" + load("open", "check"))
     if twin:
         repo.write("save.go", SAVE)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import builder
 from compat_register.cli import main
 from gitrepo import GitRepo
 from registerfiles import register_head
@@ -56,10 +57,6 @@ ENTRY = """  - id: T-0{n}
 
 
 def registers_for(root: Path, commit: str, path: str, quotes: bool = False, more: str = "") -> Path:
-    registers = root / "registers"
-    registers.mkdir(exist_ok=True)
-    sources = SOURCES.format(commit=commit, path=path, more=more)
-    (registers / "sources.yaml").write_text(sources, encoding="utf-8")
     code = CODE.splitlines()
     cited = [
         f"'src/conn.go:{n} “{code[n - 1].strip()}”'" if quotes else f"src/conn.go:{n}"
@@ -70,17 +67,19 @@ def registers_for(root: Path, commit: str, path: str, quotes: bool = False, more
         ENTRY.format(n=2, sources="docs/spec.md:3" + (" “Servers MUST reply.”" if quotes else "")),
         ENTRY.format(n=3, sources="docs/notes.txt:1"),
     ]
-    (registers / "t.yaml").write_text(register_head() + "".join(entries), encoding="utf-8")
-    return registers
+    sources = SOURCES.format(commit=commit, path=path, more=more)
+    return builder.registers(
+        root / "registers", sources, {"t.yaml": register_head() + "".join(entries)}
+    )
 
 
 @pytest.fixture
-def upstream(tmp_path: Path) -> tuple[GitRepo, str]:
-    repo = GitRepo(tmp_path / "up")
-    repo.write("src/conn.go", CODE)
-    repo.write("docs/spec.md", SPEC)
-    repo.write("docs/notes.txt", NOTES)
-    first = repo.commit("first")
+def reformatted(tmp_path: Path) -> tuple[GitRepo, str]:
+    repo, first = builder.source(
+        tmp_path / "up",
+        {"src/conn.go": CODE, "docs/spec.md": SPEC, "docs/notes.txt": NOTES},
+        "first",
+    )
     repo.write("src/conn.go", EDITED)
     repo.write("docs/spec.md", SPEC.replace("**MUST**", "MUST"))
     repo.write("docs/notes.txt", NOTES.replace("**SHOULD**", "SHOULD"))
@@ -95,9 +94,9 @@ def run(*args: str) -> tuple[int, str]:
 
 
 def test_bump_calls_the_four_code_edits_changed_and_markup_only_in_markdown_the_same(
-    tmp_path: Path, upstream: tuple[GitRepo, str]
+    tmp_path: Path, reformatted: tuple[GitRepo, str]
 ) -> None:
-    _, first = upstream
+    _, first = reformatted
     registers = registers_for(tmp_path, first[:7], "../up")
     code, out = run("bump", "--registers", str(registers), "up", "--format", "json")
     assert code == 1, out
@@ -110,9 +109,9 @@ def test_bump_calls_the_four_code_edits_changed_and_markup_only_in_markdown_the_
 
 
 def test_a_source_declares_more_markdown_files(
-    tmp_path: Path, upstream: tuple[GitRepo, str]
+    tmp_path: Path, reformatted: tuple[GitRepo, str]
 ) -> None:
-    _, first = upstream
+    _, first = reformatted
     registers = registers_for(tmp_path, first[:7], "../up", more=", markdown: ['docs/*.txt']")
     code, out = run("bump", "--registers", str(registers), "up", "--dry-run")
     assert "notes.txt" not in out.replace("docs/notes.txt:1 -> 1: edited in spacing", "")
@@ -120,9 +119,9 @@ def test_a_source_declares_more_markdown_files(
 
 
 def test_a_quote_of_the_old_code_is_not_found_in_the_new(
-    tmp_path: Path, upstream: tuple[GitRepo, str]
+    tmp_path: Path, reformatted: tuple[GitRepo, str]
 ) -> None:
-    repo, _ = upstream
+    repo, _ = reformatted
     registers = registers_for(tmp_path, repo.git("rev-parse", "HEAD")[:7], "../up", quotes=True)
     text = (registers / "t.yaml").read_text("utf-8")
     text = text.replace("“Servers MUST reply.”", "“Servers MUST reply”")
@@ -135,8 +134,10 @@ def test_a_quote_of_the_old_code_is_not_found_in_the_new(
     assert outcomes["docs/spec.md:3"] == "ok"  # “Servers MUST reply” in **MUST** or MUST
 
 
-def test_a_stamp_of_code_sees_the_four_edits(tmp_path: Path, upstream: tuple[GitRepo, str]) -> None:
-    _, first = upstream
+def test_a_stamp_of_code_sees_the_four_edits(
+    tmp_path: Path, reformatted: tuple[GitRepo, str]
+) -> None:
+    _, first = reformatted
     registers = registers_for(tmp_path, first[:7], "../up")
     assert run("stamp", "--registers", str(registers))[0] == 0
     lock = (registers / "citations.lock").read_text("utf-8")
@@ -150,11 +151,11 @@ def test_a_stamp_of_code_sees_the_four_edits(tmp_path: Path, upstream: tuple[Git
 
 
 def test_against_predicts_the_four_edits_stale(tmp_path: Path) -> None:
-    repo = GitRepo(tmp_path / "impl")
-    repo.write("src/conn.go", CODE)
-    repo.write("docs/spec.md", SPEC)
-    repo.write("docs/notes.txt", NOTES)
-    first = repo.commit("code")
+    repo, first = builder.source(
+        tmp_path / "impl",
+        {"src/conn.go": CODE, "docs/spec.md": SPEC, "docs/notes.txt": NOTES},
+        "code",
+    )
     registers = registers_for(repo.root, first[:7], "..")
     repo.commit("register")
     repo.write("src/conn.go", EDITED)
@@ -174,11 +175,11 @@ def _new_stamps(lock: str) -> int:
 
 
 def test_a_stamp_without_its_rule_marker_is_no_stamp(
-    tmp_path: Path, upstream: tuple[GitRepo, str]
+    tmp_path: Path, reformatted: tuple[GitRepo, str]
 ) -> None:
     """`v2:sha256:HASH` is the one form: a line without `v2:` (the form of an unreleased
     version, by the Markdown rule for every file) is a bad line of the lock, not a stamp."""
-    _, first = upstream
+    _, first = reformatted
     registers = registers_for(tmp_path, first[:7], "../up")
     run("stamp", "--registers", str(registers))
     lock = (registers / "citations.lock").read_text("utf-8")
@@ -210,17 +211,14 @@ DOC = "# Guide\n\nFirst paragraph.\n\nSecond paragraph.\n\n\nThird paragraph.\n"
 def test_blank_lines_inside_a_cited_markdown_range(
     tmp_path: Path, edit: tuple[str, str], kind: str, lines: list[int]
 ) -> None:
-    repo = GitRepo(tmp_path / "up")
-    repo.write("docs/guide.md", DOC)
-    first = repo.commit("first")
+    repo, first = builder.source(tmp_path / "up", {"docs/guide.md": DOC}, "first")
     repo.write("docs/guide.md", DOC.replace(*edit))
     repo.commit("edited")
-    registers = tmp_path / "registers"
-    registers.mkdir()
     sources = SOURCES.format(commit=first[:7], path="../up", more="")
-    (registers / "sources.yaml").write_text(sources, encoding="utf-8")
     entry = ENTRY.format(n=1, sources="docs/guide.md:3-5")
-    (registers / "t.yaml").write_text(register_head() + entry, encoding="utf-8")
+    registers = builder.registers(
+        tmp_path / "registers", sources, {"t.yaml": register_head() + entry}
+    )
     _, out = run("bump", "--registers", str(registers), "up", "--dry-run", "--format", "json")
     (cited,) = json.loads(out)["citations"]
     assert (cited["kind"], cited["new_lines"]) == (kind, lines), cited

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+import builder
 from compat_register.cli import main
 from gitrepo import GitRepo
 from registerfiles import done_entry, register_head
@@ -15,27 +16,29 @@ from registerfiles import done_entry, register_head
 ENTRY = done_entry("['internal/a.go:2 “func A()”', internal/a.go:3]")
 
 
+def crlf_text(text: str) -> str:
+    return text.replace("\n", "\r\n")
+
+
 def crlf(path: Path, text: str) -> None:
-    path.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
+    path.write_bytes(crlf_text(text).encode("utf-8"))
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> tuple[Path, GitRepo, str, str, dict[str, str]]:
+def crlf_project(tmp_path: Path) -> tuple[Path, GitRepo, str, str, dict[str, str]]:
     """Registers whose files are all CRLF, citing a repository where the cited lines move
     down by two in its second commit; the lock stamped (and then made CRLF)."""
-    up = GitRepo(tmp_path / "up")
-    up.write("internal/a.go", "package a\nfunc A() {}\nfunc B() {}\n")
-    first = up.commit("one")
+    up, first = builder.source(
+        tmp_path / "up", {"internal/a.go": "package a\nfunc A() {}\nfunc B() {}\n"}, "one"
+    )
     up.write("internal/a.go", "package a\n// x\n// y\nfunc A() {}\nfunc B() {}\n")
     second = up.commit("two")
-    registers = tmp_path / "registers"
-    registers.mkdir()
     sources = (
         "revisions: [r1]\nsources:\n"
         f"  up: {{title: Up, repo: null, commit: {first}, claims: ['internal/**']}}\n"
     )
-    crlf(registers / "sources.yaml", sources)
-    crlf(registers / "t.yaml", register_head() + ENTRY)
+    files = {"t.yaml": crlf_text(register_head() + ENTRY)}
+    registers = builder.registers(tmp_path / "registers", crlf_text(sources), files)
     env = {"REGISTER_SOURCE_UP": str(up.root), "REGISTER_CACHE": str(tmp_path / "cache")}
     stamped = run(["stamp", "--registers", str(registers)], env)
     assert stamped.exit_code == 0, stamped.output
@@ -55,15 +58,15 @@ def all_crlf(path: Path) -> bool:
     return data.count(b"\n") == data.count(b"\r\n") > 0
 
 
-def test_check_and_verify_read_crlf_files(project) -> None:
-    registers, _, _, _, env = project
+def test_check_and_verify_read_crlf_files(crlf_project) -> None:
+    registers, _, _, _, env = crlf_project
     result = run(["verify", "--registers", str(registers)], env)
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("2 citations: 2 ok, ")
 
 
-def test_bump_keeps_crlf_in_every_file(project) -> None:
-    registers, _, first, second, env = project
+def test_bump_keeps_crlf_in_every_file(crlf_project) -> None:
+    registers, _, first, second, env = crlf_project
     result = run(["bump", "--registers", str(registers), "up", second], env)
     assert result.exit_code == 0, result.output
     for name in ("sources.yaml", "t.yaml", "citations.lock"):
@@ -77,8 +80,8 @@ def test_bump_keeps_crlf_in_every_file(project) -> None:
     assert verified.stdout.startswith("2 citations: 2 ok, ")
 
 
-def test_fix_keeps_crlf_in_the_register_and_the_lock(project) -> None:
-    registers, _, _, second, env = project
+def test_fix_keeps_crlf_in_the_register_and_the_lock(crlf_project) -> None:
+    registers, _, _, second, env = crlf_project
     assert run(["bump", "--registers", str(registers), "up", second], env).exit_code == 0
     # A citation pointed back at its old line by hand, its stamp with it: fix re-points
     # both, rewriting the register file and the lock.
@@ -99,8 +102,8 @@ def test_fix_keeps_crlf_in_the_register_and_the_lock(project) -> None:
     )
 
 
-def test_stamp_rewrites_a_crlf_lock_with_crlf(project) -> None:
-    registers, _, _, _, env = project
+def test_stamp_rewrites_a_crlf_lock_with_crlf(crlf_project) -> None:
+    registers, _, _, _, env = crlf_project
     lock = registers / "citations.lock"
     kept = lock.read_bytes().split(b"\r\n")
     crlf(lock, b"\n".join(kept[:-2] + [b""]).decode("utf-8"))  # one stamp dropped
@@ -116,13 +119,13 @@ def test_a_new_lock_and_a_new_register_are_written_with_lf(tmp_path: Path) -> No
     written CRLF, so converting it to CRLF made its lines end in `\r\r\n`)."""
     up = GitRepo(tmp_path / "up")
     up.write("internal/a.go", "package a\nfunc A() {}\nfunc B() {}\n")
-    registers = tmp_path / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(
+    sources = (
         "revisions: [r1]\nsources:\n"
         f"  up: {{title: Up, repo: null, commit: {up.commit()}, claims: ['internal/**']}}\n"
     )
-    (registers / "t.yaml").write_text(register_head() + ENTRY)
+    registers = builder.registers(
+        tmp_path / "registers", sources, {"t.yaml": register_head() + ENTRY}
+    )
     env = {"REGISTER_SOURCE_UP": str(up.root), "REGISTER_CACHE": str(tmp_path / "cache")}
     assert run(["stamp", "--registers", str(registers)], env).exit_code == 0
     assert b"\r" not in (registers / "citations.lock").read_bytes()
@@ -136,11 +139,11 @@ def test_a_new_lock_and_a_new_register_are_written_with_lf(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("end", [b"\r\r\n", b"\r", b"\r\n"], ids=["CR-CRLF", "CR", "CRLF"])
-def test_bump_rewrites_a_lock_whatever_its_line_ends(project, end: bytes) -> None:
+def test_bump_rewrites_a_lock_whatever_its_line_ends(crlf_project, end: bytes) -> None:
     """The lock's read and the check before its rewrite compare the same text, so no line
     end makes bump refuse it as `changed since it was read` (issue 34: `\r\r\n`, what a
     CRLF conversion of a lock written CRLF gave, did)."""
-    registers, _, _, second, env = project
+    registers, _, _, second, env = crlf_project
     lock = registers / "citations.lock"
     lock.write_bytes(lock.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", end))
     result = run(["bump", "--registers", str(registers), "up", second], env)

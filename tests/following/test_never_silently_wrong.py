@@ -28,6 +28,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, assume, example, given, settings
 from hypothesis import strategies as st
 
+import builder
 import tiers
 from compat_register import api
 from gitrepo import GitRepo
@@ -121,13 +122,6 @@ def cite(world: World, rng: random.Random, count: int) -> list[Cited]:
 
 
 def registers(root: Path, history: History) -> Path:
-    folder = root / "registers"
-    folder.mkdir()
-    (folder / "sources.yaml").write_text(
-        f"revisions: [{', '.join(REVISIONS)}]\nsources:\n  up:\n    title: Up\n    repo: null\n"
-        f"    commit: {history.commits[0]}\n    claims: ['**']\n",
-        encoding="utf-8",
-    )
     text = register_head()
     for number, first in enumerate(range(0, len(history.cited), 10), 1):
         text += (
@@ -137,8 +131,8 @@ def registers(root: Path, history: History) -> Path:
         )
         for path, start, end in history.cited[first : first + 10]:
             text += f"      - {path}:{start}" + (f"-{end}\n" if end > start else "\n")
-    (folder / "t.yaml").write_text(text, encoding="utf-8")
-    return folder
+    sources = builder.up_sources(history.commits[0], claims=["'**'"], revisions=REVISIONS)
+    return builder.registers(root / "registers", sources, {"t.yaml": text})
 
 
 def bump_through(root: Path, history: History, targets: list[str]) -> list[Outcome]:

@@ -9,17 +9,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import builder
 from compat_register.cli import main
 from compat_register.verifying.stamps import Key, carry, digest, format_lock, parse
 from gitrepo import GitRepo
 from registerfiles import register_head
 
 CODE = "".join(f"line {n}\n" for n in range(1, 11))
-
-SOURCES = """revisions: [2025-06-18]
-sources:
-  up: {{title: Upstream, repo: null, commit: {commit}, path: {path}, claims: [src/**]}}
-"""
 
 ENTRY = """  - id: {id}
     title: Entry
@@ -42,15 +38,10 @@ ENTRIES = [("T-01", 2, "src/a.go:5-6, src/a.go:2"), ("T-02", 8, "src/a.go:8")]
 
 
 @pytest.fixture
-def setup(tmp_path: Path) -> tuple[Path, GitRepo, dict[str, str]]:
-    repo = GitRepo(tmp_path / "up")
-    repo.write("src/a.go", CODE)
-    first = repo.commit()
-    registers = tmp_path / "registers"
-    registers.mkdir()
-    sources = SOURCES.format(commit=first[:7], path="../up")
-    (registers / "sources.yaml").write_text(sources, encoding="utf-8")
-    (registers / "t.yaml").write_text(register(*ENTRIES), encoding="utf-8")
+def one_source(tmp_path: Path) -> tuple[Path, GitRepo, dict[str, str]]:
+    repo, first = builder.source(tmp_path / "up", {"src/a.go": CODE})
+    sources = builder.up_sources(first[:7], path="../up")
+    registers = builder.registers(tmp_path / "registers", sources, {"t.yaml": register(*ENTRIES)})
     return registers, repo, {}
 
 
@@ -65,8 +56,10 @@ def verify_json(registers: Path, *more: str) -> dict:
     return json.loads(out)
 
 
-def test_stamp_writes_a_sorted_stable_lock(setup: tuple[Path, GitRepo, dict[str, str]]) -> None:
-    registers, _, _ = setup
+def test_stamp_writes_a_sorted_stable_lock(
+    one_source: tuple[Path, GitRepo, dict[str, str]],
+) -> None:
+    registers, _, _ = one_source
     code, out = run(["stamp", "--registers", str(registers)])
     assert code == 0, out
     assert out.strip() == "stamped 5 citations of 2 entries; citations.lock written"
@@ -90,15 +83,17 @@ def test_stamp_writes_a_sorted_stable_lock(setup: tuple[Path, GitRepo, dict[str,
     assert report["summary"]["unstamped"] == 0
 
 
-def test_without_a_lock_nothing_is_unstamped(setup: tuple[Path, GitRepo, dict[str, str]]) -> None:
-    registers, _, _ = setup
+def test_without_a_lock_nothing_is_unstamped(
+    one_source: tuple[Path, GitRepo, dict[str, str]],
+) -> None:
+    registers, _, _ = one_source
     report = verify_json(registers)
     assert report["summary"]["ok"] == 5
     assert (report["summary"]["changed"], report["summary"]["unstamped"]) == (0, 0)
 
 
-def test_a_new_citation_is_unstamped(setup: tuple[Path, GitRepo, dict[str, str]]) -> None:
-    registers, _, _ = setup
+def test_a_new_citation_is_unstamped(one_source: tuple[Path, GitRepo, dict[str, str]]) -> None:
+    registers, _, _ = one_source
     run(["stamp", "--registers", str(registers)])
     entries = [*ENTRIES, ("T-03", 9, "src/a.go:9")]
     (registers / "t.yaml").write_text(register(*entries), encoding="utf-8")
@@ -120,15 +115,15 @@ def test_a_new_citation_is_unstamped(setup: tuple[Path, GitRepo, dict[str, str]]
 
 
 def test_an_edited_line_is_changed_after_the_pin_moves(
-    setup: tuple[Path, GitRepo, dict[str, str]],
+    one_source: tuple[Path, GitRepo, dict[str, str]],
 ) -> None:
-    registers, repo, _ = setup
+    registers, repo, _ = one_source
     run(["stamp", "--registers", str(registers)])
     repo.write("src/a.go", CODE.replace("line 8\n", "line eight\n"))
     second = repo.commit()
-    sources = (registers / "sources.yaml").read_text(encoding="utf-8")
-    moved = sources.replace(f"commit: {repo.git('rev-parse', 'HEAD~1')[:7]}", f"commit: {second}")
-    (registers / "sources.yaml").write_text(moved, encoding="utf-8")
+    builder.edit_sources(
+        registers, f"commit: {repo.git('rev-parse', 'HEAD~1')[:7]}", f"commit: {second}"
+    )
     code, out = run(["verify", "--registers", str(registers)])
     assert code == 1
     # Moved by hand: the cause is said once, at the source, counting what it affects.
@@ -142,9 +137,9 @@ def test_an_edited_line_is_changed_after_the_pin_moves(
 
 
 def test_bump_carries_stamps_and_keeps_a_changed_ones_old_hash(
-    setup: tuple[Path, GitRepo, dict[str, str]],
+    one_source: tuple[Path, GitRepo, dict[str, str]],
 ) -> None:
-    registers, repo, _ = setup
+    registers, repo, _ = one_source
     run(["stamp", "--registers", str(registers)])
     repo.write("src/a.go", "new 1\nnew 2\n" + CODE.replace("line 8\n", "line eight\n"))
     repo.commit()
@@ -162,9 +157,9 @@ def test_bump_carries_stamps_and_keeps_a_changed_ones_old_hash(
 
 
 def test_stamp_refuses_a_citation_that_does_not_read_as_cited(
-    setup: tuple[Path, GitRepo, dict[str, str]],
+    one_source: tuple[Path, GitRepo, dict[str, str]],
 ) -> None:
-    registers, _, _ = setup
+    registers, _, _ = one_source
     entries = [("T-01", 2, "src/a.go:2"), ("T-02", 8, "src/a.go:80")]
     (registers / "t.yaml").write_text(register(*entries), encoding="utf-8")
     code, out = run(["stamp", "--registers", str(registers)])
@@ -196,14 +191,9 @@ def test_lock_format_round_trips_awkward_paths() -> None:
 @pytest.fixture
 def inside(tmp_path: Path) -> tuple[GitRepo, Path]:
     """One repository holding the code and, in registers/, the register citing it."""
-    repo = GitRepo(tmp_path / "impl")
-    repo.write("src/a.go", CODE)
-    first = repo.commit("code")
-    registers = repo.root / "registers"
-    registers.mkdir()
-    sources = SOURCES.format(commit=first[:7], path="..")
-    (registers / "sources.yaml").write_text(sources, encoding="utf-8")
-    (registers / "t.yaml").write_text(register(*ENTRIES), encoding="utf-8")
+    repo, first = builder.source(tmp_path / "impl", {"src/a.go": CODE}, "code")
+    sources = builder.up_sources(first[:7], path="..")
+    registers = builder.registers(repo.root / "registers", sources, {"t.yaml": register(*ENTRIES)})
     repo.commit("register")
     return repo, registers
 
@@ -270,11 +260,13 @@ def test_against_needs_a_source_and_a_revision(inside: tuple[GitRepo, Path]) -> 
     assert code == 2 and "needs that source's checkout" in out
 
 
-def test_the_site_shows_changed_and_unstamped(setup: tuple[Path, GitRepo, dict[str, str]]) -> None:
+def test_the_site_shows_changed_and_unstamped(
+    one_source: tuple[Path, GitRepo, dict[str, str]],
+) -> None:
     from compat_register import api
     from compat_register.site import renderer as render
 
-    registers, repo, _ = setup
+    registers, repo, _ = one_source
     run(["stamp", "--registers", str(registers), "T-02"])
     result = api.verify_citations(registers, environ={})
     pages = render.render_site(result.registers, result.outcomes)
@@ -294,9 +286,9 @@ def test_the_site_shows_changed_and_unstamped(setup: tuple[Path, GitRepo, dict[s
 
 
 def test_fix_carries_the_stamps_of_the_citations_it_moves(
-    setup: tuple[Path, GitRepo, dict[str, str]],
+    one_source: tuple[Path, GitRepo, dict[str, str]],
 ) -> None:
-    registers, repo, _ = setup
+    registers, repo, _ = one_source
     entries = [("T-01", 2, "'src/a.go:5 “line 5”', src/a.go:2")]
     (registers / "t.yaml").write_text(register(*entries), encoding="utf-8")
     run(["stamp", "--registers", str(registers)])
@@ -304,10 +296,8 @@ def test_fix_carries_the_stamps_of_the_citations_it_moves(
     lock.write_text(re.sub(r"(?m)^# pin .*\n", "", lock.read_text("utf-8")), "utf-8")
     repo.write("src/a.go", "new\n" + CODE)
     second = repo.commit()
-    sources = (registers / "sources.yaml").read_text(encoding="utf-8")
-    (registers / "sources.yaml").write_text(
-        sources.replace(f"commit: {repo.git('rev-parse', 'HEAD~1')[:7]}", f"commit: {second}"),
-        encoding="utf-8",
+    builder.edit_sources(
+        registers, f"commit: {repo.git('rev-parse', 'HEAD~1')[:7]}", f"commit: {second}"
     )
     assert verify_json(registers)["summary"]["moved"] == 1
     code, out = run(["fix", "--registers", str(registers)])
@@ -322,12 +312,12 @@ def test_fix_carries_the_stamps_of_the_citations_it_moves(
 
 
 def test_fix_keeps_both_stamps_of_lines_a_note_and_a_source_cite(
-    setup: tuple[Path, GitRepo, dict[str, str]],
+    one_source: tuple[Path, GitRepo, dict[str, str]],
 ) -> None:
     """The status note and `sources:` cite one line (as the evidence rule encourages);
     the listed one, made stale by hand, comes first: fix puts it back, and its `#1` key is
     the one the note held before the fix."""
-    registers, _, _ = setup
+    registers, _, _ = one_source
     (registers / "t.yaml").write_text(register(("T-01", 5, "'src/a.go:5 “line 5”'")), "utf-8")
     assert run(["stamp", "--registers", str(registers)])[0] == 0
     lock = (registers / "citations.lock").read_text(encoding="utf-8")
@@ -368,11 +358,11 @@ def test_carry_moves_each_stamp_with_its_citation_and_keeps_spare_ones() -> None
 
 
 def test_a_new_entrys_unstamped_citations_are_one_line(
-    setup: tuple[Path, GitRepo, dict[str, str]],
+    one_source: tuple[Path, GitRepo, dict[str, str]],
 ) -> None:
     """Root cause once: a new entry citing many lines is one warning with a count, not one
     per citation; --verbose and --format json list each."""
-    registers, _, _ = setup
+    registers, _, _ = one_source
     run(["stamp", "--registers", str(registers)])
     many = ", ".join(f"src/a.go:{n}" for n in range(1, 11))
     text = register(*ENTRIES, ("T-03", 3, many))

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import builder
 from compat_register.cli import main
 from compat_register.model.registers import Citation, Where
 from compat_register.sources.filetext import FileText
@@ -43,13 +44,17 @@ func handle(req Request) {
 
 
 @pytest.fixture
-def upstream(tmp_path: Path) -> tuple[GitRepo, str, str]:
-    repo = GitRepo(tmp_path / "upstream")
-    repo.write("docs/spec.mdx", SPEC_V1)
-    repo.write("src/server.go", SERVER_V1)
-    repo.write("old.md", "gone soon\n")
-    repo.write("logo.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00binary")
-    first = repo.commit("first")
+def two_commits(tmp_path: Path) -> tuple[GitRepo, str, str]:
+    repo, first = builder.source(
+        tmp_path / "upstream",
+        {
+            "docs/spec.mdx": SPEC_V1,
+            "src/server.go": SERVER_V1,
+            "old.md": "gone soon\n",
+            "logo.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00binary",
+        },
+        "first",
+    )
     repo.write("src/server.go", "// header\n// more\n// more\n" + SERVER_V1)
     repo.write("docs/spec.mdx", SPEC_V1.replace("This line will be deleted.\n", ""))
     repo.rm("old.md")
@@ -97,11 +102,9 @@ REGISTER = (
 
 
 def make_registers(root: Path, commit: str) -> Path:
-    registers = root / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(SOURCES.format(commit=commit), encoding="utf-8")
-    (registers / "t.yaml").write_text(REGISTER, encoding="utf-8")
-    return registers
+    return builder.registers(
+        root / "registers", SOURCES.format(commit=commit), {"t.yaml": REGISTER}
+    )
 
 
 def run(args: list[str], env: dict[str, str]) -> tuple[int, str]:
@@ -110,8 +113,8 @@ def run(args: list[str], env: dict[str, str]) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def test_every_outcome(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> None:
-    repo, _, second = upstream
+def test_every_outcome(tmp_path: Path, two_commits: tuple[GitRepo, str, str]) -> None:
+    repo, _, second = two_commits
     registers = make_registers(tmp_path, second)
     env = {"REGISTER_SOURCE_UP": str(repo.root), "REGISTER_CACHE": str(tmp_path / "cache")}
     code, out = run(["verify", "--registers", str(registers), "--format", "json"], env)
@@ -150,8 +153,8 @@ def test_every_outcome(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> No
     )
 
 
-def test_unresolved_outcome(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> None:
-    repo, _, second = upstream
+def test_unresolved_outcome(tmp_path: Path, two_commits: tuple[GitRepo, str, str]) -> None:
+    repo, _, second = two_commits
     registers = make_registers(tmp_path, second)
     text = (registers / "t.yaml").read_text(encoding="utf-8")
     (registers / "t.yaml").write_text(text.replace("- lib/a.py:3", "- nowhere/a.py:3"), "utf-8")
@@ -164,9 +167,9 @@ def test_unresolved_outcome(tmp_path: Path, upstream: tuple[GitRepo, str, str]) 
 
 
 def test_text_report_is_one_line_per_problem(
-    tmp_path: Path, upstream: tuple[GitRepo, str, str]
+    tmp_path: Path, two_commits: tuple[GitRepo, str, str]
 ) -> None:
-    repo, _, second = upstream
+    repo, _, second = two_commits
     registers = make_registers(tmp_path, second)
     code, out = run(
         ["verify", "--registers", str(registers)], {"REGISTER_SOURCE_UP": str(repo.root)}
@@ -194,9 +197,9 @@ def test_text_report_is_one_line_per_problem(
 
 
 def test_skip_and_offline_leave_citations_unverified_on_purpose(
-    tmp_path: Path, upstream: tuple[GitRepo, str, str]
+    tmp_path: Path, two_commits: tuple[GitRepo, str, str]
 ) -> None:
-    repo, _, second = upstream
+    repo, _, second = two_commits
     registers = make_registers(tmp_path, second)
     env = {"REGISTER_SOURCE_UP": str(repo.root)}
     code, out = run(["verify", "--registers", str(registers), "--offline", "--format", "json"], env)
@@ -213,8 +216,8 @@ def test_skip_and_offline_leave_citations_unverified_on_purpose(
     assert report["summary"]["unverified"] == 2
 
 
-def test_fix_round_trip(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> None:
-    repo, _, second = upstream
+def test_fix_round_trip(tmp_path: Path, two_commits: tuple[GitRepo, str, str]) -> None:
+    repo, _, second = two_commits
     registers = make_registers(tmp_path, second)
     text = (registers / "t.yaml").read_text(encoding="utf-8")
     text = re.sub(r"what: .*", "what: Handled in (src/server.go:3-5).  # a comment stays", text)
@@ -244,9 +247,9 @@ def test_fix_round_trip(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> N
 
 
 def test_fix_shows_only_line_numbers_in_git_diff(
-    tmp_path: Path, upstream: tuple[GitRepo, str, str]
+    tmp_path: Path, two_commits: tuple[GitRepo, str, str]
 ) -> None:
-    repo, _, second = upstream
+    repo, _, second = two_commits
     work = GitRepo(tmp_path / "work")
     registers = make_registers(work.root, second)
     work.commit("registers")
@@ -259,8 +262,10 @@ def test_fix_shows_only_line_numbers_in_git_diff(
     assert words and all(re.fullmatch(r"[+-][0-9]+", word) for word in words)
 
 
-def test_source_checkout_missing_commit(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> None:
-    repo, _, _ = upstream
+def test_source_checkout_missing_commit(
+    tmp_path: Path, two_commits: tuple[GitRepo, str, str]
+) -> None:
+    repo, _, _ = two_commits
     registers = make_registers(tmp_path, "abcdef1234567")
     code, out = run(
         ["verify", "--registers", str(registers)], {"REGISTER_SOURCE_UP": str(repo.root)}
@@ -270,9 +275,9 @@ def test_source_checkout_missing_commit(tmp_path: Path, upstream: tuple[GitRepo,
 
 
 def test_source_checkout_not_a_repository(
-    tmp_path: Path, upstream: tuple[GitRepo, str, str]
+    tmp_path: Path, two_commits: tuple[GitRepo, str, str]
 ) -> None:
-    _, _, second = upstream
+    _, _, second = two_commits
     registers = make_registers(tmp_path, second)
     code, out = run(
         ["verify", "--registers", str(registers)], {"REGISTER_SOURCE_UP": str(tmp_path)}
@@ -281,8 +286,10 @@ def test_source_checkout_not_a_repository(
     assert "is not a git repository" in out
 
 
-def test_hostile_paths_never_reach_git(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> None:
-    repo, _, second = upstream
+def test_hostile_paths_never_reach_git(
+    tmp_path: Path, two_commits: tuple[GitRepo, str, str]
+) -> None:
+    repo, _, second = two_commits
     registers = make_registers(tmp_path, second)
     text = (registers / "t.yaml").read_text(encoding="utf-8")
     target = tmp_path / "x"  # what git would write, were the path handed to it as an option
@@ -300,9 +307,8 @@ def test_hostile_paths_never_reach_git(tmp_path: Path, upstream: tuple[GitRepo, 
 
 def test_hostile_sources_rejected_and_nothing_runs(tmp_path: Path) -> None:
     pwned = tmp_path / "pwned"
-    registers = tmp_path / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(
+    registers = builder.registers(
+        tmp_path / "registers",
         f"""revisions: [a]
 sources:
   evil:
@@ -314,9 +320,8 @@ sources:
     repo: https://example.invalid/x
     commit: '--upload-pack=touch {pwned}'
 """,
-        encoding="utf-8",
+        {"t.yaml": REGISTER.replace("subject: up", "subject: evil")},
     )
-    (registers / "t.yaml").write_text(REGISTER.replace("subject: up", "subject: evil"), "utf-8")
     code, out = run(
         ["sync", "--registers", str(registers), "evil", "evil2"],
         {"REGISTER_CACHE": str(tmp_path / "c")},
@@ -331,13 +336,10 @@ sources:
     assert not pwned.exists()
 
 
-def test_sync_then_verify_from_cache(tmp_path: Path, upstream: tuple[GitRepo, str, str]) -> None:
-    repo, _, second = upstream
+def test_sync_then_verify_from_cache(tmp_path: Path, two_commits: tuple[GitRepo, str, str]) -> None:
+    repo, _, second = two_commits
     registers = make_registers(tmp_path, second)
-    text = (registers / "sources.yaml").read_text(encoding="utf-8")
-    (registers / "sources.yaml").write_text(
-        text.replace("repo: null", f"repo: {repo.url}"), "utf-8"
-    )
+    builder.edit_sources(registers, "repo: null", f"repo: {repo.url}")
     env = {"REGISTER_CACHE": str(tmp_path / "cache")}
     code, out = run(["sync", "--registers", str(registers), "up"], env)
     assert code == 0, out

@@ -8,32 +8,18 @@ Skipped, with the reason, where Debian's chromium and chromium-driver are absent
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 import axecheck
+import browsing
+import builder
 import tiers
 from compat_register.site.extensions import mkdocs_yaml
 from historyrepo import build_history
-from localsite import served
-from newpage import waiting_for_new_pages
 
-CHROMIUM = Path("/usr/bin/chromium")
-DRIVER = Path("/usr/bin/chromedriver")
-HANG = 60
-"""Seconds after which the server or a page counts as hung: far above what either takes,
-loaded machine included, not a measure of speed (bench/)."""
-
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM.exists() and DRIVER.exists()),
-    reason="needs /usr/bin/chromium and /usr/bin/chromedriver (apt-get install chromium "
-    "chromium-driver; .ci/run does)",
-)
+pytestmark = browsing.needs_chromium
 
 CONFIG = """\
 site_name: changes
@@ -74,50 +60,17 @@ def contrast(a: list[float], b: list[float]) -> float:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def changes_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     history = build_history(tmp_path_factory.mktemp("changes-browser"))
     root = history.project.root
-    (root / "docs").mkdir()
-    (root / "docs" / "index.md").write_text("# Home\n")
-    (root / "mkdocs.yml").write_text(CONFIG + mkdocs_yaml())
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "site")]
-    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    for url in served(root / "site"):
+    builder.site(root, CONFIG + mkdocs_yaml(), {"index.md": "# Home\n"})
+    for url in browsing.built_and_served(root):
         yield url + "registers/changes/"
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--window-size=1400,1000",
-        f"--user-data-dir={profile}",
-    ):
-        options.add_argument(flag)
-    driver = waiting_for_new_pages(webdriver.Chrome(service=Service(str(DRIVER)), options=options))
-    driver.set_page_load_timeout(HANG)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
 @pytest.mark.parametrize("scheme", ["default", "slate"])
-def test_the_charts_are_drawn_named_and_readable(site: str, browser, scheme: str) -> None:  # type: ignore[no-untyped-def]
-    browser.get(site)
+def test_the_charts_are_drawn_named_and_readable(changes_site: str, browser, scheme: str) -> None:  # type: ignore[no-untyped-def]
+    browser.get(changes_site)
     browser.execute_script(
         "document.body.setAttribute('data-md-color-scheme', arguments[0]);", scheme
     )
@@ -136,11 +89,11 @@ def test_the_charts_are_drawn_named_and_readable(site: str, browser, scheme: str
 
 
 @pytest.mark.parametrize("scheme, width", tiers.diagonal(["default", "slate"], [1400, 390]))
-def test_no_serious_axe_violation(site: str, browser, scheme: str, width: int) -> None:  # type: ignore[no-untyped-def]
+def test_no_serious_axe_violation(changes_site: str, browser, scheme: str, width: int) -> None:  # type: ignore[no-untyped-def]
     axe = axecheck.script()
     browser.set_window_size(width, 1000)
     try:
-        browser.get(site)
+        browser.get(changes_site)
         axecheck.set_scheme(browser, scheme)
         found = axecheck.violations(browser, axe)
     finally:
@@ -168,11 +121,11 @@ return [...document.querySelectorAll('svg.reg-chart')].map((svg) => {
 
 @pytest.mark.parametrize("width", [1400, 390])
 def test_the_charts_share_an_axis_to_the_build_and_read_at_any_width(  # type: ignore[no-untyped-def]
-    site: str, browser, width: int
+    changes_site: str, browser, width: int
 ) -> None:
     browser.set_window_size(width, 1000)
     try:
-        browser.get(site)
+        browser.get(changes_site)
         charts = browser.execute_script(LABELS)
     finally:
         browser.set_window_size(1400, 1000)

@@ -9,19 +9,15 @@ from typing import Any
 
 import pytest
 
+import builder
 from compat_register import api
 from compat_register.history import repository
 from compat_register.history.snapshot import summarise
 from compat_register.site import renderer as render
 from gitrepo import GitRepo, git_env
-from historyrepo import History, build_history
+from historyrepo import History
 
 URL = "https://github.com/example/project"
-
-
-@pytest.fixture(scope="module")
-def history(tmp_path_factory: pytest.TempPathFactory) -> History:
-    return build_history(tmp_path_factory.mktemp("history"))
 
 
 def pages(registers: Path, cache: Path | None = None) -> dict[str, str]:
@@ -187,7 +183,8 @@ def test_outside_a_repository_there_is_no_history(
 
 
 def test_a_repository_without_commits_has_an_empty_history(tmp_path: Path) -> None:
-    GitRepo(tmp_path / "empty").write("registers/sources.yaml", "sources: {}\n")
+    GitRepo(tmp_path / "empty")
+    builder.registers(tmp_path / "empty" / "registers", "sources: {}\n")
     found = repository.read_history(tmp_path / "empty" / "registers", None)
     assert found.commits == [] and not found.shallow
 
@@ -233,9 +230,7 @@ def test_a_clone_of_one_commit_builds(history: History, tmp_path: Path) -> None:
 
 
 def test_a_damaged_repository_is_one_line(tmp_path: Path) -> None:
-    repo = GitRepo(tmp_path / "damaged")
-    repo.write("registers/t.yaml", "title: T\n")
-    repo.commit("first")
+    repo, _ = builder.source(tmp_path / "damaged", {"registers/t.yaml": "title: T\n"}, "first")
     repo.write("registers/t.yaml", "title: U\n")
     repo.commit("second")
     blob = repo.git("rev-parse", "HEAD~1:registers/t.yaml")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import builder
 from compat_register.site.extensions import mkdocs_yaml
 from historyrepo import build_history
 
@@ -36,10 +37,7 @@ def build(root: Path, **env: str) -> subprocess.CompletedProcess[str]:
 
 def test_the_site_of_a_repository_has_a_changes_page(tmp_path: Path) -> None:
     history = build_history(tmp_path)
-    root = history.project.root
-    (root / "docs").mkdir()
-    (root / "docs" / "index.md").write_text("# Home\n")
-    (root / "mkdocs.yml").write_text(config())
+    root = builder.site(history.project.root, config(), {"index.md": "# Home\n"})
     done = build(root)
     assert done.returncode == 0, done.stderr
     page = (root / "site" / "registers" / "changes" / "index.html").read_text(encoding="utf-8")

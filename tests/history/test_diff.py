@@ -18,12 +18,7 @@ import pytest
 
 from compat_register.history.timeline import field_phrase
 from conftest import RunLine
-from historyrepo import History, build_history
-
-
-@pytest.fixture(scope="module")
-def history(tmp_path_factory: pytest.TempPathFactory) -> History:
-    return build_history(tmp_path_factory.mktemp("history"))
+from historyrepo import History
 
 
 @pytest.fixture

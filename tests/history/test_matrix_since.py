@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import builder
 from compat_register import api
 from conftest import RunLine
 from gitrepo import GitRepo
@@ -31,13 +32,10 @@ ENTRY = """  - id: T-01
 def test_each_cell_says_since_when_its_entry_holds_its_state(
     tmp_path: Path, run_line: RunLine
 ) -> None:
-    up = GitRepo(tmp_path / "up")
-    up.write("src/a.go", "package a\n")
-    pin = up.commit("first")
+    _, pin = builder.source(tmp_path / "up", {"src/a.go": "package a\n"}, "first")
     project = GitRepo(tmp_path / "project")
-    project.write("registers/sources.yaml", SOURCES.format(commit=pin[:12]))
-    project.write("registers/concepts.yaml", CONCEPTS)
-    project.write("registers/t.yaml", register_head() + ENTRY.format(state="missing"))
+    files = {"concepts.yaml": CONCEPTS, "t.yaml": register_head() + ENTRY.format(state="missing")}
+    builder.registers(project.root / "registers", SOURCES.format(commit=pin[:12]), files)
     project.commit("start")
     project.write("registers/t.yaml", register_head() + ENTRY.format(state="done"))
     done = project.commit("T-01 is done")

@@ -28,16 +28,17 @@ def day(commit: str, history: History) -> str:
 
 
 @pytest.fixture
-def history(tmp_path: Path) -> History:
+def own_history(tmp_path: Path) -> History:
+    """A history of the test's own, which it may add commits to."""
     return build_history(tmp_path)
 
 
-def test_each_entry_is_dated_by_the_commit_that_gave_it_its_state(history: History) -> None:
-    found = since(history)
-    first, _ = history.pins
-    commits = history.commits
+def test_each_entry_is_dated_by_the_commit_that_gave_it_its_state(own_history: History) -> None:
+    found = since(own_history)
+    first, _ = own_history.pins
+    commits = own_history.commits
     # T-01: missing at start, partial at `state`; its prose, a fix and a bump came after
-    assert found["T-01"] == Since(day(commits["state"], history), commits["state"], first[:12])
+    assert found["T-01"] == Since(day(commits["state"], own_history), commits["state"], first[:12])
     assert found["T-03"].commit == commits["entries"]  # added then; renamed later
     assert found["E-01"].commit == commits["register"]  # its register was added then
     assert set(found) == {"T-01", "T-03", "E-01"}  # T-02 is gone
@@ -48,55 +49,55 @@ def test_each_entry_is_dated_by_the_commit_that_gave_it_its_state(history: Histo
     }
 
 
-def test_the_pin_is_the_subjects_at_the_since_commit(history: History) -> None:
+def test_the_pin_is_the_subjects_at_the_since_commit(own_history: History) -> None:
     """After `bump` moved the pin, a state reached is dated with the new pin."""
-    text = (history.registers / "t.yaml").read_text()
-    history.project.write("registers/t.yaml", text.replace("state: missing", "state: done"))
-    done = history.project.commit("T-03 is done")
-    found = since(history)
-    _, second = history.pins
+    text = (own_history.registers / "t.yaml").read_text()
+    own_history.project.write("registers/t.yaml", text.replace("state: missing", "state: done"))
+    done = own_history.project.commit("T-03 is done")
+    found = since(own_history)
+    _, second = own_history.pins
     assert found["T-03"].commit == done
     assert found["T-03"].pin is not None and second.startswith(found["T-03"].pin)
-    assert found["T-01"].commit == history.commits["state"]
+    assert found["T-01"].commit == own_history.commits["state"]
 
 
-def test_a_state_not_committed_yet_has_no_since(history: History) -> None:
-    text = (history.registers / "t.yaml").read_text()
-    (history.registers / "t.yaml").write_text(text.replace("state: partial", "state: done"))
-    found = since(history)
+def test_a_state_not_committed_yet_has_no_since(own_history: History) -> None:
+    text = (own_history.registers / "t.yaml").read_text()
+    (own_history.registers / "t.yaml").write_text(text.replace("state: partial", "state: done"))
+    found = since(own_history)
     assert "T-01" not in found
-    assert found["T-03"].commit == history.commits["entries"]  # same file, its state committed
+    assert found["T-03"].commit == own_history.commits["entries"]  # same file, its state committed
 
 
-def test_a_state_left_and_reached_again_counts_from_its_return(history: History) -> None:
-    text = (history.registers / "t.yaml").read_text()
-    history.project.write("registers/t.yaml", text.replace("state: partial", "state: done"))
-    history.project.commit("T-01 is done")
-    history.project.write("registers/t.yaml", text)
-    back = history.project.commit("T-01 is partial again")
-    assert since(history)["T-01"].commit == back
+def test_a_state_left_and_reached_again_counts_from_its_return(own_history: History) -> None:
+    text = (own_history.registers / "t.yaml").read_text()
+    own_history.project.write("registers/t.yaml", text.replace("state: partial", "state: done"))
+    own_history.project.commit("T-01 is done")
+    own_history.project.write("registers/t.yaml", text)
+    back = own_history.project.commit("T-01 is partial again")
+    assert since(own_history)["T-01"].commit == back
 
 
-def test_a_removed_and_restored_entry_counts_from_its_restoring(history: History) -> None:
-    text = (history.registers / "t.yaml").read_text()
+def test_a_removed_and_restored_entry_counts_from_its_restoring(own_history: History) -> None:
+    text = (own_history.registers / "t.yaml").read_text()
     head, _ = text.split("  - id: T-03", 1)
-    history.project.write("registers/t.yaml", head)
-    history.project.commit("T-03 out")
-    history.project.write("registers/t.yaml", text)
-    back = history.project.commit("T-03 back")
-    assert since(history)["T-03"].commit == back
+    own_history.project.write("registers/t.yaml", head)
+    own_history.project.commit("T-03 out")
+    own_history.project.write("registers/t.yaml", text)
+    back = own_history.project.commit("T-03 back")
+    assert since(own_history)["T-03"].commit == back
 
 
-def test_a_commit_where_the_file_did_not_load_interrupts_nothing(history: History) -> None:
-    text = (history.registers / "t.yaml").read_text()
-    history.project.write("registers/t.yaml", text + "  - [unclosed\n")
-    history.project.commit("broken")
-    history.project.write("registers/t.yaml", text)
-    history.project.commit("mended")
-    assert since(history)["T-01"].commit == history.commits["state"]
+def test_a_commit_where_the_file_did_not_load_interrupts_nothing(own_history: History) -> None:
+    text = (own_history.registers / "t.yaml").read_text()
+    own_history.project.write("registers/t.yaml", text + "  - [unclosed\n")
+    own_history.project.commit("broken")
+    own_history.project.write("registers/t.yaml", text)
+    own_history.project.commit("mended")
+    assert since(own_history)["T-01"].commit == own_history.commits["state"]
 
 
-def test_no_history_gives_no_since(history: History) -> None:
-    checked = api.check(history.registers)
-    assert since_when(history.registers, checked.registers, []) == {}
+def test_no_history_gives_no_since(own_history: History) -> None:
+    checked = api.check(own_history.registers)
+    assert since_when(own_history.registers, checked.registers, []) == {}
     assert first_commits([], {"T-01": "partial"}) == {}

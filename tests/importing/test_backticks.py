@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import builder
 from conftest import RunLine
 from gitrepo import GitRepo
 
@@ -121,30 +122,26 @@ def code_span(text: str) -> str:
 
 
 @pytest.fixture
-def upstream(tmp_path: Path) -> GitRepo:
-    repo = GitRepo(tmp_path / "up")
-    repo.write(GO_FILE, GO)
-    repo.write(TS_FILE, TS)
-    repo.commit("the Go SDK and the spec's schema")
-    return repo
+def go_and_schema(tmp_path: Path) -> GitRepo:
+    return builder.source(
+        tmp_path / "up", {GO_FILE: GO, TS_FILE: TS}, "the Go SDK and the spec's schema"
+    )[0]
 
 
 def project(root: Path, repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> str:
     """A project whose registers folder pins `repo`'s HEAD; the short commit."""
     commit = repo.git("rev-parse", "--short=7", "HEAD")
-    (root / "registers").mkdir(parents=True)
     path = Path(os.path.relpath(repo.root, root / "registers")).as_posix()
-    sources = SOURCES.format(commit=commit, path=path)
-    (root / "registers/sources.yaml").write_text(sources, encoding="utf-8")
+    builder.registers(root / "registers", SOURCES.format(commit=commit, path=path))
     monkeypatch.chdir(root)
     return commit
 
 
 @pytest.mark.parametrize("form", ["plain", "markdown"])
 def test_a_page_quoting_code_with_backticks_imports_and_verifies(
-    form: str, tmp_path: Path, upstream: GitRepo, run_line: RunLine, monkeypatch
+    form: str, tmp_path: Path, go_and_schema: GitRepo, run_line: RunLine, monkeypatch
 ) -> None:
-    commit = project(tmp_path, upstream, monkeypatch)
+    commit = project(tmp_path, go_and_schema, monkeypatch)
     cited = [citation(*c) for c in CITED]
     if form == "plain":
         page = PLAIN.format(header=HEADER, commit=commit, sources="; ".join(cited))
@@ -162,9 +159,9 @@ def test_a_page_quoting_code_with_backticks_imports_and_verifies(
 
 
 def test_a_quote_without_backticks_cited_at_the_wrong_line_is_moved(
-    tmp_path: Path, upstream: GitRepo, run_line: RunLine, monkeypatch
+    tmp_path: Path, go_and_schema: GitRepo, run_line: RunLine, monkeypatch
 ) -> None:
-    commit = project(tmp_path, upstream, monkeypatch)
+    commit = project(tmp_path, go_and_schema, monkeypatch)
     cited = citation(GO_FILE, 3, 'ProgressToken any json:"progressToken"')
     page = PLAIN.format(header=HEADER, commit=commit, sources=cited)
     (tmp_path / "go.md").write_text(page, encoding="utf-8")
@@ -204,11 +201,11 @@ def _imported_register(root: Path, repo: GitRepo, run_line: RunLine, monkeypatch
 
 
 def test_bump_flags_a_code_line_that_only_gained_or_lost_backticks_stars_or_underscores(
-    tmp_path: Path, upstream: GitRepo, run_line: RunLine, monkeypatch
+    tmp_path: Path, go_and_schema: GitRepo, run_line: RunLine, monkeypatch
 ) -> None:
-    _imported_register(tmp_path / "project", upstream, run_line, monkeypatch)
-    _markup_only_edits(upstream)
-    upstream.commit("markup only")
+    _imported_register(tmp_path / "project", go_and_schema, run_line, monkeypatch)
+    _markup_only_edits(go_and_schema)
+    go_and_schema.commit("markup only")
     bumped = run_line(["bump", "gosdk", "--format", "json"])
     assert bumped.exit_code == 1, bumped.output
     kinds = {(c["path"], c["lines"][0]): (c["kind"], c["note"]) for c in bumped_citations(bumped)}
@@ -218,12 +215,12 @@ def test_bump_flags_a_code_line_that_only_gained_or_lost_backticks_stars_or_unde
 
 
 def test_a_stamp_sees_a_code_line_that_only_gained_or_lost_backticks_stars_or_underscores(
-    tmp_path: Path, upstream: GitRepo, run_line: RunLine, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, go_and_schema: GitRepo, run_line: RunLine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _imported_register(tmp_path / "project", upstream, run_line, monkeypatch)
+    _imported_register(tmp_path / "project", go_and_schema, run_line, monkeypatch)
     assert run_line(["stamp"]).exit_code == 0
-    _markup_only_edits(upstream)
-    upstream.commit("markup only")
+    _markup_only_edits(go_and_schema)
+    go_and_schema.commit("markup only")
     run_line(["bump", "gosdk"])  # carries each stamp to its new key
     verified = run_line(["verify", "--format", "json"])
     outcomes = {
@@ -244,10 +241,7 @@ def test_verify_against_flags_the_same_edits(
     tmp_path: Path, run_line: RunLine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The register lives in the repository it cites (a pull request's check)."""
-    repo = GitRepo(tmp_path / "up")
-    repo.write(GO_FILE, GO)
-    repo.write(TS_FILE, TS)
-    repo.commit("code")
+    repo, _ = builder.source(tmp_path / "up", {GO_FILE: GO, TS_FILE: TS}, "code")
     _imported_register(repo.root, repo, run_line, monkeypatch)
     repo.commit("register")
     _markup_only_edits(repo)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import builder
 from compat_register import api
 
 SOURCES = """revisions: [r1]
@@ -41,9 +42,7 @@ entries:
 
 
 def test_prose_tokens_point_where_they_were_written(tmp_path: Path) -> None:
-    (tmp_path / "sources.yaml").write_text(SOURCES, encoding="utf-8")
-    (tmp_path / "t.yaml").write_text(REGISTER, encoding="utf-8")
-    checked = api.check(tmp_path)
+    checked = api.check(builder.registers(tmp_path, SOURCES, {"t.yaml": REGISTER}))
     assert not checked.failed, checked.diagnostics
     entry = checked.registers.entries()["T-01"]
     in_prose = [c for c in entry.prose_citations]

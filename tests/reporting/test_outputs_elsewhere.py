@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
+import builder
 from conftest import RunLine
 from gitrepo import GitRepo
 from registerfiles import REVISION_SOURCES, done_entry, register_head
@@ -43,10 +44,8 @@ def text_of(html: str) -> str:
 
 def project(tmp_path: Path) -> tuple[GitRepo, str, str]:
     repo = GitRepo(tmp_path)
-    (tmp_path / "registers").mkdir()
-    repo.write("registers/sources.yaml", REVISION_SOURCES)
     entry = done_entry("['internal/a.go:1']")
-    repo.write("registers/t.yaml", register_head() + entry)
+    builder.registers(tmp_path / "registers", REVISION_SOURCES, {"t.yaml": register_head() + entry})
     old = repo.commit("start")
     repo.write(
         "registers/t.yaml", register_head() + entry.replace("title: One", f'title: "{HOSTILE}"')
@@ -84,13 +83,12 @@ def test_a_hostile_title_stays_on_its_line_in_the_text_diff(
 
 
 def test_a_hostile_concept_keeps_one_row_in_the_matrix(tmp_path: Path, run_line: RunLine) -> None:
-    (tmp_path / "sources.yaml").write_text(REVISION_SOURCES, "utf-8")
     concepts = (
         f'concepts:\n  - id: "a|b\\n\\n# x"\n    title: "{HOSTILE}"\n  - id: c\n    title: C\n'
     )
-    (tmp_path / "concepts.yaml").write_text(concepts, "utf-8")
     entry = done_entry("['internal/a.go:1']") + "    concept: c\n"
-    (tmp_path / "t.yaml").write_text(register_head() + entry, "utf-8")
+    files = {"concepts.yaml": concepts, "t.yaml": register_head() + entry}
+    builder.registers(tmp_path, REVISION_SOURCES, files)
     done = run_line(["matrix", "--registers", str(tmp_path), "--format", "markdown"])
     html = parsed(done.stdout)
     rows = re.findall(r"<tr>(.*?)</tr>", html, flags=re.DOTALL)
@@ -118,8 +116,9 @@ def test_a_hostile_concept_keeps_one_row_in_the_matrix(tmp_path: Path, run_line:
 def test_a_line_break_in_a_title_is_refused_at_check(
     tmp_path: Path, run_line: RunLine, file: str, old: str, new: str, where: str
 ) -> None:
-    (tmp_path / "sources.yaml").write_text(REVISION_SOURCES, "utf-8")
-    (tmp_path / "t.yaml").write_text(register_head() + done_entry("['internal/a.go:1']"), "utf-8")
+    builder.registers(
+        tmp_path, REVISION_SOURCES, {"t.yaml": register_head() + done_entry("['internal/a.go:1']")}
+    )
     path = tmp_path / file
     path.write_text(path.read_text("utf-8").replace(old, new, 1), "utf-8")
     done = run_line(["check", "--registers", str(tmp_path)])

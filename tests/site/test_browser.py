@@ -9,182 +9,24 @@ and chromium-driver (`.ci/run` installs them); skipped with a reason when they a
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from test_problems import with_mistakes
 
 import axecheck
+import browsing
 import tiers
-from compat_register.site.extensions import mkdocs_yaml
-from gitrepo import GitRepo
-from localsite import served
-from newpage import waiting_for_new_pages
+from browsing import built_and_served, search, wait
+from sites import EDGE_CITATIONS
 
-REPO = Path(__file__).resolve().parents[2]
-GOLDEN = REPO / "tests" / "golden" / "basic" / "registers"
-EXCERPT_SITE = """\
-site_name: excerpts
-theme:
-  name: material
-  palette:
-    - scheme: default
-    - scheme: slate
-plugins:
-  - search
-  - register
-"""
-HANG = 60
-"""Seconds after which a page, a server or a wait counts as hung: a bound far above what any
-takes, loaded machine included, not a measure of speed (that is bench/'s)."""
-CHROMIUM = Path("/usr/bin/chromium")
-DRIVER = Path("/usr/bin/chromedriver")
 SPEC = "https://github.com/modelcontextprotocol/modelcontextprotocol/blob/"
 SPEC_COMMIT = "b0f60ba5409db7a6582440a7b473cc0398890f15"
 
-HOSTILE = """\
-title: Hostile
-prefix: XSS
-description: An entry that tries to run a script.
-status: draft
-created: 2026-01-01
-last-updated: 2026-01-01
-increment: 1
-subject: v1
-entries:
-  - id: XSS-01
-    title: <script>window.__pwned = "title"</script>
-    what: >-
-      <script>window.__pwned = "what"</script>
-      <img src=x onerror="window.__pwned = 'img'">
-      [click me](javascript:window.__pwned='link')
-    where: 'Here {: onmouseover="window.__pwned = 1" }'
-    status: {state: missing}
-    value: {level: none}
-    effort: {size: S}
-    risk: |-
-      <svg onload="window.__pwned = 'svg'"></svg> and
-
-      ~~~
-      <img src=x onerror="window.__pwned = 'cell'">
-      ~~~
-    detail: |-
-      [d]:
-          javascript:window.__pwned='definition'
-
-      [d]
-
-      > [q]: javascript:window.__pwned='quote'
-      >
-      > [q]
-    notes:
-      - title: Fence
-        text: |-
-          ~~~
-          <img src=x onerror="window.__pwned = 'fence'">
-          ~~~
-    sources:
-      - spec:schema/2024-11-05/schema.ts:21
-"""
-
-EDGE_FILES = {
-    # 1 "", 2 package, 3-5 "", 6 func, 7 tabs, 8 }, 9-10 "", 11 last (no final newline)
-    "internal/edges.go": b"\npackage edges\n\n\n\nfunc a() {\n\tx :=\t1\n}\n\n\nlast",
-    "internal/crlf.go": b"\r\nfirst\r\nsecond\r\n\r\n",  # 1 "", 2 first, 3 second, 4 ""
-    "internal/cr.go": b"a\rb\nc\n\nd\n",  # 1 a<CR>b, 2 c, 3 "", 4 d
-    "internal/spaces.go": b"   \n  x\n   \n",  # 1 and 3 spaces only, 2 "  x"
-    "internal/blank.go": b"\n",  # one blank line
-    "internal/whole.go": b"\na\n\n",  # 1 "", 2 a, 3 ""
-    "internal/tail.go": b"a\nb\nc\n\n\n",  # 1 a, 2 b, 3 c, 4-5 "" to the end
-}
-EDGE_CITATIONS = {
-    # citation: (the line numbers shown, the lines marked, their text as a reader sees it)
-    "internal/edges.go:1": (range(1, 5), [1], [""]),  # the first line of the file, blank
-    "internal/edges.go:2": (range(1, 6), [2], ["package edges"]),  # after a blank first line
-    "internal/edges.go:3-5": (range(1, 9), [3, 4, 5], ["", "", ""]),  # all blank
-    "internal/edges.go:7": (range(4, 11), [7], ["    x :=    1"]),  # tabs (4 columns)
-    "internal/edges.go:11": (range(8, 12), [11], ["last"]),  # the last line, no newline
-    "internal/crlf.go:2": (range(1, 5), [2], ["first"]),  # CRLF, after a blank line
-    "internal/crlf.go:4": (range(1, 5), [4], [""]),  # CRLF, the last line, blank
-    "internal/cr.go:2": (range(1, 5), [2], ["c"]),  # after a carriage return inside a line
-    "internal/cr.go:1": (range(1, 5), [1], ["a\u240db"]),  # a carriage return inside it (␍)
-    "internal/edges.go:6": (range(3, 10), [6], ["func a() {"]),  # after three blank lines
-    "internal/spaces.go:1": (range(1, 4), [1], ["   "]),  # spaces only, the first line
-    "internal/spaces.go:2": (range(1, 4), [2], ["  x"]),  # between lines of spaces only
-    "internal/blank.go:1": (range(1, 2), [1], [""]),  # a file of one blank line
-    "internal/whole.go:1-3": (range(1, 4), [1, 2, 3], ["", "a", ""]),  # first line to last
-    "internal/tail.go:3": (range(1, 6), [3], ["c"]),  # blank lines after it to the end
-}
-EDGES = """\
-title: Edges
-prefix: EDG
-description: Excerpts at the edges of their files.
-status: draft
-created: 2026-01-01
-last-updated: 2026-01-01
-increment: 1
-subject: impl
-entries:
-  - id: EDG-01
-    title: Edges
-    what: Lines at the edges of files.
-    status: {state: missing}
-    value: {level: low}
-    effort: {size: S}
-    risk: None.
-    sources:
-""" + "".join(f"      - {citation}\n" for citation in EDGE_CITATIONS)
-
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM.exists() and DRIVER.exists()),
-    reason="needs /usr/bin/chromium and /usr/bin/chromedriver (apt-get install chromium "
-    "chromium-driver; .ci/run does)",
-)
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The built site, served on a free local port; yields its base URL."""
-    yield from built_and_served(repository_site(tmp_path_factory.mktemp("browser")))
-
-
-def repository_site(root: Path) -> Path:
-    """The repository's site (docs/, registers/, mkdocs.yml) and the hostile register, in
-    `root`."""
-    shutil.copytree(REPO / "docs", root / "docs")
-    shutil.copytree(REPO / "registers", root / "registers")
-    shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
-    (root / "registers" / "xss.yaml").write_text(HOSTILE)
-    return root
-
-
-@pytest.fixture(scope="module")
-def excerpt_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The repository's site on tests/golden/basic's registers, with a checkout of `impl`
-    (a real git repository), so that its citations have excerpts."""
-    yield from excerpts_served(tmp_path_factory.mktemp("excerpts"))
-
-
-def excerpts_served(root: Path) -> Iterator[str]:
-    """The excerpt site (see `excerpt_site`) in `root`, built and served."""
-    repo = GitRepo(root / "impl")
-    repo.write("internal/server.go", "".join(f"func line{n}() {{}}\n" for n in range(1, 61)))
-    for path, data in EDGE_FILES.items():
-        repo.write(path, data)
-    sha = repo.commit("impl")
-    (root / "docs").mkdir()
-    (root / "docs" / "index.md").write_text("# Excerpts\n\nThe [registers](registers/index.md).\n")
-    (root / "mkdocs.yml").write_text(EXCERPT_SITE + mkdocs_yaml())
-    shutil.copytree(GOLDEN, root / "registers")
-    (root / "registers" / "edges.yaml").write_text(EDGES)
-    sources = root / "registers" / "sources.yaml"
-    sources.write_text(sources.read_text().replace("abcdef1", sha))
-    yield from built_and_served(root, {"REGISTER_SOURCE_IMPL": str(repo.root)})
+pytestmark = browsing.needs_chromium
 
 
 @pytest.fixture(scope="module")
@@ -204,117 +46,6 @@ def problem_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     assert strict.returncode == 1, "a strict build must still fail on the mistakes"
     yield from built_and_served(root, strict=False)
-
-
-def built_and_served(
-    root: Path, env: dict[str, str] | None = None, strict: bool = True
-) -> Iterator[str]:
-    """`mkdocs build --strict` (or a plain build) of the site in `root`, served by
-    `python -m http.server` (serve.py); yields its base URL."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
-    command = [sys.executable, "-m", "mkdocs", "build", "-d", str(root / "site")]
-    done = subprocess.run(
-        [*command, "--strict"] if strict else command,
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
-    yield from served(root / "site")
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    yield from chromium(tmp_path_factory.mktemp("chromium-profile"))
-
-
-@pytest.fixture(scope="module")
-def browser_without_js(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    yield from chromium(tmp_path_factory.mktemp("chromium-profile"), javascript=False)
-
-
-def chromium(profile: Path, javascript: bool = True) -> Iterator[object]:
-    """Headless Chromium driven by Selenium, with JavaScript on or off."""
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    if not javascript:
-        options.add_experimental_option(
-            "prefs", {"profile.managed_default_content_settings.javascript": 2}
-        )
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--window-size=1400,1000",
-        # A mouse, as on a desktop: headless Chromium reports no pointer that hovers, and
-        # material makes a code block that scrolls focusable (tabindex) only where one does.
-        "--blink-settings=primaryHoverType=2,availableHoverTypes=2,"
-        "primaryPointerType=4,availablePointerTypes=4",
-        f"--user-data-dir={profile}",
-    ):
-        options.add_argument(flag)
-    # An explicit driver path: Selenium Manager would otherwise try to download one.
-    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
-    driver.set_page_load_timeout(HANG)
-    if javascript:  # without it no script marks the page left (newpage)
-        waiting_for_new_pages(driver)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-def wait(condition, seconds: float = HANG):  # type: ignore[no-untyped-def]
-    """Poll `condition()` until it returns something truthy."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError("timed out waiting for the page")
-
-
-def search(driver, base: str, query: str) -> list[str]:  # type: ignore[no-untyped-def]
-    """The result links material's search shows for `query`, in order, typed into the search
-    box (behind its button on a phone)."""
-    from selenium.webdriver.common.by import By
-
-    driver.get(base)
-    box = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")
-    if not box.is_displayed():
-        driver.find_element(By.CSS_SELECTOR, "label.md-header__button[for='__search']").click()
-        wait(box.is_displayed)
-    box.click()
-    box.send_keys(query)
-
-    def links() -> list[str]:
-        # Read in one script: the list is re-rendered as results arrive (stale elements).
-        return list(
-            driver.execute_script(
-                "return Array.from(document.querySelectorAll('.md-search-result__list a'))"
-                ".map(a => a.href)"
-            )
-        )
-
-    def settled() -> list[str]:
-        # Results update as each key lands: take them once three reads agree.
-        first = links()
-        time.sleep(0.3)
-        second = links()
-        time.sleep(0.3)
-        return first if first and first == second == links() else []
-
-    return list(wait(settled))
 
 
 @pytest.mark.parametrize("query", ["META-07", "traceparent"])
@@ -768,11 +499,6 @@ GENERATED_PAGES = [
 health, a register's own health page (drawn with the pruned nav), the priorities, the
 revision matrix, a revision's page and the Matrix page. (The Changes page needs a git
 history: tests/history/test_changes_browser.py runs axe on it.)"""
-
-
-@pytest.fixture(scope="module")
-def axe_script() -> str:
-    return axecheck.script()
 
 
 @pytest.mark.parametrize(

@@ -7,16 +7,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from test_browser import CHROMIUM, DRIVER, EXCERPT_SITE, axe_at, built_and_served, chromium, wait
+from test_browser import axe_at
 
 import axecheck
+import browsing
+import builder
 import tiers
+from browsing import built_and_served, wait
 from compat_register.site.extensions import mkdocs_yaml
+from sites import EXCERPT_SITE
 from specrepo import NEW, OLD, registers_for, spec_repo
 
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM.exists() and DRIVER.exists()), reason="needs chromium and chromedriver"
-)
+pytestmark = browsing.needs_chromium
 
 PAGES = [
     "registers/coverage/",
@@ -28,20 +30,13 @@ PAGES = [
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def coverage_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("coverage-site")
     repo, commit = spec_repo(root / "spec")
     registers_for(root / "registers", commit)
-    (root / "docs").mkdir()
-    (root / "docs" / "index.md").write_text("# Coverage\n\nThe [registers](registers/index.md).\n")
-    (root / "mkdocs.yml").write_text(EXCERPT_SITE + mkdocs_yaml())
+    builder.site(root, EXCERPT_SITE + mkdocs_yaml())
     env = {"REGISTER_SOURCE_SPEC": str(repo.root), "REGISTER_CACHE": str(root / "cache")}
     yield from built_and_served(root, env)
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    yield from chromium(tmp_path_factory.mktemp("chromium-profile"))
 
 
 def rows(browser) -> list[dict[str, str]]:  # type: ignore[no-untyped-def]
@@ -55,13 +50,15 @@ def rows(browser) -> list[dict[str, str]]:  # type: ignore[no-untyped-def]
     )
 
 
-def test_the_summary_links_each_revision_and_the_overview_links_it(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+def test_the_summary_links_each_revision_and_the_overview_links_it(
+    coverage_site: str, browser
+) -> None:  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
 
-    browser.get(site + "registers/")
+    browser.get(coverage_site + "registers/")
     link = browser.find_element(By.PARTIAL_LINK_TEXT, "coverage")
     assert link.get_attribute("href").endswith("/registers/coverage/")
-    browser.get(site + "registers/coverage/")
+    browser.get(coverage_site + "registers/coverage/")
     cells = browser.execute_script(
         "return Array.from(document.querySelectorAll('article table tbody tr'))"
         ".map(r => Array.from(r.cells).slice(0, 6).map(c => c.textContent.trim()))"
@@ -76,11 +73,13 @@ def test_the_summary_links_each_revision_and_the_overview_links_it(site: str, br
     )
 
 
-def test_a_revision_s_page_groups_by_file_and_heading_and_filters(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+def test_a_revision_s_page_groups_by_file_and_heading_and_filters(
+    coverage_site: str, browser
+) -> None:  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    browser.get(site + f"registers/coverage/{NEW}/")
+    browser.get(coverage_site + f"registers/coverage/{NEW}/")
     wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
     headings = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "article h2, article h3")]
     assert headings[:4] == [
@@ -108,10 +107,10 @@ def test_a_revision_s_page_groups_by_file_and_heading_and_filters(site: str, bro
     assert "state=excluded" in browser.current_url and "keyword=MAY" in browser.current_url
 
 
-def test_a_cited_statement_links_its_entry_and_its_lines(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+def test_a_cited_statement_links_its_entry_and_its_lines(coverage_site: str, browser) -> None:  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
 
-    browser.get(site + f"registers/coverage/{OLD}/")
+    browser.get(coverage_site + f"registers/coverage/{OLD}/")
     link = browser.find_element(By.LINK_TEXT, "T-01")
     assert link.get_attribute("href").endswith("/registers/t/#t-01")
     (cited,) = [r for r in rows(browser) if r["State"] == "cited"]
@@ -121,10 +120,10 @@ def test_a_cited_statement_links_its_entry_and_its_lines(site: str, browser) -> 
     }  # fmt: skip
 
 
-def test_an_entry_lists_the_statements_it_covers(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+def test_an_entry_lists_the_statements_it_covers(coverage_site: str, browser) -> None:  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
 
-    browser.get(site + "registers/t/")
+    browser.get(coverage_site + "registers/t/")
     text = browser.find_element(By.CSS_SELECTOR, "article").text
     assert f"{OLD} {OLD}/basic/index.mdx:12-13 MUST: Requests MUST include an integer ID." in text
     link = browser.find_element(By.LINK_TEXT, OLD)
@@ -132,9 +131,9 @@ def test_an_entry_lists_the_statements_it_covers(site: str, browser) -> None:  #
 
 
 def test_a_revision_page_lists_its_changelog_with_the_entries_covering_it(
-    site: str, browser
+    coverage_site: str, browser
 ) -> None:  # type: ignore[no-untyped-def]
-    browser.get(site + f"registers/revisions/{NEW}/")
+    browser.get(coverage_site + f"registers/revisions/{NEW}/")
     items = browser.execute_script(
         "return Array.from(document.querySelectorAll('#changelog ~ ul li'))"
         ".map(li => li.textContent.trim().replace(/\\s+/g, ' '))"
@@ -146,12 +145,14 @@ LONGER = "2026-07-28/basic/authorization/authorization-server-discovery/"
 """Put before each file heading's path: longer than the MCP spec's longest path shown."""
 
 
-def test_a_file_heading_breaks_on_a_phone_by_the_register_css_alone(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+def test_a_file_heading_breaks_on_a_phone_by_the_register_css_alone(
+    coverage_site: str, browser
+) -> None:  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
 
     browser.set_window_size(390, 844)
     try:
-        browser.get(site + f"registers/coverage/{NEW}/")
+        browser.get(coverage_site + f"registers/coverage/{NEW}/")
         wait(lambda: browser.find_elements(By.CSS_SELECTOR, "article h2.reg-file code"))
         browser.execute_script(  # material's own breaking set aside: another theme has none
             "var s = document.createElement('style');"
@@ -176,6 +177,8 @@ def test_a_file_heading_breaks_on_a_phone_by_the_register_css_alone(site: str, b
 @pytest.mark.parametrize(
     "page, scheme, width", tiers.diagonal(PAGES, ["default", "slate"], [1400, 390])
 )
-def test_no_serious_axe_violation(site: str, browser, page: str, scheme: str, width: int) -> None:  # type: ignore[no-untyped-def]
-    violations = axe_at(browser, axecheck.script(), site + page, scheme, width)
+def test_no_serious_axe_violation(
+    coverage_site: str, browser, page: str, scheme: str, width: int
+) -> None:  # type: ignore[no-untyped-def]
+    violations = axe_at(browser, axecheck.script(), coverage_site + page, scheme, width)
     assert not violations, axecheck.describe(violations)

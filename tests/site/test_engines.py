@@ -10,40 +10,29 @@ delivered the way the engine takes them) and a search that finds an entry by its
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from test_browser import CHROMIUM, DRIVER, chromium, search, served, wait
 
+import browsing
+import builder
 import engines
-from gitrepo import GitRepo
+from browsing import search, served, wait
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "basic" / "registers"
-
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM.exists() and DRIVER.exists()),
-    reason="needs /usr/bin/chromium and /usr/bin/chromedriver (.ci/run installs them)",
-)
+pytestmark = browsing.needs_chromium
 
 
 def golden_site(root: Path, engine: str) -> dict[str, str]:
     """The golden registers pinned to a checkout, docs/ with a home and a legend page, and
     `engine`'s mkdocs.yml, in `root`; returns the environment naming the checkout."""
-    repo = GitRepo(root / "impl")
-    repo.write("internal/server.go", "".join(f"func line{n}() {{}}\n" for n in range(1, 61)))
-    sha = repo.commit("impl")
-    shutil.copytree(GOLDEN, root / "registers")
-    sources = root / "registers" / "sources.yaml"
-    sources.write_text(sources.read_text().replace("abcdef1", sha))
-    (root / "docs").mkdir()
-    (root / "docs" / "index.md").write_text("# Home\n\nThe [registers](registers/index.md).\n")
+    repo, sha = builder.source(root / "impl", builder.IMPL, "impl")
+    builder.golden(root, sha)
     legend = "# Legend\n\n## Priorities\n\n## Revisions\n"  # the sections the pages link to
-    (root / "docs" / "legend.md").write_text(legend)
-    (root / "mkdocs.yml").write_text(engines.config(engine, "engines"))
+    home = "# Home\n\nThe [registers](registers/index.md).\n"
+    builder.site(root, engines.config(engine, "engines"), {"index.md": home, "legend.md": legend})
     return {"REGISTER_SOURCE_IMPL": str(repo.root)}
 
 
@@ -63,7 +52,7 @@ class Built:
         for engine in engines.ENGINES
     ],
 )
-def site(
+def engine_site(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Built]:
     engine = request.param
@@ -75,24 +64,19 @@ def site(
         yield Built(engine, url)
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    yield from chromium(tmp_path_factory.mktemp("chromium-profile"))
-
-
-def test_each_entry_has_its_anchor(site: Built, browser) -> None:  # type: ignore[no-untyped-def]
+def test_each_entry_has_its_anchor(engine_site: Built, browser) -> None:  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
 
-    browser.get(site.url + "registers/alpha/")
+    browser.get(engine_site.url + "registers/alpha/")
     for anchor in ("alp-01", "alp-02"):
         heading = browser.find_element(By.ID, anchor)
         assert heading.tag_name == "h2" and anchor.upper() in heading.text
 
 
-def test_a_link_to_another_register_lands_on_its_entry(site: Built, browser) -> None:  # type: ignore[no-untyped-def]
+def test_a_link_to_another_register_lands_on_its_entry(engine_site: Built, browser) -> None:  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
 
-    base = site.url
+    base = engine_site.url
     browser.get(base + "registers/beta/")
     link = browser.find_element(By.CSS_SELECTOR, "#bet-01 ~ ul a[href='../alpha/#alp-01']")
     browser.execute_script("arguments[0].click()", link)
@@ -106,22 +90,22 @@ def test_a_link_to_another_register_lands_on_its_entry(site: Built, browser) -> 
     assert top  # scrolled to the heading, below the sticky header
 
 
-def test_a_badge_has_its_colours(site: Built, browser) -> None:  # type: ignore[no-untyped-def]
+def test_a_badge_has_its_colours(engine_site: Built, browser) -> None:  # type: ignore[no-untyped-def]
     """The stylesheet reached the page: a state badge is coloured, not plain text."""
     from selenium.webdriver.common.by import By
 
-    browser.get(site.url + "registers/alpha/")
+    browser.get(engine_site.url + "registers/alpha/")
     badge = browser.find_element(By.CSS_SELECTOR, ".reg-badge.reg-state--partial")
     colour = badge.value_of_css_property("background-color")
     assert colour not in ("rgba(0, 0, 0, 0)", "transparent"), colour
 
 
-def test_an_excerpt_opens_in_place(site: Built, browser) -> None:  # type: ignore[no-untyped-def]
+def test_an_excerpt_opens_in_place(engine_site: Built, browser) -> None:  # type: ignore[no-untyped-def]
     """The script reached the page: the excerpt link is folded into a collapsed excerpt,
     which fetches the register's excerpt file when opened and shows the cited line."""
     from selenium.webdriver.common.by import By
 
-    browser.get(site.url + "registers/alpha/")
+    browser.get(engine_site.url + "registers/alpha/")
     summary = wait(lambda: browser.find_elements(By.CSS_SELECTOR, "details.quote summary"))[0]
     assert summary.text.startswith("internal/server.go:40 @ ")
     summary.click()
@@ -130,12 +114,14 @@ def test_an_excerpt_opens_in_place(site: Built, browser) -> None:  # type: ignor
     assert [line.text for line in marked] == ["func line40() {}"]
 
 
-def test_search_finds_an_entry_by_its_id(site: Built, browser) -> None:  # type: ignore[no-untyped-def]
-    if site.engine == "zensical":
-        results = zensical_search(browser, site.url, "ALP-02")
+def test_search_finds_an_entry_by_its_id(engine_site: Built, browser) -> None:  # type: ignore[no-untyped-def]
+    if engine_site.engine == "zensical":
+        results = zensical_search(browser, engine_site.url, "ALP-02")
     else:  # material's search: the page, then its sections
-        results = [href for href in search(browser, site.url, "ALP-02") if "#" in href]
-    assert results[0].replace("?h=alp+02", "") == site.url + "registers/alpha/#alp-02", results
+        results = [href for href in search(browser, engine_site.url, "ALP-02") if "#" in href]
+    assert results[0].replace("?h=alp+02", "") == engine_site.url + "registers/alpha/#alp-02", (
+        results
+    )
 
 
 def zensical_search(driver, base: str, query: str) -> list[str]:  # type: ignore[no-untyped-def]

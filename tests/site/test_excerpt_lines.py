@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
+import builder
 from compat_register.model.positions import Where
 from compat_register.model.registers import Citation
 from compat_register.site.excerptmodel import CARRIAGE_RETURN, excerpt_block
 from compat_register.site.excerpts import Highlighter, HighlightOptions
 from compat_register.sources.checkout import Checkout
 from compat_register.verifying.outcome import Outcome
-from gitrepo import GitRepo
 
 CASES = {
     # name: (file bytes, first cited line, last cited line)
@@ -42,9 +42,7 @@ CASES = {
 
 def highlighted(tmp_path: Path, data: bytes, start: int, end: int) -> tuple[list[str], str, int]:
     """The file's lines as verify reads them, the excerpt's HTML, and its first line."""
-    repo = GitRepo(tmp_path / "up")
-    repo.write("src/x.go", data)
-    sha = repo.commit()
+    repo, sha = builder.source(tmp_path / "up", {"src/x.go": data})
     with Checkout(repo.root) as checkout:
         text = checkout.file_text(sha, "src/x.go")
     assert text is not None

@@ -28,11 +28,12 @@ from pathlib import Path
 
 import pytest
 
+import browsing
+import builder
 import engines
 from compat_register.site.extensions import mkdocs_yaml
 from conftest import RunLine
 from gitrepo import GitRepo
-from newpage import waiting_for_new_pages
 from pagehtml import live
 
 HOSTILE = Path(__file__).parent / "hostile" / "registers"
@@ -103,9 +104,7 @@ def plugin_build(tmp_path_factory: pytest.TempPathFactory, engine: str) -> Path:
     root = tmp_path_factory.mktemp(engine)
     repo = GitRepo(root)
     shutil.copytree(HOSTILE, root / "registers")
-    (root / "docs").mkdir()
-    (root / "docs" / "index.md").write_text("# Home\n")
-    (root / "mkdocs.yml").write_text(PLUGIN_SITE + mkdocs_yaml())
+    builder.site(root, PLUGIN_SITE + mkdocs_yaml(), {"index.md": "# Home\n"})
     repo.commit(SUBJECT)
     hostile = root / "registers" / "hos.yaml"
     hostile.write_text(hostile.read_text().replace("state: n/a", "state: missing"))
@@ -262,34 +261,14 @@ def test_render_refuses_a_page_the_sanitizer_would_change(
     assert not out.exists()
 
 
-CHROMIUM = Path("/usr/bin/chromium")
-DRIVER = Path("/usr/bin/chromedriver")
-
-
-@pytest.mark.skipif(
-    not (CHROMIUM.exists() and DRIVER.exists()),
-    reason="needs /usr/bin/chromium and /usr/bin/chromedriver (.ci/run installs them)",
-)
+@browsing.needs_chromium
 @pytest.mark.parametrize("build", ["plugin_site", "plain_site"])
-def test_nothing_runs_in_chromium(
-    build: str, request: pytest.FixtureRequest, tmp_path: Path
-) -> None:
+def test_nothing_runs_in_chromium(build: str, request: pytest.FixtureRequest, browser) -> None:  # type: ignore[no-untyped-def]
     """Each page opened from disk in headless Chromium: no payload ran."""
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path}"):
-        options.add_argument(flag)
-    driver = waiting_for_new_pages(webdriver.Chrome(service=Service(str(DRIVER)), options=options))
-    try:
-        site = request.getfixturevalue(build)
-        extra = ["registers/changes", "registers/brk<b>"] if build == "plugin_site" else []
-        for page in PAGES + extra:
-            driver.get((site / page / "index.html").as_uri())
-            for link in driver.find_elements("css selector", "a[href]"):
-                assert not link.get_attribute("href").lower().startswith("javascript:")
-            assert driver.execute_script("return typeof window.__pwned") == "undefined", page
-    finally:
-        driver.quit()
+    site = request.getfixturevalue(build)
+    extra = ["registers/changes", "registers/brk<b>"] if build == "plugin_site" else []
+    for page in PAGES + extra:
+        browser.get((site / page / "index.html").as_uri())
+        for link in browser.find_elements("css selector", "a[href]"):
+            assert not link.get_attribute("href").lower().startswith("javascript:")
+        assert browser.execute_script("return typeof window.__pwned") == "undefined", page

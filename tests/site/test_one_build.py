@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import builder
 from compat_register import api
 from compat_register.cli import main
 from gitrepo import GitRepo
@@ -22,12 +23,9 @@ BROKEN = "title: Broken\nentries: [\n"
 def project(tmp_path: Path) -> tuple[Path, str]:
     """The plugin tests' site (the golden registers, a legend page) with a register file
     that does not load, pinned to a real checkout; returns the site and the checkout."""
-    repo = GitRepo(tmp_path / "impl")
-    repo.write("internal/server.go", "".join(f"func line{n}() {{}}\n" for n in range(1, 61)))
-    sha = repo.commit("impl")
+    repo, sha = builder.source(tmp_path / "impl", builder.IMPL, "impl")
     site = make_site(tmp_path / "site")
-    sources = site / "registers" / "sources.yaml"
-    sources.write_text(sources.read_text().replace("abcdef1", sha[:12]))
+    builder.edit_sources(site / "registers", builder.GOLDEN_PIN, sha[:12])
     (site / "registers" / "broken.yaml").write_text(BROKEN)
     return site, str(repo.root)
 

@@ -28,7 +28,7 @@ MISTAKES = [
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
+def mistaken(tmp_path: Path) -> Path:
     return with_mistakes(tmp_path)
 
 
@@ -44,28 +44,28 @@ def with_mistakes(root: Path) -> Path:
     return root
 
 
-def test_each_problem_is_shown_at_its_entry(project: Path, monkeypatch) -> None:
+def test_each_problem_is_shown_at_its_entry(mistaken: Path, monkeypatch) -> None:
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
 
     monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
-    monkeypatch.chdir(project)
-    config = load_config(str(project / "mkdocs.yml"), site_dir=str(project / "site"))
+    monkeypatch.chdir(mistaken)
+    config = load_config(str(mistaken / "mkdocs.yml"), site_dir=str(mistaken / "site"))
     config.plugins.on_startup(command="serve", dirty=False)  # as mkdocs serve builds
     mkdocs_build(config)
-    page = unescape(html(project, "registers/example"))
+    page = unescape(html(mistaken, "registers/example"))
     first, second = page.index('id="ex-01"'), page.index('id="ex-02"')
     note = page.index("unknown field 'note' here")
     dangling, misspelt = page.index("EX-12 does not exist"), page.index("'sorces'")
     assert first < note < second < dangling < misspelt  # each under its own entry
     assert "EX-02 has 3 problems (mkdocs build --strict fails on them)" in page
-    overview = html(project, "registers")
+    overview = html(mistaken, "registers")
     assert "1 register page has problems, shown on the page" in overview
     assert 'href="example/">example</a>: 4 problems' in overview
 
 
-def test_a_strict_build_still_fails(project: Path) -> None:
-    done = build(project)
+def test_a_strict_build_still_fails(mistaken: Path) -> None:
+    done = build(mistaken)
     assert done.returncode == 1
     assert "EX-12 does not exist" in done.stderr
 

@@ -29,7 +29,7 @@ processes on the machine do not inflate."""
 
 
 @pytest.fixture
-def linker() -> Linker:
+def meta_linker() -> Linker:
     registers = api.check(CASES / "base").registers
     return Linker(registers.sources, {}, "registers/meta.md", layout.relative, {})
 
@@ -73,17 +73,17 @@ def test_a_nested_bracket_field_is_refused_by_check_located(tmp_path: Path) -> N
     "text",
     [NESTED, "[a" * (MAX_BRACKETS + 1), "![a](" * 4000, "x" * (MAX_CHARS + 1), "[" * 9 + "]" * 9],
 )
-def test_a_field_over_a_bound_is_not_converted(text: str, linker: Linker) -> None:
+def test_a_field_over_a_bound_is_not_converted(text: str, meta_linker: Linker) -> None:
     assert over_bounds(text)
-    shown, _ = finishes(lambda: prose(text, linker))
+    shown, _ = finishes(lambda: prose(text, meta_linker))
     assert shown == OVER_BOUNDS
     assert "register check" in to_html(str(shown))
 
 
-def test_a_field_within_the_bounds_converts_quickly(linker: Linker) -> None:
+def test_a_field_within_the_bounds_converts_quickly(meta_linker: Linker) -> None:
     worst = "[" * 7 + "![a](" * (MAX_BRACKETS - 7) + "b" * (MAX_CHARS - 5 * MAX_BRACKETS)
     assert over_bounds(worst) is None
-    _, cpu = finishes(lambda: to_html(prose(worst, linker)))
+    _, cpu = finishes(lambda: to_html(prose(worst, meta_linker)))
     assert cpu < 10, cpu  # about 0.1 s; Python-Markdown took 14-21 s on NESTED
 
 
@@ -91,13 +91,13 @@ def test_nesting_counts_open_brackets() -> None:
     assert (nesting("a [b [c] d] [e]"), nesting("[[["), nesting("]]][")) == (2, 3, 1)
 
 
-def test_an_image_on_another_host_is_a_link(linker: Linker) -> None:
-    html = to_html(prose("See ![a pixel](https://tracker.example/p.gif) here.", linker))
+def test_an_image_on_another_host_is_a_link(meta_linker: Linker) -> None:
+    html = to_html(prose("See ![a pixel](https://tracker.example/p.gif) here.", meta_linker))
     assert "<img" not in html
     assert '<a href="https://tracker.example/p.gif">a pixel</a>' in html
-    assert "<img" not in to_html(prose("![](https://tracker.example/p.gif)", linker))
+    assert "<img" not in to_html(prose("![](https://tracker.example/p.gif)", meta_linker))
 
 
-def test_an_image_of_the_site_itself_stays_an_image(linker: Linker) -> None:
-    html = to_html(prose("![diagram](../assets/flow.svg)", linker))
+def test_an_image_of_the_site_itself_stays_an_image(meta_linker: Linker) -> None:
+    html = to_html(prose("![diagram](../assets/flow.svg)", meta_linker))
     assert '<img alt="diagram" src="../assets/flow.svg"' in html

@@ -44,7 +44,7 @@ def entries(root: Path, page: str) -> list[tuple[str, str]]:
 
 
 @pytest.fixture(scope="module", params=[True, False], ids=["nav", "no-nav"])
-def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def pruned_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The plugin tests' site, built, with the plugin's nav section appended to a nav, or
     with no nav (MkDocs lists the pages by folder)."""
     root = make_site(tmp_path_factory.mktemp("pruned"), nav=request.param)
@@ -53,34 +53,36 @@ def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     return root
 
 
-def test_a_registers_own_health_page_draws_only_the_top_level(site: Path) -> None:
+def test_a_registers_own_health_page_draws_only_the_top_level(pruned_site: Path) -> None:
     """Home, Legend and the registers' section as a link to its first page, the overview:
     no register's entry; each link goes to a page the build made."""
-    shown = entries(site, "registers/health/alpha")
+    shown = entries(pruned_site, "registers/health/alpha")
     assert shown == [("Home", ""), ("Legend", "legend"), ("Registers", "registers")]
     for _, target in shown:
-        assert (site / "site" / target / "index.html").is_file(), target
-    assert "data-reg-filters" in html(site, "registers")  # the overview, the section's first
-    assert "md-nav__item--nested" not in nav_html(site, "registers/health/alpha")
+        assert (pruned_site / "site" / target / "index.html").is_file(), target
+    assert "data-reg-filters" in html(pruned_site, "registers")  # the overview, the section's first
+    assert "md-nav__item--nested" not in nav_html(pruned_site, "registers/health/alpha")
 
 
-def test_a_link_of_the_pruned_nav_is_the_link_the_whole_nav_gives(site: Path) -> None:
+def test_a_link_of_the_pruned_nav_is_the_link_the_whole_nav_gives(pruned_site: Path) -> None:
     """The theme's `url` filter makes a section's link relative to the page as it makes a
     page's: a revision's page, as deep as a register's own health page, links the home
     page and the overview by the same hrefs in the whole nav."""
-    pruned = {target: href for _, href, target in links(site, "registers/health/alpha")}
-    whole = {target: href for _, href, target in links(site, "registers/revisions/2024-11-05")}
+    pruned = {target: href for _, href, target in links(pruned_site, "registers/health/alpha")}
+    whole = {
+        target: href for _, href, target in links(pruned_site, "registers/revisions/2024-11-05")
+    }
     assert pruned["registers"] == whole["registers"] == "../../"
     assert pruned[""] == whole[""] == "../../.."
 
 
-def test_a_page_of_the_nav_keeps_the_whole_nav(site: Path) -> None:
+def test_a_page_of_the_nav_keeps_the_whole_nav(pruned_site: Path) -> None:
     """A register's page, and the health page, list every register and every page of the
     registers' section, and the same pages as each other."""
-    pages = {target for _, target in entries(site, "registers/alpha")}
+    pages = {target for _, target in entries(pruned_site, "registers/alpha")}
     expected = {"registers/alpha", "registers/beta", "registers/health", "registers/priorities"}
     assert expected <= pages
-    assert pages == {target for _, target in entries(site, "registers/health")}
+    assert pages == {target for _, target in entries(pruned_site, "registers/health")}
     assert "registers/health/alpha" not in pages
 
 

@@ -1,37 +1,20 @@
 """The repository's site as a reader meets it, in headless Chromium at 1400 and 390 px, in
 both colour schemes: what search finds first, tables that fit their box, whole pages that
 axe-core passes (material's chrome included), excerpt code at 4.5:1, and a register page's
-state counts in its first screen. The site and browser are test_browser.py's."""
+state counts in its first screen. The site and browser are tests/conftest.py's."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import pytest
-import test_browser as tb
-from test_browser import wait
 
 import axecheck
+import browsing
 import tiers
+from browsing import wait
 
-pytestmark = tb.pytestmark
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    yield from tb.built_and_served(tb.repository_site(tmp_path_factory.mktemp("reader")))
-
-
-@pytest.fixture(scope="module")
-def excerpt_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    yield from tb.excerpts_served(tmp_path_factory.mktemp("reader-excerpts"))
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    yield from tb.chromium(tmp_path_factory.mktemp("reader-chromium"))
-
+pytestmark = browsing.needs_chromium
 
 WIDTHS = [1400, 390]
 SCHEMES = ["default", "slate"]
@@ -50,7 +33,7 @@ def sized(browser, request):  # type: ignore[no-untyped-def]
 def results_for(driver, base: str, query: str) -> list[str]:  # type: ignore[no-untyped-def]
     """The result links material's search shows for `query`, as the site's paths with their
     anchors, in order."""
-    found = tb.search(driver, base, query)
+    found = browsing.search(driver, base, query)
     return [href.replace(base, "").split("?")[0] + _anchor(href) for href in found]
 
 
@@ -149,11 +132,6 @@ def test_the_key_columns_come_first_and_stay_in_view(site: str, sized, width: in
 
 
 WHOLE_PAGES = ["registers/", "registers/meta/", "registers/revisions/", "registers/priorities/"]
-
-
-@pytest.fixture(scope="module")
-def axe_script() -> str:
-    return axecheck.script()
 
 
 @pytest.mark.parametrize("page, scheme, width", tiers.diagonal(WHOLE_PAGES, SCHEMES, WIDTHS))

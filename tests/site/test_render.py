@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import builder
 from compat_register import api
 from compat_register.cli import main
 from compat_register.model.registers import Citation, Where
@@ -30,7 +31,6 @@ from compat_register.site.excerpts import Highlighter
 from compat_register.site.extensions import mkdocs_yaml
 from compat_register.site.markdown import Linker, citation_link, escape_inline, prose, safe_url
 from compat_register.verifying.verify import Outcome
-from gitrepo import GitRepo
 from pagehtml import hostile, to_html
 
 GOLDEN = Path(__file__).parents[1] / "golden"
@@ -299,14 +299,9 @@ def test_escape_inline_shows_text_as_written() -> None:
 def with_checkout(tmp_path: Path) -> tuple[Path, str, str]:
     """The golden registers in `tmp_path/registers`, pinned to a real git repository whose
     internal/server.go holds `line N` on line N: (registers, the checkout, its commit)."""
-    repo = GitRepo(tmp_path / "impl")
-    repo.write("internal/server.go", "".join(f"line {n}\n" for n in range(1, 61)))
-    sha = repo.commit("impl")
-    registers = tmp_path / "registers"
-    shutil.copytree(GOLDEN / "basic" / "registers", registers)
-    sources = (registers / "sources.yaml").read_text().replace("abcdef1", sha[:10])
-    (registers / "sources.yaml").write_text(sources)
-    return registers, str(repo.root), sha
+    lines = "".join(f"line {n}\n" for n in range(1, 61))
+    repo, sha = builder.source(tmp_path / "impl", {"internal/server.go": lines}, "impl")
+    return builder.golden(tmp_path, sha[:10]), str(repo.root), sha
 
 
 def test_excerpt_from_a_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

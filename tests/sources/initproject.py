@@ -9,6 +9,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import builder
 from gitrepo import GitRepo, git_env
 
 REGISTER = str(Path(sys.executable).parent / "register")
@@ -65,9 +66,7 @@ class Project:
 
 def new_project(tmp_path: Path) -> Project:
     """`register init p` in `tmp_path`, pinned to the second of three upstream commits."""
-    upstream = GitRepo(tmp_path / "upstream")
-    upstream.write("README", "early\n")
-    early = upstream.commit("early")
+    upstream, early = builder.source(tmp_path / "upstream", {"README": "early\n"}, "early")
     upstream.write(SCHEMA, schema())
     pinned = upstream.commit("pinned")
     upstream.write(SCHEMA, schema("// appended\n"))
@@ -77,8 +76,7 @@ def new_project(tmp_path: Path) -> Project:
     init = [REGISTER, "init", "p"]
     subprocess.run(init, cwd=tmp_path, env=git_env(), capture_output=True, check=True)
     project = Project(tmp_path / "p", upstream, bare, early, pinned, tip)
-    text = project.sources.read_text(encoding="utf-8")
-    written = text.split("commit: ", 1)[1].split()[0]
-    text = text.replace(INIT_REPO, str(bare)).replace(written, pinned)
-    project.sources.write_text(text, encoding="utf-8")
+    written = project.sources.read_text(encoding="utf-8").split("commit: ", 1)[1].split()[0]
+    builder.edit_sources(project.sources.parent, INIT_REPO, str(bare))
+    builder.edit_sources(project.sources.parent, written, pinned)
     return project

@@ -11,10 +11,10 @@ from click.testing import CliRunner, Result
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+import builder
 from compat_register.citations.compare import KINDS, empty_quote, quoted
 from compat_register.cli import main
 from compat_register.sources.cite import LONGEST_QUOTE, shortened
-from gitrepo import GitRepo
 from registerfiles import register_head
 
 LONG = (
@@ -32,29 +32,25 @@ func Call(ctx context.Context) error {{ // NEEDLE one
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+def three_sources(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     """A registers folder with three sources, each a real repository, and the environment
     that names their checkouts."""
-    up = GitRepo(tmp_path / "up")
-    up.write("internal/a.go", A_GO)
-    up.write("internal/sub/b.go", "package sub\n\n// NEEDLE two\n")
-    up.write("cmd/main.go", "package main // NEEDLE in a file mcpx does not claim\n")
-    up.write("internal/blob.bin", b"\0\0NEEDLE\0")
-    up.write("README.md", "# up\n\nNEEDLE in a claimed Markdown file\n")
-    up_sha = up.commit("one")
+    files = {
+        "internal/a.go": A_GO,
+        "internal/sub/b.go": "package sub\n\n// NEEDLE two\n",
+        "cmd/main.go": "package main // NEEDLE in a file mcpx does not claim\n",
+        "internal/blob.bin": b"\0\0NEEDLE\0",
+        "README.md": "# up\n\nNEEDLE in a claimed Markdown file\n",
+    }
+    up, up_sha = builder.source(tmp_path / "up", files, "one")
     up.write("internal/a.go", "changed after the pin: NEEDLE\n")
     up.commit("two")
-    spec = GitRepo(tmp_path / "spec")
-    spec.write(
-        "docs/specification/2026-07-28/basic/index.mdx", "\n\nImplementations **SHOULD NOT**\n"
-    )
-    spec_sha = spec.commit("spec")
-    other = GitRepo(tmp_path / "other")
-    other.write("packages/core/mcp.ts", "  sessionID: context.sessionID, // NEEDLE\n")
-    other_sha = other.commit("other")
-    registers = tmp_path / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(
+    page = {"docs/specification/2026-07-28/basic/index.mdx": "\n\nImplementations **SHOULD NOT**\n"}
+    spec, spec_sha = builder.source(tmp_path / "spec", page, "spec")
+    code = {"packages/core/mcp.ts": "  sessionID: context.sessionID, // NEEDLE\n"}
+    other, other_sha = builder.source(tmp_path / "other", code, "other")
+    registers = builder.registers(
+        tmp_path / "registers",
         f"""revisions: [2026-07-28]
 sources:
   spec:
@@ -65,7 +61,6 @@ sources:
   mcpx: {{title: mcpx, repo: null, commit: {up_sha[:7]}, claims: [internal/**, "*.md"]}}
   v2: {{title: v2, repo: null, commit: {other_sha}}}
 """,
-        encoding="utf-8",
     )
     env = {
         "REGISTER_SOURCE_MCPX": str(up.root),
@@ -81,39 +76,41 @@ def cite(project: tuple[Path, dict[str, str]], *args: str) -> Result:
     return CliRunner().invoke(main, ["cite", "--registers", str(registers), *args], env=env)
 
 
-def test_lines_cited_at_the_pin(project: tuple[Path, dict[str, str]]) -> None:
-    result = cite(project, "mcpx:internal/a.go:3")
+def test_lines_cited_at_the_pin(three_sources: tuple[Path, dict[str, str]]) -> None:
+    result = cite(three_sources, "mcpx:internal/a.go:3")
     assert result.exit_code == 0, result.output
     assert (
         result.stdout == "internal/a.go:3 “func Call(ctx context.Context) error { // NEEDLE one”\n"
     )
 
 
-def test_a_quote_yaml_would_misread_is_single_quoted(project: tuple[Path, dict[str, str]]) -> None:
-    result = cite(project, "internal/a.go:4")  # unprefixed: mcpx claims it
+def test_a_quote_yaml_would_misread_is_single_quoted(
+    three_sources: tuple[Path, dict[str, str]],
+) -> None:
+    result = cite(three_sources, "internal/a.go:4")  # unprefixed: mcpx claims it
     assert result.stdout == """'internal/a.go:4 “m := map[string]any{"key": 1} // a: b #c”'\n"""
 
 
-def test_a_claimed_path_is_written_unprefixed(project: tuple[Path, dict[str, str]]) -> None:
-    result = cite(project, "spec:docs/specification/2026-07-28/basic/index.mdx:1-3")
+def test_a_claimed_path_is_written_unprefixed(three_sources: tuple[Path, dict[str, str]]) -> None:
+    result = cite(three_sources, "spec:docs/specification/2026-07-28/basic/index.mdx:1-3")
     assert result.stdout == "2026-07-28/basic/index.mdx:1-3 “Implementations **SHOULD NOT**”\n"
-    assert cite(project, "v2:packages/core/mcp.ts:1").stdout == (
+    assert cite(three_sources, "v2:packages/core/mcp.ts:1").stdout == (
         "'v2:packages/core/mcp.ts:1 “sessionID: context.sessionID, // NEEDLE”'\n"
     )
-    unclaimed = cite(project, "mcpx:cmd/main.go:1")
+    unclaimed = cite(three_sources, "mcpx:cmd/main.go:1")
     assert unclaimed.stdout.startswith("mcpx:cmd/main.go:1 “package main")
 
 
-def test_a_long_line_is_shortened(project: tuple[Path, dict[str, str]]) -> None:
-    result = cite(project, "--format", "json", "mcpx:internal/a.go:5")
+def test_a_long_line_is_shortened(three_sources: tuple[Path, dict[str, str]]) -> None:
+    result = cite(three_sources, "--format", "json", "mcpx:internal/a.go:5")
     data = json.loads(result.stdout)
     assert data["quote"].endswith("…") and len(data["quote"]) <= LONGEST_QUOTE
     assert data["quote"].startswith("return fmt.Errorf(")
     assert data["lines"] == [5, 5] and data["source"] == "mcpx"
 
 
-def test_grep_cites_every_hit_in_claimed_files(project: tuple[Path, dict[str, str]]) -> None:
-    result = cite(project, "mcpx", "--grep", "NEEDLE")
+def test_grep_cites_every_hit_in_claimed_files(three_sources: tuple[Path, dict[str, str]]) -> None:
+    result = cite(three_sources, "mcpx", "--grep", "NEEDLE")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[:2] == [
@@ -129,44 +126,44 @@ def test_grep_cites_every_hit_in_claimed_files(project: tuple[Path, dict[str, st
     assert "changed after the pin" not in result.stdout
 
 
-def test_grep_is_case_sensitive_unless_told(project: tuple[Path, dict[str, str]]) -> None:
-    assert cite(project, "mcpx", "--grep", "needle").exit_code == 1
+def test_grep_is_case_sensitive_unless_told(three_sources: tuple[Path, dict[str, str]]) -> None:
+    assert cite(three_sources, "mcpx", "--grep", "needle").exit_code == 1
     for flag in ("--ignore-case", "-i"):
-        result = cite(project, "mcpx", "--grep", "needle TWO", flag)
+        result = cite(three_sources, "mcpx", "--grep", "needle TWO", flag)
         assert result.exit_code == 0, result.output
         assert result.stdout.splitlines() == [
             "internal/sub/b.go:3 “// NEEDLE two”",
             "1 of 1 hit in 1 file (4 claimed files of mcpx)",
         ]
-    alone = cite(project, "mcpx:internal/a.go:3", "-i")
+    alone = cite(three_sources, "mcpx:internal/a.go:3", "-i")
     assert alone.exit_code == 2 and "go with --grep" in alone.output
 
 
-def test_grep_limit_path_and_json(project: tuple[Path, dict[str, str]]) -> None:
-    limited = cite(project, "mcpx", "--grep", "NEEDLE", "--limit", "1")
+def test_grep_limit_path_and_json(three_sources: tuple[Path, dict[str, str]]) -> None:
+    limited = cite(three_sources, "mcpx", "--grep", "NEEDLE", "--limit", "1")
     assert limited.stdout.splitlines()[-1] == (
         "1 of 4 hits in 3 files (4 claimed files of mcpx); --limit N shows more"
     )
     only = cite(
-        project, "mcpx", "--grep", "NEEDLE", "--path", "internal/sub/**", "--format", "json"
+        three_sources, "mcpx", "--grep", "NEEDLE", "--path", "internal/sub/**", "--format", "json"
     )
     data = json.loads(only.stdout)
     assert [c["citation"] for c in data["citations"]] == ["internal/sub/b.go:3 “// NEEDLE two”"]
     assert (data["shown"], data["total"], data["files"], data["searched"]) == (1, 1, 1, 1)
-    unclaimed = cite(project, "v2", "--grep", "NEEDLE")  # no claims: every file, prefixed
+    unclaimed = cite(three_sources, "v2", "--grep", "NEEDLE")  # no claims: every file, prefixed
     assert unclaimed.stdout.splitlines()[0] == (
         "'v2:packages/core/mcp.ts:1 “sessionID: context.sessionID, // NEEDLE”'"
     )
-    none = cite(project, "mcpx", "--grep", "not there")
+    none = cite(three_sources, "mcpx", "--grep", "not there")
     assert none.exit_code == 1
     assert none.stdout == "no line holds 'not there' in 4 claimed files of mcpx\n"
 
 
-def test_the_citations_printed_verify(project: tuple[Path, dict[str, str]]) -> None:
+def test_the_citations_printed_verify(three_sources: tuple[Path, dict[str, str]]) -> None:
     """Pasted into a register as printed, every citation is `ok` at the pin."""
-    registers, env = project
+    registers, env = three_sources
     printed = [
-        cite(project, spec).stdout.strip()
+        cite(three_sources, spec).stdout.strip()
         for spec in (
             "mcpx:internal/a.go:3",
             "internal/a.go:4",
@@ -176,7 +173,7 @@ def test_the_citations_printed_verify(project: tuple[Path, dict[str, str]]) -> N
             "v2:packages/core/mcp.ts:1",
         )
     ]
-    printed += cite(project, "mcpx", "--grep", "NEEDLE").stdout.splitlines()[:-1]
+    printed += cite(three_sources, "mcpx", "--grep", "NEEDLE").stdout.splitlines()[:-1]
     sources = "".join(f"      - {line}\n" for line in printed)
     (registers / "up.yaml").write_text(
         register_head(subject="mcpx")
@@ -192,8 +189,8 @@ def test_the_citations_printed_verify(project: tuple[Path, dict[str, str]]) -> N
     )
 
 
-def test_without_a_checkout_it_says_what_to_do(project: tuple[Path, dict[str, str]]) -> None:
-    registers, env = project
+def test_without_a_checkout_it_says_what_to_do(three_sources: tuple[Path, dict[str, str]]) -> None:
+    registers, env = three_sources
     result = CliRunner().invoke(
         main,
         ["cite", "--registers", str(registers), "mcpx:internal/a.go:3"],
@@ -222,28 +219,30 @@ def test_without_a_checkout_it_says_what_to_do(project: tuple[Path, dict[str, st
         ),
     ],
 )
-def test_bad_requests(project: tuple[Path, dict[str, str]], args: list[str], message: str) -> None:
-    result = cite(project, *args)
+def test_bad_requests(
+    three_sources: tuple[Path, dict[str, str]], args: list[str], message: str
+) -> None:
+    result = cite(three_sources, *args)
     assert result.exit_code == 1
     assert result.output.startswith(message)
 
 
 def test_grep_in_a_claimed_path_searches_that_file_or_folder(
-    project: tuple[Path, dict[str, str]],
+    three_sources: tuple[Path, dict[str, str]],
 ) -> None:
     """`register cite --grep _meta 2025-11-25/basic/index.mdx`: the path is resolved
     through the claims, as a citation's is, and only it is searched."""
-    spec = cite(project, "2026-07-28/basic/index.mdx", "--grep", "SHOULD")
+    spec = cite(three_sources, "2026-07-28/basic/index.mdx", "--grep", "SHOULD")
     assert spec.exit_code == 0, spec.output
     assert spec.stdout.splitlines() == [
         "2026-07-28/basic/index.mdx:3 “Implementations **SHOULD NOT**”",
         "1 of 1 hit in 1 file (1 claimed file of spec)",
     ]
-    folder = cite(project, "internal/sub", "--grep", "NEEDLE", "--format", "json")
+    folder = cite(three_sources, "internal/sub", "--grep", "NEEDLE", "--format", "json")
     assert [c["citation"] for c in json.loads(folder.stdout)["citations"]] == [
         "internal/sub/b.go:3 “// NEEDLE two”"
     ]
-    unclaimed = cite(project, "cmd/main.go", "--grep", "NEEDLE")
+    unclaimed = cite(three_sources, "cmd/main.go", "--grep", "NEEDLE")
     assert (unclaimed.exit_code, unclaimed.output) == (
         1,
         "Error: no source 'cmd/main.go' in sources.yaml (sources: spec, mcpx, v2), nor one "
@@ -252,9 +251,9 @@ def test_grep_in_a_claimed_path_searches_that_file_or_folder(
     )
 
 
-def test_usage_errors(project: tuple[Path, dict[str, str]]) -> None:
-    assert cite(project, "mcpx:internal/a.go:3", "--limit", "3").exit_code == 2
-    assert cite(project, "mcpx:internal/a.go", "--grep", "x").exit_code == 2
+def test_usage_errors(three_sources: tuple[Path, dict[str, str]]) -> None:
+    assert cite(three_sources, "mcpx:internal/a.go:3", "--limit", "3").exit_code == 2
+    assert cite(three_sources, "mcpx:internal/a.go", "--grep", "x").exit_code == 2
 
 
 def test_shortened_keeps_the_hit_in_view() -> None:

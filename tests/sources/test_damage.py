@@ -9,30 +9,24 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import builder
 from compat_register.cli import main
 from compat_register.sources.checkout import Checkout
 from compat_register.sources.git import GitSourceError
 from compat_register.sources.sourcecache import sound
-from gitrepo import GitRepo
 from registerfiles import done_entry, register_head
 
 CODE = "".join(f"line {n}: some text that git compresses {n * 7919 % 1000}\n" for n in range(300))
 
 
 def project(tmp_path: Path, sources: str) -> tuple[Path, str]:
-    repo = GitRepo(tmp_path / "up")
-    repo.write("src/a.go", CODE)
-    sha = repo.commit()
-    registers = tmp_path / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(
-        "revisions: [2025-06-18]\nsources:\n"
-        f"  up: {{title: Up, repo: ../up, commit: {sha}, claims: [src/**]}}\n",
-        "utf-8",
-    )
+    _, sha = builder.source(tmp_path / "up", {"src/a.go": CODE})
     text = register_head(subject="up") + done_entry(f"[{sources}]")
-    (registers / "t.yaml").write_text(text, "utf-8")
-    return registers, sha
+    declared = (
+        "revisions: [2025-06-18]\nsources:\n"
+        f"  up: {{title: Up, repo: ../up, commit: {sha}, claims: [src/**]}}\n"
+    )
+    return builder.registers(tmp_path / "registers", declared, {"t.yaml": text}), sha
 
 
 def run(*args: str) -> tuple[int, str]:

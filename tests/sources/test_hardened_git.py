@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+import builder
 from compat_register.sources.checkout import Checkout
 from compat_register.sources.projectrepo import ProjectRepo, repository_of
 from compat_register.sources.sourcecache import SourceCache
 from compat_register.sources.steps import first_parent_steps
-from gitrepo import GitRepo
 
 
 def test_a_callers_repository_and_index_are_never_the_ones_read(
@@ -22,12 +22,8 @@ def test_a_callers_repository_and_index_are_never_the_ones_read(
 ) -> None:
     """`register check` run from another repository's git hook inherits its GIT_DIR,
     GIT_WORK_TREE and GIT_INDEX_FILE: the registers' own repository is still the one read."""
-    project = GitRepo(tmp_path / "project")
-    project.write("registers/a.yaml", "a\n")
-    sha = project.commit()
-    other = GitRepo(tmp_path / "other")
-    other.write("b", "b\n")
-    other.commit()
+    project, sha = builder.source(tmp_path / "project", {"registers/a.yaml": "a\n"})
+    other, _ = builder.source(tmp_path / "other", {"b": "b\n"})
     monkeypatch.setenv("GIT_DIR", str(other.root / ".git"))
     monkeypatch.setenv("GIT_WORK_TREE", str(other.root))
     monkeypatch.setenv("GIT_INDEX_FILE", str(other.root / ".git" / "index"))
@@ -38,9 +34,7 @@ def test_a_callers_repository_and_index_are_never_the_ones_read(
 
 def test_the_system_config_is_never_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A system config that rewrites the source's URL (or names any command) changes nothing."""
-    src = GitRepo(tmp_path / "src")
-    src.write("a.md", "a\n")
-    sha = src.commit()
+    src, sha = builder.source(tmp_path / "src", {"a.md": "a\n"})
     system = tmp_path / "gitconfig"
     system.write_text(f'[url "file:///nowhere/"]\n\tinsteadOf = {src.url}\n', encoding="utf-8")
     monkeypatch.delenv("GIT_CONFIG_NOSYSTEM", raising=False)
@@ -53,9 +47,7 @@ def test_no_hook_or_configured_command_of_a_repository_read_runs(tmp_path: Path)
     """A checkout named by REGISTER_SOURCE_<ALIAS> or `path:` is read, never changed: still
     its hooks, fsmonitor, pager, diff and textconv drivers stay off, and a replace ref
     swaps nothing."""
-    src = GitRepo(tmp_path / "src")
-    src.write("a.md", "one\n")
-    first = src.commit()
+    src, first = builder.source(tmp_path / "src", {"a.md": "one\n"})
     src.write("a.md", "two\n")
     second = src.commit()
     marker = tmp_path / "ran"
@@ -96,9 +88,7 @@ def test_a_signed_commit_runs_no_configured_gpg_program(tmp_path: Path) -> None:
     gpg = tmp_path / "gpg"
     gpg.write_text(FAKE_GPG.format(marker=marker), encoding="utf-8")
     gpg.chmod(0o755)
-    src = GitRepo(tmp_path / "src")
-    src.write("a.md", "one\n")
-    first = src.commit()
+    src, first = builder.source(tmp_path / "src", {"a.md": "one\n"})
     src.write("a.md", "two\n")
     src.git("-c", f"gpg.program={gpg}", "commit", "--quiet", "-S", "-am", "signed")
     second = src.git("rev-parse", "HEAD")

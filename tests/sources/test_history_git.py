@@ -8,9 +8,9 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+import builder
 from compat_register.sources.diffs import ZERO_SHA, parse_log, tree_blobs
 from compat_register.sources.projectrepo import ProjectRepo, blob_id, repository_of
-from gitrepo import GitRepo
 
 sha = st.text("0123456789abcdef", min_size=40, max_size=40)
 subject = st.text(st.characters(blacklist_characters="\x1e\x1f\n\r", codec="utf-8"), max_size=30)
@@ -49,11 +49,15 @@ def test_tree_blobs_keeps_files_only() -> None:
 
 
 def test_the_project_repository(tmp_path: Path) -> None:
-    repo = GitRepo(tmp_path / "p")
-    repo.write("registers/méta.yaml", "one\n")
-    repo.write("registers/nested/x.yaml", "nested\n")
-    repo.write("elsewhere.yaml", "out\n")
-    first = repo.commit("first")
+    repo, first = builder.source(
+        tmp_path / "p",
+        {
+            "registers/méta.yaml": "one\n",
+            "registers/nested/x.yaml": "nested\n",
+            "elsewhere.yaml": "out\n",
+        },
+        "first",
+    )
     repo.write("registers/méta.yaml", "two\n")
     repo.write("elsewhere.yaml", "out again\n")
     second = repo.commit("second")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+import builder
 from compat_register.cli import main
 from gitrepo import GitRepo
 from registerfiles import done_entry, register_head
@@ -21,19 +22,18 @@ def laptop(tmp_path: Path) -> tuple[Path, GitRepo, str, dict[str, str]]:
     """The upstream repository, a project whose sources.yaml names both `repo:` (upstream)
     and `path: ../clone` (a clone, beside the project, holding the pin), and an environment
     with the cache in the tmp dir."""
-    upstream = GitRepo(tmp_path / "upstream")
-    upstream.write("internal/a.go", "package a\nfunc A() {}\n")
-    sha = upstream.commit("a")
+    upstream, sha = builder.source(
+        tmp_path / "upstream", {"internal/a.go": "package a\nfunc A() {}\n"}, "a"
+    )
     shutil.copytree(upstream.root, tmp_path / "project" / "clone")
-    registers = tmp_path / "project" / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(
+    sources = (
         "revisions: [r1]\nsources:\n"
         f"  up: {{title: Up, repo: '{upstream.root}', path: ../clone, commit: {sha},"
-        " claims: ['internal/**']}\n",
-        encoding="utf-8",
+        " claims: ['internal/**']}\n"
     )
-    (registers / "t.yaml").write_text(register_head() + ENTRY, encoding="utf-8")
+    registers = builder.registers(
+        tmp_path / "project" / "registers", sources, {"t.yaml": register_head() + ENTRY}
+    )
     return registers, upstream, sha, {"REGISTER_CACHE": str(tmp_path / "cache")}
 
 
@@ -81,9 +81,7 @@ def test_a_clone_without_the_pin_falls_back_to_the_cache(laptop) -> None:
 
 def test_the_hint_names_each_place_tried_in_order(laptop) -> None:
     registers, upstream, sha, env = laptop
-    old = GitRepo(registers.parent / "old")
-    old.write("README", "old\n")
-    old.commit("old")
+    old, _ = builder.source(registers.parent / "old", {"README": "old\n"}, "old")
     shutil.rmtree(registers.parent / "clone")
     (registers.parent / "clone").symlink_to(old.root)
     (Path(env["REGISTER_CACHE"]) / "up.git").mkdir(parents=True)  # no repository

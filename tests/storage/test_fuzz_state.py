@@ -120,7 +120,7 @@ def bounded(seconds: float) -> Iterator[None]:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def retitled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("fuzz")
     repo = make_project(root)
     meta = repo.root / "registers" / "meta.yaml"
@@ -146,8 +146,8 @@ NAMED = {
 
 
 @pytest.mark.parametrize("name", list(NAMED))
-def test_the_named_cases_break_no_command(project: Path, name: str) -> None:
-    outside = project.parent / "outside"
+def test_the_named_cases_break_no_command(retitled: Path, name: str) -> None:
+    outside = retitled.parent / "outside"
     planted = {}
     for place, (kind, value) in NAMED[name].items():
         if kind == "link" and isinstance(value, str):
@@ -155,7 +155,7 @@ def test_the_named_cases_break_no_command(project: Path, name: str) -> None:
         if isinstance(value, bytes):
             value = value.replace(b"OUT", str(outside).encode())
         planted[place] = (kind, value)
-    run_every_command(project, planted)
+    run_every_command(retitled, planted)
 
 
 @settings(
@@ -164,10 +164,12 @@ def test_the_named_cases_break_no_command(project: Path, name: str) -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(data=st.data())
-def test_no_content_of_register_folder_breaks_a_command(project: Path, data: st.DataObject) -> None:
-    outside = project.parent / "outside"
+def test_no_content_of_register_folder_breaks_a_command(
+    retitled: Path, data: st.DataObject
+) -> None:
+    outside = retitled.parent / "outside"
     planted = data.draw(st.dictionaries(st.sampled_from(PLACES), contents(outside), max_size=4))
-    run_every_command(project, planted)
+    run_every_command(retitled, planted)
 
 
 @pytest.mark.slow
@@ -178,12 +180,12 @@ def test_no_content_of_register_folder_breaks_a_command(project: Path, data: st.
 )
 @given(data=st.data())
 def test_no_content_of_register_folder_breaks_a_command_long(
-    project: Path, data: st.DataObject
+    retitled: Path, data: st.DataObject
 ) -> None:
     """The same, over many more examples: the long tier (`pytest --long`)."""
-    outside = project.parent / "outside"
+    outside = retitled.parent / "outside"
     planted = data.draw(st.dictionaries(st.sampled_from(PLACES), contents(outside), max_size=6))
-    run_every_command(project, planted)
+    run_every_command(retitled, planted)
 
 
 def run_every_command(project: Path, planted: dict[str, tuple[str, object]]) -> None:

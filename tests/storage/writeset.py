@@ -8,8 +8,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import builder
 from commands import command
-from gitrepo import GitRepo
 from registerfiles import done_entry, register_head
 
 FILES = 16
@@ -17,10 +17,6 @@ CODE = "".join(f"line {n}\n" for n in range(1, 41))
 HANG = 300
 """Seconds after which a `register` run counts as hung (`run` fails with TimeoutExpired):
 far above any run, loaded machine included; nothing here measures speed (bench/ does)."""
-SOURCES = """revisions: [2025-06-18]
-sources:
-  up: {{title: Upstream, repo: null, commit: {commit}, path: ../up, claims: [src/**]}}
-"""
 
 
 def run(
@@ -42,20 +38,18 @@ def make_project(root: Path, pinned: int = 0) -> tuple[str, str]:
     `root/registers` (FILES register files citing the first commit's lines); returns the
     two commits. Pinned at the first commit (`pinned=0`) they are stamped; pinned at the
     second (`pinned=1`) every citation has moved and none is stamped."""
-    repo = GitRepo(root / "up")
-    repo.write("src/a.go", CODE)
-    first = repo.commit()
+    repo, first = builder.source(root / "up", {"src/a.go": CODE})
     repo.write("src/a.go", "new\n" + CODE)
     second = repo.commit()
-    registers = root / "registers"
-    registers.mkdir()
-    (registers / "sources.yaml").write_text(SOURCES.format(commit=[first, second][pinned]), "utf-8")
+    files = {}
     for n in range(FILES):
         prefix = "".join(chr(ord("A") + int(d)) for d in f"{n:02d}")
-        text = register_head(prefix, prefix) + done_entry(
+        files[f"r{n:02d}.yaml"] = register_head(prefix, prefix) + done_entry(
             f"['src/a.go:{n + 2} “line {n + 2}”']", id=f"{prefix}-01"
         )
-        (registers / f"r{n:02d}.yaml").write_text(text, "utf-8")
+    builder.registers(
+        root / "registers", builder.up_sources([first, second][pinned], path="../up"), files
+    )
     if not pinned:
         done = run(root, "stamp")
         assert done.returncode == 0, done.stdout + done.stderr

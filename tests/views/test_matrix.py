@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import builder
 from compat_register import api
 from compat_register.model.registers import Entry
 from compat_register.views import conceptmatrix as view
@@ -156,7 +157,7 @@ def test_matrix_text_and_a_set_without_concepts(run_line: RunLine, tmp_path: Pat
         "concept                     client          server                 done",
         "mcp.meta                    not recorded    not recorded           0/2",
     ]
-    (tmp_path / "sources.yaml").write_text((CASE / "sources.yaml").read_text())
+    builder.registers(tmp_path, (CASE / "sources.yaml").read_text())
     empty = run_line(["matrix", "--registers", str(tmp_path), "--format", "json"])
     assert json.loads(empty.stdout) == {"subjects": [], "names": {}, "rows": [], "unnamed": []}
 

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import builder
 from compat_register import api
 from compat_register.model.registers import Revisions
 from compat_register.site import chart
@@ -52,11 +53,8 @@ def test_a_cell_per_revision_even_without_revisions_declared() -> None:
 
 
 def checked(tmp_path: Path, *entries: str, more: dict[str, str] | None = None) -> api.Checked:
-    (tmp_path / "sources.yaml").write_text(SOURCES, encoding="utf-8")
-    (tmp_path / "t.yaml").write_text(register_head() + "".join(entries), encoding="utf-8")
-    for name, text in (more or {}).items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    result = api.check(tmp_path)
+    files = {"t.yaml": register_head() + "".join(entries), **(more or {})}
+    result = api.check(builder.registers(tmp_path, SOURCES, files))
     assert not result.failed, [d.as_text() for d in result.diagnostics]
     return result
 
@@ -222,10 +220,7 @@ def test_a_revision_name_that_is_no_file_name_gets_one() -> None:
 def test_a_register_named_like_a_site_page_is_an_error(
     tmp_path: Path, run_line: RunLine, name: str, clash: str | None
 ) -> None:
-    (tmp_path / "registers").mkdir()
-    (tmp_path / "registers" / "sources.yaml").write_text(SOURCES, encoding="utf-8")
-    text = register_head() + entry(1)
-    (tmp_path / "registers" / f"{name}.yaml").write_text(text, encoding="utf-8")
+    builder.registers(tmp_path / "registers", SOURCES, {f"{name}.yaml": register_head() + entry(1)})
     args = ["render", "--registers", str(tmp_path / "registers"), "--out", str(tmp_path / "out")]
     result = run_line([*args, "--offline", "--no-history"])
     if clash is None:

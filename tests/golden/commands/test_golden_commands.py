@@ -36,6 +36,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+import builder
 from compat_register.scaffold import install
 from conftest import RunLine
 from gitrepo import GitRepo
@@ -177,17 +178,15 @@ def build_world(root: Path) -> World:
     T-03's second citation names line 14 for a quote on line 17: `register fix` re-anchors
     it; bumping to `second` moves T-01, changes T-02's `Close` line, renames util.go and
     deletes T-03's lines."""
-    up = GitRepo(root / "up")
-    up.write("src/server.go", SERVER)
-    up.write("src/util.go", UTIL)
-    first = up.commit("first")
+    files = {"src/server.go": SERVER, "src/util.go": UTIL}
+    up, first = builder.source(root / "up", files, "first")
     up.write("src/server.go", second_server())
     up.mv("src/util.go", "src/join.go")
     second = up.commit("second")
     project = GitRepo(root / "project")
     world = World(root, up, project, {"first": first, "second": second})
-    project.write("registers/sources.yaml", SOURCES.format(commit=first))
-    project.write("registers/t.yaml", REGISTER.format(state="missing"))
+    files = {"t.yaml": REGISTER.format(state="missing")}
+    builder.registers(project.root / "registers", SOURCES.format(commit=first), files)
     world.pins["start"] = project.commit("Start the registers")
     project.write("registers/t.yaml", REGISTER.format(state="done"))
     world.pins["done"] = project.commit("T-01 is done")
