@@ -111,7 +111,7 @@ def parse(text: str, display: str, integer_keys: frozenset[str]) -> Document:
     try:
         doc.data = walker.build(composer)
     except yaml.composer.ComposerError as err:  # an alias to no anchor, or an anchor twice
-        error = _anchor_or_alias(doc) or syntax_error(doc, err)
+        error = first_anchor_or_alias(doc) or syntax_error(doc, err)
     except yaml.MarkedYAMLError as err:
         error = syntax_error(doc, err)
     except yaml.reader.ReaderError as err:
@@ -125,19 +125,6 @@ def parse(text: str, display: str, integer_keys: frozenset[str]) -> Document:
     if error is not None:
         raise error
     return doc
-
-
-def _anchor_or_alias(doc: Document) -> LoadError | None:
-    """The refusal of the first anchor or alias in `doc`, as the node walk would refuse it."""
-    found = first_anchor_or_alias(doc.text)
-    if found is None:
-        return None
-    index, written = found
-    if written.startswith("&"):
-        message = f"anchor '{written}' is not allowed: registers are plain data"
-        return LoadError(doc.position(index), "yaml-anchor", message)
-    message = f"alias '{written}' is not allowed: write the value out in full"
-    return LoadError(doc.position(index), "yaml-alias", message)
 
 
 def _reject_odd_breaks(doc: Document, before: int) -> None:

@@ -103,8 +103,7 @@ class Walker:
 
     def _reject_anchor_and_tag(self, node: yaml.Node, mark: Mark) -> None:
         if anchor := _ANCHOR.match(self.text, mark.offset):
-            message = f"anchor '&{anchor[1]}' is not allowed: registers are plain data"
-            raise LoadError(mark, "yaml-anchor", message)
+            raise _refusal(mark, "&" + anchor[1])
         if node.tag not in (None, _STR_TAG):
             shown = node.tag.replace("tag:yaml.org,2002:", "!!")
             message = f"tag '{shown}' is not allowed: registers are plain data"
@@ -152,14 +151,23 @@ class Walker:
         return result
 
 
-def first_anchor_or_alias(text: str) -> tuple[int, str] | None:
-    """(offset, '&name' or '*name') of the first anchor or alias libyaml's scanner reads:
-    what to name when the composer fails on one (an alias to no anchor, an anchor twice)."""
+def first_anchor_or_alias(doc: Document) -> LoadError | None:
+    """The refusal of the first anchor or alias libyaml's scanner reads in `doc`: what to
+    name when the composer fails on one (an alias to no anchor, an anchor given twice)."""
     try:
-        for token in yaml.scan(text, Loader=_Loader):
+        for token in yaml.scan(doc.text, Loader=_Loader):
             if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
                 sign = "&" if isinstance(token, yaml.AnchorToken) else "*"
-                return token.start_mark.index, sign + token.value
+                return _refusal(doc.position(token.start_mark.index), sign + token.value)
     except yaml.YAMLError:
         pass
     return None
+
+
+def _refusal(mark: Mark, written: str) -> LoadError:
+    """The refusal of the anchor (`&name`) or alias (`*name`) written at `mark`."""
+    if written.startswith("&"):
+        message = f"anchor '{written}' is not allowed: registers are plain data"
+        return LoadError(mark, "yaml-anchor", message)
+    message = f"alias '{written}' is not allowed: write the value out in full"
+    return LoadError(mark, "yaml-alias", message)
