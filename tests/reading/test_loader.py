@@ -459,3 +459,10 @@ def test_nesting_up_to_the_limit_loads() -> None:
     for _ in range(depth - 1):
         (value,) = value
     assert value == []
+
+
+@pytest.mark.parametrize("before", ["a: &x 1\n", "a: 1\na: 2\n", "a: !!int 1\n"])
+def test_a_syntax_error_comes_before_the_refusals(before: str) -> None:
+    """The refusals are looked for in the document once it parses (docs/authoring.md)."""
+    end = before.count("\n") + 2  # the line after the unclosed list
+    assert error_of(before + "b: [\n")[:3] == (end, 1, "yaml-syntax")
