@@ -12,7 +12,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import tiers
-from compat_register.citations import prose
+from compat_register.citations import mdcode, prose
+from compat_register.site.extensions import MARKDOWN_EXTENSIONS
 from pagehtml import to_html
 
 
@@ -68,6 +69,15 @@ def test_a_fence_superfences_refuses_is_text() -> None:
     # an option pymdownx.highlight does not know makes the line no fence at all
     assert code('a\n```py x="1"\nMETA-02\n```\n') == []
     assert code('a\n```py title="t"\nMETA-02\n```\n') == ['```py title="t"\nMETA-02\n```']
+
+
+def test_fences_are_read_by_superfences_as_the_pages_set_it_up() -> None:
+    """mdcode asks pymdownx.superfences itself, with the pages' extensions that decide which
+    fences open (highlight's options the pages set change how code looks, not where it is)."""
+    for name, options in mdcode.FENCE_EXTENSIONS.items():
+        assert options.items() <= MARKDOWN_EXTENSIONS[name].items()
+    rows = ["a", "~~~ {.py}", "x", "~~~", "```", "y"]
+    assert mdcode.fences(rows) == {1: 3}
 
 
 def test_a_fence_dropped_when_a_line_is_indented_less() -> None:

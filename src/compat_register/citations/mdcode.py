@@ -1,4 +1,4 @@
-"""Where Python-Markdown sees code in register prose: a model of the site's renderer.
+"""Where Python-Markdown sees code in register prose, as the site's renderer reads it.
 
 The site renders prose with Python-Markdown and pymdownx.superfences, either as a page's own
 paragraphs (a register's summary) or as the rest of a list item (an entry's fields, indented
@@ -6,12 +6,11 @@ under `- **What.** `). Whatever this module calls code reaches the page unescape
 the model is unsure it says "not code": code taken for text is only escaped twice, while text
 taken for code would let HTML through.
 
-What it follows, from the Python-Markdown 3.x and pymdownx 10+ sources:
+Fences are pymdownx.superfences' own reading (`fences`): it finds them in every line before
+any block parsing, and a fence stands in its paragraph like one line of text. The rest is a
+model, from the Python-Markdown 3.x sources, since Python-Markdown keeps no source position
+of what it parses and the site escapes the text around the code before the page is read:
 
-- superfences finds fences in every line before any block parsing: a fence opens with three
-  or more backticks or tildes and a header superfences accepts, closes with the same marker
-  at the same indentation, and is dropped (not code) when a line is indented less or the text
-  ends first. A fence stands in its paragraph like one line of text.
 - Blocks are the runs of non-blank lines. One whose lines all start with four spaces, after
   plain paragraphs or code only, is an indented code block.
 - A block of plain lines is a paragraph, and so is a quote or a one-line heading; a list's
@@ -31,38 +30,23 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import markdown
 
 Span = tuple[int, int]
+FENCE_EXTENSIONS: dict[str, dict[str, Any]] = {
+    "attr_list": {},
+    "pymdownx.highlight": {},
+    "pymdownx.superfences": {},
+}
+"""The extensions of the pages' (site.extensions) that decide which fences open: superfences
+asks highlight which options a fence may take, and attr_list whether `{...}` is attributes."""
 Block = list[tuple[int, int]]
 """Runs of non-blank lines: (first, last) line numbers, a fence standing as one line."""
 
-# pymdownx.superfences' RE_NESTED_FENCE_START, as written there (pymdownx 10.x).
-_FENCE_START = re.compile(
-    r"""(?x)
-    (?P<fence>~{3,}|`{3,})
-    (?:[ \t]*\.?(?P<lang>[\w#.+-]+)(?=[\t ]|$))?
-    (?:
-        [ \t]*(\{(?P<attrs>[^\n]*)\}) |
-        (?P<options>
-            (?:
-                (?:[ \t]*[a-zA-Z][a-zA-Z0-9_]*(?:=(?P<quot>"|').*?(?P=quot))?)(?=[\t ]|$)
-            )+
-        ) |
-        (?P<unrecognized>
-            (?:([ \t]*[^\s]+)(?=[\t ]|$))+
-        )
-    )?[ \t]*$
-    """
-)
-_OPTION = re.compile(r"(?P<key>[a-zA-Z][a-zA-Z0-9_]*)(?:=(?P<quot>\"|')(?P<value>.*?)(?P=quot))?")
-# The options pymdownx.highlight accepts on a fence; any other makes it no fence at all.
-_OPTION_VALUES = {
-    "hl_lines": re.compile(r"\d+(?:-\d+)?(?:[ \t]+\d+(?:-\d+)?)*\Z"),
-    "linenums": re.compile(r"\d+"),
-    "title": re.compile(""),
-    "title_mode": re.compile(""),
-}
+_FENCE_MARKERS = ("```", "~~~")
 _PREFIX = re.compile(r"[ \t>]*")
 _QUOTE = re.compile(r"[ ]{0,3}>[ ]?")
 _ITEM = re.compile(r"[ ]{0,3}(?:[*+-]|[0-9]+\.)[ \t]+")
@@ -96,13 +80,47 @@ def code_ranges(text: str) -> list[Span]:
         return []  # most fields: no backtick, tilde or indentation, so nothing can be code
     normal, origin = _normalise(text)
     lines = _lines(normal)
-    ranges = _Page(normal, lines, first_line_fences=True).code()
-    if lines and _Fence.open(normal[lines[0][0] : lines[0][1]]) is not None:
-        # In a list item the first line follows `- **What.** `: it opens no fence there.
-        ranges = _intersect(ranges, _Page(normal, lines, first_line_fences=False).code())
+    # Python-Markdown empties a line of spaces before anything reads it, but one that
+    # starts its input stays: there it makes the first block an indented one.
+    rows = [normal[start:end] for start, end in lines]
+    rows[1:] = [row.strip(" ") and row for row in rows[1:]]
+    in_page = fences(rows)
+    ranges = _Page(normal, lines, rows, in_page).code()
+    if any(marker in rows[0] for marker in _FENCE_MARKERS):  # after the label, no fence opens
+        in_item = fences(["- **What.** " + rows[0], *(row and "    " + row for row in rows[1:])])
+        ranges = _intersect(ranges, _Page(normal, lines, rows, in_item).code())
     if origin is None:
         return ranges
     return [(origin[start], origin[end]) for start, end in ranges]
+
+
+def fences(rows: list[str]) -> dict[int, int]:
+    """First line -> last line of each fenced block pymdownx.superfences finds in `rows`.
+
+    Its own preprocessor reads them, set up as the pages set it up (site.extensions)."""
+    if not any(marker in row for marker in _FENCE_MARKERS for row in rows):
+        return {}
+    reader = _superfences()
+    reader.md.reset()
+    reader.run(rows)
+    return dict(reader.found)
+
+
+@cache
+def _superfences() -> Any:
+    """superfences' preprocessor, set to record the line range of each fence it keeps (its
+    `stack`: the only place it says where a fence was) and to neither highlight the code
+    nor put placeholders in the lines (work only the page needs)."""
+    md = markdown.Markdown(extensions=list(FENCE_EXTENSIONS), extension_configs=FENCE_EXTENSIONS)
+    reader = md.preprocessors["fenced_code_block"]
+
+    def recording(lines: list[str]) -> list[str]:
+        reader.found = [(start, end - 1) for _, start, end in reader.stack]
+        return lines
+
+    reader.reassemble = recording
+    reader.extension.superfences[0]["formatter"] = lambda **_: ""
+    return reader
 
 
 def _normalise(text: str) -> tuple[str, list[int] | None]:
@@ -144,89 +162,12 @@ def _lines(text: str) -> list[Span]:
     return list(zip(starts, ends, strict=True))
 
 
-@dataclass
-class _Fence:
-    """An open superfences fence: its marker and the prefix (indentation, `>`) of its line."""
-
-    marker: str
-    prefix: str
-
-    @classmethod
-    def open(cls, line: str) -> _Fence | None:
-        prefix = _PREFIX.match(line)
-        assert prefix is not None
-        match = _FENCE_START.match(line, prefix.end())
-        if match is None or not _accepted(match):
-            return None
-        return cls(match["fence"], prefix.group(0))
-
-    def end(self, lines: list[str], first: int) -> tuple[int, bool]:
-        """The line the fence closes on (True) or is dropped on (False): superfences' rules."""
-        empty = False
-        for number in range(first, len(lines)):
-            ws, content = self._split(lines[number])
-            if ">" in self.prefix:
-                verdict = self._quoted(ws, content, empty)
-            else:
-                verdict = self._plain(ws, content)
-            if verdict is not None:
-                return number, verdict
-            empty = content == ""
-        return len(lines), False
-
-    def _split(self, line: str) -> tuple[str, str]:
-        """The line's prefix, up to the fence's width, and the rest."""
-        cut = 0
-        while cut < min(len(self.prefix), len(line)) and line[cut] in " >":
-            cut += 1
-        return line[:cut], line[cut:]
-
-    def _closes(self, content: str) -> bool:
-        return re.match(re.escape(self.marker) + r"[ \t]*$", content) is not None
-
-    def _plain(self, ws: str, content: str) -> bool | None:
-        if ">" in ws:
-            return False
-        if not (ws + content).strip():
-            return None
-        if len(ws) != len(self.prefix):
-            return False
-        return True if self._closes(content) and not content.startswith((" ", "\t")) else None
-
-    def _quoted(self, ws: str, content: str, empty_before: bool) -> bool | None:
-        level, own = ws.count(">"), self.prefix.count(">")
-        if level > own:
-            return False
-        if content == "":
-            return None
-        if len(ws) < len(self.prefix) or (empty_before and level < own):
-            return False
-        return True if self._closes(content) else None
-
-
-def _accepted(match: re.Match[str]) -> bool:
-    """Whether superfences, with pymdownx.highlight, takes this header as a fence."""
-    if match["unrecognized"]:
-        return False
-    if match["attrs"] is not None:
-        return True
-    options = {m["key"]: m["value"] or m["key"] for m in _OPTION.finditer(match["options"] or "")}
-    return all(
-        key in _OPTION_VALUES and _OPTION_VALUES[key].match(value) is not None
-        for key, value in options.items()
-    )
-
-
 class _Page:
     """Text laid out as Python-Markdown reads it: fences first, then blocks of lines."""
 
-    def __init__(self, text: str, lines: list[Span], first_line_fences: bool):
-        self.text, self.lines = text, lines
-        # Python-Markdown empties a line of spaces before anything reads it, but one that
-        # starts its input stays: there it makes the first block an indented one.
-        self.rows = [text[start:end] for start, end in lines]
-        self.rows[1:] = [row.strip(" ") and row for row in self.rows[1:]]
-        self.fences = dict(self._fences(0 if first_line_fences else 1))
+    def __init__(self, text: str, lines: list[Span], rows: list[str], fences: dict[int, int]):
+        self.text, self.lines, self.rows = text, lines, rows
+        self.fences = fences
         """First line -> last line of each fence."""
 
     def code(self) -> list[Span]:
@@ -248,21 +189,6 @@ class _Page:
 
     def _span(self, first: int, last: int) -> Span:
         return self.lines[first][0], self.lines[last][1]
-
-    def _fences(self, number: int) -> list[tuple[int, int]]:
-        """(first, last) lines of each fence from line `number` on, as superfences finds
-        them: a line inside a fence, or one that dropped it, opens none."""
-        found = []
-        while number < len(self.rows):
-            fence = _Fence.open(self.rows[number])
-            if fence is None:
-                number += 1
-                continue
-            last, closed = fence.end(self.rows, number + 1)
-            if closed:
-                found.append((number, last))
-            number = last + 1
-        return found
 
     def _blocks(self) -> list[Block]:
         """Runs of non-blank lines, a fence standing as one line: (first, last) line numbers."""
