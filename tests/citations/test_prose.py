@@ -42,6 +42,11 @@ def not_prose(text: str) -> list[str]:
         ("``a```b```", []),  # ... and no longer one: the opener is text, and so is the rest
         ("`a ``b`` c` d", ["`a ``b`` c`"]),
         ("a ` b", []),
+        # an unpaired run, then a span on the next line: the old model gave up on the
+        # paragraph (it searched on at twice the run's length, as pymdown-extensions < 13
+        # did); Python-Markdown searches on past the run and shows the span as code
+        ("`\n``b``", ["``b``"]),
+        ("`` ```` `", ["``` `"]),  # the opener a longer run's last backtick, as the page reads it
     ],
 )
 def test_code_spans_pair_as_python_markdown_pairs_them(text: str, spans: list[str]) -> None:
@@ -76,6 +81,7 @@ def test_fences_are_read_by_superfences_as_the_pages_set_it_up() -> None:
     fences open (highlight's options the pages set change how code looks, not where it is)."""
     for name, options in mdcode.FENCE_EXTENSIONS.items():
         assert options.items() <= MARKDOWN_EXTENSIONS[name].items()
+    assert MARKDOWN_EXTENSIONS["pymdownx.inlinehilite"] == {}  # code_spans' processor
     rows = ["a", "~~~ {.py}", "x", "~~~", "```", "y"]
     assert mdcode.fences(rows) == {1: 3}
 

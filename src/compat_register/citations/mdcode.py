@@ -6,29 +6,24 @@ under `- **What.** `). Whatever this module calls code reaches the page unescape
 the model is unsure it says "not code": code taken for text is only escaped twice, while text
 taken for code would let HTML through.
 
-Fences are pymdownx.superfences' own reading (`fences`): it finds them in every line before
-any block parsing, and a fence stands in its paragraph like one line of text. The rest is a
-model, from the Python-Markdown 3.x sources, since Python-Markdown keeps no source position
-of what it parses and the site escapes the text around the code before the page is read:
+Python-Markdown decides what it can decide on the field's text: fences are
+pymdownx.superfences' own reading (`fences`), and code spans are paired by the pages' own
+backtick processor (`code_spans`). Which blocks hold paragraphs stays a model (`_Page`), from
+the Python-Markdown 3.x sources: Python-Markdown keeps no source position of a block, and the
+site escapes the text around the code before the page is read, which can change a block:
 
-- Blocks are the runs of non-blank lines. One whose lines all start with four spaces, after
-  plain paragraphs or code only, is an indented code block.
+- Blocks are the runs of non-blank lines, a fence standing as one line. One whose lines all
+  start with four spaces, after plain paragraphs or code only, is an indented code block.
 - A block of plain lines is a paragraph, and so is a quote or a one-line heading; a list's
   items are one paragraph each. Any other block (a list after a paragraph line, a quote
   inside a paragraph, tables, rules, HTML, link definitions, admonitions, indented lines)
   is read differently in a page and in a list item, and has no code spans here.
-- In a paragraph, a backtick run not preceded by an odd number of backslashes opens a
-  span, closed by the first later run of the same length; failing that by the first longest
-  later run when it is shorter than the opener; failing that the opener is text and the
-  search goes on `2 * len(opener)` characters after its start (Python-Markdown's own
-  arithmetic, kept because it decides which run opens next).
 
 tests/citations/test_prose.py checks all this against Python-Markdown itself, on random text.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
 from functools import cache
 from typing import Any
@@ -50,7 +45,6 @@ _FENCE_MARKERS = ("```", "~~~")
 _PREFIX = re.compile(r"[ \t>]*")
 _QUOTE = re.compile(r"[ ]{0,3}>[ ]?")
 _ITEM = re.compile(r"[ ]{0,3}(?:[*+-]|[0-9]+\.)[ \t]+")
-_RUN = re.compile(r"`+")
 _MAYBE_CODE = ("`", "~", "\t", "    ")
 """What every code span, fence or indented block holds: without it, a text has no code.
 (Looked for with `in`, some ten times faster than one regular expression for all four.)"""
@@ -181,7 +175,7 @@ class _Page:
                 continue
             kind, contexts = self._contexts(block)
             for context in contexts:
-                ranges.extend(_code_spans(self.text, self._runs(context)) or [])
+                ranges.extend(self._spans(context))
             if self._flat(block):
                 ranges.extend(self._span(*line) for line in block if line[0] in self.fences)
             plain_so_far = plain_so_far and kind == "paragraph"
@@ -247,78 +241,50 @@ class _Page:
                 return False
         return True
 
-    def _runs(self, block: Block) -> list[tuple[int, int, int]]:
-        """Backtick runs outside fences: (start, end, end of their line)."""
-        runs: list[tuple[int, int, int]] = []
+    def _spans(self, block: Block) -> list[Span]:
+        """The code spans of one paragraph, its fences blanked: each stands in it as a line
+        holding no backtick (superfences' placeholder)."""
+        offset = self.lines[block[0][0]][0]
+        pieces = []
         for first, last in block:
-            if first == last and first not in self.fences:
-                start, end = self.lines[first]
-                runs.extend((m.start(), m.end(), end) for m in _RUN.finditer(self.text, start, end))
-        return runs
+            start, end = self._span(first, last)
+            pieces.append(" " * (end - start) if first in self.fences else self.text[start:end])
+        return [(start + offset, end + offset) for start, end in code_spans("\n".join(pieces))]
 
 
-def _code_spans(text: str, runs: list[tuple[int, int, int]]) -> list[Span] | None:
-    """Python-Markdown's inline code spans over one paragraph's backtick runs.
-
-    None when an unpaired opener makes the search skip past its line or into a later run:
-    how far that skip reaches depends on what the page puts around and into the text.
-    """
-    pairing = _Pairing([end - start for start, end, _ in runs])
-    spans: list[Span] = []
-    pos, index = 0, 0
-    while index < len(runs):
-        start, end, line_end = runs[index]
-        opener = start if _opens(text, start, pos) else start + 1
-        closer = pairing.closer(index, end - opener) if opener < end else None
-        if closer is not None:
-            spans.append((opener, runs[closer][1]))
-            pos, index = runs[closer][1], closer + 1
+def code_spans(text: str) -> list[Span]:
+    """The code spans of one paragraph's text, paired by the pages' own backtick processor
+    (pymdownx.inlinehilite's): its pattern finds a backtick no backslash escapes, its
+    `find_code_spans` the run closing it. The search goes on where Python-Markdown's does
+    (`InlineProcessor.__applyPattern`, private): past the span, or past an unpaired run.
+    Which runs pair depends on backticks and backslashes only, so the text the site puts
+    around the code (escaped) pairs the same."""
+    backtick = _backtick()
+    found: list[Span] = []
+    at = 0
+    while (match := backtick.getCompiledRegExp().search(text, at)) is not None:
+        if match.group(1):  # backslashes escaping one another: a placeholder from now on
+            at = match.end()
+            text = text[: match.start()] + "\x03" * (at - match.start()) + text[at:]
             continue
-        pos = opener + 2 * (end - opener)  # sic: where Python-Markdown searches next
-        if index + 1 < len(runs) and (pos > line_end or "`" in text[end:pos]):
-            return None
-        index += 1
-    return spans
+        start, end = backtick.find_code_spans(match.start(), text)
+        if end is None:
+            at = start
+        else:
+            at = end + start - match.start()
+            found.append((match.start(), at))
+    return found
 
 
-def _opens(text: str, start: int, pos: int) -> bool:
-    """Whether the run at `start` opens: not escaped by an odd run of backslashes (an even
-    run is read as escaped backslashes only when the search reaches its first one)."""
-    count = 0
-    while start - count > 0 and text[start - count - 1] == "\\":
-        count += 1
-    return count == 0 or (count % 2 == 0 and start - count >= pos)
-
-
-class _Pairing:
-    """A paragraph's run lengths, indexed to find each opener's closer in one lookup."""
-
-    def __init__(self, lengths: list[int]):
-        self.lengths = lengths
-        self.by_length: dict[int, list[int]] = {}
-        for index, length in enumerate(lengths):
-            self.by_length.setdefault(length, []).append(index)
-        self.longest = [0] * len(lengths)
-        """For each index, the first index of the longest run from there on."""
-        best = len(lengths) - 1
-        for index in range(len(lengths) - 1, -1, -1):
-            best = index if lengths[index] >= lengths[best] else best
-            self.longest[index] = best
-
-    def closer(self, index: int, width: int) -> int | None:
-        """The run closing an opener `width` long in run `index`: the next run as long, or
-        else the first longest later run if it is shorter (Python-Markdown's fallback)."""
-        same = self.by_length.get(width, [])
-        after = bisect.bisect_right(same, index)
-        if after < len(same):
-            return same[after]
-        if index + 1 < len(self.lengths) and self.lengths[self.longest[index + 1]] < width:
-            return self.longest[index + 1]
-        return None
+@cache
+def _backtick() -> Any:
+    """The inline processor the pages read code spans with."""
+    md = markdown.Markdown(extensions=["pymdownx.inlinehilite"])
+    return md.inlinePatterns["backtick"]
 
 
 def _intersect(one: list[Span], other: list[Span]) -> list[Span]:
-    """The ranges covered by both sorted, disjoint lists."""
+    """The ranges covered by both sorted lists (disjoint, or one inside another)."""
     found, index = [], 0
     for start, end in one:
         while index < len(other) and other[index][1] <= start:
@@ -329,4 +295,4 @@ def _intersect(one: list[Span], other: list[Span]) -> list[Span]:
             if low < high:
                 found.append((low, high))
             probe += 1
-    return found
+    return sorted(set(found))  # a fence inside a code span overlaps it: one range each
