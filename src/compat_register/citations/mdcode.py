@@ -31,6 +31,8 @@ from typing import Any
 import markdown
 
 Span = tuple[int, int]
+Block = list[tuple[int, int]]
+"""Runs of non-blank lines: (first, last) line numbers, a fence standing as one line."""
 FENCE_EXTENSIONS: dict[str, dict[str, Any]] = {
     "attr_list": {},
     "pymdownx.highlight": {},
@@ -38,8 +40,6 @@ FENCE_EXTENSIONS: dict[str, dict[str, Any]] = {
 }
 """The extensions of the pages' (site.extensions) that decide which fences open: superfences
 asks highlight which options a fence may take, and attr_list whether `{...}` is attributes."""
-Block = list[tuple[int, int]]
-"""Runs of non-blank lines: (first, last) line numbers, a fence standing as one line."""
 
 _FENCE_MARKERS = ("```", "~~~")
 _PREFIX = re.compile(r"[ \t>]*")
