@@ -33,13 +33,15 @@ import markdown
 Span = tuple[int, int]
 Block = list[tuple[int, int]]
 """Runs of non-blank lines: (first, last) line numbers, a fence standing as one line."""
-FENCE_EXTENSIONS: dict[str, dict[str, Any]] = {
+EXTENSIONS: dict[str, dict[str, Any]] = {
     "attr_list": {},
     "pymdownx.highlight": {},
+    "pymdownx.inlinehilite": {},
     "pymdownx.superfences": {},
 }
-"""The extensions of the pages' (site.extensions) that decide which fences open: superfences
-asks highlight which options a fence may take, and attr_list whether `{...}` is attributes."""
+"""The extensions of the pages' (site.extensions) that decide where code is: superfences asks
+highlight which options a fence may take and attr_list whether `{...}` is attributes, and
+inlinehilite pairs the backticks."""
 
 _FENCE_MARKERS = ("```", "~~~")
 _PREFIX = re.compile(r"[ \t>]*")
@@ -94,19 +96,19 @@ def fences(rows: list[str]) -> dict[int, int]:
     Its own preprocessor reads them, set up as the pages set it up (site.extensions)."""
     if not any(marker in row for marker in _FENCE_MARKERS for row in rows):
         return {}
-    reader = _superfences()
-    reader.md.reset()
+    md = _markdown().reset()
+    reader: Any = md.preprocessors["fenced_code_block"]
     reader.run(rows)
     return dict(reader.found)
 
 
 @cache
-def _superfences() -> Any:
-    """superfences' preprocessor, set to record the line range of each fence it keeps (its
-    `stack`: the only place it says where a fence was) and to neither highlight the code
-    nor put placeholders in the lines (work only the page needs)."""
-    md = markdown.Markdown(extensions=list(FENCE_EXTENSIONS), extension_configs=FENCE_EXTENSIONS)
-    reader = md.preprocessors["fenced_code_block"]
+def _markdown() -> markdown.Markdown:
+    """Python-Markdown with the pages' extensions; its superfences preprocessor set to record
+    the line range of each fence it keeps (its `stack`: the only place it says where a fence
+    was) and to neither highlight the code nor put placeholders in the lines (page work)."""
+    md = markdown.Markdown(extensions=list(EXTENSIONS), extension_configs=EXTENSIONS)
+    reader: Any = md.preprocessors["fenced_code_block"]
 
     def recording(lines: list[str]) -> list[str]:
         reader.found = [(start, end - 1) for _, start, end in reader.stack]
@@ -114,7 +116,7 @@ def _superfences() -> Any:
 
     reader.reassemble = recording
     reader.extension.superfences[0]["formatter"] = lambda **_: ""
-    return reader
+    return md
 
 
 def _normalise(text: str) -> tuple[str, list[int] | None]:
@@ -259,7 +261,7 @@ def code_spans(text: str) -> list[Span]:
     (`InlineProcessor.__applyPattern`, private): past the span, or past an unpaired run.
     Which runs pair depends on backticks and backslashes only, so the text the site puts
     around the code (escaped) pairs the same."""
-    backtick = _backtick()
+    backtick: Any = _markdown().inlinePatterns["backtick"]
     found: list[Span] = []
     at = 0
     while (match := backtick.getCompiledRegExp().search(text, at)) is not None:
@@ -274,13 +276,6 @@ def code_spans(text: str) -> list[Span]:
             at = end + start - match.start()
             found.append((match.start(), at))
     return found
-
-
-@cache
-def _backtick() -> Any:
-    """The inline processor the pages read code spans with."""
-    md = markdown.Markdown(extensions=["pymdownx.inlinehilite"])
-    return md.inlinePatterns["backtick"]
 
 
 def _intersect(one: list[Span], other: list[Span]) -> list[Span]:
