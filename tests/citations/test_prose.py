@@ -12,7 +12,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import tiers
+from compat_register.citations import mdcode
 from compat_register.citations import nonprose as prose
+from compat_register.site.extensions import MARKDOWN_EXTENSIONS
 from pagehtml import to_html
 
 
@@ -41,6 +43,11 @@ def not_prose(text: str) -> list[str]:
         ("``a```b```", []),  # ... and no longer one: the opener is text, and so is the rest
         ("`a ``b`` c` d", ["`a ``b`` c`"]),
         ("a ` b", []),
+        # an unpaired run, then a span on the next line: the old model gave up on the
+        # paragraph (it searched on at twice the run's length, as pymdown-extensions < 13
+        # did); Python-Markdown searches on past the run and shows the span as code
+        ("`\n``b``", ["``b``"]),
+        ("`` ```` `", ["``` `"]),  # the opener a longer run's last backtick, as the page reads it
     ],
 )
 def test_code_spans_pair_as_python_markdown_pairs_them(text: str, spans: list[str]) -> None:
@@ -68,6 +75,15 @@ def test_a_fence_superfences_refuses_is_text() -> None:
     # an option pymdownx.highlight does not know makes the line no fence at all
     assert code('a\n```py x="1"\nMETA-02\n```\n') == []
     assert code('a\n```py title="t"\nMETA-02\n```\n') == ['```py title="t"\nMETA-02\n```']
+
+
+def test_fences_are_read_by_superfences_as_the_pages_set_it_up() -> None:
+    """mdcode asks pymdownx.superfences itself, with the pages' extensions that decide where
+    code is (highlight's options the pages set change how code looks, not where it is)."""
+    for name, options in mdcode.EXTENSIONS.items():
+        assert options.items() <= MARKDOWN_EXTENSIONS[name].items()
+    rows = ["a", "~~~ {.py}", "x", "~~~", "```", "y"]
+    assert mdcode.fences(rows) == {1: 3}
 
 
 def test_a_fence_dropped_when_a_line_is_indented_less() -> None:

@@ -330,6 +330,26 @@ def test_anchor_on_a_key_and_alias_as_a_key() -> None:
     assert error_of("a: 1\n*k : 2\n")[2] == "yaml-alias"
 
 
+@pytest.mark.parametrize(
+    ("text", "where", "code", "written"),
+    [
+        ("a: &x 1\nb: *x\n", (1, 4), "yaml-anchor", "anchor '&x'"),
+        ("a: !!str &x 1\n", (1, 4), "yaml-anchor", "anchor '&x'"),
+        ("a: [1, ! &x 2]\n", (1, 8), "yaml-anchor", "anchor '&x'"),
+        ("a: &x 1\nb: &x 2\n", (1, 4), "yaml-anchor", "anchor '&x'"),
+        ("a: 1\nb: *y\nc: &y 2\n", (2, 4), "yaml-alias", "alias '*y'"),
+    ],
+)
+def test_anchors_and_aliases_are_refused_at_the_first(
+    text: str, where: tuple[int, int], code: str, written: str
+) -> None:
+    """The first anchor or alias is named, whether the composer accepted the document
+    (an anchor, used or not) or failed on it (an alias to no anchor, an anchor twice)."""
+    line, col, found, message = error_of(text)
+    assert (line, col, found) == (*where, code)
+    assert message.startswith(f"{written} is not allowed")
+
+
 TAB_MESSAGE = "tab character in indentation: YAML indents with spaces only"
 
 
@@ -439,3 +459,10 @@ def test_nesting_up_to_the_limit_loads() -> None:
     for _ in range(depth - 1):
         (value,) = value
     assert value == []
+
+
+@pytest.mark.parametrize("before", ["a: &x 1\n", "a: 1\na: 2\n", "a: !!int 1\n"])
+def test_a_syntax_error_comes_before_the_refusals(before: str) -> None:
+    """The refusals are looked for in the document once it parses (docs/authoring.md)."""
+    end = before.count("\n") + 2  # the line after the unclosed list
+    assert error_of(before + "b: [\n")[:3] == (end, 1, "yaml-syntax")

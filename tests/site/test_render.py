@@ -193,6 +193,7 @@ def test_a_code_block_in_a_cell_shows_its_text(fmt: formatter.PageFormatter) -> 
     assert fmt.cell("see\n\n~~~go\nx := `y`\n  z\n~~~\n") == "see ``x := `y` z``"
     assert fmt.cell("a `b` and `c\nd`") == "a `b` and `c d`"
     assert fmt.cell("no code: a ` b") == "no code: a \\` b"
+    assert fmt.cell("a span of three: ```x```") == "a span of three: `x`"  # not a fence
 
 
 @pytest.mark.parametrize("fence", ["~~~", "```", "~~~~ {: onclick=alert(1) }"])

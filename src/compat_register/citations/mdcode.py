@@ -1,4 +1,4 @@
-"""Where Python-Markdown sees code in register prose: a model of the site's renderer.
+"""Where Python-Markdown sees code in register prose, as the site's renderer reads it.
 
 The site renders prose with Python-Markdown and pymdownx.superfences, either as a page's own
 paragraphs (a register's summary) or as the rest of a list item (an entry's fields, indented
@@ -6,67 +6,47 @@ under `- **What.** `). Whatever this module calls code reaches the page unescape
 the model is unsure it says "not code": code taken for text is only escaped twice, while text
 taken for code would let HTML through.
 
-What it follows, from the Python-Markdown 3.x and pymdownx 10+ sources:
+Python-Markdown decides what it can decide on the field's text: fences are
+pymdownx.superfences' own reading (`fences`), and code spans are paired by the pages' own
+backtick processor (`code_spans`). Which blocks hold paragraphs stays a model (`_Page`), from
+the Python-Markdown 3.x sources: Python-Markdown keeps no source position of a block, and the
+site escapes the text around the code before the page is read, which can change a block:
 
-- superfences finds fences in every line before any block parsing: a fence opens with three
-  or more backticks or tildes and a header superfences accepts, closes with the same marker
-  at the same indentation, and is dropped (not code) when a line is indented less or the text
-  ends first. A fence stands in its paragraph like one line of text.
-- Blocks are the runs of non-blank lines. One whose lines all start with four spaces, after
-  plain paragraphs or code only, is an indented code block.
+- Blocks are the runs of non-blank lines, a fence standing as one line. One whose lines all
+  start with four spaces, after plain paragraphs or code only, is an indented code block.
 - A block of plain lines is a paragraph, and so is a quote or a one-line heading; a list's
   items are one paragraph each. Any other block (a list after a paragraph line, a quote
   inside a paragraph, tables, rules, HTML, link definitions, admonitions, indented lines)
   is read differently in a page and in a list item, and has no code spans here.
-- In a paragraph, a backtick run not preceded by an odd number of backslashes opens a
-  span, closed by the first later run of the same length; failing that by the first longest
-  later run when it is shorter than the opener; failing that the opener is text and the
-  search goes on `2 * len(opener)` characters after its start (Python-Markdown's own
-  arithmetic, kept because it decides which run opens next).
 
 tests/citations/test_prose.py checks all this against Python-Markdown itself, on random text.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
-from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import markdown
 
 Span = tuple[int, int]
 Block = list[tuple[int, int]]
 """Runs of non-blank lines: (first, last) line numbers, a fence standing as one line."""
-
-# pymdownx.superfences' RE_NESTED_FENCE_START, as written there (pymdownx 10.x).
-_FENCE_START = re.compile(
-    r"""(?x)
-    (?P<fence>~{3,}|`{3,})
-    (?:[ \t]*\.?(?P<lang>[\w#.+-]+)(?=[\t ]|$))?
-    (?:
-        [ \t]*(\{(?P<attrs>[^\n]*)\}) |
-        (?P<options>
-            (?:
-                (?:[ \t]*[a-zA-Z][a-zA-Z0-9_]*(?:=(?P<quot>"|').*?(?P=quot))?)(?=[\t ]|$)
-            )+
-        ) |
-        (?P<unrecognized>
-            (?:([ \t]*[^\s]+)(?=[\t ]|$))+
-        )
-    )?[ \t]*$
-    """
-)
-_OPTION = re.compile(r"(?P<key>[a-zA-Z][a-zA-Z0-9_]*)(?:=(?P<quot>\"|')(?P<value>.*?)(?P=quot))?")
-# The options pymdownx.highlight accepts on a fence; any other makes it no fence at all.
-_OPTION_VALUES = {
-    "hl_lines": re.compile(r"\d+(?:-\d+)?(?:[ \t]+\d+(?:-\d+)?)*\Z"),
-    "linenums": re.compile(r"\d+"),
-    "title": re.compile(""),
-    "title_mode": re.compile(""),
+EXTENSIONS: dict[str, dict[str, Any]] = {
+    "attr_list": {},
+    "pymdownx.highlight": {},
+    "pymdownx.inlinehilite": {},
+    "pymdownx.superfences": {},
 }
+"""The extensions of the pages' (site.extensions) that decide where code is: superfences asks
+highlight which options a fence may take and attr_list whether `{...}` is attributes, and
+inlinehilite pairs the backticks."""
+
+_FENCE_MARKERS = ("```", "~~~")
 _PREFIX = re.compile(r"[ \t>]*")
 _QUOTE = re.compile(r"[ ]{0,3}>[ ]?")
 _ITEM = re.compile(r"[ ]{0,3}(?:[*+-]|[0-9]+\.)[ \t]+")
-_RUN = re.compile(r"`+")
 _MAYBE_CODE = ("`", "~", "\t", "    ")
 """What every code span, fence or indented block holds: without it, a text has no code.
 (Looked for with `in`, some ten times faster than one regular expression for all four.)"""
@@ -96,13 +76,47 @@ def code_ranges(text: str) -> list[Span]:
         return []  # most fields: no backtick, tilde or indentation, so nothing can be code
     normal, origin = _normalise(text)
     lines = _lines(normal)
-    ranges = _Page(normal, lines, first_line_fences=True).code()
-    if lines and _Fence.open(normal[lines[0][0] : lines[0][1]]) is not None:
-        # In a list item the first line follows `- **What.** `: it opens no fence there.
-        ranges = _intersect(ranges, _Page(normal, lines, first_line_fences=False).code())
+    # Python-Markdown empties a line of spaces before anything reads it, but one that
+    # starts its input stays: there it makes the first block an indented one.
+    rows = [normal[start:end] for start, end in lines]
+    rows[1:] = [row.strip(" ") and row for row in rows[1:]]
+    in_page = fences(rows)
+    ranges = _Page(normal, lines, rows, in_page).code()
+    if any(marker in rows[0] for marker in _FENCE_MARKERS):  # after the label, no fence opens
+        in_item = fences(["- **What.** " + rows[0], *(row and "    " + row for row in rows[1:])])
+        ranges = _intersect(ranges, _Page(normal, lines, rows, in_item).code())
     if origin is None:
         return ranges
     return [(origin[start], origin[end]) for start, end in ranges]
+
+
+def fences(rows: list[str]) -> dict[int, int]:
+    """First line -> last line of each fenced block pymdownx.superfences finds in `rows`.
+
+    Its own preprocessor reads them, set up as the pages set it up (site.extensions)."""
+    if not any(marker in row for marker in _FENCE_MARKERS for row in rows):
+        return {}
+    md = _markdown().reset()
+    reader: Any = md.preprocessors["fenced_code_block"]
+    reader.run(rows)
+    return dict(reader.found)
+
+
+@cache
+def _markdown() -> markdown.Markdown:
+    """Python-Markdown with the pages' extensions; its superfences preprocessor set to record
+    the line range of each fence it keeps (its `stack`: the only place it says where a fence
+    was) and to neither highlight the code nor put placeholders in the lines (page work)."""
+    md = markdown.Markdown(extensions=list(EXTENSIONS), extension_configs=EXTENSIONS)
+    reader: Any = md.preprocessors["fenced_code_block"]
+
+    def recording(lines: list[str]) -> list[str]:
+        reader.found = [(start, end - 1) for _, start, end in reader.stack]
+        return lines
+
+    reader.reassemble = recording
+    reader.extension.superfences[0]["formatter"] = lambda **_: ""
+    return md
 
 
 def _normalise(text: str) -> tuple[str, list[int] | None]:
@@ -144,89 +158,12 @@ def _lines(text: str) -> list[Span]:
     return list(zip(starts, ends, strict=True))
 
 
-@dataclass
-class _Fence:
-    """An open superfences fence: its marker and the prefix (indentation, `>`) of its line."""
-
-    marker: str
-    prefix: str
-
-    @classmethod
-    def open(cls, line: str) -> _Fence | None:
-        prefix = _PREFIX.match(line)
-        assert prefix is not None
-        match = _FENCE_START.match(line, prefix.end())
-        if match is None or not _accepted(match):
-            return None
-        return cls(match["fence"], prefix.group(0))
-
-    def end(self, lines: list[str], first: int) -> tuple[int, bool]:
-        """The line the fence closes on (True) or is dropped on (False): superfences' rules."""
-        empty = False
-        for number in range(first, len(lines)):
-            ws, content = self._split(lines[number])
-            if ">" in self.prefix:
-                verdict = self._quoted(ws, content, empty)
-            else:
-                verdict = self._plain(ws, content)
-            if verdict is not None:
-                return number, verdict
-            empty = content == ""
-        return len(lines), False
-
-    def _split(self, line: str) -> tuple[str, str]:
-        """The line's prefix, up to the fence's width, and the rest."""
-        cut = 0
-        while cut < min(len(self.prefix), len(line)) and line[cut] in " >":
-            cut += 1
-        return line[:cut], line[cut:]
-
-    def _closes(self, content: str) -> bool:
-        return re.match(re.escape(self.marker) + r"[ \t]*$", content) is not None
-
-    def _plain(self, ws: str, content: str) -> bool | None:
-        if ">" in ws:
-            return False
-        if not (ws + content).strip():
-            return None
-        if len(ws) != len(self.prefix):
-            return False
-        return True if self._closes(content) and not content.startswith((" ", "\t")) else None
-
-    def _quoted(self, ws: str, content: str, empty_before: bool) -> bool | None:
-        level, own = ws.count(">"), self.prefix.count(">")
-        if level > own:
-            return False
-        if content == "":
-            return None
-        if len(ws) < len(self.prefix) or (empty_before and level < own):
-            return False
-        return True if self._closes(content) else None
-
-
-def _accepted(match: re.Match[str]) -> bool:
-    """Whether superfences, with pymdownx.highlight, takes this header as a fence."""
-    if match["unrecognized"]:
-        return False
-    if match["attrs"] is not None:
-        return True
-    options = {m["key"]: m["value"] or m["key"] for m in _OPTION.finditer(match["options"] or "")}
-    return all(
-        key in _OPTION_VALUES and _OPTION_VALUES[key].match(value) is not None
-        for key, value in options.items()
-    )
-
-
 class _Page:
     """Text laid out as Python-Markdown reads it: fences first, then blocks of lines."""
 
-    def __init__(self, text: str, lines: list[Span], first_line_fences: bool):
-        self.text, self.lines = text, lines
-        # Python-Markdown empties a line of spaces before anything reads it, but one that
-        # starts its input stays: there it makes the first block an indented one.
-        self.rows = [text[start:end] for start, end in lines]
-        self.rows[1:] = [row.strip(" ") and row for row in self.rows[1:]]
-        self.fences = dict(self._fences(0 if first_line_fences else 1))
+    def __init__(self, text: str, lines: list[Span], rows: list[str], fences: dict[int, int]):
+        self.text, self.lines, self.rows = text, lines, rows
+        self.fences = fences
         """First line -> last line of each fence."""
 
     def code(self) -> list[Span]:
@@ -240,7 +177,7 @@ class _Page:
                 continue
             kind, contexts = self._contexts(block)
             for context in contexts:
-                ranges.extend(_code_spans(self.text, self._runs(context)) or [])
+                ranges.extend(self._spans(context))
             if self._flat(block):
                 ranges.extend(self._span(*line) for line in block if line[0] in self.fences)
             plain_so_far = plain_so_far and kind == "paragraph"
@@ -248,21 +185,6 @@ class _Page:
 
     def _span(self, first: int, last: int) -> Span:
         return self.lines[first][0], self.lines[last][1]
-
-    def _fences(self, number: int) -> list[tuple[int, int]]:
-        """(first, last) lines of each fence from line `number` on, as superfences finds
-        them: a line inside a fence, or one that dropped it, opens none."""
-        found = []
-        while number < len(self.rows):
-            fence = _Fence.open(self.rows[number])
-            if fence is None:
-                number += 1
-                continue
-            last, closed = fence.end(self.rows, number + 1)
-            if closed:
-                found.append((number, last))
-            number = last + 1
-        return found
 
     def _blocks(self) -> list[Block]:
         """Runs of non-blank lines, a fence standing as one line: (first, last) line numbers."""
@@ -321,78 +243,43 @@ class _Page:
                 return False
         return True
 
-    def _runs(self, block: Block) -> list[tuple[int, int, int]]:
-        """Backtick runs outside fences: (start, end, end of their line)."""
-        runs: list[tuple[int, int, int]] = []
+    def _spans(self, block: Block) -> list[Span]:
+        """The code spans of one paragraph, its fences blanked: each stands in it as a line
+        holding no backtick (superfences' placeholder)."""
+        offset = self.lines[block[0][0]][0]
+        pieces = []
         for first, last in block:
-            if first == last and first not in self.fences:
-                start, end = self.lines[first]
-                runs.extend((m.start(), m.end(), end) for m in _RUN.finditer(self.text, start, end))
-        return runs
+            start, end = self._span(first, last)
+            pieces.append(" " * (end - start) if first in self.fences else self.text[start:end])
+        return [(start + offset, end + offset) for start, end in code_spans("\n".join(pieces))]
 
 
-def _code_spans(text: str, runs: list[tuple[int, int, int]]) -> list[Span] | None:
-    """Python-Markdown's inline code spans over one paragraph's backtick runs.
-
-    None when an unpaired opener makes the search skip past its line or into a later run:
-    how far that skip reaches depends on what the page puts around and into the text.
-    """
-    pairing = _Pairing([end - start for start, end, _ in runs])
-    spans: list[Span] = []
-    pos, index = 0, 0
-    while index < len(runs):
-        start, end, line_end = runs[index]
-        opener = start if _opens(text, start, pos) else start + 1
-        closer = pairing.closer(index, end - opener) if opener < end else None
-        if closer is not None:
-            spans.append((opener, runs[closer][1]))
-            pos, index = runs[closer][1], closer + 1
+def code_spans(text: str) -> list[Span]:
+    """The code spans of one paragraph's text, paired by the pages' own backtick processor
+    (pymdownx.inlinehilite's): its pattern finds a backtick no backslash escapes, its
+    `find_code_spans` the run closing it. The search goes on where Python-Markdown's does
+    (`InlineProcessor.__applyPattern`, private): past the span, or past an unpaired run.
+    Which runs pair depends on backticks and backslashes only, so the text the site puts
+    around the code (escaped) pairs the same."""
+    backtick: Any = _markdown().inlinePatterns["backtick"]
+    found: list[Span] = []
+    at = 0
+    while (match := backtick.getCompiledRegExp().search(text, at)) is not None:
+        if match.group(1):  # backslashes escaping one another: a placeholder from now on
+            at = match.end()
+            text = text[: match.start()] + "\x03" * (at - match.start()) + text[at:]
             continue
-        pos = opener + 2 * (end - opener)  # sic: where Python-Markdown searches next
-        if index + 1 < len(runs) and (pos > line_end or "`" in text[end:pos]):
-            return None
-        index += 1
-    return spans
-
-
-def _opens(text: str, start: int, pos: int) -> bool:
-    """Whether the run at `start` opens: not escaped by an odd run of backslashes (an even
-    run is read as escaped backslashes only when the search reaches its first one)."""
-    count = 0
-    while start - count > 0 and text[start - count - 1] == "\\":
-        count += 1
-    return count == 0 or (count % 2 == 0 and start - count >= pos)
-
-
-class _Pairing:
-    """A paragraph's run lengths, indexed to find each opener's closer in one lookup."""
-
-    def __init__(self, lengths: list[int]):
-        self.lengths = lengths
-        self.by_length: dict[int, list[int]] = {}
-        for index, length in enumerate(lengths):
-            self.by_length.setdefault(length, []).append(index)
-        self.longest = [0] * len(lengths)
-        """For each index, the first index of the longest run from there on."""
-        best = len(lengths) - 1
-        for index in range(len(lengths) - 1, -1, -1):
-            best = index if lengths[index] >= lengths[best] else best
-            self.longest[index] = best
-
-    def closer(self, index: int, width: int) -> int | None:
-        """The run closing an opener `width` long in run `index`: the next run as long, or
-        else the first longest later run if it is shorter (Python-Markdown's fallback)."""
-        same = self.by_length.get(width, [])
-        after = bisect.bisect_right(same, index)
-        if after < len(same):
-            return same[after]
-        if index + 1 < len(self.lengths) and self.lengths[self.longest[index + 1]] < width:
-            return self.longest[index + 1]
-        return None
+        start, end = backtick.find_code_spans(match.start(), text)
+        if end is None:
+            at = start
+        else:
+            at = end + start - match.start()
+            found.append((match.start(), at))
+    return found
 
 
 def _intersect(one: list[Span], other: list[Span]) -> list[Span]:
-    """The ranges covered by both sorted, disjoint lists."""
+    """The ranges covered by both sorted lists (disjoint, or one inside another)."""
     found, index = [], 0
     for start, end in one:
         while index < len(other) and other[index][1] <= start:
@@ -403,4 +290,4 @@ def _intersect(one: list[Span], other: list[Span]) -> list[Span]:
             if low < high:
                 found.append((low, high))
             probe += 1
-    return found
+    return sorted(set(found))  # a fence inside a code span overlaps it: one range each

@@ -1,9 +1,9 @@
 """Markdown prose as text to scan: which parts are not prose, so nothing there is linked or checked.
 
-Code (see mdcode.py), link destinations, autolinks, link definitions and bare URLs are not
-prose: `[the doc](https://example.org/META-99/x)` mentions no META-99. Scanners (references,
-in-prose citations: `reading.segments`) take `non_prose_ranges` once per text and skip every
-match touching one.
+Code (`code_ranges`, from mdcode.py), link destinations, autolinks, link definitions and bare
+URLs are not prose: `[the doc](https://example.org/META-99/x)` mentions no META-99. Scanners
+(references, in-prose citations: `reading.segments`) take `non_prose_ranges` once per text
+and skip every match touching one.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from ..model.patterns import Regex, Spanned
 from ..model.positions import Path_
 from ..model.registers import PROSE_FIELDS
-from . import mdcode
+from .mdcode import code_ranges
 
 Span = tuple[int, int]
 S = TypeVar("S", bound=Spanned)
@@ -54,15 +54,6 @@ def prose_fields(entry: Mapping[str, Any]) -> list[tuple[Path_, str]]:
         if isinstance(note, Mapping) and isinstance(note.get("text"), str):
             found.append((("notes", number, "text"), note["text"]))
     return found
-
-
-def code_ranges(text: str) -> list[Span]:
-    """Character ranges of Markdown text that are code, as Python-Markdown would render them.
-
-    Sorted and disjoint. Where unsure (a page and a list item read the text differently, or
-    a block is more than paragraphs, lists and quotes), a range is left out. See mdcode.py.
-    """
-    return mdcode.code_ranges(text)
 
 
 def non_prose_ranges(text: str, code: list[Span] | None = None) -> list[Span]:

@@ -78,8 +78,7 @@ class CitationBuilder:
         if run_on is None:
             return None
         line = self.doc.position(start + run_on.start(1) + 1).line
-        line_start = self.doc.text.rfind("\n", 0, start) + 1
-        column = self.doc.text.rfind("-", line_start, start) - line_start + 1  # this item's
+        column = self.doc.mark(path[:-1]).col  # the list's first '-', where every '-' starts
         return (
             f"this list item runs on over line {line}, whose '- ' is indented more than "
             f"this item's, so YAML reads it as more of this item: start it at column "

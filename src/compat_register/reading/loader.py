@@ -2,12 +2,13 @@
 column of every key and value), or one located problem.
 
 The file is read here (a regular file's bytes only, at most `MAX_FILE_BYTES`, as UTF-8);
-`walker` turns libyaml's events into data and `advice` says what to do about a syntax error.
+`walker` turns libyaml's node graph into data and `advice` says what to do about a syntax error.
 """
 
 from __future__ import annotations
 
 import errno
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -15,14 +16,18 @@ import yaml
 
 from ..model.diagnostic import Diagnostic
 from ..storage import regular
+from . import quotes
 from .advice import reader_error, syntax_error
 from .document import Document, LoadError, Mark
-from .walker import Walker
+from .walker import Composer, Walker, first_anchor_or_alias
 
-try:  # the C parser is an order of magnitude faster; fall back where libyaml is absent
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+_ODD_BREAKS = {
+    "\x85": "next line character U+0085",
+    "\u2028": "line separator U+2028",
+    "\u2029": "paragraph separator U+2029",
+}
+"""Characters libyaml (YAML 1.1) reads as line breaks and YAML 1.2 tools as text."""
+_ODD_BREAK = re.compile("[\x85\u2028\u2029]")
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 """Larger files are refused: a register is hand-written, and a runaway generated file
@@ -99,15 +104,14 @@ def _decode(raw: bytes) -> str:
 def parse(text: str, display: str, integer_keys: frozenset[str]) -> Document:
     """Parse YAML text into a `Document`; raises `LoadError` on any rejected construct."""
     doc = Document(display, text, None)
-    # Events are consumed as parsed, so a rejected construct stops the parser early: libyaml
-    # takes time quadratic in the nesting depth to get to the end of `[[[[...`.
-    parser = _Loader(text)
-    # The parser's own get_event, not yaml.parse(): that generator adds a Python frame and
-    # a second call into libyaml per event, a quarter of the parse for a large register.
-    builder = Walker(doc, parser.get_event, integer_keys)
+    odd = any(char in text for char in _ODD_BREAKS)
+    walker = Walker(doc, integer_keys, not odd and text.count("\r") == text.count("\r\n"))
+    composer = Composer(text)
     error: LoadError | None = None
     try:
-        doc.data = builder.build()
+        doc.data = walker.build(composer)
+    except yaml.composer.ComposerError as err:  # an alias to no anchor, or an anchor twice
+        error = first_anchor_or_alias(doc) or syntax_error(doc, err)
     except yaml.MarkedYAMLError as err:
         error = syntax_error(doc, err)
     except yaml.reader.ReaderError as err:
@@ -115,9 +119,33 @@ def parse(text: str, display: str, integer_keys: frozenset[str]) -> Document:
     except LoadError as err:
         error = err
     finally:
-        parser.dispose()
-    if builder.quoted is not None:  # an odd line break before the error is its likely cause
-        builder.reject_odd_breaks(len(text) if error is None else error.mark.offset)
+        composer.dispose()
+    if odd:  # an odd line break before the error is its likely cause
+        _reject_odd_breaks(doc, len(text) if error is None else error.mark.offset)
     if error is not None:
         raise error
     return doc
+
+
+def _reject_odd_breaks(doc: Document, before: int) -> None:
+    """Refuse U+0085, and U+2028 or U+2029 outside quotes, found before `before`.
+
+    libyaml ends a line at them where YAML 1.2 and editors see one line, so the same text
+    would mean one thing here and another in an editor. Quoted, U+2028 and U+2029 are kept
+    as text by both; libyaml folds U+0085 into a space even there.
+    """
+    quoted = [
+        (token.start_mark.index, token.end_mark.index)
+        for token in quotes.tokens_before(doc.text, before)
+        if isinstance(token, yaml.ScalarToken) and token.style in ("'", '"')
+    ]
+    for found in _ODD_BREAK.finditer(doc.text, 0, before):
+        index, char = found.start(), found.group()
+        if char != "\x85" and any(start <= index < end for start, end in quoted):
+            continue
+        where = "in YAML" if char == "\x85" else "outside quotes"
+        message = (
+            f"{_ODD_BREAKS[char]} is not allowed {where}: "
+            "YAML parsers disagree on whether it ends a line; remove it"
+        )
+        raise LoadError(doc.position(index), "odd-line-break", message)

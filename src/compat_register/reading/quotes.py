@@ -28,7 +28,7 @@ def unclosed_opening(text: str, err: yaml.MarkedYAMLError) -> tuple[int, int | N
     if "end of stream" in problem and "quoted scalar" in context and err.context_mark:
         return err.context_mark.index, None
     failed_at = err.problem_mark.index if err.problem_mark else len(text)
-    tokens = _tokens_before(text, failed_at)
+    tokens = tokens_before(text, failed_at)
     for token in tokens[-LOOKBACK:]:
         if (
             isinstance(token, yaml.ScalarToken)
@@ -40,7 +40,7 @@ def unclosed_opening(text: str, err: yaml.MarkedYAMLError) -> tuple[int, int | N
     return None
 
 
-def _tokens_before(text: str, failed_at: int) -> list[yaml.Token]:
+def tokens_before(text: str, failed_at: int) -> list[yaml.Token]:
     """The scanner's tokens that start before `failed_at` (where the scanner or the parser
     after it failed), but the block ends the scanner adds at no text of their own."""
     tokens: list[yaml.Token] = []

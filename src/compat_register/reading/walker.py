@@ -1,17 +1,15 @@
-"""The YAML event walker: libyaml's parser events -> plain data, and the position of every
-key and value in the `Document`.
+"""The node walker: the node graph libyaml composes -> plain data, and the position of every
+key and value in the `Document`, read from the nodes' marks.
 
-PyYAML's own constructors are not used: they accept duplicate keys, resolve aliases,
-and turn `2026-07-28`, `0512345` and `1_000` into dates and numbers. Walking the parser's
-events gives one place to reject what registers must not contain and to keep every scalar
-as the text its author wrote.
+PyYAML's constructors are not used: they accept duplicate keys, follow aliases, and turn
+`2026-07-28`, `0512345` and `1_000` into dates and numbers. Walking the nodes gives one
+place to refuse what registers must not contain and to keep every scalar as the text its
+author wrote.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
-from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -19,6 +17,11 @@ import yaml
 from ..model.notation import MAX_DIGITS
 from ..model.positions import Path_
 from .document import Document, LoadError, Mark
+
+try:  # libyaml's composer is an order of magnitude faster; fall back where it is absent
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 MAX_DEPTH = 50
 """Deeper nesting is refused: a register needs six levels, and thousands of `[` would
@@ -31,72 +34,49 @@ _NULLS = {"", "~", "null", "Null", "NULL"}
 _BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _INT = re.compile(r"[-+]?(0|[1-9][0-9]*)\Z")
 _STR_TAG = "tag:yaml.org,2002:str"
-_ODD_BREAKS = {
-    "\x85": "next line character U+0085",
-    "\u2028": "line separator U+2028",
-    "\u2029": "paragraph separator U+2029",
-}
-"""Characters libyaml (YAML 1.1) reads as line breaks and YAML 1.2 tools as text."""
-_ODD_BREAK = re.compile("[\x85\u2028\u2029]")
-_SCALAR, _SEQUENCE_START = yaml.ScalarEvent, yaml.SequenceStartEvent
-_SEQUENCE_END, _MAPPING_END = yaml.SequenceEndEvent, yaml.MappingEndEvent
+_ANCHOR = re.compile(r"(?:!\S*\s+)?&([0-9A-Za-z_-]+)")
+"""An anchor among a node's properties (a tag may come first), which its mark starts at:
+the node graph keeps no anchor's name, and an anchor no alias uses leaves no other trace."""
+_PROPERTY = ("&", "!")
+"""How an anchor or a tag starts."""
+_SCALAR, _SEQUENCE = yaml.ScalarNode, yaml.SequenceNode
 _new_mark = tuple.__new__
 """`Mark(...)` without the Python-level `__new__` of a named tuple: one per value read."""
 
 
-class Walker:
-    """Turns a stream of parser events into nested dicts, lists and scalars."""
+class Composer(_Loader):
+    """libyaml's composer, leaving a tag its author did not write as None."""
 
-    def __init__(self, doc: Document, next_event: Callable[[], Any], integer_keys: frozenset[str]):
-        self.doc, self.next = doc, next_event
-        self.integer_keys = integer_keys
-        text = doc.text
-        odd = any(char in text for char in _ODD_BREAKS)
-        self.libyaml_lines = not odd and text.count("\r") == text.count("\r\n")
-        """libyaml counts lines as `Document.position` does: no lone CR, no odd break."""
-        self.quoted: list[tuple[int, int]] | None = [] if odd else None
-        """Character spans of the quoted scalars, kept only when there are odd breaks."""
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> None:
+        return None
+
+
+class Walker:
+    """Turns the node graph of one document into nested dicts, lists and scalars."""
+
+    def __init__(self, doc: Document, integer_keys: frozenset[str], libyaml_lines: bool):
+        self.doc, self.text, self.integer_keys = doc, doc.text, integer_keys
+        self.libyaml_lines = libyaml_lines
+        """Whether libyaml counts lines as `Document.position` does (no lone CR, no odd break)."""
         self.values, self.keys = doc.values, doc.keys
         self.ends, self.styles = doc.ends, doc.styles
 
-    def mark(self, ev: yaml.Event) -> Mark:
-        m: Any = ev.start_mark
-        if self.libyaml_lines:  # the same numbers, without a search per event
+    def mark(self, node: yaml.Node | yaml.Event) -> Mark:
+        m: Any = node.start_mark
+        if self.libyaml_lines:  # the same numbers, without a search per node
             return _new_mark(Mark, (m.line + 1, m.column + 1, m.index))
         return self.doc.position(m.index)
 
-    def reject_odd_breaks(self, before: int) -> None:
-        """Refuse U+0085, and U+2028 or U+2029 outside quotes, found before `before`.
-
-        libyaml ends a line at them where YAML 1.2 and editors see one line, so the same
-        text would mean one thing here and another in an editor. Quoted, U+2028 and U+2029
-        are kept as text by both; libyaml folds U+0085 into a space even there.
-        """
-        quoted = self.quoted or []
-        starts = [start for start, _ in quoted]
-        for found in _ODD_BREAK.finditer(self.doc.text, 0, before):
-            index, char = found.start(), found.group()
-            span = bisect.bisect_right(starts, index) - 1
-            if char != "\x85" and span >= 0 and index < quoted[span][1]:
-                continue
-            where = "in YAML" if char == "\x85" else "outside quotes"
-            message = (
-                f"{_ODD_BREAKS[char]} is not allowed {where}: "
-                "YAML parsers disagree on whether it ends a line; remove it"
-            )
-            raise LoadError(self.doc.position(index), "odd-line-break", message)
-
-    def build(self) -> Any:
-        self.next()  # StreamStart
-        ev = self.next()
-        if isinstance(ev, yaml.StreamEndEvent):
+    def build(self, composer: Composer) -> Any:
+        """The document's data; raises `LoadError` on a construct registers refuse."""
+        root = composer.get_node() if composer.check_node() else None
+        if root is None:
             raise LoadError(Mark(1, 1), "empty-file", "file is empty: expected a mapping")
-        data = self.node(self.next(), (), in_meta=False, key=None)
-        self.next()  # DocumentEnd
-        if not isinstance(ev := self.next(), yaml.StreamEndEvent):
-            raise LoadError(
-                self.mark(ev), "multiple-documents", "more than one YAML document in file"
-            )
+        data = self.node(root, (), in_meta=False, key=None)
+        after: Any = composer.peek_event()
+        if not isinstance(after, yaml.StreamEndEvent):
+            message = "more than one YAML document in file"
+            raise LoadError(self.mark(after), "multiple-documents", message)
         if data is None:
             raise LoadError(Mark(1, 1), "empty-file", "file is empty: expected a mapping")
         if not isinstance(data, dict):
@@ -104,59 +84,44 @@ class Walker:
             raise LoadError(Mark(1, 1), "not-a-mapping", f"top level is {kind}: expected a mapping")
         return data
 
-    def node(self, ev: Any, path: Path_, in_meta: bool, key: str | None) -> Any:
-        # The hot loop of every run (one call per value): attribute and method look-ups are
-        # kept out of it, which made the walk over libyaml's events a third faster.
-        if ev.anchor is not None or ev.tag is not None:  # an alias always has an anchor
-            self._reject_anchor_and_tag(ev)
+    def node(self, node: Any, path: Path_, in_meta: bool, key: str | None) -> Any:
+        mark = self.mark(node)
+        if node.tag is not None or self.text.startswith(_PROPERTY, mark.offset):
+            self._reject_anchor_and_tag(node, mark)
         if len(path) > MAX_DEPTH:
             message = f"nested more than {MAX_DEPTH} levels deep: registers are shallow data"
-            raise LoadError(self.mark(ev), "too-deep", message)
-        self.values[path] = self.mark(ev)
-        kind = type(ev)
+            raise LoadError(mark, "too-deep", message)
+        self.values[path] = mark
+        kind = type(node)
         if kind is _SCALAR:
-            self.ends[path] = ev.end_mark.index
-            style = ev.style
-            self.styles[path] = style or ""
-            if self.quoted is not None:
-                self._note_quoted(ev)
-            if style:  # quoted or a block: text as written
-                return ev.value
-            return self.scalar(ev, in_meta, key)
-        if kind is _SEQUENCE_START:
-            return self.sequence(path, in_meta)
-        return self.mapping(path, in_meta)
+            self.ends[path] = node.end_mark.index
+            self.styles[path] = node.style or ""
+            return self.scalar(node, mark, in_meta, key)
+        if kind is _SEQUENCE:
+            return [self.node(item, (*path, n), in_meta, None) for n, item in enumerate(node.value)]
+        return self.mapping(node, path, in_meta)
 
-    def _reject_anchor_and_tag(self, ev: yaml.Event) -> None:
-        anchor = getattr(ev, "anchor", None)
-        if anchor is None and getattr(ev, "tag", None) is None:
-            return  # nearly every event: no anchor, alias or explicit tag
-        if isinstance(ev, yaml.AliasEvent):
-            message = f"alias '*{anchor}' is not allowed: write the value out in full"
-            raise LoadError(self.mark(ev), "yaml-alias", message)
-        if anchor:
-            message = f"anchor '&{anchor}' is not allowed: registers are plain data"
-            raise LoadError(self.mark(ev), "yaml-anchor", message)
-        tag = getattr(ev, "tag", None)
-        if tag and tag not in (_STR_TAG, "!") and not _is_implicit_tag(ev):
-            shown = tag.replace("tag:yaml.org,2002:", "!!")
-            raise LoadError(
-                self.mark(ev), "yaml-tag", f"tag '{shown}' is not allowed: registers are plain data"
-            )
+    def _reject_anchor_and_tag(self, node: yaml.Node, mark: Mark) -> None:
+        if anchor := _ANCHOR.match(self.text, mark.offset):
+            raise _refusal(mark, "&" + anchor[1])
+        if node.tag not in (None, _STR_TAG):
+            shown = node.tag.replace("tag:yaml.org,2002:", "!!")
+            message = f"tag '{shown}' is not allowed: registers are plain data"
+            raise LoadError(mark, "yaml-tag", message)
 
-    def scalar(self, ev: yaml.ScalarEvent, in_meta: bool, key: str | None) -> Any:
-        value: str = ev.value
-        if ev.style or ev.tag == _STR_TAG:
+    def scalar(self, node: yaml.ScalarNode, mark: Mark, in_meta: bool, key: str | None) -> Any:
+        value: str = node.value
+        if node.style or node.tag == _STR_TAG:  # quoted, a block, or tagged !!str: as written
             return value
         if value in _NULLS:
             return None
         if value in _BOOLS:
             return _BOOLS[value]
         if (in_meta or key in self.integer_keys) and _INT.match(value):
-            return self.integer(ev, value, key if not in_meta else None)
+            return self.integer(mark, value, key if not in_meta else None)
         return value
 
-    def integer(self, ev: yaml.ScalarEvent, value: str, key: str | None) -> int:
+    def integer(self, mark: Mark, value: str, key: str | None) -> int:
         """`value` as a number, refused when it has more digits than `key` takes."""
         digits = len(value.lstrip("+-"))
         limit = MAX_DIGITS if key else MAX_META_DIGITS
@@ -165,48 +130,44 @@ class Walker:
         where = f"'{key}' takes" if key else "a number in _meta takes"
         hint = "" if key else "; quote it to keep it as text"
         message = f"number too large: {where} at most {limit} digits, not {digits}{hint}"
-        raise LoadError(self.mark(ev), "number-too-large", message)
+        raise LoadError(mark, "number-too-large", message)
 
-    def sequence(self, path: Path_, in_meta: bool) -> list[Any]:
-        items: list[Any] = []
-        next_event, node = self.next, self.node
-        while type(ev := next_event()) is not _SEQUENCE_END:
-            items.append(node(ev, (*path, len(items)), in_meta, None))
-        return items
-
-    def mapping(self, path: Path_, in_meta: bool) -> dict[str, Any]:
+    def mapping(self, node: yaml.MappingNode, path: Path_, in_meta: bool) -> dict[str, Any]:
         result: dict[str, Any] = {}
-        next_event, node, keys, mark = self.next, self.node, self.keys, self.mark
-        while type(ev := next_event()) is not _MAPPING_END:
-            if type(ev) is not _SCALAR or ev.anchor is not None or ev.tag is not None:
-                self._check_key(ev)
-            if self.quoted is not None:
-                self._note_quoted(ev)
-            key = str(ev.value)
+        keys = self.keys
+        for key_node, value_node in node.value:
+            mark = self.mark(key_node)
+            if key_node.tag is not None or self.text.startswith(_PROPERTY, mark.offset):
+                self._reject_anchor_and_tag(key_node, mark)
+            if type(key_node) is not _SCALAR:
+                raise LoadError(mark, "complex-key", "a key must be a plain string")
+            key = key_node.value
             child = (*path, key)
             if key in result:
-                first = keys[child]
-                message = f"duplicate key '{key}' (first set on line {first.line})"
-                raise LoadError(mark(ev), "duplicate-key", message)
-            keys[child] = mark(ev)
-            value_meta = in_meta or key == "_meta"
-            result[key] = node(next_event(), child, value_meta, key)
+                message = f"duplicate key '{key}' (first set on line {keys[child].line})"
+                raise LoadError(mark, "duplicate-key", message)
+            keys[child] = mark
+            result[key] = self.node(value_node, child, in_meta or key == "_meta", key)
         return result
 
-    def _check_key(self, ev: Any) -> None:
-        self._reject_anchor_and_tag(ev)
-        if type(ev) is not _SCALAR:
-            raise LoadError(self.mark(ev), "complex-key", "a key must be a plain string")
 
-    def _note_quoted(self, ev: yaml.ScalarEvent) -> None:
-        if self.quoted is not None and ev.style in ("'", '"'):  # quoted: a span to skip
-            start: Any = ev.start_mark
-            end: Any = ev.end_mark
-            self.quoted.append((start.index, end.index))
+def first_anchor_or_alias(doc: Document) -> LoadError | None:
+    """The refusal of the first anchor or alias libyaml's scanner reads in `doc`: what to
+    name when the composer fails on one (an alias to no anchor, an anchor given twice)."""
+    try:
+        for token in yaml.scan(doc.text, Loader=_Loader):
+            if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
+                sign = "&" if isinstance(token, yaml.AnchorToken) else "*"
+                return _refusal(doc.position(token.start_mark.index), sign + token.value)
+    except yaml.YAMLError:
+        pass
+    return None
 
 
-def _is_implicit_tag(ev: yaml.Event) -> bool:
-    implicit = getattr(ev, "implicit", None)
-    if isinstance(implicit, tuple):
-        return any(implicit)
-    return bool(implicit)
+def _refusal(mark: Mark, written: str) -> LoadError:
+    """The refusal of the anchor (`&name`) or alias (`*name`) written at `mark`."""
+    if written.startswith("&"):
+        message = f"anchor '{written}' is not allowed: registers are plain data"
+        return LoadError(mark, "yaml-anchor", message)
+    message = f"alias '{written}' is not allowed: write the value out in full"
+    return LoadError(mark, "yaml-alias", message)

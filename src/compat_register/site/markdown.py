@@ -152,10 +152,8 @@ def prose(text: str, linker: Linker, *, one_line: bool = False, own_line: bool =
     code = [(s.start, s.end) for s in parsed.of_kind("code")]
     links = list(_safe_links(parsed, one_line))
     protected = merge(span for span, _ in links)
-    if one_line:
-        edits = [(s, e, _code_on_one_line(text[s:e])) for s, e in code]
-    else:
-        edits = [(s, e, _code(text[s:e], _line_start(text, s, own_line))) for s, e in code]
+    to_code = _code_on_one_line if one_line else _code
+    edits = [(s, e, to_code(text[s:e], _line_start(text, s, own_line))) for s, e in code]
     edits += [(s, e, rendered) for (s, e), rendered in links]
     edits += [r for r in _replacements(parsed, linker) if not overlaps(r[:2], protected)]
     if not one_line:
@@ -196,9 +194,10 @@ def _line_start(text: str, offset: int, own_line: bool) -> bool:
     return text[offset - 1] == "\n" if offset else own_line
 
 
-def _code_on_one_line(block: str) -> str:
-    """A code block or span as one code span holding its text on one line."""
-    if segments.FENCE_LINE.match(block):
+def _code_on_one_line(block: str, at_line_start: bool) -> str:
+    """A code block or span as one code span holding its text on one line. Only a range
+    that starts a line can be a fence: ```` see ```a``` ```` holds a span."""
+    if at_line_start and segments.FENCE_LINE.match(block):
         lines = block.splitlines()
         closed = len(lines) > 1 and segments.FENCE_LINE.fullmatch(lines[-1]) is not None
         block = "\n".join(lines[1:-1] if closed else lines[1:])
