@@ -26,7 +26,7 @@ another inside one scalar, and for those the same answer follows from the old pa
    their citations: each must be planned to read as it did.
 
 When any step cannot be shown, `proves` says False and `edit` runs the full read-back: this
-is never weaker. tests/following/test_readback.py holds the two together on generated
+is never weaker. tests/rewriting/test_readback.py holds the two together on generated
 rewrites, most of them ones that break the YAML or change another citation.
 """
 
