@@ -8,6 +8,7 @@ import logging
 import os
 import re
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -54,11 +55,14 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def build(site: Path) -> str:
-    """A build (the plugin keeps nothing of the last but files); the excerpt file."""
+    """A build as a new `mkdocs build` process makes it; the excerpt file. MkDocs keeps a
+    plugin that defines on_startup across the builds of one process: given a new folder,
+    it has written no file there (the excerpt cache is what a new process finds)."""
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
 
     config = load_config(str(site / "mkdocs.yml"), site_dir=str(site / "site"))
+    config.plugins["register"].folder = Path(tempfile.mkdtemp(dir=site.parent))
     mkdocs_build(config)
     return (site / "site" / "registers" / "alpha" / "excerpts.html").read_text()
 
@@ -259,3 +263,37 @@ def test_render_out_writes_only_the_files_an_edit_changed(project: Path) -> None
     same = {path for path, time in second.items() if first.get(path) == time}
     assert {"alpha.md", "alpha/excerpts.html", "health.md"} <= same
     assert "beta.md" not in same and "index.md" not in same
+
+
+def test_a_rebuild_in_one_process_makes_only_the_excerpt_files_an_edit_changed(
+    project: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Under `mkdocs serve` each build writes into the folder the last one wrote: an
+    excerpt file made from the same excerpts, with the same settings, is not made again;
+    one an edit changed is, the same to the byte as in a build into a new folder."""
+    from compat_register import api
+
+    made: list[str] = []
+    document = Highlighter.document
+    monkeypatch.setattr(
+        Highlighter, "document", lambda self, file: made.append(file.slug) or document(self, file)
+    )
+
+    def built(folder: Path) -> dict[str, bytes]:
+        made.clear()
+        options = api.SiteOptions(excerpt_folder=folder, history=False)
+        site = api.build_site(project / "registers", options)
+        return {uri: path.read_bytes() for uri, path in site.excerpt_paths.items()}
+
+    first = built(tmp_path / "served")
+    assert made == ["alpha"]  # beta's one citation is in a note: no excerpt
+    beta = project / "registers" / "beta.yaml"
+    beta.write_text(beta.read_text().replace("risk: None.", "risk: None at all."))
+    assert built(tmp_path / "served") == first and made == []
+    alpha = project / "registers" / "alpha.yaml"
+    alpha.write_text(
+        alpha.read_text().replace("- internal/server.go:40\n", "- internal/server.go:41\n")
+    )
+    edited = built(tmp_path / "served")
+    assert made == ["alpha"] and edited != first
+    assert edited == built(tmp_path / "new")

@@ -9,6 +9,7 @@ assembles anything, so every engine publishes the same pages.
 
 from __future__ import annotations
 
+import hashlib
 import html
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
@@ -104,10 +105,33 @@ def _excerpt_documents(
     made: dict[str, ExcerptFile], highlighter: excerpts.Highlighter, options: SiteOptions
 ) -> tuple[dict[str, str], dict[str, Path]]:
     """The excerpt files' documents, held, or with an `excerpt_folder` written to it
-    (`Site.excerpt_paths`), each only when its bytes change."""
+    (`Site.excerpt_paths`): there, a file this process wrote from the same excerpts with
+    the same settings is not made again (`mkdocs serve`: an edit makes only its own)."""
     if options.excerpt_folder is None:
         return excerpts.documents(made, highlighter), {}
-    return {}, excerpts.write_documents(made, highlighter, options.excerpt_folder)
+    folder = options.excerpt_folder
+    keys = {uri: _made_from(file, highlighter) for uri, file in made.items()}
+    last = _written.get(folder, {})
+    changed = {
+        uri: file
+        for uri, file in made.items()
+        if last.get(uri) != keys[uri] or not (folder / uri).is_file()
+    }
+    excerpts.write_documents(changed, highlighter, folder)
+    _written.clear()
+    _written[folder] = keys
+    return {}, {uri: folder / uri for uri in made}
+
+
+_written: dict[Path, dict[str, bytes]] = {}
+"""The excerpt files the last build wrote into its folder, by path: the digest of what
+each was made from (`_made_from`). Content-keyed, so it is right for any build."""
+
+
+def _made_from(file: ExcerptFile, highlighter: excerpts.Highlighter) -> bytes:
+    """A digest of what an excerpt file's bytes follow from: its excerpts (values whose
+    `repr` shows every field) and the highlighting's settings."""
+    return hashlib.sha256(repr((highlighter.settings(), file)).encode("utf-8")).digest()
 
 
 def _extensions(options: SiteOptions) -> list[Any]:
