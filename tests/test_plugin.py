@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import logging
 import os
 import re
 import shutil
@@ -296,205 +295,65 @@ def test_generated_pages_are_cleaned_and_written_ones_are_not(tmp_path: Path) ->
     assert hostile in (site / "site" / "index.html").read_text()  # the author's own page
 
 
-def test_rebuilds_render_again_only_when_an_input_changed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Under `mkdocs serve` the plugin instance lives on (on_startup): a rebuild for an edit
-    of a docs page, or a register file touched but not changed, reuses the rendered
-    registers; an edited register file, or a checkout that now holds a pinned commit,
-    renders them again."""
+def dirty_build(site: Path) -> set[str]:
+    """A rebuild as `mkdocs serve --dirty` makes one (the plugin kept, as MkDocs keeps
+    one that defines on_startup): the pages MkDocs built, by src URI."""
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
 
-    from compat_register.site import renderer as render
+    from compat_register import api
 
-    repo = GitRepo(tmp_path / "impl")
-    repo.write("internal/server.go", "".join(f"func line{n}() {{}}\n" for n in range(1, 61)))
-    sha = repo.commit("impl")
-    site = make_site(tmp_path / "site-root")
-    sources = site / "registers" / "sources.yaml"
-    sources.write_text(sources.read_text().replace("abcdef1", sha[:12]))
-    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
-    monkeypatch.delenv("REGISTER_SOURCE_IMPL", raising=False)
-    rendered: list[str] = []
-    pages = render.Renderer.pages
-    monkeypatch.setattr(
-        render.Renderer, "pages", lambda self, **kw: rendered.append("x") or pages(self, **kw)
-    )
-
-    def rebuild() -> int:
-        config = load_config(str(site / "mkdocs.yml"), site_dir=str(site / "site"))
-        config.plugins.on_startup(command="serve", dirty=False)
-        mkdocs_build(config)
-        return len(rendered)
-
-    assert rebuild() == 1
-    (site / "docs" / "index.md").write_text("# Home, edited\n")
-    assert rebuild() == 1
-    alpha = site / "registers" / "alpha.yaml"
-    os.utime(alpha, ns=(alpha.stat().st_atime_ns, alpha.stat().st_mtime_ns + 1_000_000_000))
-    assert rebuild() == 1  # touched, not changed: the pages are what they were
-    alpha.write_text(alpha.read_text() + "# edited\n")
-    assert rebuild() == 2
-    excerpts = site / "site" / "registers" / "alpha" / "excerpts.html"
-    assert not excerpts.exists()  # no checkout: no excerpt
-    monkeypatch.setenv("REGISTER_SOURCE_IMPL", str(repo.root))
-    assert rebuild() == 3
-    assert "line40" in excerpts.read_text() and "reg-excerpt" in html(site, "registers/alpha")
-    assert rebuild() == 3
+    built: list[str] = []
+    clean = api.clean_html
+    with pytest.MonkeyPatch.context() as patch:  # the plugin cleans each generated page built
+        patch.setattr(api, "clean_html", lambda page: built.append(page) or clean(page))
+        config = load_config(str(site / "mkdocs.yml"), site_dir=str(site / "site"), strict=False)
+        config.plugins.on_startup(command="serve", dirty=True)
+        mkdocs_build(config, dirty=True)
+    titles = (re.search(r"<h1[^>]*>(.*?)<", page) for page in built)
+    return {found[1] for found in titles if found}
 
 
-def test_a_rebuild_converts_only_the_pages_an_edit_changed(
+def test_a_dirty_rebuild_builds_only_the_pages_an_edit_changed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Under `mkdocs serve`: after an edit of beta's risk, MkDocs converts beta's page and
-    the overview (which shows risks) again; alpha's page, the health page and the priorities
-    (BET-01 is done, so not listed there) come from the last build, the same to the byte."""
-    from mkdocs.commands.build import build as mkdocs_build
-    from mkdocs.config import load_config
-
-    from compat_register.site import sanitize
-
+    """The plugin writes a generated file only when its bytes change: after an edit of
+    beta's risk, `--dirty` builds beta's page and the overview (which shows risks) again;
+    alpha's page, the health page and the priorities are left as they were."""
     site = make_site(tmp_path)
     monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
-    converted: list[str] = []
-    clean = sanitize.clean
-    monkeypatch.setattr(sanitize, "clean", lambda page: converted.append(page) or clean(page))
-
-    def rebuild() -> set[str]:
-        converted.clear()
-        config = load_config(str(site / "mkdocs.yml"), site_dir=str(site / "site"))
-        config.plugins.on_startup(command="serve", dirty=False)
-        mkdocs_build(config)
-        titles = (re.search(r"<h1[^>]*>(.*?)<", page) for page in converted)
-        return {found[1] for found in titles if found}
-
-    assert {"Alpha", "Beta", "Citation health", "Registers"} <= rebuild()
-    alpha, health = html(site, "registers/alpha"), html(site, "registers/health")
+    assert {"Alpha", "Beta", "Citation health", "Registers"} <= dirty_build(site)
+    written = site / "site" / "registers" / "alpha" / "index.html"
+    alpha, when = html(site, "registers/alpha"), written.stat().st_mtime_ns
     beta = site / "registers" / "beta.yaml"
     beta.write_text(beta.read_text().replace("risk: None.", "risk: None at all."))
-    assert rebuild() == {"Beta", "Registers"}
-    assert "None at all." in html(site, "registers/beta") and "None at all." in html(
-        site, "registers"
-    )
-    assert html(site, "registers/alpha") == alpha and html(site, "registers/health") == health
-    assert rebuild() == set()  # nothing changed: every page as it was
-
-
-# In the default tier: the rebuild tests above, and tests/site/test_incremental.py (every
-# incremental build of the api is a cold build).
-@pytest.mark.slow
-@pytest.mark.parametrize("plugins", ["search, tags", "search", "none"])
-def test_a_rebuilt_site_is_the_site_a_cold_build_makes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plugins: str
-) -> None:
-    """Under `mkdocs serve` the plugin reuses what it rendered and what MkDocs converted,
-    and, with no plugin but search, keeps out of the build the pages whose HTML cannot
-    change (plugin/kept.py): after each edit, every file of the rebuilt site is the file a
-    cold `mkdocs build` writes, the search index included, and MkDocs warns of the same
-    (its anchor checks see this build's pages)."""
-    from mkdocs.commands.build import build as mkdocs_build
-    from mkdocs.config import load_config
-
-    site = make_site(tmp_path / "site")
-    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
-    config_file = site / "mkdocs.yml"
-    config = config_file.read_text().replace("strict: true\n", "validation: {anchors: warn}\n")
-    for name in ("search", "tags"):
-        if name not in plugins:
-            config = config.replace(f"  - {name}\n", "")
-    config_file.write_text(config)
-    kept: list[set[str]] = []
-    home = site / "docs" / "index.md"
-    home.write_text("# Home\n\n[ALP-02](registers/alpha.md#alp-02)\n")
-    warnings: list[str] = []
-    handler = logging.Handler(logging.WARNING)
-    handler.emit = lambda record: warnings.append(record.getMessage())  # type: ignore[method-assign]
-
-    def rebuilt() -> tuple[dict[str, bytes], list[str]]:
-        warnings.clear()
-        config = load_config(str(config_file), site_dir=str(tmp_path / "warm"))
-        config.plugins.on_startup(command="serve", dirty=False)
-        logging.getLogger("mkdocs").addHandler(handler)
-        try:
-            mkdocs_build(config)
-        finally:
-            logging.getLogger("mkdocs").removeHandler(handler)
-        kept.append(set(config.plugins["register"].kept.put_back))
-        return files(tmp_path / "warm"), sorted(warnings)
-
-    def cold() -> tuple[dict[str, bytes], list[str]]:
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "mkdocs",
-                "build",
-                "-f",
-                str(config_file),
-                "-d",
-                str(tmp_path / "cold"),
-            ],
-            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        lines = re.findall(r"^(?:WARNING|ERROR) +-  (.*)$", done.stderr, re.MULTILINE)
-        return files(tmp_path / "cold"), sorted(lines)
-
-    alpha, beta = site / "registers" / "alpha.yaml", site / "registers" / "beta.yaml"
-    good = alpha.read_text()
-    edits = [
-        lambda: beta.write_text(beta.read_text().replace("risk: None.", "risk: None at all.")),
-        lambda: alpha.write_text(good.replace("  - id: ALP-02\n", "  - id: ALP-03\n")),
-        lambda: alpha.write_text("title: [unclosed\n"),
-        lambda: alpha.write_text(good),
-        lambda: home.write_text("# Home, edited\n\n[ALP-01](registers/alpha.md#alp-01)\n"),
-    ]
-    rebuilt()
-    warned = []
-    for edit in edits:
-        edit()
-        warm = rebuilt()
-        assert warm == cold()
-        warned += warm[1]
-    assert any("does not contain an anchor '#alp-02'" in line for line in warned), warned
-    pages = [{uri for uri in uris if uri.endswith(".md")} for uris in kept]
-    if "tags" in plugins:  # a register page has tags, which the tags plugin reads
-        assert pages == [set()] * len(pages)
-    else:  # beta's risk: alpha's page kept; a hand-written page edited: none
-        assert "registers/alpha.md" in pages[1] and "registers/beta.md" not in pages[1]
-        assert pages[-1] == set()
-
-
-def files(folder: Path) -> dict[str, bytes]:
-    """Every file of a built site but the sitemap's archive (gzip writes the time)."""
-    return {
-        path.relative_to(folder).as_posix(): path.read_bytes()
-        for path in folder.rglob("*")
-        if path.is_file() and path.name != "sitemap.xml.gz"
-    }
+    assert dirty_build(site) == {"Beta", "Registers"}
+    assert "None at all." in html(site, "registers/beta")
+    assert "None at all." in html(site, "registers")
+    assert html(site, "registers/alpha") == alpha and written.stat().st_mtime_ns == when
+    assert dirty_build(site) == set()  # nothing changed: no page built
 
 
 def test_an_unexpected_error_is_a_plugin_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from mkdocs.exceptions import PluginError
-    from mkdocs.structure.files import Files
+    """MkDocs logs a plugin's error as one line and aborts: no traceback."""
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort
 
     from compat_register import api
-    from compat_register.plugin import RegisterPlugin
 
     def broken(paths: object, **options: object) -> api.Verified:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(api.publishing, "verify_at", broken)  # build_site calls it there
-    make_site(tmp_path)
-    plugin = RegisterPlugin()
-    plugin.load_config({"verify": False}, str(tmp_path / "mkdocs.yml"))
-    with pytest.raises(PluginError, match="register plugin: RuntimeError: boom"):
-        plugin.on_files(Files([]), config=None)  # type: ignore[arg-type]
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    site = make_site(tmp_path)
+    config = load_config(str(site / "mkdocs.yml"), site_dir=str(site / "site"))
+    with pytest.raises(Abort, match="BuildError"):
+        mkdocs_build(config)
+    assert "register plugin: RuntimeError: boom" in caplog.text
 
 
 def test_repository_site_names_exactly_the_extensions_pages_are_written_for() -> None:

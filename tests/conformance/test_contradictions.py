@@ -178,7 +178,7 @@ def test_a_cell_and_a_page_show_each_named_checks_latest_status(with_records: Pa
 
 
 def test_the_site_shows_each_entrys_checks_and_lists_the_contradictions(with_records: Path) -> None:
-    site = api.build_site(with_records, api.SiteOptions(history=False)).site
+    site = api.build_site(with_records, api.SiteOptions(history=False))
     go = site.pages["registers/go.md"]
     section = go.split("## GO-02", 1)[1].split("\n## ", 1)[0]
     assert (
@@ -198,7 +198,7 @@ def test_the_site_shows_each_entrys_checks_and_lists_the_contradictions(with_rec
 def test_a_site_without_records_says_nothing_of_conformance(with_records: Path) -> None:
     for record in (with_records / "conformance").iterdir():
         record.unlink()
-    site = api.build_site(with_records, api.SiteOptions(history=False)).site
+    site = api.build_site(with_records, api.SiteOptions(history=False))
     assert "Conformance" not in site.pages["registers/health.md"]
     assert "Conformance checks" not in site.pages["registers/go.md"]
 
@@ -211,7 +211,7 @@ def test_the_matrix_cells_carry_their_checks(with_records: Path, run_line: RunLi
     assert lifecycle["checks"] == {"server-initialize": "SUCCESS", "never-run": None}
     assert "checks" not in rows["mcp.ping"]["cells"]["mcpx"]  # mcpx has no record
     assert "checks" not in rows["mcp.meta"]["cells"]["go-sdk"]  # its concept names none
-    site = api.build_site(with_records, api.SiteOptions(history=False)).site
+    site = api.build_site(with_records, api.SiteOptions(history=False))
     page = next(
         text
         for uri, text in site.pages.items()

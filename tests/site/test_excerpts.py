@@ -8,6 +8,7 @@ import logging
 import os
 import re
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from click.testing import CliRunner
 
 from compat_register.cli import main
 from compat_register.site import excerpts
-from compat_register.site.excerptmodel import Block, Excerpt, ExcerptFile, pack
+from compat_register.site.excerptmodel import Block, Excerpt, ExcerptFile
 from compat_register.site.excerpts import Highlighter
 from compat_register.site.excerptstore import ExcerptStore, digest
 from compat_register.site.extensions import mkdocs_yaml
@@ -54,14 +55,14 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def build(site: Path) -> str:
-    """A build by a fresh plugin (as a new `mkdocs build` process has); the excerpt file."""
+    """A build as a new `mkdocs build` process makes it; the excerpt file. MkDocs keeps a
+    plugin that defines on_startup across the builds of one process: given a new folder,
+    it has written no file there (the excerpt cache is what a new process finds)."""
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
 
     config = load_config(str(site / "mkdocs.yml"), site_dir=str(site / "site"))
-    # MkDocs keeps a plugin that defines on_startup across builds of one process: forget
-    # what its last build left (its highlighter among it), as a new process would not have it.
-    config.plugins["register"].memory = None
+    config.plugins["register"].folder = Path(tempfile.mkdtemp(dir=site.parent))
     mkdocs_build(config)
     return (site / "site" / "registers" / "alpha" / "excerpts.html").read_text()
 
@@ -236,10 +237,63 @@ def test_a_single_build_keeps_no_excerpt_once_written(tmp_path: Path) -> None:
     kept = excerpts.documents(files, Highlighter())
     store = tmp_path / "cache"
     single = Highlighter(store=lambda s: ExcerptStore(store, s), remember=False)
-    packed = {uri: pack(file) for uri, file in files.items()}
-    written = excerpts.write_documents(packed, single, tmp_path / "out")
+    written = excerpts.write_documents(files, single, tmp_path / "out")
     assert {uri: path.read_text() for uri, path in written.items()} == kept
     assert written["b/excerpts.html"] == tmp_path / "out" / "b" / "excerpts.html"
     assert single._html == {} and single._stored == {}
     again = Highlighter(store=lambda s: ExcerptStore(store, s), remember=False)
     assert excerpts.documents(files, again) == kept  # what it stored reads back
+
+
+def test_render_out_writes_only_the_files_an_edit_changed(project: Path) -> None:
+    """`register render --out` leaves a file whose bytes are those it would write alone,
+    its modification time too (what MkDocs' `--dirty` and Zensical's differential builds
+    read): after an edit of beta, alpha's page and excerpt file are as they were."""
+
+    def render() -> dict[str, int]:
+        result = CliRunner().invoke(main, ["render", "--out", "out", "--no-history"])
+        assert result.exit_code == 0, result.output
+        out = project / "out" / "registers"
+        return {p.relative_to(out).as_posix(): p.stat().st_mtime_ns for p in out.rglob("*.*")}
+
+    first = render()
+    beta = project / "registers" / "beta.yaml"
+    beta.write_text(beta.read_text().replace("risk: None.", "risk: None at all."))
+    second = render()
+    same = {path for path, time in second.items() if first.get(path) == time}
+    assert {"alpha.md", "alpha/excerpts.html", "health.md"} <= same
+    assert "beta.md" not in same and "index.md" not in same
+
+
+def test_a_rebuild_in_one_process_makes_only_the_excerpt_files_an_edit_changed(
+    project: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Under `mkdocs serve` each build writes into the folder the last one wrote: an
+    excerpt file made from the same excerpts, with the same settings, is not made again;
+    one an edit changed is, the same to the byte as in a build into a new folder."""
+    from compat_register import api
+
+    made: list[str] = []
+    document = Highlighter.document
+    monkeypatch.setattr(
+        Highlighter, "document", lambda self, file: made.append(file.slug) or document(self, file)
+    )
+
+    def built(folder: Path) -> dict[str, bytes]:
+        made.clear()
+        options = api.SiteOptions(excerpt_folder=folder, history=False)
+        site = api.build_site(project / "registers", options)
+        return {uri: path.read_bytes() for uri, path in site.excerpt_paths.items()}
+
+    first = built(tmp_path / "served")
+    assert made == ["alpha"]  # beta's one citation is in a note: no excerpt
+    beta = project / "registers" / "beta.yaml"
+    beta.write_text(beta.read_text().replace("risk: None.", "risk: None at all."))
+    assert built(tmp_path / "served") == first and made == []
+    alpha = project / "registers" / "alpha.yaml"
+    alpha.write_text(
+        alpha.read_text().replace("- internal/server.go:40\n", "- internal/server.go:41\n")
+    )
+    edited = built(tmp_path / "served")
+    assert made == ["alpha"] and edited != first
+    assert edited == built(tmp_path / "new")

@@ -18,7 +18,7 @@ def test_no_repository_is_an_info_notice_after_the_problems(
     registers = tmp_path / "registers"
     shutil.copytree(GOLDEN, registers)
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # no repository above
-    site = api.build_site(registers, api.SiteOptions(verify=False)).site
+    site = api.build_site(registers, api.SiteOptions(verify=False))
     [notice] = site.notices
     assert (notice.code, notice.severity, notice.id) == ("no-repository", "info", "history")
     assert notice.message.startswith("no Changes page: ")
@@ -31,5 +31,5 @@ def test_no_repository_is_an_info_notice_after_the_problems(
 def test_without_history_there_is_no_notice(tmp_path: Path) -> None:
     registers = tmp_path / "registers"
     shutil.copytree(GOLDEN, registers)
-    site = api.build_site(registers, api.SiteOptions(verify=False, history=False)).site
+    site = api.build_site(registers, api.SiteOptions(verify=False, history=False))
     assert site.notices == [] and site.levelled_notices() == []

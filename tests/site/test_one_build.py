@@ -109,7 +109,7 @@ def test_a_site_build_reports_as_values(tmp_path: Path) -> None:
     problems, with nothing written."""
     site, _ = project(tmp_path)
     options = api.SiteOptions(verify=False, history=False)
-    built = api.build_site(site / "registers", options).site
+    built = api.build_site(site / "registers", options)
     assert not (tmp_path / "rendered").exists()
     assert set(built.assets) == {
         "assets/compat-register/register.css",

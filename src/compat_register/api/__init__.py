@@ -7,8 +7,6 @@ the shells need besides (`shell`); the shells import this package alone, and the
 are the whole of it.
 """
 
-from typing import TYPE_CHECKING
-
 from ..model.diagnostic import Diagnostic as Diagnostic
 from ..site.urls import ASSET_DIR as ASSET_DIR
 from ..site.urls import Layout as Layout
@@ -43,12 +41,12 @@ from .publishing import build_site as build_site
 from .publishing import clean_html as clean_html
 from .publishing import complete_extensions as complete_extensions
 from .publishing import diff as diff
-from .publishing import extensions_fingerprint as extensions_fingerprint
 from .publishing import history as history
-from .publishing import history_head as history_head
 from .publishing import render_plain as render_plain
 from .publishing import site_edit_url as site_edit_url
+from .publishing import site_log as site_log
 from .publishing import site_watched as site_watched
+from .publishing import write_site as write_site
 from .recording import Imported as Imported
 from .recording import Recorded as Recorded
 from .recording import UnknownSubject as UnknownSubject
@@ -69,7 +67,3 @@ from .shellsupport import REGISTERS_VARIABLE as REGISTERS_VARIABLE
 from .shellsupport import refuse_links_under as refuse_links_under
 from .shellsupport import registers_folder as registers_folder
 from .shellsupport import write_files as write_files
-
-if TYPE_CHECKING:  # the site's stages load with the first build, not with every command
-    from ..site.build import Built as SiteBuilt  # noqa: F401 - the shells annotate with these
-    from ..site.rebuild import Memory as SiteMemory  # noqa: F401

@@ -4,15 +4,16 @@ the excerpt cache, Markdown extensions, edit links, plain pages."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..model.diagnostic import Diagnostic, Severity
-from ..model.registers import Sources
 from ..model.results import Result
-from ..site.values import SiteOptions
+from ..reporting import report
+from ..site.values import Site, SiteOptions
+from ..storage.atomic import write_changed
 from ..storage.layout import Paths
 from .comparing import since_of
 from .loading import check, project_paths, verify_at
@@ -23,8 +24,6 @@ from .recording import site_conformance
 # need none of them, and a command's start-up is most of its time on a small set.
 if TYPE_CHECKING:
     from ..history.repository import Compared, History
-    from ..site.build import Built as SiteBuilt
-    from ..site.rebuild import Memory as SiteMemory
 
 
 def diff(root: Path, old_rev: str | None = None, new_rev: str | None = None) -> Compared:
@@ -36,14 +35,6 @@ def diff(root: Path, old_rev: str | None = None, new_rev: str | None = None) -> 
     return repository.compare(root, old_rev, new_rev)
 
 
-def history_head(root: Path) -> str | None:
-    """The commit the registers' history ends at (HEAD of the repository holding them), or
-    None outside a git repository: what a site compares to know its Changes page is current."""
-    from ..history import repository
-
-    return repository.head_of(root)
-
-
 def history(root: Path, environ: Mapping[str, str] | None = None) -> History:
     """The history of the registers folder, commit by commit, cached under the cache root
     (`.register/cache/history.json`). Raises `HistoryError` outside a git repository."""
@@ -53,32 +44,19 @@ def history(root: Path, environ: Mapping[str, str] | None = None) -> History:
 
 
 def build_site(
-    root: Path,
-    options: SiteOptions | None = None,
-    last: SiteMemory | None = None,
-    environ: Mapping[str, str] | None = None,
-) -> SiteBuilt:
+    root: Path, options: SiteOptions | None = None, environ: Mapping[str, str] | None = None
+) -> Site:
     """The whole site of the registers under `root`, as values (`register render` writes
     it, the MkDocs plugin hands it to MkDocs): every page, excerpt file, download and asset,
     the pages of register files that do not load and the notices naming them, the nav
-    section, every problem and notice (`site.values.Site`).
-
-    `last`, the memory of the last build (`mkdocs serve`), is given back when nothing the
-    build reads has changed, and otherwise lets it render again only the pages whose
-    inputs changed: the site is the same as a cold build's. Raises `TemplateProblem` when a
-    template does not load or render.
-    """
+    section, every problem and notice (`site.values.Site`). Raises `TemplateProblem` when a
+    template does not load or render."""
     from ..site import build
 
     options = options or SiteOptions()
     environ = os.environ if environ is None else environ
-    head = history_head(root) if options.history else None
-    key = build.key_of(root, options, head)
     paths = project_paths(root, environ)  # once: it asks git what `.register/` tracks
-    if last is not None and last.fresh(key, _site_pins(paths, last.sources, options, environ)):
-        return build.Built(last.whole_site(), last)
     checked = verify_at(paths, offline=not options.verify, environ=environ)
-    pins = _site_pins(paths, checked.registers.sources, options, environ)
     found, notices = _site_history(root, paths, options)
     dated = since_of(root, checked.registers, None, found.commits) if found else None
     read = build.Read(
@@ -95,28 +73,7 @@ def build_site(
         site_conformance(checked),
         dated,
     )
-    return build.build(read, options, key, pins, last, paths.excerpt_cache)
-
-
-def _site_pins(
-    paths: Paths, sources: Sources, options: SiteOptions, environ: Mapping[str, str]
-) -> tuple[tuple[str, str | None], ...] | None:
-    """(alias, the sha each source's pin resolves to in its checkout, or None), by alias:
-    a checkout that gains the pinned commit (`register sync`), or loses it, changes this.
-    None when the checkouts cannot be asked (the build then reports why)."""
-    if not options.verify:
-        return ()
-    from ..sources.pins import Checkouts
-
-    checkouts = Checkouts(paths, environ)
-    try:
-        return tuple(
-            (alias, checkouts.pin(sources.sources[alias]).sha) for alias in sorted(sources.sources)
-        )
-    except Exception:  # noqa: BLE001 - a checkout that cannot be read: verify says why
-        return None
-    finally:
-        checkouts.close()
+    return build.build(read, options, paths.excerpt_cache)
 
 
 def _site_history(
@@ -155,14 +112,6 @@ def complete_extensions(names: list[Any], configs: dict[str, dict[str, Any]]) ->
     return extensions.complete(names, configs)
 
 
-def extensions_fingerprint(names: Sequence[Any], configs: Mapping[str, Any]) -> str:
-    """A stable text naming a site's Markdown extensions and their options: equal texts,
-    equal HTML of the same Markdown."""
-    from ..site import extensions
-
-    return extensions.fingerprint(names, configs)
-
-
 def clean_html(page: str) -> str:
     """A generated page's HTML kept to the site's allowlist (`site.sanitize`)."""
     from ..site import sanitize
@@ -184,6 +133,28 @@ def site_edit_url(
     except ValueError:
         return None  # outside mkdocs.yml's folder: where it sits in the repository is unknown
     return editing.edit_base(repo_url, edit_uri, docs, folder)
+
+
+def write_site(site: Site, folder: Path) -> dict[str, Path]:
+    """Every file of `site` as written under `folder` (its excerpt files are there
+    already), each written only when its bytes change: an engine's incremental build
+    (MkDocs' `--dirty`) then builds again only what an edit changed."""
+    for uri, text in site.files().items():
+        write_changed(folder / uri, text.encode("utf-8"))
+    return {uri: folder / uri for uri in site.files()} | site.excerpt_paths
+
+
+def site_log(site: Site) -> Iterator[tuple[str, str]]:
+    """Each line a site build logs, with its level: every problem (the expected ones at
+    info, counted once more), then each notice. A warning or an error fails a strict build."""
+    quiet = 0
+    for level, diagnostic in site.levelled():
+        quiet += level == "info"
+        yield level, report.log_line(diagnostic)
+    if quiet:
+        yield "info", f"{quiet} expected notices (pending registers, sources without a checkout)"
+    for level, notice in site.levelled_notices():
+        yield level, notice.message
 
 
 def site_watched(root: Path, options: SiteOptions) -> list[Path]:

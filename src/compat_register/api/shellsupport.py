@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..reading import projectdir as finding
 from ..storage import regular
-from ..storage.atomic import write_all
+from ..storage.atomic import holds, write_all
 from ..storage.errors import WriteError
 
 DEFAULT_REGISTERS = finding.DEFAULT
@@ -27,13 +27,16 @@ def registers_folder(given: Path | None, environ: Mapping[str, str] | None = Non
 
 def write_files(files: Mapping[Path, str], *, make_folders: bool = False) -> None:
     """Write every file as UTF-8, all or none, each through a temporary file and a rename
-    (their folders made first with `make_folders`). Raises `WriteError`, one line naming
-    the file that failed (the target, not the temporary file beside it)."""
+    (their folders made first with `make_folders`); a file holding those bytes already is
+    left alone, its modification time too, which an engine's incremental build reads.
+    Raises `WriteError`, one line naming the file that failed (the target, not the
+    temporary file beside it)."""
+    encoded = {path: text.encode("utf-8") for path, text in files.items()}
     try:
         if make_folders:
             for path in files:
                 path.parent.mkdir(parents=True, exist_ok=True)
-        write_all([(path, text.encode("utf-8")) for path, text in files.items()])
+        write_all([(path, data) for path, data in encoded.items() if not holds(path, data)])
     except OSError as err:
         where = _written(err.filename, files) or ", ".join(str(path) for path in files)
         raise WriteError(f"cannot write {where}: {err.strerror or err}") from None

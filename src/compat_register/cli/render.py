@@ -4,6 +4,7 @@ plugin (or plain pages in the hand-written shape)."""
 from __future__ import annotations
 
 import dataclasses
+import filecmp
 import shutil
 import sys
 import tempfile
@@ -125,7 +126,7 @@ def _render(registers_dir: Path, out: Path, options: api.SiteOptions) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".register-excerpts-", dir=out.parent) as folder:
         options = dataclasses.replace(options, excerpt_folder=Path(folder))
-        _write_site(api.build_site(registers_dir, options).site, out)
+        _write_site(api.build_site(registers_dir, options), out)
 
 
 def _write_site(site: api.Site, out: Path) -> None:
@@ -145,9 +146,12 @@ def _write_site(site: api.Site, out: Path) -> None:
 
 
 def _move_in(paths: dict[str, Path], out: Path) -> None:
-    """Move each written file to its path under `out`; one line when one cannot be."""
+    """Move each written file to its path under `out`, but where `out` holds the same
+    bytes (their modification time stays); one line when one cannot be."""
     for uri, path in paths.items():
         target = out / uri
+        if target.is_file() and filecmp.cmp(path, target, shallow=False):
+            continue
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.move(path, target)

@@ -299,11 +299,3 @@ def _counts(project: Project, cache: HistoryCache, name: str, blob: str) -> dict
         cache.add_counts(blob, summary.get("counts"))
     return cache.counts[blob]
 
-
-def head_of(root: Path) -> str | None:
-    """The sha of HEAD in the repository holding `root`; None when there is none."""
-    try:
-        with Project(root) as project:
-            return project.repo.head()
-    except (HistoryError, GitSourceError):
-        return None

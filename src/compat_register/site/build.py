@@ -1,32 +1,28 @@
 """The one site build: what `api.build_site` read -> every file of the site, as values.
 
 Takes the checked register set, each citation's outcome, every problem, the register files
-that did not load, the registers' history, the site's options and the last build's memory
-(`rebuild.Memory`, under `mkdocs serve`); gives the `Site` (pages, excerpt files, downloads,
-assets, the nav section, problems and notices) and the memory the next build starts from.
+that did not load, the registers' history and the site's options; gives the `Site` (pages,
+excerpt files, downloads, assets, the nav section, problems and notices).
 `register render` writes what it gives and the MkDocs plugin hands it to MkDocs: neither
 assembles anything, so every engine publishes the same pages.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import hashlib
 import html
-import json
-import textwrap
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..model.diagnostic import Diagnostic
-from ..model.registers import Register, RegisterSet
-from ..reporting import export
-from . import excerpts, failures, problems, rebuild
-from .excerptmodel import ExcerptFile, pack, unpack
+from ..model.registers import RegisterSet
+from . import excerpts, failures, problems
+from .excerptmodel import ExcerptFile
 from .excerptstore import ExcerptStore
-from .extensions import MARKDOWN_EXTENSIONS, fingerprint
-from .jinja import ASSETS, PACKAGED_TEMPLATES, asset
+from .extensions import MARKDOWN_EXTENSIONS
+from .jinja import ASSETS, asset
 from .renderer import Renderer
 from .urls import ASSET_DIR, Layout, page_clashes
 from .values import Site, SiteOptions
@@ -63,39 +59,9 @@ class Read:
     not known (no history read)."""
 
 
-@dataclass
-class Built:
-    """A site, and what the next build of it may reuse."""
-
-    site: Site
-    memory: rebuild.Memory
-
-
-def key_of(root: Path, options: SiteOptions, head: str | None) -> rebuild.Key:
-    """Everything a build reads besides the checkouts: the options, the history's head
-    and the content of every file under the registers folder and the templates."""
-    configs = _configs(options)
-    settings = (
-        dataclasses.replace(options, extensions=None, extension_configs=None),
-        fingerprint(_extensions(options), configs),
-        root.resolve(),
-        head,
-    )
-    templates = tuple(rebuild.file_states(f) for f in (options.templates, PACKAGED_TEMPLATES))
-    return rebuild.Key(settings, rebuild.file_states(root), templates)
-
-
-def build(
-    read: Read,
-    options: SiteOptions,
-    key: rebuild.Key,
-    pins: tuple[tuple[str, str | None], ...] | None,
-    last: rebuild.Memory | None = None,
-    excerpt_cache: Path | None = None,
-) -> Built:
-    """The site of `read`: every page rendered, but a register or health page whose inputs
-    are those `last` rendered it from; `excerpt_cache` keeps highlighted excerpts between
-    builds (`excerptstore`)."""
+def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -> Site:
+    """The site of `read`; `excerpt_cache` keeps highlighted excerpts between builds, by
+    their text (`excerptstore`)."""
     layout = options.layout
     diagnostics = [*read.diagnostics, *page_clashes(read.registers, layout)]
     renderer = Renderer(
@@ -111,139 +77,61 @@ def build(
         conformance=read.conformance,
         since=read.since,
     )
-    shared = (key.settings, pins, key.templates)
-    inputs = rebuild.page_inputs(
-        read.registers, read.outcomes, layout, read.root, key.registers, shared
-    )
-    reused = last.reusable(inputs) if last is not None else {}
-    pages = renderer.pages(reuse={uri: kept.text for uri, kept in reused.items()})
-    files, excerpt_files = _excerpt_files(read.registers, layout, renderer.excerpts, reused)
-    downloads, spans = _downloads(read.registers, layout, reused, last)
-    kept = {
-        uri: dataclasses.replace(reused[uri], download=spans.get(uri))
-        if uri in reused
-        else rebuild.Kept(page_key, pages[uri], files.get(uri), spans.get(uri))
-        for uri, page_key in inputs.items()
-    }
+    pages = renderer.pages()
     pages.update(failures.failure_pages(read.failed, layout, pages))
     pages.update(problems.problem_pages(read.registers, diagnostics, layout, pages))
-    made_for, highlighter = _highlighter(last, options, excerpt_cache)
-    documents, written = _excerpt_documents(
-        excerpt_files, renderer.excerpts, highlighter, options, last
-    )
+    highlighter = _highlighter(options, excerpt_cache)
+    documents, written = _excerpt_documents(renderer.excerpts, highlighter, options)
     notices = [*read.notices, *(_unwritten(excerpt_cache, line) for line in highlighter.problems)]
     notices += _dropped(excerpt_cache, highlighter.store.dropped if highlighter.store else [])
     highlighter.problems.clear()  # a cache not written costs time, not the build
     section, listed = nav_section(
         read.registers, read.failed, layout, layout.changes in pages, coverage=pages
     )
-    site = Site(
+    return Site(
         pages=pages,
         excerpts=documents,
         excerpt_paths=written,
-        downloads=downloads,
+        downloads=renderer.downloads(),
         assets={f"{ASSET_DIR}/{name}": asset(name, options.templates) for name in ASSETS},
         nav=section,
         nav_pages=listed,
         diagnostics=[*diagnostics, *notices],
         refused=_refused(pages) if options.raw else None,
     )
-    held = excerpt_files if options.excerpt_folder is not None else {}
-    memory = rebuild.Memory.of(
-        site,
-        key=key,
-        pins=pins,
-        sources=read.registers.sources,
-        kept=kept,
-        highlighter=(made_for, highlighter),
-        excerpts=held,
-    )
-    return Built(site, memory)
 
 
 def _excerpt_documents(
-    files: dict[str, bytes],
-    made: dict[str, ExcerptFile],
-    highlighter: excerpts.Highlighter,
-    options: SiteOptions,
-    last: rebuild.Memory | None,
+    made: dict[str, ExcerptFile], highlighter: excerpts.Highlighter, options: SiteOptions
 ) -> tuple[dict[str, str], dict[str, Path]]:
-    """The excerpt files' documents (`files`, packed; `made`, those rendered now, at
-    hand), held (no `excerpt_folder`) or written to the folder as they are made, and then
-    only those the folder does not hold as they are now."""
+    """The excerpt files' documents, held, or with an `excerpt_folder` written to it
+    (`Site.excerpt_paths`): there, a file this process wrote from the same excerpts with
+    the same settings is not made again (`mkdocs serve`: an edit makes only its own)."""
     if options.excerpt_folder is None:
-        unpacked = {uri: made.get(uri) or unpack(packed) for uri, packed in files.items()}
-        return excerpts.documents(unpacked, highlighter), {}
-    held = last.excerpts if last is not None else None
+        return excerpts.documents(made, highlighter), {}
     folder = options.excerpt_folder
-    return {}, excerpts.write_documents(files, highlighter, folder, held, made)
+    keys = {uri: _made_from(file, highlighter) for uri, file in made.items()}
+    last = _written.get(folder, {})
+    changed = {
+        uri: file
+        for uri, file in made.items()
+        if last.get(uri) != keys[uri] or not (folder / uri).is_file()
+    }
+    excerpts.write_documents(changed, highlighter, folder)
+    _written.clear()
+    _written[folder] = keys
+    return {}, {uri: folder / uri for uri in made}
 
 
-HOLE = "\x00registers\x00"
-"""Where the export's registers go, dumped as a string no register file can hold."""
+_written: dict[Path, dict[str, bytes]] = {}
+"""The excerpt files the last build wrote into its folder, by path: the digest of what
+each was made from (`_made_from`). Content-keyed, so it is right for any build."""
 
 
-def _downloads(
-    registers: RegisterSet,
-    layout: Layout,
-    reused: dict[str, rebuild.Kept],
-    last: rebuild.Memory | None,
-) -> tuple[dict[str, str], dict[str, tuple[int, int]]]:
-    """The register set as JSON, what `register export` prints (`Renderer.downloads`), and
-    where each register page's part of it stands in it: a reused page's part is the last
-    build's (its inputs hold all its register's data shows), read from the last build's
-    download, so an edit dumps again only the registers it changed (the whole set is some
-    20 MB of JSON at 5,000 entries) and a served site holds each part once, in the text."""
-    if layout.download is None:
-        return {}, {}
-    data = export.export(dataclasses.replace(registers, registers=[]))
-    data["registers"] = HOLE
-    head = json.dumps(data, ensure_ascii=False, indent=2)
-    hole = f'"registers": {json.dumps(HOLE)}'
-    assert head.count(hole) == 1, "the export holds its registers in one place"
-    before = last.download_texts().get(layout.download, "") if last is not None else ""
-    parts = {}
-    for register in registers.registers:
-        page = layout.page_of(register.slug)
-        span = reused[page].download if page in reused else None
-        parts[page] = before[span[0] : span[1]] if span is not None else _part(register, registers)
-    opening = head[: head.index(hole)] + '"registers": [\n'
-    spans, at = {}, len(opening)
-    for page, part in parts.items():
-        spans[page] = (at, at + len(part))
-        at += len(part) + 2  # ",\n"
-    listed = "[\n" + ",\n".join(parts.values()) + "\n  ]" if parts else "[]"
-    text = head.replace(hole, f'"registers": {listed}') + "\n"
-    return {layout.download: text}, spans
-
-
-def _part(register: Register, registers: RegisterSet) -> str:
-    """A register's data as it stands in the export's list, indented as `json.dumps` does."""
-    text = json.dumps(
-        export.register_data(register, registers.backlinks), ensure_ascii=False, indent=2
-    )
-    return textwrap.indent(text, "    ", lambda line: True)
-
-
-def _excerpt_files(
-    registers: RegisterSet,
-    layout: Layout,
-    rendered: dict[str, ExcerptFile],
-    reused: dict[str, rebuild.Kept],
-) -> tuple[dict[str, bytes], dict[str, bytes]]:
-    """Each register page's excerpt file, packed (`excerptmodel.pack`: a served site holds
-    it until the next build), by page and by its path: rendered with it now, or with the
-    page reused."""
-    by_page, by_path = {}, {}
-    for register in registers.registers:
-        page, path = layout.page_of(register.slug), layout.excerpts_of(register.slug)
-        if page in reused:
-            packed = reused[page].excerpts
-        else:
-            packed = pack(rendered[path]) if path in rendered else None
-        if packed is not None:
-            by_page[page] = by_path[path] = packed
-    return by_page, by_path
+def _made_from(file: ExcerptFile, highlighter: excerpts.Highlighter) -> bytes:
+    """A digest of what an excerpt file's bytes follow from: its excerpts (values whose
+    `repr` shows every field) and the highlighting's settings."""
+    return hashlib.sha256(repr((highlighter.settings(), file)).encode("utf-8")).digest()
 
 
 def _extensions(options: SiteOptions) -> list[Any]:
@@ -255,21 +143,14 @@ def _configs(options: SiteOptions) -> dict[str, Any]:
     return dict(MARKDOWN_EXTENSIONS if configs is None else configs)
 
 
-def _highlighter(
-    last: rebuild.Memory | None, options: SiteOptions, folder: Path | None
-) -> tuple[tuple[str, Path | None], excerpts.Highlighter]:
-    """The last build's highlighter while the site's extensions and the cache stay the
-    same (without an excerpt folder it remembers what it highlighted), else a new one;
-    with what it was made for."""
-    names, configs = _extensions(options), _configs(options)
-    made_for = (fingerprint(names, configs), folder)
-    if last is not None and last.highlighter is not None and last.highlighter[0] == made_for:
-        return last.highlighter
+def _highlighter(options: SiteOptions, folder: Path | None) -> excerpts.Highlighter:
+    """The excerpts' highlighter, with the excerpt cache in `folder`: written to a folder,
+    a file's blocks are not worth holding once it is written (some 60 MB at 20,000)."""
     store = None if folder is None else (lambda settings: ExcerptStore(folder, settings))
-    # Written to a folder, a file is made again only when its excerpts change: the blocks
-    # of the others are not worth holding (some 60 MB at 20,000 excerpts).
     remember = options.excerpt_folder is None
-    return made_for, excerpts.Highlighter(names, configs, store=store, remember=remember)
+    return excerpts.Highlighter(
+        _extensions(options), _configs(options), store=store, remember=remember
+    )
 
 
 def nav_section(

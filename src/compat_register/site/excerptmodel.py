@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-import io
-import pickle
 import posixpath
 import re
-import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -79,24 +76,6 @@ class ExcerptFile:
     title: str
     """The register's title."""
     excerpts: list[Excerpt]
-
-
-def pack(file: ExcerptFile) -> bytes:
-    """An excerpt file as a served site holds it between builds: pickled without a memo
-    (equal files, equal bytes, however their parts are shared) and compressed, some tenth
-    of the values (20 MB of them at 20,000 excerpts)."""
-    buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.fast = True  # no memo: the bytes depend on the value alone
-    pickler.dump(file)
-    return zlib.compress(buffer.getbuffer(), 1)
-
-
-def unpack(packed: bytes) -> ExcerptFile:
-    """The excerpt file `pack` gave `packed` for (made by this program: trusted)."""
-    file = pickle.loads(zlib.decompress(packed))  # noqa: S301 - our own bytes, in memory
-    assert isinstance(file, ExcerptFile)
-    return file
 
 
 def excerpt_block(citation: Citation, lines: list[str], first_line: int) -> Block:

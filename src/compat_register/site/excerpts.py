@@ -36,8 +36,9 @@ from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 from pymdownx.highlight import DEFAULT_CONFIG, RE_PYG_CODE, BlockHtmlFormatter
 
+from ..storage.atomic import write_changed
 from . import excerptstore, sanitize
-from .excerptmodel import Block, Excerpt, ExcerptFile, unpack
+from .excerptmodel import Block, Excerpt, ExcerptFile
 from .excerptstore import ExcerptStore
 from .extensions import MARKDOWN_EXTENSIONS, fingerprint
 
@@ -257,31 +258,17 @@ def documents(
 
 
 def write_documents(
-    files: Mapping[str, bytes],
-    highlighter: Highlighter,
-    folder: Path,
-    held: Mapping[str, bytes] | None = None,
-    made: Mapping[str, ExcerptFile] | None = None,
+    files: Mapping[str, ExcerptFile], highlighter: Highlighter, folder: Path
 ) -> dict[str, Path]:
     """Each excerpt file's document written to `folder` / its path as soon as it is made,
-    by path: never all held at once (20,000 excerpts weigh some 60 MB of HTML). `files`
-    are packed (`excerptmodel.pack`), `made` those of them at hand unpacked; `held` is
-    what the folder holds from the last build, packed: a file it holds as it is now is not
-    made again (nor unpacked), and one no longer made is removed."""
-    held, made = held or {}, made or {}
+    by path: never all held at once (20,000 excerpts weigh some 60 MB of HTML). A file
+    that holds those bytes already is left as it is (`atomic.write_changed`)."""
     written = {}
-    for uri, packed in files.items():
-        path = folder / uri
-        if held.get(uri) != packed or not path.is_file():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            file = made.get(uri) or unpack(packed)
-            path.write_text(highlighter.document(file), encoding="utf-8")
-        written[uri] = path
-    for uri in held.keys() - files.keys():
-        (folder / uri).unlink(missing_ok=True)
+    for uri, file in files.items():
+        written[uri] = folder / uri
+        write_changed(written[uri], highlighter.document(file).encode("utf-8"))
     if highlighter.remember:  # else it holds no block to forget
-        unpacked = (made.get(uri) or unpack(packed) for uri, packed in files.items())
-        highlighter.keep_only(excerpt.block for file in unpacked for excerpt in file.excerpts)
+        highlighter.keep_only(excerpt.block for file in files.values() for excerpt in file.excerpts)
     return written
 
 

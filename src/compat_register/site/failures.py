@@ -3,7 +3,7 @@
 Takes, by slug, the problems of each register file that did not load; gives its page with
 the problems, and a notice for the overview and health pages naming the failed registers.
 A page that does not load shows its problems alone, not its last rendering: a site built
-after an edit is the site a cold build makes (`rebuild`). Pure: Markdown in, Markdown out.
+after an edit is the site a cold build makes. Pure: Markdown in, Markdown out.
 """
 
 from __future__ import annotations

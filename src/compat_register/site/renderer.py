@@ -114,21 +114,14 @@ class Renderer:
             backlinks_of=self.registers.backlinks,
         )
 
-    def pages(self, reuse: Mapping[str, str] | None = None) -> dict[str, str]:
-        """Every generated page: path relative to the docs dir -> Markdown. A register page
-        or the health page in `reuse` is taken from it as it is (the plugin passes those
-        whose inputs have not changed since it rendered them); a reused register page's
-        excerpts are not collected again."""
-        reuse = reuse or {}
+    def pages(self) -> dict[str, str]:
+        """Every generated page: path relative to the docs dir -> Markdown."""
         pages = {self.layout.overview: self.overview()}
         for register in self.registers.registers:
-            uri = self.layout.page_of(register.slug)
-            pages[uri] = reuse[uri] if uri in reuse else self.register(register)
-        health = self.layout.health
-        pages[health] = reuse[health] if health in reuse else self.health()
+            pages[self.layout.page_of(register.slug)] = self.register(register)
+        pages[self.layout.health] = self.health()
         for register in self.registers.registers:
-            uri = self.layout.health_of(register.slug)
-            pages[uri] = reuse[uri] if uri in reuse else self.register_health(register)
+            pages[self.layout.health_of(register.slug)] = self.register_health(register)
         if self.changes is not None:
             pages[self.layout.changes] = self.changes_page(self.changes)
         pages[self.layout.matrix] = self.matrix()

@@ -48,7 +48,7 @@ class SiteOptions:
     excerpt_folder: Path | None = None
     """A folder the excerpt files are written to as they are made (`Site.excerpt_paths`)
     instead of being held (`Site.excerpts`): 20,000 excerpts weigh some 60 MB of HTML. A
-    rebuild from the last build's memory writes again only those whose excerpts changed."""
+    build into the folder the last one wrote makes again only those whose excerpts changed."""
     raw: bool = False
     """The pages go to an engine that runs no plugin (`register render`): nothing cleans
     their HTML after conversion, so a page holding HTML the site's sanitizer removes

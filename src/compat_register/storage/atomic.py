@@ -134,3 +134,21 @@ def _remove_leftovers(planned: list[Planned]) -> None:
         plan.new.unlink(missing_ok=True)
         if plan.old is not None:
             plan.old.unlink(missing_ok=True)
+
+
+
+def holds(path: Path, data: bytes) -> bool:
+    """Whether `path` is a regular file of exactly these bytes (one larger is not read)."""
+    try:
+        return regular.read_bytes(path, len(data)) == data
+    except OSError:
+        return False
+
+
+def write_changed(path: Path, data: bytes) -> None:
+    """Write `data` to `path` (its folders made) unless the file holds those bytes already,
+    whose modification time then stays: what an engine's incremental build reads (MkDocs'
+    `--dirty`, Zensical). Not atomic: for generated files."""
+    if not holds(path, data):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
