@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..model.diagnostic import Diagnostic
@@ -103,15 +103,6 @@ class Diff:
     @property
     def empty(self) -> bool:
         return not (self.registers or self.entries or self.sources or self.source_problems)
-
-    def mirrored(self) -> Diff:
-        """The diff the other way round: what B -> A reports when this is A -> B."""
-        return Diff(
-            [_mirror_register(r) for r in self.registers],
-            [_mirror_entry(e) for e in self.entries],
-            [_mirror_source(s) for s in self.sources],
-            _mirror_problems(self.source_problems),
-        )
 
 
 def diff_sets(old: Mapping[str, Summary], new: Mapping[str, Summary]) -> Diff:
@@ -262,51 +253,6 @@ def _pair(
         else:
             left.append(cited)
     return pairs, left, [c for i, c in enumerate(came) if i not in paired]
-
-
-def _mirror_register(change: RegisterChange) -> RegisterChange:
-    kind = {"added": "removed", "removed": "added"}.get(change.change, change.change)
-    return replace(
-        change,
-        change=kind,
-        fields=_mirror_fields(change.fields),
-        problems=_mirror_problems(change.problems),
-    )
-
-
-def _mirror_entry(change: EntryChange) -> EntryChange:
-    kind = {"added": "removed", "removed": "added"}.get(change.change, change.change)
-    title = change.title
-    if change.change == "changed" and (named := change.fields.get("title")):
-        title = named[0]
-    return EntryChange(
-        change.register,
-        change.id,
-        kind,
-        title,
-        _mirror_fields(change.fields),
-        list(change.removed),
-        list(change.added),
-        [(b, a) for a, b in change.moved],
-    )
-
-
-def _mirror_fields(fields: dict[str, Field]) -> dict[str, Field]:
-    return {name: None if value is None else (value[1], value[0]) for name, value in fields.items()}
-
-
-def _mirror_source(change: SourceChange) -> SourceChange:
-    kind = {"added": "removed", "removed": "added"}.get(change.change, change.change)
-    return SourceChange(change.alias, kind, change.new, change.old)
-
-
-def _mirror_problems(problems: list[Unreadable]) -> list[Unreadable]:
-    """The problems with their sides swapped, the `from` side's first as always."""
-    return sorted(map(_mirror_problem, problems), key=lambda p: p.side != "from")
-
-
-def _mirror_problem(problem: Unreadable) -> Unreadable:
-    return replace(problem, side="to" if problem.side == "from" else "from")
 
 
 def diff_data(diff: Diff) -> dict[str, Any]:

@@ -47,7 +47,3 @@ def json_text(text: str) -> str:
     """JSON text (from `json.dumps(..., ensure_ascii=False)`) with the C1 and bidi controls
     it left raw written as `\\uXXXX`: the same values, nothing a terminal obeys."""
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
-
-
-def has_bidi(text: str) -> bool:
-    return any(char in BIDI for char in text)

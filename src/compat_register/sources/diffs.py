@@ -229,10 +229,6 @@ class Changes:
                 self.modified.add(path)
         return self
 
-    def new_paths(self) -> set[str]:
-        """Every path this commit wrote: added, renamed to or modified."""
-        return {*self.added, *(n for n, _, _, _ in self.renamed.values()), *self.modified}
-
 
 RECORD_FORMAT = f"--format={_RECORD}%H"
 """The `git log -p` format `parse_patch_log` reads."""

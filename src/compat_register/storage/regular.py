@@ -103,16 +103,6 @@ def linked_folder(folder: Path, relative: Path | str) -> Path | None:
     return None
 
 
-def kind_of(path: Path) -> str | None:
-    """What `path` is when it is not a regular file (following links), else None; None
-    too for a path that does not exist (opening it says so)."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return None
-    return None if stat.S_ISREG(mode) else not_regular(path, mode)
-
-
 def not_regular(path: Path, mode: int) -> str:
     kind = KINDS.get(stat.S_IFMT(mode), "not a regular file")
     via = ""
