@@ -1,13 +1,10 @@
-"""Register data written as a register file in the house style (pure: data in, text out).
+"""Register data written as a register file in the house style of registers/meta.yaml
+(pure: data in, text out).
 
-The style of registers/meta.yaml: the schema modeline; keys in the schema's order; a value
-that fits on its key's line written there (plain, or single-quoted when YAML would read a
-plain scalar otherwise: `: `, ` #`, a leading indicator, a number or a boolean); longer
-prose as a folded block scalar (`>-`) wrapped under 100 columns; `value` and `effort` as flow
-mappings when they fit; each citation on one line, single-quoted by DESIGN's rule when its
-quote holds `: ` or ` #`; a blank line before each entry. Whatever cannot be written so
-(a line that starts with a space, a control character) is double-quoted, which holds
-anything. `api.import_pages` reads every text back before writing it.
+Keys in the schema's order; a value on its key's line when it fits (plain, else
+single-quoted), longer prose folded (`>-`) under 100 columns, `value` and `effort` as flow
+mappings, one citation a line, a blank line before each entry; what none of these holds
+is double-quoted. `api.import_pages` reads every text back before writing it.
 """
 
 from __future__ import annotations
