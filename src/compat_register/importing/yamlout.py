@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..citations.quoting import one_line, plain_ok, single_quoted, yaml_scalar
+from ..model.display import shortened
 from ..model.vocabulary import RATED
 
 LONGEST = 99
@@ -108,13 +109,9 @@ def _status(
     for key, item in value.items():
         field = _field(key, item, indent + 2)
         if key == RATED["status"] and cue:
-            field[0] += f"   # the page: {json.dumps(_shortened(cue), ensure_ascii=False)}"
+            field[0] += f"   # the page: {json.dumps(shortened(cue, 40), ensure_ascii=False)}"
         lines.extend(field)
     return lines
-
-
-def _shortened(text: str, most: int = 40) -> str:
-    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
 
 
 def _small_mapping(key: str, value: Mapping[str, Any], indent: int) -> list[str]:

@@ -41,3 +41,8 @@ def json_text(text: str) -> str:
     """JSON text (from `json.dumps(..., ensure_ascii=False)`) with the C1 and bidi controls
     it left raw written as `\\uXXXX`: the same values, nothing a terminal obeys."""
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+
+
+def shortened(text: str, most: int) -> str:
+    """`text` cut to at most `most` characters, an ellipsis marking the cut."""
+    return text if len(text) <= most else text[: most - 1].rstrip() + "…"

@@ -274,7 +274,7 @@ def _planned_lines(page: Planned) -> list[str]:
         f"{page.page} -> {page.file}: {counted(page.entries, 'entry')}, {states} from the page"
     ]
     for found in page.unstated:
-        said = _shortened(page.subjects.get(found.id, ""), 72)
+        said = display.shortened(page.subjects.get(found.id, ""), 72)
         where = f"{found.file}:{found.line}:{found.col}"
         lines.append(f"  {where}: {found.id}: needs a state; the page says: “{said}”")
     return lines
@@ -297,10 +297,6 @@ def _planned_data(page: Planned) -> dict[str, object]:
             for d in page.unstated
         ],
     }
-
-
-def _shortened(text: str, most: int) -> str:
-    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
 
 
 # --- cite ---------------------------------------------------------------------------------
