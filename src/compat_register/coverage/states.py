@@ -1,9 +1,8 @@
 """Each statement's state: cited, excluded or uncovered, and how it changed. Pure.
 
-A statement is *cited* when a citation of an entry that reads as cited (`ok`, `changed`,
-`unstamped`: its lines are where it says) overlaps its lines, *excluded* when an
-exclusion's citation does, *uncovered* otherwise. A stale citation (moved, broken, ...)
-covers nothing: where its lines went is what verify reports, and coverage does not guess.
+*Cited*: a citation of an entry that reads as cited (`ok`, `changed`, `unstamped`)
+overlaps its lines; *excluded*: an exclusion's citation does; else *uncovered*. A stale
+citation covers nothing: verify reports where its lines went; coverage does not guess.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """Two register sets' summaries -> what changed between them. Pure: no git, no files.
 
-A set is `{file name: summary}` (see `snapshot`). Entries are matched by ID. Citations are
-matched as written; one removed and one added in the same entry are a *move* (a `bump` or
-`fix` re-anchoring it) when they agree on source alias, quote and file, or on alias, quote
-and the field holding them (a renamed file). Pairing is in file order and treats both sides
-alike, so the diff of B against A is the mirror of the diff of A against B.
+A set is `{file name: summary}` (`snapshot`); entries match by ID. A citation removed and
+one added in one entry are a *move* (a `bump` or `fix`) when they agree on alias, quote and
+file, or alias, quote and field; pairing treats both sides alike, so B -> A mirrors A -> B.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """The patterns a register set writes (link patterns, globs), run in linear time.
 
-Python's `re` backtracks: the link pattern `(a+)+c` against forty `a`s, or a claim glob
-`**a**a**a**a**a**a**a**a**c` (read as `.*a.*a...`) against a long path, runs for hours,
-and a pull request may write either. So each runs in RE2 (google-re2), whose automata
-never backtrack: time linear in the text, whatever the pattern. What RE2 cannot run
-(backreferences, lookaround) is reported where sources.yaml writes it.
+Python's `re` backtracks (`(a+)+c`, or a glob `**a**a**a...c`, runs for hours) and a pull
+request may write either, so each runs in RE2 (google-re2): linear whatever the pattern.
+What RE2 cannot run (backreferences, lookaround) is reported where sources.yaml writes it.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """The files of a new register project, as text (`register init`); nothing here writes.
 
-The templates are in `files/`, stored without leading dots so that package data globs
-ship them; `TARGETS` says where each one goes in a project. A project is set up for one
-engine (`ENGINES`): MkDocs (the register plugin adds the pages) or Zensical (which runs no
-plugin: `register render --out docs` writes the pages into the docs folder first).
+The templates in `files/` are stored without leading dots so package data globs ship
+them; `TARGETS` says where each goes. A project is for one of `ENGINES`: MkDocs (the
+plugin adds the pages) or Zensical (`register render --out docs` writes them first).
 """
 
 from __future__ import annotations

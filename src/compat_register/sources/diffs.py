@@ -1,10 +1,6 @@
-"""git's output as data: `git diff -M --unified=0` text -> each file's new path and hunks;
-`git log --raw` text -> the commits and the blobs they changed; `git log -M --raw` and
-`git diff -M --raw` -> what each commit renamed, deleted and added (`Changes`); a raw tree ->
-its blobs.
-
-Pure: `checkout` runs git and hands its output here; `following.remap` maps lines through
-the hunks.
+"""git's output as data: `git diff -M --unified=0` -> each file's new path and hunks;
+`git log --raw` -> commits and the blobs they changed; `git log`/`git diff -M --raw` -> what
+each commit renamed, deleted and added (`Changes`); a raw tree -> its blobs. Pure.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
-"""The history between two pins as git tells it: the first-parent commits from one to the
-other and what each did to files, the hunks of the cited files in each, and the hunks of
-one pair of blobs.
+"""The history between two pins as git tells it: the first-parent commits and what each
+did to files, the hunks of the cited files in each, the hunks of a pair of blobs.
 
-`following.follow` walks these steps to carry citations. Every call is one `git` process
-over the whole range (not one per commit or per file), and takes full shas and paths only.
+`following.follow` walks these steps; each call is one `git` over the whole range.
 """
 
 from __future__ import annotations

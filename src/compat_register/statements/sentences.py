@@ -1,10 +1,8 @@
 """Sentences of prose and the BCP 14 keywords in them: pure, on plain text with lines.
 
-A paragraph arrives as pieces of plain text (markup already removed by the Markdown
-parser), each with the source line it is on and whether it is code. This module is
-hand-written because it is not Markdown: the parser says what is text and what is code,
-but no library we use cuts English into sentences (NLTK's punkt would be a 2 MB model for
-the one rule that a period, `!` or `?` before a space and a capital ends a sentence).
+The Markdown parser says what is text and what is code; cutting into sentences is
+hand-written, as no library we use does it (NLTK's punkt: a 2 MB model for the one rule
+that `.`, `!` or `?` before a space and a capital ends a sentence).
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """Bounded reads of regular files: a device, a FIFO or a socket is refused, never read.
 
-A register set comes from a pull request, and git commits a symbolic link to `/dev/zero`
-as readily as a file: reading it would never end, and opening a FIFO would wait forever.
-So the file is opened without blocking (a FIFO's open then returns at once), what was
-opened is asked what it is, and at most `limit` bytes are read from a regular file.
+git commits a link to `/dev/zero` as readily as a file, and opening a FIFO waits forever:
+so a file is opened without blocking, asked what it is, and at most `limit` bytes are read.
 """
 
 from __future__ import annotations
