@@ -34,12 +34,9 @@ def register_text(
     unstated: Mapping[str, str] | None = None,
     cues: Mapping[str, str] | None = None,
 ) -> str:
-    """The register file for `data` (keys already in the schema's order).
-
-    `commit` goes in the `subject:` comment; `unstated` (entry ID -> the page's subject
-    bullet) marks the entries written without a state, `cues` (entry ID -> the page's
-    words) says where each state was read.
-    """
+    """The register file for `data` (keys in the schema's order): `commit` in the
+    `subject:` comment, `unstated` (ID -> subject bullet) marking entries without a state,
+    `cues` (ID -> the page's words) saying where each state was read."""
     lines = [MODELINE]
     for key, value in data.items():
         if key == "entries":

@@ -85,11 +85,8 @@ def format_report(
     extra: dict[str, object] | None = None,
     verbose: bool = False,
 ) -> str:
-    """Render diagnostics as `text`, `github` or `json`; the summary line comes last in text.
-
-    In text and github, a run of warnings of one kind on one entry is one line with their
-    count (`collapse_runs`) unless `verbose`; json lists every one, and the counts are of all.
-    """
+    """Render diagnostics as `text`, `github` or `json`, the summary line last in text; in
+    text and github a run of alike warnings is one line (`collapse_runs`) unless `verbose`."""
     if fmt == "json":
         body: dict[str, object] = {
             "summary": {**(summary or {}), **count(diagnostics)},

@@ -32,12 +32,9 @@ _MOST_COMMITS = 20_000
 
 
 def first_parent_steps(checkout: Checkout, old: str, new: str) -> list[Changes] | None:
-    """The commits from `old` (excluded) to `new` along first parents, oldest first, each with
-    what it renamed (git's `-M`, against its first parent), deleted, added and modified.
-
-    None when that chain does not lead back to `old` (`old` is not a first-parent ancestor,
-    or the clone is shallow and lacks the commits between): the caller then has one diff.
-    """
+    """The commits from `old` (excluded) to `new` along first parents, oldest first, each
+    with what it renamed (`-M`), deleted, added and modified; None when the chain does not
+    lead back to `old` (not an ancestor, or a shallow clone): the caller then has one diff."""
     try:
         text = checkout.run_git(
             "log", *_FIRST_PARENT, "--reverse", "--raw", "-M", "--no-abbrev", *_PLAIN,

@@ -33,11 +33,9 @@ class Refused(OSError, RegisterError):
 def read_bytes(
     path: Path, limit: int, *, follow: bool = True, within: Sequence[Path] = ()
 ) -> bytes:
-    """The bytes of the regular file at `path`; raises `Refused` for anything else or for
-    more than `limit` bytes, and OSError when it cannot be read. A link to a regular file is
-    followed when `follow`, and then only to a file inside one of `within` when given (a
-    register file linked to `/etc/passwd` is not read); the tool's own files under
-    `.register/` are read with `follow=False`: a link there is refused."""
+    """The bytes of the regular file at `path`; `Refused` for anything else or more than
+    `limit` bytes, OSError when unreadable. A link is followed only when `follow`, and then
+    only to a file inside one of `within` when given (not a register linked to /etc/passwd)."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     fd = _open(path, flags if follow else flags | os.O_NOFOLLOW)
     try:
