@@ -11,6 +11,7 @@ import datetime
 import json
 from pathlib import Path
 
+from ..citations.quoting import single_quoted
 from ..site.extensions import SEARCH_SEPARATOR, mkdocs_yaml
 from ..site.layout import ASSET_DIR, Layout
 from . import install
@@ -105,7 +106,7 @@ docs_dir: docs
 plugins:
   - search:
       # IDs, paths and file names found as typed (docs/site.md: Search).
-      separator: {_yaml_single(SEARCH_SEPARATOR)}
+      separator: {single_quoted(SEARCH_SEPARATOR)}
 """
 
 
@@ -120,11 +121,6 @@ def requirements(zensical: bool = False) -> str:
     was installed (`install`), and Zensical for a project built with it."""
     lines = install.requirement()
     return lines + "# the site's engine (docs/publishing.md)\nzensical\n" if zensical else lines
-
-
-def _yaml_single(text: str) -> str:
-    """`text` as a YAML single-quoted scalar (a regex keeps its backslashes as written)."""
-    return "'" + text.replace("'", "''") + "'"
 
 
 def _yaml_string(text: str) -> str:
