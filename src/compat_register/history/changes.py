@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model.diagnostic import Diagnostic
+from ..model.positions import Where
 from ..model.vocabulary import RATED
 from ..storage.layout import SOURCES_FILE, slug_of
 from .snapshot import HEADER_FIELDS, Summary
@@ -46,15 +47,9 @@ class Unreadable:
     def located(self, file: str, at: str) -> Diagnostic:
         """The problem as a `FILE:LINE:COL` diagnostic in `file` (as shown to the user),
         naming `at`, the revision it was read at."""
-        return Diagnostic(
-            file=file,
-            line=self.line,
-            col=self.col,
-            severity="error",
-            id=slug_of(file),
-            code=self.code,
-            message=f"{self.message} (at {at})",
-        )
+        message = f"{self.message} (at {at})"
+        where = Where(file, self.line, self.col)
+        return Diagnostic.at(where, id=slug_of(file), code=self.code, message=message)
 
 
 @dataclass

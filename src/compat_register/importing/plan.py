@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..model.diagnostic import Diagnostic
+from ..model.positions import Where
 from ..model.registers import Register, Sources
 from ..reading import schema
 from ..reading.document import LoadError
@@ -146,14 +147,12 @@ _FILE_STEM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
 def _at(file: str, err: PageError, severity: str = "error") -> Diagnostic:
-    return Diagnostic(
-        file=file,
-        line=err.line,
-        col=err.col,
-        severity="error" if severity == "error" else "warning",
+    return Diagnostic.at(
+        Where(file, err.line, err.col),
         id=err.id or "page",
         code="import-page",
         message=err.message,
+        severity="error" if severity == "error" else "warning",
     )
 
 
