@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from ..citations.nonprose import occurrences_before
 from ..model.diagnostic import Diagnostic, Severity
-from ..model.positions import Path_
+from ..model.positions import Path_, Where
 from ..model.prose import Prose, Segment
 from ..model.registers import Entry, LinkPattern, Register, RegisterSet
 from ..reading import segments
@@ -114,15 +114,8 @@ class _Place:
         """A problem pointing at `token`, found at `start` in the text."""
         occurrence = occurrences_before(self.text, token, start)
         mark = self.doc.token_mark(self.path, token, occurrence)
-        return Diagnostic(
-            file=self.doc.file,
-            line=mark.line,
-            col=mark.col,
-            severity=severity,
-            id=self.owner,
-            code=code,
-            message=message,
-        )
+        where = Where(self.doc.file, mark.line, mark.col)
+        return Diagnostic.at(where, id=self.owner, code=code, message=message, severity=severity)
 
     def written(self, segment: Segment) -> str:
         """The segment as written in the text: `META-03`, `LV-19..LV-22`."""

@@ -1,9 +1,8 @@
 """Resolving citations: each citation's source, as a new register holding resolved ones.
 
-A citation's source and its full path in that source's repository come from its `ALIAS:`
-prefix or from the one source whose claims match its path. A citation whose
-source is unknown, ambiguous or whose path git must not be handed stays unresolved;
-`rules.check_citation` says why.
+The source and full path come from the `ALIAS:` prefix or the one source whose claims
+match the path; an unknown, ambiguous or unsafe one stays unresolved
+(`rules.check_citation` says why).
 """
 
 from __future__ import annotations

@@ -25,13 +25,9 @@ TIMESTAMP = re.compile(
 def check(
     registers: RegisterSet, documents: dict[str, Document], sources_failed: bool = False
 ) -> Iterator[Diagnostic]:
-    """Every cross-file and semantic rule, over the whole register set.
-
-    With `sources_failed` (sources.yaml has errors), no citation is called unresolved or
-    its alias unknown, and no revision undeclared: a misspelt `claims:`, alias or
-    `revisions:` would make every citation or revision of it one more error, reported
-    before the one line that says what is wrong.
-    """
+    """Every cross-file and semantic rule, over the whole register set. With
+    `sources_failed`, no citation is called unresolved, no alias unknown and no revision
+    undeclared: sources.yaml's own error is the one line that says what is wrong."""
     yield from check_sources(registers.sources, documents.get(registers.sources.file))
     yield from check_prefixes(registers)
     yield from check_unique_ids(registers)
@@ -211,11 +207,9 @@ def _revision_where(entry: Entry, key: RevisionKey, doc: Document) -> Where:
 def check_evidence(
     entry: Entry, register: Register, sources: Sources, doc: Document
 ) -> Iterator[Diagnostic]:
-    """A `done` or `partial` entry cites its register's subject at least once: in a listed
-    source or in its status note. A warning, located at the state.
-
-    Not judged while a citation is unresolved (or sources.yaml unread): that is reported
-    already, and it may be the very citation of the subject."""
+    """A `done` or `partial` entry cites its register's subject at least once (a listed
+    source or its status note): a warning at the state; not judged while a citation is
+    unresolved (already reported, and maybe the very citation of the subject)."""
     if entry.status.key not in EVIDENCED or register.subject not in sources.sources:
         return
     cited = [citation.source for citation in evidence(entry)]

@@ -22,12 +22,9 @@ _PLAIN_PATH = re.compile(
 
 
 def check_repo_url(url: str) -> str | None:
-    """Return an error message if `url` is not an accepted repo location, else None.
-
-    Accepted: https://..., ssh://..., scp-like git@host:path, or a local filesystem path
-    (absolute, relative, or file://). Rejected: ext::, fd:: and any other `<transport>::`
-    form, plain http://, git://, anything starting with '-', anything with a newline/NUL.
-    """
+    """An error message if `url` is not an accepted repo location, else None: https://,
+    ssh://, scp-like git@host:path or a local path (file:// too) are; a `<transport>::`
+    form, http://, git://, a leading '-', a newline or NUL are not."""
     if not url:
         return "repo URL is empty"
     if any(c in url for c in "\n\r\0"):

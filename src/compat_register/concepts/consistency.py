@@ -49,9 +49,8 @@ def check_parents(concepts: Concepts) -> Iterator[Diagnostic]:
     known = concepts.by_id()
     for concept in concepts.concepts:
         if concept.parent is not None and concept.parent not in known:
-            where = concept.parent_where or concept.where
             message = f"unknown parent concept '{concept.parent}'{_guess(concept.parent, known)}"
-            yield Diagnostic.at(where, id=concept.id, code="unknown-parent", message=message)
+            yield _at_parent(concept, "unknown-parent", message)
     depth, cycles = concepts.depths()
     order = {concept_id: index for index, concept_id in enumerate(known)}
     for cycle in cycles:

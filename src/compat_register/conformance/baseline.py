@@ -1,9 +1,8 @@
 """An expected-failures baseline's YAML text -> a `Baseline`. Pure.
 
-The suite's rule for the file (its `--expected-failures`): empty, or a mapping whose
-`server` and `client` keys, each optional, list scenario names. It is read by the project's
-own YAML loader, so a problem in it is located as one in a register file is (and an alias,
-an anchor or a duplicate key is refused, as everywhere).
+The suite's rule: empty, or a mapping whose optional `server` and `client` keys list
+scenario names. Read by the project's own YAML loader, so problems are located and
+aliases, anchors and duplicate keys refused as everywhere.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
-"""The files `register conformance import` is named: results folders, checks.json files and
-a baseline, read (regular files only, bounded) and parsed. The stage's one reader of files.
+"""The files `register conformance import` is named, read (regular files only, bounded)
+and parsed: the stage's one reader of files.
 
-A RESULTS argument is a checks.json file, a scenario's folder holding one, or a folder of
-such folders (the suite's `results/`, searched at any depth, so that a client scenario
-named `auth/basic-dcr` keeps its `/`). A name that is none of these is a usage error.
+A RESULTS argument is a checks.json, a scenario's folder holding one, or a folder of such
+folders (searched at any depth, so `auth/basic-dcr` keeps its `/`); else a usage error.
 """
 
 from __future__ import annotations

@@ -1,16 +1,9 @@
 """Where a claim and a measurement disagree. Pure.
 
-For each entry whose concept names checks (`Concept.checks`) and whose register's subject
-has a record (`registers/conformance/<subject>.json`):
-
-- `done` while a named check fails (FAILURE), or sits in the expected-failures baseline;
-- `missing` while a named check passes (SUCCESS): the suite's stale-baseline rule, for a
-  claim (a listed failure that now passes is stale, and so is a `missing` that passes).
-
-And for each record: a check the runs emitted that no concept names (an INFO check is a
-trace of what the run did, not a measurement: it is left out), and a baseline scenario that
-passed (the suite's own stale-baseline rule, a warning). A claim's contradiction points at
-the entry's state in its register file, a record's at its line in the record.
+For an entry whose concept names checks and whose subject has a record: `done` while a
+named check fails or sits in the baseline, `missing` while one passes (the suite's
+stale-baseline rule, for a claim). For a record: a non-INFO check no concept names, and a
+baseline scenario that passed. Each points at the entry's state, or at the record's line.
 """
 
 from __future__ import annotations
@@ -20,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from ..model.concepts import Concept
 from ..model.diagnostic import Diagnostic
 from ..model.positions import Where
-from ..model.registers import Entry, Register, RegisterSet
+from ..model.registers import Entry, RegisterSet
 from ..model.vocabulary import RATED
 from ..reading.document import Document
 from .measured import Measured, measured, stale
@@ -45,7 +38,7 @@ def contradictions(
         for entry in register.entries:
             concept = concepts.get(entry.concept) if entry.concept else None
             if concept is not None and concept.checks:
-                where = state_where(register, entry, doc)
+                where = state_where(entry, doc)
                 found.extend(
                     _claim(entry, concept, measured_here, records[register.subject], where)
                 )
@@ -56,7 +49,7 @@ def contradictions(
     return found
 
 
-def state_where(register: Register, entry: Entry, doc: Document | None) -> Where:
+def state_where(entry: Entry, doc: Document | None) -> Where:
     """Where the entry's state is written (its entry's start without the document)."""
     if doc is None:
         return entry.where

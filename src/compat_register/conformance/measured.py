@@ -1,10 +1,9 @@
 """What a subject's record measured: each check's latest status, and the baseline's rule.
 Pure.
 
-A record keeps the latest run of each scenario (`latest_runs`, as import chooses them). A
-check emitted more than once, by one run or by several scenarios, shows its worst status
-(`results.WORST_FIRST`). A check *sits in the baseline* when a scenario that emitted it is
-listed there; a listed scenario whose run passed is a *stale baseline*, the suite's rule.
+From the latest run of each scenario, a check emitted more than once shows its worst status
+(`results.WORST_FIRST`); it *sits in the baseline* when a scenario that emitted it is
+listed there, and a listed scenario whose run passed is a *stale baseline*.
 """
 
 from __future__ import annotations

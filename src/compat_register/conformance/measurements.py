@@ -1,10 +1,8 @@
 """What the recorded conformance results say of each entry, as plain data. Pure.
 
-An entry's checks are those its concept names (`Concept.checks`), measured in the record
-of its register's subject: each check's latest status (`conformance.measured`), or None
-where the record holds no run that emitted it. The matrix cell and the entry's page show
-the same, from `cell_status` and `entry_checks`; the health page lists `Measurements`'
-contradictions.
+An entry's checks are its concept's (`Concept.checks`) in its subject's record: each
+one's latest status, None where no run emitted it. The matrix cell and the entry page
+read `cell_status` and `entry_checks`; the health page, `Measurements`' contradictions.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """A subject's record, `registers/conformance/<ALIAS>.json`: a `Record` <-> its text. Pure.
 
-One JSON object (docs/conformance.md): `format` (1), `subject`, `commit`, `baseline`
-(null, or `{file, server, client}`) and `runs`, each `{mode, scenario, timestamp, file,
-checks}`, a check keeping the suite's own keys (`id`, `status`, `name`, `description`,
-`timestamp`, `specReferences`, `errorMessage`; its free `details` and `logs` are left out).
-Read back, every check and baseline scenario knows its line, so a contradiction about it
-points there.
+One JSON object (docs/conformance.md): `format`, `subject`, `commit`, `baseline` and
+`runs`, each check keeping the suite's own keys but its free `details` and `logs`. Read
+back, every check and baseline scenario knows its line, for a contradiction to point at.
 """
 
 from __future__ import annotations

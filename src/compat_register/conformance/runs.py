@@ -1,12 +1,10 @@
-"""The values of a conformance run, as the suite writes them and as a subject's record
-keeps them.
+"""The values of a conformance run, as the suite writes them and a subject's record keeps
+them.
 
-The suite (`@modelcontextprotocol/conformance`) writes one folder per scenario run,
-`<scenario>-<timestamp>/` for a client scenario and `server-<scenario>-<timestamp>/` for a
-server one, each holding `checks.json`: an array of checks, each with an `id`, a `status`
-(one of `STATUSES`), and optionally a `name`, a `description`, a `timestamp`,
-`specReferences` (`{id, url}`), an `errorMessage` and free `details`. An SDK's
-expected-failures baseline lists scenarios (not checks) under `server:` and `client:`.
+The suite writes a folder per scenario run (`<scenario>-<timestamp>/`, `server-` before a
+server one) holding `checks.json`: checks with an `id`, a `status` (`STATUSES`) and
+optional `name`, `description`, `timestamp`, `specReferences`, `errorMessage`, `details`.
+An expected-failures baseline lists scenarios under `server:` and `client:`.
 """
 
 from __future__ import annotations

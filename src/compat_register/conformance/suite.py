@@ -1,10 +1,9 @@
 """What the suite writes -> `Run`s: a results folder's name and its checks.json. Pure.
 
-A folder is named `<scenario>-<timestamp>` for a client scenario and
-`server-<scenario>-<timestamp>` for a server one, the timestamp an ISO time with `:` and
-`.` made `-` (`2026-10-02T09-14-03-512Z`). A client scenario may hold a `/`
-(`auth/basic-dcr`): its folder then sits in a folder of that name, so a scenario is named
-by the path from the results folder given to the checks.json's folder.
+A folder is `<scenario>-<timestamp>` (client) or `server-<scenario>-<timestamp>`, the
+timestamp an ISO time with `:` and `.` made `-`. A client scenario holding a `/`
+(`auth/basic-dcr`) sits in a folder of that name: a scenario is the path from the results
+folder to its checks.json's folder.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Each statement's state: cited, excluded or uncovered, and how it changed. Pure.
 
-A statement is *cited* when a citation of an entry that reads as cited (`ok`, `changed`,
-`unstamped`: its lines are where it says) overlaps its lines, *excluded* when an
-exclusion's citation does, *uncovered* otherwise. A stale citation (moved, broken, ...)
-covers nothing: where its lines went is what verify reports, and coverage does not guess.
+*Cited*: a citation of an entry that reads as cited (`ok`, `changed`, `unstamped`)
+overlaps its lines; *excluded*: an exclusion's citation does; else *uncovered*. A stale
+citation covers nothing: verify reports where its lines went; coverage does not guess.
 """
 
 from __future__ import annotations
@@ -80,20 +79,16 @@ class Coverage:
 
     def summary(self) -> dict[str, dict[str, int]]:
         """revision -> {statements, cited, excluded, uncovered}, every revision named."""
-        counts = {r: dict.fromkeys(("statements", *STATES), 0) for r in self.revisions}
-        for row in self.rows:
-            counts[row.revision]["statements"] += 1
-            counts[row.revision][row.state] += 1
-        return counts
+        return {revision: tally(self.of(revision)) for revision in self.revisions}
 
-    def by_file(self, revision: str) -> dict[str, dict[str, int]]:
-        """path -> counts of one revision's statements, files in the order met."""
-        counts: dict[str, dict[str, int]] = {}
-        for row in self.of(revision):
-            file = counts.setdefault(row.statement.path, dict.fromkeys(("statements", *STATES), 0))
-            file["statements"] += 1
-            file[row.state] += 1
-        return counts
+
+def tally(rows: Iterable[Row]) -> dict[str, int]:
+    """{statements, cited, excluded, uncovered}: how many `rows` there are in each state."""
+    counts = dict.fromkeys(("statements", *STATES), 0)
+    for row in rows:
+        counts["statements"] += 1
+        counts[row.state] += 1
+    return counts
 
 
 def percent(counts: Mapping[str, int]) -> float:

@@ -1,20 +1,19 @@
 """Two register sets' summaries -> what changed between them. Pure: no git, no files.
 
-A set is `{file name: summary}` (see `snapshot`). Entries are matched by ID. Citations are
-matched as written; one removed and one added in the same entry are a *move* (a `bump` or
-`fix` re-anchoring it) when they agree on source alias, quote and file, or on alias, quote
-and the field holding them (a renamed file). Pairing is in file order and treats both sides
-alike, so the diff of B against A is the mirror of the diff of A against B.
+A set is `{file name: summary}` (`snapshot`); entries match by ID. A citation removed and
+one added in one entry are a *move* (a `bump` or `fix`) when they agree on alias, quote and
+file, or alias, quote and field; pairing treats both sides alike, so B -> A mirrors A -> B.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..model.diagnostic import Diagnostic
+from ..model.positions import Where
 from ..model.vocabulary import RATED
 from ..storage.layout import SOURCES_FILE, slug_of
 from .snapshot import HEADER_FIELDS, Summary
@@ -48,15 +47,9 @@ class Unreadable:
     def located(self, file: str, at: str) -> Diagnostic:
         """The problem as a `FILE:LINE:COL` diagnostic in `file` (as shown to the user),
         naming `at`, the revision it was read at."""
-        return Diagnostic(
-            file=file,
-            line=self.line,
-            col=self.col,
-            severity="error",
-            id=slug_of(file),
-            code=self.code,
-            message=f"{self.message} (at {at})",
-        )
+        message = f"{self.message} (at {at})"
+        where = Where(file, self.line, self.col)
+        return Diagnostic.at(where, id=slug_of(file), code=self.code, message=message)
 
 
 @dataclass
@@ -103,15 +96,6 @@ class Diff:
     @property
     def empty(self) -> bool:
         return not (self.registers or self.entries or self.sources or self.source_problems)
-
-    def mirrored(self) -> Diff:
-        """The diff the other way round: what B -> A reports when this is A -> B."""
-        return Diff(
-            [_mirror_register(r) for r in self.registers],
-            [_mirror_entry(e) for e in self.entries],
-            [_mirror_source(s) for s in self.sources],
-            _mirror_problems(self.source_problems),
-        )
 
 
 def diff_sets(old: Mapping[str, Summary], new: Mapping[str, Summary]) -> Diff:
@@ -262,51 +246,6 @@ def _pair(
         else:
             left.append(cited)
     return pairs, left, [c for i, c in enumerate(came) if i not in paired]
-
-
-def _mirror_register(change: RegisterChange) -> RegisterChange:
-    kind = {"added": "removed", "removed": "added"}.get(change.change, change.change)
-    return replace(
-        change,
-        change=kind,
-        fields=_mirror_fields(change.fields),
-        problems=_mirror_problems(change.problems),
-    )
-
-
-def _mirror_entry(change: EntryChange) -> EntryChange:
-    kind = {"added": "removed", "removed": "added"}.get(change.change, change.change)
-    title = change.title
-    if change.change == "changed" and (named := change.fields.get("title")):
-        title = named[0]
-    return EntryChange(
-        change.register,
-        change.id,
-        kind,
-        title,
-        _mirror_fields(change.fields),
-        list(change.removed),
-        list(change.added),
-        [(b, a) for a, b in change.moved],
-    )
-
-
-def _mirror_fields(fields: dict[str, Field]) -> dict[str, Field]:
-    return {name: None if value is None else (value[1], value[0]) for name, value in fields.items()}
-
-
-def _mirror_source(change: SourceChange) -> SourceChange:
-    kind = {"added": "removed", "removed": "added"}.get(change.change, change.change)
-    return SourceChange(change.alias, kind, change.new, change.old)
-
-
-def _mirror_problems(problems: list[Unreadable]) -> list[Unreadable]:
-    """The problems with their sides swapped, the `from` side's first as always."""
-    return sorted(map(_mirror_problem, problems), key=lambda p: p.side != "from")
-
-
-def _mirror_problem(problem: Unreadable) -> Unreadable:
-    return replace(problem, side="to" if problem.side == "from" else "from")
 
 
 def diff_data(diff: Diff) -> dict[str, Any]:

@@ -1,12 +1,9 @@
 """The history cache: one JSON file under `.register/cache/`, keyed by blob ids.
 
-It holds, for each pair of blobs a commit changed a file between, the diff of that pair,
-and for each register blob its state counts. A rebuild then asks git only for the log and
-reads the blobs of the commits it has not seen. A cache that does not read (missing,
-damaged, from another version or tool) is started afresh, and one not of the shape
-written here (`SHAPE`) is dropped with a notice (`storage.jsoncache`): a planted or
-wrongly typed file never reaches the Changes page. One that cannot be written costs the
-next build time, never the build.
+It holds the diff of each pair of blobs a commit changed a file between, and each register
+blob's state counts, so a rebuild reads only the blobs of commits it has not seen. A cache
+that does not read, or is not of `SHAPE`, is started afresh (`storage.jsoncache`); one
+that cannot be written costs the next build time, never the build.
 """
 
 from __future__ import annotations

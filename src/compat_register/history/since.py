@@ -1,15 +1,10 @@
-"""Since when each entry has held its state: the first commit of the registers' history
-from which it has had its current state without interruption, its date, and the subject's
-pin in sources.yaml at that commit ("done since 2026-10-02 at go-sdk 3d6450f").
+"""Since when each entry has held its state ("done since 2026-10-02 at go-sdk 3d6450f").
 
-`first_commits` is pure: it walks a `History`'s commits newest first, and an entry's since
-commit is the newest that added it or changed its state (an entry removed and added again,
-or moved to another register, starts again there). `since_when` is the I/O around it:
-it holds the state each entry has now against the one committed at HEAD (an entry whose
-state is not committed yet has no since), and reads sources.yaml at each since commit for
-the pin. A commit at which the file did not load interrupts nothing: the history compares
-the file that mends it with the last version that loaded, as `register diff` does. In a
-shallow clone an entry whose start the clone does not hold has no since.
+`first_commits` (pure) walks a `History` newest first: an entry's since commit is the
+newest that added it or changed its state; a commit where the file did not load interrupts
+nothing, as in `register diff`. `since_when` is the I/O around it: an entry whose state is
+not committed at HEAD, or whose start a shallow clone lacks, has no since; the pin is
+sources.yaml's at the since commit.
 """
 
 from __future__ import annotations

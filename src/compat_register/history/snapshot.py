@@ -1,9 +1,8 @@
 """One register file's text -> its summary: what `changes` compares, as plain JSON data.
 
-Pure: a file is summarised from its text alone (no sources.yaml, no git), so the summary of
-a blob is the same in every commit that holds it and can be cached under its blob id.
-Prose is kept as a digest with every in-prose citation token blanked, so that `fix` or
-`bump` re-pointing a citation in a note is a citation move, not a prose edit.
+Pure and from the text alone, so a blob's summary can be cached under its id. Prose is
+kept as a digest with in-prose citations blanked: a `fix` or `bump` re-pointing one is a
+citation move, not a prose edit.
 """
 
 from __future__ import annotations

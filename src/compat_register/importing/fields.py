@@ -1,9 +1,8 @@
 """A read page's bullets turned into a register's fields, in the schema's order (pure).
 
-The state of an entry is taken only from what the page says (its word, as
-`vocabulary.STATE_WORDS` writes it, or `— done` after the effort size); where it says
-nothing, the entry is left without one and listed in `Imported.unstated`, for the register
-file to say so and `register check` to report.
+A state is taken only from what the page says (`vocabulary.STATE_WORDS`, or `— done` after
+the effort size); an entry without one is listed in `Imported.unstated`, for the file to
+say so and `register check` to report.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """A hand-written register page read into its parts: header, summary, entries of bullets.
 
-Pure: text in, a `Page` out, or a `PageError` that says where the page stops making sense.
-Both shapes of the seed page read alike: the plain text (`•` bullets, `What.` labels, bare
-`META-01 Title` lines) and the Markdown it was written in (`## META-01 Title` headings,
-`-`/`*` bullets, `**What.**` labels, citations in code spans).
+Pure: text in, a `Page` or a located `PageError` out. Both shapes of the seed page read
+alike: plain text (`•` bullets, `What.` labels, `META-01 Title` lines) and Markdown
+(`## META-01 Title`, `-`/`*` bullets, `**What.**`, citations in code spans).
 """
 
 from __future__ import annotations

@@ -1,21 +1,19 @@
 """Pages planned as register files against a registers folder (pure: read texts in).
 
-Each page is read (`page`), made register data (`fields`) and written as text
-(`yamlout`); the text is read back through the loader, which must give the same data, and
-checked against the schema, which finds the entries left without a state. The plan is
-refused, page by page, for what the folder would not take: a subject alias that
-sources.yaml does not know, an ID or prefix another register holds, a file that exists
-(without `force`), two pages aiming at one file.
+Each page is read (`page`), made data (`fields`), written (`yamlout`), read back through
+the loader (it must give the same data) and checked against the schema, which finds the
+entries without a state. A page is refused for what the folder would not take: an unknown
+subject alias, a taken ID or prefix, an existing file (without `force`), a shared target.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..model.diagnostic import Diagnostic
+from ..model.positions import Where
 from ..model.registers import Register, Sources
 from ..reading import schema
 from ..reading.document import LoadError
@@ -149,14 +147,12 @@ _FILE_STEM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
 def _at(file: str, err: PageError, severity: str = "error") -> Diagnostic:
-    return Diagnostic(
-        file=file,
-        line=err.line,
-        col=err.col,
-        severity="error" if severity == "error" else "warning",
+    return Diagnostic.at(
+        Where(file, err.line, err.col),
         id=err.id or "page",
         code="import-page",
         message=err.message,
+        severity="error" if severity == "error" else "warning",
     )
 
 
@@ -233,7 +229,7 @@ def _written(
     unstated = [d for d in found if d.id in imported.unstated and "'state'" in d.message]
     others = [d for d in found if d not in unstated]
     if others:
-        return [_schema_problem(page.file, read, doc.data, d) for d in others]
+        return [_schema_problem(page.file, read, d) for d in others]
     return Planned(
         page=page.file,
         name=stem,
@@ -246,9 +242,7 @@ def _written(
     )
 
 
-def _schema_problem(
-    file: str, read: Page, data: Mapping[str, Any], found: Diagnostic
-) -> Diagnostic:
+def _schema_problem(file: str, read: Page, found: Diagnostic) -> Diagnostic:
     """A schema problem of the register, located at its entry's heading in the page."""
     entry = next((e for e in read.entries if e.id == found.id), None)
     at = entry.at if entry else Spot(1, 1)

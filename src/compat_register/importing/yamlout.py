@@ -1,13 +1,10 @@
-"""Register data written as a register file in the house style (pure: data in, text out).
+"""Register data written as a register file in the house style of registers/meta.yaml
+(pure: data in, text out).
 
-The style of registers/meta.yaml: the schema modeline; keys in the schema's order; a value
-that fits on its key's line written there (plain, or single-quoted when YAML would read a
-plain scalar otherwise: `: `, ` #`, a leading indicator, a number or a boolean); longer
-prose as a folded block scalar (`>-`) wrapped under 100 columns; `value` and `effort` as flow
-mappings when they fit; each citation on one line, single-quoted by DESIGN's rule when its
-quote holds `: ` or ` #`; a blank line before each entry. Whatever cannot be written so
-(a line that starts with a space, a control character) is double-quoted, which holds
-anything. `api.import_pages` reads every text back before writing it.
+Keys in the schema's order; a value on its key's line when it fits (plain, else
+single-quoted), longer prose folded (`>-`) under 100 columns, `value` and `effort` as flow
+mappings, one citation a line, a blank line before each entry; what none of these holds
+is double-quoted. `api.import_pages` reads every text back before writing it.
 """
 
 from __future__ import annotations
@@ -18,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..citations.quoting import one_line, plain_ok, single_quoted, yaml_scalar
+from ..model.display import shortened
 from ..model.vocabulary import RATED
 
 LONGEST = 99
@@ -36,12 +34,9 @@ def register_text(
     unstated: Mapping[str, str] | None = None,
     cues: Mapping[str, str] | None = None,
 ) -> str:
-    """The register file for `data` (keys already in the schema's order).
-
-    `commit` goes in the `subject:` comment; `unstated` (entry ID -> the page's subject
-    bullet) marks the entries written without a state, `cues` (entry ID -> the page's
-    words) says where each state was read.
-    """
+    """The register file for `data` (keys in the schema's order): `commit` in the
+    `subject:` comment, `unstated` (ID -> subject bullet) marking entries without a state,
+    `cues` (ID -> the page's words) saying where each state was read."""
     lines = [MODELINE]
     for key, value in data.items():
         if key == "entries":
@@ -111,13 +106,9 @@ def _status(
     for key, item in value.items():
         field = _field(key, item, indent + 2)
         if key == RATED["status"] and cue:
-            field[0] += f"   # the page: {json.dumps(_shortened(cue), ensure_ascii=False)}"
+            field[0] += f"   # the page: {json.dumps(shortened(cue, 40), ensure_ascii=False)}"
         lines.extend(field)
     return lines
-
-
-def _shortened(text: str, most: int = 40) -> str:
-    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
 
 
 def _small_mapping(key: str, value: Mapping[str, Any], indent: int) -> list[str]:

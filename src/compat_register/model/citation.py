@@ -12,12 +12,9 @@ from .positions import Path_, Where
 
 
 class CitationKey(NamedTuple):
-    """What names one citation of a register set, whatever object holds it: the file it is
-    written in, the scalar holding it there, and which occurrence of its token that is.
-
-    Stages key what they learn about citations (outcomes, planned edits, moved stamps) by
-    it, never by the object's identity, so that a citation read again, or copied by a stage
-    that hands on a new value, is still the same citation."""
+    """What names one citation whatever object holds it: its file, the scalar holding it,
+    and which occurrence of its token. Stages key what they learn by it, never by identity,
+    so a citation read again or copied is still the same citation."""
 
     file: str
     field: Path_
@@ -26,12 +23,9 @@ class CitationKey(NamedTuple):
 
 
 class Citation(NamedTuple):
-    """One citation, listed under `sources:` or found in prose, as written.
-
-    Immutable: `checking.resolve` hands on resolved copies (`resolved`). A named tuple, not a
-    frozen dataclass, whose `__init__` costs five times as much: a large set has tens of
-    thousands of citations, each made twice (read, then resolved).
-    """
+    """One citation, listed under `sources:` or found in prose, as written. Immutable
+    (`resolved` gives a resolved copy); a named tuple, as a frozen dataclass's `__init__`
+    costs five times as much on tens of thousands of citations."""
 
     text: str
     """The citation as written (the compact form; mapping forms are rendered compact)."""

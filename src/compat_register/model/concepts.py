@@ -1,10 +1,9 @@
 """Concepts: the pieces of the specification that entries of several registers describe.
 
-Read from `registers/concepts.yaml`. An entry names its concept (`concept: ID`), so that
-`META-07` (mcpx: traceparent) and `GOMETA-01` (go-sdk: traceparent) sit in one row of the
-matrix (`views.conceptmatrix`). A concept may have a parent (rows group under it), the
-statements of the specification it is about (citations, resolved like every other) and
-the conformance suite's check IDs that measure it.
+Read from `registers/concepts.yaml`. An entry names its concept (`concept: ID`), so
+`META-07` and `GOMETA-01` (both traceparent) share a row of the matrix
+(`views.conceptmatrix`). A concept may have a parent, the statements it is about
+(citations) and the suite's checks that measure it.
 """
 
 from __future__ import annotations

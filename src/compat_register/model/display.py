@@ -1,16 +1,10 @@
 """How a value is shown on a channel that would otherwise obey what it holds.
 
-A register set comes from a pull request: a file name, an ID, a quote or a message may hold
-a line feed (a new line of its own, say a forged workflow command), an escape sequence
-(OSC sets a terminal's title or writes its clipboard, CSI moves the cursor) or a bidi
-control (text that reads in another order than it runs). Each channel gets its escaping:
-
-- a terminal line (`line`): every control character and bidi control as a visible escape,
-  `\\n`, `\\x1b`, `\\u202e`; a tab stays, as code is indented with tabs;
-- a report of several lines (`lines`): the same, the line feeds between lines kept;
-- a JSON string (`json_text`): JSON escapes C0 already; C1 and bidi controls too here.
-
-GitHub's workflow commands have their own rules, in `reporting.report`.
+A value from a pull request may hold a line feed (a forged workflow command), an escape
+sequence or a bidi control. A terminal line (`line`) shows every control as a visible
+escape (`\\n`, `\\x1b`, `\\u202e`; a tab stays), a report (`lines`) keeps its line
+feeds, a JSON string (`json_text`) escapes C1 and bidi controls too. GitHub's workflow
+commands have their own rules, in `reporting.report`.
 """
 
 from __future__ import annotations
@@ -49,5 +43,6 @@ def json_text(text: str) -> str:
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
 
 
-def has_bidi(text: str) -> bool:
-    return any(char in BIDI for char in text)
+def shortened(text: str, most: int) -> str:
+    """`text` cut to at most `most` characters, an ellipsis marking the cut."""
+    return text if len(text) <= most else text[: most - 1].rstrip() + "…"

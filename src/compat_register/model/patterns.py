@@ -1,10 +1,8 @@
 """The patterns a register set writes (link patterns, globs), run in linear time.
 
-Python's `re` backtracks: the link pattern `(a+)+c` against forty `a`s, or a claim glob
-`**a**a**a**a**a**a**a**a**c` (read as `.*a.*a...`) against a long path, runs for hours,
-and a pull request may write either. So each runs in RE2 (google-re2), whose automata
-never backtrack: time linear in the text, whatever the pattern. What RE2 cannot run
-(backreferences, lookaround) is reported where sources.yaml writes it.
+Python's `re` backtracks (`(a+)+c`, or a glob `**a**a**a...c`, runs for hours) and a pull
+request may write either, so each runs in RE2 (google-re2): linear whatever the pattern.
+What RE2 cannot run (backreferences, lookaround) is reported where sources.yaml writes it.
 """
 
 from __future__ import annotations
@@ -51,11 +49,9 @@ def compile_pattern(pattern: str) -> Regex[Any] | str:
 # Globs are translated to RE2 (a linear-time library), not matched by hand: same reading.
 @lru_cache(maxsize=4096)
 def glob_regex(glob: str) -> Regex[Any]:
-    """`glob` as an RE2 pattern of the whole path: `**` crosses folders, `*` and `?` do not.
-
-    The gitignore-style reading: `a/**/b.go` is a/b.go or a/x/y/b.go, never a/xb.go. A glob
-    RE2 cannot hold (over its memory bound) matches nothing: the schema refuses it already.
-    """
+    """`glob` as an RE2 pattern of the whole path, gitignore-style: `**` crosses folders,
+    `*` and `?` do not (`a/**/b.go` is a/b.go or a/x/y/b.go). A glob over RE2's memory
+    bound matches nothing: the schema refuses it already."""
     compiled = compile_pattern("".join(_glob_parts(glob)))
     return _NOTHING if isinstance(compiled, str) else compiled
 

@@ -107,21 +107,10 @@ class Sources:
         return source.title if source is not None and source.title else alias
 
 
-PROSE_FIELDS: dict[Path_, str] = {
-    ("what",): "what",
-    ("where",): "where_text",
-    ("status", "note"): "status.note",
-    ("value", "note"): "value.note",
-    ("effort", "note"): "effort.note",
-    ("risk",): "risk",
-    ("detail",): "detail",
-    ("next",): "next_step",
-}
-"""An entry's prose fields (besides each note's `text`): their path in the YAML entry ->
-the `Entry` attribute holding them. Scanned for references and in-prose citations; titles
-are not prose. The paths are the schema's (`vocabulary.PROSE`), in its order."""
-if tuple(PROSE_FIELDS) != PROSE:
-    raise RuntimeError(f"PROSE_FIELDS holds {tuple(PROSE_FIELDS)}, the schema's prose {PROSE}")
+_RENAMED: dict[Path_, str] = {("where",): "where_text", ("next",): "next_step"}
+PROSE_FIELDS = {path: _RENAMED.get(path, ".".join(map(str, path))) for path in PROSE}
+"""An entry's prose fields (the schema's, `vocabulary.PROSE`, in its order; besides each
+note's `text`): their path in the YAML entry -> the `Entry` attribute holding them."""
 
 
 @dataclass

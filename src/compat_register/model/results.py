@@ -1,9 +1,6 @@
-"""What a command hands back: one value carrying its diagnostics and, when it did nothing,
-why (as check-jsonschema's `CheckResult` does).
-
-Every command of `api` returns a `Result`, never a tuple: what it found (the subclass's
-fields), every problem (`diagnostics`), and its refusal (`refused`), so that a shell prints
-one value and decides one exit code.
+"""What a command hands back: one `Result` carrying what it found, its `diagnostics` and,
+when it did nothing, why (`refused`), as check-jsonschema's `CheckResult` does: a shell
+prints one value and decides one exit code.
 """
 
 from __future__ import annotations

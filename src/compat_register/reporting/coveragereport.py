@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..coverage.files import cited_as
-from ..coverage.states import STATES, Coverage, Row, percent
+from ..coverage.states import STATES, Coverage, Row, percent, tally
 from ..model import display
 from ..model.notation import lines_text
 from ..model.registers import Sources
@@ -63,14 +63,6 @@ def shown_rows(coverage: Coverage, revision: str, new_only: bool) -> list[Row]:
     """A revision's rows, only those new or changed with `new_only`."""
     rows = coverage.of(revision)
     return [r for r in rows if r.change.kind != "same"] if new_only else rows
-
-
-def tally(rows: Iterable[Row]) -> dict[str, int]:
-    counts = dict.fromkeys(("statements", *STATES), 0)
-    for row in rows:
-        counts["statements"] += 1
-        counts[row.state] += 1
-    return counts
 
 
 def _by_file(rows: Iterable[Row]) -> dict[str, dict[str, int]]:

@@ -85,11 +85,8 @@ def format_report(
     extra: dict[str, object] | None = None,
     verbose: bool = False,
 ) -> str:
-    """Render diagnostics as `text`, `github` or `json`; the summary line comes last in text.
-
-    In text and github, a run of warnings of one kind on one entry is one line with their
-    count (`collapse_runs`) unless `verbose`; json lists every one, and the counts are of all.
-    """
+    """Render diagnostics as `text`, `github` or `json`, the summary line last in text; in
+    text and github a run of alike warnings is one line (`collapse_runs`) unless `verbose`."""
     if fmt == "json":
         body: dict[str, object] = {
             "summary": {**(summary or {}), **count(diagnostics)},
@@ -274,7 +271,7 @@ def _planned_lines(page: Planned) -> list[str]:
         f"{page.page} -> {page.file}: {counted(page.entries, 'entry')}, {states} from the page"
     ]
     for found in page.unstated:
-        said = _shortened(page.subjects.get(found.id, ""), 72)
+        said = display.shortened(page.subjects.get(found.id, ""), 72)
         where = f"{found.file}:{found.line}:{found.col}"
         lines.append(f"  {where}: {found.id}: needs a state; the page says: “{said}”")
     return lines
@@ -297,10 +294,6 @@ def _planned_data(page: Planned) -> dict[str, object]:
             for d in page.unstated
         ],
     }
-
-
-def _shortened(text: str, most: int) -> str:
-    return text if len(text) <= most else text[: most - 1].rstrip() + "…"
 
 
 # --- cite ---------------------------------------------------------------------------------

@@ -1,10 +1,8 @@
 """The line of requirements.txt that installs compat-register as this copy was installed.
 
-pip records where a distribution came from when it was not a registry (PEP 610's
-`direct_url.json` in the installed metadata): a VCS URL and commit, a local or remote
-archive (wheel or sdist), or a local folder. With no such record the copy came from a
-registry, and the line pins its version. Each line comes with a comment saying what it is
-and what CI needs for it to work there.
+pip's PEP 610 `direct_url.json` says where a copy came from when not a registry (a VCS
+commit, an archive, a local folder); without one, the line pins the registry version.
+Each line comes with a comment on what CI needs for it.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """The files of a new register project, as text (`register init`); nothing here writes.
 
-The templates are in `files/`, stored without leading dots so that package data globs
-ship them; `TARGETS` says where each one goes in a project. A project is set up for one
-engine (`ENGINES`): MkDocs (the register plugin adds the pages) or Zensical (which runs no
-plugin: `register render --out docs` writes the pages into the docs folder first).
+The templates in `files/` are stored without leading dots so package data globs ship
+them; `TARGETS` says where each goes. A project is for one of `ENGINES`: MkDocs (the
+plugin adds the pages) or Zensical (`register render --out docs` writes them first).
 """
 
 from __future__ import annotations
@@ -12,6 +11,7 @@ import datetime
 import json
 from pathlib import Path
 
+from ..citations.quoting import single_quoted
 from ..site.extensions import SEARCH_SEPARATOR, mkdocs_yaml
 from ..site.urls import ASSET_DIR, Layout
 from . import install
@@ -106,7 +106,7 @@ docs_dir: docs
 plugins:
   - search:
       # IDs, paths and file names found as typed (docs/site.md: Search).
-      separator: {_yaml_single(SEARCH_SEPARATOR)}
+      separator: {single_quoted(SEARCH_SEPARATOR)}
 """
 
 
@@ -121,11 +121,6 @@ def requirements(zensical: bool = False) -> str:
     was installed (`install`), and Zensical for a project built with it."""
     lines = install.requirement()
     return lines + "# the site's engine (docs/publishing.md)\nzensical\n" if zensical else lines
-
-
-def _yaml_single(text: str) -> str:
-    """`text` as a YAML single-quoted scalar (a regex keeps its backslashes as written)."""
-    return "'" + text.replace("'", "''") + "'"
 
 
 def _yaml_string(text: str) -> str:

@@ -1,12 +1,10 @@
 """Whether a cached repository is one `register sync` made (`foreign` says why not): the
-files git writes into a bare repository it fetches into, and a config of the keys the
-tool itself sets, with no link and nothing but plain files and folders in it.
+files git writes into a bare repository it fetches into, a config of the tool's own keys,
+no link, nothing but plain files and folders.
 
-A pull request can commit `.register/cache/ALIAS.git` as files, and a CI cache restore
-only adds files: hooks, a config naming a command (`core.fsmonitor`, `core.sshCommand`, a
-credential helper, an `include.path`), alternates borrowing objects from elsewhere, or a
-link out of the project. Such a repository is never read, and the next sync or bump
-removes it (a link itself, never what it points to) and fetches it anew (`cache`).
+A pull request or a CI cache restore can plant hooks, a config naming a command, alternates
+or a link out of the project; such a repository is never read, and the next sync or bump
+removes it (a link itself, not its target) and fetches anew (`cache`).
 """
 
 from __future__ import annotations

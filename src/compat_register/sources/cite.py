@@ -1,10 +1,9 @@
 """Ready-to-paste citations of lines at a source's pin (`register cite`).
 
-Pure: the files come in through a `read(path)` callable (a checkout's text at the pin), so
-nothing here talks to git. A citation is written as a register writes it: the path
-unprefixed when the claims of sources.yaml give it back to this source, else `ALIAS:PATH`;
-a quote from the first cited line that holds text, white space collapsed, shortened with a
-final `…`; the whole as a YAML scalar by DESIGN's rule (`citations.quoting`).
+Pure: files come in through `read(path)`. A citation is written as a register writes it:
+unprefixed when the claims give the path back to this source, else `ALIAS:PATH`; a quote
+from the first cited line with text, collapsed and shortened; the whole a YAML scalar
+(`citations.quoting`).
 """
 
 from __future__ import annotations

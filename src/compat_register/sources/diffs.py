@@ -1,10 +1,6 @@
-"""git's output as data: `git diff -M --unified=0` text -> each file's new path and hunks;
-`git log --raw` text -> the commits and the blobs they changed; `git log -M --raw` and
-`git diff -M --raw` -> what each commit renamed, deleted and added (`Changes`); a raw tree ->
-its blobs.
-
-Pure: `checkout` runs git and hands its output here; `following.remap` maps lines through
-the hunks.
+"""git's output as data: `git diff -M --unified=0` -> each file's new path and hunks;
+`git log --raw` -> commits and the blobs they changed; `git log`/`git diff -M --raw` -> what
+each commit renamed, deleted and added (`Changes`); a raw tree -> its blobs. Pure.
 """
 
 from __future__ import annotations
@@ -21,23 +17,22 @@ _HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 def parse_diff(text: str) -> dict[str, tuple[str | None, list[Hunk]]]:
     """Map each old path in a `git diff -M --unified=0` to (new path or None, hunks)."""
-    # Hunk lines start with '+', '-', ' ' or '\\': only a file header starts with "diff --git".
-    files = re.split(r"^diff --git ", text, flags=re.MULTILINE)[1:]
-    return {old: (new, hunks) for old, new, hunks in map(_parse_file, files) if old is not None}
+    return {
+        old: (new, hunks) for old, new, hunks in map(_parse_file, _files(text)) if old is not None
+    }
 
 
 def parse_new_sides(text: str) -> dict[str, list[Hunk]]:
     """Map each new path in a `git diff --no-renames --unified=0` (added files too) to its
     hunks; a deleted file has no new path and is left out."""
-    files = re.split(r"^diff --git ", text, flags=re.MULTILINE)[1:]
-    return {new: hunks for _, new, hunks in map(_parse_file, files) if new is not None}
+    return {new: hunks for _, new, hunks in map(_parse_file, _files(text)) if new is not None}
 
 
 def parse_added(text: str) -> dict[str, tuple[list[Hunk], dict[int, str]]]:
     """Map each new path in a `git diff --no-renames --unified=0` to its hunks and the text
     of each line it added ({new line number: text})."""
     found: dict[str, tuple[list[Hunk], dict[int, str]]] = {}
-    for chunk in re.split(r"^diff --git ", text, flags=re.MULTILINE)[1:]:
+    for chunk in _files(text):
         _, new, hunks = _parse_file(chunk)
         if new is None or not hunks:
             continue
@@ -56,13 +51,7 @@ def parse_added(text: str) -> dict[str, tuple[list[Hunk], dict[int, str]]]:
 
 def parse_hunks(text: str) -> list[Hunk]:
     """The hunks of a `git diff --unified=0` of one pair of blobs."""
-    found: list[Hunk] = []
-    for line in text.split("\n"):
-        match = _HUNK.match(line)
-        if match:
-            a, b, c, d = match.groups()
-            found.append((int(a), int(b or 1), int(c), int(d or 1)))
-    return found
+    return [_hunk(match) for line in text.split("\n") if (match := _HUNK.match(line))]
 
 
 def parse_patch_log(text: str) -> dict[str, str]:
@@ -74,6 +63,17 @@ def parse_patch_log(text: str) -> dict[str, str]:
     return found
 
 
+def _files(text: str) -> list[str]:
+    """Each file's part of a diff; a hunk line starts with '+', '-', ' ' or '\\', so only a
+    file header starts with "diff --git"."""
+    return re.split(r"^diff --git ", text, flags=re.MULTILINE)[1:]
+
+
+def _hunk(match: re.Match[str]) -> Hunk:
+    a, b, c, d = match.groups()
+    return (int(a), int(b or 1), int(c), int(d or 1))
+
+
 def _parse_file(text: str) -> tuple[str | None, str | None, list[Hunk]]:
     header, *lines = text.split("\n")
     old = new = _header_path(header)
@@ -81,8 +81,7 @@ def _parse_file(text: str) -> tuple[str | None, str | None, list[Hunk]]:
     for line in lines:
         match = _HUNK.match(line)
         if match:
-            a, b, c, d = match.groups()
-            hunks.append((int(a), int(b or 1), int(c), int(d or 1)))
+            hunks.append(_hunk(match))
         elif hunks:
             continue  # inside hunks: a removed line '--- x' is not a header
         elif line.startswith("rename from "):
@@ -120,7 +119,8 @@ _RECORD = "\x1e"
 _FIELD = "\x1f"
 LOG_FORMAT = f"--format={_RECORD}%H{_FIELD}%P{_FIELD}%ct{_FIELD}%s"
 """The `git log` format `parse_log` reads: each commit a record of fields."""
-_RAW = re.compile(r":\d+ \d+ ([0-9a-f]{40}) ([0-9a-f]{40}) [A-Z]\d*\t(.*)")
+_RAW = re.compile(r":\d+ \d+ ([0-9a-f]{40}) ([0-9a-f]{40}) ([A-Z])(\d*)\t([^\t]*)(?:\t(.*))?")
+"""A `--raw` line: old blob, new blob, status, score, path, and a rename's new path."""
 
 
 class LoggedCommit:
@@ -154,7 +154,7 @@ def _logged(record: str) -> LoggedCommit:
     for line in lines:
         raw = _RAW.match(line)
         if raw:
-            changes.append((unquote_path(raw[3]), raw[1], raw[2]))
+            changes.append((unquote_path(raw[5]), raw[1], raw[2]))  # --no-renames: one path
     parent = parents.split()[0] if parents.split() else None
     return LoggedCommit(sha, parent, int(time), subject, changes)
 
@@ -186,9 +186,6 @@ def listed_blobs(out: str) -> dict[str, str]:
     return found
 
 
-_MOVE = re.compile(r":\d+ \d+ ([0-9a-f]{40}) ([0-9a-f]{40}) ([A-Z])(\d*)\t([^\t]*)(?:\t(.*))?")
-
-
 class Changes:
     """What one commit did to files against its first parent (or one diff between two
     commits): renamed {old path: (new path, similarity %, old blob, new blob)}, deleted
@@ -214,7 +211,7 @@ class Changes:
     def read_raw(self, lines: list[str]) -> Changes:
         """Take in the `--raw -M --no-abbrev` lines of this commit (others are skipped)."""
         for line in lines:
-            raw = _MOVE.match(line)
+            raw = _RAW.match(line)
             if raw is None:
                 continue
             old_blob, new_blob, status, score = raw[1], raw[2], raw[3], raw[4]
@@ -228,10 +225,6 @@ class Changes:
             else:
                 self.modified.add(path)
         return self
-
-    def new_paths(self) -> set[str]:
-        """Every path this commit wrote: added, renamed to or modified."""
-        return {*self.added, *(n for n, _, _, _ in self.renamed.values()), *self.modified}
 
 
 RECORD_FORMAT = f"--format={_RECORD}%H"

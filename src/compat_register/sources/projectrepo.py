@@ -17,12 +17,9 @@ from .inputs import require, require_sha
 
 
 def repository_of(folder: Path) -> Path | None:
-    """The work tree of the git repository holding `folder`, or None outside of any.
-
-    Asked of git itself (`rev-parse --show-toplevel`), so that git's own rules apply, such
-    as GIT_CEILING_DIRECTORIES. A repository git refuses to read (one owned by another
-    user, say) raises GitSourceError with git's reason.
-    """
+    """The work tree of the git repository holding `folder`, or None outside of any: asked
+    of git (`rev-parse --show-toplevel`), so its rules apply (GIT_CEILING_DIRECTORIES); a
+    repository git refuses to read raises GitSourceError with git's reason."""
     if not folder.is_dir():
         return None
     try:

@@ -1,9 +1,7 @@
-"""The history between two pins as git tells it: the first-parent commits from one to the
-other and what each did to files, the hunks of the cited files in each, and the hunks of
-one pair of blobs.
+"""The history between two pins as git tells it: the first-parent commits and what each
+did to files, the hunks of the cited files in each, the hunks of a pair of blobs.
 
-`following.follow` walks these steps to carry citations. Every call is one `git` process
-over the whole range (not one per commit or per file), and takes full shas and paths only.
+`following.follow` walks these steps; each call is one `git` over the whole range.
 """
 
 from __future__ import annotations
@@ -34,12 +32,9 @@ _MOST_COMMITS = 20_000
 
 
 def first_parent_steps(checkout: Checkout, old: str, new: str) -> list[Changes] | None:
-    """The commits from `old` (excluded) to `new` along first parents, oldest first, each with
-    what it renamed (git's `-M`, against its first parent), deleted, added and modified.
-
-    None when that chain does not lead back to `old` (`old` is not a first-parent ancestor,
-    or the clone is shallow and lacks the commits between): the caller then has one diff.
-    """
+    """The commits from `old` (excluded) to `new` along first parents, oldest first, each
+    with what it renamed (`-M`), deleted, added and modified; None when the chain does not
+    lead back to `old` (not an ancestor, or a shallow clone): the caller then has one diff."""
     try:
         text = checkout.run_git(
             "log", *_FIRST_PARENT, "--reverse", "--raw", "-M", "--no-abbrev", *_PLAIN,

@@ -1,11 +1,9 @@
 """The same statement across revisions: new, changed (reworded) or the same. Pure.
 
-A statement of a revision is the *same* as one of the revision before when their texts
-are equal once normalised (whitespace, quote styles), under the same heading first, else
-anywhere in that revision (a section moved). One that is not is *changed* when the
-earlier revision has a statement under the same heading of the same page that was not
-matched and reads alike (difflib's ratio at least `ALIKE`: the nearest rewording), and
-*new* otherwise. Every statement of the first revision is new.
+*Same*: equal text once normalised, under the same heading first, else anywhere (a moved
+section). *Changed*: the nearest unmatched statement under the same heading of the page
+reads alike (difflib's ratio at least `ALIKE`). *New* otherwise, and every statement of
+the first revision.
 """
 
 from __future__ import annotations

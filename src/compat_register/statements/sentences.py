@@ -1,10 +1,8 @@
 """Sentences of prose and the BCP 14 keywords in them: pure, on plain text with lines.
 
-A paragraph arrives as pieces of plain text (markup already removed by the Markdown
-parser), each with the source line it is on and whether it is code. This module is
-hand-written because it is not Markdown: the parser says what is text and what is code,
-but no library we use cuts English into sentences (NLTK's punkt would be a 2 MB model for
-the one rule that a period, `!` or `?` before a space and a capital ends a sentence).
+The Markdown parser says what is text and what is code; cutting into sentences is
+hand-written, as no library we use does it (NLTK's punkt: a 2 MB model for the one rule
+that `.`, `!` or `?` before a space and a capital ends a sentence).
 """
 
 from __future__ import annotations
@@ -80,16 +78,12 @@ def sentences(pieces: Sequence[Piece]) -> Iterator[Sentence]:
 
 
 def may_hold_keyword(source: str) -> bool:
-    """Whether the plain text read from `source` (Markdown, MDX, a doc comment) can hold a
-    keyword: False only when none of its sentences can be a statement, so that the text
-    need not be parsed (most paragraphs hold none; parsing is what coverage costs).
+    """Whether the plain text read from `source` can hold a keyword: False only when no
+    sentence can be a statement, so the text need not be parsed (parsing is coverage's cost).
 
-    Exact, not a guess: every letter of the plain text is a letter of the source, in
-    order, but for a numeric character reference (`&#77;`; no named one spells an ASCII
-    capital). So a keyword that is not in the source as it is has a first letter after
-    which the source's next character is dropped or replaced, which is one of
-    `_DROPPED`: `MU**ST**`, `MU<b></b>ST`, `[MU](x)ST`, `MU{/* */}ST`. Word boundaries are
-    not looked at (a superset: `MUSTARD` is parsed for nothing, never missed)."""
+    Exact: the plain text's letters are the source's in order (but for numeric character
+    references), so a keyword not in the source as it is has a letter followed by one of
+    `_DROPPED` (`MU**ST**`, `[MU](x)ST`). A superset: `MUSTARD` is parsed, never missed."""
     return _MAY_HOLD.search(source) is not None
 
 

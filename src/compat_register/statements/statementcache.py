@@ -1,12 +1,9 @@
 """What each file holds, kept between runs: one JSON file under `.register/cache/`.
 
-Reading a page's statements means parsing it as Markdown, which costs some thirty times
-reading it from git; a file at a pin never changes, so its statements are kept by its
-blob id (and the reader that read it): a run whose files are all known reads none of
-them. A cache that does not read (missing, damaged, from another version or other
-readers' versions) is started afresh, and one not of the shape written here (`SHAPE`)
-is dropped with a notice (`storage.jsoncache`); one that cannot be written costs the
-next run time, never the run.
+Parsing a page costs some thirty times reading it from git, and a file at a pin never
+changes, so its statements are kept by blob id (and reader). A cache that does not read,
+or is not of `SHAPE`, is started afresh (`storage.jsoncache`); one that cannot be written
+costs the next run time, never the run.
 """
 
 from __future__ import annotations

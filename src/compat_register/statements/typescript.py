@@ -1,10 +1,9 @@
 """A TypeScript schema's doc comments -> statements (`schema.ts`).
 
-TypeDoc reads a `/** ... */` comment as Markdown and publishes it on the schema page,
-where its MUSTs bind like the prose's, so each comment is read by `markdownpages` as a page
-of its own, on its own lines. Finding the comments and the declaration each documents is
-hand-written: no TypeScript parser runs in Python without Node, and a schema's comments
-and declarations sit on lines of their own, which is all this module relies on.
+TypeDoc publishes each `/** ... */` comment as Markdown, so its MUSTs bind like prose's:
+each is read by `markdownpages` as a page of its own. Finding comments and declarations is
+hand-written: no TypeScript parser runs in Python without Node, and both sit on lines
+of their own.
 """
 
 from __future__ import annotations

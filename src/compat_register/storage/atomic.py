@@ -1,13 +1,10 @@
 """Several files replaced so that all change or none does, even across a kill.
 
-Every new file is written and synced beside its target first, and each old file kept
-(hard-linked) as a backup; only then are the targets replaced, one rename each. An error
-or an interrupt in the process puts back the files already replaced. With a journal
-(`journal.Journal`), what a killed process (SIGKILL, SIGTERM, a power cut) left is finished
-by the next run: see `journal` for which way it goes. Without one (`register init`, the
-caches), the next write of the same file removes what a killed run left beside it
-(`_sweep`): only files of the write's own pattern, `.NAME.PID-TOKEN.tmp` or `.bak`, made by
-a process that has ended.
+Each new file is written and synced beside its target and each old one hard-linked as a
+backup before any target is renamed over; an error puts back what was replaced. With a
+journal, what a killed process left is finished by the next run (`journal`); without one
+(`register init`, the caches), the next write of the file sweeps a dead process's
+`.NAME.PID-TOKEN.tmp` and `.bak` files (`_sweep`).
 """
 
 from __future__ import annotations

@@ -12,10 +12,7 @@ from typing import ClassVar
 
 class RegisterError(Exception):
     """A problem that ends a command, said in one line (no traceback reaches a user).
-
-    `usage`: the command was asked for something it cannot do as asked (an unknown source
-    or ID, an option that needs another): exit 2, as for a usage error; else exit 1.
-    """
+    `usage`: the command cannot do what was asked as asked (exit 2); else exit 1."""
 
     usage: ClassVar[bool] = False
 

@@ -1,23 +1,11 @@
 """The record of a multi-file write in progress, and what the next writer does with it.
 
-`atomic.write_all` writes the record in three states, each an atomic rename of its own:
-
-- `prepared`: the new files and backups are being made beside their targets; no target
-  has changed. Recovery removes them: the set stays wholly old.
-- `committed`: every new file is complete and synced; the targets are being renamed over.
-  Recovery renames the new files still waiting: the set becomes wholly new.
-- `rolling back`: an error stopped the renames and the process puts back the backups.
-  Recovery finishes that: the set becomes wholly old.
-
-So after a kill at any instant the next `recover` leaves the files wholly old or wholly
-new, and the command, run again, does (or finds done) the rest.
-
-A journal may also have been planted (committed into `.register/`, restored by a CI
-cache), so it is trusted for nothing: each file it names is a path relative to one of its
-places (the registers folder, `.register/`), with no `..` and no link on the way, and its
-new file and backup are named by a token beside it. Recovery deletes, renames or restores
-a file only when its bytes hash to what the journal recorded of the bytes it wrote; any
-other file is left in place and named.
+`atomic.write_all` moves it through three states, each one atomic rename: `prepared`
+(recovery removes the new files: wholly old), `committed` (recovery finishes the renames:
+wholly new), `rolling back` (recovery puts the backups back: wholly old). A journal may be
+planted (a commit into `.register/`, a CI cache), so it is trusted for nothing: its paths
+stay inside its places with no `..` or link, and recovery touches a file only when its
+bytes hash to what the journal recorded; any other file is left in place and named.
 """
 
 from __future__ import annotations

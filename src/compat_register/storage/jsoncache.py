@@ -1,12 +1,9 @@
 """A cache kept as one JSON file: used when it is the tool's own, whole, of this version,
-made by these makers and of the shape its writer gives it; else made anew.
+made by these makers and of its writer's shape; else made anew.
 
-What the tool reads back from `.register/` may have been written by anyone, so a file is
-read without following a link, and data of another shape (`shape`) is dropped with a line
-saying so (an info notice), never used: a wrongly typed cache costs a rebuild, not the
-run. A cache of another version or other makers (the tool, the libraries whose output it
-keeps) is started afresh without a word. One that cannot be written costs the next run
-time, never the run: `write` gives a message instead of raising.
+Anyone may have written `.register/`: a file is read without following a link, data of
+another shape is dropped with an info notice (a rebuild, not a failed run), another
+version's or makers' is started afresh silently; `write` gives a message, never raises.
 """
 
 from __future__ import annotations

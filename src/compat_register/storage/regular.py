@@ -1,9 +1,7 @@
 """Bounded reads of regular files: a device, a FIFO or a socket is refused, never read.
 
-A register set comes from a pull request, and git commits a symbolic link to `/dev/zero`
-as readily as a file: reading it would never end, and opening a FIFO would wait forever.
-So the file is opened without blocking (a FIFO's open then returns at once), what was
-opened is asked what it is, and at most `limit` bytes are read from a regular file.
+git commits a link to `/dev/zero` as readily as a file, and opening a FIFO waits forever:
+so a file is opened without blocking, asked what it is, and at most `limit` bytes are read.
 """
 
 from __future__ import annotations
@@ -35,11 +33,9 @@ class Refused(OSError, RegisterError):
 def read_bytes(
     path: Path, limit: int, *, follow: bool = True, within: Sequence[Path] = ()
 ) -> bytes:
-    """The bytes of the regular file at `path`; raises `Refused` for anything else or for
-    more than `limit` bytes, and OSError when it cannot be read. A link to a regular file is
-    followed when `follow`, and then only to a file inside one of `within` when given (a
-    register file linked to `/etc/passwd` is not read); the tool's own files under
-    `.register/` are read with `follow=False`: a link there is refused."""
+    """The bytes of the regular file at `path`; `Refused` for anything else or more than
+    `limit` bytes, OSError when unreadable. A link is followed only when `follow`, and then
+    only to a file inside one of `within` when given (not a register linked to /etc/passwd)."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     fd = _open(path, flags if follow else flags | os.O_NOFOLLOW)
     try:
@@ -101,16 +97,6 @@ def linked_folder(folder: Path, relative: Path | str) -> Path | None:
         if os.path.islink(folder):
             return folder
     return None
-
-
-def kind_of(path: Path) -> str | None:
-    """What `path` is when it is not a regular file (following links), else None; None
-    too for a path that does not exist (opening it says so)."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return None
-    return None if stat.S_ISREG(mode) else not_regular(path, mode)
 
 
 def not_regular(path: Path, mode: int) -> str:

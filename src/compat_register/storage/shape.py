@@ -1,9 +1,7 @@
 """Whether JSON read back from `.register/` has the shape its writer gives it.
 
-What the tool reads back from its own folder may have been written by anyone (a pull
-request commits into it, a CI cache restore adds to it), so each reader states the shape
-of what it wrote as a JSON Schema, and data of any other shape is dropped, never used.
-fastjsonschema compiles the schema to Python once: a yes/no check, fast on large caches.
+Anyone may have written that folder, so each reader states its shape as a JSON Schema and
+other data is dropped, never used; fastjsonschema compiles it once into a fast check.
 """
 
 from __future__ import annotations

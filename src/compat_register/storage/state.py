@@ -1,11 +1,9 @@
 """The tool's own folder, `.register/`: whether this run may use it.
 
-The folder is the tool's, yet a pull request can commit into it and a CI cache restore
-adds to it. So it is used only when it is a real folder of the project (neither it nor
-its `cache/` a link, which would lead every write elsewhere) and git tracks nothing in it
-(a file a commit brought is not one the tool wrote). Otherwise nothing in it is read or
-written on this run: a command that only reads says so once and goes on without its
-caches; a command that writes stops, before it changes anything.
+A pull request can commit into it and a CI cache restore adds to it, so it is used only
+when it is a real folder (neither it nor `cache/` a link) and git tracks nothing in it.
+Otherwise nothing in it is read or written: a reading command says so once and runs
+without caches; a writing command stops before it changes anything.
 """
 
 from __future__ import annotations

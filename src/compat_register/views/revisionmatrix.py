@@ -17,12 +17,9 @@ EVENTS = ("added", "changed", "removed")
 def cells(
     revisions: Revisions, order: Sequence[str], index: Mapping[str, int] | None = None
 ) -> list[str]:
-    """One cell per revision of `order` (sources.yaml's, oldest first).
-
-    Without `added` the entry is taken to be in every revision before the first one it
-    names; without `removed`, in every revision after `added`. An entry that records no
-    revision at all is `unrecorded` throughout: the register does not say.
-    """
+    """One cell per revision of `order` (oldest first). Without `added` the entry is in every
+    revision before the first it names, without `removed` in every one after `added`; one
+    that records none is `unrecorded` throughout."""
     if not revisions.recorded:
         return ["unrecorded"] * len(order)
     if index is None:  # `matrix` passes it, made once for every entry
