@@ -92,15 +92,15 @@ def generated_source(repo: Path, files: int) -> Source:
     return Source(repo, sha, "https://github.com/example/peers", texts, "python")
 
 
-def real_source(clone: Path) -> Source:
-    """The Go files of at least 20 lines of a local clone at REAL_COMMIT, read from git."""
+def real_source(clone: Path, commit: str = REAL_COMMIT) -> Source:
+    """The Go files of at least 20 lines of a local clone at `commit`, read from git."""
 
     def git(*args: str) -> str:
         return subprocess.run(
             ["git", "-C", str(clone), *args], check=True, capture_output=True, text=True
         ).stdout
 
-    sha = git("rev-parse", f"{REAL_COMMIT}^{{commit}}").strip()
+    sha = git("rev-parse", f"{commit}^{{commit}}").strip()
     files = {}
     for path in git("ls-tree", "-r", "--name-only", sha).splitlines():
         if path.endswith(".go"):
