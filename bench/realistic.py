@@ -1,5 +1,7 @@
 """The realistic synthetic set: cited files, prose and citations shaped like real registers.
 
+    python bench/realistic.py DIR [--registers N --citations N --files N]
+
 Two sources, each its own git repository: `code` (DIR/repo, Python files under src/) and
 `spec` (DIR/spec, Markdown under docs/, with `**MUST**` and code spans, so quotes match
 only once markup is dropped). Files run from 100 to 3,000 lines (log-uniform: most are a
@@ -13,6 +15,7 @@ its own and other registers, and a range of them.
 
 from __future__ import annotations
 
+import argparse
 import math
 import random
 from pathlib import Path
@@ -196,3 +199,17 @@ def generate_realistic(
         text = register_text(index, registers, entries, pick)
         (out / f"r{index:03d}.yaml").write_text(text, encoding="utf-8")
     return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("dir", type=Path, help="folder to write registers/, repo/, spec/ into")
+    parser.add_argument("--registers", type=int, default=100, help="register files (100)")
+    parser.add_argument("--citations", type=int, default=20_000, help="citations (20000)")
+    parser.add_argument("--files", type=int, default=500, help="files per source (500)")
+    options = parser.parse_args()
+    print(generate_realistic(options.dir, options.registers, options.citations, options.files))
+
+
+if __name__ == "__main__":
+    main()

@@ -2,15 +2,12 @@
 
     python bench/synthetic.py DIR              # writes DIR/registers and DIR/repo
     python bench/synthetic.py DIR --history    # and 500 more commits on top of the pin
-    python bench/synthetic.py DIR --realistic  # cited files and prose the size of real ones
     python bench/synthetic.py --help
 
 Deterministic (fixed seed). The plain set: `registers` register files holding `citations`
 citations in all, half of them quoted, spread over a repository of `files` source files of
-120 lines each. The realistic set (`generate_realistic`): two sources (code in DIR/repo, a
-Markdown specification in DIR/spec) with files of 100 to 3,000 lines; entries with long
-prose holding in-prose citations, references and ranges; compact, prefixed and
-mapping-form citations, quoted and not.
+120 lines each. The realistic set builds on this module (bench/realistic.py, which has
+its own command line).
 """
 
 from __future__ import annotations
@@ -187,21 +184,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--citations", type=int, default=20_000, help="citations (20000)")
     parser.add_argument("--files", type=int, default=2_000, help="files per source (2000)")
     parser.add_argument(
-        "--realistic",
-        action="store_true",
-        help="two sources, files of 100-3000 lines, long prose with in-prose citations",
-    )
-    parser.add_argument(
         "--history", action="store_true", help="add 500 commits on top of the pin (plain set)"
     )
     options = parser.parse_args(argv)
-    from realistic import generate_realistic  # noqa: PLC0415 - it imports this module
-
-    sizes = (options.registers, options.citations, options.files)
-    if options.realistic:
-        registers = generate_realistic(options.dir, *sizes)
-    else:
-        registers = generate(options.dir, *sizes)
+    registers = generate(options.dir, options.registers, options.citations, options.files)
     if options.history:
         add_history(registers.parent / "repo", files=options.files)
     print(registers)

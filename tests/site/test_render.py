@@ -419,3 +419,14 @@ def test_export_to_a_file_replaces_it_whole(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["export", "--registers", str(registers), "-o", str(target)])
     assert result.exit_code == 0, result.output
     assert target.read_text().startswith("{") and list(tmp_path.iterdir()) == [target]
+
+
+@pytest.mark.parametrize("page", ["index", "matrix", "priorities"])
+def test_pages_repeating_the_entries_are_left_out_of_search(
+    page: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each entry is found once, as its register page's section: the overview indexed whole
+    passed Zensical's limit for one search field at 5,000 entries (issue 36)."""
+    monkeypatch.chdir(GOLDEN / "concepts")
+    front = rendered(GOLDEN / "concepts")[f"registers/{page}.md"].split("---\n")[1]
+    assert "search:\n  exclude: true\n" in front

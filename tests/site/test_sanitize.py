@@ -8,6 +8,7 @@ import pytest
 
 from compat_register import api
 from compat_register.site import renderer as render
+from compat_register.site import sanitize
 from compat_register.site.sanitize import clean, unexpected
 from pagehtml import hostile, live, to_html
 
@@ -117,3 +118,12 @@ def test_golden_pages_pass_unchanged() -> None:
         assert hostile(html) == [], uri
         assert live(html) == [], uri
         assert unexpected(html) == [], uri
+
+
+def test_pages_converted_in_turn_are_converted_alike() -> None:
+    """One converter serves every page: what one page's conversion leaves (the toc's ids
+    taken, a stashed block) does not reach the next."""
+    page = "# Title\n\n## Entry\n\n```python\nx = 1\n```\n\n<div>raw</div>\n"
+    first = sanitize.to_html(page)
+    assert sanitize.to_html(page) == first
+    assert 'id="entry"' in first

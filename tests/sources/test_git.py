@@ -370,8 +370,7 @@ def test_reading_at_a_pin_never_imports_gitpython(src: GitRepo) -> None:
         "from compat_register.sources.checkout import Checkout\n"
         f"with Checkout(Path({str(src.root)!r})) as checkout:\n"
         f"    assert checkout.resolve({sha[:7]!r}) == {sha!r}\n"
-        "    batch = checkout.batch(checkout.resolve_rev('HEAD'))\n"
-        "    batch.ask(['a.md']); batch.collect()\n"
+        "    checkout.prefetch(checkout.resolve_rev('HEAD'), ['a.md'])\n"
         f"    assert checkout.read_text({sha!r}, 'a.md') == ['a']\n"
         "print(sorted(name for name in sys.modules if name.startswith('git.')))\n"
     )

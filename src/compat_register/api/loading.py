@@ -211,9 +211,8 @@ def verify_at(
 
     environ = os.environ if environ is None else environ
     checkouts = verify.Checkouts(paths, environ)
-    reader = None if offline else verify.background_reader(checkouts, skip)
     with closing(checkouts):
-        checked = check_at(paths, on_register=reader, environ=environ)
+        checked = check_at(paths, environ=environ)
         if against is not None and against[0] not in checked.registers.sources.sources:
             raise verify.PreviewError(f"--against: no source '{against[0]}' in sources.yaml")
         lock = folder.read_lock(paths)

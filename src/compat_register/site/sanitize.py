@@ -23,6 +23,7 @@ empty, so a failure of the Markdown-level escaping stops that writer too.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -207,15 +208,16 @@ def unexpected(page: str) -> list[str]:
     Read twice, and what either reading finds counts. Once as a browser reads it: nh3's
     own parser (html5ever) writes the page back with everything kept (`_KEEP_ALL`), and
     what `clean` then removes from that is found (`<img/src/onerror=...>` is an `onerror`
-    there, as in a browser). Once with `html.parser`, comparing the page with `clean(page)`,
-    for what the first reading cannot keep: an element or a URL scheme `_KEEP_ALL` does not
-    list (`<animate>` in an `<svg>`). Both compare counts of (tag, attribute=value), so how
-    nh3 re-serialises the page (quotes, `<br>`, `text-align:right`) is no difference.
+    there, as in a browser); when `clean` leaves that reading as it is, nothing is. Once
+    with `html.parser`, comparing the page with `clean(page)`, for what the first reading
+    cannot keep: an element or a URL scheme `_KEEP_ALL` does not list (`<animate>` in an
+    `<svg>`). Both compare counts of (tag, attribute=value), so how nh3 re-serialises the
+    page (quotes, `<br>`, `text-align:right`) is no difference.
     """
     canonical = reparsed(page)
-    removed = (_Elements.of(canonical) - _Elements.of(clean(canonical))) + (
-        _Elements.of(page) - _Elements.of(clean(page))
-    )
+    removed = _Elements.of(page) - _Elements.of(clean(page))
+    if (cleaned := clean(canonical)) != canonical:
+        removed += _Elements.of(canonical) - _Elements.of(cleaned)
     return sorted({_describe(item) for item in removed})
 
 
@@ -228,10 +230,15 @@ def unexpected_in_page(page: str) -> list[str]:
 def to_html(page: str) -> str:
     """The HTML Python-Markdown makes of a generated page (front matter aside), with the
     site's extensions."""
-    converter = python_markdown.Markdown(
+    return _converter().reset().convert(_FRONT_MATTER.sub("", page, count=1))
+
+
+@functools.cache
+def _converter() -> python_markdown.Markdown:
+    """One converter for every page (`reset` between them): making one loads every extension."""
+    return python_markdown.Markdown(
         extensions=list(MARKDOWN_EXTENSIONS), extension_configs=MARKDOWN_EXTENSIONS
     )
-    return converter.convert(_FRONT_MATTER.sub("", page, count=1))
 
 
 # YAML front matter, which the site's engine reads as data (MkDocs: `utils.meta`), not Markdown.

@@ -1,9 +1,6 @@
-"""Objects read through `git cat-file --batch`: the protocol, and the two ways we run it.
-
-`CatFile` is one process kept for a repository's life and asked one name (or one chunk of
-names) at a time; `BlobBatch` is one started beside the caller for the files of one commit,
-answering into a temporary file. Both start git through the runner (`sources.git`); what
-they read becomes a `FileText`, `BINARY`, or None (`text_of`).
+"""Objects read through `git cat-file --batch`: one process kept for a repository's life,
+asked one name, or one chunk of names, at a time. It starts git through the runner
+(`sources.git`); what it reads becomes a `FileText`, `BINARY`, or None (`text_of`).
 """
 
 from __future__ import annotations
@@ -11,12 +8,10 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
-import tempfile
-from collections.abc import Iterable, Iterator, MutableMapping
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import IO
 
-from ..checking.safety import check_repo_path
 from . import git
 from .filetext import FileText
 from .git import DamagedRepository, GitSourceError
@@ -84,6 +79,7 @@ class CatFile:
                 for key in chunk:
                     texts[key] = text_of(_answer(reader.stdout))
         except (OSError, ValueError, IndexError) as exc:
+            self.close()  # stopped inside an answer: the next request starts a new reader
             raise GitSourceError(f"git cannot read {self.root}: {exc}") from exc
 
     def close(self) -> None:
@@ -101,55 +97,6 @@ class CatFile:
                 git_dir=self.git_dir,
             )
         return self._process
-
-
-class BlobBatch:
-    """Files at one commit, read by a `git cat-file --batch` that runs beside the caller.
-
-    Paths are asked for as the caller learns them (say, register by register while the rest
-    is still being parsed) and git answers into a temporary file rather than a pipe, so it
-    never waits for the caller to read: the blobs are ready by the time they are needed.
-    `collect` puts them in `texts` (the checkout's cache, where `read_text` finds them).
-    """
-
-    def __init__(self, git_dir: str, root: Path, sha: str, texts: Texts) -> None:
-        self.root, self.sha, self.texts = root, sha, texts
-        self._asked: list[str] = []
-        self._seen: set[str] = set()
-        self._answers = tempfile.TemporaryFile()  # noqa: SIM115 - closed by collect()
-        # A file, not a pipe: git would fill a pipe nobody reads yet, and stall.
-        self._process = git.start(
-            ["cat-file", "--batch"],
-            stdin=subprocess.PIPE,
-            stdout=self._answers,
-            git_dir=git_dir,
-        )
-
-    def ask(self, paths: Iterable[str]) -> None:
-        """Request the files not yet read or asked for; unsafe paths are left to read_text."""
-        wanted = [p for p in paths if p not in self._seen and check_repo_path(p) is None]
-        wanted = [p for p in wanted if (self.sha, p) not in self.texts]
-        self._seen.update(wanted)
-        self._asked.extend(wanted)
-        assert self._process.stdin is not None
-        with contextlib.suppress(BrokenPipeError):  # git died: collect() says so
-            self._process.stdin.write("".join(f"{self.sha}:{p}\n" for p in wanted).encode())
-            self._process.stdin.flush()  # git starts on these now, not when a buffer fills
-
-    def collect(self) -> None:
-        """Wait for git's answers and cache them; on failure nothing is cached."""
-        assert self._process.stdin is not None
-        with contextlib.suppress(BrokenPipeError):
-            self._process.stdin.close()
-        failed = self._process.wait() != 0
-        self._answers.seek(0)
-        out = self._answers.read()
-        self._answers.close()
-        if failed:  # git stopped part way (a damaged pack, say): nothing is cached, and
-            # each file is read on its own by `read_text`, where a bad one fails alone
-            raise GitSourceError(f"git cat-file failed in {self.root}")
-        for path, found in zip(self._asked, _batch_objects(out), strict=True):
-            self.texts[self.sha, path] = text_of(found)
 
 
 def end(process: subprocess.Popen[bytes]) -> None:
@@ -176,23 +123,11 @@ def _answer(stream: IO[bytes]) -> tuple[str, bytes] | None:
     header = stream.readline().split()
     if header[-1:] == [b"missing"]:
         return None
-    data = stream.read(int(header[2]) + 1)[:-1]  # and the newline after
+    size = int(header[2])
+    data = stream.read(size + 1)[:-1]  # and the newline after
+    if len(data) != size:  # git stopped inside the object: it could not unpack it
+        raise ValueError(f"git stopped inside {header[0].decode()}")
     return header[1].decode(), data
-
-
-def _batch_objects(out: bytes) -> Iterator[tuple[str, bytes] | None]:
-    """(type, data) of each answer of `git cat-file --batch`, None for a missing object."""
-    position = 0
-    while position < len(out):
-        end = out.index(b"\n", position)
-        header = out[position:end].split(b" ")
-        if header[-1] == b"missing" or len(header) != 3:
-            position = end + 1
-            yield None
-            continue
-        size = int(header[2])
-        yield header[1].decode(), out[end + 1 : end + 1 + size]
-        position = end + 1 + size + 1
 
 
 def _lines(data: bytes) -> list[str]:

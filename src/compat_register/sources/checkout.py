@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..checking.safety import check_commit, check_repo_path
 from . import git
-from .catfile import BlobBatch, CatFile, Texts, text_of
+from .catfile import CatFile, Texts, text_of
 from .diffs import Hunk, parse_diff
 from .filetext import FileText
 from .git import GitSourceError
@@ -100,9 +100,7 @@ class Checkout:
 
     def prefetch(self, sha: str, paths: Iterable[str]) -> None:
         """Read many files at `sha` in one pass; later `read_text` calls hit the cache."""
-        batch = self.batch(sha)
-        batch.ask(paths)
-        batch.collect()
+        self.read_many((sha, path) for path in paths)
 
     def read_many(self, wanted: Iterable[tuple[str, str]]) -> None:
         """Read many (full commit sha, path) files through the checkout's one `cat-file`,
@@ -116,11 +114,6 @@ class Checkout:
             and check_repo_path(path) is None
         ]
         self._reader.read_many(todo, self._texts)
-
-    def batch(self, sha: str) -> BlobBatch:
-        """Start reading files at `sha` in the background: see `BlobBatch`."""
-        require_sha(sha)
-        return BlobBatch(self.git_dir, self.root, sha, self._texts)
 
     def changed_ranges(
         self, old_sha: str, new_sha: str, path: str

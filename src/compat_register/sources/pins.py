@@ -15,7 +15,6 @@ from ..checking.safety import check_commit, is_local_path
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Source, Sources
 from ..storage.layout import Paths
-from .catfile import BlobBatch
 from .checkout import Checkout
 from .filetext import FileText
 from .git import DamagedRepository, GitSourceError
@@ -43,7 +42,6 @@ class Checkouts:
         self.environ = environ
         self.cache = SourceCache(paths.cache)
         self.pins: dict[str, Pin] = {}
-        self.batches: dict[str, BlobBatch] = {}
 
     def pin(self, source: Source) -> Pin:
         if source.alias not in self.pins:
@@ -75,20 +73,13 @@ class Checkouts:
         return Pin(None, None, f"{'; then '.join(tried)}: {_remedy(source, places, cloned)}")
 
     def ask(self, source: Source, paths: Iterable[str]) -> None:
-        """Start reading files at a source's pin in the background (when it has a checkout)."""
+        """Read files at a source's pin in one pass (when it has a checkout); a failed read
+        is left to `text`, where a bad file fails alone."""
         pin = self.pin(source)
         if pin.checkout is None or pin.sha is None:
             return
-        if source.alias not in self.batches:
-            self.batches[source.alias] = pin.checkout.batch(pin.sha)
-        self.batches[source.alias].ask(paths)
-
-    def collect(self) -> None:
-        """Wait for every background read; a failed one is left to read_text to report."""
-        for batch in self.batches.values():
-            with contextlib.suppress(GitSourceError):
-                batch.collect()
-        self.batches.clear()
+        with contextlib.suppress(GitSourceError):
+            pin.checkout.prefetch(pin.sha, paths)
 
     def text(self, pin: Pin, path: str) -> FileText | None:
         """A file at a pin (read once per run, its quote index built at most once)."""
@@ -105,7 +96,6 @@ class Checkouts:
             ) from err
 
     def close(self) -> None:
-        self.collect()
         for pin in self.pins.values():
             if pin.checkout:
                 pin.checkout.close()

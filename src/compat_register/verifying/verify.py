@@ -7,7 +7,7 @@ blobs through `pins.Checkouts`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -15,7 +15,7 @@ from ..checking.safety import check_commit
 from ..citations.compare import source_kind
 from ..following.follow import Followed, follow
 from ..model.diagnostic import Diagnostic, Severity
-from ..model.registers import Citation, Register, RegisterSet, Source, Sources
+from ..model.registers import Citation, RegisterSet, Source, Sources
 from ..reading.folder import LockText
 from ..sources.git import GitSourceError
 from ..sources.pins import Checkouts, Pin
@@ -42,8 +42,8 @@ def verify_against(
     The citations of ALIAS are followed from the pin to REV through git's diff (as
     `register bump` would move them) and judged there; the `Preview` lists those that
     the move would make stale. REV is a commit, a branch, a tag or `HEAD` of the checkout.
-    `checkouts` may come from the caller, already reading (`background_reader`); the
-    caller then closes them. `lock` is citations.lock as read (`reading.folder.read_lock`).
+    `checkouts` may come from the caller, who then closes them. `lock` is citations.lock
+    as read (`reading.folder.read_lock`).
     """
     skipped = set(skip)
     owned = checkouts is None
@@ -52,7 +52,6 @@ def verify_against(
     try:
         if not offline:
             ask(registers.citations(), registers.sources, checkouts, skipped)
-            checkouts.collect()
         outcomes = [
             _verify_one(citation, registers, checkouts, offline or citation.source in skipped)
             for citation in registers.citations()
@@ -84,20 +83,6 @@ def _in_place_of(outcomes: list[Outcome], others: list[Outcome]) -> list[Outcome
     """The outcomes, those of the citations `others` speak of replaced by theirs."""
     found = {o.citation.key: o for o in others}
     return [found.get(o.citation.key, o) for o in outcomes]
-
-
-def background_reader(
-    checkouts: Checkouts, skip: Iterable[str]
-) -> Callable[[Register, Sources], None]:
-    """A function to call with each register as soon as it is read and its citations
-    resolved: it starts reading the files they cite, so git reads them while the rest of
-    the registers are parsed."""
-    skipped = set(skip)
-
-    def read(register: Register, sources: Sources) -> None:
-        ask(register.citations(), sources, checkouts, skipped)
-
-    return read
 
 
 def ask(
