@@ -327,7 +327,7 @@ def in_process_follow(
     """The least CPU time of `follow` alone over the register set's citations."""
     from compat_register import api  # noqa: PLC0415 - the bench's own process
 
-    loaded = api.check(registers)
+    loaded = api.check(registers, api.Settings.read())
     citations = [c for c in loaded.registers.citations() if c.repo_path]
     return min(_cpu(lambda: follow(checkout, old, new, citations))[0] for _ in range(repeat))
 
@@ -338,20 +338,22 @@ def in_process_bump(registers: Path, head: str, repeat: int) -> tuple[float, flo
     loaded: the writer lock, the lock file read, the bump and its report, as `api.bump`
     and the command run them after `check_at` (timed directly: a difference of two runs of
     half a second each would swing by more than what is measured)."""
-    from compat_register.api import loading  # noqa: PLC0415 - the bench's own process
+    from compat_register import api  # noqa: PLC0415 - the bench's own process
+    from compat_register.api import loading  # noqa: PLC0415
     from compat_register.following import bump as bumping  # noqa: PLC0415
     from compat_register.reading import folder  # noqa: PLC0415
     from compat_register.reporting.report import bump_report  # noqa: PLC0415
 
-    paths = loading.project_paths(registers, os.environ)
-    checked = loading.check_at(paths, environ=os.environ)
+    settings = api.Settings.read()
+    paths = loading.project_paths(registers, settings)
+    checked = loading.check_at(paths, settings=settings)
 
     def bump() -> object:
-        with loading.writer_at(paths, "register bump code", os.environ, None):
+        with loading.writer_at(paths, "register bump code", settings, None):
             lock = folder.read_lock(paths)
             result = bumping.bump(
                 checked.registers, checked.documents, paths, lock, "code", head,
-                dry_run=True, environ=os.environ,
+                dry_run=True, settings=settings,
             )  # fmt: skip
         return bump_report(result, True, "text")
 

@@ -83,7 +83,7 @@ class Project:
         path.write_text(path.read_text())
 
     def build(self, last: api.SiteMemory | None = None) -> api.SiteBuilt:
-        return api.build_site(self.root, OPTIONS, last, environ=self.environ)
+        return api.build_site(self.root, OPTIONS, last, api.Settings.read(self.environ))
 
 
 EDITS: list[Callable[[Project], None]] = [
@@ -154,7 +154,7 @@ def test_excerpt_files_written_to_a_folder_are_those_a_build_holds(tmp_path: Pat
     options = dataclasses.replace(OPTIONS, excerpt_folder=folder)
 
     def written(last: api.SiteMemory | None = None) -> api.SiteBuilt:
-        built = api.build_site(project.root, options, last, environ=project.environ)
+        built = api.build_site(project.root, options, last, api.Settings.read(project.environ))
         assert built.site.excerpts == {}
         held = project.build().site
         assert {uri: p.read_text() for uri, p in built.site.excerpt_paths.items()} == held.excerpts
@@ -191,7 +191,7 @@ def test_the_download_is_the_export_and_a_rebuild_dumps_only_what_changed(
     project.register_title()  # a title with `&` and `<` in the JSON
 
     def whole() -> str:
-        registers = api.check(project.root, environ=project.environ).registers
+        registers = api.check(project.root, api.Settings.read(project.environ)).registers
         return json.dumps(export.export(registers), ensure_ascii=False, indent=2) + "\n"
 
     first = project.build()

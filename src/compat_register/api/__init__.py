@@ -17,6 +17,8 @@ from ..site.values import Site as Site
 from ..site.values import SiteOptions as SiteOptions
 from ..site.values import TemplateProblem as TemplateProblem
 from ..storage.errors import RegisterError as RegisterError
+from ..storage.settings import REGISTERS_VARIABLE as REGISTERS_VARIABLE
+from ..storage.settings import Settings as Settings
 from .authoring import MAX_PAGE_BYTES as MAX_PAGE_BYTES
 from .authoring import Cite as Cite
 from .authoring import Imports as Imports
@@ -65,7 +67,6 @@ from .rewriting import fix as fix
 from .rewriting import stamp as stamp
 from .rewriting import sync as sync
 from .shell import DEFAULT_REGISTERS as DEFAULT_REGISTERS
-from .shell import REGISTERS_VARIABLE as REGISTERS_VARIABLE
 from .shell import refuse_links_under as refuse_links_under
 from .shell import registers_folder as registers_folder
 from .shell import write_files as write_files

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import os
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from ..storage import regular
 from ..storage.errors import RegisterError
 from ..storage.journal import Journal
 from ..storage.layout import Paths
+from ..storage.settings import DEFAULTS, Settings
 from .loading import Waiting, project_paths, writer_at
 
 # The stages past checking are imported where used: `register check` and `register export`
@@ -106,6 +106,7 @@ def import_pages(
     name: str | None = None,
     force: bool = False,
     dry_run: bool = False,
+    settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> Imports:
     """`register import PAGE...`: each hand-written page as a register file under `root`.
@@ -113,8 +114,8 @@ def import_pages(
     Every page is planned first; the files are written only when no page has an error,
     all at once or none (`edit.EditError`, having written nothing, when that fails).
     """
-    paths = project_paths(root, None)
-    with writer_at(paths, "register import", None, on_wait) as journal:
+    paths = project_paths(root, settings)
+    with writer_at(paths, "register import", settings, on_wait) as journal:
         return _import_pages(paths, pages, name, force, dry_run, journal)
 
 
@@ -189,16 +190,16 @@ class Cite(Result):
     cited: cites.Cited
 
 
-def cite(root: Path, spec: str, environ: Mapping[str, str] | None = None) -> Cite:
+def cite(root: Path, spec: str, settings: Settings = DEFAULTS) -> Cite:
     """`register cite [ALIAS:]PATH:LINE[-END]`: the citation of those lines at the pin,
     read from the source's checkout or the cache (never the network). Raises
     `cite.CiteError` with one line saying why not (and what to run)."""
     from ..sources import cite as cites
 
-    paths = project_paths(root, environ)
+    paths = project_paths(root, settings)
     sources = _cite_sources(paths)
     named = cites.target(spec, sources)
-    with _pinned(paths, sources, named.source, environ) as (checkout, sha):
+    with _pinned(paths, sources, named.source, settings) as (checkout, sha):
         return Cite(cites.cite(named, _lines(checkout, sha, named.path), sources.claims()))
 
 
@@ -210,7 +211,7 @@ def cite_grep(
     glob: str | None = None,
     limit: int = 20,
     ignore_case: bool = False,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
 ) -> cites.Hits:
     """`register cite ALIAS --grep TEXT [--path GLOB] [--ignore-case]`: one citation per
     line holding TEXT in the source's claimed files at its pin (at most `limit`; all are
@@ -218,11 +219,11 @@ def cite_grep(
     file or folder, unprefixed as a citation writes it) searches there alone."""
     from ..sources import cite as cites
 
-    paths_of_project = project_paths(root, environ)
+    paths_of_project = project_paths(root, settings)
     sources = _cite_sources(paths_of_project)
     alias, place = cites.grep_target(alias, sources)
     claims = sources.claims()
-    with _pinned(paths_of_project, sources, alias, environ) as (checkout, sha):
+    with _pinned(paths_of_project, sources, alias, settings) as (checkout, sha):
         paths = cites.within(cites.claimed(alias, checkout.paths(sha), claims, glob), place)
         checkout.prefetch(sha, paths)
         return cites.grep(
@@ -248,14 +249,14 @@ def _cite_sources(paths: Paths) -> Sources:
 
 @contextmanager
 def _pinned(
-    paths: Paths, sources: Sources, alias: str, environ: Mapping[str, str] | None
+    paths: Paths, sources: Sources, alias: str, settings: Settings
 ) -> Iterator[tuple[Checkout, str]]:
     """The checkout of `alias` and its pinned commit's full sha, closed afterwards."""
     from ..sources import pins
     from ..sources.cite import CiteError
     from ..sources.git import GitSourceError
 
-    checkouts = pins.Checkouts(paths, os.environ if environ is None else environ)
+    checkouts = pins.Checkouts(paths, settings)
     try:
         pin = checkouts.pin(sources.sources[alias])
         if pin.checkout is None or pin.sha is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from contextlib import closing
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -22,6 +22,7 @@ from ..reading.exclusions import read_exclusions
 from ..storage import project, state
 from ..storage.journal import Journal
 from ..storage.layout import Paths
+from ..storage.settings import DEFAULTS, Settings
 
 # The stages past checking are imported where used: `register check` and `register export`
 # need none of them, and a command's start-up is most of its time on a small set.
@@ -46,17 +47,17 @@ class Checked(Result):
         }
 
 
-def check(root: Path, environ: Mapping[str, str] | None = None) -> Checked:
+def check(root: Path, settings: Settings = DEFAULTS) -> Checked:
     """`register check`: load, validate, resolve cross-references. Reads no source (git is asked
     only what `.register/` tracks: `project_paths`)."""
-    return check_at(project_paths(root, environ), environ=environ)
+    return check_at(project_paths(root, settings), settings=settings)
 
 
-def project_paths(root: Path, environ: Mapping[str, str] | None) -> Paths:
+def project_paths(root: Path, settings: Settings) -> Paths:
     """The project's every path, from the registers folder a command was given: made once
     per command here, and handed to the stages (none derives a path of its own); and
     whether this run may use `.register/` (`storage.state`: git is asked what it tracks)."""
-    paths = Paths.of(root, os.environ if environ is None else environ)
+    paths = Paths.of(root, settings.cache)
     tracked, unknown = _tracked(paths.state)
     return replace(paths, refused=state.refusal(paths, tracked, unknown))
 
@@ -86,7 +87,7 @@ Waiting = Callable[[str], None] | None
 def writer(
     root: Path,
     command: str,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> contextlib.AbstractContextManager[Journal]:
     """The project's writer lock, held by every command that writes the registers, the
@@ -94,19 +95,19 @@ def writer(
     writer, finishes what a killed one left, and yields the journal to write through.
     Raises `StorageError` (one line) when the wait runs out or `.register/` may not be
     used (a link, files git tracks)."""
-    return writer_at(project_paths(root, environ), command, environ, on_wait)
+    return writer_at(project_paths(root, settings), command, settings, on_wait)
 
 
 def writer_at(
-    paths: Paths, command: str, environ: Mapping[str, str] | None, on_wait: Waiting
+    paths: Paths, command: str, settings: Settings, on_wait: Waiting
 ) -> contextlib.AbstractContextManager[Journal]:
-    return project.writing(paths, command, os.environ if environ is None else environ, on_wait)
+    return project.writing(paths, command, settings.lock_wait, on_wait)
 
 
 def check_at(
     paths: Paths,
     on_register: Callable[[Register, Sources], None] | None = None,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
 ) -> Checked:
     """Read, resolve citations, check the rules, resolve references and their backlinks.
 
@@ -116,7 +117,7 @@ def check_at(
     use, is a warning (`state_warnings`), finished or mended by no reader.
     """
     loaded = _read(paths, on_register)
-    diagnostics = [*loaded.diagnostics, *state_warnings(paths, environ)]
+    diagnostics = [*loaded.diagnostics, *state_warnings(paths, settings)]
     sources_file = loaded.registers.sources.file
     sources_failed = any(d.file == sources_file and d.severity == "error" for d in diagnostics)
     diagnostics.extend(rules.check(loaded.registers, loaded.documents, sources_failed))
@@ -127,12 +128,12 @@ def check_at(
     return Checked(paths, registers, loaded.documents, diagnostics=diagnostics)
 
 
-def state_warnings(paths: Paths, environ: Mapping[str, str] | None) -> list[Diagnostic]:
+def state_warnings(paths: Paths, settings: Settings) -> list[Diagnostic]:
     """What a command that only reads says of `.register/`: that it is not used on this
     run and why, or that a write was interrupted and what finishes it."""
     if paths.refused is not None:
         return [_warning("state-refused", paths.refused)]
-    line = project.unfinished(paths, os.environ if environ is None else environ)
+    line = project.unfinished(paths, settings.lock_wait)
     return [] if line is None else [_warning("write-interrupted", line)]
 
 
@@ -187,7 +188,7 @@ def verify_citations(
     *,
     skip: Iterable[str] = (),
     offline: bool = False,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
     against: tuple[str, str] | None = None,
 ) -> Verified:
     """`register verify`: everything `check` does, plus every citation at its pinned commit.
@@ -196,23 +197,22 @@ def verify_citations(
     moved to REV (`register verify --against`); raises `verify.PreviewError` when the
     source has no checkout or REV names no commit in it.
     """
-    return verify_at(project_paths(root, environ), skip, offline, environ, against)
+    return verify_at(project_paths(root, settings), skip, offline, settings, against)
 
 
 def verify_at(
     paths: Paths,
     skip: Iterable[str] = (),
     offline: bool = False,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
     against: tuple[str, str] | None = None,
 ) -> Verified:
     from ..following import verify
 
-    environ = os.environ if environ is None else environ
-    checkouts = verify.Checkouts(paths, environ)
+    checkouts = verify.Checkouts(paths, settings)
     reader = None if offline else verify.background_reader(checkouts, skip)
     with closing(checkouts):
-        checked = check_at(paths, on_register=reader, environ=environ)
+        checked = check_at(paths, on_register=reader, settings=settings)
         if against is not None and against[0] not in checked.registers.sources.sources:
             raise verify.PreviewError(f"--against: no source '{against[0]}' in sources.yaml")
         lock = folder.read_lock(paths)
@@ -223,7 +223,7 @@ def verify_at(
             against,
             skip=skip,
             offline=offline,
-            environ=environ,
+            settings=settings,
             checkouts=checkouts,
         )
     all_diagnostics = sort_diagnostics([*checked.diagnostics, *diagnostics])

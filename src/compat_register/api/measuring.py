@@ -3,8 +3,7 @@ citations cover."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ from ..model.results import Result
 from ..reading import folder
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
+from ..storage.settings import DEFAULTS, Settings
 from .loading import project_paths, verify_at
 
 # The stages past checking are imported where used: `register check` and `register export`
@@ -55,7 +55,7 @@ def coverage(
     revisions: Iterable[str] = (),
     *,
     minimum: float | None = None,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
 ) -> Covered:
     """`register coverage [REVISION...]`: the state of every normative statement of each
     revision (cited, excluded, uncovered), read at the pins of the sources whose
@@ -65,8 +65,7 @@ def coverage(
     from ..coverage import run
     from ..sources import pins
 
-    environ = os.environ if environ is None else environ
-    paths = project_paths(root, environ)
+    paths = project_paths(root, settings)
     sources = folder.read_sources(paths, {}, [])
     declared = sources.revisions
     asked = list(dict.fromkeys(revisions))
@@ -75,8 +74,8 @@ def coverage(
             f"no revision {', '.join(unknown)} in sources.yaml ({', '.join(declared)})"
         )
     skip = [alias for alias, source in sources.sources.items() if not source.statements]
-    verified = verify_at(paths, skip, environ=environ)
-    with closing(pins.Checkouts(paths, environ)) as checkouts:
+    verified = verify_at(paths, skip, settings=settings)
+    with closing(pins.Checkouts(paths, settings)) as checkouts:
         cache = paths.statements_cache
         measured = run.measure(verified.registers, verified.outcomes, checkouts, cache)
     shown = [r for r in declared if r in asked] if asked else list(declared)
@@ -89,7 +88,7 @@ def site_coverage(
     paths: Paths,
     registers: RegisterSet,
     outcomes: Sequence[verify.Outcome] | None,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
 ) -> SiteCoverage | None:
     """What the site's Coverage pages show: every statement's state, read at the pins of
     the sources naming statement files, judged by `outcomes` (verify's, of the same set);
@@ -110,8 +109,7 @@ def site_coverage(
         first = unverified[0]
         said = f"{first.citation.source}: its citations were not verified ({first.message})"
         return SiteCoverage(None, problems=[said])
-    environ = os.environ if environ is None else environ
-    with closing(pins.Checkouts(paths, environ)) as checkouts:
+    with closing(pins.Checkouts(paths, settings)) as checkouts:
         measured = run.measure(registers, outcomes, checkouts, paths.statements_cache)
     problems = [d.message for d in measured.diagnostics if d.code == "coverage-unreadable"]
     if problems:

@@ -3,7 +3,6 @@ the excerpt cache, Markdown extensions, edit links, plain pages."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +13,7 @@ from ..model.registers import Sources
 from ..model.results import Result
 from ..site.values import SiteOptions
 from ..storage.layout import Paths
+from ..storage.settings import DEFAULTS, Settings
 from .comparing import since_of
 from .conformance import site_conformance
 from .loading import check, project_paths, verify_at
@@ -44,19 +44,19 @@ def history_head(root: Path) -> str | None:
     return repository.head_of(root)
 
 
-def history(root: Path, environ: Mapping[str, str] | None = None) -> History:
+def history(root: Path, settings: Settings = DEFAULTS) -> History:
     """The history of the registers folder, commit by commit, cached under the cache root
     (`.register/cache/history.json`). Raises `HistoryError` outside a git repository."""
     from ..history import repository
 
-    return repository.read_history(root, project_paths(root, environ).history_cache)
+    return repository.read_history(root, project_paths(root, settings).history_cache)
 
 
 def build_site(
     root: Path,
     options: SiteOptions | None = None,
     last: SiteMemory | None = None,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
 ) -> SiteBuilt:
     """The whole site of the registers under `root`, as values (`register render` writes
     it, the MkDocs plugin hands it to MkDocs): every page, excerpt file, download and asset,
@@ -71,14 +71,13 @@ def build_site(
     from ..site import build
 
     options = options or SiteOptions()
-    environ = os.environ if environ is None else environ
     head = history_head(root) if options.history else None
     key = build.key_of(root, options, head)
-    paths = project_paths(root, environ)  # once: it asks git what `.register/` tracks
-    if last is not None and last.fresh(key, _site_pins(paths, last.sources, options, environ)):
+    paths = project_paths(root, settings)  # once: it asks git what `.register/` tracks
+    if last is not None and last.fresh(key, _site_pins(paths, last.sources, options, settings)):
         return build.Built(last.whole_site(), last)
-    checked = verify_at(paths, offline=not options.verify, environ=environ)
-    pins = _site_pins(paths, checked.registers.sources, options, environ)
+    checked = verify_at(paths, offline=not options.verify, settings=settings)
+    pins = _site_pins(paths, checked.registers.sources, options, settings)
     found, notices = _site_history(root, paths, options)
     dated = since_of(root, checked.registers, None, found.commits) if found else None
     read = build.Read(
@@ -90,7 +89,7 @@ def build_site(
         found,
         notices,
         site_coverage(
-            paths, checked.registers, checked.outcomes if options.verify else None, environ
+            paths, checked.registers, checked.outcomes if options.verify else None, settings
         ),
         site_conformance(checked),
         dated,
@@ -99,7 +98,7 @@ def build_site(
 
 
 def _site_pins(
-    paths: Paths, sources: Sources, options: SiteOptions, environ: Mapping[str, str]
+    paths: Paths, sources: Sources, options: SiteOptions, settings: Settings
 ) -> tuple[tuple[str, str | None], ...] | None:
     """(alias, the sha each source's pin resolves to in its checkout, or None), by alias:
     a checkout that gains the pinned commit (`register sync`), or loses it, changes this.
@@ -108,7 +107,7 @@ def _site_pins(
         return ()
     from ..sources.pins import Checkouts
 
-    checkouts = Checkouts(paths, environ)
+    checkouts = Checkouts(paths, settings)
     try:
         return tuple(
             (alias, checkouts.pin(sources.sources[alias]).sha) for alias in sorted(sources.sources)
@@ -201,13 +200,15 @@ class PlainPages(Result):
     pages: dict[str, str]
 
 
-def render_plain(root: Path, legend: str | None = None) -> PlainPages:
+def render_plain(
+    root: Path, legend: str | None = None, settings: Settings = DEFAULTS
+) -> PlainPages:
     """`register render --plain`: each register as a plain Markdown page in the hand-written
     shape (`<slug>.md`), which `register import` reads back into the same register. Reads
     no checkout. A register whose subject is not a source is left out (check says why)."""
     from ..site.plain import plain_page
 
-    checked = check(root)
+    checked = check(root, settings)
     sources = checked.registers.sources.sources
     pages = {
         f"{register.slug}.md": plain_page(register, sources[register.subject].commit, legend)

@@ -17,6 +17,7 @@ from .shell import (
     no_traceback,
     registers_option,
     require_dir,
+    settings,
     waiting,
 )
 
@@ -103,7 +104,13 @@ def import_command(
     if name is not None and len(pages) != 1:
         raise click.UsageError("--name names the file of one page: give one PAGE")
     result = api.import_pages(
-        registers_dir, pages, name=name, force=force, dry_run=dry_run, on_wait=waiting
+        registers_dir,
+        pages,
+        name=name,
+        force=force,
+        dry_run=dry_run,
+        settings=settings(),
+        on_wait=waiting,
     )
     echo(reporter.import_report(result.planned, result.diagnostics, result.written, fmt))
     sys.exit(1 if result.failed else 0)

@@ -26,6 +26,7 @@ from ..sources.pins import open_moved
 from ..storage.errors import RegisterError
 from ..storage.journal import Journal
 from ..storage.layout import Paths
+from ..storage.settings import Settings
 from . import edit, stamps
 from .edit import Edit, Planned
 from .follow import Followed, every_followed, follow_touched
@@ -104,7 +105,7 @@ def bump(
     rev: str | None = None,
     *,
     dry_run: bool = False,
-    environ: Mapping[str, str],
+    settings: Settings,
     progress: Callable[[str], None] | None = None,
     journal: Journal | None = None,
 ) -> Bump:
@@ -117,7 +118,7 @@ def bump(
             f"no source '{alias}' in sources.yaml ({', '.join(registers.sources.sources)})"
         )
     try:
-        checkout, old, new = open_moved(source, paths, rev, environ, progress)
+        checkout, old, new = open_moved(source, paths, rev, settings, progress)
         with checkout:
             result = _plan(registers, documents, lock, source, checkout, old, new)
     except GitSourceError as err:

@@ -20,6 +20,7 @@ from ..sources.git import GitSourceError
 from ..sources.pins import Checkouts, Pin
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
+from ..storage.settings import Settings
 from . import stamps
 from .follow import Followed, follow
 from .outcome import OUTCOMES, WARNINGS, Outcome, judge, summary  # noqa: F401 - verify.X
@@ -33,7 +34,7 @@ def verify_against(
     *,
     skip: Iterable[str] = (),
     offline: bool = False,
-    environ: Mapping[str, str],
+    settings: Settings,
     checkouts: Checkouts | None = None,
 ) -> tuple[list[Outcome], list[Diagnostic], Preview | None]:
     """Verify every citation: one outcome each, the diagnostics to report, and with
@@ -47,7 +48,7 @@ def verify_against(
     """
     skipped = set(skip)
     owned = checkouts is None
-    checkouts = checkouts or Checkouts(paths, environ)
+    checkouts = checkouts or Checkouts(paths, settings)
     preview = None
     try:
         if not offline:

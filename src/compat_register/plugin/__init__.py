@@ -164,7 +164,8 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
             log.error("registers folder '%s' does not exist", root)
             return files
         try:
-            built = api.build_site(root, self.options(config, files), self.memory)
+            options = self.options(config, files)
+            built = api.build_site(root, options, self.memory, api.Settings.read())
         except api.TemplateProblem as err:
             raise PluginError(f"register plugin: template {err}") from err
         except Exception as err:  # noqa: BLE001 - a traceback is no message for a site's author

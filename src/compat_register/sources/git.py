@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO
 
 from ..storage.errors import RegisterError
+from ..storage.settings import inherited
 
 GIT = "git"
 
@@ -89,7 +90,7 @@ class DamagedRepository(GitSourceError):
 def environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment git runs in: this process's without the caller's repository
     (`CALLERS_REPOSITORY`), `extra` over it, and the hardening (`_SAFE`) over all."""
-    env = {key: value for key, value in os.environ.items() if key not in CALLERS_REPOSITORY}
+    env = {key: value for key, value in inherited().items() if key not in CALLERS_REPOSITORY}
     return {**env, **(extra or {}), **_SAFE}
 
 
