@@ -263,8 +263,7 @@ def _timed_runs(out: Path) -> Run:
 
 
 _TIMED_BUMP = """
-import contextlib, gc, io, os, resource, sys, time
-gc.disable()  # as the console script has it (cli.run)
+import contextlib, io, resource, sys, time
 from compat_register import api, cli
 from compat_register.api import rewriting
 
@@ -288,19 +287,16 @@ def timed_bump(*args, **kwargs):
     return bump(*args, **kwargs)
 rewriting.check_at, api.bump = timed_check, timed_bump
 sys.argv[1:] = ["bump", "code", *sys.argv[3:]]
-end = os._exit
-def timed_exit(code):
+def record():
     wall = time.perf_counter() - marks["enter"][0] - marks["check"][0]
     spent = cpu() - marks["enter"][1] - marks["check"][1]
     with open(out, "a") as file:
         print(wall, spent, file=file)
-    end(code)
-# The console script itself, to its end: it keeps the finished command's frames and ends
-# with os._exit (cli.run), so the loaded registers are never freed one by one; a harness
-# that caught the SystemExit freed them, some 11 ms of CPU the command never spends.
-os._exit = timed_exit
 with contextlib.redirect_stdout(io.StringIO()):
-    cli.run()
+    try:
+        cli.run()  # the console script itself, to its end
+    finally:
+        record()
 """
 """A `register bump` that writes what it spent beyond its start-up (see `timed_inside`)."""
 

@@ -7,11 +7,11 @@ the shells need besides (`shell`); the shells import this package alone, and the
 are the whole of it.
 """
 
-from typing import TYPE_CHECKING
-
 from ..model.diagnostic import Diagnostic as Diagnostic
+from ..site.build import Built as SiteBuilt  # noqa: F401 - the shells annotate with it
 from ..site.layout import ASSET_DIR as ASSET_DIR
 from ..site.layout import Layout as Layout
+from ..site.rebuild import Memory as SiteMemory  # noqa: F401
 from ..site.values import ExtensionConflict as ExtensionConflict
 from ..site.values import Site as Site
 from ..site.values import SiteOptions as SiteOptions
@@ -70,7 +70,3 @@ from .shell import DEFAULT_REGISTERS as DEFAULT_REGISTERS
 from .shell import refuse_links_under as refuse_links_under
 from .shell import registers_folder as registers_folder
 from .shell import write_files as write_files
-
-if TYPE_CHECKING:  # the site's stages load with the first build, not with every command
-    from ..site.build import Built as SiteBuilt  # noqa: F401 - the shells annotate with these
-    from ..site.rebuild import Memory as SiteMemory  # noqa: F401

@@ -7,26 +7,26 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from ..following import edit
+from ..importing import plan as importing
 from ..model.diagnostic import Diagnostic, sort_diagnostics
 from ..model.registers import Sources
 from ..model.results import Result
 from ..reading import folder
 from ..reading.document import Document
+from ..scaffold import project
+from ..sources import cite as cites
+from ..sources import pins
+from ..sources.checkout import Checkout
+from ..sources.cite import CiteError
+from ..sources.git import GitSourceError
 from ..storage import regular
 from ..storage.errors import RegisterError
 from ..storage.journal import Journal
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
 from .loading import Waiting, project_paths, writer_at
-
-# The stages past checking are imported where used: `register check` and `register export`
-# need none of them, and a command's start-up is most of its time on a small set.
-if TYPE_CHECKING:
-    from ..importing import plan as importing_plan
-    from ..sources import cite as cites
-    from ..sources.checkout import Checkout
 
 
 class InitError(RegisterError):
@@ -51,8 +51,6 @@ def init(
     missing), its site built with `engine` (`mkdocs`, or `zensical`: docs/publishing.md),
     and return the paths written. Refuses, writing nothing, when any of them exists, but
     for a run killed midway (`_interrupted`), which it completes."""
-    from ..following import edit
-    from ..scaffold import project
 
     day = today or datetime.date.today()
     texts = project.files(name or _project_name(folder), day, engine)
@@ -95,7 +93,7 @@ MAX_PAGE_BYTES = 4 * 1024 * 1024
 class Imports(Result):
     """What `register import` planned, and whether it wrote the files."""
 
-    planned: list[importing_plan.Planned]
+    planned: list[importing.Planned]
     written: bool = False
 
 
@@ -127,8 +125,6 @@ def _import_pages(
     dry_run: bool,
     journal: Journal,
 ) -> Imports:
-    from ..following import edit
-    from ..importing import plan as importing
 
     problems: list[Diagnostic] = []
     documents: dict[str, Document] = {}
@@ -152,8 +148,7 @@ def _import_pages(
     return result
 
 
-def _page_text(path: Path, problems: list[Diagnostic]) -> importing_plan.PageText | None:
-    from ..importing import plan as importing
+def _page_text(path: Path, problems: list[Diagnostic]) -> importing.PageText | None:
 
     shown = folder.display_path(path)
     try:
@@ -194,7 +189,6 @@ def cite(root: Path, spec: str, settings: Settings = DEFAULTS) -> Cite:
     """`register cite [ALIAS:]PATH:LINE[-END]`: the citation of those lines at the pin,
     read from the source's checkout or the cache (never the network). Raises
     `cite.CiteError` with one line saying why not (and what to run)."""
-    from ..sources import cite as cites
 
     paths = project_paths(root, settings)
     sources = _cite_sources(paths)
@@ -217,7 +211,6 @@ def cite_grep(
     line holding TEXT in the source's claimed files at its pin (at most `limit`; all are
     counted); TEXT's case must match unless `ignore_case`. For ALIAS, a claimed path (a
     file or folder, unprefixed as a citation writes it) searches there alone."""
-    from ..sources import cite as cites
 
     paths_of_project = project_paths(root, settings)
     sources = _cite_sources(paths_of_project)
@@ -238,7 +231,6 @@ def cite_grep(
 
 
 def _cite_sources(paths: Paths) -> Sources:
-    from ..sources.cite import CiteError
 
     problems: list[Diagnostic] = []
     sources = folder.read_sources(paths, {}, problems)
@@ -252,9 +244,6 @@ def _pinned(
     paths: Paths, sources: Sources, alias: str, settings: Settings
 ) -> Iterator[tuple[Checkout, str]]:
     """The checkout of `alias` and its pinned commit's full sha, closed afterwards."""
-    from ..sources import pins
-    from ..sources.cite import CiteError
-    from ..sources.git import GitSourceError
 
     checkouts = pins.Checkouts(paths, settings)
     try:
@@ -270,7 +259,6 @@ def _pinned(
 
 def _lines(checkout: Checkout, sha: str, path: str) -> list[str] | None:
     """A file's lines at `sha`, None when it is missing or binary."""
-    from ..sources.git import GitSourceError
 
     try:
         return checkout.read_text(sha, path)

@@ -5,17 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..history import repository, since
+from ..history.repository import Commit
 from ..model.registers import RegisterSet
 from ..model.results import Result
 from ..storage.settings import DEFAULTS, Settings
 from ..views import matrix as view
 from .conformance import recorded_at
 from .loading import check_at, project_paths, verify_at
-
-if TYPE_CHECKING:
-    from ..history.repository import Commit
 
 
 @dataclass
@@ -64,7 +63,6 @@ def since_of(
     "pin"}` when the registers' history says since when it has held its state, else None.
     `commits`, the history already read (a site build's), spares reading it again; None
     when the registers are in no git repository (or git fails: the cells go undated)."""
-    from ..history import repository, since
 
     try:
         if commits is None:

@@ -6,28 +6,23 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterable
-from contextlib import closing
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..checking import references, resolve, rules
+from ..following import verify
 from ..model.diagnostic import Diagnostic, sort_diagnostics
-from ..model.registers import Register, RegisterSet, Sources
+from ..model.registers import RegisterSet
 from ..model.results import Result
 from ..reading import folder
 from ..reading.concepts import read_concepts
 from ..reading.document import Document
 from ..reading.exclusions import read_exclusions
+from ..sources import git
 from ..storage import project, state
 from ..storage.journal import Journal
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
-
-# The stages past checking are imported where used: `register check` and `register export`
-# need none of them, and a command's start-up is most of its time on a small set.
-if TYPE_CHECKING:
-    from ..following import verify
 
 
 @dataclass
@@ -68,7 +63,6 @@ def _tracked(folder: Path) -> tuple[list[str], str | None]:
     it will not read (a bare one planted above the folder, `safe.bareRepository`)."""
     if not os.path.isdir(folder):
         return [], None
-    from ..sources import git
 
     try:  # asked from the project's folder: a `.git` planted in `folder` is not asked
         out = git.run(["ls-files", "-z", "--", folder.name], cwd=folder.parent)
@@ -104,19 +98,11 @@ def writer_at(
     return project.writing(paths, command, settings.lock_wait, on_wait)
 
 
-def check_at(
-    paths: Paths,
-    on_register: Callable[[Register, Sources], None] | None = None,
-    settings: Settings = DEFAULTS,
-) -> Checked:
+def check_at(paths: Paths, settings: Settings = DEFAULTS) -> Checked:
     """Read, resolve citations, check the rules, resolve references and their backlinks.
-
-    `on_register` sees each register as soon as it is read, its citations resolved
-    (verify starts reading the cited files while the next register is parsed). Only
-    reads: a write a killed command left half done, or a `.register/` this run may not
-    use, is a warning (`state_warnings`), finished or mended by no reader.
-    """
-    loaded = _read(paths, on_register)
+    Only reads: a write a killed command left half done, or a `.register/` this run may
+    not use, is a warning (`state_warnings`), finished or mended by no reader."""
+    loaded = _read(paths)
     diagnostics = [*loaded.diagnostics, *state_warnings(paths, settings)]
     sources_file = loaded.registers.sources.file
     sources_failed = any(d.file == sources_file and d.severity == "error" for d in diagnostics)
@@ -143,16 +129,14 @@ def _warning(code: str, line: str) -> Diagnostic:
     return Diagnostic.notice(file, id="register", code=code, message=message, severity="warning")
 
 
-def _read(paths: Paths, on_register: Callable[[Register, Sources], None] | None) -> folder.Loaded:
+def _read(paths: Paths) -> folder.Loaded:
     diagnostics: list[Diagnostic] = []
     documents: dict[str, Document] = {}
     sources = folder.read_sources(paths, documents, diagnostics)
-    registers = []
-    for register in folder.read_registers(paths, documents, diagnostics, sources.links):
-        register = resolve.resolved(register, sources)
-        registers.append(register)
-        if on_register is not None:
-            on_register(register, sources)
+    registers = [
+        resolve.resolved(register, sources)
+        for register in folder.read_registers(paths, documents, diagnostics, sources.links)
+    ]
     exclusions = read_exclusions(paths, documents, diagnostics)
     if exclusions is not None:
         exclusions = resolve.resolved_exclusions(exclusions, sources)
@@ -178,7 +162,6 @@ class Verified(Checked):
 
     @property
     def summary(self) -> dict[str, int]:
-        from ..following import verify
 
         return verify.summary(self.outcomes)
 
@@ -207,25 +190,13 @@ def verify_at(
     settings: Settings = DEFAULTS,
     against: tuple[str, str] | None = None,
 ) -> Verified:
-    from ..following import verify
-
-    checkouts = verify.Checkouts(paths, settings)
-    reader = None if offline else verify.background_reader(checkouts, skip)
-    with closing(checkouts):
-        checked = check_at(paths, on_register=reader, settings=settings)
-        if against is not None and against[0] not in checked.registers.sources.sources:
-            raise verify.PreviewError(f"--against: no source '{against[0]}' in sources.yaml")
-        lock = folder.read_lock(paths)
-        outcomes, diagnostics, preview = verify.verify_against(
-            checked.registers,
-            paths,
-            lock,
-            against,
-            skip=skip,
-            offline=offline,
-            settings=settings,
-            checkouts=checkouts,
-        )
+    checked = check_at(paths, settings)
+    if against is not None and against[0] not in checked.registers.sources.sources:
+        raise verify.PreviewError(f"--against: no source '{against[0]}' in sources.yaml")
+    lock = folder.read_lock(paths)
+    outcomes, diagnostics, preview = verify.verify_against(
+        checked.registers, paths, lock, against, skip=skip, offline=offline, settings=settings
+    )
     all_diagnostics = sort_diagnostics([*checked.diagnostics, *diagnostics])
     return Verified(
         paths,

@@ -7,23 +7,19 @@ from collections.abc import Iterable, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from ..coverage import run
+from ..following import verify
 from ..model.diagnostic import sort_diagnostics
 from ..model.registers import RegisterSet
 from ..model.results import Result
 from ..reading import folder
+from ..site.coverage import SiteCoverage
+from ..sources import pins
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
 from .loading import project_paths, verify_at
-
-# The stages past checking are imported where used: `register check` and `register export`
-# need none of them, and a command's start-up is most of its time on a small set.
-if TYPE_CHECKING:
-    from ..coverage import run as measure
-    from ..following import verify
-    from ..site.coverage import SiteCoverage
 
 
 class UnknownRevision(RegisterError):
@@ -36,7 +32,7 @@ class UnknownRevision(RegisterError):
 class Covered(Result):
     """What `register coverage` found: every statement's state, and every problem."""
 
-    measured: measure.Measured
+    measured: run.Measured
     registers: RegisterSet
     revisions: list[str]
     """The revisions asked for (every one when none was named), in sources.yaml's order."""
@@ -45,7 +41,6 @@ class Covered(Result):
     def configured(self) -> bool:
         """Whether any source names statement files: without one there is nothing to count
         (and `threshold_problems` says so), so no counts are shown."""
-        from ..coverage import run
 
         return bool(run.statement_sources(self.registers))
 
@@ -62,8 +57,6 @@ def coverage(
     `coverage:` names statement files. Their citations are verified (a stale one covers
     nothing); the other sources' are not read. Below `minimum` percent a revision is an
     error; without it, one with uncovered statements is a warning. Raises UnknownRevision."""
-    from ..coverage import run
-    from ..sources import pins
 
     paths = project_paths(root, settings)
     sources = folder.read_sources(paths, {}, [])
@@ -94,9 +87,6 @@ def site_coverage(
     the sources naming statement files, judged by `outcomes` (verify's, of the same set);
     None when no source names any. Without outcomes (an offline build) nothing is read:
     a citation not verified could not say what it covers."""
-    from ..coverage import run
-    from ..site.coverage import SiteCoverage
-    from ..sources import pins
 
     readers = run.statement_sources(registers)
     if not readers:

@@ -6,12 +6,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..history import repository
+from ..history.repository import Compared, History, HistoryError, NoRepository, read_history
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.registers import Sources
 from ..model.results import Result
+from ..site import build, editing, extensions, sanitize
+from ..site.build import Built as SiteBuilt
+from ..site.jinja import PACKAGED_TEMPLATES
+from ..site.plain import plain_page
+from ..site.rebuild import Memory as SiteMemory
 from ..site.values import SiteOptions
+from ..sources.pins import Checkouts
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
 from .comparing import since_of
@@ -19,19 +27,11 @@ from .conformance import site_conformance
 from .loading import check, project_paths, verify_at
 from .measuring import site_coverage
 
-# The stages past checking are imported where used: `register check` and `register export`
-# need none of them, and a command's start-up is most of its time on a small set.
-if TYPE_CHECKING:
-    from ..history.repository import Compared, History
-    from ..site.build import Built as SiteBuilt
-    from ..site.rebuild import Memory as SiteMemory
-
 
 def diff(root: Path, old_rev: str | None = None, new_rev: str | None = None) -> Compared:
     """`register diff [REV1 [REV2]]`: the registers at REV1 (default HEAD) against REV2
     (default: the working tree). Raises `HistoryError` (one line) when the registers are
     in no git repository or a revision names no commit."""
-    from ..history import repository
 
     return repository.compare(root, old_rev, new_rev)
 
@@ -39,7 +39,6 @@ def diff(root: Path, old_rev: str | None = None, new_rev: str | None = None) -> 
 def history_head(root: Path) -> str | None:
     """The commit the registers' history ends at (HEAD of the repository holding them), or
     None outside a git repository: what a site compares to know its Changes page is current."""
-    from ..history import repository
 
     return repository.head_of(root)
 
@@ -47,7 +46,6 @@ def history_head(root: Path) -> str | None:
 def history(root: Path, settings: Settings = DEFAULTS) -> History:
     """The history of the registers folder, commit by commit, cached under the cache root
     (`.register/cache/history.json`). Raises `HistoryError` outside a git repository."""
-    from ..history import repository
 
     return repository.read_history(root, project_paths(root, settings).history_cache)
 
@@ -68,7 +66,6 @@ def build_site(
     inputs changed: the site is the same as a cold build's. Raises `TemplateProblem` when a
     template does not load or render.
     """
-    from ..site import build
 
     options = options or SiteOptions()
     head = history_head(root) if options.history else None
@@ -105,7 +102,6 @@ def _site_pins(
     None when the checkouts cannot be asked (the build then reports why)."""
     if not options.verify:
         return ()
-    from ..sources.pins import Checkouts
 
     checkouts = Checkouts(paths, settings)
     try:
@@ -122,7 +118,6 @@ def _site_history(
     root: Path, paths: Paths, options: SiteOptions
 ) -> tuple[History | None, list[Diagnostic]]:
     """The registers' history for the Changes page, or None and a notice why not."""
-    from ..history.repository import HistoryError, NoRepository, read_history
 
     if not options.history:
         return None, []
@@ -149,7 +144,6 @@ def complete_extensions(names: list[Any], configs: dict[str, dict[str, Any]]) ->
     """Make a site's Markdown extensions (mkdocs.yml's `markdown_extensions` and their
     options) serve the register pages, in place; returns those added. Raises
     `ExtensionConflict` when the site sets an option the pages need to another value."""
-    from ..site import extensions
 
     return extensions.complete(names, configs)
 
@@ -157,14 +151,12 @@ def complete_extensions(names: list[Any], configs: dict[str, dict[str, Any]]) ->
 def extensions_fingerprint(names: Sequence[Any], configs: Mapping[str, Any]) -> str:
     """A stable text naming a site's Markdown extensions and their options: equal texts,
     equal HTML of the same Markdown."""
-    from ..site import extensions
 
     return extensions.fingerprint(names, configs)
 
 
 def clean_html(page: str) -> str:
     """A generated page's HTML kept to the site's allowlist (`site.sanitize`)."""
-    from ..site import sanitize
 
     return sanitize.clean(page)
 
@@ -175,7 +167,6 @@ def site_edit_url(
     """Where the registers folder's files are edited, from a site's `repo_url` and
     `edit_uri` (relative to its docs folder) and where mkdocs.yml (`top`), the docs folder
     and the registers folder are; None when that cannot be told."""
-    from ..site import editing
 
     try:
         docs = docs_dir.resolve().relative_to(top.resolve()).as_posix()
@@ -188,7 +179,6 @@ def site_edit_url(
 def site_watched(root: Path, options: SiteOptions) -> list[Path]:
     """What a live server watches to build the site again: the registers folder and the
     templates (the packaged ones without a site's own)."""
-    from ..site.jinja import PACKAGED_TEMPLATES
 
     return [root, options.templates or PACKAGED_TEMPLATES]
 
@@ -206,7 +196,6 @@ def render_plain(
     """`register render --plain`: each register as a plain Markdown page in the hand-written
     shape (`<slug>.md`), which `register import` reads back into the same register. Reads
     no checkout. A register whose subject is not a source is left out (check says why)."""
-    from ..site.plain import plain_page
 
     checked = check(root, settings)
     sources = checked.registers.sources.sources

@@ -5,14 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..checking import rules
+from ..following import bump as bumping
+from ..following import edit, stamping, verify
+from ..following import fix as fixing
 from ..model.diagnostic import Diagnostic, sort_diagnostics
 from ..model.registers import Citation
 from ..model.results import Result
 from ..reading import folder
 from ..reading.document import Document
+from ..sources import pins
 from ..storage.errors import RegisterError
 from ..storage.journal import Journal
 from ..storage.layout import Paths
@@ -27,13 +30,6 @@ from .loading import (
     verify_at,
     writer_at,
 )
-
-# The stages past checking are imported where used: `register check` and `register export`
-# need none of them, and a command's start-up is most of its time on a small set.
-if TYPE_CHECKING:
-    from ..following import bump as bumping
-    from ..following import edit, verify
-    from ..sources import pins
 
 
 @dataclass
@@ -71,8 +67,6 @@ def fix(root: Path, settings: Settings = DEFAULTS, on_wait: Waiting = None) -> F
 
 
 def _fix(paths: Paths, settings: Settings, journal: Journal) -> Fixed:
-    from ..following import edit
-    from ..following import fix as fixing
 
     verified = verify_at(paths, settings=settings)
     plan = fixing.plan(
@@ -105,7 +99,6 @@ def sync(
     """`register sync`: fetch each source's pinned commit into the cache, but for a source
     whose local checkout already holds it. Reads sources.yaml alone (the register files
     play no part)."""
-    from ..sources import pins
 
     paths = project_paths(root, settings)
     problems: list[Diagnostic] = []
@@ -145,7 +138,6 @@ def bump(
     the move cannot be made and `edit.EditError` when a file cannot be rewritten safely;
     in every failure nothing is written.
     """
-    from ..following import bump as bumping
 
     paths = project_paths(root, settings)
     with writer_at(paths, f"register bump {alias}", settings, on_wait) as journal:
@@ -208,7 +200,6 @@ def stamp(
 def _stamp(
     paths: Paths, ids: Iterable[str], settings: Settings, journal: Journal
 ) -> Stamped:
-    from ..following import edit, stamping
 
     verified = verify_at(paths, settings=settings)
     if verified.check_failed:

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from .. import api
+from ..reporting import diffs
 from ..reporting import report as reporter
 from .group import main
 from .shell import (
@@ -38,8 +39,6 @@ def diff_command(registers_dir: Path, revs: tuple[str, ...], fmt: str) -> None:
     citations added, removed and moved), registers added or removed, and pins moved.
     Exit 1 when a register file does not load at one side (it is reported, located).
     """
-    from ..reporting import diffs  # noqa: PLC0415
-
     if len(revs) > 2:
         raise click.UsageError("at most two revisions: register diff [REV1 [REV2]]")
     require_dir(registers_dir)

@@ -7,14 +7,14 @@ blobs through `pins.Checkouts`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from ..checking.safety import check_commit
 from ..citations.compare import source_kind
 from ..model.diagnostic import Diagnostic, Severity
-from ..model.registers import Citation, Register, RegisterSet, Source, Sources
+from ..model.registers import Citation, RegisterSet, Source, Sources
 from ..reading.folder import LockText
 from ..sources.git import GitSourceError
 from ..sources.pins import Checkouts, Pin
@@ -35,7 +35,6 @@ def verify_against(
     skip: Iterable[str] = (),
     offline: bool = False,
     settings: Settings,
-    checkouts: Checkouts | None = None,
 ) -> tuple[list[Outcome], list[Diagnostic], Preview | None]:
     """Verify every citation: one outcome each, the diagnostics to report, and with
     `against=(ALIAS, REV)` the outcomes of that source's citations as if its pin were at REV.
@@ -43,12 +42,10 @@ def verify_against(
     The citations of ALIAS are followed from the pin to REV through git's diff (as
     `register bump` would move them) and judged there; the `Preview` lists those that
     the move would make stale. REV is a commit, a branch, a tag or `HEAD` of the checkout.
-    `checkouts` may come from the caller, already reading (`background_reader`); the
-    caller then closes them. `lock` is citations.lock as read (`reading.folder.read_lock`).
+    `lock` is citations.lock as read (`reading.folder.read_lock`).
     """
     skipped = set(skip)
-    owned = checkouts is None
-    checkouts = checkouts or Checkouts(paths, settings)
+    checkouts = Checkouts(paths, settings)
     preview = None
     try:
         if not offline:
@@ -62,8 +59,7 @@ def verify_against(
             preview = _preview(registers, checkouts, against, outcomes)
             outcomes = _in_place_of(outcomes, preview.moved)
     finally:
-        if owned:
-            checkouts.close()
+        checkouts.close()
     diagnostics = list(_pin_problems(registers, checkouts, outcomes))
     stamped = _check_stamps(lock, registers.sources, outcomes, preview)
     outcomes, preview, hand_moved = stamped.outcomes, stamped.preview, stamped.hand_moved
@@ -85,20 +81,6 @@ def _in_place_of(outcomes: list[Outcome], others: list[Outcome]) -> list[Outcome
     """The outcomes, those of the citations `others` speak of replaced by theirs."""
     found = {o.citation.key: o for o in others}
     return [found.get(o.citation.key, o) for o in outcomes]
-
-
-def background_reader(
-    checkouts: Checkouts, skip: Iterable[str]
-) -> Callable[[Register, Sources], None]:
-    """A function to call with each register as soon as it is read and its citations
-    resolved: it starts reading the files they cite, so git reads them while the rest of
-    the registers are parsed."""
-    skipped = set(skip)
-
-    def read(register: Register, sources: Sources) -> None:
-        ask(register.citations(), sources, checkouts, skipped)
-
-    return read
 
 
 def ask(
