@@ -125,7 +125,6 @@ def _import_pages(
     dry_run: bool,
     journal: Journal,
 ) -> Imports:
-
     problems: list[Diagnostic] = []
     documents: dict[str, Document] = {}
     sources = folder.read_sources(paths, documents, problems)
@@ -149,7 +148,6 @@ def _import_pages(
 
 
 def _page_text(path: Path, problems: list[Diagnostic]) -> importing.PageText | None:
-
     shown = folder.display_path(path)
     try:
         data = regular.read_bytes(path, MAX_PAGE_BYTES)  # a device or a FIFO is refused
@@ -231,7 +229,6 @@ def cite_grep(
 
 
 def _cite_sources(paths: Paths) -> Sources:
-
     problems: list[Diagnostic] = []
     sources = folder.read_sources(paths, {}, problems)
     if errors := [p for p in problems if p.failing]:

@@ -67,7 +67,6 @@ def fix(root: Path, settings: Settings = DEFAULTS, on_wait: Waiting = None) -> F
 
 
 def _fix(paths: Paths, settings: Settings, journal: Journal) -> Fixed:
-
     verified = verify_at(paths, settings=settings)
     plan = fixing.plan(
         verified.registers,
@@ -200,7 +199,6 @@ def stamp(
 def _stamp(
     paths: Paths, ids: Iterable[str], settings: Settings, journal: Journal
 ) -> Stamped:
-
     verified = verify_at(paths, settings=settings)
     if verified.check_failed:
         refused = needs_clean_set("stamp")
