@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..history import repository
-from ..history.repository import Compared, History, HistoryError, NoRepository, read_history
+from ..history.repository import Compared, History, HistoryError, NoRepository
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.registers import Sources
 from ..model.results import Result
@@ -122,7 +122,7 @@ def _site_history(
     if not options.history:
         return None, []
     try:
-        found = read_history(root, paths.history_cache)
+        found = repository.read_history(root, paths.history_cache)
     except NoRepository as err:
         return None, [_history_notice(root, "no-repository", f"no Changes page: {err}")]
     except HistoryError as err:  # git failed: the site builds, and a strict build says so
