@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
+from compat_register.storage import settings
 from compat_register.storage.lock import DEFAULT_WAIT
 from compat_register.storage.settings import Settings, source_variable
 
@@ -35,3 +37,22 @@ def test_a_wait_that_is_no_number_is_the_default_and_none_is_negative() -> None:
 def test_source_variable() -> None:
     assert source_variable("open-code") == "REGISTER_SOURCE_OPEN_CODE"
     assert source_variable("spec.v2") == "REGISTER_SOURCE_SPEC_V2"
+
+
+def test_no_other_module_reads_the_environment() -> None:
+    """`os.environ`, `os.getenv` and `os.environb` appear in `storage.settings` alone."""
+    package = Path(settings.__file__).parent.parent
+    readers = {
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute | ast.Name | ast.alias)
+        and _named(node) in {"environ", "getenv", "environb", "getenvb"}
+    }
+    assert readers == {"storage/settings.py"}
+
+
+def _named(node: ast.AST) -> str:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else getattr(node, "name", "")
