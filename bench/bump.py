@@ -263,8 +263,7 @@ def _timed_runs(out: Path) -> Run:
 
 
 _TIMED_BUMP = """
-import contextlib, gc, io, os, resource, sys, time
-gc.disable()  # as the console script has it (cli.run)
+import contextlib, io, resource, sys, time
 from compat_register import api, cli
 from compat_register.api import rewriting
 
@@ -288,19 +287,16 @@ def timed_bump(*args, **kwargs):
     return bump(*args, **kwargs)
 rewriting.check_at, api.bump = timed_check, timed_bump
 sys.argv[1:] = ["bump", "code", *sys.argv[3:]]
-end = os._exit
-def timed_exit(code):
+def record():
     wall = time.perf_counter() - marks["enter"][0] - marks["check"][0]
     spent = cpu() - marks["enter"][1] - marks["check"][1]
     with open(out, "a") as file:
         print(wall, spent, file=file)
-    end(code)
-# The console script itself, to its end: it keeps the finished command's frames and ends
-# with os._exit (cli.run), so the loaded registers are never freed one by one; a harness
-# that caught the SystemExit freed them, some 11 ms of CPU the command never spends.
-os._exit = timed_exit
 with contextlib.redirect_stdout(io.StringIO()):
-    cli.run()
+    try:
+        cli.run()  # the console script itself, to its end
+    finally:
+        record()
 """
 """A `register bump` that writes what it spent beyond its start-up (see `timed_inside`)."""
 
@@ -327,7 +323,7 @@ def in_process_follow(
     """The least CPU time of `follow` alone over the register set's citations."""
     from compat_register import api  # noqa: PLC0415 - the bench's own process
 
-    loaded = api.check(registers)
+    loaded = api.check(registers, api.Settings.read())
     citations = [c for c in loaded.registers.citations() if c.repo_path]
     return min(_cpu(lambda: follow(checkout, old, new, citations))[0] for _ in range(repeat))
 
@@ -338,20 +334,22 @@ def in_process_bump(registers: Path, head: str, repeat: int) -> tuple[float, flo
     loaded: the writer lock, the lock file read, the bump and its report, as `api.bump`
     and the command run them after `check_at` (timed directly: a difference of two runs of
     half a second each would swing by more than what is measured)."""
-    from compat_register.api import loading  # noqa: PLC0415 - the bench's own process
+    from compat_register import api  # noqa: PLC0415 - the bench's own process
+    from compat_register.api import loading  # noqa: PLC0415
     from compat_register.reading import folder  # noqa: PLC0415
     from compat_register.reporting.report import bump_report  # noqa: PLC0415
-    from compat_register.rewriting import bump as bumping  # noqa: PLC0415
+    from compat_register.rewriting import bump as bumping  # noqa: PLC0415  # noqa: PLC0415
 
-    paths = loading.project_paths(registers, os.environ)
-    checked = loading.check_at(paths, environ=os.environ)
+    settings = api.Settings.read()
+    paths = loading.project_paths(registers, settings)
+    checked = loading.check_at(paths, settings=settings)
 
     def bump() -> object:
-        with loading.writer_at(paths, "register bump code", os.environ, None):
+        with loading.writer_at(paths, "register bump code", settings, None):
             lock = folder.read_lock(paths)
             result = bumping.bump(
                 checked.registers, checked.documents, paths, lock, "code", head,
-                dry_run=True, environ=os.environ,
+                dry_run=True, settings=settings,
             )  # fmt: skip
         return bump_report(result, True, "text")
 

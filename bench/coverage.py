@@ -121,7 +121,9 @@ def measure(registers: Path, env: dict[str, str], repo: Path, options: argparse.
     texts = {blobs[p]: git(repo, "cat-file", "blob", blobs[p]) for p in files}
     pages = [plain_markdown(texts[blobs[p]]) for p in dict.fromkeys(files) if _is_page(p)]
     verified = api.verify_citations(
-        registers, skip=[a for a in sources.sources if a != "spec"], environ=env
+        registers,
+        skip=[a for a in sources.sources if a != "spec"],
+        settings=api.Settings.read(env),
     )
     paths = Paths.of(registers, env)
     cache = paths.statements_cache
@@ -139,7 +141,7 @@ def measure(registers: Path, env: dict[str, str], repo: Path, options: argparse.
         "floor": lambda: floor(repo, commit, list(files)),
         "cold": lambda: measured(True),
         "warm": lambda: measured(False),
-        "whole command": lambda: api.coverage(registers, environ=env),
+        "whole command": lambda: api.coverage(registers, settings=api.Settings.read(env)),
         "parser floor": lambda: [parse(page) for page in dict.fromkeys(pages)],
     }
     walls: dict[str, list[float]] = {name: [] for name in actions}

@@ -63,7 +63,7 @@ def main() -> None:
     try:
         registers = generate(root, args.registers, args.citations, args.files)
         os.environ["REGISTER_SOURCE_CODE"] = str(root / "repo")
-        result = api.verify_citations(registers)
+        result = api.verify_citations(registers, settings=api.Settings.read())
         renderer = render.Renderer(result.registers, result.outcomes)
         renderer.pages()
         files = renderer.excerpts

@@ -132,7 +132,7 @@ def read(project: Path) -> float:
     from compat_register import api  # noqa: PLC0415 - in the child only
 
     started = time.perf_counter()
-    history = api.history(project / "registers")
+    history = api.history(project / "registers", api.Settings.read())
     assert history.commits and history.notice is None, history.notice
     return time.perf_counter() - started
 

@@ -30,7 +30,7 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="register-bench-"))
     try:
         registers = generate(root, args.registers, args.citations, args.files)
-        result = api.verify_citations(registers, offline=True, environ={})
+        result = api.verify_citations(registers, offline=True)
         pages = list(render.render_site(result.registers, result.outcomes).values())
     finally:
         shutil.rmtree(root, ignore_errors=True)

@@ -183,7 +183,7 @@ def walk(registers: Path, clone: Path, targets: list[str], cited: list[Cited]) -
     state: dict[tuple[str, str, object], Outcome] = {}
     order: list[tuple[str, str, object]] = []
     for target in targets:
-        bumped = api.bump(registers, "up", target, environ=environ)
+        bumped = api.bump(registers, "up", target, settings=api.Settings.read(environ))
         checked, result = bumped.checked, bumped.bump
         if result is None:
             problems = "\n".join(str(d) for d in checked.diagnostics[:5])

@@ -113,10 +113,10 @@ def build_history(tmp_path: Path) -> History:
     text = (history.registers / "t.yaml").read_text(encoding="utf-8")
     project.write("registers/t.yaml", text.replace("handles requests.", "handles every request."))
     commit("prose", "Reword T-01")
-    fixed = api.fix(history.registers, environ={})
+    fixed = api.fix(history.registers)
     assert len(fixed.fixed) == 1, fixed
     commit("fix", "register fix")
-    bumped = api.bump(history.registers, "up", second, environ={}).bump
+    bumped = api.bump(history.registers, "up", second).bump
     assert bumped is not None
     commit("bump", "register bump up")
     text = (history.registers / "t.yaml").read_text(encoding="utf-8")

@@ -278,7 +278,7 @@ def test_the_action_caches_the_folder_the_tool_keeps_its_cache_in(
         env = {"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", **environ}
         env |= {"REGISTERS": registers, "GITHUB_OUTPUT": str(output)}
         subprocess.run(["bash", "-c", where["run"]], env=env, check=True, cwd=tmp_path)
-        wanted = Paths.of(Path(registers), environ).cache
+        wanted = Paths.of(Path(registers), api.Settings.read(environ).cache).cache
         assert output.read_text(encoding="utf-8") == f"cache={wanted}\n"
 
 

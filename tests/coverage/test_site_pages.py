@@ -85,7 +85,7 @@ def test_the_nav_lists_the_coverage_pages_the_build_made(tmp_path: Path) -> None
     options = api.SiteOptions(history=False)
 
     def coverage_nav(options: api.SiteOptions) -> list[dict[str, str]]:
-        site = api.build_site(registers, options, environ=env)
+        site = api.build_site(registers, options, settings=api.Settings.read(env))
         return next(item["Coverage"] for item in site.nav if "Coverage" in item)
 
     assert coverage_nav(options) == [

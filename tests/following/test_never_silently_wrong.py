@@ -143,7 +143,7 @@ def bump_through(root: Path, history: History, targets: list[str]) -> list[Outco
     state: dict[object, Outcome] = {}
     order: list[object] = []
     for target in targets:
-        bumped = api.bump(folder, "up", target, environ=environ)
+        bumped = api.bump(folder, "up", target, settings=api.Settings.read(environ))
         checked, result = bumped.checked, bumped.bump
         assert result is not None, [str(d) for d in checked.diagnostics]
         for followed in result.followed:

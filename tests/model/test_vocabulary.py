@@ -1,12 +1,10 @@
-"""The register's words come from the shipped schema, and every stage reads them there."""
+"""The register's words (`model.vocabulary`'s Literals) are the shipped schema's, in its
+order, and every stage reads them there."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Literal
-
-import pytest
 
 from compat_register.model import vocabulary
 from compat_register.model.registers import PROSE_FIELDS
@@ -30,16 +28,6 @@ def test_each_rated_field_names_the_key_its_schema_requires() -> None:
     assert vocabulary.RATED == {"status": "state", "value": "level", "effort": "size"}
     for field, key in vocabulary.RATED.items():
         assert DEFS[field]["required"] == [key]
-
-
-def test_a_schema_word_the_literal_lacks_stops_the_import() -> None:
-    words = (*vocabulary.STATES, "unknown")
-    with pytest.raises(RuntimeError, match="unknown"):
-        vocabulary._checked(words, vocabulary.State, "states")
-    assert vocabulary._checked(vocabulary.STATES, vocabulary.State, "states") == vocabulary.STATES
-    with pytest.raises(RuntimeError):  # the order is part of the word list (the sort rank)
-        vocabulary._checked(tuple(reversed(words[:4])), vocabulary.State, "states")
-    assert vocabulary._checked(("a",), Literal["a"], "words") == ("a",)
 
 
 def test_every_state_has_a_page_word_that_reads_back() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from compat_register import api
 from compat_register.reading import projectdir as project
+from compat_register.storage.settings import REGISTERS_VARIABLE, Settings
 from conftest import RunLine
 
 
@@ -44,10 +45,10 @@ def test_a_mkdocs_yml_without_the_plugin_is_not_a_project(tmp_path: Path) -> Non
 
 
 def test_explicit_folder_wins_then_the_environment(tmp_path: Path) -> None:
-    env = {project.ENVIRONMENT: "elsewhere"}
+    env = Settings.read({REGISTERS_VARIABLE: "elsewhere"})
     assert project.registers_folder(Path("given"), env, tmp_path) == Path("given")
     assert project.registers_folder(None, env, tmp_path) == Path("elsewhere")
-    assert project.registers_folder(None, {}, tmp_path) is None
+    assert project.registers_folder(None, Settings(), tmp_path) is None
 
 
 def test_check_from_a_subfolder(made: Path, run_line: RunLine, monkeypatch) -> None:
@@ -69,14 +70,14 @@ def test_global_option_and_environment_variable(
     assert run_line(["check"]).exit_code == 2
     result = run_line(["--registers", str(made / "registers"), "check"])
     assert (result.exit_code, result.stdout) == (0, "0 errors, 0 warnings\n"), result.output
-    monkeypatch.setenv(project.ENVIRONMENT, str(made / "registers"))
+    monkeypatch.setenv(REGISTERS_VARIABLE, str(made / "registers"))
     result = run_line(["check"])
     assert (result.exit_code, result.stdout) == (0, "0 errors, 0 warnings\n"), result.output
 
 
 def test_no_project_says_how_to_name_one(run_line: RunLine, monkeypatch, tmp_path) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv(project.ENVIRONMENT, raising=False)
+    monkeypatch.delenv(REGISTERS_VARIABLE, raising=False)
     result = run_line(["verify"])
     assert result.exit_code == 2
     assert "--registers DIR or REGISTER_DIR" in result.output

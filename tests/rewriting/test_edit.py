@@ -234,7 +234,7 @@ def test_export_to_a_missing_directory_is_one_line(
 def test_the_console_script_prints_all_and_exits_with_the_commands_code(
     moved: tuple[Path, GitRepo], command: str, code: int
 ) -> None:
-    # `run` ends the process with os._exit, past the interpreter's own flushing
+    # `run` flushes the output itself, before the interpreter's own flushing
     registers, _ = moved
     args = [command, "--registers", str(registers)]
     script = "from compat_register.cli import run; run()"

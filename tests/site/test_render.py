@@ -40,7 +40,7 @@ UPDATE = os.environ.get("REGISTER_UPDATE_GOLDEN") == "1"
 
 def rendered(case_dir: Path) -> dict[str, str]:
     """The pages of a golden case, verified offline so no checkout changes them."""
-    result = api.verify_citations(Path("registers"), offline=True, environ={})
+    result = api.verify_citations(Path("registers"), offline=True)
     pages = render.render_site(result.registers, result.outcomes)
     assert not result.failed, [d.as_text() for d in result.diagnostics]
     return pages
@@ -309,7 +309,8 @@ def test_excerpt_from_a_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     """A real git repo as the checkout: the excerpt shows the cited lines in context, marked."""
     registers, checkout, sha = with_checkout(tmp_path)
     monkeypatch.chdir(tmp_path)
-    result = api.verify_citations(Path("registers"), environ={"REGISTER_SOURCE_IMPL": checkout})
+    settings = api.Settings.read({"REGISTER_SOURCE_IMPL": checkout})
+    result = api.verify_citations(Path("registers"), settings=settings)
     renderer = render.Renderer(result.registers, result.outcomes)
     page = renderer.pages()["registers/alpha.md"]
     (excerpt,) = renderer.excerpts["registers/alpha/excerpts.html"].excerpts

@@ -112,7 +112,7 @@ def test_unexpected_names_what_clean_removes() -> None:
 
 def test_golden_pages_pass_unchanged() -> None:
     """The pages `register render` writes need no cleaning: Markdown-level escaping holds."""
-    result = api.verify_citations(GOLDEN_REGISTERS, offline=True, environ={})
+    result = api.verify_citations(GOLDEN_REGISTERS, offline=True)
     for uri, text in render.render_site(result.registers, result.outcomes).items():
         html = to_html(text)
         assert hostile(html) == [], uri

@@ -18,8 +18,9 @@ from compat_register.sources import git
 from compat_register.sources import sourcecache as caching
 from compat_register.sources.checkout import Checkout, _plain_git_dir
 from compat_register.sources.git import GitSourceError
-from compat_register.sources.places import locate, source_variable
+from compat_register.sources.places import locate
 from compat_register.sources.sourcecache import SourceCache
+from compat_register.storage.settings import Settings
 from gitrepo import EPOCH, GitRepo, git_env
 
 
@@ -556,7 +557,7 @@ def test_sync_then_read_from_the_cache(src: GitRepo, cache: SourceCache) -> None
     assert cache.sync("spec", src.url, pinned, progress=lines.append) == pinned
     assert any("objects" in line for line in lines)
     assert read_cached(cache, "spec", pinned, "docs/a.md") == ["pinned"]
-    assert locate("spec", None, cache, {}) == cache.repo_dir("spec")
+    assert locate("spec", None, cache, Settings()) == cache.repo_dir("spec")
     assert sorted(p.name for p in cache.root.iterdir()) == ["spec.git", "spec.lock"]
 
 
@@ -616,7 +617,7 @@ def test_sync_of_an_absent_commit_into_an_empty_cache(src: GitRepo, cache: Sourc
         cache.sync("spec", src.url, "f" * 40)
     assert "not found" in one_line(exc)
     assert sorted(p.name for p in cache.root.iterdir()) == ["spec.lock"]
-    assert locate("spec", None, cache, {}) is None
+    assert locate("spec", None, cache, Settings()) is None
 
 
 def test_sync_of_an_absent_repository(tmp_path: Path, cache: SourceCache) -> None:
@@ -641,7 +642,7 @@ def test_interrupted_sync_leaves_no_cache(src: GitRepo, cache: SourceCache) -> N
     with pytest.raises(Interrupted):
         cache.sync("spec", src.url, pinned, progress=interrupt)
     assert sorted(p.name for p in cache.root.iterdir()) == ["spec.lock"]
-    assert locate("spec", None, cache, {}) is None
+    assert locate("spec", None, cache, Settings()) is None
     assert cache.sync("spec", src.url, pinned) == pinned
 
 
@@ -679,7 +680,7 @@ def test_killed_sync_leaves_no_valid_looking_cache(src: GitRepo, cache: SourceCa
     leftovers = sorted(p.name for p in cache.root.iterdir())
     assert "spec.git" not in leftovers
     assert any(name.startswith("spec.git.tmp-") for name in leftovers)
-    assert locate("spec", None, cache, {}) is None
+    assert locate("spec", None, cache, Settings()) is None
     assert cache.sync("spec", src.url, pinned) == pinned  # and cleans up after the dead one
     assert sorted(p.name for p in cache.root.iterdir()) == ["spec.git", "spec.lock"]
 
@@ -747,19 +748,14 @@ def test_fetch_allows_no_other_transport(src: GitRepo, tmp_path: Path) -> None:
 
 def test_locate_order(tmp_path: Path) -> None:
     cache = SourceCache(tmp_path / "cache")
-    assert locate("spec-v2", None, cache, {}) is None
+    assert locate("spec-v2", None, cache, Settings()) is None
     cache.repo_dir("spec-v2").mkdir(parents=True)
-    assert locate("spec-v2", None, cache, {}) == cache.repo_dir("spec-v2")
-    assert locate("spec-v2", "../spec", cache, {}) == Path("../spec")
-    environ = {"REGISTER_SOURCE_SPEC_V2": "/src/spec"}
+    assert locate("spec-v2", None, cache, Settings()) == cache.repo_dir("spec-v2")
+    assert locate("spec-v2", "../spec", cache, Settings()) == Path("../spec")
+    environ = Settings.read({"REGISTER_SOURCE_SPEC_V2": "/src/spec"})
     assert locate("spec-v2", "../spec", cache, environ) == Path("/src/spec")
-    assert locate("spec-v2", "../spec", cache, {"REGISTER_SOURCE_SPEC_V2": ""}) == Path("../spec")
-
-
-def test_source_variable() -> None:
-    assert source_variable("open-code") == "REGISTER_SOURCE_OPEN_CODE"
-    assert source_variable("spec.v2") == "REGISTER_SOURCE_SPEC_V2"
-    assert source_variable("mcpx") == "REGISTER_SOURCE_MCPX"
+    unset = Settings.read({"REGISTER_SOURCE_SPEC_V2": ""})
+    assert locate("spec-v2", "../spec", cache, unset) == Path("../spec")
 
 
 def test_a_relative_local_repo_is_relative_to_the_registers_directory() -> None:
@@ -769,7 +765,7 @@ def test_a_relative_local_repo_is_relative_to_the_registers_directory() -> None:
 
     def repo_of(repo: str) -> str:
         source = Source("up", "Up", repo, "1234567", None, (), Where("s.yaml", 1, 1))
-        return _repo(source, Paths.of(Path("registers"), {}))
+        return _repo(source, Paths.of(Path("registers")))
 
     assert repo_of("../up") == str(Path("registers/../up"))
     assert repo_of("./a:b") == str(Path("registers/a:b"))  # a ':' after a '/': still a path
@@ -794,6 +790,6 @@ def test_a_pin_that_cannot_be_resolved_closes_its_checkout(
     monkeypatch.setattr(Checkout, "resolve", ambiguous)
     monkeypatch.setattr(Checkout, "close", lambda self: closed.append(self.root))
     source = Source("up", "Up", None, "1234567", str(src.root), (), Where("s.yaml", 1, 1))
-    pin = Checkouts(Paths.of(tmp_path, {}), {}).pin(source)
+    pin = Checkouts(Paths.of(tmp_path), Settings()).pin(source)
     assert pin.checkout is None and "ambiguous" in (pin.problem or "")
     assert closed == [src.root]

@@ -9,15 +9,14 @@ from compat_register.storage.layout import Paths, is_register_file, register_fil
 
 def test_the_cache_root() -> None:
     """$REGISTER_CACHE, else `.register/cache` beside the registers folder."""
-    assert Paths.of(Path("registers"), {"REGISTER_CACHE": "/c"}).cache == Path("/c")
-    assert Paths.of(Path("registers"), {}).cache == Path(".register/cache")
-    assert Paths.of(Path("."), {}).cache == Path("../.register/cache")
-    assert Paths.of(Path("/w/site/registers"), {}).cache == Path("/w/site/.register/cache")
-    assert Paths.of(Path("registers"), {"REGISTER_CACHE": ""}).cache == Path(".register/cache")
+    assert Paths.of(Path("registers"), Path("/c")).cache == Path("/c")
+    assert Paths.of(Path("registers")).cache == Path(".register/cache")
+    assert Paths.of(Path(".")).cache == Path("../.register/cache")
+    assert Paths.of(Path("/w/site/registers")).cache == Path("/w/site/.register/cache")
 
 
 def test_every_path_of_a_project() -> None:
-    paths = Paths.of(Path("site/registers"), {})
+    paths = Paths.of(Path("site/registers"))
     assert paths.sources == Path("site/registers/sources.yaml")
     assert paths.lock == Path("site/registers/citations.lock")
     assert paths.register("meta") == Path("site/registers/meta.yaml")
@@ -27,7 +26,7 @@ def test_every_path_of_a_project() -> None:
     assert paths.journal == Path("site/.register/journal.json")
     assert paths.history_cache == Path("site/.register/cache/history.json")
     assert paths.excerpt_cache == Path("site/.register/cache/excerpts")
-    cached = Paths.of(Path("site/registers"), {"REGISTER_CACHE": "/c"})
+    cached = Paths.of(Path("site/registers"), Path("/c"))
     assert cached.history_cache == Path("/c/history.json")
     assert cached.journal == paths.journal  # the journal and the lock stay with the project
 

@@ -21,7 +21,7 @@ import sys, time
 from pathlib import Path
 from compat_register.storage import writers as project
 from compat_register.storage.layout import Paths
-with project.writing(Paths.of(Path(sys.argv[1]), {}), "register bump up", {}):
+with project.writing(Paths.of(Path(sys.argv[1])), "register bump up", 30.0):
     print("held", flush=True)
     time.sleep(float(sys.argv[2]))
 """
@@ -127,8 +127,8 @@ import sys, time
 from pathlib import Path
 from compat_register.storage import writers as project
 from compat_register.storage.layout import Paths
-paths = Paths.of(Path(sys.argv[1]), {})
-with project.writing(paths, "register bump up", {}):
+paths = Paths.of(Path(sys.argv[1]))
+with project.writing(paths, "register bump up", 30.0):
     paths.journal.write_text("{}", "utf-8")  # a write under way
     print("held", flush=True)
     time.sleep(float(sys.argv[2]))

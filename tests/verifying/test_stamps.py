@@ -268,7 +268,7 @@ def test_the_site_shows_changed_and_unstamped(
 
     registers, repo, _ = one_source
     run(["stamp", "--registers", str(registers), "T-02"])
-    result = api.verify_citations(registers, environ={})
+    result = api.verify_citations(registers)
     pages = render.render_site(result.registers, result.outcomes)
     health = pages["registers/health.md"]
     # T-01 cites src/a.go:2 under sources and again in prose: one row, both places.
@@ -279,7 +279,7 @@ def test_the_site_shows_changed_and_unstamped(
     repo.write("src/a.go", CODE.replace("line 8\n", "line eight\n"))
     repo.commit()
     run(["bump", "--registers", str(registers), "up"])
-    result = api.verify_citations(registers, environ={})
+    result = api.verify_citations(registers)
     pages = render.render_site(result.registers, result.outcomes)
     assert "## changed (1)" in pages["registers/health.md"]  # T-02: listed and in prose
     assert "reg-outcome--changed" in pages["registers/t.md"]

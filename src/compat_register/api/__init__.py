@@ -15,8 +15,8 @@ from ..site.values import Site as Site
 from ..site.values import SiteOptions as SiteOptions
 from ..site.values import TemplateProblem as TemplateProblem
 from ..storage.errors import RegisterError as RegisterError
-from .authoring import MAX_PAGE_BYTES as MAX_PAGE_BYTES
-from .authoring import Cite as Cite
+from ..storage.settings import REGISTERS_VARIABLE as REGISTERS_VARIABLE
+from ..storage.settings import Settings as Settings
 from .authoring import Imports as Imports
 from .authoring import InitError as InitError
 from .authoring import Initialised as Initialised
@@ -63,7 +63,6 @@ from .rewriting import fix as fix
 from .rewriting import stamp as stamp
 from .rewriting import sync as sync
 from .shellsupport import DEFAULT_REGISTERS as DEFAULT_REGISTERS
-from .shellsupport import REGISTERS_VARIABLE as REGISTERS_VARIABLE
 from .shellsupport import refuse_links_under as refuse_links_under
 from .shellsupport import registers_folder as registers_folder
 from .shellsupport import write_files as write_files

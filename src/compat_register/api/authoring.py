@@ -3,30 +3,30 @@
 from __future__ import annotations
 
 import datetime
-import os
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from ..importing import plan as importing
 from ..model.diagnostic import Diagnostic, sort_diagnostics
 from ..model.registers import Sources
 from ..model.results import Result
 from ..reading import folder
 from ..reading.document import Document
+from ..rewriting import edit
+from ..scaffold import newproject as project
+from ..sources import cite as cites
+from ..sources import pins
+from ..sources.checkout import Checkout
+from ..sources.cite import CiteError
+from ..sources.git import GitSourceError
 from ..storage import regular
 from ..storage.errors import RegisterError
 from ..storage.journal import Journal
 from ..storage.layout import Paths
+from ..storage.settings import DEFAULTS, Settings
 from .loading import Waiting, project_paths, writer_at
-
-# The stages past checking are imported where used: `register check` and `register export`
-# need none of them, and a command's start-up is most of its time on a small set.
-if TYPE_CHECKING:
-    from ..importing import plan as importing_plan
-    from ..sources import cite as cites
-    from ..sources.checkout import Checkout
 
 
 class InitError(RegisterError):
@@ -51,8 +51,6 @@ def init(
     missing), its site built with `engine` (`mkdocs`, or `zensical`: docs/publishing.md),
     and return the paths written. Refuses, writing nothing, when any of them exists, but
     for a run killed midway (`_interrupted`), which it completes."""
-    from ..rewriting import edit
-    from ..scaffold import newproject as project
 
     day = today or datetime.date.today()
     texts = project.files(name or _project_name(folder), day, engine)
@@ -95,7 +93,7 @@ MAX_PAGE_BYTES = 4 * 1024 * 1024
 class Imports(Result):
     """What `register import` planned, and whether it wrote the files."""
 
-    planned: list[importing_plan.Planned]
+    planned: list[importing.Planned]
     written: bool = False
 
 
@@ -106,6 +104,7 @@ def import_pages(
     name: str | None = None,
     force: bool = False,
     dry_run: bool = False,
+    settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> Imports:
     """`register import PAGE...`: each hand-written page as a register file under `root`.
@@ -113,8 +112,8 @@ def import_pages(
     Every page is planned first; the files are written only when no page has an error,
     all at once or none (`edit.EditError`, having written nothing, when that fails).
     """
-    paths = project_paths(root, None)
-    with writer_at(paths, "register import", None, on_wait) as journal:
+    paths = project_paths(root, settings)
+    with writer_at(paths, "register import", settings, on_wait) as journal:
         return _import_pages(paths, pages, name, force, dry_run, journal)
 
 
@@ -126,9 +125,6 @@ def _import_pages(
     dry_run: bool,
     journal: Journal,
 ) -> Imports:
-    from ..importing import plan as importing
-    from ..rewriting import edit
-
     problems: list[Diagnostic] = []
     documents: dict[str, Document] = {}
     sources = folder.read_sources(paths, documents, problems)
@@ -151,9 +147,7 @@ def _import_pages(
     return result
 
 
-def _page_text(path: Path, problems: list[Diagnostic]) -> importing_plan.PageText | None:
-    from ..importing import plan as importing
-
+def _page_text(path: Path, problems: list[Diagnostic]) -> importing.PageText | None:
     shown = folder.display_path(path)
     try:
         data = regular.read_bytes(path, MAX_PAGE_BYTES)  # a device or a FIFO is refused
@@ -189,16 +183,15 @@ class Cite(Result):
     cited: cites.Cited
 
 
-def cite(root: Path, spec: str, environ: Mapping[str, str] | None = None) -> Cite:
+def cite(root: Path, spec: str, settings: Settings = DEFAULTS) -> Cite:
     """`register cite [ALIAS:]PATH:LINE[-END]`: the citation of those lines at the pin,
     read from the source's checkout or the cache (never the network). Raises
     `cite.CiteError` with one line saying why not (and what to run)."""
-    from ..sources import cite as cites
 
-    paths = project_paths(root, environ)
+    paths = project_paths(root, settings)
     sources = _cite_sources(paths)
     named = cites.target(spec, sources)
-    with _pinned(paths, sources, named.source, environ) as (checkout, sha):
+    with _pinned(paths, sources, named.source, settings) as (checkout, sha):
         return Cite(cites.cite(named, _lines(checkout, sha, named.path), sources.claims()))
 
 
@@ -210,19 +203,18 @@ def cite_grep(
     glob: str | None = None,
     limit: int = 20,
     ignore_case: bool = False,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
 ) -> cites.Hits:
     """`register cite ALIAS --grep TEXT [--path GLOB] [--ignore-case]`: one citation per
     line holding TEXT in the source's claimed files at its pin (at most `limit`; all are
     counted); TEXT's case must match unless `ignore_case`. For ALIAS, a claimed path (a
     file or folder, unprefixed as a citation writes it) searches there alone."""
-    from ..sources import cite as cites
 
-    paths_of_project = project_paths(root, environ)
+    paths_of_project = project_paths(root, settings)
     sources = _cite_sources(paths_of_project)
     alias, place = cites.grep_target(alias, sources)
     claims = sources.claims()
-    with _pinned(paths_of_project, sources, alias, environ) as (checkout, sha):
+    with _pinned(paths_of_project, sources, alias, settings) as (checkout, sha):
         paths = cites.within(cites.claimed(alias, checkout.paths(sha), claims, glob), place)
         checkout.prefetch(sha, paths)
         return cites.grep(
@@ -237,8 +229,6 @@ def cite_grep(
 
 
 def _cite_sources(paths: Paths) -> Sources:
-    from ..sources.cite import CiteError
-
     problems: list[Diagnostic] = []
     sources = folder.read_sources(paths, {}, problems)
     if errors := [p for p in problems if p.failing]:
@@ -248,14 +238,11 @@ def _cite_sources(paths: Paths) -> Sources:
 
 @contextmanager
 def _pinned(
-    paths: Paths, sources: Sources, alias: str, environ: Mapping[str, str] | None
+    paths: Paths, sources: Sources, alias: str, settings: Settings
 ) -> Iterator[tuple[Checkout, str]]:
     """The checkout of `alias` and its pinned commit's full sha, closed afterwards."""
-    from ..sources import pins
-    from ..sources.cite import CiteError
-    from ..sources.git import GitSourceError
 
-    checkouts = pins.Checkouts(paths, os.environ if environ is None else environ)
+    checkouts = pins.Checkouts(paths, settings)
     try:
         pin = checkouts.pin(sources.sources[alias])
         if pin.checkout is None or pin.sha is None:
@@ -269,7 +256,6 @@ def _pinned(
 
 def _lines(checkout: Checkout, sha: str, path: str) -> list[str] | None:
     """A file's lines at `sha`, None when it is missing or binary."""
-    from ..sources.git import GitSourceError
 
     try:
         return checkout.read_text(sha, path)

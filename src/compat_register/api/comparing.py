@@ -3,20 +3,18 @@ subjects, concept by concept."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..history import repository, since
+from ..history.repository import Commit
 from ..model.registers import RegisterSet
 from ..model.results import Result
+from ..storage.settings import DEFAULTS, Settings
 from ..views import conceptmatrix as view
 from .loading import check_at, project_paths, verify_at
 from .recording import recorded_at
-
-if TYPE_CHECKING:
-    from ..history.repository import Commit
 
 
 @dataclass
@@ -38,21 +36,20 @@ def matrix(
     verify: bool = False,
     since: view.SinceOf | None = None,
     dated: bool = False,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
 ) -> Matrixed:
     """`register matrix`: one row per concept, one column per subject. With `verify`, each
     citation is verified first (`register verify`'s checkouts) and a cell resting on a
     stale one says so; `since` dates each cell, and so does `dated` from the registers' git
     history (`since_of`; no dates outside a repository)."""
-    environ = os.environ if environ is None else environ
-    paths = project_paths(root, environ)
+    paths = project_paths(root, settings)
     if not verify:
-        checked = check_at(paths, environ=environ)
+        checked = check_at(paths, settings=settings)
         hook = since or (since_of(root, checked.registers, paths.history_cache) if dated else None)
         records = recorded_at(paths).records
         shown = view.matrix(checked.registers, since=hook, records=records)
         return Matrixed(shown, checked.registers, diagnostics=checked.diagnostics)
-    verified = verify_at(paths, environ=environ)
+    verified = verify_at(paths, settings=settings)
     outcomes = {o.citation.key: o.outcome for o in verified.outcomes}
     hook = since or (since_of(root, verified.registers, paths.history_cache) if dated else None)
     shown = view.matrix(verified.registers, outcomes, hook, records=recorded_at(paths).records)
@@ -66,7 +63,6 @@ def since_of(
     "pin"}` when the registers' history says since when it has held its state, else None.
     `commits`, the history already read (a site build's), spares reading it again; None
     when the registers are in no git repository (or git fails: the cells go undated)."""
-    from ..history import repository, since
 
     try:
         if commits is None:

@@ -5,29 +5,25 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable, Mapping
-from contextlib import closing
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..checking import references, resolve, rules
 from ..concepts.conceptsfile import read_concepts
 from ..model.diagnostic import Diagnostic, sort_diagnostics
-from ..model.registers import Register, RegisterSet, Sources
+from ..model.registers import RegisterSet
 from ..model.results import Result
 from ..reading import folder
 from ..reading.document import Document
 from ..reading.exclusionsfile import read_exclusions
+from ..sources import git
 from ..storage import state
 from ..storage import writers as project
 from ..storage.journal import Journal
 from ..storage.layout import Paths
-
-# The stages past checking are imported where used: `register check` and `register export`
-# need none of them, and a command's start-up is most of its time on a small set.
-if TYPE_CHECKING:
-    from ..verifying import verify
+from ..storage.settings import DEFAULTS, Settings
+from ..verifying import verify
 
 
 @dataclass
@@ -47,17 +43,17 @@ class Checked(Result):
         }
 
 
-def check(root: Path, environ: Mapping[str, str] | None = None) -> Checked:
+def check(root: Path, settings: Settings = DEFAULTS) -> Checked:
     """`register check`: load, validate, resolve cross-references. Reads no source (git is asked
     only what `.register/` tracks: `project_paths`)."""
-    return check_at(project_paths(root, environ), environ=environ)
+    return check_at(project_paths(root, settings), settings=settings)
 
 
-def project_paths(root: Path, environ: Mapping[str, str] | None) -> Paths:
+def project_paths(root: Path, settings: Settings) -> Paths:
     """The project's every path, from the registers folder a command was given: made once
     per command here, and handed to the stages (none derives a path of its own); and
     whether this run may use `.register/` (`storage.state`: git is asked what it tracks)."""
-    paths = Paths.of(root, os.environ if environ is None else environ)
+    paths = Paths.of(root, settings.cache)
     tracked, unknown = _tracked(paths.state)
     return replace(paths, refused=state.refusal(paths, tracked, unknown))
 
@@ -68,7 +64,6 @@ def _tracked(folder: Path) -> tuple[list[str], str | None]:
     it will not read (a bare one planted above the folder, `safe.bareRepository`)."""
     if not os.path.isdir(folder):
         return [], None
-    from ..sources import git
 
     try:  # asked from the project's folder: a `.git` planted in `folder` is not asked
         out = git.run(["ls-files", "-z", "--", folder.name], cwd=folder.parent)
@@ -87,7 +82,7 @@ Waiting = Callable[[str], None] | None
 def writer(
     root: Path,
     command: str,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> contextlib.AbstractContextManager[Journal]:
     """The project's writer lock, held by every command that writes the registers, the
@@ -95,29 +90,21 @@ def writer(
     writer, finishes what a killed one left, and yields the journal to write through.
     Raises `StorageError` (one line) when the wait runs out or `.register/` may not be
     used (a link, files git tracks)."""
-    return writer_at(project_paths(root, environ), command, environ, on_wait)
+    return writer_at(project_paths(root, settings), command, settings, on_wait)
 
 
 def writer_at(
-    paths: Paths, command: str, environ: Mapping[str, str] | None, on_wait: Waiting
+    paths: Paths, command: str, settings: Settings, on_wait: Waiting
 ) -> contextlib.AbstractContextManager[Journal]:
-    return project.writing(paths, command, os.environ if environ is None else environ, on_wait)
+    return project.writing(paths, command, settings.lock_wait, on_wait)
 
 
-def check_at(
-    paths: Paths,
-    on_register: Callable[[Register, Sources], None] | None = None,
-    environ: Mapping[str, str] | None = None,
-) -> Checked:
+def check_at(paths: Paths, settings: Settings = DEFAULTS) -> Checked:
     """Read, resolve citations, check the rules, resolve references and their backlinks.
-
-    `on_register` sees each register as soon as it is read, its citations resolved
-    (verify starts reading the cited files while the next register is parsed). Only
-    reads: a write a killed command left half done, or a `.register/` this run may not
-    use, is a warning (`state_warnings`), finished or mended by no reader.
-    """
-    loaded = _read(paths, on_register)
-    diagnostics = [*loaded.diagnostics, *state_warnings(paths, environ)]
+    Only reads: a write a killed command left half done, or a `.register/` this run may
+    not use, is a warning (`state_warnings`), finished or mended by no reader."""
+    loaded = _read(paths)
+    diagnostics = [*loaded.diagnostics, *state_warnings(paths, settings)]
     sources_file = loaded.registers.sources.file
     sources_failed = any(d.file == sources_file and d.severity == "error" for d in diagnostics)
     diagnostics.extend(rules.check(loaded.registers, loaded.documents, sources_failed))
@@ -128,12 +115,12 @@ def check_at(
     return Checked(paths, registers, loaded.documents, diagnostics=diagnostics)
 
 
-def state_warnings(paths: Paths, environ: Mapping[str, str] | None) -> list[Diagnostic]:
+def state_warnings(paths: Paths, settings: Settings) -> list[Diagnostic]:
     """What a command that only reads says of `.register/`: that it is not used on this
     run and why, or that a write was interrupted and what finishes it."""
     if paths.refused is not None:
         return [_warning("state-refused", paths.refused)]
-    line = project.unfinished(paths, os.environ if environ is None else environ)
+    line = project.unfinished(paths, settings.lock_wait)
     return [] if line is None else [_warning("write-interrupted", line)]
 
 
@@ -143,16 +130,14 @@ def _warning(code: str, line: str) -> Diagnostic:
     return Diagnostic.notice(file, id="register", code=code, message=message, severity="warning")
 
 
-def _read(paths: Paths, on_register: Callable[[Register, Sources], None] | None) -> folder.Loaded:
+def _read(paths: Paths) -> folder.Loaded:
     diagnostics: list[Diagnostic] = []
     documents: dict[str, Document] = {}
     sources = folder.read_sources(paths, documents, diagnostics)
-    registers = []
-    for register in folder.read_registers(paths, documents, diagnostics, sources.links):
-        register = resolve.resolved(register, sources)
-        registers.append(register)
-        if on_register is not None:
-            on_register(register, sources)
+    registers = [
+        resolve.resolved(register, sources)
+        for register in folder.read_registers(paths, documents, diagnostics, sources.links)
+    ]
     exclusions = read_exclusions(paths, documents, diagnostics)
     if exclusions is not None:
         exclusions = resolve.resolved_exclusions(exclusions, sources)
@@ -178,7 +163,6 @@ class Verified(Checked):
 
     @property
     def summary(self) -> dict[str, int]:
-        from ..verifying import verify
 
         return verify.summary(self.outcomes)
 
@@ -188,7 +172,7 @@ def verify_citations(
     *,
     skip: Iterable[str] = (),
     offline: bool = False,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
     against: tuple[str, str] | None = None,
 ) -> Verified:
     """`register verify`: everything `check` does, plus every citation at its pinned commit.
@@ -197,35 +181,23 @@ def verify_citations(
     moved to REV (`register verify --against`); raises `verify.PreviewError` when the
     source has no checkout or REV names no commit in it.
     """
-    return verify_at(project_paths(root, environ), skip, offline, environ, against)
+    return verify_at(project_paths(root, settings), skip, offline, settings, against)
 
 
 def verify_at(
     paths: Paths,
     skip: Iterable[str] = (),
     offline: bool = False,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
     against: tuple[str, str] | None = None,
 ) -> Verified:
-    from ..verifying import verify
-
-    environ = os.environ if environ is None else environ
-    checkouts = verify.Checkouts(paths, environ)
-    with closing(checkouts):
-        checked = check_at(paths, environ=environ)
-        if against is not None and against[0] not in checked.registers.sources.sources:
-            raise verify.PreviewError(f"--against: no source '{against[0]}' in sources.yaml")
-        lock = folder.read_lock(paths)
-        outcomes, diagnostics, preview = verify.verify_against(
-            checked.registers,
-            paths,
-            lock,
-            against,
-            skip=skip,
-            offline=offline,
-            environ=environ,
-            checkouts=checkouts,
-        )
+    checked = check_at(paths, settings)
+    if against is not None and against[0] not in checked.registers.sources.sources:
+        raise verify.PreviewError(f"--against: no source '{against[0]}' in sources.yaml")
+    lock = folder.read_lock(paths)
+    outcomes, diagnostics, preview = verify.verify_against(
+        checked.registers, paths, lock, against, skip=skip, offline=offline, settings=settings
+    )
     all_diagnostics = sort_diagnostics([*checked.diagnostics, *diagnostics])
     return Verified(
         paths,

@@ -3,27 +3,23 @@ citations cover."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from ..coverage import run
+from ..coverage.sitecoverage import SiteCoverage
 from ..model.diagnostic import sort_diagnostics
 from ..model.registers import RegisterSet
 from ..model.results import Result
 from ..reading import folder
+from ..sources import pins
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
+from ..storage.settings import DEFAULTS, Settings
+from ..verifying import verify
 from .loading import project_paths, verify_at
-
-# The stages past checking are imported where used: `register check` and `register export`
-# need none of them, and a command's start-up is most of its time on a small set.
-if TYPE_CHECKING:
-    from ..coverage import run as measure
-    from ..coverage.sitecoverage import SiteCoverage
-    from ..verifying import verify
 
 
 class UnknownRevision(RegisterError):
@@ -36,7 +32,7 @@ class UnknownRevision(RegisterError):
 class Covered(Result):
     """What `register coverage` found: every statement's state, and every problem."""
 
-    measured: measure.Measured
+    measured: run.Measured
     registers: RegisterSet
     revisions: list[str]
     """The revisions asked for (every one when none was named), in sources.yaml's order."""
@@ -45,7 +41,6 @@ class Covered(Result):
     def configured(self) -> bool:
         """Whether any source names statement files: without one there is nothing to count
         (and `threshold_problems` says so), so no counts are shown."""
-        from ..coverage import run
 
         return bool(run.statement_sources(self.registers))
 
@@ -55,18 +50,15 @@ def coverage(
     revisions: Iterable[str] = (),
     *,
     minimum: float | None = None,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
 ) -> Covered:
     """`register coverage [REVISION...]`: the state of every normative statement of each
     revision (cited, excluded, uncovered), read at the pins of the sources whose
     `coverage:` names statement files. Their citations are verified (a stale one covers
     nothing); the other sources' are not read. Below `minimum` percent a revision is an
     error; without it, one with uncovered statements is a warning. Raises UnknownRevision."""
-    from ..coverage import run
-    from ..sources import pins
 
-    environ = os.environ if environ is None else environ
-    paths = project_paths(root, environ)
+    paths = project_paths(root, settings)
     sources = folder.read_sources(paths, {}, [])
     declared = sources.revisions
     asked = list(dict.fromkeys(revisions))
@@ -75,8 +67,8 @@ def coverage(
             f"no revision {', '.join(unknown)} in sources.yaml ({', '.join(declared)})"
         )
     skip = [alias for alias, source in sources.sources.items() if not source.statements]
-    verified = verify_at(paths, skip, environ=environ)
-    with closing(pins.Checkouts(paths, environ)) as checkouts:
+    verified = verify_at(paths, skip, settings=settings)
+    with closing(pins.Checkouts(paths, settings)) as checkouts:
         cache = paths.statements_cache
         measured = run.measure(verified.registers, verified.outcomes, checkouts, cache)
     shown = [r for r in declared if r in asked] if asked else list(declared)
@@ -89,15 +81,12 @@ def site_coverage(
     paths: Paths,
     registers: RegisterSet,
     outcomes: Sequence[verify.Outcome] | None,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
 ) -> SiteCoverage | None:
     """What the site's Coverage pages show: every statement's state, read at the pins of
     the sources naming statement files, judged by `outcomes` (verify's, of the same set);
     None when no source names any. Without outcomes (an offline build) nothing is read:
     a citation not verified could not say what it covers."""
-    from ..coverage import run
-    from ..coverage.sitecoverage import SiteCoverage
-    from ..sources import pins
 
     readers = run.statement_sources(registers)
     if not readers:
@@ -110,8 +99,7 @@ def site_coverage(
         first = unverified[0]
         said = f"{first.citation.source}: its citations were not verified ({first.message})"
         return SiteCoverage(None, problems=[said])
-    environ = os.environ if environ is None else environ
-    with closing(pins.Checkouts(paths, environ)) as checkouts:
+    with closing(pins.Checkouts(paths, settings)) as checkouts:
         measured = run.measure(registers, outcomes, checkouts, paths.statements_cache)
     problems = [d.message for d in measured.diagnostics if d.code == "coverage-unreadable"]
     if problems:

@@ -3,60 +3,53 @@ the excerpt cache, Markdown extensions, edit links, plain pages."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..history import repository
+from ..history.repository import Compared, History, HistoryError, NoRepository
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.results import Result
 from ..reporting import report
+from ..site import build, editing, extensions, sanitize
+from ..site.jinja import PACKAGED_TEMPLATES
+from ..site.plain import plain_page
 from ..site.values import Site, SiteOptions
 from ..storage.atomic import write_changed
 from ..storage.layout import Paths
+from ..storage.settings import DEFAULTS, Settings
 from .comparing import since_of
 from .loading import check, project_paths, verify_at
 from .measuring import site_coverage
 from .recording import site_conformance
-
-# The stages past checking are imported where used: `register check` and `register export`
-# need none of them, and a command's start-up is most of its time on a small set.
-if TYPE_CHECKING:
-    from ..history.repository import Compared, History
 
 
 def diff(root: Path, old_rev: str | None = None, new_rev: str | None = None) -> Compared:
     """`register diff [REV1 [REV2]]`: the registers at REV1 (default HEAD) against REV2
     (default: the working tree). Raises `HistoryError` (one line) when the registers are
     in no git repository or a revision names no commit."""
-    from ..history import repository
-
     return repository.compare(root, old_rev, new_rev)
 
 
-def history(root: Path, environ: Mapping[str, str] | None = None) -> History:
+def history(root: Path, settings: Settings = DEFAULTS) -> History:
     """The history of the registers folder, commit by commit, cached under the cache root
     (`.register/cache/history.json`). Raises `HistoryError` outside a git repository."""
-    from ..history import repository
-
-    return repository.read_history(root, project_paths(root, environ).history_cache)
+    return repository.read_history(root, project_paths(root, settings).history_cache)
 
 
 def build_site(
-    root: Path, options: SiteOptions | None = None, environ: Mapping[str, str] | None = None
+    root: Path, options: SiteOptions | None = None, settings: Settings = DEFAULTS
 ) -> Site:
     """The whole site of the registers under `root`, as values (`register render` writes
     it, the MkDocs plugin hands it to MkDocs): every page, excerpt file, download and asset,
     the pages of register files that do not load and the notices naming them, the nav
     section, every problem and notice (`site.values.Site`). Raises `TemplateProblem` when a
     template does not load or render."""
-    from ..site import build
-
     options = options or SiteOptions()
-    environ = os.environ if environ is None else environ
-    paths = project_paths(root, environ)  # once: it asks git what `.register/` tracks
-    checked = verify_at(paths, offline=not options.verify, environ=environ)
+    paths = project_paths(root, settings)  # once: it asks git what `.register/` tracks
+    checked = verify_at(paths, offline=not options.verify, settings=settings)
     found, notices = _site_history(root, paths, options)
     dated = since_of(root, checked.registers, None, found.commits) if found else None
     read = build.Read(
@@ -68,7 +61,7 @@ def build_site(
         found,
         notices,
         site_coverage(
-            paths, checked.registers, checked.outcomes if options.verify else None, environ
+            paths, checked.registers, checked.outcomes if options.verify else None, settings
         ),
         site_conformance(checked),
         dated,
@@ -80,12 +73,10 @@ def _site_history(
     root: Path, paths: Paths, options: SiteOptions
 ) -> tuple[History | None, list[Diagnostic]]:
     """The registers' history for the Changes page, or None and a notice why not."""
-    from ..history.repository import HistoryError, NoRepository, read_history
-
     if not options.history:
         return None, []
     try:
-        found = read_history(root, paths.history_cache)
+        found = repository.read_history(root, paths.history_cache)
     except NoRepository as err:
         return None, [_history_notice(root, "no-repository", f"no Changes page: {err}")]
     except HistoryError as err:  # git failed: the site builds, and a strict build says so
@@ -107,15 +98,11 @@ def complete_extensions(names: list[Any], configs: dict[str, dict[str, Any]]) ->
     """Make a site's Markdown extensions (mkdocs.yml's `markdown_extensions` and their
     options) serve the register pages, in place; returns those added. Raises
     `ExtensionConflict` when the site sets an option the pages need to another value."""
-    from ..site import extensions
-
     return extensions.complete(names, configs)
 
 
 def clean_html(page: str) -> str:
     """A generated page's HTML kept to the site's allowlist (`site.sanitize`)."""
-    from ..site import sanitize
-
     return sanitize.clean(page)
 
 
@@ -125,8 +112,6 @@ def site_edit_url(
     """Where the registers folder's files are edited, from a site's `repo_url` and
     `edit_uri` (relative to its docs folder) and where mkdocs.yml (`top`), the docs folder
     and the registers folder are; None when that cannot be told."""
-    from ..site import editing
-
     try:
         docs = docs_dir.resolve().relative_to(top.resolve()).as_posix()
         folder = registers.resolve().relative_to(top.resolve()).as_posix()
@@ -160,8 +145,6 @@ def site_log(site: Site) -> Iterator[tuple[str, str]]:
 def site_watched(root: Path, options: SiteOptions) -> list[Path]:
     """What a live server watches to build the site again: the registers folder and the
     templates (the packaged ones without a site's own)."""
-    from ..site.jinja import PACKAGED_TEMPLATES
-
     return [root, options.templates or PACKAGED_TEMPLATES]
 
 
@@ -172,13 +155,13 @@ class PlainPages(Result):
     pages: dict[str, str]
 
 
-def render_plain(root: Path, legend: str | None = None) -> PlainPages:
+def render_plain(
+    root: Path, legend: str | None = None, settings: Settings = DEFAULTS
+) -> PlainPages:
     """`register render --plain`: each register as a plain Markdown page in the hand-written
     shape (`<slug>.md`), which `register import` reads back into the same register. Reads
     no checkout. A register whose subject is not a source is left out (check says why)."""
-    from ..site.plain import plain_page
-
-    checked = check(root)
+    checked = check(root, settings)
     sources = checked.registers.sources.sources
     pages = {
         f"{register.slug}.md": plain_page(register, sources[register.subject].commit, legend)

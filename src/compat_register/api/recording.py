@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,6 +23,7 @@ from ..storage.atomic import write_all
 from ..storage.errors import RegisterError, WriteError
 from ..storage.journal import Journal
 from ..storage.layout import Paths
+from ..storage.settings import DEFAULTS, Settings
 from .loading import Checked, Verified, Waiting, project_paths, writer_at
 
 _COMMIT = re.compile(r"[0-9a-f]{7,40}")
@@ -53,7 +54,7 @@ def import_results(
     *,
     commit: str | None = None,
     baseline: Path | None = None,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> Imported:
     """`register conformance import --subject ALIAS [--commit SHA] [--baseline FILE]
@@ -62,7 +63,7 @@ def import_results(
     atomically under the writer lock. Nothing is written while any file named is not what
     the suite writes, or sources.yaml has errors. Raises `UnknownSubject` or
     `collect.NoResults` (usage errors) for what cannot be asked."""
-    paths = project_paths(root, environ)
+    paths = project_paths(root, settings)
     documents: dict[str, Document] = {}
     problems: list[Diagnostic] = []
     sources = folder.read_sources(paths, documents, problems)
@@ -83,7 +84,7 @@ def import_results(
     pin = commit or sources.sources[subject].commit
     record = Record(subject, pin, tuple(kept), listed, file)
     command = f"register conformance import --subject {subject}"
-    with writer_at(paths, command, environ, on_wait) as journal:
+    with writer_at(paths, command, settings, on_wait) as journal:
         _write(paths.conformance(subject), record_text(record), journal)
     older = [run for run in runs if run not in kept]
     return Imported(record=record, file=file, older=older)
@@ -107,9 +108,9 @@ class Recorded(Result):
     records: dict[str, Record] = field(default_factory=dict)
 
 
-def recorded(root: Path, environ: Mapping[str, str] | None = None) -> Recorded:
+def recorded(root: Path, settings: Settings = DEFAULTS) -> Recorded:
     """Every subject's recorded results in the registers folder `root`, read back."""
-    return recorded_at(project_paths(root, environ))
+    return recorded_at(project_paths(root, settings))
 
 
 def recorded_at(paths: Paths) -> Recorded:

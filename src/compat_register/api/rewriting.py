@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..checking import rules
 from ..model.diagnostic import Diagnostic, sort_diagnostics
@@ -14,9 +12,15 @@ from ..model.registers import Citation
 from ..model.results import Result
 from ..reading import folder
 from ..reading.document import Document
+from ..rewriting import bump as bumping
+from ..rewriting import edit
+from ..rewriting import fix as fixing
+from ..sources import pins
 from ..storage.errors import RegisterError
 from ..storage.journal import Journal
 from ..storage.layout import Paths
+from ..storage.settings import DEFAULTS, Settings
+from ..verifying import stamping, verify
 from .loading import (
     Checked,
     Verified,
@@ -27,14 +31,6 @@ from .loading import (
     verify_at,
     writer_at,
 )
-
-# The stages past checking are imported where used: `register check` and `register export`
-# need none of them, and a command's start-up is most of its time on a small set.
-if TYPE_CHECKING:
-    from ..rewriting import bump as bumping
-    from ..rewriting import edit
-    from ..sources import pins
-    from ..verifying import verify
 
 
 @dataclass
@@ -58,7 +54,7 @@ class Fixed(Result):
         return {**counts, "ok": counts["ok"] + fixed, "moved": moved, "fixed": fixed}
 
 
-def fix(root: Path, environ: Mapping[str, str] | None = None, on_wait: Waiting = None) -> Fixed:
+def fix(root: Path, settings: Settings = DEFAULTS, on_wait: Waiting = None) -> Fixed:
     """`register fix`: point every `moved` citation at its proposed lines, in place (but
     those of a source whose pin was moved by hand: `register bump` follows those).
 
@@ -66,16 +62,13 @@ def fix(root: Path, environ: Mapping[str, str] | None = None, on_wait: Waiting =
     them) are made in memory, read back, and written all at once or not at all: raises
     `edit.EditError`, having written nothing, when that cannot be done safely.
     """
-    paths = project_paths(root, environ)
-    with writer_at(paths, "register fix", environ, on_wait) as journal:
-        return _fix(paths, environ, journal)
+    paths = project_paths(root, settings)
+    with writer_at(paths, "register fix", settings, on_wait) as journal:
+        return _fix(paths, settings, journal)
 
 
-def _fix(paths: Paths, environ: Mapping[str, str] | None, journal: Journal) -> Fixed:
-    from ..rewriting import edit
-    from ..rewriting import fix as fixing
-
-    verified = verify_at(paths, environ=environ)
+def _fix(paths: Paths, settings: Settings, journal: Journal) -> Fixed:
+    verified = verify_at(paths, settings=settings)
     plan = fixing.plan(
         verified.registers,
         verified.documents,
@@ -100,24 +93,22 @@ def sync(
     root: Path,
     aliases: Iterable[str] = (),
     progress: Callable[[str, str], None] | None = None,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> Synced:
     """`register sync`: fetch each source's pinned commit into the cache, but for a source
     whose local checkout already holds it. Reads sources.yaml alone (the register files
     play no part)."""
-    from ..sources import pins
 
-    paths = project_paths(root, environ)
+    paths = project_paths(root, settings)
     problems: list[Diagnostic] = []
     documents: dict[str, Document] = {}
     sources = folder.read_sources(paths, documents, problems)
     problems.extend(rules.check_sources(sources, documents.get(sources.file)))
     if any(p.severity == "error" for p in problems):
         return Synced(diagnostics=sort_diagnostics(problems))
-    environ = os.environ if environ is None else environ
-    with writer_at(paths, " ".join(["register sync", *aliases]), environ, on_wait):
-        synced, failed = pins.sync_all(sources, paths, list(aliases), progress, environ)
+    with writer_at(paths, " ".join(["register sync", *aliases]), settings, on_wait):
+        synced, failed = pins.sync_all(sources, paths, list(aliases), progress, settings)
     return Synced(synced, diagnostics=sort_diagnostics([*problems, *failed]))
 
 
@@ -137,7 +128,7 @@ def bump(
     *,
     dry_run: bool = False,
     progress: Callable[[str], None] | None = None,
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> Bumped:
     """`register bump`: move the pin of `alias` to `rev` and every citation of it along.
@@ -147,12 +138,10 @@ def bump(
     the move cannot be made and `edit.EditError` when a file cannot be rewritten safely;
     in every failure nothing is written.
     """
-    from ..rewriting import bump as bumping
 
-    environ = os.environ if environ is None else environ
-    paths = project_paths(root, environ)
-    with writer_at(paths, f"register bump {alias}", environ, on_wait) as journal:
-        checked = check_at(paths, environ=environ)
+    paths = project_paths(root, settings)
+    with writer_at(paths, f"register bump {alias}", settings, on_wait) as journal:
+        checked = check_at(paths, settings=settings)
         if checked.failed:
             refused = needs_clean_set("bump")
             return Bumped(checked, None, diagnostics=checked.diagnostics, refused=refused)
@@ -164,7 +153,7 @@ def bump(
             alias,
             rev,
             dry_run=dry_run,
-            environ=environ,
+            settings=settings,
             progress=progress,
             journal=journal,
         )
@@ -192,7 +181,7 @@ class Stamped(Result):
 def stamp(
     root: Path,
     ids: Iterable[str] = (),
-    environ: Mapping[str, str] | None = None,
+    settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> Stamped:
     """`register stamp [ID...]`: record the cited lines of the given entries (every entry
@@ -203,18 +192,15 @@ def stamp(
     reports errors: the stamps of a file that does not load would otherwise be dropped. Raises
     `edit.EditError` when the lock cannot be rewritten safely.
     """
-    paths = project_paths(root, environ)
-    with writer_at(paths, "register stamp", environ, on_wait) as journal:
-        return _stamp(paths, ids, environ, journal)
+    paths = project_paths(root, settings)
+    with writer_at(paths, "register stamp", settings, on_wait) as journal:
+        return _stamp(paths, ids, settings, journal)
 
 
 def _stamp(
-    paths: Paths, ids: Iterable[str], environ: Mapping[str, str] | None, journal: Journal
+    paths: Paths, ids: Iterable[str], settings: Settings, journal: Journal
 ) -> Stamped:
-    from ..rewriting import edit
-    from ..verifying import stamping
-
-    verified = verify_at(paths, environ=environ)
+    verified = verify_at(paths, settings=settings)
     if verified.check_failed:
         refused = needs_clean_set("stamp")
         return Stamped(verified, diagnostics=verified.diagnostics, refused=refused)

@@ -10,19 +10,17 @@ from ..reading import projectdir as finding
 from ..storage import regular
 from ..storage.atomic import holds, write_all
 from ..storage.errors import WriteError
+from ..storage.settings import DEFAULTS, Settings
 
 DEFAULT_REGISTERS = finding.DEFAULT
 """The registers folder a command reads when nothing names one and no project is found."""
 
 
-REGISTERS_VARIABLE = finding.ENVIRONMENT
-"""The environment variable naming the registers folder (as `--registers DIR` does)."""
 
-
-def registers_folder(given: Path | None, environ: Mapping[str, str] | None = None) -> Path | None:
+def registers_folder(given: Path | None, settings: Settings = DEFAULTS) -> Path | None:
     """The registers folder a command reads: `given`, else `$REGISTER_DIR`, else the
     nearest project at or above the working directory (`reading.projectdir`); None if none."""
-    return finding.registers_folder(given, os.environ if environ is None else environ)
+    return finding.registers_folder(given, settings)
 
 
 def write_files(files: Mapping[Path, str], *, make_folders: bool = False) -> None:

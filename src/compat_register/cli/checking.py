@@ -20,6 +20,7 @@ from .shell import (
     registers_option,
     report,
     require_dir,
+    settings,
     strict_option,
     verbose_option,
     waiting,
@@ -35,7 +36,7 @@ from .shell import (
 def check(registers_dir: Path, fmt: str, strict: bool, verbose: bool) -> None:
     """Load, validate and cross-link the registers (no source read, no network)."""
     require_dir(registers_dir)
-    result = api.check(registers_dir)
+    result = api.check(registers_dir, settings())
     report(result.diagnostics, fmt, verbose=verbose)
     sys.exit(reporter.exit_code(result.diagnostics, strict))
 
@@ -81,7 +82,9 @@ def verify(
     require_dir(registers_dir)
     if against and (offline or against[0] in skip):
         raise click.UsageError(f"--against {against[0]}=... needs that source's checkout")
-    result = api.verify_citations(registers_dir, skip=skip, offline=offline, against=against)
+    result = api.verify_citations(
+        registers_dir, skip=skip, offline=offline, settings=settings(), against=against
+    )
     if conformance:
         result = api.with_conformance(result)
     extra: dict[str, Any] = {}
@@ -112,7 +115,7 @@ def _alias_rev(value: str | None) -> tuple[str, str] | None:
 def fix(registers_dir: Path, fmt: str, verbose: bool) -> None:
     """Rewrite the line numbers of moved citations in place (nothing else changes)."""
     require_dir(registers_dir)
-    fixed = api.fix(registers_dir, on_wait=waiting)
+    fixed = api.fix(registers_dir, settings(), on_wait=waiting)
     if fmt != "json":
         for change in fixed.changes:
             echo(change.as_text())
@@ -133,7 +136,7 @@ def fix(registers_dir: Path, fmt: str, verbose: bool) -> None:
 def export_command(registers_dir: Path, output: Path | None) -> None:
     """Print the whole register set as JSON (backlinks and parsed citations included)."""
     require_dir(registers_dir)
-    result = api.check(registers_dir)
+    result = api.check(registers_dir, settings())
     for diagnostic in result.diagnostics:
         echo(diagnostic.as_text(), err=True)
     text = reporter.dumps(export.export(result.registers))

@@ -11,7 +11,15 @@ from .. import api
 from ..reporting import conformancereport as reporting
 from ..reporting import report as reporter
 from .group import main
-from .shell import echo, formats_option, no_traceback, registers_option, require_dir, waiting
+from .shell import (
+    echo,
+    formats_option,
+    no_traceback,
+    registers_option,
+    require_dir,
+    settings,
+    waiting,
+)
 
 
 @main.group()
@@ -51,7 +59,13 @@ def import_command(
     """
     require_dir(registers_dir)
     imported = api.import_results(
-        registers_dir, subject, results, commit=commit, baseline=baseline, on_wait=waiting
+        registers_dir,
+        subject,
+        results,
+        commit=commit,
+        baseline=baseline,
+        settings=settings(),
+        on_wait=waiting,
     )
     for diagnostic in imported.diagnostics:
         echo(diagnostic.as_text(), err=fmt == "json")

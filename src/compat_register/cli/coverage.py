@@ -13,7 +13,7 @@ from .. import api
 from ..reporting import coveragereport as covering
 from ..reporting import report as reporter
 from .group import main
-from .shell import echo, formats_option, no_traceback, registers_option, require_dir
+from .shell import echo, formats_option, no_traceback, registers_option, require_dir, settings
 
 
 @main.command()
@@ -34,7 +34,7 @@ def coverage(
 ) -> None:
     """The spec's normative statements per revision: cited, excluded, uncovered."""
     require_dir(registers_dir)
-    result = api.coverage(registers_dir, revisions, minimum=minimum)
+    result = api.coverage(registers_dir, revisions, minimum=minimum, settings=settings())
     shown = result.measured.coverage
     if fmt == "json":
         data = covering.json_report(shown, result.revisions, new_only)

@@ -11,7 +11,7 @@ from .. import api
 from ..reporting import matrixreport as matrices
 from ..reporting import report as reporter
 from .group import main
-from .shell import echo, formats_option, no_traceback, registers_option, require_dir
+from .shell import echo, formats_option, no_traceback, registers_option, require_dir, settings
 
 
 @main.command()
@@ -34,7 +34,9 @@ from .shell import echo, formats_option, no_traceback, registers_option, require
 def matrix(registers_dir: Path, fmt: str, verify: bool, no_history: bool) -> None:
     """One row per concept (registers/concepts.yaml), one column per subject."""
     require_dir(registers_dir)
-    result = api.matrix(registers_dir, verify=verify, dated=not no_history)
+    result = api.matrix(
+        registers_dir, verify=verify, dated=not no_history, settings=settings()
+    )
     for diagnostic in reporter.collapse_runs(result.diagnostics):
         echo(diagnostic.as_text(), err=True)
     data = result.data

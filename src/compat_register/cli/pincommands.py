@@ -20,6 +20,7 @@ from .shell import (
     registers_option,
     report,
     require_dir,
+    settings,
     waiting,
 )
 
@@ -42,7 +43,13 @@ def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: s
     """
     require_dir(registers_dir)
     bumped = api.bump(
-        registers_dir, alias, rev, dry_run=dry_run, progress=progress_for(alias), on_wait=waiting
+        registers_dir,
+        alias,
+        rev,
+        dry_run=dry_run,
+        progress=progress_for(alias),
+        settings=settings(),
+        on_wait=waiting,
     )
     if bumped.bump is None:
         report(bumped.diagnostics, "text")
@@ -65,7 +72,7 @@ def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
     not read as cited is not stamped.
     """
     require_dir(registers_dir)
-    stamped = api.stamp(registers_dir, ids, on_wait=waiting)
+    stamped = api.stamp(registers_dir, ids, settings(), on_wait=waiting)
     if stamped.refused is not None:
         report(stamped.diagnostics, "text", stamped.verified.summary)
         raise click.ClickException(stamped.refused)
@@ -88,7 +95,7 @@ def sync(registers_dir: Path, aliases: tuple[str, ...]) -> None:
         if show:
             progress_line(alias, line)
 
-    result = api.sync(registers_dir, aliases, progress, on_wait=waiting)
+    result = api.sync(registers_dir, aliases, progress, settings(), on_wait=waiting)
     if show:
         echo("", err=True)
     for done in result.synced:
@@ -145,10 +152,16 @@ def cite(
             "ALIAS --grep TEXT [--path GLOB], or register cite PATH --grep TEXT"
         )
     if needle is None:
-        echo(reporter.cite_report(api.cite(registers_dir, target).cited, fmt))
+        echo(reporter.cite_report(api.cite(registers_dir, target, settings()).cited, fmt))
         return
     hits = api.cite_grep(
-        registers_dir, target, needle, glob=glob, limit=limit, ignore_case=ignore_case
+        registers_dir,
+        target,
+        needle,
+        glob=glob,
+        limit=limit,
+        ignore_case=ignore_case,
+        settings=settings(),
     )
     echo(reporter.grep_report(hits, hits.source, needle, fmt))
     sys.exit(0 if hits.total else 1)

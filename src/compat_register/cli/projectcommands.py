@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from .. import api
+from ..reporting import diffreport as diffs
 from ..reporting import report as reporter
 from .group import main
 from .shell import (
@@ -17,6 +18,7 @@ from .shell import (
     no_traceback,
     registers_option,
     require_dir,
+    settings,
     waiting,
 )
 
@@ -37,8 +39,6 @@ def diff_command(registers_dir: Path, revs: tuple[str, ...], fmt: str) -> None:
     citations added, removed and moved), registers added or removed, and pins moved.
     Exit 1 when a register file does not load at one side (it is reported, located).
     """
-    from ..reporting import diffreport as diffs  # noqa: PLC0415
-
     if len(revs) > 2:
         raise click.UsageError("at most two revisions: register diff [REV1 [REV2]]")
     require_dir(registers_dir)
@@ -103,7 +103,13 @@ def import_command(
     if name is not None and len(pages) != 1:
         raise click.UsageError("--name names the file of one page: give one PAGE")
     result = api.import_pages(
-        registers_dir, pages, name=name, force=force, dry_run=dry_run, on_wait=waiting
+        registers_dir,
+        pages,
+        name=name,
+        force=force,
+        dry_run=dry_run,
+        settings=settings(),
+        on_wait=waiting,
     )
     echo(reporter.import_report(result.planned, result.diagnostics, result.written, fmt))
     sys.exit(1 if result.failed else 0)

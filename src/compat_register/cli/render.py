@@ -17,7 +17,7 @@ import click
 from .. import api
 from ..reporting import report as reporter
 from .group import main
-from .shell import echo, no_traceback, registers_option, require_dir, waiting
+from .shell import echo, no_traceback, registers_option, require_dir, settings, waiting
 
 LAYOUT_DEFAULTS = api.Layout()
 
@@ -101,7 +101,7 @@ def render_command(
     """
     require_dir(registers_dir)
     with api.writer(
-        registers_dir, "register render", on_wait=waiting
+        registers_dir, "register render", settings(), on_wait=waiting
     ):  # it writes the excerpt cache
         if plain:
             _render_plain(registers_dir, out, legend)
@@ -126,7 +126,7 @@ def _render(registers_dir: Path, out: Path, options: api.SiteOptions) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".register-excerpts-", dir=out.parent) as folder:
         options = dataclasses.replace(options, excerpt_folder=Path(folder))
-        _write_site(api.build_site(registers_dir, options), out)
+        _write_site(api.build_site(registers_dir, options, settings=settings()), out)
 
 
 def _write_site(site: api.Site, out: Path) -> None:
@@ -160,7 +160,7 @@ def _move_in(paths: dict[str, Path], out: Path) -> None:
 
 
 def _render_plain(registers_dir: Path, out: Path, legend: str | None) -> None:
-    plain = api.render_plain(registers_dir, legend)
+    plain = api.render_plain(registers_dir, legend, settings())
     pages = plain.pages
     for diagnostic in plain.diagnostics:
         echo(diagnostic.as_text(), err=True)

@@ -43,8 +43,17 @@ def _find_registers(ctx: click.Context, _param: click.Parameter, value: Path | N
     """The registers folder: this command's --registers, the group's, $REGISTER_DIR, or the
     nearest project above the working directory; ./registers (reported missing) when none."""
     given = value if value is not None else ctx.find_root().params.get("registers_dir")
-    found = api.registers_folder(given)
+    found = api.registers_folder(given, settings())
     return Path(api.DEFAULT_REGISTERS) if found is None else found
+
+
+def settings() -> api.Settings:
+    """This run's `REGISTER_*` settings: read from the environment by the first command
+    that asks, then kept on click's root context for the rest of the run."""
+    root = click.get_current_context().find_root()
+    if root.obj is None:
+        root.obj = api.Settings.read()
+    return root.obj
 
 
 def format_option(func: F) -> F:

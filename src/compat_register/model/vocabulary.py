@@ -1,14 +1,8 @@
-"""The register's words, read from the packaged JSON Schema: the one home of each.
-
-The schema (`schema/register.schema.json`, published as docs/schema/) says which states,
-value levels, effort sizes and register statuses there are, the YAML key of each rated
-field and which fields are prose; this module reads them from it, as `checking.ids` reads
-the ID patterns, so that a word added there reaches every stage. The `Literal` types name
-the same words for mypy: they are checked against the schema when this module loads, so
-the two cannot drift apart.
-
-What the schema cannot say lives here too, beside the words it is about: how a state is
-written on a plain page (`STATE_WORDS`) and which states are open, evidenced or charted.
+"""The register's words: states, value levels, effort sizes, register statuses, as
+`Literal` types, so that mypy checks every use; the packaged schema's enums
+(`schema/register.schema.json`) are held equal to them by tests/model/test_vocabulary.py.
+Which fields are prose is read from the schema. Beside the words, what the schema cannot
+say: how a state is written on a plain page, which states are open, evidenced, charted.
 """
 
 from __future__ import annotations
@@ -51,40 +45,17 @@ RegisterStatus = Literal["draft", "standard", "retired"]
 RatedField = Literal["status", "value", "effort"]
 """An entry's rated fields: a keyword (its `RATED` key) and an optional note."""
 
-
-def _rated_key(field: str) -> str:
-    """The one required key of a rated field's mapping: `state` of `status:`."""
-    (key,) = _DEFS[field]["required"]
-    return str(key)
-
-
-RATED: dict[RatedField, str] = {field: _rated_key(field) for field in get_args(RatedField)}
+RATED: dict[RatedField, str] = {"status": "state", "value": "level", "effort": "size"}
 """Each rated field -> the YAML key of its keyword: `status.state`, `value.level`,
 `effort.size`."""
 
-
-def _words(field: RatedField) -> tuple[str, ...]:
-    return tuple(_DEFS[field]["properties"][RATED[field]]["enum"])
-
-
-def _checked(words: tuple[str, ...], kind: Any, what: str) -> tuple[Any, ...]:
-    """`words` (read from the schema) when they are the `Literal` `kind`'s, in order."""
-    if words != get_args(kind):
-        raise RuntimeError(f"the schema's {what} {words} are not {get_args(kind)} (this module)")
-    return words
-
-
-STATES: tuple[State, ...] = _checked(_words("status"), State, "states")
-"""Every state, in the schema's order (the overview's and the site's badge rank)."""
-LEVELS: tuple[Level, ...] = _checked(_words("value"), Level, "value levels")
+STATES: tuple[State, ...] = get_args(State)
+"""Every state, in order: the overview's and the site's badge rank."""
+LEVELS: tuple[Level, ...] = get_args(Level)
 """Every value level, highest first: the priority order."""
-SIZES: tuple[Size, ...] = _checked(_words("effort"), Size, "effort sizes")
+SIZES: tuple[Size, ...] = get_args(Size)
 """Every effort size, smallest first: the priority order among equal values."""
-REGISTER_STATUSES: tuple[RegisterStatus, ...] = _checked(
-    tuple(packaged_schema(REGISTER_SCHEMA)["properties"]["status"]["enum"]),
-    RegisterStatus,
-    "register statuses",
-)
+REGISTER_STATUSES: tuple[RegisterStatus, ...] = get_args(RegisterStatus)
 
 OPEN: tuple[State, ...] = ("missing", "partial")
 """The states whose entries are work still to do (the priorities page)."""
@@ -116,8 +87,6 @@ STATE_WORDS: dict[State, str] = {
 }
 """Each state as the leading word of a plain page's subject bullet (`mcpx @ 05c78b2.
 Partial. ...`): what `site.plain` writes and `register import` reads back."""
-if tuple(STATE_WORDS) != STATES:
-    raise RuntimeError(f"STATE_WORDS names {tuple(STATE_WORDS)}, the schema's states {STATES}")
 
 PAGE_STATES: dict[str, State] = {word: state for state, word in STATE_WORDS.items()}
 """A plain page's state word -> its state."""

@@ -90,7 +90,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
             log.error("registers folder '%s' does not exist", root)
             return files
         try:
-            site = api.build_site(root, self.options(config, files))
+            site = api.build_site(root, self.options(config, files), api.Settings.read())
         except api.TemplateProblem as err:
             raise PluginError(f"register plugin: template {err}") from err
         except Exception as err:  # noqa: BLE001 - a traceback is no message for a site's author

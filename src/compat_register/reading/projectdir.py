@@ -9,7 +9,6 @@ first that holds `registers/sources.yaml`, or a `mkdocs.yml` naming the `registe
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,22 +16,21 @@ import yaml
 
 from ..storage import regular
 from ..storage.layout import SOURCES_FILE
+from ..storage.settings import Settings
 
-ENVIRONMENT = "REGISTER_DIR"
-"""The environment variable naming the registers folder (as `--registers DIR` does)."""
 DEFAULT = "registers"
 MKDOCS_FILES = ("mkdocs.yml", "mkdocs.yaml")
 
 
 def registers_folder(
-    given: Path | None, environ: Mapping[str, str], start: Path | None = None
+    given: Path | None, settings: Settings, start: Path | None = None
 ) -> Path | None:
     """The registers folder to read: `given`, else `$REGISTER_DIR`, else the nearest project
     at or above `start` (the working directory); None when there is none."""
     if given is not None:
         return given
-    if environ.get(ENVIRONMENT):
-        return Path(environ[ENVIRONMENT])
+    if settings.registers is not None:
+        return settings.registers
     return find_above(Path.cwd() if start is None else start)
 
 

@@ -29,6 +29,7 @@ from ..sources.pins import open_moved
 from ..storage.errors import RegisterError
 from ..storage.journal import Journal
 from ..storage.layout import Paths
+from ..storage.settings import Settings
 from ..verifying import stamps
 from . import edit
 from .edit import Edit, Planned
@@ -105,7 +106,7 @@ def bump(
     rev: str | None = None,
     *,
     dry_run: bool = False,
-    environ: Mapping[str, str],
+    settings: Settings,
     progress: Callable[[str], None] | None = None,
     journal: Journal | None = None,
 ) -> Bump:
@@ -118,7 +119,7 @@ def bump(
             f"no source '{alias}' in sources.yaml ({', '.join(registers.sources.sources)})"
         )
     try:
-        checkout, old, new = open_moved(source, paths, rev, environ, progress)
+        checkout, old, new = open_moved(source, paths, rev, settings, progress)
         with checkout:
             result = _plan(registers, documents, lock, source, checkout, old, new)
     except GitSourceError as err:

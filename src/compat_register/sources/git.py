@@ -1,23 +1,13 @@
-"""The one git runner: every git process compat-register starts, starts here, hardened.
+"""The one git runner: every git process the tool starts, starts here, hardened.
 
-One way to start git (`run` for a command's output, `start` for a process read as it runs:
-`cat-file --batch`, `fetch`), one environment (`environment`), and one error mapping: a
-git that cannot be started or exits non-zero becomes a `GitSourceError` holding one line,
-git's own `fatal:` or `error:` line when it printed one (`reason`). Callers add what they
-were doing ("git diff failed in ROOT: ...").
-
-Callers hand git options and full shas they checked; whatever a user wrote goes after
-`--`, on git's standard input, or into a config value, never where git reads options. The
-repository is named by `git_dir`, which the runner hands git as an absolute path: a relative
-one would be read from `cwd`, not from where the caller meant it.
-
-The hardening (`HARDENED`, `_SAFE`): a repository read here may be one a pull request
-brought (a planted cache, a folder holding a bare repository), so no git started here runs
-a hook, asks an fsmonitor, pages, checks a signature with a configured program, takes a
-bare repository it was not named, talks any transport but https, ssh and file, reads the
-system config or swaps objects by a replace ref, and none takes a repository, index or
-config from the caller's environment.
-`cache.py` rebuilds a cache repository whose own config the tool did not write.
+`run` returns a command's output, `start` a process read as it runs (`cat-file --batch`,
+`fetch`); a git that cannot start or fails is a `GitSourceError` holding git's own line.
+What a user wrote goes after `--`, on standard input or into a config value, never where
+git reads options. Hardened (`HARDENED`, `_SAFE`) because a repository read here may be a
+pull request's: no hook, fsmonitor, pager, signature program, unnamed bare repository,
+transport but https/ssh/file, system config or replace ref, and no repository, index or
+config taken from the caller's environment (`cache.py` rebuilds a cache whose config the
+tool did not write).
 """
 
 from __future__ import annotations
@@ -29,6 +19,7 @@ from pathlib import Path
 from typing import IO
 
 from ..storage.errors import RegisterError
+from ..storage.settings import inherited
 
 GIT = "git"
 
@@ -89,7 +80,7 @@ class DamagedRepository(GitSourceError):
 def environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment git runs in: this process's without the caller's repository
     (`CALLERS_REPOSITORY`), `extra` over it, and the hardening (`_SAFE`) over all."""
-    env = {key: value for key, value in os.environ.items() if key not in CALLERS_REPOSITORY}
+    env = {key: value for key, value in inherited().items() if key not in CALLERS_REPOSITORY}
     return {**env, **(extra or {}), **_SAFE}
 
 

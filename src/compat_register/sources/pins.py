@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -15,10 +15,11 @@ from ..checking.safety import check_commit, is_local_path
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Source, Sources
 from ..storage.layout import Paths
+from ..storage.settings import Settings, source_variable
 from .checkout import Checkout
 from .filetext import FileText
 from .git import DamagedRepository, GitSourceError
-from .places import locate, source_variable
+from .places import locate
 from .sourcecache import SourceCache
 
 
@@ -37,9 +38,9 @@ class Pin(NamedTuple):  # not a dataclass: see `Synced` below
 class Checkouts:
     """Opens each source's checkout once and resolves its pin; closes them all at the end."""
 
-    def __init__(self, paths: Paths, environ: Mapping[str, str]):
+    def __init__(self, paths: Paths, settings: Settings):
         self.paths = paths
-        self.environ = environ
+        self.settings = settings
         self.cache = SourceCache(paths.cache)
         self.pins: dict[str, Pin] = {}
 
@@ -53,7 +54,7 @@ class Checkouts:
         or `path:`), then the synced cache; when none does, a problem naming each place tried,
         in that order, and what to do."""
         try:
-            places = checkout_places(source, self.paths, self.cache, self.environ)
+            places = checkout_places(source, self.paths, self.cache, self.settings)
         except GitSourceError as err:  # an alias that names no cache (check says why)
             return Pin(None, None, str(err))
         if not places:
@@ -105,15 +106,16 @@ CACHE_PLACE = "the cache:"
 
 
 def checkout_places(
-    source: Source, paths: Paths, cache: SourceCache, environ: Mapping[str, str]
+    source: Source, paths: Paths, cache: SourceCache, settings: Settings
 ) -> list[tuple[Path, str]]:
     """Where a source may be read, in the order tried, each with how it was named: its local
     checkout (REGISTER_SOURCE_<ALIAS>, else `path:` relative to the registers folder), then
     the cache when it holds anything for the source (a link too: `Checkouts` refuses it)."""
     places: list[tuple[Path, str]] = []
     variable = source_variable(source.alias)
-    if environ.get(variable):
-        places.append((Path(environ[variable]), f"{variable}={environ[variable]}:"))
+    if variable in settings.clones:
+        named = settings.clones[variable]
+        places.append((Path(named), f"{variable}={named}:"))
     elif source.path:
         places.append((paths.written(source.path), f"path: {source.path}:"))
     cached = cache.repo_dir(source.alias)
@@ -181,7 +183,7 @@ def sync_all(
     paths: Paths,
     aliases: list[str],
     progress: Callable[[str, str], None] | None,
-    environ: Mapping[str, str],
+    settings: Settings,
 ) -> tuple[list[Synced], list[Diagnostic]]:
     """Fetch the pinned commit of each named source (all with a repo when none is named)
     into the cache, but for a source whose local checkout already holds it: that one is
@@ -190,7 +192,7 @@ def sync_all(
     synced: list[Synced] = []
     problems: list[Diagnostic] = []
     for source in _chosen(sources, aliases, problems):
-        local = _held_locally(source, paths, cache, environ)
+        local = _held_locally(source, paths, cache, settings)
         if local is not None:
             synced.append(local)
             continue
@@ -216,10 +218,10 @@ def _rebuilt(source: Source, why: str) -> Diagnostic:
 
 
 def _held_locally(
-    source: Source, paths: Paths, cache: SourceCache, environ: Mapping[str, str]
+    source: Source, paths: Paths, cache: SourceCache, settings: Settings
 ) -> Synced | None:
     """The source's local checkout, when it holds the pinned commit."""
-    places = checkout_places(source, paths, cache, environ)
+    places = checkout_places(source, paths, cache, settings)
     local = [root for root, where in places if where != CACHE_PLACE]
     if not local:
         return None
@@ -266,7 +268,7 @@ def open_moved(
     source: Source,
     paths: Paths,
     rev: str | None,
-    environ: Mapping[str, str],
+    settings: Settings,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[Checkout, str, str]:
     """A checkout of `source` holding both its pinned commit and `rev`, and their full shas.
@@ -277,7 +279,7 @@ def open_moved(
     """
     cache = SourceCache(paths.cache)
     path_key = str(paths.written(source.path)) if source.path else None
-    root = locate(source.alias, path_key, cache, environ)
+    root = locate(source.alias, path_key, cache, settings)
     if root is not None and root != cache.repo_dir(source.alias):
         return _open_local(root, source, rev or "HEAD")
     repo = _repo(source, paths)

@@ -3,14 +3,13 @@
 A project is a registers folder (sources.yaml, the register files, the review stamps'
 citations.lock) and, beside it, `.register/` (the writers' lock, the journal of a write in
 progress, the cache). `Paths` is made once, by `api`, from the registers folder and the
-environment; every stage below is handed it (or the one path it needs) and derives nothing
+settings; every stage below is handed it (or the one path it needs) and derives nothing
 from the registers folder itself. Pure: nothing here touches the file system.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,8 +35,6 @@ STATE_DIR = ".register"
 WRITER_LOCK = "lock"
 JOURNAL_FILE = "journal.json"
 CACHE_DIR = "cache"
-CACHE_VARIABLE = "REGISTER_CACHE"
-"""The environment variable naming another cache folder than `.register/cache`."""
 HISTORY_CACHE = "history.json"
 STATEMENTS_CACHE = "statements.json"
 """Each statement file's statements by blob id (`register coverage`)."""
@@ -81,10 +78,9 @@ class Paths:
     one line; None when it may. Then no cache file is read or written there."""
 
     @classmethod
-    def of(cls, registers: Path, environ: Mapping[str, str]) -> Paths:
-        if environ.get(CACHE_VARIABLE):
-            return cls(registers, Path(environ[CACHE_VARIABLE]))
-        return cls(registers, state_dir(registers) / CACHE_DIR)
+    def of(cls, registers: Path, cache: Path | None = None) -> Paths:
+        """The paths of the project at `registers`, its cache at `cache` if given."""
+        return cls(registers, cache or state_dir(registers) / CACHE_DIR)
 
     @property
     def sources(self) -> Path:

@@ -17,7 +17,7 @@ import json
 import os
 import stat
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from . import regular
@@ -123,10 +123,3 @@ def holder(path: Path) -> str:
     except (OSError, ValueError, KeyError, TypeError):
         return "an unknown process"
 
-
-def wait_from(environ: Mapping[str, str]) -> float:
-    """The wait `REGISTER_LOCK_WAIT` asks for (seconds), else the default."""
-    try:
-        return max(0.0, float(environ.get("REGISTER_LOCK_WAIT", DEFAULT_WAIT)))
-    except ValueError:
-        return DEFAULT_WAIT

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 
 from . import journal, lock, state
 from .layout import JOURNAL_FILE, Paths
@@ -28,17 +28,18 @@ def journal_of(paths: Paths) -> journal.Journal:
 def writing(
     paths: Paths,
     command: str,
-    environ: Mapping[str, str],
+    wait: float,
     tell: Callable[[str], None] | None = None,
 ) -> Iterator[journal.Journal]:
-    """Hold the project's writer lock while the block runs, having first finished any
-    write a killed run left; yields the journal the block's writes go through. `tell`
-    hears whom it waits for, and each file the finished write left in place. Raises
-    `StorageError` (one line) when `.register/` may not be used, `lock.Busy` when another
-    writer holds it past the wait, `journal.JournalError` when what it left cannot be read."""
+    """Hold the project's writer lock while the block runs (waiting up to `wait` seconds
+    for another writer), having first finished any write a killed run left; yields the
+    journal the block's writes go through. `tell` hears whom it waits for, and each file the
+    finished write left in place. Raises `StorageError` (one line) when `.register/` may not
+    be used, `lock.Busy` when another writer holds it past the wait, `journal.JournalError`
+    when what it left cannot be read."""
     state.claim(paths)
     record = journal_of(paths)
-    with lock.hold(paths.writer_lock, command, lock.wait_from(environ), tell):
+    with lock.hold(paths.writer_lock, command, wait, tell):
         try:
             recovered = record.recover()
         except OSError as err:
@@ -50,14 +51,14 @@ def writing(
         yield record
 
 
-def unfinished(paths: Paths, environ: Mapping[str, str]) -> str | None:
+def unfinished(paths: Paths, wait: float) -> str | None:
     """For a command that only reads: when a write was interrupted (its journal is there
     once any writer at work has ended), the line saying so and what to run; else None.
     Nothing is written or finished: only a writer acts on a journal."""
     if paths.refused is not None or not os.path.lexists(paths.journal):
         return None
     try:
-        lock.wait_for_writer(paths.writer_lock, lock.wait_from(environ))
+        lock.wait_for_writer(paths.writer_lock, wait)
     except lock.Busy:
         pass  # a writer still at work: its journal is not a kill's, but the set is mid-write
     else:

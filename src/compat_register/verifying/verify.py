@@ -21,6 +21,7 @@ from ..sources.git import GitSourceError
 from ..sources.pins import Checkouts, Pin
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
+from ..storage.settings import Settings
 from . import stamps
 from .outcome import OUTCOMES, WARNINGS, Outcome, judge, summary  # noqa: F401 - verify.X
 
@@ -33,8 +34,7 @@ def verify_against(
     *,
     skip: Iterable[str] = (),
     offline: bool = False,
-    environ: Mapping[str, str],
-    checkouts: Checkouts | None = None,
+    settings: Settings,
 ) -> tuple[list[Outcome], list[Diagnostic], Preview | None]:
     """Verify every citation: one outcome each, the diagnostics to report, and with
     `against=(ALIAS, REV)` the outcomes of that source's citations as if its pin were at REV.
@@ -42,12 +42,10 @@ def verify_against(
     The citations of ALIAS are followed from the pin to REV through git's diff (as
     `register bump` would move them) and judged there; the `Preview` lists those that
     the move would make stale. REV is a commit, a branch, a tag or `HEAD` of the checkout.
-    `checkouts` may come from the caller, who then closes them. `lock` is citations.lock
-    as read (`reading.folder.read_lock`).
+    `lock` is citations.lock as read (`reading.folder.read_lock`).
     """
     skipped = set(skip)
-    owned = checkouts is None
-    checkouts = checkouts or Checkouts(paths, environ)
+    checkouts = Checkouts(paths, settings)
     preview = None
     try:
         if not offline:
@@ -60,8 +58,7 @@ def verify_against(
             preview = _preview(registers, checkouts, against, outcomes)
             outcomes = _in_place_of(outcomes, preview.moved)
     finally:
-        if owned:
-            checkouts.close()
+        checkouts.close()
     diagnostics = list(_pin_problems(registers, checkouts, outcomes))
     stamped = _check_stamps(lock, registers.sources, outcomes, preview)
     outcomes, preview, hand_moved = stamped.outcomes, stamped.preview, stamped.hand_moved
