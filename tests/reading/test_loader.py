@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+import yaml
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+import tiers
 from compat_register.model.diagnostic import Diagnostic
 from compat_register.model.positions import Path_
 from compat_register.reading import loader, walker
@@ -442,6 +444,87 @@ def test_a_control_character_is_an_error_where_it_is(tmp_path: Path) -> None:
     assert isinstance(found, Diagnostic)
     assert (found.line, found.col, found.code) == (2, 5, "yaml-syntax")
     assert found.message == "control character U+0007 is not allowed in YAML: remove it"
+
+
+def _nested(blocks: str, flows: str) -> str:
+    """YAML under the key `a`, nesting one collection per letter, outermost first: `m` a
+    block mapping, `s` a block sequence, then (a flow holds no block) `f` a flow sequence,
+    `g` a flow mapping."""
+    text = "x"
+    for kind in reversed(flows):
+        text = f"[{text}]" if kind == "f" else f"{{k: {text}}}"
+    for n, kind in enumerate(reversed(blocks)):
+        first, *rest = text.split("\n")
+        if kind == "s":
+            text = "\n".join([f"- {first}", *(f"  {line}" for line in rest)])
+        elif n:  # a block collection goes on the lines under its key
+            text = "\n".join(["k:", *(f"  {line}" for line in [first, *rest])])
+        else:
+            text = f"k: {text}"
+    return "a:\n" + "\n".join(f"  {line}" for line in text.split("\n")) + "\n"
+
+
+def refusal(text: str) -> tuple[int, int, str, str] | None:
+    try:
+        parse(text)
+    except LoadError as err:
+        return err.mark.line, err.mark.col, err.code, err.message
+    return None
+
+
+NESTINGS = st.tuples(st.text("ms", max_size=walker.MAX_DEPTH + 3), st.text("fg", max_size=8))
+
+
+def flat_refusal(text: str) -> tuple[int, int, str, str] | None:
+    try:
+        walker.Walker(Document("t.yaml", text, None), INTS, True).refuse_deep_nesting()
+    except LoadError as err:
+        return err.mark.line, err.mark.col, err.code, err.message
+    return None
+
+
+@given(NESTINGS)
+@example(("m" * (walker.MAX_DEPTH + 2), ""))
+@example(("s" * walker.MAX_DEPTH, "fg"))
+@settings(max_examples=tiers.examples(60), deadline=None)
+def test_the_flat_reading_refuses_deep_nesting_where_the_walker_does(
+    nesting: tuple[str, str],
+) -> None:
+    """Read flat, event by event, a text is refused as too deep at the value the walker
+    refuses, and passes where the walker finds it shallow enough."""
+    text = _nested(*nesting)
+    walked = refusal(text)
+    assert flat_refusal(text) == (walked if walked and walked[2] == "too-deep" else None)
+
+
+def test_a_text_that_could_nest_past_the_composer_is_read_flat_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """libyaml's composer recurses in C: tens of thousands of levels crash the process, so
+    such a text never reaches it (PyYAML 6.0.3's scanner has no depth limit of its own)."""
+    flat: list[str] = []
+    read = walker.Walker.refuse_deep_nesting
+    monkeypatch.setattr(
+        walker.Walker, "refuse_deep_nesting", lambda self: flat.append(self.text) or read(self)
+    )
+    text = _nested("ms", "fg")
+    padded = text + "# " + "-" * walker.SAFE_NESTING + "\n"  # the same data, a long line
+    assert walker.nesting_bound(text) <= walker.SAFE_NESTING < walker.nesting_bound(padded)
+    assert parse(text).data == parse(padded).data and flat == [padded]
+    deep = _nested("m" * (walker.MAX_DEPTH + 1), "") + "# " + "-" * walker.SAFE_NESTING + "\n"
+    assert refusal(deep) == flat_refusal(deep) and refusal(deep)[2] == "too-deep"  # type: ignore[index]
+
+
+@given(NESTINGS)
+@settings(max_examples=tiers.examples(60), deadline=None)
+def test_the_nesting_bound_is_never_below_the_depth(nesting: tuple[str, str]) -> None:
+    text = _nested(*nesting)
+    depth = deepest = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        depth += isinstance(event, yaml.CollectionStartEvent)
+        depth -= isinstance(event, yaml.CollectionEndEvent)
+        deepest = max(deepest, depth)
+    assert deepest == len("".join(nesting)) + 1 <= walker.nesting_bound(text)
 
 
 @pytest.mark.parametrize("depth", [walker.MAX_DEPTH + 1, 100_000])

@@ -27,6 +27,11 @@ MAX_DEPTH = 50
 """Deeper nesting is refused: a register needs six levels, and thousands of `[` would
 exhaust Python's recursion limit here and in the schema validator."""
 
+SAFE_NESTING = 1_000
+"""Nesting libyaml's composer is given as it is: it recurses in C, and tens of thousands
+of levels overflow the stack (a crash, not an error). A text that could nest deeper is
+first read flat, event by event (`refuse_deep_nesting`)."""
+
 MAX_META_DIGITS = 18
 """Most digits in a number under `_meta`, which any JSON reader holds as a 64-bit integer."""
 
@@ -69,6 +74,8 @@ class Walker:
 
     def build(self, composer: Composer) -> Any:
         """The document's data; raises `LoadError` on a construct registers refuse."""
+        if nesting_bound(self.text) > SAFE_NESTING:
+            self.refuse_deep_nesting()
         root = composer.get_node() if composer.check_node() else None
         if root is None:
             raise LoadError(Mark(1, 1), "empty-file", "file is empty: expected a mapping")
@@ -89,8 +96,7 @@ class Walker:
         if node.tag is not None or self.text.startswith(_PROPERTY, mark.offset):
             self._reject_anchor_and_tag(node, mark)
         if len(path) > MAX_DEPTH:
-            message = f"nested more than {MAX_DEPTH} levels deep: registers are shallow data"
-            raise LoadError(mark, "too-deep", message)
+            raise _too_deep(mark)
         self.values[path] = mark
         kind = type(node)
         if kind is _SCALAR:
@@ -100,6 +106,25 @@ class Walker:
         if kind is _SEQUENCE:
             return [self.node(item, (*path, n), in_meta, None) for n, item in enumerate(node.value)]
         return self.mapping(node, path, in_meta)
+
+    def refuse_deep_nesting(self) -> None:
+        """Raise the walker's `too-deep` refusal, at the same value, from libyaml's events:
+        a value (a mapping's keys are not counted) inside more than `MAX_DEPTH` collections."""
+        open_: list[list[int]] = []  # per open collection: [is a mapping, nodes read in it]
+        for event in yaml.parse(self.text, Loader=_Loader):
+            if isinstance(event, yaml.CollectionEndEvent):
+                open_.pop()
+                continue
+            if not isinstance(event, yaml.NodeEvent):
+                continue
+            if open_:
+                is_mapping, read = open_[-1]
+                open_[-1][1] += 1
+                is_value = not is_mapping or read % 2 == 1
+                if is_value and len(open_) > MAX_DEPTH:
+                    raise _too_deep(self.mark(event))
+            if isinstance(event, yaml.CollectionStartEvent):
+                open_.append([isinstance(event, yaml.MappingStartEvent), 0])
 
     def _reject_anchor_and_tag(self, node: yaml.Node, mark: Mark) -> None:
         if anchor := _ANCHOR.match(self.text, mark.offset):
@@ -151,6 +176,14 @@ class Walker:
         return result
 
 
+def nesting_bound(text: str) -> int:
+    """How deep `text` can nest at most: a flow collection opens with `[` or `{`, and a block
+    collection starts right of the one holding it, or at its column (a sequence under a
+    key) but not twice running: at most twice per column of the longest line."""
+    longest = max(map(len, text.splitlines()), default=0)
+    return text.count("[") + text.count("{") + 2 * (longest + 1)
+
+
 def first_anchor_or_alias(doc: Document) -> LoadError | None:
     """The refusal of the first anchor or alias libyaml's scanner reads in `doc`: what to
     name when the composer fails on one (an alias to no anchor, an anchor given twice)."""
@@ -162,6 +195,11 @@ def first_anchor_or_alias(doc: Document) -> LoadError | None:
     except yaml.YAMLError:
         pass
     return None
+
+
+def _too_deep(mark: Mark) -> LoadError:
+    message = f"nested more than {MAX_DEPTH} levels deep: registers are shallow data"
+    return LoadError(mark, "too-deep", message)
 
 
 def _refusal(mark: Mark, written: str) -> LoadError:
