@@ -90,11 +90,7 @@ def sync(registers_dir: Path, aliases: tuple[str, ...]) -> None:
     """Fetch each source's pinned commit into the cache (all sources with a repo by default)."""
     require_dir(registers_dir)
     show = sys.stderr.isatty()
-
-    def progress(alias: str, line: str) -> None:
-        if show:
-            progress_line(alias, line)
-
+    progress = progress_line if show else None
     result = api.sync(registers_dir, aliases, progress, settings(), on_wait=waiting)
     if show:
         echo("", err=True)
