@@ -16,7 +16,7 @@ from ..model.results import Result
 from ..reading import folder
 from ..reading.document import Document
 from ..rewriting import edit
-from ..scaffold import newproject as project
+from ..scaffold import newproject
 from ..sources import cite as cites
 from ..sources import pins
 from ..sources.checkout import Checkout
@@ -53,7 +53,7 @@ def init(
     for a run killed midway (`_interrupted`), which it completes."""
 
     day = today or datetime.date.today()
-    texts = project.files(name or _project_name(folder), day, engine)
+    texts = newproject.files(name or _project_name(folder), day, engine)
     existing = sorted(path for path in texts if (folder / path).exists())
     if existing and not _interrupted(folder, texts, existing):
         raise InitError(f"{folder}: would overwrite {', '.join(existing)}; nothing written")

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .. import api
-from ..reporting import conformancereport as reporting
+from ..reporting import conformancereport
 from ..reporting import report as reporter
 from .group import main
 from .shell import (
@@ -73,8 +73,8 @@ def import_command(
         echo(f"register: {imported.refused}", err=True)
     elif imported.record is not None:
         if fmt == "json":
-            data = reporting.import_data(imported.record, imported.file, imported.older)
+            data = conformancereport.import_data(imported.record, imported.file, imported.older)
             echo(reporter.dumps(data))
         else:
-            echo(reporting.import_text(imported.record, imported.file, imported.older))
+            echo(conformancereport.import_text(imported.record, imported.file, imported.older))
     sys.exit(1 if imported.failed else 0)

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from .. import api
-from ..reporting import coveragereport as covering
+from ..reporting import coveragereport
 from ..reporting import report as reporter
 from .group import main
 from .shell import echo, formats_option, no_traceback, registers_option, require_dir, settings
@@ -37,12 +37,13 @@ def coverage(
     result = api.coverage(registers_dir, revisions, minimum=minimum, settings=settings())
     shown = result.measured.coverage
     if fmt == "json":
-        data = covering.json_report(shown, result.revisions, new_only)
+        data = coveragereport.json_report(shown, result.revisions, new_only)
         data["diagnostics"] = [asdict(d) for d in result.diagnostics]
         echo(reporter.dumps(data))
     else:
         for diagnostic in reporter.collapse_runs(result.diagnostics):
             echo(diagnostic.as_text())
         if result.configured:  # else 0 statements would read as "100.0% covered"
-            echo(covering.text_report(shown, result.revisions, result.registers.sources, new_only))
+            sources = result.registers.sources
+            echo(coveragereport.text_report(shown, result.revisions, sources, new_only))
     sys.exit(reporter.exit_code(result.diagnostics, False))

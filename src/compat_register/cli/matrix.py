@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .. import api
-from ..reporting import matrixreport as matrices
+from ..reporting import matrixreport
 from ..reporting import report as reporter
 from .group import main
 from .shell import echo, formats_option, no_traceback, registers_option, require_dir, settings
@@ -43,7 +43,7 @@ def matrix(registers_dir: Path, fmt: str, verify: bool, no_history: bool) -> Non
     if fmt == "json":
         echo(reporter.dumps(data))
     elif fmt == "markdown":
-        echo(matrices.matrix_markdown(data), nl=False)
+        echo(matrixreport.matrix_markdown(data), nl=False)
     else:
-        echo(matrices.matrix_text(data))
+        echo(matrixreport.matrix_text(data))
     sys.exit(reporter.exit_code(result.diagnostics, False))

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from .. import api
-from ..reporting import diffreport as diffs
+from ..reporting import diffreport
 from ..reporting import report as reporter
 from .group import main
 from .shell import (
@@ -44,11 +44,11 @@ def diff_command(registers_dir: Path, revs: tuple[str, ...], fmt: str) -> None:
     require_dir(registers_dir)
     compared = api.diff(registers_dir, *revs)
     if fmt == "json":
-        echo(reporter.dumps(diffs.diff_json(compared)))
+        echo(reporter.dumps(diffreport.diff_json(compared)))
     elif fmt == "markdown":
-        echo(diffs.diff_markdown(compared), nl=False)
+        echo(diffreport.diff_markdown(compared), nl=False)
     else:
-        echo(diffs.diff_text(compared))
+        echo(diffreport.diff_text(compared))
     sys.exit(1 if compared.problems else 0)
 
 
