@@ -11,15 +11,7 @@ from .. import api
 from ..reporting import conformancereport
 from ..reporting import report as reporter
 from .group import main
-from .shell import (
-    echo,
-    formats_option,
-    no_traceback,
-    registers_option,
-    require_dir,
-    settings,
-    waiting,
-)
+from .shell import command, echo, formats_option, settings, waiting
 
 
 @main.group()
@@ -27,8 +19,7 @@ def conformance() -> None:
     """The official MCP conformance suite's results, beside the registers."""
 
 
-@conformance.command(name="import")
-@registers_option
+@command(conformance, name="import")
 @click.option("--subject", required=True, metavar="ALIAS", help="The source the results measured.")
 @click.option(
     "--commit",
@@ -42,7 +33,6 @@ def conformance() -> None:
 )
 @click.argument("results", nargs=-1, required=True, type=click.Path(path_type=Path))
 @formats_option(("text", "json"), "text: a line per run; json: one object.")
-@no_traceback
 def import_command(
     registers_dir: Path,
     subject: str,
@@ -57,7 +47,6 @@ def import_command(
     several runs of one scenario the latest is kept. Nothing is written while a file named
     is not what the suite writes (each problem located in it).
     """
-    require_dir(registers_dir)
     imported = api.import_results(
         registers_dir,
         subject,
