@@ -10,12 +10,13 @@ from pathlib import Path
 
 from ..importing import plan as importing
 from ..model.diagnostic import Diagnostic, sort_diagnostics
+from ..model.positions import Where
 from ..model.registers import Sources
 from ..model.results import Result
 from ..reading import folder
 from ..reading.document import Document
 from ..rewriting import edit
-from ..scaffold import newproject as project
+from ..scaffold import newproject
 from ..sources import cite as cites
 from ..sources import pins
 from ..sources.checkout import Checkout
@@ -23,7 +24,6 @@ from ..sources.cite import CiteError
 from ..sources.git import GitSourceError
 from ..storage import regular
 from ..storage.errors import RegisterError
-from ..storage.journal import Journal
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
 from .loading import Waiting, project_paths, writer_at
@@ -53,7 +53,7 @@ def init(
     for a run killed midway (`_interrupted`), which it completes."""
 
     day = today or datetime.date.today()
-    texts = project.files(name or _project_name(folder), day, engine)
+    texts = newproject.files(name or _project_name(folder), day, engine)
     existing = sorted(path for path in texts if (folder / path).exists())
     if existing and not _interrupted(folder, texts, existing):
         raise InitError(f"{folder}: would overwrite {', '.join(existing)}; nothing written")
@@ -114,35 +114,23 @@ def import_pages(
     """
     paths = project_paths(root, settings)
     with writer_at(paths, "register import", settings, on_wait) as journal:
-        return _import_pages(paths, pages, name, force, dry_run, journal)
-
-
-def _import_pages(
-    paths: Paths,
-    pages: Iterable[Path],
-    name: str | None,
-    force: bool,
-    dry_run: bool,
-    journal: Journal,
-) -> Imports:
-    problems: list[Diagnostic] = []
-    documents: dict[str, Document] = {}
-    sources = folder.read_sources(paths, documents, problems)
-    registers = list(folder.read_registers(paths, documents, []))
-    texts = [_page_text(path, problems) for path in pages]
-    place = importing.Folder(
-        sources,
-        registers,
-        exists=lambda stem: paths.register(stem).exists(),
-        file_of=lambda stem: folder.display_path(paths.register(stem)),
-    )
-    planned, found = importing.plan(
-        [t for t in texts if t is not None], place, name=name, force=force
-    )
-    result = Imports(planned, diagnostics=sort_diagnostics([*problems, *found]))
-    if result.failed or dry_run:
-        return result
-    edit.write_texts({p.file: (_old_text(Path(p.file)), p.text) for p in planned}, journal)
+        problems: list[Diagnostic] = []
+        documents: dict[str, Document] = {}
+        sources = folder.read_sources(paths, documents, problems)
+        registers = list(folder.read_registers(paths, documents, []))
+        texts = [_page_text(path, problems) for path in pages]
+        place = importing.Folder(
+            sources,
+            registers,
+            exists=lambda stem: paths.register(stem).exists(),
+            file_of=lambda stem: folder.display_path(paths.register(stem)),
+        )
+        read = [t for t in texts if t is not None]
+        planned, found = importing.plan(read, place, name=name, force=force)
+        result = Imports(planned, diagnostics=sort_diagnostics([*problems, *found]))
+        if result.failed or dry_run:
+            return result
+        edit.write_texts({p.file: (_old_text(Path(p.file)), p.text) for p in planned}, journal)
     result.written = True
     return result
 
@@ -154,17 +142,9 @@ def _page_text(path: Path, problems: list[Diagnostic]) -> importing.PageText | N
         return importing.PageText(shown, data.decode("utf-8-sig"))
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
-        problems.append(
-            Diagnostic(
-                file=shown,
-                line=1,
-                col=1,
-                severity="error",
-                id="page",
-                code="import-page",
-                message=f"cannot read the page: {reason or err}",
-            )
-        )
+        message = f"cannot read the page: {reason or err}"
+        page = Where(shown, 1, 1)
+        problems.append(Diagnostic.at(page, id="page", code="import-page", message=message))
         return None
 
 

@@ -13,7 +13,7 @@ from ..model.registers import RegisterSet
 from ..model.results import Result
 from ..storage.settings import DEFAULTS, Settings
 from ..views import conceptmatrix as view
-from .loading import check_at, project_paths, verify_at
+from .loading import Verified, check_at, project_paths, verify_at
 from .recording import recorded_at
 
 
@@ -43,17 +43,13 @@ def matrix(
     stale one says so; `since` dates each cell, and so does `dated` from the registers' git
     history (`since_of`; no dates outside a repository)."""
     paths = project_paths(root, settings)
-    if not verify:
-        checked = check_at(paths, settings=settings)
-        hook = since or (since_of(root, checked.registers, paths.history_cache) if dated else None)
-        records = recorded_at(paths).records
-        shown = view.matrix(checked.registers, since=hook, records=records)
-        return Matrixed(shown, checked.registers, diagnostics=checked.diagnostics)
-    verified = verify_at(paths, settings=settings)
-    outcomes = {o.citation.key: o.outcome for o in verified.outcomes}
-    hook = since or (since_of(root, verified.registers, paths.history_cache) if dated else None)
-    shown = view.matrix(verified.registers, outcomes, hook, records=recorded_at(paths).records)
-    return Matrixed(shown, verified.registers, diagnostics=verified.diagnostics)
+    read = verify_at(paths, settings=settings) if verify else check_at(paths, settings=settings)
+    outcomes = None
+    if isinstance(read, Verified):
+        outcomes = {o.citation.key: o.outcome for o in read.outcomes}
+    hook = since or (since_of(root, read.registers, paths.history_cache) if dated else None)
+    shown = view.matrix(read.registers, outcomes, hook, records=recorded_at(paths).records)
+    return Matrixed(shown, read.registers, diagnostics=read.diagnostics)
 
 
 def since_of(

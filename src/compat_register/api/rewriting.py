@@ -17,8 +17,6 @@ from ..rewriting import edit
 from ..rewriting import fix as fixing
 from ..sources import pins
 from ..storage.errors import RegisterError
-from ..storage.journal import Journal
-from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
 from ..verifying import stamping, verify
 from .loading import (
@@ -64,20 +62,10 @@ def fix(root: Path, settings: Settings = DEFAULTS, on_wait: Waiting = None) -> F
     """
     paths = project_paths(root, settings)
     with writer_at(paths, "register fix", settings, on_wait) as journal:
-        return _fix(paths, settings, journal)
-
-
-def _fix(paths: Paths, settings: Settings, journal: Journal) -> Fixed:
-    verified = verify_at(paths, settings=settings)
-    plan = fixing.plan(
-        verified.registers,
-        verified.documents,
-        verified.outcomes,
-        verified.diagnostics,
-        verified.lock,
-    )
-    edit.write_texts(plan.files, journal)
-    return Fixed(verified, plan.changes, plan.fixed, diagnostics=plan.remaining)
+        v = verify_at(paths, settings=settings)
+        plan = fixing.plan(v.registers, v.documents, v.outcomes, v.diagnostics, v.lock)
+        edit.write_texts(plan.files, journal)
+    return Fixed(v, plan.changes, plan.fixed, diagnostics=plan.remaining)
 
 
 @dataclass
@@ -194,23 +182,17 @@ def stamp(
     """
     paths = project_paths(root, settings)
     with writer_at(paths, "register stamp", settings, on_wait) as journal:
-        return _stamp(paths, ids, settings, journal)
-
-
-def _stamp(
-    paths: Paths, ids: Iterable[str], settings: Settings, journal: Journal
-) -> Stamped:
-    verified = verify_at(paths, settings=settings)
-    if verified.check_failed:
-        refused = needs_clean_set("stamp")
-        return Stamped(verified, diagnostics=verified.diagnostics, refused=refused)
-    chosen = set(ids) or None
-    known = {c.entry for c in verified.registers.citations()}
-    if chosen and (unknown := sorted(chosen - known)):
-        raise UnknownID(f"no citations of {', '.join(unknown)} to stamp")
-    plan = stamping.plan(verified.outcomes, verified.registers.sources, verified.lock, chosen)
-    if plan.changed:
-        edit.write_texts({str(paths.lock): (plan.old_text, plan.text)}, journal)
+        verified = verify_at(paths, settings=settings)
+        if verified.check_failed:
+            refused = needs_clean_set("stamp")
+            return Stamped(verified, diagnostics=verified.diagnostics, refused=refused)
+        chosen = set(ids) or None
+        known = {c.entry for c in verified.registers.citations()}
+        if chosen and (unknown := sorted(chosen - known)):
+            raise UnknownID(f"no citations of {', '.join(unknown)} to stamp")
+        plan = stamping.plan(verified.outcomes, verified.registers.sources, verified.lock, chosen)
+        if plan.changed:
+            edit.write_texts({str(paths.lock): (plan.old_text, plan.text)}, journal)
     return Stamped(
         verified, plan.stamped, plan.refused, plan.changed, diagnostics=verified.diagnostics
     )

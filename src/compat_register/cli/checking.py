@@ -14,12 +14,10 @@ from ..reporting import export
 from ..reporting import report as reporter
 from .group import main
 from .shell import (
+    command,
     echo,
     format_option,
-    no_traceback,
-    registers_option,
     report,
-    require_dir,
     settings,
     strict_option,
     verbose_option,
@@ -27,22 +25,18 @@ from .shell import (
 )
 
 
-@main.command()
-@registers_option
+@command(main)
 @format_option
 @strict_option
 @verbose_option
-@no_traceback
 def check(registers_dir: Path, fmt: str, strict: bool, verbose: bool) -> None:
     """Load, validate and cross-link the registers (no source read, no network)."""
-    require_dir(registers_dir)
     result = api.check(registers_dir, settings())
     report(result.diagnostics, fmt, verbose=verbose)
     sys.exit(reporter.exit_code(result.diagnostics, strict))
 
 
-@main.command()
-@registers_option
+@command(main)
 @format_option
 @strict_option
 @verbose_option
@@ -67,7 +61,6 @@ def check(registers_dir: Path, fmt: str, strict: bool, verbose: bool) -> None:
     help="Also fail on a contradiction between a claim and the recorded conformance results "
     "(register conformance import): done while its check fails, missing while it passes.",
 )
-@no_traceback
 def verify(
     registers_dir: Path,
     fmt: str,
@@ -79,7 +72,6 @@ def verify(
     conformance: bool,
 ) -> None:
     """Check, then verify every citation against its source's pinned commit."""
-    require_dir(registers_dir)
     if against and (offline or against[0] in skip):
         raise click.UsageError(f"--against {against[0]}=... needs that source's checkout")
     result = api.verify_citations(
@@ -107,14 +99,11 @@ def _alias_rev(value: str | None) -> tuple[str, str] | None:
     return alias, rev
 
 
-@main.command()
-@registers_option
+@command(main)
 @format_option
 @verbose_option
-@no_traceback
 def fix(registers_dir: Path, fmt: str, verbose: bool) -> None:
     """Rewrite the line numbers of moved citations in place (nothing else changes)."""
-    require_dir(registers_dir)
     fixed = api.fix(registers_dir, settings(), on_wait=waiting)
     if fmt != "json":
         for change in fixed.changes:
@@ -124,18 +113,15 @@ def fix(registers_dir: Path, fmt: str, verbose: bool) -> None:
     sys.exit(reporter.exit_code(fixed.diagnostics, strict=False))
 
 
-@main.command(name="export")
-@registers_option
+@command(main, name="export")
 @click.option(
     "--output",
     "-o",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the JSON here instead of standard output.",
 )
-@no_traceback
 def export_command(registers_dir: Path, output: Path | None) -> None:
     """Print the whole register set as JSON (backlinks and parsed citations included)."""
-    require_dir(registers_dir)
     result = api.check(registers_dir, settings())
     for diagnostic in result.diagnostics:
         echo(diagnostic.as_text(), err=True)

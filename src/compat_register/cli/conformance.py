@@ -8,18 +8,10 @@ from pathlib import Path
 import click
 
 from .. import api
-from ..reporting import conformancereport as reporting
+from ..reporting import conformancereport
 from ..reporting import report as reporter
 from .group import main
-from .shell import (
-    echo,
-    formats_option,
-    no_traceback,
-    registers_option,
-    require_dir,
-    settings,
-    waiting,
-)
+from .shell import command, echo, formats_option, settings, waiting
 
 
 @main.group()
@@ -27,8 +19,7 @@ def conformance() -> None:
     """The official MCP conformance suite's results, beside the registers."""
 
 
-@conformance.command(name="import")
-@registers_option
+@command(conformance, name="import")
 @click.option("--subject", required=True, metavar="ALIAS", help="The source the results measured.")
 @click.option(
     "--commit",
@@ -42,7 +33,6 @@ def conformance() -> None:
 )
 @click.argument("results", nargs=-1, required=True, type=click.Path(path_type=Path))
 @formats_option(("text", "json"), "text: a line per run; json: one object.")
-@no_traceback
 def import_command(
     registers_dir: Path,
     subject: str,
@@ -57,7 +47,6 @@ def import_command(
     several runs of one scenario the latest is kept. Nothing is written while a file named
     is not what the suite writes (each problem located in it).
     """
-    require_dir(registers_dir)
     imported = api.import_results(
         registers_dir,
         subject,
@@ -73,8 +62,8 @@ def import_command(
         echo(f"register: {imported.refused}", err=True)
     elif imported.record is not None:
         if fmt == "json":
-            data = reporting.import_data(imported.record, imported.file, imported.older)
+            data = conformancereport.import_data(imported.record, imported.file, imported.older)
             echo(reporter.dumps(data))
         else:
-            echo(reporting.import_text(imported.record, imported.file, imported.older))
+            echo(conformancereport.import_text(imported.record, imported.file, imported.older))
     sys.exit(1 if imported.failed else 0)

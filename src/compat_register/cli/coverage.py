@@ -10,14 +10,13 @@ from pathlib import Path
 import click
 
 from .. import api
-from ..reporting import coveragereport as covering
+from ..reporting import coveragereport
 from ..reporting import report as reporter
 from .group import main
-from .shell import echo, formats_option, no_traceback, registers_option, require_dir, settings
+from .shell import command, echo, formats_option, settings
 
 
-@main.command()
-@registers_option
+@command(main)
 @click.argument("revisions", nargs=-1, metavar="[REVISION]...")
 @formats_option(("text", "json"), "text: counts per revision and file, then the uncovered")
 @click.option("--new", "new_only", is_flag=True, help="Only what each revision added or changed.")
@@ -28,21 +27,20 @@ from .shell import echo, formats_option, no_traceback, registers_option, require
     metavar="PERCENT",
     help="Fail (exit 1) for a revision less covered than this (cited + excluded).",
 )
-@no_traceback
 def coverage(
     registers_dir: Path, revisions: tuple[str, ...], fmt: str, new_only: bool, minimum: float | None
 ) -> None:
     """The spec's normative statements per revision: cited, excluded, uncovered."""
-    require_dir(registers_dir)
     result = api.coverage(registers_dir, revisions, minimum=minimum, settings=settings())
     shown = result.measured.coverage
     if fmt == "json":
-        data = covering.json_report(shown, result.revisions, new_only)
+        data = coveragereport.json_report(shown, result.revisions, new_only)
         data["diagnostics"] = [asdict(d) for d in result.diagnostics]
         echo(reporter.dumps(data))
     else:
         for diagnostic in reporter.collapse_runs(result.diagnostics):
             echo(diagnostic.as_text())
         if result.configured:  # else 0 statements would read as "100.0% covered"
-            echo(covering.text_report(shown, result.revisions, result.registers.sources, new_only))
+            sources = result.registers.sources
+            echo(coveragereport.text_report(shown, result.revisions, sources, new_only))
     sys.exit(reporter.exit_code(result.diagnostics, False))

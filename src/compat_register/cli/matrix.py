@@ -8,14 +8,13 @@ from pathlib import Path
 import click
 
 from .. import api
-from ..reporting import matrixreport as matrices
+from ..reporting import matrixreport
 from ..reporting import report as reporter
 from .group import main
-from .shell import echo, formats_option, no_traceback, registers_option, require_dir, settings
+from .shell import command, echo, formats_option, settings
 
 
-@main.command()
-@registers_option
+@command(main)
 @formats_option(("text", "json", "markdown"), "markdown: a table for a README")
 @click.option(
     "--verify",
@@ -30,10 +29,8 @@ from .shell import echo, formats_option, no_traceback, registers_option, require
     help="Leave the cells undated (by default each says since when, from the registers' "
     "git history).",
 )
-@no_traceback
 def matrix(registers_dir: Path, fmt: str, verify: bool, no_history: bool) -> None:
     """One row per concept (registers/concepts.yaml), one column per subject."""
-    require_dir(registers_dir)
     result = api.matrix(
         registers_dir, verify=verify, dated=not no_history, settings=settings()
     )
@@ -43,7 +40,7 @@ def matrix(registers_dir: Path, fmt: str, verify: bool, no_history: bool) -> Non
     if fmt == "json":
         echo(reporter.dumps(data))
     elif fmt == "markdown":
-        echo(matrices.matrix_markdown(data), nl=False)
+        echo(matrixreport.matrix_markdown(data), nl=False)
     else:
-        echo(matrices.matrix_text(data))
+        echo(matrixreport.matrix_text(data))
     sys.exit(reporter.exit_code(result.diagnostics, False))

@@ -12,26 +12,22 @@ from .. import api
 from ..reporting import report as reporter
 from .group import main
 from .shell import (
+    command,
     echo,
     formats_option,
-    no_traceback,
     progress_for,
     progress_line,
-    registers_option,
     report,
-    require_dir,
     settings,
     waiting,
 )
 
 
-@main.command()
-@registers_option
+@command(main)
 @click.argument("alias")
 @click.argument("rev", required=False, metavar="[COMMIT]")
 @click.option("--dry-run", is_flag=True, help="Print the report; write nothing.")
 @formats_option(["text", "json"], "text: one line per citation that moved; json: one object.")
-@no_traceback
 def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: str) -> None:
     """Move ALIAS's pin to COMMIT and every citation of it along.
 
@@ -41,7 +37,6 @@ def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: s
     place), changed (the cited lines were edited: read them), or gone (deleted). Exit 1
     when a citation changed or is gone, even though the files were written.
     """
-    require_dir(registers_dir)
     bumped = api.bump(
         registers_dir,
         alias,
@@ -59,10 +54,8 @@ def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: s
     sys.exit(1 if counts["changed"] or counts["gone"] else 0)
 
 
-@main.command()
-@registers_option
+@command(main)
 @click.argument("ids", nargs=-1, metavar="[ID]...")
-@no_traceback
 def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
     """Record the cited lines of the given entries (all when none is named) as reviewed.
 
@@ -71,7 +64,6 @@ def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
     the lines `register verify` reports as changed or unstamped. A citation whose lines do
     not read as cited is not stamped.
     """
-    require_dir(registers_dir)
     stamped = api.stamp(registers_dir, ids, settings(), on_wait=waiting)
     if stamped.refused is not None:
         report(stamped.diagnostics, "text", stamped.verified.summary)
@@ -82,19 +74,12 @@ def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
     sys.exit(1 if stamped.unstampable else 0)
 
 
-@main.command()
-@registers_option
+@command(main)
 @click.argument("aliases", nargs=-1, metavar="[ALIAS]...")
-@no_traceback
 def sync(registers_dir: Path, aliases: tuple[str, ...]) -> None:
     """Fetch each source's pinned commit into the cache (all sources with a repo by default)."""
-    require_dir(registers_dir)
     show = sys.stderr.isatty()
-
-    def progress(alias: str, line: str) -> None:
-        if show:
-            progress_line(alias, line)
-
+    progress = progress_line if show else None
     result = api.sync(registers_dir, aliases, progress, settings(), on_wait=waiting)
     if show:
         echo("", err=True)
@@ -106,8 +91,7 @@ def sync(registers_dir: Path, aliases: tuple[str, ...]) -> None:
     sys.exit(reporter.exit_code(result.diagnostics, strict=False))
 
 
-@main.command()
-@registers_option
+@command(main)
 @click.argument("target", metavar="[ALIAS:]PATH:LINE[-END] | ALIAS | PATH")
 @click.option(
     "--grep",
@@ -125,7 +109,6 @@ def sync(registers_dir: Path, aliases: tuple[str, ...]) -> None:
     help="With --grep: the most citations printed (all hits are counted).",
 )
 @formats_option(["text", "json"], "text: citations ready to paste into YAML; json: one object.")
-@no_traceback
 def cite(
     registers_dir: Path,
     target: str,
@@ -143,7 +126,6 @@ def cite(
     internal/a.go --grep TEXT`, in that claimed file (or folder) alone. Reads the source's
     checkout or the cache, never the network.
     """
-    require_dir(registers_dir)
     if needle is None and (glob is not None or limit != 20 or ignore_case):
         raise click.UsageError("--path, --limit and --ignore-case go with --grep")
     if needle is not None and ":" in target:

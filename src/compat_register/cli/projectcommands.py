@@ -9,28 +9,18 @@ from pathlib import Path
 import click
 
 from .. import api
-from ..reporting import diffreport as diffs
+from ..reporting import diffreport
 from ..reporting import report as reporter
 from .group import main
-from .shell import (
-    echo,
-    formats_option,
-    no_traceback,
-    registers_option,
-    require_dir,
-    settings,
-    waiting,
-)
+from .shell import command, echo, formats_option, no_traceback, require_dir, settings, waiting
 
 
-@main.command(name="diff")
-@registers_option
+@command(main, name="diff", needs_dir=False)
 @click.argument("revs", nargs=-1, metavar="[REV1 [REV2]]")
 @formats_option(
     ["text", "json", "markdown"],
     "text: one line per change; json: one object; markdown: a pull-request comment.",
 )
-@no_traceback
 def diff_command(registers_dir: Path, revs: tuple[str, ...], fmt: str) -> None:
     """What changed in the registers between two commits of the repository holding them.
 
@@ -44,11 +34,11 @@ def diff_command(registers_dir: Path, revs: tuple[str, ...], fmt: str) -> None:
     require_dir(registers_dir)
     compared = api.diff(registers_dir, *revs)
     if fmt == "json":
-        echo(reporter.dumps(diffs.diff_json(compared)))
+        echo(reporter.dumps(diffreport.diff_json(compared)))
     elif fmt == "markdown":
-        echo(diffs.diff_markdown(compared), nl=False)
+        echo(diffreport.diff_markdown(compared), nl=False)
     else:
-        echo(diffs.diff_text(compared))
+        echo(diffreport.diff_text(compared))
     sys.exit(1 if compared.problems else 0)
 
 
@@ -77,14 +67,12 @@ def init(folder: Path, name: str | None, engine: str) -> None:
     echo(steps.format(cd=f"cd {folder} && " if str(folder) != "." else ""))
 
 
-@main.command(name="import")
-@registers_option
+@command(main, name="import")
 @click.argument("pages", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--name", help="The register file's name (one page only); default: its title.")
 @click.option("--force", is_flag=True, help="Overwrite a register file that exists.")
 @click.option("--dry-run", is_flag=True, help="Read and check the pages; write nothing.")
 @formats_option(["text", "json"], "text: the report in lines; json: one object.")
-@no_traceback
 def import_command(
     registers_dir: Path,
     pages: tuple[Path, ...],
@@ -99,7 +87,6 @@ def import_command(
     every page imports. An entry whose state the page does not say is written without
     one, and listed: register check reports it until its state is given.
     """
-    require_dir(registers_dir)
     if name is not None and len(pages) != 1:
         raise click.UsageError("--name names the file of one page: give one PAGE")
     result = api.import_pages(

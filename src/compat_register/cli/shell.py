@@ -39,6 +39,25 @@ def registers_option(func: F) -> F:
     )(func)
 
 
+def command(
+    group: click.Group, name: str | None = None, *, needs_dir: bool = True
+) -> Callable[[F], F]:
+    """A command of `group` over the registers folder: `--registers` its first option, the
+    folder required to exist before the body runs (unless `needs_dir` is False: the body
+    checks it), no traceback."""
+
+    def decorate(func: F) -> F:
+        @wraps(func)
+        def checked(**params: Any) -> Any:
+            if needs_dir:
+                require_dir(params["registers_dir"])
+            return func(**params)
+
+        return group.command(name=name)(registers_option(no_traceback(checked)))  # type: ignore[return-value]
+
+    return decorate
+
+
 def _find_registers(ctx: click.Context, _param: click.Parameter, value: Path | None) -> Path:
     """The registers folder: this command's --registers, the group's, $REGISTER_DIR, or the
     nearest project above the working directory; ./registers (reported missing) when none."""

@@ -23,9 +23,8 @@ def read_baseline(text: str, file: str) -> tuple[Baseline | None, list[Diagnosti
     except LoadError as err:
         if err.code == "empty-file":  # the suite reads an empty file as no expected failures
             return Baseline(file, ()), []
-        return None, [
-            located_problem(Where(file, err.mark.line, err.mark.col), err.code, err.message)
-        ]
+        where = Where(file, err.mark.line, err.mark.col)
+        return None, [located_problem(where, err.code, err.message)]
     if not isinstance(doc.data, dict):
         return None, [_shape(doc, (), "expected a mapping with 'server' and/or 'client' keys")]
     problems = [
@@ -52,7 +51,7 @@ def _listed(doc: Document, mode: str, problems: list[Diagnostic]) -> list[Listed
             problems.append(_shape(doc, (mode, index), "a scenario name is a non-empty string"))
             continue
         mark = doc.mark((mode, index))
-        found.append(Listed(mode, name, Where(file=doc.file, line=mark.line, col=mark.col)))
+        found.append(Listed(mode, name, Where(doc.file, mark.line, mark.col)))
     return found
 
 

@@ -81,10 +81,8 @@ def read_text(path: Path, file: str) -> tuple[str | None, list[Diagnostic]]:
     try:
         data = regular.read_bytes(path, regular.MAX_BYTES)
     except OSError as err:
-        where = Where(file, 1, 1)
-        return None, [
-            located_problem(where, "unreadable", f"cannot read file: {err.strerror or err}")
-        ]
+        message = f"cannot read file: {err.strerror or err}"
+        return None, [located_problem(Where(file, 1, 1), "unreadable", message)]
     try:
         return data.decode("utf-8-sig"), []
     except UnicodeDecodeError as err:

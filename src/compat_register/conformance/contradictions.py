@@ -38,10 +38,8 @@ def contradictions(
         for entry in register.entries:
             concept = concepts.get(entry.concept) if entry.concept else None
             if concept is not None and concept.checks:
-                where = state_where(entry, doc)
-                found.extend(
-                    _claim(entry, concept, measured_here, records[register.subject], where)
-                )
+                record, where = records[register.subject], state_where(entry, doc)
+                found.extend(_claim(entry, concept, measured_here, record, where))
     named = {check for concept in concepts.values() for check in concept.checks}
     for alias, record in records.items():
         found.extend(_unnamed(record, statuses[alias], named))
@@ -72,24 +70,23 @@ def _claim(
             continue
         ran = f"{check.status} in {', '.join(check.scenarios)}"
         if state == "done" and check.status == "FAILURE":
+            code = "conformance-done-fails"
             message = f"done, but conformance check {check_id} fails for {at} ({ran})"
-            yield Diagnostic.at(where, id=entry.id, code="conformance-done-fails", message=message)
         elif state == "done" and check.baselined:
+            code = "conformance-done-baselined"
             message = (
                 f"done, but conformance check {check_id} sits in {record.subject}'s "
                 f"expected-failures baseline ({ran}): a scenario listed there is known to fail"
             )
-            yield Diagnostic.at(
-                where, id=entry.id, code="conformance-done-baselined", message=message
-            )
         elif state == "missing" and check.status == "SUCCESS":
+            code = "conformance-missing-passes"
             message = (
                 f"missing, but conformance check {check_id} passes for {at} ({ran}): "
                 "the state is stale, as a baseline entry that passes is"
             )
-            yield Diagnostic.at(
-                where, id=entry.id, code="conformance-missing-passes", message=message
-            )
+        else:
+            continue
+        yield Diagnostic.at(where, id=entry.id, code=code, message=message)
 
 
 def _unnamed(
@@ -102,9 +99,8 @@ def _unnamed(
             f"conformance check {check.id} ({check.status} in {', '.join(check.scenarios)}) "
             "is named by no concept: list it under a concept's checks in concepts.yaml"
         )
-        yield Diagnostic.at(
-            check.where, id=record.subject, code="conformance-unnamed-check", message=message
-        )
+        code = "conformance-unnamed-check"
+        yield Diagnostic.at(check.where, id=record.subject, code=code, message=message)
 
 
 def _stale(record: Record) -> Iterator[Diagnostic]:
@@ -113,10 +109,7 @@ def _stale(record: Record) -> Iterator[Diagnostic]:
             f"{listed.mode} scenario {listed.scenario} is in the expected-failures baseline "
             f"but passed: remove it from {record.baseline.file if record.baseline else 'it'}"
         )
+        code = "conformance-stale-baseline"
         yield Diagnostic.at(
-            listed.where,
-            id=record.subject,
-            code="conformance-stale-baseline",
-            message=message,
-            severity="warning",
+            listed.where, id=record.subject, code=code, message=message, severity="warning"
         )

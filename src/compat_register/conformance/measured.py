@@ -47,21 +47,13 @@ def measured(record: Record) -> dict[str, Measured]:
     for run in record.runs:
         listed = record.baseline is not None and record.baseline.lists(run.mode, run.scenario)
         for check in run.checks:
-            held = found.get(check.id)
-            if held is None:
-                found[check.id] = Measured(
-                    check.id, check.status, listed, (run.scenario,), check.where
-                )
-                continue
+            first = Measured(check.id, check.status, listed, (), check.where)
+            held = found.get(check.id, first)  # a first sighting: its own status and place
             worse = WORST_FIRST.index(check.status) < WORST_FIRST.index(held.status)
             scenarios = held.scenarios + (() if run.scenario in held.scenarios else (run.scenario,))
-            found[check.id] = Measured(
-                check.id,
-                check.status if worse else held.status,
-                held.baselined or listed,
-                scenarios,
-                check.where if worse else held.where,
-            )
+            worst = check if worse else held
+            baselined = held.baselined or listed
+            found[check.id] = Measured(check.id, worst.status, baselined, scenarios, worst.where)
     return found
 
 

@@ -138,12 +138,10 @@ def records_of(texts: Iterable[RecordText]) -> tuple[dict[str, Record], list[Dia
     records: dict[str, Record] = {}
     problems: list[Diagnostic] = []
     for found in texts:
+        top = Where(found.file, 1, 1)
         if found.text is None:
-            problems.append(
-                located_problem(
-                    Where(found.file, 1, 1), "conformance-record", found.problem or "unreadable"
-                )
-            )
+            said = found.problem or "unreadable"
+            problems.append(located_problem(top, "conformance-record", said))
             continue
         record, trouble = read_record(found.text, found.file)
         problems.extend(trouble)
@@ -151,7 +149,7 @@ def records_of(texts: Iterable[RecordText]) -> tuple[dict[str, Record], list[Dia
             continue
         if record.subject != found.alias:
             message = f"the record of '{record.subject}' is in the file of '{found.alias}'"
-            problems.append(located_problem(Where(found.file, 1, 1), "conformance-record", message))
+            problems.append(located_problem(top, "conformance-record", message))
             continue
         records[found.alias] = record
     return records, problems

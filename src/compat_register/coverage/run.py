@@ -24,8 +24,7 @@ from ..statements.markdownpages import Readings
 from ..statements.statement import Statement
 from ..statements.statementcache import StatementCache, key
 from ..verifying.outcome import Outcome
-from . import itemcoverage as covering_items
-from . import states
+from . import itemcoverage, states
 from .files import changelog_files, statement_files
 from .states import Coverage, Covering, coverage, percent
 
@@ -35,7 +34,7 @@ class Measured:
     """Every statement's state, the changelogs' items, and the problems met."""
 
     coverage: Coverage
-    changelogs: dict[str, list[covering_items.Covered]] = field(default_factory=dict)
+    changelogs: dict[str, list[itemcoverage.Covered]] = field(default_factory=dict)
     """revision -> its changelog's items, each with the entries covering it."""
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
@@ -56,7 +55,7 @@ def measure(
     coverings = list(_coverings(registers, outcomes))
     cache = StatementCache(cache_path)
     found: dict[str, list[tuple[str, Statement]]] = {r: [] for r in revisions}
-    items: dict[str, list[covering_items.Covered]] = {}
+    items: dict[str, list[itemcoverage.Covered]] = {}
     problems: list[Diagnostic] = []
     for source in statement_sources(registers):
         read = _read_source(source, revisions, checkouts, cache, problems)
@@ -65,7 +64,7 @@ def measure(
         for revision, statements in read[0].items():
             found[revision].extend((source.alias, s) for s in statements)
         for revision, listed in read[1].items():
-            items[revision] = covering_items.covered(
+            items[revision] = itemcoverage.covered(
                 source.alias, revision, listed, registers, coverings
             )
     cache.save()  # a cache that cannot be written costs the next run time, not this one

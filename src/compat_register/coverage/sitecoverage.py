@@ -10,7 +10,7 @@ from ..model.registers import Sources
 from ..statements.sentences import KEYWORDS
 from .files import cited_as
 from .itemcoverage import Covered
-from .states import STATES, Coverage, Row, percent
+from .states import STATES, Coverage, Row, percent, tally
 
 
 @dataclass
@@ -70,9 +70,7 @@ def revision_coverage(
         key = (row.source, row.statement.path)
         if key not in files:
             shown = cited_as(row.source, row.statement.path, sources)
-            files[key] = File(
-                row.source, row.statement.path, shown, dict.fromkeys(("statements", *STATES), 0)
-            )
+            files[key] = File(row.source, row.statement.path, shown, tally(()))
         _add(files[key], row)
     held = {row.statement.keyword for row in rows}
     look = [row for row in rows if row.was is not None and row.was.needs_a_look]

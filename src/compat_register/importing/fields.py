@@ -8,7 +8,7 @@ say so and `register check` to report.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,7 +94,7 @@ def _header(page: Page, errors: list[PageError]) -> dict[str, Any]:
         try:
             found[key] = _header_value(key, value)
         except ValueError as err:
-            errors.append(PageError(at.line, at.col, str(err)))
+            errors.append(PageError.at(at, str(err)))
     return found
 
 
@@ -126,7 +126,7 @@ def _unique_ids(entries: list[PageEntry], errors: list[PageError]) -> None:
     for entry in entries:
         if entry.id in seen:
             message = f"{entry.id} is given twice on this page"
-            errors.append(PageError(entry.at.line, entry.at.col, message, entry.id))
+            errors.append(PageError.at(entry.at, message, entry.id))
         seen.add(entry.id)
 
 
@@ -134,7 +134,7 @@ def _entry(page: Page, entry: PageEntry, prefix: str, imported: Imported) -> dic
     errors = imported.errors
     if not entry.id.startswith(prefix + "-"):
         message = f"{entry.id} does not have the page's prefix {prefix} (from its first entry)"
-        errors.append(PageError(entry.at.line, entry.at.col, message, entry.id))
+        errors.append(PageError.at(entry.at, message, entry.id))
     data: dict[str, Any] = {"id": entry.id, "title": entry.title}
     notes: list[dict[str, str]] = []
     for bullet in entry.bullets:
@@ -148,7 +148,7 @@ def _entry(page: Page, entry: PageEntry, prefix: str, imported: Imported) -> dic
         if key not in data:
             wanted = label.format(alias=page.subject, commit=page.commit)
             message = f"{entry.id} has no '{wanted}' bullet"
-            errors.append(PageError(entry.at.line, entry.at.col, message, entry.id))
+            errors.append(PageError.at(entry.at, message, entry.id))
     _state_from_effort(entry, data, imported)
     return _ordered(data, "entry")
 
@@ -177,9 +177,7 @@ def _take(
         notes.append(value)
         return
     if data.get(key) is not None:
-        raise PageError(
-            bullet.at.line, bullet.at.col, f"a second '{bullet.label}.' bullet", entry.id
-        )
+        raise PageError.at(bullet.at, f"a second '{bullet.label}.' bullet", entry.id)
     data[key] = value
 
 
@@ -194,16 +192,8 @@ def _key_of(label: str) -> str:
 
 def _field(page: Page, entry: PageEntry, bullet: Bullet, imported: Imported) -> tuple[str, Any]:
     key, text = _key_of(bullet.label), bullet.text
-    if key == "sources":
-        return key, list(_citations(bullet, entry.id))
-    if key == "effort":
-        return key, _effort(bullet, entry.id)
-    if key == "tags":
-        return key, _bullet_tags(bullet, entry.id)
-    if key == "revisions":
-        return key, _revisions(bullet, entry.id)
-    if key == "value":
-        return key, _value(bullet, entry.id)
+    if key in _READERS:
+        return key, _READERS[key](bullet, entry.id)
     if key == "status":
         subject = _SUBJECT.fullmatch(bullet.label)
         assert subject is not None
@@ -213,11 +203,15 @@ def _field(page: Page, entry: PageEntry, bullet: Bullet, imported: Imported) -> 
     return key, text
 
 
+def _sources(bullet: Bullet, entry_id: str) -> list[str]:
+    return list(_citations(bullet, entry_id))
+
+
 def _value(bullet: Bullet, entry_id: str) -> dict[str, str]:
     match = _VALUE.fullmatch(bullet.text)
     if match is None:
         message = f"expected '+ LEVEL.' or '+ LEVEL: note', LEVEL one of {', '.join(LEVELS)}"
-        raise PageError(bullet.text_at.line, bullet.text_at.col, message, entry_id)
+        raise PageError.at(bullet.text_at, message, entry_id)
     return _rated("value", match["level"], match["note"])
 
 
@@ -225,7 +219,7 @@ def _effort(bullet: Bullet, entry_id: str) -> dict[str, str]:
     match = _EFFORT.fullmatch(bullet.text)
     if match is None:
         message = f"expected 'SIZE.' or 'SIZE — note', SIZE one of {', '.join(SIZES)}"
-        raise PageError(bullet.text_at.line, bullet.text_at.col, message, entry_id)
+        raise PageError.at(bullet.text_at, message, entry_id)
     rest = match["rest"]
     dash = _DASH.match(rest)
     note = rest[dash.end() :] if dash else rest.strip()
@@ -245,7 +239,7 @@ def _status(
             f"the subject bullet names {subject['alias']} @ {subject['commit']}, the status "
             f"column {page.subject} @ {page.commit}"
         )
-        raise PageError(bullet.at.line, bullet.at.col, message, entry.id)
+        raise PageError.at(bullet.at, message, entry.id)
     word = _STATE.match(bullet.text)
     if word is None:
         imported.unstated[entry.id] = f"{bullet.label}. {bullet.text}"
@@ -274,7 +268,7 @@ def _bullet_tags(bullet: Bullet, entry_id: str) -> list[str]:
     try:
         return _tags(bullet.text)
     except ValueError as err:
-        raise PageError(bullet.text_at.line, bullet.text_at.col, str(err), entry_id) from None
+        raise PageError.at(bullet.text_at, str(err), entry_id) from None
 
 
 def _revisions(bullet: Bullet, entry_id: str) -> dict[str, Any]:
@@ -288,10 +282,20 @@ def _revisions(bullet: Bullet, entry_id: str) -> dict[str, Any]:
                 "expected 'added REVISION', 'changed REVISION, ...' and/or 'removed REVISION', "
                 "separated by '; '"
             )
-            raise PageError(bullet.text_at.line, bullet.text_at.col, message, entry_id)
+            raise PageError.at(bullet.text_at, message, entry_id)
         names = re.split(r",[ \t]+", match["names"])
         found[match["kind"]] = names if match["kind"] == "changed" else names[0]
     return found
+
+
+_READERS: dict[str, Callable[[Bullet, str], Any]] = {
+    "sources": _sources,
+    "effort": _effort,
+    "tags": _bullet_tags,
+    "revisions": _revisions,
+    "value": _value,
+}
+"""The fields read from a bullet's text alone."""
 
 
 def _citations(bullet: Bullet, entry_id: str) -> Iterator[str]:
@@ -305,7 +309,7 @@ def _citations(bullet: Bullet, entry_id: str) -> Iterator[str]:
             parse_compact(item)
         except CitationSyntaxError as err:
             at = offset_spot(bullet.text_at, text, start)
-            raise PageError(at.line, at.col, str(err), entry_id) from None
+            raise PageError.at(at, str(err), entry_id) from None
         yield item
 
 

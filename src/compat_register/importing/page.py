@@ -29,6 +29,7 @@ _ENTRY = re.compile(r"(?:#{1,6}[ \t]+)?(?P<id>[A-Z][A-Z0-9]*-[0-9]+)[ \t]+(?P<ti
 _BULLET = re.compile(r"(?P<marker>[ ]{0,3}[•*-][ \t]+)(?P<content>.*)")
 _BOLD_LABEL = re.compile(r"\*\*(?P<label>.+?\.)\*\*(?:[ \t]+|\Z)")
 _PLAIN_LABEL = re.compile(r"(?P<label>[^\s*].*?\.)(?:[ \t]+|\Z)")
+OUTSIDE_BULLET = "text outside a bullet: each line of an entry is a bullet or continues one"
 
 
 class PageError(RegisterError):
@@ -37,6 +38,10 @@ class PageError(RegisterError):
     def __init__(self, line: int, col: int, message: str, id: str = "") -> None:
         super().__init__(message)
         self.line, self.col, self.message, self.id = line, col, message, id
+
+    @classmethod
+    def at(cls, spot: Spot, message: str, id: str = "") -> PageError:
+        return cls(spot.line, spot.col, message, id)
 
 
 @dataclass(frozen=True)
@@ -90,16 +95,9 @@ def parse_page(text: str) -> Page:
     summary, status = _summary(reader)
     legend = _legend(reader, status)
     entries = _entries(reader)
-    return Page(
-        title=title,
-        header=header,
-        summary=summary,
-        subject=status["alias"],
-        commit=status["commit"],
-        status_at=Spot(reader.status_line, status.start("alias") + 1),
-        legend=legend,
-        entries=entries,
-    )
+    status_at = Spot(reader.status_line, status.start("alias") + 1)
+    subject, commit = status["alias"], status["commit"]
+    return Page(title, header, summary, subject, commit, status_at, legend, entries)
 
 
 class _Lines:
@@ -121,8 +119,17 @@ class _Lines:
         return self.lines[self.index]
 
     def skip_blank(self) -> None:
-        while not self.done() and not self.current().strip():
-            self.index += 1
+        self.index = self.filled(self.index)
+
+    def filled(self, index: int) -> int:
+        """The first line at or after `index` that is not blank (the count when none is)."""
+        while index < len(self.lines) and not self.lines[index].strip():
+            index += 1
+        return index
+
+    def error(self, message: str, id: str = "") -> PageError:
+        """A problem at the start of the current line."""
+        return PageError(self.number, 1, message, id)
 
     def end(self) -> Spot:
         """Where the page ends (the last line's end), for `... missing` messages."""
@@ -138,7 +145,7 @@ def _title(reader: _Lines) -> str:
     heading = _HEADING.match(line)
     title = line[heading.end() :] if heading else line.strip()
     if _HEADER_LINE.fullmatch(line) or _ENTRY.fullmatch(line):
-        raise PageError(reader.number, 1, "expected the register's title as the first line")
+        raise reader.error("expected the register's title as the first line")
     reader.index += 1
     return title.strip()
 
@@ -160,15 +167,11 @@ def _header(reader: _Lines) -> dict[str, tuple[str, Spot]]:
         if match is None or match["key"] not in HEADER_KEYS:
             known = ", ".join(HEADER_KEYS)
             what = f"unknown header key '{match['key']}'" if match else "not a header line"
-            raise PageError(
-                reader.number, 1, f"{what}: expected 'KEY: VALUE' with KEY one of {known}"
-            )
+            raise reader.error(f"{what}: expected 'KEY: VALUE' with KEY one of {known}")
         if match["key"] in header:
-            raise PageError(reader.number, 1, f"header key '{match['key']}' given twice")
-        header[match["key"]] = (
-            match["value"].strip(),
-            Spot(reader.number, match.start("value") + 1),
-        )
+            raise reader.error(f"header key '{match['key']}' given twice")
+        at = Spot(reader.number, match.start("value") + 1)
+        header[match["key"]] = (match["value"].strip(), at)
         reader.index += 1
     for key in REQUIRED_HEADER:
         if key not in header:
@@ -184,11 +187,8 @@ def _summary(reader: _Lines) -> tuple[str | None, re.Match[str]]:
         if line.startswith("Status column:"):
             match = _STATUS_LINE.fullmatch(line)
             if match is None:
-                raise PageError(
-                    reader.number,
-                    1,
-                    "expected 'Status column: ALIAS @ COMMIT.' (COMMIT: 7 to 40 hex digits)",
-                )
+                message = "expected 'Status column: ALIAS @ COMMIT.' (COMMIT: 7 to 40 hex digits)"
+                raise reader.error(message)
             reader.status_line = reader.number
             text = "\n".join(reader.lines[start : reader.index]).strip("\n")
             reader.index += 1
@@ -197,7 +197,7 @@ def _summary(reader: _Lines) -> tuple[str | None, re.Match[str]]:
             break
         reader.index += 1
     at = Spot(reader.number, 1) if not reader.done() else reader.end()
-    raise PageError(at.line, at.col, "no 'Status column: ALIAS @ COMMIT.' line before the entries")
+    raise PageError.at(at, "no 'Status column: ALIAS @ COMMIT.' line before the entries")
 
 
 def _status_below(reader: _Lines) -> bool:
@@ -210,9 +210,7 @@ def _starts_entry(reader: _Lines) -> bool:
     """Whether the current line heads an entry: `PREFIX-NN Title` with a bullet under it."""
     if not _ENTRY.fullmatch(reader.current()):
         return False
-    after = reader.index + 1
-    while after < len(reader.lines) and not reader.lines[after].strip():
-        after += 1
+    after = reader.filled(reader.index + 1)
     return after < len(reader.lines) and _BULLET.fullmatch(reader.lines[after]) is not None
 
 
@@ -222,7 +220,7 @@ def _legend(reader: _Lines, status: re.Match[str]) -> str | None:
     reader.skip_blank()
     if not reader.done() and reader.current().startswith("Legend"):
         if legend:
-            raise PageError(reader.number, 1, "a second legend line")
+            raise reader.error("a second legend line")
         legend = reader.current()
         reader.index += 1
     return legend
@@ -237,26 +235,20 @@ def _entries(reader: _Lines) -> list[PageEntry]:
         if match is None:
             message = "expected an entry heading 'PREFIX-NN Title'"
             if entries and _BULLET.fullmatch(line) is None:
-                message = (
-                    "text outside a bullet: each line of an entry is a bullet or continues one"
-                )
-            raise PageError(reader.number, 1, message, entries[-1].id if entries else "")
-        entry = PageEntry(
-            match["id"], match["title"].strip(), Spot(reader.number, match.start("id") + 1)
-        )
+                message = OUTSIDE_BULLET
+            raise reader.error(message, entries[-1].id if entries else "")
+        at = Spot(reader.number, match.start("id") + 1)
+        entry = PageEntry(match["id"], match["title"].strip(), at)
         reader.index += 1
         entry.bullets = _bullets(reader, entry.id)
         if not entry.bullets:
-            raise PageError(
-                entry.at.line, entry.at.col, f"entry {entry.id} holds no bullets", entry.id
-            )
+            raise PageError.at(at, f"entry {entry.id} holds no bullets", entry.id)
         entries.append(entry)
         reader.skip_blank()
     if not entries:
         at = reader.end()
-        raise PageError(
-            at.line, at.col, "no entries: expected 'PREFIX-NN Title' blocks after the status line"
-        )
+        message = "no entries: expected 'PREFIX-NN Title' blocks after the status line"
+        raise PageError.at(at, message)
     return entries
 
 
@@ -269,12 +261,7 @@ def _bullets(reader: _Lines, entry_id: str) -> list[Bullet]:
             break
         match = _BULLET.fullmatch(line)
         if match is None:
-            raise PageError(
-                reader.number,
-                1,
-                "text outside a bullet: each line of an entry is a bullet or continues one",
-                entry_id,
-            )
+            raise reader.error(OUTSIDE_BULLET, entry_id)
         bullets.append(_bullet(reader, match, entry_id))
         reader.skip_blank()
     return bullets
@@ -285,19 +272,14 @@ def _bullet(reader: _Lines, match: re.Match[str], entry_id: str) -> Bullet:
     content = match["content"]
     label = _BOLD_LABEL.match(content) or _PLAIN_LABEL.match(content)
     if label is None:
-        raise PageError(
-            number,
-            indent + 1,
-            "a bullet starts with a label ending in a full stop ('What.')",
-            entry_id,
-        )
+        message = "a bullet starts with a label ending in a full stop ('What.')"
+        raise PageError(number, indent + 1, message, entry_id)
     reader.index += 1
     text = "\n".join([content[label.end() :], *_continuation(reader, indent)]).strip("\n")
     text_at = Spot(number, indent + label.end() + 1)
     if not text.strip():
-        raise PageError(
-            number, text_at.col, f"'{label['label']}' has no text after its label", entry_id
-        )
+        message = f"'{label['label']}' has no text after its label"
+        raise PageError(number, text_at.col, message, entry_id)
     marker_col = len(match["marker"]) - len(match["marker"].lstrip(" ")) + 1
     return Bullet(label["label"][:-1], text, Spot(number, marker_col), text_at)
 
@@ -310,9 +292,7 @@ def _continuation(reader: _Lines, indent: int) -> list[str]:
     while not reader.done():
         line = reader.current()
         if not line.strip():
-            after = reader.index + 1
-            while after < len(reader.lines) and not reader.lines[after].strip():
-                after += 1
+            after = reader.filled(reader.index + 1)
             if after >= len(reader.lines) or not reader.lines[after].startswith(" "):
                 break
             taken.extend([""] * (after - reader.index))
@@ -320,13 +300,13 @@ def _continuation(reader: _Lines, indent: int) -> list[str]:
             continue
         if not line.startswith(" ") and (_BULLET.fullmatch(line) or _ENTRY.fullmatch(line)):
             break
-        if (
-            line.startswith(" ")
-            and _BULLET.fullmatch(line)
-            and len(line) - len(line.lstrip()) < indent
-        ):
+        if line.startswith(" ") and _BULLET.fullmatch(line) and _indent(line) < indent:
             break
         width = min(indent, len(line) - len(line.lstrip(" ")))
         taken.append(line[width:])
         reader.index += 1
     return taken
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..model.diagnostic import Diagnostic
+from ..model.diagnostic import Diagnostic, Severity
 from ..model.positions import Where
 from ..model.registers import Register, Sources
 from ..reading import schema
@@ -146,14 +146,9 @@ def _stem(read: Page, name: str | None) -> tuple[str, PageError | None]:
 _FILE_STEM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
-def _at(file: str, err: PageError, severity: str = "error") -> Diagnostic:
-    return Diagnostic.at(
-        Where(file, err.line, err.col),
-        id=err.id or "page",
-        code="import-page",
-        message=err.message,
-        severity="error" if severity == "error" else "warning",
-    )
+def _at(file: str, err: PageError, severity: Severity = "error") -> Diagnostic:
+    where, id = Where(file, err.line, err.col), err.id or "page"
+    return Diagnostic.at(where, id=id, code="import-page", message=err.message, severity=severity)
 
 
 def _folder_problems(
@@ -199,7 +194,7 @@ def _subject_problems(page: PageText, read: Page, sources: Sources) -> list[Diag
 
 
 def _error(
-    file: str, at: Spot, message: str, id: str = "page", severity: str = "error"
+    file: str, at: Spot, message: str, id: str = "page", severity: Severity = "error"
 ) -> Diagnostic:
     return _at(file, PageError(at.line, at.col, message, id), severity)
 
@@ -214,32 +209,19 @@ def _written(
     try:
         doc = parse(text, target, schema.integer_keys())
     except LoadError as err:
-        return [
-            _error(
-                page.file, Spot(1, 1), f"internal: the register file would not load: {err.message}"
-            )
-        ]
+        message = f"internal: the register file would not load: {err.message}"
+        return [_error(page.file, Spot(1, 1), message)]
     if doc.data != imported.data:
-        return [
-            _error(
-                page.file, Spot(1, 1), "internal: the register file would not read back as imported"
-            )
-        ]
+        message = "internal: the register file would not read back as imported"
+        return [_error(page.file, Spot(1, 1), message)]
     found = list(schema.validate(doc, schema.REGISTER, owner_of(doc, stem)))
     unstated = [d for d in found if d.id in imported.unstated and "'state'" in d.message]
     others = [d for d in found if d not in unstated]
     if others:
         return [_schema_problem(page.file, read, d) for d in others]
-    return Planned(
-        page=page.file,
-        name=stem,
-        file=target,
-        text=text,
-        entries=len(read.entries),
-        unstated=unstated,
-        subjects=dict(imported.unstated),
-        cues=dict(imported.cues),
-    )
+    entries = len(read.entries)
+    subjects, cues = dict(imported.unstated), dict(imported.cues)
+    return Planned(page.file, stem, target, text, entries, unstated, subjects, cues)
 
 
 def _schema_problem(file: str, read: Page, found: Diagnostic) -> Diagnostic:

@@ -155,10 +155,9 @@ def _field(key: str, value: Any, indent: int) -> list[str]:
 
 def _list(key: str, value: list[Any], indent: int) -> list[str]:
     pad = " " * indent
-    if all(plain_ok(str(v), flow=True) for v in value):
-        line = f"{pad}{key}: [{', '.join(map(str, value))}]"
-        if len(line) <= LONGEST:
-            return [line]
+    flow = _flow_list(value)
+    if flow is not None and len(f"{pad}{key}: {flow}") <= LONGEST:
+        return [f"{pad}{key}: {flow}"]
     return [f"{pad}{key}:", *(f"{pad}  - {yaml_scalar(str(v))}" for v in value)]
 
 

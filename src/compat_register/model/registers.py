@@ -142,14 +142,8 @@ class Revisions:
 
     def as_data(self) -> dict[str, Any]:
         """The fields as written (`added`, `changed`, `removed`), for export."""
-        data: dict[str, Any] = {}
-        if self.added:
-            data["added"] = self.added
-        if self.changed:
-            data["changed"] = list(self.changed)
-        if self.removed:
-            data["removed"] = self.removed
-        return data
+        data = {"added": self.added, "changed": list(self.changed), "removed": self.removed}
+        return {key: value for key, value in data.items() if value}
 
 
 @dataclass

@@ -171,15 +171,8 @@ class _Walk:
         return self._statement(whole, lead.heading)
 
     def _statement(self, sentence: Sentence, heading: tuple[str, str]) -> Statement:
-        return Statement(
-            self.path,
-            sentence.line,
-            sentence.end,
-            sentence.keyword,
-            sentence.text,
-            heading[0],
-            heading[1],
-        )
+        s = sentence
+        return Statement(self.path, s.line, s.end, s.keyword, s.text, *heading)
 
     def _heading(self, token: Token) -> tuple[str, str]:
         text = self.readings.read(token.content, self.env)[0]

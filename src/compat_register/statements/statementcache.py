@@ -80,9 +80,8 @@ class StatementCache:
         """Write the cache if it gained anything; a message when that failed."""
         if self.path is None or not self.dirty:
             return None
-        failed = jsoncache.write(
-            self.path, {"made_by": MADE_BY, "files": self.files}, "the statements cache"
-        )
+        data = {"made_by": MADE_BY, "files": self.files}
+        failed = jsoncache.write(self.path, data, "the statements cache")
         if failed is None:
             self.dirty = False
         return failed

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from . import markdownpages
 from .statement import Statement
@@ -95,12 +96,5 @@ def _comment(body: str, readings: markdownpages.Readings) -> list[Statement]:
 
 def _under(statement: Statement, path: str, start: int, heading: str, anchor: str) -> Statement:
     """A comment's statement in its file: its path, its lines, the declaration's heading."""
-    return Statement(
-        path,
-        statement.line + start,
-        statement.end + start,
-        statement.keyword,
-        statement.text,
-        heading,
-        anchor,
-    )
+    line, end = statement.line + start, statement.end + start
+    return replace(statement, path=path, line=line, end=end, heading=heading, anchor=anchor)
