@@ -12,7 +12,6 @@ import click
 from .. import api
 from ..reporting import export
 from ..reporting import report as reporter
-from .group import main
 from .shell import (
     echo,
     format_option,
@@ -27,7 +26,7 @@ from .shell import (
 )
 
 
-@main.command()
+@click.command()
 @registers_option
 @format_option
 @strict_option
@@ -41,7 +40,7 @@ def check(registers_dir: Path, fmt: str, strict: bool, verbose: bool) -> None:
     sys.exit(reporter.exit_code(result.diagnostics, strict))
 
 
-@main.command()
+@click.command()
 @registers_option
 @format_option
 @strict_option
@@ -107,7 +106,7 @@ def _alias_rev(value: str | None) -> tuple[str, str] | None:
     return alias, rev
 
 
-@main.command()
+@click.command()
 @registers_option
 @format_option
 @verbose_option
@@ -124,7 +123,7 @@ def fix(registers_dir: Path, fmt: str, verbose: bool) -> None:
     sys.exit(reporter.exit_code(fixed.diagnostics, strict=False))
 
 
-@main.command(name="export")
+@click.command(name="export")
 @registers_option
 @click.option(
     "--output",

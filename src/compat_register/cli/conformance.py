@@ -10,7 +10,6 @@ import click
 from .. import api
 from ..reporting import conformancereport as reporting
 from ..reporting import report as reporter
-from .group import main
 from .shell import (
     echo,
     formats_option,
@@ -22,7 +21,7 @@ from .shell import (
 )
 
 
-@main.group()
+@click.group()
 def conformance() -> None:
     """The official MCP conformance suite's results, beside the registers."""
 

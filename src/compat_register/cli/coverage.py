@@ -12,11 +12,10 @@ import click
 from .. import api
 from ..reporting import coveragereport as covering
 from ..reporting import report as reporter
-from .group import main
 from .shell import echo, formats_option, no_traceback, registers_option, require_dir, settings
 
 
-@main.command()
+@click.command()
 @registers_option
 @click.argument("revisions", nargs=-1, metavar="[REVISION]...")
 @formats_option(("text", "json"), "text: counts per revision and file, then the uncovered")

@@ -10,11 +10,10 @@ import click
 from .. import api
 from ..reporting import matrixreport as matrices
 from ..reporting import report as reporter
-from .group import main
 from .shell import echo, formats_option, no_traceback, registers_option, require_dir, settings
 
 
-@main.command()
+@click.command()
 @registers_option
 @formats_option(("text", "json", "markdown"), "markdown: a table for a README")
 @click.option(

@@ -10,7 +10,6 @@ import click
 
 from .. import api
 from ..reporting import report as reporter
-from .group import main
 from .shell import (
     echo,
     formats_option,
@@ -25,7 +24,7 @@ from .shell import (
 )
 
 
-@main.command()
+@click.command()
 @registers_option
 @click.argument("alias")
 @click.argument("rev", required=False, metavar="[COMMIT]")
@@ -59,7 +58,7 @@ def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: s
     sys.exit(1 if counts["changed"] or counts["gone"] else 0)
 
 
-@main.command()
+@click.command()
 @registers_option
 @click.argument("ids", nargs=-1, metavar="[ID]...")
 @no_traceback
@@ -82,7 +81,7 @@ def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
     sys.exit(1 if stamped.unstampable else 0)
 
 
-@main.command()
+@click.command()
 @registers_option
 @click.argument("aliases", nargs=-1, metavar="[ALIAS]...")
 @no_traceback
@@ -106,7 +105,7 @@ def sync(registers_dir: Path, aliases: tuple[str, ...]) -> None:
     sys.exit(reporter.exit_code(result.diagnostics, strict=False))
 
 
-@main.command()
+@click.command()
 @registers_option
 @click.argument("target", metavar="[ALIAS:]PATH:LINE[-END] | ALIAS | PATH")
 @click.option(

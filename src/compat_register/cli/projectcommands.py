@@ -11,7 +11,6 @@ import click
 from .. import api
 from ..reporting import diffreport as diffs
 from ..reporting import report as reporter
-from .group import main
 from .shell import (
     echo,
     formats_option,
@@ -23,7 +22,7 @@ from .shell import (
 )
 
 
-@main.command(name="diff")
+@click.command(name="diff")
 @registers_option
 @click.argument("revs", nargs=-1, metavar="[REV1 [REV2]]")
 @formats_option(
@@ -52,7 +51,7 @@ def diff_command(registers_dir: Path, revs: tuple[str, ...], fmt: str) -> None:
     sys.exit(1 if compared.problems else 0)
 
 
-@main.command()
+@click.command()
 @click.argument(
     "folder", required=False, default=".", type=click.Path(file_okay=False, path_type=Path)
 )
@@ -77,7 +76,7 @@ def init(folder: Path, name: str | None, engine: str) -> None:
     echo(steps.format(cd=f"cd {folder} && " if str(folder) != "." else ""))
 
 
-@main.command(name="import")
+@click.command(name="import")
 @registers_option
 @click.argument("pages", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--name", help="The register file's name (one page only); default: its title.")
