@@ -85,21 +85,6 @@ def test_columns_count_characters_not_bytes() -> None:
     assert doc.data["a"] == "“é” 🔑"
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "a: 1\r\nb:\r\n  c: [x, y]\r\n",
-        "a: “é” 🔑\nb: {c: ✓, d: 🔑🔑}\n'🔑': |\n  x\n  y\n",
-        "a:\tx\nb: 'p\n\n  q'\nc: >\n  r\n\n  s\nd: z\n",
-    ],
-)
-def test_libyaml_lines_are_the_lines_position_counts(text: str) -> None:
-    """Where libyaml's own line numbers are used (no odd breaks), they are position's."""
-    doc = parse(text)
-    for mark in [*doc.values.values(), *doc.keys.values()]:
-        assert doc.position(mark.offset) == mark
-
-
 @pytest.mark.parametrize("odd", ["\r", "\u2028"])
 def test_lines_after_a_break_libyaml_counts_and_editors_do_not(odd: str) -> None:
     """libyaml ends a line at a lone CR, or at U+2028 in quotes; positions count only \\n."""
