@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -83,6 +84,15 @@ def test_columns_count_characters_not_bytes() -> None:
     assert at(doc, ("b", "d")) == (2, 14)
     assert key_at(doc, ("b", "d")) == (2, 11)
     assert doc.data["a"] == "“é” 🔑"
+
+
+def test_positions_are_kept_as_offsets_the_collector_does_not_walk() -> None:
+    """One position per value and key is kept, tens of thousands per run: as offsets (made
+    a line and column when asked), not objects the garbage collector walks on every pass."""
+    doc = parse("a: 1\nb:\n  c: [x, y]\n")
+    kept = [*doc.values.values(), *doc.keys.values()]
+    assert len(kept) == 9 and not any(gc.is_tracked(offset) for offset in kept)
+    assert key_at(doc, ("a",)) == (1, 1) and at(doc, ("b", "c", 1)) == (3, 10)
 
 
 @pytest.mark.parametrize("odd", ["\r", "\u2028"])
