@@ -8,10 +8,12 @@ from __future__ import annotations
 import ast
 import importlib
 import re
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
+import click
 import pytest
 
 PACKAGE = Path(__file__).parent.parent / "src" / "compat_register"
@@ -509,3 +511,35 @@ def test_each_rule_fails_on_a_planted_violation(tmp_path: Path) -> None:
     ]  # fmt: skip
     assert unknown_modules(planted, PLANTED_DOC) == ["reading.gone"]
     assert picture_stages(PLANTED_DOC) == ["reading", "storage"]  # not in STAGES' order
+
+
+SITE_ONLY = (
+    "jinja2",
+    "pygments",
+    "markdown_it",
+    "compat_register.site.build",
+    "compat_register.importing",
+)
+"""What only `render`, the plugin and `import` need: `check` and `verify` start without them."""
+
+
+@pytest.mark.parametrize("command", ["check", "verify"])
+def test_check_and_verify_load_no_site_stage(command: str) -> None:
+    script = (
+        "import sys\nfrom compat_register.cli import main\n"
+        f"try:\n    main([{command!r}, '--help'])\nexcept SystemExit:\n    pass\n"
+        "print(' '.join(sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    loaded = done.stdout.splitlines()[-1].split()
+    assert [name for name in loaded if name.startswith(SITE_ONLY)] == []
+
+
+def test_every_command_is_found_where_the_group_says() -> None:
+    from compat_register.cli.group import COMMANDS, main
+
+    for name in COMMANDS:
+        command = main.get_command(click.Context(main), name)
+        assert command is not None and command.name == name

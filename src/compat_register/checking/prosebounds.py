@@ -16,6 +16,8 @@ from ..model.positions import Path_
 from ..model.registers import Register, Where
 from ..reading.document import Document
 
+_BIDI = frozenset(BIDI)
+
 
 def check_prose(register: Register, doc: Document) -> Iterator[Diagnostic]:
     """The bounds and bidi controls of every prose field of a register."""
@@ -28,11 +30,14 @@ def check_prose(register: Register, doc: Document) -> Iterator[Diagnostic]:
 def _check_field(text: str | None, path: Path_, owner: str, doc: Document) -> Iterator[Diagnostic]:
     if not text:
         return
+    problem = over_bounds(text)
+    found = sorted(f"U+{ord(char):04X}" for char in _BIDI.intersection(text))
+    if not problem and not found:
+        return
     mark = doc.mark(path)
     where = Where(doc.file, mark.line, mark.col)
-    if problem := over_bounds(text):
+    if problem:
         yield Diagnostic.at(where, id=owner, code="prose-too-costly", message=problem)
-    found = sorted({f"U+{ord(char):04X}" for char in text if char in BIDI})
     if found:
         message = (
             f"bidi control character {', '.join(found)} in prose: it makes the text read in "

@@ -29,7 +29,8 @@ def over_bounds(text: str) -> str | None:
             f"this field holds {brackets} '[', over the {MAX_BRACKETS} one field may hold "
             "(Markdown's cost grows with their square): split it, or write them as code"
         )
-    if (depth := nesting(text)) > MAX_DEPTH:
+    # Brackets nest no deeper than there are of them: most fields are not walked.
+    if brackets > MAX_DEPTH and (depth := nesting(text)) > MAX_DEPTH:
         return f"brackets nest {depth} deep in this field, over the {MAX_DEPTH} allowed"
     return None
 

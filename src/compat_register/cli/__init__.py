@@ -1,9 +1,9 @@
 """The `register` command: a thin click shell over `api`. Prints, never decides.
 
 One module per group of commands (`checking`: check, verify, fix, export; `conformance`:
-conformance import; `coverage`; `pins`: sync,
-bump, stamp, cite; `project`: init, import, diff; `render`), each adding its commands to
-the group in `group`, over the options, printing and error handling they share (`shell`).
+conformance import; `coverage`; `matrix`; `pincommands`: sync, bump, stamp, cite;
+`projectcommands`: init, import, diff; `render`), each imported by the group in `group`
+when its command runs, over the options, printing and error handling they share (`shell`).
 The console script is `run`.
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import sys
 
-from . import checking, conformance, coverage, matrix, pincommands, projectcommands, render  # noqa: F401 - each adds
 from .group import main
 from .shell import quiet_stdout
 

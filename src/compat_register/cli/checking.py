@@ -12,7 +12,6 @@ import click
 from .. import api
 from ..reporting import export
 from ..reporting import report as reporter
-from .group import main
 from .shell import (
     command,
     echo,
@@ -25,7 +24,7 @@ from .shell import (
 )
 
 
-@command(main)
+@command()
 @format_option
 @strict_option
 @verbose_option
@@ -36,7 +35,7 @@ def check(registers_dir: Path, fmt: str, strict: bool, verbose: bool) -> None:
     sys.exit(reporter.exit_code(result.diagnostics, strict))
 
 
-@command(main)
+@command()
 @format_option
 @strict_option
 @verbose_option
@@ -99,7 +98,7 @@ def _alias_rev(value: str | None) -> tuple[str, str] | None:
     return alias, rev
 
 
-@command(main)
+@command()
 @format_option
 @verbose_option
 def fix(registers_dir: Path, fmt: str, verbose: bool) -> None:
@@ -113,7 +112,7 @@ def fix(registers_dir: Path, fmt: str, verbose: bool) -> None:
     sys.exit(reporter.exit_code(fixed.diagnostics, strict=False))
 
 
-@command(main, name="export")
+@command(name="export")
 @click.option(
     "--output",
     "-o",

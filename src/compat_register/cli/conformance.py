@@ -10,16 +10,15 @@ import click
 from .. import api
 from ..reporting import conformancereport
 from ..reporting import report as reporter
-from .group import main
 from .shell import command, echo, formats_option, settings, waiting
 
 
-@main.group()
+@click.group()
 def conformance() -> None:
     """The official MCP conformance suite's results, beside the registers."""
 
 
-@command(conformance, name="import")
+@command("import", group=conformance)
 @click.option("--subject", required=True, metavar="ALIAS", help="The source the results measured.")
 @click.option(
     "--commit",

@@ -12,11 +12,10 @@ import click
 from .. import api
 from ..reporting import coveragereport
 from ..reporting import report as reporter
-from .group import main
 from .shell import command, echo, formats_option, settings
 
 
-@command(main)
+@command()
 @click.argument("revisions", nargs=-1, metavar="[REVISION]...")
 @formats_option(("text", "json"), "text: counts per revision and file, then the uncovered")
 @click.option("--new", "new_only", is_flag=True, help="Only what each revision added or changed.")

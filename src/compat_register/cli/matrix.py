@@ -10,11 +10,10 @@ import click
 from .. import api
 from ..reporting import matrixreport
 from ..reporting import report as reporter
-from .group import main
 from .shell import command, echo, formats_option, settings
 
 
-@command(main)
+@command()
 @formats_option(("text", "json", "markdown"), "markdown: a table for a README")
 @click.option(
     "--verify",

@@ -10,7 +10,6 @@ import click
 
 from .. import api
 from ..reporting import report as reporter
-from .group import main
 from .shell import (
     command,
     echo,
@@ -23,7 +22,7 @@ from .shell import (
 )
 
 
-@command(main)
+@command()
 @click.argument("alias")
 @click.argument("rev", required=False, metavar="[COMMIT]")
 @click.option("--dry-run", is_flag=True, help="Print the report; write nothing.")
@@ -54,7 +53,7 @@ def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: s
     sys.exit(1 if counts["changed"] or counts["gone"] else 0)
 
 
-@command(main)
+@command()
 @click.argument("ids", nargs=-1, metavar="[ID]...")
 def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
     """Record the cited lines of the given entries (all when none is named) as reviewed.
@@ -74,7 +73,7 @@ def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
     sys.exit(1 if stamped.unstampable else 0)
 
 
-@command(main)
+@command()
 @click.argument("aliases", nargs=-1, metavar="[ALIAS]...")
 def sync(registers_dir: Path, aliases: tuple[str, ...]) -> None:
     """Fetch each source's pinned commit into the cache (all sources with a repo by default)."""
@@ -91,7 +90,7 @@ def sync(registers_dir: Path, aliases: tuple[str, ...]) -> None:
     sys.exit(reporter.exit_code(result.diagnostics, strict=False))
 
 
-@command(main)
+@command()
 @click.argument("target", metavar="[ALIAS:]PATH:LINE[-END] | ALIAS | PATH")
 @click.option(
     "--grep",

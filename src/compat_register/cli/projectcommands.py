@@ -11,11 +11,10 @@ import click
 from .. import api
 from ..reporting import diffreport
 from ..reporting import report as reporter
-from .group import main
 from .shell import command, echo, formats_option, no_traceback, require_dir, settings, waiting
 
 
-@command(main, name="diff", needs_dir=False)
+@command(name="diff", needs_dir=False)
 @click.argument("revs", nargs=-1, metavar="[REV1 [REV2]]")
 @formats_option(
     ["text", "json", "markdown"],
@@ -42,7 +41,7 @@ def diff_command(registers_dir: Path, revs: tuple[str, ...], fmt: str) -> None:
     sys.exit(1 if compared.problems else 0)
 
 
-@main.command()
+@click.command()
 @click.argument(
     "folder", required=False, default=".", type=click.Path(file_okay=False, path_type=Path)
 )
@@ -67,7 +66,7 @@ def init(folder: Path, name: str | None, engine: str) -> None:
     echo(steps.format(cd=f"cd {folder} && " if str(folder) != "." else ""))
 
 
-@command(main, name="import")
+@command(name="import")
 @click.argument("pages", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--name", help="The register file's name (one page only); default: its title.")
 @click.option("--force", is_flag=True, help="Overwrite a register file that exists.")

@@ -16,7 +16,6 @@ import click
 
 from .. import api
 from ..reporting import report as reporter
-from .group import main
 from .shell import echo, no_traceback, registers_option, require_dir, settings, waiting
 
 LAYOUT_DEFAULTS = api.Layout()
@@ -34,7 +33,7 @@ def _layout_option(name: str, what: str) -> Callable[[Callable[..., Any]], Calla
     )
 
 
-@main.command(name="render")
+@click.command(name="render")
 @registers_option
 @click.option(
     "--out",

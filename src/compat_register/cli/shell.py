@@ -40,11 +40,11 @@ def registers_option(func: F) -> F:
 
 
 def command(
-    group: click.Group, name: str | None = None, *, needs_dir: bool = True
+    name: str | None = None, *, group: click.Group | None = None, needs_dir: bool = True
 ) -> Callable[[F], F]:
-    """A command of `group` over the registers folder: `--registers` its first option, the
-    folder required to exist before the body runs (unless `needs_dir` is False: the body
-    checks it), no traceback."""
+    """A command over the registers folder (`cli.group.COMMANDS` names it, or it is one of
+    `group`'s): `--registers` its first option, the folder required to exist before the
+    body runs (unless `needs_dir` is False: the body checks it), no traceback."""
 
     def decorate(func: F) -> F:
         @wraps(func)
@@ -53,7 +53,8 @@ def command(
                 require_dir(params["registers_dir"])
             return func(**params)
 
-        return group.command(name=name)(registers_option(no_traceback(checked)))  # type: ignore[return-value]
+        make = group.command if group else click.command
+        return make(name=name)(registers_option(no_traceback(checked)))  # type: ignore[return-value]
 
     return decorate
 

@@ -94,7 +94,7 @@ def _entry_texts(doc: Document) -> list[tuple[int, str]]:
     lines read differently from another column."""
     entries = doc.data.get("entries")
     count = len(entries) if isinstance(entries, list) else 0
-    marks = [doc.values.get(("entries", index)) for index in range(count)]
+    marks = [doc.mark(("entries", index)) for index in range(count)]
     starts = [mark.offset if mark else 0 for mark in marks] + [len(doc.text)]
     return [
         (mark.col if mark else 0, doc.text[starts[i] : starts[i + 1]])

@@ -33,10 +33,11 @@ class Document:
     file: str
     text: str
     data: Any
-    values: dict[Path_, Mark] = field(default_factory=dict)
-    """Start of every value (mapping, sequence or scalar) by path."""
-    keys: dict[Path_, Mark] = field(default_factory=dict)
-    """Start of the key that introduced each mapping value."""
+    values: dict[Path_, int] = field(default_factory=dict)
+    """Character offset of the start of every value (mapping, sequence or scalar) by path:
+    an offset, made a `Mark` when a message asks (most values are never asked about)."""
+    keys: dict[Path_, int] = field(default_factory=dict)
+    """Character offset of the key that introduced each mapping value."""
     ends: dict[Path_, int] = field(default_factory=dict)
     """Character offset just past each scalar value, for byte-preserving edits."""
     styles: dict[Path_, str] = field(default_factory=dict)
@@ -49,15 +50,15 @@ class Document:
         """The position of `path`, or of its nearest written ancestor."""
         while path and path not in self.values:
             path = path[:-1]
-        return self.values.get(path, Mark(1, 1))
+        return self.position(self.values[path]) if path in self.values else Mark(1, 1)
 
     def key_mark(self, path: Path_) -> Mark:
         """The position of the key introducing `path` (for unknown-field messages)."""
-        return self.keys.get(path) or self.mark(path)
+        return self.position(self.keys[path]) if path in self.keys else self.mark(path)
 
     def raw(self, path: Path_) -> tuple[int, int]:
         """The character span of the scalar at `path` as written, quotes included."""
-        start = self.values[path].offset
+        start = self.values[path]
         return start, self.ends.get(path, start)
 
     def find(self, path: Path_, token: str, occurrence: int = 0) -> int | None:

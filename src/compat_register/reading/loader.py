@@ -105,7 +105,7 @@ def parse(text: str, display: str, integer_keys: frozenset[str]) -> Document:
     """Parse YAML text into a `Document`; raises `LoadError` on any rejected construct."""
     doc = Document(display, text, None)
     odd = any(char in text for char in _ODD_BREAKS)
-    walker = Walker(doc, integer_keys, not odd and text.count("\r") == text.count("\r\n"))
+    walker = Walker(doc, integer_keys)
     composer = Composer(text)
     error: LoadError | None = None
     try:

@@ -45,8 +45,6 @@ the node graph keeps no anchor's name, and an anchor no alias uses leaves no oth
 _PROPERTY = ("&", "!")
 """How an anchor or a tag starts."""
 _SCALAR, _SEQUENCE = yaml.ScalarNode, yaml.SequenceNode
-_new_mark = tuple.__new__
-"""`Mark(...)` without the Python-level `__new__` of a named tuple: one per value read."""
 
 
 class Composer(_Loader):
@@ -59,18 +57,15 @@ class Composer(_Loader):
 class Walker:
     """Turns the node graph of one document into nested dicts, lists and scalars."""
 
-    def __init__(self, doc: Document, integer_keys: frozenset[str], libyaml_lines: bool):
+    def __init__(self, doc: Document, integer_keys: frozenset[str]):
         self.doc, self.text, self.integer_keys = doc, doc.text, integer_keys
-        self.libyaml_lines = libyaml_lines
-        """Whether libyaml counts lines as `Document.position` does (no lone CR, no odd break)."""
         self.values, self.keys = doc.values, doc.keys
         self.ends, self.styles = doc.ends, doc.styles
 
     def mark(self, node: yaml.Node | yaml.Event) -> Mark:
-        m: Any = node.start_mark
-        if self.libyaml_lines:  # the same numbers, without a search per node
-            return _new_mark(Mark, (m.line + 1, m.column + 1, m.index))
-        return self.doc.position(m.index)
+        """Where `node` starts, for a refusal (the document keeps offsets alone)."""
+        start: Any = node.start_mark
+        return self.doc.position(start.index)
 
     def build(self, composer: Composer) -> Any:
         """The document's data; raises `LoadError` on a construct registers refuse."""
@@ -92,17 +87,17 @@ class Walker:
         return data
 
     def node(self, node: Any, path: Path_, in_meta: bool, key: str | None) -> Any:
-        mark = self.mark(node)
-        if node.tag is not None or self.text.startswith(_PROPERTY, mark.offset):
-            self._reject_anchor_and_tag(node, mark)
+        offset = node.start_mark.index
+        if node.tag is not None or self.text.startswith(_PROPERTY, offset):
+            self._reject_anchor_and_tag(node, self.mark(node))
         if len(path) > MAX_DEPTH:
-            raise _too_deep(mark)
-        self.values[path] = mark
+            raise _too_deep(self.mark(node))
+        self.values[path] = offset
         kind = type(node)
         if kind is _SCALAR:
             self.ends[path] = node.end_mark.index
             self.styles[path] = node.style or ""
-            return self.scalar(node, mark, in_meta, key)
+            return self.scalar(node, in_meta, key)
         if kind is _SEQUENCE:
             return [self.node(item, (*path, n), in_meta, None) for n, item in enumerate(node.value)]
         return self.mapping(node, path, in_meta)
@@ -134,7 +129,7 @@ class Walker:
             message = f"tag '{shown}' is not allowed: registers are plain data"
             raise LoadError(mark, "yaml-tag", message)
 
-    def scalar(self, node: yaml.ScalarNode, mark: Mark, in_meta: bool, key: str | None) -> Any:
+    def scalar(self, node: yaml.ScalarNode, in_meta: bool, key: str | None) -> Any:
         value: str = node.value
         if node.style or node.tag == _STR_TAG:  # quoted, a block, or tagged !!str: as written
             return value
@@ -143,10 +138,10 @@ class Walker:
         if value in _BOOLS:
             return _BOOLS[value]
         if (in_meta or key in self.integer_keys) and _INT.match(value):
-            return self.integer(mark, value, key if not in_meta else None)
+            return self.integer(node, value, key if not in_meta else None)
         return value
 
-    def integer(self, mark: Mark, value: str, key: str | None) -> int:
+    def integer(self, node: yaml.ScalarNode, value: str, key: str | None) -> int:
         """`value` as a number, refused when it has more digits than `key` takes."""
         digits = len(value.lstrip("+-"))
         limit = MAX_DIGITS if key else MAX_META_DIGITS
@@ -155,23 +150,24 @@ class Walker:
         where = f"'{key}' takes" if key else "a number in _meta takes"
         hint = "" if key else "; quote it to keep it as text"
         message = f"number too large: {where} at most {limit} digits, not {digits}{hint}"
-        raise LoadError(mark, "number-too-large", message)
+        raise LoadError(self.mark(node), "number-too-large", message)
 
     def mapping(self, node: yaml.MappingNode, path: Path_, in_meta: bool) -> dict[str, Any]:
         result: dict[str, Any] = {}
         keys = self.keys
         for key_node, value_node in node.value:
-            mark = self.mark(key_node)
-            if key_node.tag is not None or self.text.startswith(_PROPERTY, mark.offset):
-                self._reject_anchor_and_tag(key_node, mark)
+            offset = key_node.start_mark.index
+            if key_node.tag is not None or self.text.startswith(_PROPERTY, offset):
+                self._reject_anchor_and_tag(key_node, self.mark(key_node))
             if type(key_node) is not _SCALAR:
-                raise LoadError(mark, "complex-key", "a key must be a plain string")
+                raise LoadError(self.mark(key_node), "complex-key", "a key must be a plain string")
             key = key_node.value
             child = (*path, key)
             if key in result:
-                message = f"duplicate key '{key}' (first set on line {keys[child].line})"
-                raise LoadError(mark, "duplicate-key", message)
-            keys[child] = mark
+                first = self.doc.position(keys[child]).line
+                message = f"duplicate key '{key}' (first set on line {first})"
+                raise LoadError(self.mark(key_node), "duplicate-key", message)
+            keys[child] = offset
             result[key] = self.node(value_node, child, in_meta or key == "_meta", key)
         return result
 
