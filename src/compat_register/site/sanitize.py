@@ -15,10 +15,9 @@ in them comes back as an element.
 only as a slug. An `id` that is not needed is an invitation to DOM
 clobbering (`<img id="location">` shadows a global a script reads).
 
-`unexpected(html)` says what `clean` would remove, and `unexpected_in_page(markdown)` says it
-of the HTML Python-Markdown makes of a page with the site's extensions: `register render`,
-whose pages reach a site the plugin never sees, refuses to write a page for which it is not
-empty, so a failure of the Markdown-level escaping stops that writer too.
+`unexpected(html)` says what `clean` would remove; `refused` says it of what `register render`
+writes, whose pages reach a site the plugin never sees (docs/site.md says why reading the
+printed prose suffices): a failure of the Markdown-level escaping stops that writer too.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from html.parser import HTMLParser
 
 import markdown as python_markdown
@@ -221,10 +220,21 @@ def unexpected(page: str) -> list[str]:
     return sorted({_describe(item) for item in removed})
 
 
-def unexpected_in_page(page: str) -> list[str]:
-    """`unexpected` of the HTML that Python-Markdown, with the site's extensions
-    (`extensions.MARKDOWN_EXTENSIONS`), makes of the Markdown `page`."""
-    return unexpected(to_html(page))
+def refused(pages: Mapping[str, str], printed: Mapping[str, str] | None) -> str | None:
+    """Why the pages may not go, as they are, to an engine that cleans nothing: the first
+    Markdown whose HTML (Python-Markdown, the site's extensions) holds what `clean` removes.
+
+    With our templates only the prose they printed is read (`printed`: Markdown -> its
+    page): they write HTML of their own only and escape every other value they print
+    (`escaping`), so prose, code as written and links kept, is the only foreign text left
+    unescaped. A site's own templates are not ours (`printed` None): every page is read.
+    """
+    read = printed.items() if printed is not None else ((t, u) for u, t in pages.items())
+    for markdown, uri in read:
+        if found := unexpected(to_html(markdown)):
+            shown = ", ".join(sorted(set(found))[:5])
+            return f"{uri}: the page would carry HTML that the sanitizer removes ({shown})"
+    return None
 
 
 def to_html(page: str) -> str:
