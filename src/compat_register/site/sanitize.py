@@ -25,8 +25,9 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from html.parser import HTMLParser
+from typing import Any
 
 import markdown as python_markdown
 import nh3
@@ -114,38 +115,26 @@ _EXCERPT_DROPPED = _words("id href src")
 """Attributes an excerpt never keeps (`_EXCERPT_CLEANER`)."""
 
 
-def _cleaner(attribute_filter: Callable[[str, str, str], str | None]) -> nh3.Cleaner:
+def _cleaner(dropped: frozenset[str] = frozenset(), **attribute_filter: Any) -> nh3.Cleaner:
     return nh3.Cleaner(
         tags=set(TAGS),
         clean_content_tags=set(DROPPED_WITH_CONTENT),
         attributes={
             "*": set(GENERIC_ATTRIBUTES),
-            **{t: set(a) for t, a in TAG_ATTRIBUTES.items()},
+            **{t: set(a - dropped) for t, a in TAG_ATTRIBUTES.items()},
         },
-        attribute_filter=attribute_filter,
         generic_attribute_prefixes={"aria-"},
         strip_comments=True,
         link_rel=None,
         url_schemes=set(URL_SCHEMES),
         filter_style_properties={"text-align"},
+        **attribute_filter,
     )
 
 
-_CLEANER = _cleaner(_attribute)
+_CLEANER = _cleaner(attribute_filter=_attribute)
 
-_EXCERPT_CLEANER = nh3.Cleaner(
-    tags=set(TAGS),
-    clean_content_tags=set(DROPPED_WITH_CONTENT),
-    attributes={
-        "*": set(GENERIC_ATTRIBUTES),
-        **{t: set(a - _EXCERPT_DROPPED) for t, a in TAG_ATTRIBUTES.items()},
-    },
-    generic_attribute_prefixes={"aria-"},
-    strip_comments=True,
-    link_rel=None,
-    url_schemes=set(URL_SCHEMES),
-    filter_style_properties={"text-align"},
-)
+_EXCERPT_CLEANER = _cleaner(_EXCERPT_DROPPED)
 """`_CLEANER`'s allowlist without `id`, `href` and `src`, and so without a filter of
 attribute values: Pygments writes none of the three into a block but the line spans' `id`,
 which an excerpt must not keep (it is loaded into a page beside other highlighted blocks,
