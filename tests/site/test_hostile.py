@@ -31,6 +31,7 @@ import pytest
 import browsing
 import builder
 import engines
+from compat_register.site import sanitize
 from compat_register.site.extensions import mkdocs_yaml
 from conftest import RunLine
 from gitrepo import GitRepo
@@ -259,6 +260,39 @@ def test_render_refuses_a_page_the_sanitizer_would_change(
     )
     assert "<img onerror='x()'>" in done.output and "nothing written" in done.output
     assert not out.exists()
+
+
+def render_offline(out: Path, run_line: RunLine):  # type: ignore[no-untyped-def]
+    return run_line(
+        ["render", "--registers", str(HOSTILE), "--offline", "--no-history", "--out", str(out)]
+    )
+
+
+def test_render_refuses_prose_whose_escaping_failed(
+    tmp_path: Path, run_line: RunLine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the packaged templates render reads the prose the pages printed, and that
+    check still fails: prose escaping that lets raw HTML through writes nothing at all."""
+    monkeypatch.setattr("compat_register.site.markdown.escape_html", lambda text: text)
+    done = render_offline(tmp_path / "out", run_line)
+    assert done.exit_code == 1
+    assert "registers/hos.md: the page would carry HTML that the sanitizer removes" in done.output
+    assert "nothing written" in done.output and not (tmp_path / "out").exists()
+
+
+def test_render_reads_the_prose_not_the_pages_our_templates_write(
+    tmp_path: Path, run_line: RunLine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Our templates' own HTML and escaped values are safe by construction
+    (`site.escaping`): only the prose they printed is converted, each string once."""
+    converted: list[str] = []
+    to_html = sanitize.to_html
+    monkeypatch.setattr(sanitize, "to_html", lambda text: converted.append(text) or to_html(text))
+    assert render_offline(tmp_path / "out", run_line).exit_code == 1  # the registers have errors
+    assert (tmp_path / "out" / "registers" / "hos.md").is_file()
+    assert converted and len(converted) == len(set(converted))
+    assert not [text for text in converted if "data-reg-filters" in text or "---\n" in text]
+    assert any("window.__pwned" in text for text in converted)  # the hostile prose is read
 
 
 @browsing.needs_chromium

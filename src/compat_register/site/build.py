@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.diagnostic import Diagnostic
 from ..model.registers import RegisterSet
-from . import excerpts, failures, problems
+from . import excerpts, failures, problems, sanitize
 from .excerptmodel import ExcerptFile
 from .excerptstore import ExcerptStore
 from .extensions import MARKDOWN_EXTENSIONS
@@ -78,6 +78,7 @@ def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -
         since=read.since,
     )
     pages = renderer.pages()
+    printed = renderer.printed if options.templates is None else None  # a site's: not ours
     pages.update(failures.failure_pages(read.failed, layout, pages))
     pages.update(problems.problem_pages(read.registers, diagnostics, layout, pages))
     highlighter = _highlighter(options, excerpt_cache)
@@ -97,7 +98,7 @@ def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -
         nav=section,
         nav_pages=listed,
         diagnostics=[*diagnostics, *notices],
-        refused=_refused(pages) if options.raw else None,
+        refused=sanitize.refused(pages, printed) if options.raw else None,
     )
 
 
@@ -211,15 +212,3 @@ def _dropped(folder: Path | None, lines: list[str]) -> list[Diagnostic]:
     ]
     lines.clear()
     return notices
-
-
-def _refused(pages: dict[str, str]) -> str | None:
-    """Why the pages may not go, as they are, to an engine that cleans nothing: the first
-    page holding HTML that the site's sanitizer removes, and what."""
-    from .sanitize import unexpected_in_page  # noqa: PLC0415 - converts every page: only then
-
-    for uri, text in pages.items():
-        if found := unexpected_in_page(text):
-            shown = ", ".join(sorted(set(found))[:5])
-            return f"{uri}: the page would carry HTML that the sanitizer removes ({shown})"
-    return None

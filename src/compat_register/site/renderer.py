@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import posixpath
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -96,6 +97,9 @@ class Renderer:
         self.excerpts: dict[str, ExcerptFile] = {}
         """Excerpt file (`Layout.excerpts_of`) -> its excerpts, of each register page
         rendered that shows one."""
+        self.printed: dict[str, str] = {}
+        """Each prose Markdown the pages printed, as its page places it -> that page
+        (`PrintingFormatter`): what `sanitize.refused` reads."""
 
     def formatter(self, page: str) -> PageFormatter:
         linker = Linker(
@@ -105,13 +109,14 @@ class Renderer:
         revision_pages = {
             name: self.layout.revision_page(name) for name in self.registers.sources.revisions
         }
-        return PageFormatter(
+        return PrintingFormatter(
             page,
             linker,
             self.outcomes,
             registers,
             revision_pages,
             backlinks_of=self.registers.backlinks,
+            printed=self.printed,
         )
 
     def pages(self) -> dict[str, str]:
@@ -364,6 +369,28 @@ class Renderer:
 
     def _render(self, name: str, fmt: PageFormatter, **context: Any) -> str:
         return render_template(self.env, name, fmt, **context)
+
+
+@dataclass
+class PrintingFormatter(PageFormatter):
+    """A page's formatter that keeps each prose Markdown it prints, placed as the templates
+    place it (a list item, a table cell): the only foreign text a page holds unescaped."""
+
+    printed: dict[str, str] = field(default_factory=dict)
+
+    def prose(self, text: str | None) -> str:
+        return self._kept(super().prose(text), "{}")
+
+    def item(self, text: str | None) -> str:
+        return self._kept(super().item(text), "- **Item.** {}")
+
+    def cell(self, text: str | None) -> str:
+        return self._kept(super().cell(text), "| Cell |\n|---|\n| {} |")
+
+    def _kept(self, made: str, placed: str) -> str:
+        if made:
+            self.printed.setdefault(placed.format(made), self.page)
+        return made
 
 
 def _bar_counts(counts: Mapping[str, int]) -> dict[str, int]:

@@ -15,10 +15,9 @@ in them comes back as an element.
 only as a slug. An `id` that is not needed is an invitation to DOM
 clobbering (`<img id="location">` shadows a global a script reads).
 
-`unexpected(html)` says what `clean` would remove, and `unexpected_in_page(markdown)` says it
-of the HTML Python-Markdown makes of a page with the site's extensions: `register render`,
-whose pages reach a site the plugin never sees, refuses to write a page for which it is not
-empty, so a failure of the Markdown-level escaping stops that writer too.
+`unexpected(html)` says what `clean` would remove; `refused` says it of what `register render`
+writes, whose pages reach a site the plugin never sees (docs/site.md says why reading the
+printed prose suffices): a failure of the Markdown-level escaping stops that writer too.
 """
 
 from __future__ import annotations
@@ -26,8 +25,9 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Mapping
 from html.parser import HTMLParser
+from typing import Any
 
 import markdown as python_markdown
 import nh3
@@ -115,38 +115,26 @@ _EXCERPT_DROPPED = _words("id href src")
 """Attributes an excerpt never keeps (`_EXCERPT_CLEANER`)."""
 
 
-def _cleaner(attribute_filter: Callable[[str, str, str], str | None]) -> nh3.Cleaner:
+def _cleaner(dropped: frozenset[str] = frozenset(), **attribute_filter: Any) -> nh3.Cleaner:
     return nh3.Cleaner(
         tags=set(TAGS),
         clean_content_tags=set(DROPPED_WITH_CONTENT),
         attributes={
             "*": set(GENERIC_ATTRIBUTES),
-            **{t: set(a) for t, a in TAG_ATTRIBUTES.items()},
+            **{t: set(a - dropped) for t, a in TAG_ATTRIBUTES.items()},
         },
-        attribute_filter=attribute_filter,
         generic_attribute_prefixes={"aria-"},
         strip_comments=True,
         link_rel=None,
         url_schemes=set(URL_SCHEMES),
         filter_style_properties={"text-align"},
+        **attribute_filter,
     )
 
 
-_CLEANER = _cleaner(_attribute)
+_CLEANER = _cleaner(attribute_filter=_attribute)
 
-_EXCERPT_CLEANER = nh3.Cleaner(
-    tags=set(TAGS),
-    clean_content_tags=set(DROPPED_WITH_CONTENT),
-    attributes={
-        "*": set(GENERIC_ATTRIBUTES),
-        **{t: set(a - _EXCERPT_DROPPED) for t, a in TAG_ATTRIBUTES.items()},
-    },
-    generic_attribute_prefixes={"aria-"},
-    strip_comments=True,
-    link_rel=None,
-    url_schemes=set(URL_SCHEMES),
-    filter_style_properties={"text-align"},
-)
+_EXCERPT_CLEANER = _cleaner(_EXCERPT_DROPPED)
 """`_CLEANER`'s allowlist without `id`, `href` and `src`, and so without a filter of
 attribute values: Pygments writes none of the three into a block but the line spans' `id`,
 which an excerpt must not keep (it is loaded into a page beside other highlighted blocks,
@@ -221,10 +209,21 @@ def unexpected(page: str) -> list[str]:
     return sorted({_describe(item) for item in removed})
 
 
-def unexpected_in_page(page: str) -> list[str]:
-    """`unexpected` of the HTML that Python-Markdown, with the site's extensions
-    (`extensions.MARKDOWN_EXTENSIONS`), makes of the Markdown `page`."""
-    return unexpected(to_html(page))
+def refused(pages: Mapping[str, str], printed: Mapping[str, str] | None) -> str | None:
+    """Why the pages may not go, as they are, to an engine that cleans nothing: the first
+    Markdown whose HTML (Python-Markdown, the site's extensions) holds what `clean` removes.
+
+    With our templates only the prose they printed is read (`printed`: Markdown -> its
+    page): they write HTML of their own only and escape every other value they print
+    (`escaping`), so prose, code as written and links kept, is the only foreign text left
+    unescaped. A site's own templates are not ours (`printed` None): every page is read.
+    """
+    read = printed.items() if printed is not None else ((t, u) for u, t in pages.items())
+    for markdown, uri in read:
+        if found := unexpected(to_html(markdown)):
+            shown = ", ".join(sorted(set(found))[:5])
+            return f"{uri}: the page would carry HTML that the sanitizer removes ({shown})"
+    return None
 
 
 def to_html(page: str) -> str:
