@@ -282,7 +282,7 @@ def test_a_rebuild_in_one_process_makes_only_the_excerpt_files_an_edit_changed(
     def built(folder: Path) -> dict[str, bytes]:
         made.clear()
         options = api.SiteOptions(excerpt_folder=folder, history=False)
-        site = api.build_site(project / "registers", options)
+        site = api.build_site(project / "registers", options, api.Settings.read())
         return {uri: path.read_bytes() for uri, path in site.excerpt_paths.items()}
 
     first = built(tmp_path / "served")
