@@ -131,26 +131,14 @@ each was made from (`_made_from`). Content-keyed, so it is right for any build."
 def _made_from(file: ExcerptFile, highlighter: excerpts.Highlighter) -> bytes:
     """A digest of what an excerpt file's bytes follow from: its excerpts (values whose
     `repr` shows every field) and the highlighting's settings."""
-    return hashlib.sha256(repr((highlighter.settings(), file)).encode("utf-8")).digest()
-
-
-def _extensions(options: SiteOptions) -> list[Any]:
-    return list(MARKDOWN_EXTENSIONS if options.extensions is None else options.extensions)
-
-
-def _configs(options: SiteOptions) -> dict[str, Any]:
-    configs = options.extension_configs
-    return dict(MARKDOWN_EXTENSIONS if configs is None else configs)
+    return hashlib.sha256(repr((highlighter.settings, file)).encode("utf-8")).digest()
 
 
 def _highlighter(options: SiteOptions, folder: Path | None) -> excerpts.Highlighter:
-    """The excerpts' highlighter, with the excerpt cache in `folder`: written to a folder,
-    a file's blocks are not worth holding once it is written (some 60 MB at 20,000)."""
+    """The excerpts' highlighter, with the excerpt cache in `folder`."""
     store = None if folder is None else (lambda settings: ExcerptStore(folder, settings))
-    remember = options.excerpt_folder is None
-    return excerpts.Highlighter(
-        _extensions(options), _configs(options), store=store, remember=remember
-    )
+    configs = options.extension_configs
+    return excerpts.Highlighter(MARKDOWN_EXTENSIONS if configs is None else configs, store)
 
 
 def nav_section(

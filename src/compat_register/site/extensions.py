@@ -8,10 +8,7 @@ tests render pages through exactly these.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
-
-from markdown import Extension
 
 from .values import ExtensionConflict
 
@@ -93,29 +90,3 @@ def _yaml_scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
-
-
-def fingerprint(names: Sequence[Any], configs: Mapping[str, Any]) -> str:
-    """Markdown extensions and their options as text that is the same from one process to
-    the next: a function or an extension object is named by its class and options, never by
-    its address. Equal fingerprints, equal HTML of equal Markdown."""
-    return _stable((list(names), dict(configs)))
-
-
-def _stable(value: Any) -> str:
-    if isinstance(value, dict):
-        items = sorted((str(key), _stable(item)) for key, item in value.items())
-        return "{" + ", ".join(f"{key}: {item}" for key, item in items) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_stable(item) for item in value) + "]"
-    if isinstance(value, Extension):
-        return f"{_qualified(value)}({_stable(value.getConfigs())})"
-    if callable(value):
-        return _qualified(value)
-    return repr(value)
-
-
-def _qualified(value: Any) -> str:
-    """`module.Name` of a function or class, else of the object's class."""
-    named = value if hasattr(value, "__qualname__") else type(value)
-    return f"{getattr(named, '__module__', '?')}.{named.__qualname__}"

@@ -9,7 +9,7 @@ MkDocs. Light on purpose (no Jinja2, no Markdown): `api` imports it for every co
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,11 +40,9 @@ class SiteOptions:
     """Where the registers folder's files are edited: each entry gets an edit link."""
     subject: str | None = None
     """The subject the priorities page lists first (default: the subject of most entries)."""
-    extensions: Sequence[Any] | None = None
-    """The site's Markdown extensions, which highlight the excerpts as its pages are
-    highlighted; None: the ones the pages are written for (`site.extensions`)."""
     extension_configs: Mapping[str, Any] | None = None
-    """Their options, by extension (mkdocs.yml's `mdx_configs`)."""
+    """The site's Markdown extensions' options (mkdocs.yml's `mdx_configs`): excerpts are
+    highlighted as its pages are; None: the pages' own (`site.extensions`)."""
     excerpt_folder: Path | None = None
     """A folder the excerpt files are written to as they are made (`Site.excerpt_paths`)
     instead of being held (`Site.excerpts`): 20,000 excerpts weigh some 60 MB of HTML. A
