@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.diagnostic import Diagnostic
 from ..model.registers import RegisterSet
-from . import excerpts, failures, problems
+from . import excerpts, problems
 from .excerptmodel import ExcerptFile
 from .excerptstore import ExcerptStore
 from .extensions import MARKDOWN_EXTENSIONS
@@ -78,7 +78,7 @@ def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -
         since=read.since,
     )
     pages = renderer.pages()
-    pages.update(failures.failure_pages(read.failed, layout, pages))
+    pages.update(problems.failure_pages(read.failed, layout, pages))
     pages.update(problems.problem_pages(read.registers, diagnostics, layout, pages))
     highlighter = _highlighter(options, excerpt_cache)
     documents, written = _excerpt_documents(renderer.excerpts, highlighter, options)
