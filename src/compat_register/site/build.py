@@ -1,9 +1,6 @@
 """The one site build: what `api.build_site` read -> every file of the site, as values.
 
-Takes the checked register set, each citation's outcome, every problem, the register files
-that did not load, the registers' history and the site's options; gives the `Site` (pages,
-excerpt files, downloads, assets, the nav section, problems and notices).
-`register render` writes what it gives and the MkDocs plugin hands it to MkDocs: neither
+`register render` writes the `Site` and the MkDocs plugin hands it to MkDocs: neither
 assembles anything, so every engine publishes the same pages.
 """
 
@@ -24,6 +21,7 @@ from .excerptstore import ExcerptStore
 from .extensions import MARKDOWN_EXTENSIONS
 from .jinja import ASSETS, asset
 from .renderer import Renderer
+from .sanitize import unexpected_in_page
 from .urls import ASSET_DIR, Layout, page_clashes
 from .values import Site, SiteOptions
 
@@ -82,9 +80,7 @@ def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -
     pages.update(problems.problem_pages(read.registers, diagnostics, layout, pages))
     highlighter = _highlighter(options, excerpt_cache)
     documents, written = _excerpt_documents(renderer.excerpts, highlighter, options)
-    notices = [*read.notices, *(_unwritten(excerpt_cache, line) for line in highlighter.problems)]
-    notices += _dropped(excerpt_cache, highlighter.store.dropped if highlighter.store else [])
-    highlighter.problems.clear()  # a cache not written costs time, not the build
+    notices = [*read.notices, *_cache_notices(excerpt_cache, highlighter)]
     section, listed = nav_section(
         read.registers, read.failed, layout, layout.changes in pages, coverage=pages
     )
@@ -182,30 +178,23 @@ def nav_section(
     return section, frozenset(listed)
 
 
-def _unwritten(folder: Path | None, message: str) -> Diagnostic:
-    """The notice that the excerpt cache could not be written: the next build highlights
-    those excerpts again."""
-    return Diagnostic.notice(
-        str(folder or ""), id="excerpts", code="cache-unwritable", message=message
-    )
-
-
-def _dropped(folder: Path | None, lines: list[str]) -> list[Diagnostic]:
-    """The notices that excerpt cache files were not used (those excerpts were highlighted
-    again), once each."""
+def _cache_notices(folder: Path | None, highlighter: excerpts.Highlighter) -> list[Diagnostic]:
+    """The excerpt cache's notices: each file not written (the next build highlights its
+    excerpts again), then each file not used, once."""
+    where = str(folder or "")
     notices = [
-        Diagnostic.notice(str(folder or ""), id="excerpts", code="cache-dropped", message=message)
-        for message in dict.fromkeys(lines)
+        Diagnostic.notice(where, id="excerpts", code="cache-unwritable", message=line)
+        for line in highlighter.problems
     ]
-    lines.clear()
+    dropped = highlighter.store.dropped if highlighter.store else []
+    for line in dict.fromkeys(dropped):
+        notices.append(Diagnostic.notice(where, id="excerpts", code="cache-dropped", message=line))
     return notices
 
 
 def _refused(pages: dict[str, str]) -> str | None:
     """Why the pages may not go, as they are, to an engine that cleans nothing: the first
     page holding HTML that the site's sanitizer removes, and what."""
-    from .sanitize import unexpected_in_page  # noqa: PLC0415 - converts every page: only then
-
     for uri, text in pages.items():
         if found := unexpected_in_page(text):
             shown = ", ".join(sorted(set(found))[:5])
