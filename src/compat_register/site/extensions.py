@@ -1,9 +1,5 @@
 """The Markdown extensions the register pages are written for: the one list of them.
-
-The pages use admonitions and details (excerpts), attribute lists (entry anchors), tables,
-a table of contents with permalinks, and highlighted fences. `register init` writes them
-into mkdocs.yml, the plugin adds any a site's mkdocs.yml leaves out (`complete`), and the
-tests render pages through exactly these.
+`register init` writes them into mkdocs.yml and the plugin adds any a site leaves out.
 """
 
 from __future__ import annotations
@@ -56,13 +52,10 @@ BUILTIN_PREFIX = "markdown.extensions."
 
 
 def complete(names: list[Any], configs: dict[str, dict[str, Any]]) -> list[str]:
-    """Make a site's `markdown_extensions` (`names`, with their options in `configs`, as
-    MkDocs holds them) serve the register pages, in place; return the extensions added.
-
-    A missing extension is added with the pages' options; an option a site leaves unset gets
-    the pages' value. Raises ExtensionConflict, naming the extension and option, when a
-    site sets an option to another value (but an option in LOOKS_ONLY, which it keeps).
-    """
+    """Make a site's `markdown_extensions` (`names`, their options in `configs`) serve the
+    register pages, in place, and return those added: a missing extension or option gets
+    the pages' value. Raises ExtensionConflict when a site sets an option (not LOOKS_ONLY)
+    to another value."""
     present = {_short(name): name for name in names if isinstance(name, str)}
     added = []
     for name, needed in MARKDOWN_EXTENSIONS.items():

@@ -1,10 +1,8 @@
 """A register as a plain Markdown page in the hand-written shape (pure: data in, text out).
 
-No HTML, no badge spans, no site attributes: the page reads in a forge's file view or a
-terminal, and `register import` reads it back into the register it came from. The shape is
-the one `importing.page` reads: title, header lines, summary, the status column, then one
-`## ID Title` block per entry of `- **Label.** text` bullets. A field's later lines are
-indented two spaces, so that they go on with their bullet.
+No HTML: it reads in a forge's file view, and `register import` (`importing.page`) reads
+it back: title, header lines, summary, the status column, then a `## ID Title` block per
+entry of `- **Label.** text` bullets, a field's later lines indented two spaces.
 """
 
 from __future__ import annotations
