@@ -1,2 +1,5 @@
-"""The site: a checked register set and its citation outcomes -> safe Markdown pages,
-clean HTML and excerpt files, for MkDocs (`compat_register.plugin`) or any other engine."""
+"""The site, for MkDocs (`compat_register.plugin`) or any other engine.
+
+Takes a checked register set and its citation outcomes; gives safe Markdown pages, clean
+HTML and excerpt files.
+"""

@@ -81,9 +81,7 @@ def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -
     highlighter = _highlighter(options, excerpt_cache)
     documents, written = _excerpt_documents(renderer.excerpts, highlighter, options)
     notices = [*read.notices, *_cache_notices(excerpt_cache, highlighter)]
-    section, listed = nav_section(
-        read.registers, read.failed, layout, layout.changes in pages, coverage=pages
-    )
+    section, listed = nav_section(read.registers, read.failed, layout, pages)
     return Site(
         pages=pages,
         excerpts=documents,
@@ -141,12 +139,10 @@ def nav_section(
     registers: RegisterSet,
     failed: dict[str, list[Diagnostic]],
     layout: Layout,
-    changes: bool,
-    coverage: Container[str] = (),
+    pages: Container[str],
 ) -> tuple[list[dict[str, Any]], frozenset[str]]:
-    """The nav section of the generated pages, and the pages that tell a hand-written nav
-    lists them already; `coverage`, the pages made, says which Coverage pages there are.
-    Titles are HTML-escaped: themes print nav titles as they are."""
+    """The nav section of the generated `pages`, and the pages that tell a hand-written nav
+    lists them already. Titles are HTML-escaped: themes print nav titles as they are."""
     section: list[dict[str, Any]] = [{"Overview": layout.overview}]
     if registers.concepts is not None:
         section.append({"Matrix": layout.concept_matrix})
@@ -159,17 +155,14 @@ def nav_section(
     for name in registers.sources.revisions:
         revisions.append({f"What {html.escape(name)} changed": layout.revision_page(name)})
     section.append({"Revisions": revisions})
-    if layout.coverage_summary in coverage:
+    if layout.coverage_summary in pages:
         covered: list[dict[str, Any]] = [{"Every revision": layout.coverage_summary}]
         for name in registers.sources.revisions:
-            if (page := layout.coverage_page(name)) in coverage:
+            if (page := layout.coverage_page(name)) in pages:
                 covered.append({f"Coverage of {html.escape(name)}": page})
         section.append({"Coverage": covered})
-    section += [
-        {"Priorities": layout.priorities},
-        {"Citation health": layout.health},
-    ]
-    if changes:
+    section += [{"Priorities": layout.priorities}, {"Citation health": layout.health}]
+    if layout.changes in pages:
         section.append({"Changes": layout.changes})
     listed = {layout.overview, layout.matrix, layout.priorities, layout.health, layout.changes}
     if registers.concepts is not None:

@@ -30,11 +30,7 @@ def plain_page(register: Register, commit: str, legend: str | None = None) -> st
     for entry in register.entries:
         lines.extend(["", f"## {entry.id} {entry.title}", ""])
         lines.extend(_entry(entry, f"{register.subject} @ {commit}", register.subject))
-    return "\n".join(_trimmed(lines)) + "\n"
-
-
-def _trimmed(lines: list[str]) -> list[str]:
-    return [line.rstrip() for line in lines]
+    return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
 def _header(register: Register) -> list[str]:
@@ -46,7 +42,7 @@ def _header(register: Register) -> list[str]:
         ("tags", ", ".join(register.tags)),
         ("description", register.description),
     ]
-    return [line for key, value in fields if value for line in _bulleted(f"{key}: ", value, "  ")]
+    return [line for key, value in fields if value for line in _bulleted(f"{key}: ", value)]
 
 
 def _entry(entry: Entry, subject: str, alias: str) -> list[str]:
@@ -67,7 +63,7 @@ def _entry(entry: Entry, subject: str, alias: str) -> list[str]:
         ("Revisions", _revisions(entry.revisions)),
         ("Sources", "; ".join(code_span(c.text) for c in entry.citations) + "."),
     ]
-    return [line for label, text in fields if text for line in _bullet(label, text)]
+    return [line for label, text in fields if text for line in _bulleted(f"- **{label}.** ", text)]
 
 
 def _revisions(revisions: Revisions) -> str:
@@ -80,11 +76,7 @@ def _revisions(revisions: Revisions) -> str:
     return "; ".join(parts) + "." if parts else ""
 
 
-def _bullet(label: str, text: str) -> list[str]:
-    return _bulleted(f"- **{label}.** ", text, "  ")
-
-
-def _bulleted(first: str, text: str, indent: str) -> list[str]:
-    """`text` after `first`, its later lines indented (blank lines left blank)."""
+def _bulleted(first: str, text: str) -> list[str]:
+    """`text` after `first`, its later lines indented two spaces (blank lines left blank)."""
     head, *rest = text.split("\n")
-    return [first + head, *(indent + line if line else "" for line in rest)]
+    return [first + head, *("  " + line if line else "" for line in rest)]
