@@ -39,10 +39,8 @@ TAB_LENGTH = 4
 @dataclass(frozen=True)
 class HighlightOptions:
     """The options of pymdownx.highlight that change how an excerpt looks, as a site sets
-    them (its defaults otherwise). The others do not apply to excerpts: `stripnl` is off (a
-    block's blank edge lines are lines of the file), `auto_title` and `guess_lang` are not
-    used (an excerpt has its own title and its language), and with `use_pygments: false`
-    (a JavaScript highlighter) excerpts are still highlighted by Pygments."""
+    them (its defaults otherwise). `stripnl`, `auto_title`, `guess_lang` do not apply (an
+    excerpt keeps its edge lines, has its title and language), nor `use_pygments: false`."""
 
     css_class: str = DEFAULT_CONFIG["css_class"][0]
     pygments_style: str = DEFAULT_CONFIG["pygments_style"][0]
@@ -68,10 +66,10 @@ class HighlightOptions:
     def formatter(self) -> BlockHtmlFormatter:
         """pymdownx.highlight's formatter with these options, for a block to copy: made once,
         since making one builds its style's class table (a millisecond each, 20,000 times)."""
-        linenums = self.linenums_style
+        anchors = self.line_anchors or ("__codelineno" if self.anchor_linenums else "")
         return BlockHtmlFormatter(
             cssclass=self.css_class,
-            linenos=linenums,
+            linenos=self.linenums_style,
             linenostart=1,
             linenostep=1,
             linenospecial=max(self.linenums_special, 0),
@@ -81,13 +79,9 @@ class HighlightOptions:
             wrapcode=True,
             filename="",
             linespans=f"{self.line_spans}-0" if self.line_spans else "",
-            lineanchors=self._line_anchors(),
+            lineanchors=f"{anchors}-0" if anchors else "",
             anchorlinenos=self.anchor_linenums,
         )
-
-    def _line_anchors(self) -> str:
-        anchors = self.line_anchors or ("__codelineno" if self.anchor_linenums else "")
-        return f"{anchors}-0" if anchors else ""
 
     def language(self, name: str) -> tuple[str, dict[str, Any]]:
         """The Pygments language a block's language names, and its lexer options."""
