@@ -37,8 +37,6 @@ if TYPE_CHECKING:
 class Read:
     """What `api.build_site` read for a site."""
 
-    root: Path
-    """The registers folder."""
     registers: RegisterSet
     outcomes: Sequence[Outcome]
     diagnostics: list[Diagnostic]
@@ -50,11 +48,9 @@ class Read:
     coverage: SiteCoverage | None = None
     """The Coverage pages' data (`api.site_coverage`); None: no source names statements."""
     conformance: Measurements | None = None
-    """The recorded conformance results' checks and contradictions
-    (`api.site_conformance`); None: no subject has a record."""
+    """The conformance records' checks and contradictions; None: no subject has one."""
     since: SinceOf | None = None
-    """When each entry reached its state, for the Matrix page (`api.since_of`); None:
-    not known (no history read)."""
+    """When each entry reached its state (the Matrix page); None: no history read."""
 
 
 def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -> Site:
