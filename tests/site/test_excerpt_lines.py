@@ -88,6 +88,6 @@ def test_a_site_keeps_its_own_highlight_options() -> None:
     """A site's pymdownx.highlight options reach its excerpts; the options given stay as
     they were (only excerpts keep blank edge lines)."""
     configs = {"pymdownx.highlight": {"linenums_style": "inline", "css_class": "code"}}
-    highlighter = Highlighter(["pymdownx.highlight", "pymdownx.superfences"], configs)
+    highlighter = Highlighter(configs)
     assert highlighter.options == HighlightOptions(linenums_style="inline", css_class="code")
     assert configs == {"pymdownx.highlight": {"linenums_style": "inline", "css_class": "code"}}

@@ -181,8 +181,7 @@ def test_other_settings_make_other_html_and_another_store(tmp_path: Path) -> Non
     block = Block("go", 1, (1, 1), ("func main() {}",))
     plain = Highlighter(store=lambda s: ExcerptStore(tmp_path, s))
     spans = Highlighter(
-        configs={"pymdownx.highlight": {"linenums_style": "pymdownx-inline"}},
-        extensions=["pymdownx.highlight", "pymdownx.superfences"],
+        {"pymdownx.highlight": {"linenums_style": "pymdownx-inline"}},
         store=lambda s: ExcerptStore(tmp_path, s),
     )
     assert plain.store is not None and spans.store is not None
@@ -196,24 +195,11 @@ def test_other_settings_make_other_html_and_another_store(tmp_path: Path) -> Non
 
 def test_settings_are_the_highlighting_options_not_addresses() -> None:
     """The same from one process to the next; only pymdownx.highlight's options count."""
-    from markdown.extensions.toc import TocExtension
-
     options = {"pymdownx.highlight": {"pygments_style": "monokai"}}
-    one = Highlighter([TocExtension(permalink=True)], {**options, "x": {"format": os.path.join}})
-    two = Highlighter(["toc"], options)
-    assert one.settings() == two.settings() and "0x" not in one.settings()
-    assert "monokai" in one.settings() and Highlighter().settings() != one.settings()
-
-
-def test_documents_keeps_what_files_show_and_forgets_the_rest() -> None:
-    first = Excerpt.of("a.go:1", Block("go", 1, (1, 1), ("func a() {}",)))
-    second = Excerpt.of("a.go:2", Block("go", 2, (1, 1), ("func b() {}",)))
-    highlighter = Highlighter()
-    file = ExcerptFile("a", "A", [first, second])
-    one = excerpts.documents({"a/excerpts.html": file}, highlighter)
-    assert highlighter.document(file) == one["a/excerpts.html"]
-    excerpts.documents({"a/excerpts.html": ExcerptFile("a", "A", [first])}, highlighter)
-    assert set(highlighter._html) == {first.block}
+    one = Highlighter({**options, "x": {"format": os.path.join}})
+    two = Highlighter(options)
+    assert one.settings == two.settings and "0x" not in one.settings
+    assert "monokai" in one.settings and Highlighter().settings != one.settings
 
 
 def test_code_that_looks_like_html_stays_text() -> None:
@@ -225,9 +211,9 @@ def test_code_that_looks_like_html_stays_text() -> None:
     assert "&lt;/code&gt;&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in shown
 
 
-def test_a_single_build_keeps_no_excerpt_once_written(tmp_path: Path) -> None:
-    """`remember=False` (one build, no rebuild to come): the same documents, each written
-    as it is made, and no block or stored file held afterwards."""
+def test_written_documents_are_the_held_ones_and_read_back_from_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     first = Excerpt.of("a.go:1", Block("go", 1, (1, 1), ("func a() {}",)))
     second = Excerpt.of("b.go:2", Block("go", 2, (1, 1), ("func b() {}",)))
     files = {
@@ -236,13 +222,13 @@ def test_a_single_build_keeps_no_excerpt_once_written(tmp_path: Path) -> None:
     }
     kept = excerpts.documents(files, Highlighter())
     store = tmp_path / "cache"
-    single = Highlighter(store=lambda s: ExcerptStore(store, s), remember=False)
+    single = Highlighter(store=lambda s: ExcerptStore(store, s))
     written = excerpts.write_documents(files, single, tmp_path / "out")
     assert {uri: path.read_text() for uri, path in written.items()} == kept
     assert written["b/excerpts.html"] == tmp_path / "out" / "b" / "excerpts.html"
-    assert single._html == {} and single._stored == {}
-    again = Highlighter(store=lambda s: ExcerptStore(store, s), remember=False)
-    assert excerpts.documents(files, again) == kept  # what it stored reads back
+    made = counting_highlights(monkeypatch)
+    again = Highlighter(store=lambda s: ExcerptStore(store, s))
+    assert excerpts.documents(files, again) == kept and made == []  # read back
 
 
 def test_render_out_writes_only_the_files_an_edit_changed(project: Path) -> None:

@@ -431,3 +431,10 @@ def test_pages_repeating_the_entries_are_left_out_of_search(
     monkeypatch.chdir(GOLDEN / "concepts")
     front = rendered(GOLDEN / "concepts")[f"registers/{page}.md"].split("---\n")[1]
     assert "search:\n  exclude: true\n" in front
+
+
+def test_the_health_order_names_every_outcome_once() -> None:
+    from compat_register.site.health import OUTCOME_ORDER
+    from compat_register.verifying.outcome import OUTCOMES
+
+    assert sorted(OUTCOME_ORDER) == sorted(OUTCOMES) and len(set(OUTCOME_ORDER)) == len(OUTCOMES)

@@ -53,7 +53,6 @@ def build_site(
     found, notices = _site_history(root, paths, options)
     dated = since_of(root, checked.registers, None, found.commits) if found else None
     read = build.Read(
-        root,
         checked.registers,
         checked.outcomes,
         checked.diagnostics,

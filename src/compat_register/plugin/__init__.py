@@ -118,7 +118,6 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
             repo_url=config.repo_url,
             edit_url=api.site_edit_url(config.repo_url, config.edit_uri, *where),
             subject=self.config.subject,
-            extensions=list(config.markdown_extensions),
             extension_configs=dict(config.mdx_configs or {}),
             excerpt_folder=self.folder,
         )

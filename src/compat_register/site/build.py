@@ -1,9 +1,6 @@
 """The one site build: what `api.build_site` read -> every file of the site, as values.
 
-Takes the checked register set, each citation's outcome, every problem, the register files
-that did not load, the registers' history and the site's options; gives the `Site` (pages,
-excerpt files, downloads, assets, the nav section, problems and notices).
-`register render` writes what it gives and the MkDocs plugin hands it to MkDocs: neither
+`register render` writes the `Site` and the MkDocs plugin hands it to MkDocs: neither
 assembles anything, so every engine publishes the same pages.
 """
 
@@ -18,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.diagnostic import Diagnostic
 from ..model.registers import RegisterSet
-from . import excerpts, failures, problems, sanitize
+from . import excerpts, problems, sanitize
 from .excerptmodel import ExcerptFile
 from .excerptstore import ExcerptStore
 from .extensions import MARKDOWN_EXTENSIONS
@@ -39,8 +36,6 @@ if TYPE_CHECKING:
 class Read:
     """What `api.build_site` read for a site."""
 
-    root: Path
-    """The registers folder."""
     registers: RegisterSet
     outcomes: Sequence[Outcome]
     diagnostics: list[Diagnostic]
@@ -52,11 +47,9 @@ class Read:
     coverage: SiteCoverage | None = None
     """The Coverage pages' data (`api.site_coverage`); None: no source names statements."""
     conformance: Measurements | None = None
-    """The recorded conformance results' checks and contradictions
-    (`api.site_conformance`); None: no subject has a record."""
+    """The conformance records' checks and contradictions; None: no subject has one."""
     since: SinceOf | None = None
-    """When each entry reached its state, for the Matrix page (`api.since_of`); None:
-    not known (no history read)."""
+    """When each entry reached its state (the Matrix page); None: no history read."""
 
 
 def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -> Site:
@@ -79,16 +72,12 @@ def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -
     )
     pages = renderer.pages()
     printed = renderer.printed if options.templates is None else None  # a site's: not ours
-    pages.update(failures.failure_pages(read.failed, layout, pages))
+    pages.update(problems.failure_pages(read.failed, layout, pages))
     pages.update(problems.problem_pages(read.registers, diagnostics, layout, pages))
     highlighter = _highlighter(options, excerpt_cache)
     documents, written = _excerpt_documents(renderer.excerpts, highlighter, options)
-    notices = [*read.notices, *(_unwritten(excerpt_cache, line) for line in highlighter.problems)]
-    notices += _dropped(excerpt_cache, highlighter.store.dropped if highlighter.store else [])
-    highlighter.problems.clear()  # a cache not written costs time, not the build
-    section, listed = nav_section(
-        read.registers, read.failed, layout, layout.changes in pages, coverage=pages
-    )
+    notices = [*read.notices, *_cache_notices(excerpt_cache, highlighter)]
+    section, listed = nav_section(read.registers, read.failed, layout, pages)
     return Site(
         pages=pages,
         excerpts=documents,
@@ -132,38 +121,24 @@ each was made from (`_made_from`). Content-keyed, so it is right for any build."
 def _made_from(file: ExcerptFile, highlighter: excerpts.Highlighter) -> bytes:
     """A digest of what an excerpt file's bytes follow from: its excerpts (values whose
     `repr` shows every field) and the highlighting's settings."""
-    return hashlib.sha256(repr((highlighter.settings(), file)).encode("utf-8")).digest()
-
-
-def _extensions(options: SiteOptions) -> list[Any]:
-    return list(MARKDOWN_EXTENSIONS if options.extensions is None else options.extensions)
-
-
-def _configs(options: SiteOptions) -> dict[str, Any]:
-    configs = options.extension_configs
-    return dict(MARKDOWN_EXTENSIONS if configs is None else configs)
+    return hashlib.sha256(repr((highlighter.settings, file)).encode("utf-8")).digest()
 
 
 def _highlighter(options: SiteOptions, folder: Path | None) -> excerpts.Highlighter:
-    """The excerpts' highlighter, with the excerpt cache in `folder`: written to a folder,
-    a file's blocks are not worth holding once it is written (some 60 MB at 20,000)."""
+    """The excerpts' highlighter, with the excerpt cache in `folder`."""
     store = None if folder is None else (lambda settings: ExcerptStore(folder, settings))
-    remember = options.excerpt_folder is None
-    return excerpts.Highlighter(
-        _extensions(options), _configs(options), store=store, remember=remember
-    )
+    configs = options.extension_configs
+    return excerpts.Highlighter(MARKDOWN_EXTENSIONS if configs is None else configs, store)
 
 
 def nav_section(
     registers: RegisterSet,
     failed: dict[str, list[Diagnostic]],
     layout: Layout,
-    changes: bool,
-    coverage: Container[str] = (),
+    pages: Container[str],
 ) -> tuple[list[dict[str, Any]], frozenset[str]]:
-    """The nav section of the generated pages, and the pages that tell a hand-written nav
-    lists them already; `coverage`, the pages made, says which Coverage pages there are.
-    Titles are HTML-escaped: themes print nav titles as they are."""
+    """The nav section of the generated `pages`, and the pages that tell a hand-written nav
+    lists them already. Titles are HTML-escaped: themes print nav titles as they are."""
     section: list[dict[str, Any]] = [{"Overview": layout.overview}]
     if registers.concepts is not None:
         section.append({"Matrix": layout.concept_matrix})
@@ -176,17 +151,14 @@ def nav_section(
     for name in registers.sources.revisions:
         revisions.append({f"What {html.escape(name)} changed": layout.revision_page(name)})
     section.append({"Revisions": revisions})
-    if layout.coverage_summary in coverage:
+    if layout.coverage_summary in pages:
         covered: list[dict[str, Any]] = [{"Every revision": layout.coverage_summary}]
         for name in registers.sources.revisions:
-            if (page := layout.coverage_page(name)) in coverage:
+            if (page := layout.coverage_page(name)) in pages:
                 covered.append({f"Coverage of {html.escape(name)}": page})
         section.append({"Coverage": covered})
-    section += [
-        {"Priorities": layout.priorities},
-        {"Citation health": layout.health},
-    ]
-    if changes:
+    section += [{"Priorities": layout.priorities}, {"Citation health": layout.health}]
+    if layout.changes in pages:
         section.append({"Changes": layout.changes})
     listed = {layout.overview, layout.matrix, layout.priorities, layout.health, layout.changes}
     if registers.concepts is not None:
@@ -195,20 +167,15 @@ def nav_section(
     return section, frozenset(listed)
 
 
-def _unwritten(folder: Path | None, message: str) -> Diagnostic:
-    """The notice that the excerpt cache could not be written: the next build highlights
-    those excerpts again."""
-    return Diagnostic.notice(
-        str(folder or ""), id="excerpts", code="cache-unwritable", message=message
-    )
-
-
-def _dropped(folder: Path | None, lines: list[str]) -> list[Diagnostic]:
-    """The notices that excerpt cache files were not used (those excerpts were highlighted
-    again), once each."""
+def _cache_notices(folder: Path | None, highlighter: excerpts.Highlighter) -> list[Diagnostic]:
+    """The excerpt cache's notices: each file not written (the next build highlights its
+    excerpts again), then each file not used, once."""
+    where = str(folder or "")
     notices = [
-        Diagnostic.notice(str(folder or ""), id="excerpts", code="cache-dropped", message=message)
-        for message in dict.fromkeys(lines)
+        Diagnostic.notice(where, id="excerpts", code="cache-unwritable", message=line)
+        for line in highlighter.problems
     ]
-    lines.clear()
+    dropped = highlighter.store.dropped if highlighter.store else []
+    for line in dict.fromkeys(dropped):
+        notices.append(Diagnostic.notice(where, id="excerpts", code="cache-dropped", message=line))
     return notices

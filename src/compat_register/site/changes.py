@@ -1,8 +1,5 @@
-"""The Changes page and each entry's last changes: a `History` as Markdown lines.
-
-Takes the history of the registers folder (`history.repository.History`); gives what the
-`changes.md.j2` and `register.md.j2` templates show: one section per commit, the charts,
-and an entry's own last changes linked to their commits' sections.
+"""The Changes page and each entry's last changes: a `History` as Markdown lines for the
+`changes.md.j2` and `register.md.j2` templates.
 """
 
 from __future__ import annotations

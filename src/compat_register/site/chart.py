@@ -1,15 +1,9 @@
-"""A register's done / partial / missing counts over time, and its states now as a stacked bar
-(the overview's), as inline SVG made at build time.
+"""A register's state counts over time (the Changes page's step lines) and its states now
+(the overview's stacked bar), as inline SVG made at build time: pure, no script.
 
-Pure: takes (time, counts) points, gives the `<svg>` text; no script runs in the browser.
-Each state is a step line told apart by its dash pattern as well as by its colour (the
-colours, one set per colour scheme, are in `register.css`); the legend, the latest counts
-and the table of every point are text beside the chart (`changes.md.j2`), so they stay
-legible on a phone, where the chart is scaled down. The accessible name (`<title>`) says
-the numbers, so a screen reader hears what the lines show.
-
-All the charts of a page share one time axis (`span`), and every line runs on to its end,
-the time of the build: a count holds until the next change, and the last one until now.
+Lines differ by dash as well as colour (`register.css`); the `<title>` says the numbers, and
+the template puts the legend and a table beside the chart. All the charts of a page share
+one time axis, and every line runs on to its end, the build: a count holds until it changes.
 """
 
 from __future__ import annotations
@@ -76,16 +70,16 @@ def svg(
     return "".join(parts)
 
 
-def _x_scale(times: list[int], start: int, end: int) -> dict[int, float]:
-    """Each point's x on the axis from `start` to `end` (the build, where the lines end), or
-    evenly spread when the axis has no length (every time one)."""
+def _x_scale(times: list[int], start: int, end: int) -> list[float]:
+    """Each point's x on the axis from `start` to `end` (evenly spread when the axis has no
+    length), then the end of the axis, where every line ends."""
     span = WIDTH - LEFT - RIGHT
     if end == start:
-        step = span / max(1, len(times) - 1) if len(times) > 1 else 0
-        return {i: LEFT + step * i for i in range(len(times))} | {len(times): float(LEFT + span)}
-    found = {i: LEFT + span * (t - start) / (end - start) for i, t in enumerate(times)}
-    found[len(times)] = float(LEFT + span)  # the end of the axis: where every line ends
-    return found
+        step = span / (len(times) - 1) if len(times) > 1 else 0
+        found = [LEFT + step * i for i in range(len(times))]
+    else:
+        found = [LEFT + span * (t - start) / (end - start) for t in times]
+    return [*found, float(LEFT + span)]
 
 
 def _axes(top: int, y_of: Callable[[int], float], start: int, end: int) -> list[str]:
@@ -104,7 +98,7 @@ def _axes(top: int, y_of: Callable[[int], float], start: int, end: int) -> list[
 
 
 def _line(
-    state: str, points: Sequence[Point], x_of: dict[int, float], y_of: Callable[[int], float]
+    state: str, points: Sequence[Point], x_of: list[float], y_of: Callable[[int], float]
 ) -> str:
     """A step line: a count holds until the next change, then jumps; the last count holds
     to the end of the axis."""
@@ -130,11 +124,8 @@ def state_bar(
     label: str, anchor: str, counts: dict[str, int], escape: Callable[[str], str] = html.escape
 ) -> str:
     """A stacked bar of `counts` (state -> entries), one segment per state, in its order;
-    `anchor` makes its title's id unique on the page.
-
-    `<rect>` elements are closed explicitly: the sanitizer writes tags without a self-closing
-    slash, and in SVG an unclosed `<rect>` would hold the next one.
-    """
+    `anchor` makes its title's id unique on the page. Each `<rect>` is closed: the sanitizer
+    drops self-closing slashes, and an unclosed `<rect>` would hold the next one."""
     total = sum(counts.values())
     parts = ", ".join(f"{count} {state}" for state, count in counts.items())
     # `escape` fits where the bar goes: in a Markdown table cell the title's text is read as

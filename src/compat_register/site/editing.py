@@ -1,8 +1,6 @@
-"""Each entry's "edit" link: where a register file is edited, from what a site says of its
-repository (mkdocs.yml's `repo_url` and `edit_uri`), and the link to an entry's line there.
-
-Pure: paths and URLs in, a URL or a Markdown link out. A site whose `edit_uri` does not end
-with its docs folder gives no link: where its registers folder is edited cannot be told.
+"""Each entry's "edit" link, from mkdocs.yml's `repo_url` and `edit_uri`; pure. A site
+whose `edit_uri` does not end with its docs folder gives none: where the registers folder
+is edited cannot be told.
 """
 
 from __future__ import annotations
@@ -15,12 +13,9 @@ from .markdown import escape_inline, link_destination, safe_url
 
 
 def edit_base(repo_url: str | None, edit_uri: str | None, docs: str, registers: str) -> str | None:
-    """The URL the files of the registers folder are edited at, or None.
-
-    `edit_uri` (relative to `repo_url`, or a full URL) names where the docs folder's pages are
-    edited, as MkDocs reads it; `docs` and `registers` are the docs and registers folders
-    relative to mkdocs.yml (`docs`, `registers`). `edit/main/docs/` gives `edit/main/registers/`.
-    """
+    """The URL the registers folder's files are edited at, or None: `edit_uri` (relative
+    to `repo_url`, or a full URL) is where the docs folder's pages are; `docs` and
+    `registers` are relative to mkdocs.yml. `edit/main/docs/` gives `edit/main/registers/`."""
     if not edit_uri or not (repo_url or "://" in edit_uri):
         return None
     pages = urljoin((repo_url or "").rstrip("/") + "/", edit_uri)

@@ -1,11 +1,8 @@
 """The escaping policy of the generated Markdown: what a template prints is safe.
 
-What a formatter returns is safe Markdown (marked `Markup`) and printed as it is; anything
-else a template prints (an ID, a title, a number, a site template's own value) is escaped as
-plain Markdown text by the environment's `finalize` (`escape_value`), so a template that
-forgets `fmt.inline` shows the text as written instead of reading it as markup. `Markup`
-here means "safe Markdown"; inside raw HTML a template uses `| e`, which gives HTML-escaped
-`Markup`.
+What a formatter returns is safe Markdown (`Markup`, printed as it is); anything else a
+template prints is escaped as plain Markdown text by the environment's `finalize`
+(`escape_value`). Inside raw HTML a template uses `| e` (HTML-escaped `Markup`).
 """
 
 from __future__ import annotations
@@ -20,8 +17,7 @@ from .markdown import escape_inline
 
 class Trusted:
     """A formatter as a template sees it (`fmt`, `view`): every string one of its methods
-    returns is safe Markdown, printed as it is (marked `Markup`); anything else a template
-    prints is escaped by `escape_value`."""
+    returns is marked safe Markdown."""
 
     def __init__(self, target: Any) -> None:
         self._target = target

@@ -1,6 +1,5 @@
 """What an excerpt is, as values: the lines a citation shows, in context, and the file of
-each register's excerpts (`site.excerpts` highlights them, `site.renderer` links to them).
-"""
+each register's excerpts."""
 
 from __future__ import annotations
 
@@ -37,9 +36,8 @@ class Block:
         return "".join(line + "\n" for line in self.lines)
 
     def markdown(self) -> str:
-        """The block as a fenced block of the site's Markdown (pymdownx.highlight's
-        `linenums` and `hl_lines`): the text an excerpt's key and its stored HTML are
-        named by, and what a page would hold to show it."""
+        """The block as a fenced block of the site's Markdown (with `linenums` and
+        `hl_lines`): what an excerpt's key and its stored HTML are named by."""
         body = "\n".join(self.lines)
         if self.lines and not self.lines[-1].strip():
             body += "\n"  # the newline before the closing fence ends the block, not a line
@@ -80,8 +78,7 @@ class ExcerptFile:
 
 def excerpt_block(citation: Citation, lines: list[str], first_line: int) -> Block:
     """The cited lines as a block: numbered from `first_line`, the cited lines marked, one
-    line of the block per line of the file (its line end dropped, a carriage return inside
-    it shown as `CARRIAGE_RETURN`)."""
+    line per line of the file (its line end dropped, an inner `\r` as `CARRIAGE_RETURN`)."""
     shown = tuple(line.rstrip("\r\n").replace("\r", CARRIAGE_RETURN) for line in lines)
     low = citation.start - first_line + 1
     high = min(citation.end - first_line + 1, len(lines))

@@ -1,32 +1,20 @@
 """Excerpt files: each register's excerpts, highlighted, in one HTML file beside its page.
 
-A register page keeps each citation's permalink and quote, and a link titled `path:lines @
-sha` into this file (`registers/meta/excerpts.html#x…`). `register.js` folds each link into
-a collapsed excerpt, fetches the file when a reader first opens one and shows the
-highlighted block in the page; without JavaScript the link opens the file at that excerpt.
-So the page stays light, and excerpt code never reaches the search index (material indexes
-pages, not static files).
-
-Each block is highlighted by Pygments directly, the way pymdownx.highlight highlights the
-site's own code blocks (its formatter, and the options a site gives it: `HighlightOptions`),
-and not by a Markdown conversion per excerpt, which cost ten times as much. One formatter
-serves the whole site (each block gets a copy with its own line numbers and marks), one
-lexer each language. A test holds the result to what Python-Markdown makes of the same
-block with the site's extensions (tests/site/test_excerpt_html.py).
-
-Every block's HTML passes `sanitize.clean_excerpt` once: as it is made, and again when the
-store (`excerptstore`, a cache a CI job may restore from another branch) gives it back, since
-what a file holds is not proof that this build made it. Blocks are kept by their value:
-under `mkdocs serve` an edit highlights only the excerpts it changed, and with a store a new
-build only those no build highlighted.
+A register page links each citation to its excerpt here (`registers/meta/excerpts.html#x…`);
+`register.js` shows the block in the page when it is opened, so the page stays light and
+excerpt code never reaches the search index. Blocks are highlighted by Pygments directly, as
+pymdownx.highlight would (`HighlightOptions`; tests/site/test_excerpt_html.py holds the two
+equal), since a Markdown conversion per excerpt cost ten times as much. Every block's HTML is
+cleaned as it is made and again as the store (`excerptstore`, a cache) gives it back.
 """
 
 from __future__ import annotations
 
 import copy
 import html
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +28,7 @@ from ..storage.atomic import write_changed
 from . import excerptstore, sanitize
 from .excerptmodel import Block, Excerpt, ExcerptFile
 from .excerptstore import ExcerptStore
-from .extensions import MARKDOWN_EXTENSIONS, fingerprint
+from .extensions import MARKDOWN_EXTENSIONS
 
 HIGHLIGHT = "pymdownx.highlight"
 
@@ -51,10 +39,8 @@ TAB_LENGTH = 4
 @dataclass(frozen=True)
 class HighlightOptions:
     """The options of pymdownx.highlight that change how an excerpt looks, as a site sets
-    them (its defaults otherwise). The others do not apply to excerpts: `stripnl` is off (a
-    block's blank edge lines are lines of the file), `auto_title` and `guess_lang` are not
-    used (an excerpt has its own title and its language), and with `use_pygments: false`
-    (a JavaScript highlighter) excerpts are still highlighted by Pygments."""
+    them (its defaults otherwise). `stripnl`, `auto_title`, `guess_lang` do not apply (an
+    excerpt keeps its edge lines, has its title and language), nor `use_pygments: false`."""
 
     css_class: str = DEFAULT_CONFIG["css_class"][0]
     pygments_style: str = DEFAULT_CONFIG["pygments_style"][0]
@@ -80,10 +66,10 @@ class HighlightOptions:
     def formatter(self) -> BlockHtmlFormatter:
         """pymdownx.highlight's formatter with these options, for a block to copy: made once,
         since making one builds its style's class table (a millisecond each, 20,000 times)."""
-        linenums = self.linenums_style
+        anchors = self.line_anchors or ("__codelineno" if self.anchor_linenums else "")
         return BlockHtmlFormatter(
             cssclass=self.css_class,
-            linenos=linenums,
+            linenos=self.linenums_style,
             linenostart=1,
             linenostep=1,
             linenospecial=max(self.linenums_special, 0),
@@ -93,13 +79,9 @@ class HighlightOptions:
             wrapcode=True,
             filename="",
             linespans=f"{self.line_spans}-0" if self.line_spans else "",
-            lineanchors=self._line_anchors(),
+            lineanchors=f"{anchors}-0" if anchors else "",
             anchorlinenos=self.anchor_linenums,
         )
-
-    def _line_anchors(self) -> str:
-        anchors = self.line_anchors or ("__codelineno" if self.anchor_linenums else "")
-        return f"{anchors}-0" if anchors else ""
 
     def language(self, name: str) -> tuple[str, dict[str, Any]]:
         """The Pygments language a block's language names, and its lexer options."""
@@ -118,58 +100,34 @@ def _added_languages(given: Mapping[str, Any]) -> Iterable[tuple[str, str, tuple
 
 
 class Highlighter:
-    """Excerpt blocks -> clean HTML, with one site's highlighting options, each block once.
-
-    With a `store` (`ExcerptStore`), a register's excerpts highlighted by an earlier build
-    are read from it (and cleaned again), and what a register gained is written back.
-    `extensions` is the site's list of Markdown extensions, kept in the settings: the
-    excerpts follow only pymdownx.highlight's options in `configs`.
-    """
+    """Excerpt blocks -> clean HTML, with the highlighting options in a site's `configs`
+    (its `mdx_configs`). With a `store`, a register's excerpts highlighted by an earlier
+    build are read from it (and cleaned again), and what a register gained is written back."""
 
     def __init__(
         self,
-        extensions: Sequence[Any] = tuple(MARKDOWN_EXTENSIONS),
         configs: Mapping[str, Mapping[str, Any]] | None = None,
         store: Callable[[str], ExcerptStore] | None = None,
-        *,
-        remember: bool = True,
     ):
-        self.remember = remember
-        """Keep each block's HTML for the next build (`mkdocs serve`); a single build
-        (`mkdocs build`, `register render`) forgets a register's once its file is made."""
         self.options = HighlightOptions.of(MARKDOWN_EXTENSIONS if configs is None else configs)
-        self._settings = fingerprint([], asdict(self.options))
-        self.store: ExcerptStore | None = store(self.settings()) if store is not None else None
-        self.folder = self.store.folder if self.store is not None else None
+        self.settings = repr(self.options)
+        """What the HTML depends on besides a block, the same from one process to the next."""
+        self.store = store(self.settings) if store is not None else None
         self.problems: list[str] = []
         """Why the store could not be written, once per failed write."""
-        self._formatter: BlockHtmlFormatter | None = None
         self._lexers: dict[str, tuple[Lexer, str]] = {}
-        self._html: dict[Block, str] = {}
-        self._stored: dict[str, dict[str, str]] = {}
-        """Register slug -> its stored excerpts, by block digest, cleaned (read once)."""
 
-    def settings(self) -> str:
-        """What the HTML depends on besides a block: a new value means a new Highlighter.
-        The same from one process to the next, so that the store's files stay usable."""
-        return self._settings
+    @cached_property
+    def _formatter(self) -> BlockHtmlFormatter:
+        return self.options.formatter()
 
-    def html(self, block: Block, stored: Mapping[str, str] | None = None) -> str:
-        """A block as highlighted, cleaned HTML (`stored`: cleaned ones, by digest)."""
-        found = self._html.get(block)
-        if found is None and stored:
-            found = stored.get(_digest(block))
-        if found is None:
-            found = sanitize.clean_excerpt(self._highlight(block))
-        if self.remember:
-            self._html[block] = found
-        return found
+    def html(self, block: Block) -> str:
+        """A block as highlighted, cleaned HTML."""
+        return sanitize.clean_excerpt(self._highlight(block))
 
     def _highlight(self, block: Block) -> str:
         """What pymdownx.highlight makes of the block in a page: Pygments' table of line
         numbers and code, in a `div` naming the language (`language-go highlight`)."""
-        if self._formatter is None:
-            self._formatter = self.options.formatter()
         formatter = copy.copy(self._formatter)  # shares the style's tables, not the lines
         formatter.linenostart = block.first_line
         low, high = block.marked
@@ -185,51 +143,30 @@ class Highlighter:
 
     def _lexer(self, name: str) -> tuple[Lexer, str]:
         """The lexer of a language and the name its class shows (`text` for one unknown)."""
-        found = self._lexers.get(name)
-        if found is None:
+        if name not in self._lexers:
             language, options = self.options.language(name)
             try:
-                found = (get_lexer_by_name(language, stripnl=False, **options), name)
+                self._lexers[name] = (get_lexer_by_name(language, stripnl=False, **options), name)
             except ClassNotFound:
                 text = get_lexer_by_name("text", stripnl=False)
-                found = (text, text.aliases[0])
-            self._lexers[name] = found
-        return found
+                self._lexers[name] = (text, text.aliases[0])
+        return self._lexers[name]
 
     def document(self, file: ExcerptFile) -> str:
-        """The file's HTML document (`document`), its new excerpts written to the store."""
-        stored = self._read(file.slug)
-        made = {excerpt.block: self.html(excerpt.block, stored) for excerpt in file.excerpts}
-        self._write(file.slug, made, stored)
-        if not self.remember:
-            self._stored.pop(file.slug, None)
-        return document(file, made.__getitem__)
-
-    def _read(self, slug: str) -> dict[str, str]:
-        """The register's stored excerpts, cleaned: the store is not trusted as HTML."""
-        if self.store is None:
-            return {}
-        if slug not in self._stored:
-            found = self.store.read(slug)
-            self._stored[slug] = {key: sanitize.clean_excerpt(h) for key, h in found.items()}
-        return self._stored[slug]
-
-    def _write(self, slug: str, made: dict[Block, str], stored: dict[str, str]) -> None:
-        """Store a register's excerpts when they are not what is stored already."""
-        if self.store is None:
-            return
-        blocks = {_digest(block): text for block, text in made.items()}
-        if blocks == stored:
-            return
-        problem = self.store.write(slug, blocks)
-        if problem is not None:
-            self.problems.append(problem)
-        self._stored[slug] = blocks
-
-    def keep_only(self, blocks: Iterable[Block]) -> None:
-        """Forget every block not in `blocks` (what the last build no longer shows)."""
-        wanted = set(blocks)
-        self._html = {block: text for block, text in self._html.items() if block in wanted}
+        """The file's HTML document (`document`), its excerpts written to the store when
+        they are not what it holds."""
+        stored = {}
+        if self.store is not None:  # not trusted as HTML: cleaned as it is read
+            stored = {k: sanitize.clean_excerpt(h) for k, h in self.store.read(file.slug).items()}
+        made = {}
+        for excerpt in file.excerpts:
+            key = _digest(excerpt.block)
+            made[key] = stored[key] if key in stored else self.html(excerpt.block)
+        if self.store is not None and made != stored:
+            problem = self.store.write(file.slug, made)
+            if problem is not None:
+                self.problems.append(problem)
+        return document(file, lambda block: made[_digest(block)])
 
 
 def _digest(block: Block) -> str:
@@ -249,12 +186,9 @@ lines marked as on the page, by a bar and bold text. The page takes only the blo
 def documents(
     files: dict[str, ExcerptFile], highlighter: Highlighter | None = None
 ) -> dict[str, str]:
-    """Each excerpt file (`Renderer.excerpts`) as its HTML document, by path; the
-    highlighter forgets the blocks none of them holds."""
+    """Each excerpt file (`Renderer.excerpts`) as its HTML document, by path."""
     highlighter = highlighter or Highlighter()
-    written = {uri: highlighter.document(file) for uri, file in files.items()}
-    highlighter.keep_only(excerpt.block for file in files.values() for excerpt in file.excerpts)
-    return written
+    return {uri: highlighter.document(file) for uri, file in files.items()}
 
 
 def write_documents(
@@ -267,8 +201,6 @@ def write_documents(
     for uri, file in files.items():
         written[uri] = folder / uri
         write_changed(written[uri], highlighter.document(file).encode("utf-8"))
-    if highlighter.remember:  # else it holds no block to forget
-        highlighter.keep_only(excerpt.block for file in files.values() for excerpt in file.excerpts)
     return written
 
 

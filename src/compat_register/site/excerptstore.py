@@ -1,27 +1,19 @@
 """Highlighted excerpts kept between builds: one JSON file per register, under
 `.register/cache/excerpts/<settings>/`, holding each of its excerpts' HTML by the digest of
-the block.
-
-Highlighting is most of a cold build's work (a few milliseconds an excerpt), and the same
-lines at the same pinned commit highlight the same way. So a build reads a register's file
-before it highlights anything for that register, highlights only the blocks it lacks, and
-writes the file again with exactly the register's current excerpts (so it never grows
-past them). A file written under other highlighting settings, or by other versions of the
-libraries that make the HTML, is ignored; one that does not read is started afresh; one
-that cannot be written costs the next build time, never the build.
+the block. A build highlights only the blocks its register's file lacks, then writes the
+file with exactly the register's current excerpts. A file made under other settings or by
+other versions of the libraries is ignored; one that cannot be written costs time only.
 """
 
 from __future__ import annotations
 
 import hashlib
-from importlib import metadata
 from pathlib import Path
 
 from ..storage import jsoncache, shape
 
 VERSION = 2
-"""Raised whenever what an excerpt's HTML holds changes in this package (its cleaning, its
-highlighting: 2 when Pygments made it directly, not through Markdown)."""
+"""Raised whenever what an excerpt's HTML holds changes in this package."""
 
 SHAPE = shape.checker(
     shape.record({"settings": {"type": "string"}, "blocks": shape.strings({"type": "string"})})
@@ -42,17 +34,14 @@ class ExcerptStore:
 
     def __init__(self, folder: Path, settings: str) -> None:
         self.folder = folder
-        made_by = [f"{name} {_version(name)}" for name in MAKERS]
-        self.settings = digest("\n".join([str(VERSION), settings, *made_by]))
-        """Which settings and libraries the stored HTML was made with: a file made with
-        others is ignored."""
+        self.settings = digest(f"{jsoncache.made_by(VERSION, *MAKERS)}\n{settings}")
+        """Which settings and libraries the stored HTML was made with."""
         self.dropped: list[str] = []
         """Each file read that was not used, as a line naming it (`jsoncache.Cached`)."""
 
     def path(self, slug: str) -> Path:
-        """`<folder>/<settings>/<slug>.json`: a folder per settings, so that two ways of
-        highlighting (a site's own extensions, `register render`'s) never overwrite each
-        other's files."""
+        """`<folder>/<settings>/<slug>.json`: two ways of highlighting (a site's own
+        options, `register render`'s) never overwrite each other's files."""
         return self.folder / self.settings[:16] / f"{slug}.json"
 
     def read(self, slug: str) -> dict[str, str]:
@@ -66,10 +55,3 @@ class ExcerptStore:
         """Store the register's excerpts (replacing what was stored); a message on failure."""
         data = {"settings": self.settings, "blocks": blocks}
         return jsoncache.write(self.path(slug), data, "the excerpt cache")
-
-
-def _version(name: str) -> str:
-    try:
-        return metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return "unknown"

@@ -1,17 +1,10 @@
 """The Markdown extensions the register pages are written for: the one list of them.
-
-The pages use admonitions and details (excerpts), attribute lists (entry anchors), tables,
-a table of contents with permalinks, and highlighted fences. `register init` writes them
-into mkdocs.yml, the plugin adds any a site's mkdocs.yml leaves out (`complete`), and the
-tests render pages through exactly these.
+`register init` writes them into mkdocs.yml and the plugin adds any a site leaves out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
-
-from markdown import Extension
 
 from .values import ExtensionConflict
 
@@ -59,13 +52,10 @@ BUILTIN_PREFIX = "markdown.extensions."
 
 
 def complete(names: list[Any], configs: dict[str, dict[str, Any]]) -> list[str]:
-    """Make a site's `markdown_extensions` (`names`, with their options in `configs`, as
-    MkDocs holds them) serve the register pages, in place; return the extensions added.
-
-    A missing extension is added with the pages' options; an option a site leaves unset gets
-    the pages' value. Raises ExtensionConflict, naming the extension and option, when a
-    site sets an option to another value (but an option in LOOKS_ONLY, which it keeps).
-    """
+    """Make a site's `markdown_extensions` (`names`, their options in `configs`) serve the
+    register pages, in place, and return those added: a missing extension or option gets
+    the pages' value. Raises ExtensionConflict when a site sets an option (not LOOKS_ONLY)
+    to another value."""
     present = {_short(name): name for name in names if isinstance(name, str)}
     added = []
     for name, needed in MARKDOWN_EXTENSIONS.items():
@@ -93,29 +83,3 @@ def _yaml_scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
-
-
-def fingerprint(names: Sequence[Any], configs: Mapping[str, Any]) -> str:
-    """Markdown extensions and their options as text that is the same from one process to
-    the next: a function or an extension object is named by its class and options, never by
-    its address. Equal fingerprints, equal HTML of equal Markdown."""
-    return _stable((list(names), dict(configs)))
-
-
-def _stable(value: Any) -> str:
-    if isinstance(value, dict):
-        items = sorted((str(key), _stable(item)) for key, item in value.items())
-        return "{" + ", ".join(f"{key}: {item}" for key, item in items) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_stable(item) for item in value) + "]"
-    if isinstance(value, Extension):
-        return f"{_qualified(value)}({_stable(value.getConfigs())})"
-    if callable(value):
-        return _qualified(value)
-    return repr(value)
-
-
-def _qualified(value: Any) -> str:
-    """`module.Name` of a function or class, else of the object's class."""
-    named = value if hasattr(value, "__qualname__") else type(value)
-    return f"{getattr(named, '__module__', '?')}.{named.__qualname__}"

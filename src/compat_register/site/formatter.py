@@ -1,8 +1,7 @@
 """The formatting the page templates call (`fmt.*`): links, badges, prose, citations.
 
-`PageFormatter` holds the helpers of one page, so a site's own templates reuse them; every
-string it returns is safe Markdown (see `escaping`). A register page's citations collect
-their excerpts here, for its excerpt file (`excerptmodel`).
+Every string `PageFormatter` returns is safe Markdown (`escaping`); a register page's
+citations collect their excerpts here, for its excerpt file.
 """
 
 from __future__ import annotations
@@ -67,9 +66,8 @@ class SourceView:
     quote: Markup | None
     outcome: str
     excerpt: Markup | None = None
-    """`path:lines @ sha`, linked to the cited lines in the register's excerpt file.
-    `register.js` turns it into a collapsed excerpt that loads them when opened; without
-    JavaScript the link opens the file at those lines."""
+    """`path:lines @ sha`, linked to the cited lines in the register's excerpt file (which
+    `register.js` turns into a collapsed excerpt)."""
 
 
 def _badge(kind: str, key: str, text: str) -> str:
@@ -102,12 +100,9 @@ class PageFormatter:
         return prose(text or "", self.linker)
 
     def item(self, text: str | None) -> str:
-        """Prose as the rest of a list item: continuation lines indented, and a blank line
-        after a multi-line one, or a fenced block in it would swallow the next item.
-
-        Prose that opens with a fenced block starts on a line of its own: after
-        `**What.**` a fence is no fence.
-        """
+        """Prose as the rest of a list item: continuation lines indented, a blank line after
+        a multi-line one (or a fenced block in it would swallow the next item), and prose
+        that opens with a fence on a line of its own (after `**What.**` a fence is none)."""
         if opens_with_fence(text or ""):
             body = "\n\n" + prose(text or "", self.linker, own_line=True).lstrip("\n")
         else:
@@ -196,16 +191,15 @@ class PageFormatter:
             outcome=outcome.outcome if outcome else "unverified",
         )
         if outcome and outcome.excerpt and self.excerpt_file:
-            sha = (outcome.commit or self._commit(citation))[:7]
+            source = self.linker.sources.sources.get(citation.source or "")
+            sha = (outcome.commit or (source.commit if source else ""))[:7]
             title = f"{citation.repo_path or citation.path}:{citation.lines_text}"
             title += f" @ {sha}" if sha else ""
-            excerpt = self._excerpt(Excerpt.of(title, excerpt_block(citation, *outcome.shown())))
+            made = Excerpt.of(title, excerpt_block(citation, *outcome.shown()))
+            excerpt = self.excerpts.setdefault(made.key, made)
             target = self.link(self.excerpt_file, excerpt.key)
             view.excerpt = Markup(f"[{escape_inline(title)}]({target}){{ .reg-excerpt }}")
         return view
-
-    def _excerpt(self, excerpt: Excerpt) -> Excerpt:
-        return self.excerpts.setdefault(excerpt.key, excerpt)
 
     def places(self, places: Iterable[Where]) -> str:
         """ "registers/meta.yaml:36, registers/meta.yaml:46": each kept on one line."""
@@ -217,10 +211,6 @@ class PageFormatter:
     def citation_link(self, citation: Citation) -> str:
         """The pinned blob permalink of a citation, or the citation as code text."""
         return citation_link(citation, self.linker.sources)
-
-    def _commit(self, citation: Citation) -> str:
-        source = self.linker.sources.sources.get(citation.source or "")
-        return source.commit if source else ""
 
     def backlinks(self, entry: Entry) -> str:
         """ "META-06, META-10": the entries (or register summaries) that reference `entry`."""

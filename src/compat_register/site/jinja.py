@@ -42,9 +42,8 @@ def environment(templates: Path | None = None) -> jinja2.Environment:
 
 
 def render_template(env: jinja2.Environment, name: str, fmt: PageFormatter, **context: Any) -> str:
-    """The page template `name` renders with `fmt` as `fmt` (and `context`), its runs of
-    blank lines made one; any failure in the template raised as a `TemplateProblem` at
-    its template line."""
+    """The page template `name` rendered with `fmt` and `context`, runs of blank lines made
+    one; any failure raised as a `TemplateProblem` at its template line."""
     try:
         text = env.get_template(name).render(fmt=Trusted(fmt), **context)
     except jinja2.TemplateSyntaxError as err:

@@ -1,12 +1,6 @@
-"""How a site build reports the problems of a register set: its log policy.
-
-`register render` and the MkDocs plugin report through it alike, so a page engine with no
-plugin and a strict MkDocs build fail on the same problems. The level of each code is the
-catalogue's (`model.codes`): a stale citation is a warning on a site (`register verify`
-fails on it), and what is expected while a register is pending or no checkout of a source
-is present, none named nor synced, is said at info level (its citations then show as
-unverified). A checkout that is named (`path:`, `REGISTER_SOURCE_<ALIAS>`) or synced but
-does not hold the pinned commit is `checkout-lacks-pin`, an error like any other.
+"""How a site build reports a diagnostic: the catalogue's (`model.codes`) level for its
+code, so `register render` and a strict MkDocs build fail on the same problems. A stale
+citation is a warning on a site; what is expected (a pending register, no checkout) is info.
 """
 
 from __future__ import annotations
@@ -16,14 +10,12 @@ from ..model.diagnostic import Diagnostic
 
 
 def run_notice(diagnostic: Diagnostic) -> bool:
-    """Whether a diagnostic is said of the run as a whole (the catalogue's `run`: no Changes
-    page and why, a cache not written), which a site build says as its message alone."""
+    """Whether a diagnostic is said of the run as a whole (the catalogue's `run`)."""
     code = CODES.get(diagnostic.code)
     return code is not None and code.run
 
 
 def site_level(diagnostic: Diagnostic) -> Level:
-    """How a site build reports a diagnostic: `info`, `warning` or `error`: the catalogue's
-    level for its code, else its own severity."""
+    """The catalogue's site level for a diagnostic's code, else its own severity."""
     code = CODES.get(diagnostic.code)
     return code.site if code is not None and code.site is not None else diagnostic.severity

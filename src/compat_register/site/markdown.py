@@ -1,10 +1,8 @@
 """Register prose -> safe Markdown: the one place where text written in YAML meets a page.
 
-A register entry may hold anything, and a published site must not run a script an entry
-smuggled in. So, outside code, raw HTML is escaped, attribute lists (`{: onclick=...}`) are
-defused, and a Markdown link keeps its syntax only when it points to http(s) or a relative
-URL. Then cross-references, in-prose citations and external link patterns become links.
-Everything here is pure: text in, text out.
+Outside code, raw HTML is escaped, attribute lists (`{: onclick=...}`) defused, and a link
+keeps its syntax only to http(s) or a relative URL; then references, in-prose citations and
+link patterns become links. Pure: text in, text out.
 """
 
 from __future__ import annotations
@@ -32,7 +30,6 @@ _UNSAFE_CHARS = re.compile(r"[\x00-\x20\\\x7f]")
 _INLINE_SPECIALS = re.compile(r"([\\`*_\[\]{}|~#!])")
 _OPEN_BACKTICK = re.compile(r"(?<!\\)((?:\\\\)*)`")
 _PIPE = re.compile(r"(\\*)\|")
-_URL_LINE = {"`": "%60", "|": "%7C"}
 
 
 OVER_BOUNDS = "*(This field is too long or holds too many brackets to show: see `register check`.)*"
@@ -72,10 +69,8 @@ _ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "{": "\\{"}
 
 
 def escape_html(text: str) -> str:
-    """`&`, `<` and `>` as entities (keeping `>` that marks a blockquote), `{` escaped.
-
-    `{` is escaped because attr_list would read `{: onclick=...}` as attributes.
-    """
+    """`&`, `<` and `>` as entities (keeping `>` that marks a blockquote), and `{` escaped,
+    since attr_list would read `{: onclick=...}` as attributes."""
     if not _HTML_SPECIALS.search(text):
         return text
     quotes = {m.end() - 1 for m in _BLOCKQUOTE.finditer(text)}
@@ -135,12 +130,10 @@ def citation_label(citation: Citation) -> str:
 def prose(text: str, linker: Linker, *, one_line: bool = False, own_line: bool = False) -> str:
     """Register prose as safe Markdown, with references, citations and patterns linked.
 
-    The text's segments (`reading.segments`: parsed when its register was built, else now)
-    say what is code as Python-Markdown finds it where the text goes: after `- **What.** `,
-    or, with `own_line`, at the start of a line of its own (see `opens_with_fence`). With
-    `one_line` (a table cell) the result holds no line break: each code block becomes a
-    code span and every other backtick and `|` is escaped, so that joining the lines cannot
-    turn text into code (left unescaped) or code into text (left raw).
+    The text's segments (`reading.segments`) say what is code where the text goes: after
+    `- **What.** `, or with `own_line` on a line of its own. With `one_line` (a table cell)
+    the result holds no line break: each code block becomes a code span and every other
+    backtick and `|` is escaped, so joining the lines changes no code into text or back.
     """
     if not text:
         return ""
@@ -180,10 +173,8 @@ def _apply(text: str, edits: list[tuple[int, int, str]], plain: Callable[[str], 
 
 
 def _code(block: str, at_line_start: bool) -> str:
-    """Code as written, except a fence's info string loses its `{...}` attributes.
-
-    Only a range that starts a line can be a fence; one that starts mid-line is a span
-    and stays exactly as written (editing it would pair its backticks differently)."""
+    """Code as written, except a fence's info string loses its `{...}` attributes (only a
+    range that starts a line can be a fence: a span stays exactly as written)."""
     if not at_line_start:
         return block
     return _FENCE_INFO.sub(lambda m: f"{m[1]}{m[2]}", block, count=1)
@@ -207,11 +198,8 @@ def _code_on_one_line(block: str, at_line_start: bool) -> str:
 
 
 def _defuse(text: str) -> str:
-    """Plain prose: HTML escaped, and no `](` or `]:` left for a link or link definition.
-
-    Every `]:` is broken (`]&#58;`), not only a definition's: Python-Markdown also reads one
-    inside a blockquote or a nested list item, and with its address on the next line.
-    """
+    """Plain prose: HTML escaped, and no `](` or `]:` left for a link or link definition
+    (every `]:`: Python-Markdown reads definitions in blockquotes and nested items too)."""
     text = escape_html(text).replace("]:", "]&#58;")
     return _LINK_OPEN.sub(r"]\\(", text)  # a safe inline link is not plain text
 
@@ -253,7 +241,7 @@ def _safe_links(parsed: Prose, one_line: bool) -> Iterator[tuple[Span, str]]:
 
 
 def _url_on_one_line(url: str) -> str:
-    return "".join(_URL_LINE.get(char, char) for char in url)
+    return url.replace("`", "%60").replace("|", "%7C")
 
 
 def _escape_code_aware(parsed: Prose, label: Span, code: list[Span]) -> str:
@@ -286,11 +274,8 @@ def _reference(written: str, ref: Segment, linker: Linker) -> str:
     pending = {prefix_of(e) for e in ends} & set(linker.sources.pending)
     if pending and all(prefix_of(e) in pending for e in ends):
         return pending_span(written, sorted(pending))
-    return "..".join(_one_reference(end, linker) for end in ends)
-
-
-def _one_reference(entry_id: str, linker: Linker) -> str:
-    return entry_link(entry_id, linker.entry_link(entry_id), linker.sources.pending)
+    pending_ids = linker.sources.pending
+    return "..".join(entry_link(end, linker.entry_link(end), pending_ids) for end in ends)
 
 
 def entry_link(entry_id: str, url: str | None, pending: Sequence[str] = ()) -> str:

@@ -1,7 +1,6 @@
-"""The Matrix page's cells and rows as safe Markdown: a state badge linking to the entry,
-what the entry is worth and costs in words, shown on hover and on focus (and read by a
-screen reader), a stale citation flagged, the concept's place under its parent. Pure:
-`views.conceptmatrix` says what a cell holds, `formatter` how a badge and a link are written."""
+"""The Matrix page's cells and rows as safe Markdown (`views.conceptmatrix` says what a
+cell holds): a state badge linking to the entry, its worth and cost in words, a stale
+citation flagged, the concept under its parent. Pure."""
 
 from __future__ import annotations
 

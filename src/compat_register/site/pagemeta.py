@@ -19,10 +19,8 @@ ranks before the manual's pages and the overview (0.5) for the words it holds.""
 
 
 def page_meta(register: Register) -> dict[str, Any]:
-    """A register page's front matter: its tags, and its title when it holds HTML's
-    special characters, HTML-escaped. Themes print both as they are (MkDocs' templates
-    do not autoescape): material's tags bar and the title MkDocs takes from the first
-    heading, as text, for `<title>`, the nav and search."""
+    """A register page's front matter: its search boost, its tags and (`title_meta`) its
+    title, HTML-escaped: themes print both as they are (MkDocs does not autoescape)."""
     meta: dict[str, Any] = {"search": {"boost": REGISTER_BOOST}, **title_meta(register.title)}
     if register.tags:
         meta["tags"] = [html.escape(tag) for tag in register.tags]
@@ -31,7 +29,6 @@ def page_meta(register: Register) -> dict[str, Any]:
 
 def title_meta(title: str) -> dict[str, str]:
     """`{"title": ...}`, HTML-escaped, when a page's title holds HTML's special characters
-    (else nothing: MkDocs takes the first heading's text). A theme prints it as it is:
-    material as `page.title | striptags`, which would undo the heading's escaping and
-    let `</title><script>` out of `<title>`."""
+    (else nothing: MkDocs takes the first heading's text, and material's `striptags` would
+    undo the heading's escaping, letting `</title><script>` out of `<title>`)."""
     return {"title": html.escape(title)} if _HTML_SPECIALS.search(title) else {}

@@ -1,10 +1,8 @@
 """A register as a plain Markdown page in the hand-written shape (pure: data in, text out).
 
-No HTML, no badge spans, no site attributes: the page reads in a forge's file view or a
-terminal, and `register import` reads it back into the register it came from. The shape is
-the one `importing.page` reads: title, header lines, summary, the status column, then one
-`## ID Title` block per entry of `- **Label.** text` bullets. A field's later lines are
-indented two spaces, so that they go on with their bullet.
+No HTML: it reads in a forge's file view, and `register import` (`importing.page`) reads
+it back: title, header lines, summary, the status column, then a `## ID Title` block per
+entry of `- **Label.** text` bullets, a field's later lines indented two spaces.
 """
 
 from __future__ import annotations
@@ -32,11 +30,7 @@ def plain_page(register: Register, commit: str, legend: str | None = None) -> st
     for entry in register.entries:
         lines.extend(["", f"## {entry.id} {entry.title}", ""])
         lines.extend(_entry(entry, f"{register.subject} @ {commit}", register.subject))
-    return "\n".join(_trimmed(lines)) + "\n"
-
-
-def _trimmed(lines: list[str]) -> list[str]:
-    return [line.rstrip() for line in lines]
+    return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
 def _header(register: Register) -> list[str]:
@@ -48,7 +42,7 @@ def _header(register: Register) -> list[str]:
         ("tags", ", ".join(register.tags)),
         ("description", register.description),
     ]
-    return [line for key, value in fields if value for line in _bulleted(f"{key}: ", value, "  ")]
+    return [line for key, value in fields if value for line in _bulleted(f"{key}: ", value)]
 
 
 def _entry(entry: Entry, subject: str, alias: str) -> list[str]:
@@ -69,7 +63,7 @@ def _entry(entry: Entry, subject: str, alias: str) -> list[str]:
         ("Revisions", _revisions(entry.revisions)),
         ("Sources", "; ".join(code_span(c.text) for c in entry.citations) + "."),
     ]
-    return [line for label, text in fields if text for line in _bullet(label, text)]
+    return [line for label, text in fields if text for line in _bulleted(f"- **{label}.** ", text)]
 
 
 def _revisions(revisions: Revisions) -> str:
@@ -82,11 +76,7 @@ def _revisions(revisions: Revisions) -> str:
     return "; ".join(parts) + "." if parts else ""
 
 
-def _bullet(label: str, text: str) -> list[str]:
-    return _bulleted(f"- **{label}.** ", text, "  ")
-
-
-def _bulleted(first: str, text: str, indent: str) -> list[str]:
-    """`text` after `first`, its later lines indented (blank lines left blank)."""
+def _bulleted(first: str, text: str) -> list[str]:
+    """`text` after `first`, its later lines indented two spaces (blank lines left blank)."""
     head, *rest = text.split("\n")
-    return [first + head, *(indent + line if line else "" for line in rest)]
+    return [first + head, *("  " + line if line else "" for line in rest)]

@@ -1,11 +1,10 @@
-"""The problems of a register that loads, shown on its page where the author looks.
+"""Problems shown on the pages, where the author looks (pure: Markdown in, Markdown out).
 
-A register with a dedented key, a misspelt one or a reference to an ID that does not exist
-still loads, and its page renders as if it were valid: the mis-keyed field is simply not
-there. So under `mkdocs serve` (and in any build that is not strict, which would stop on
-them) each error and warning the site logs is also shown on the page: at the entry it
-belongs to, under its heading, and the register's own ones under the title; the overview
-says how many pages have problems. Pure: a page's Markdown and diagnostics in, Markdown out.
+A register file that does not load gets a page of its problems alone (not its last
+rendering), named by a notice on the overview and health pages. A register that loads
+with errors or warnings (a dedented or misspelt key, a dangling reference) renders as if
+valid, so each problem the site logs is also shown at its entry, or under the title, and
+the overview says how many pages have them.
 """
 
 from __future__ import annotations
@@ -16,10 +15,32 @@ from dataclasses import dataclass
 
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Register, RegisterSet
-from .failures import after_heading
 from .levels import site_level
 from .markdown import code_span, escape_inline, url_path
 from .urls import Layout, relative
+
+
+def failure_pages(
+    failed: Mapping[str, list[Diagnostic]], layout: Layout, pages: Mapping[str, str]
+) -> dict[str, str]:
+    """The pages of registers that do not load, and the overview and health pages (from
+    `pages`) with a notice naming them."""
+    if not failed:
+        return {}
+    built = {layout.page_of(slug): failed_page(slug, found) for slug, found in failed.items()}
+    title = "These registers do not load; their entries and citations are not counted here"
+    for page in (layout.overview, layout.health):
+        items = {slug: _counted(len(found), "problem") for slug, found in failed.items()}
+        built[page] = after_heading(pages[page], _linked("failure", title, items, layout, page))
+    return built
+
+
+def failed_page(slug: str, problems: list[Diagnostic]) -> str:
+    """The page of a register that does not load: its problems, each shown as written (an
+    indented code block: a message quoting the YAML cannot turn into Markdown)."""
+    file = problems[0].file if problems else slug
+    body = "".join(f"        {d.as_text()}\n" for d in problems)
+    return f"# {escape_inline(slug)}\n\n{_admonition('failure', f'{file} does not load')}{body}"
 
 
 @dataclass(frozen=True)
@@ -39,20 +60,18 @@ def problem_pages(
 ) -> dict[str, str]:
     """The pages of registers that load but have errors or warnings, each shown at its
     entry, and the overview (from `pages`) saying how many pages have them."""
-    shown = {}
+    built, counts = {}, {}
     for register in registers.registers:
         found = of_register(register, diagnostics)
-        if found.count and layout.page_of(register.slug) in pages:
-            shown[register.slug] = (register, found)
-    if not shown:
+        page = layout.page_of(register.slug)
+        if found.count and page in pages:
+            built[page] = with_problems(pages[page], register, found)
+            counts[register.slug] = _counted(found.count, "problem")
+    if not built:
         return {}
-    built = {
-        layout.page_of(slug): with_problems(pages[layout.page_of(slug)], *pair)
-        for slug, pair in shown.items()
-    }
-    links = {slug: relative(layout.page_of(slug), layout.overview) for slug in shown}
-    counts = {slug: found.count for slug, (_, found) in shown.items()}
-    notice = overview_notice(counts, links)
+    have = "has" if len(counts) == 1 else "have"
+    title = f"{_counted(len(counts), 'register page')} {have} problems, shown on the page"
+    notice = _linked("warning", title, counts, layout, layout.overview)
     built[layout.overview] = after_heading(pages[layout.overview], notice)
     return built
 
@@ -77,27 +96,21 @@ def with_problems(page: str, register: Register, shown: Shown) -> str:
     """`page` with each entry's problems under its heading, and the rest under the title
     (with those of an entry whose heading a site's own template does not write as ours)."""
     lines = page.splitlines(keepends=True)
-    headings = _entry_headings(lines, register)
+    wanted = {entry.anchor: entry.id for entry in register.entries}
+    headings: dict[str, int] = {}  # entry ID -> its heading line (`## ID Title { #anchor }`)
+    for index, line in enumerate(lines):
+        match = _HEADING.match(line)
+        if match and match["anchor"] in wanted:
+            headings.setdefault(wanted[match["anchor"]], index)
     left = list(shown.page)
     for entry_id, problems in shown.entries.items():
         at = headings.get(entry_id)
         if at is None:
             left.extend(problems)
-            continue
-        lines[at] = lines[at] + "\n" + block(problems, f"{entry_id} has") + "\n"
+        else:
+            lines[at] = lines[at] + "\n" + block(problems, f"{entry_id} has") + "\n"
     text = "".join(lines)
     return after_heading(text, block(left, "This register has")) if left else text
-
-
-def _entry_headings(lines: list[str], register: Register) -> dict[str, int]:
-    """Entry ID -> the index of its heading line (`## ID Title { #anchor }`)."""
-    wanted = {entry.anchor: entry.id for entry in register.entries}
-    found: dict[str, int] = {}
-    for index, line in enumerate(lines):
-        match = _HEADING.match(line)
-        if match and match["anchor"] in wanted:
-            found.setdefault(wanted[match["anchor"]], index)
-    return found
 
 
 _HEADING = re.compile(r"#{2,6} .*\{ #(?P<anchor>[^\s}]+) \}\s*$")
@@ -107,12 +120,11 @@ def block(problems: list[Diagnostic], whose: str) -> str:
     """An admonition listing `problems` as `register check` prints them (a failure when
     one is an error, else a warning): the place as code, the message as plain text (one
     quoting the YAML cannot turn into Markdown), wrapping on a narrow screen."""
-    errors = sum(site_level(d) == "error" for d in problems)
-    kind = "failure" if errors else "warning"
+    kind = "failure" if any(site_level(d) == "error" for d in problems) else "warning"
     them = "it" if len(problems) == 1 else "them"
     title = f"{whose} {_counted(len(problems), 'problem')} (mkdocs build --strict fails on {them})"
     body = "".join(f"    - {_line(d)}\n" for d in problems)
-    return f'!!! {kind} "{_title(title)}"\n\n{body}'
+    return _admonition(kind, title) + body
 
 
 def _line(d: Diagnostic) -> str:
@@ -120,21 +132,28 @@ def _line(d: Diagnostic) -> str:
     return f"{place} {escape_inline(f'{d.severity}: {d.message}')}"
 
 
-def overview_notice(counts: Mapping[str, int], links: Mapping[str, str]) -> str:
-    """The overview's notice: how many register pages show problems, each linked."""
-    items = "".join(
-        f"    - [{escape_inline(slug)}]({url_path(links[slug])}): "
-        f"{_counted(counts[slug], 'problem')}\n"
-        for slug in sorted(counts)
+def _linked(kind: str, title: str, items: Mapping[str, str], layout: Layout, page: str) -> str:
+    """A notice on `page` listing each register (`items`: slug -> what is said of it),
+    linked to its page, in order of slug."""
+    lines = "".join(
+        f"    - [{escape_inline(slug)}]({url_path(relative(layout.page_of(slug), page))}): "
+        f"{items[slug]}\n"
+        for slug in sorted(items)
     )
-    pages = _counted(len(counts), "register page")
-    title = f"{pages} {'has' if len(counts) == 1 else 'have'} problems, shown on the page"
-    return f'!!! warning "{_title(title)}"\n\n{items}'
+    return _admonition(kind, title) + lines
 
 
-def _title(text: str) -> str:
-    # An admonition's title is read as Markdown, inline HTML included, inside quotes.
-    return escape_inline(text).replace('"', "&quot;")
+def _admonition(kind: str, title: str) -> str:
+    # The title is read as Markdown, inline HTML included, inside quotes.
+    escaped = escape_inline(title).replace('"', "&quot;")
+    return f'!!! {kind} "{escaped}"\n\n'
+
+
+def after_heading(page: str, block: str) -> str:
+    """`page` with `block` after its first `# ` heading (at the top when it has none)."""
+    lines = page.splitlines(keepends=True)
+    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("# ")), 0)
+    return "".join(lines[:at]) + ("\n" if at else "") + block + "\n" + "".join(lines[at:])
 
 
 def _counted(number: int, noun: str) -> str:

@@ -1,8 +1,6 @@
-"""The site's URL scheme: where each generated page and file goes, and links between them.
-
-Paths are relative to the docs dir (or `register render --out DIR`). Pure: strings in,
-strings out, and one check (`page_clashes`) of a register whose page would be one of the
-site's own.
+"""The site's URL scheme: where each generated page and file goes (relative to the docs
+dir or `register render --out DIR`), links between them, and a register page that would
+be one of the site's own (`page_clashes`). Pure.
 """
 
 from __future__ import annotations
@@ -84,9 +82,8 @@ def relative(target: str, page: str) -> str:
 
 
 def page_clashes(registers: RegisterSet, layout: Layout) -> list[Diagnostic]:
-    """An error for each register whose page is also a page the site makes of its own
-    (`registers/priorities.yaml` against the priorities page): one would hide the other.
-    Pages clash by their URL, so `revisions.md` clashes with `revisions/index.md`."""
+    """An error for each register whose page's URL is also one of the site's own pages
+    (`registers/priorities.yaml`; `revisions.md` against `revisions/index.md`)."""
     own = {
         served_url(layout.overview): "overview",
         served_url(layout.health): "citation-health page",

@@ -1,15 +1,11 @@
-"""What a site build is asked for and what it gives, as values: no rendering here.
+"""What a site build is asked for (`SiteOptions`) and what it gives (`Site`), as values.
 
-`SiteOptions` is what the MkDocs plugin's options and `register render`'s flags say;
-`Site` is every file of the built site (pages, excerpt files, downloads, assets), the nav
-section, every problem and notice (each a `Diagnostic`). `api.build_site` makes a `Site`
-(through `site.build`); `register render` writes it to a folder and the plugin hands it to
-MkDocs. Light on purpose (no Jinja2, no Markdown): `api` imports it for every command.
+Light on purpose (no Jinja2, no Markdown): `api` imports it for every command.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,48 +36,36 @@ class SiteOptions:
     """Where the registers folder's files are edited: each entry gets an edit link."""
     subject: str | None = None
     """The subject the priorities page lists first (default: the subject of most entries)."""
-    extensions: Sequence[Any] | None = None
-    """The site's Markdown extensions, which highlight the excerpts as its pages are
-    highlighted; None: the ones the pages are written for (`site.extensions`)."""
     extension_configs: Mapping[str, Any] | None = None
-    """Their options, by extension (mkdocs.yml's `mdx_configs`)."""
+    """The site's Markdown extensions' options (mkdocs.yml's `mdx_configs`): excerpts are
+    highlighted as its pages are; None: the pages' own (`site.extensions`)."""
     excerpt_folder: Path | None = None
     """A folder the excerpt files are written to as they are made (`Site.excerpt_paths`)
-    instead of being held (`Site.excerpts`): 20,000 excerpts weigh some 60 MB of HTML. A
-    build into the folder the last one wrote makes again only those whose excerpts changed."""
+    instead of being held (`Site.excerpts`): 20,000 excerpts weigh some 60 MB of HTML."""
     raw: bool = False
-    """The pages go to an engine that runs no plugin (`register render`): nothing cleans
-    their HTML after conversion, so a page holding HTML the site's sanitizer removes
-    refuses the site (`Site.refused`)."""
+    """The pages go to an engine that runs no plugin (`register render`), which cleans
+    no HTML: a page holding HTML the sanitizer removes refuses the site (`Site.refused`)."""
 
 
 @dataclass
 class Site(Result):
-    """Every file of a built site, by path relative to the docs dir, and what it reported
-    (a `Result`: its `diagnostics`, and with `SiteOptions.raw` why it may not be written).
-    The diagnostics are the register set's problems, then the build's notices: what it
-    says of the run as a whole (no Changes page and why, a shallow clone, a cache not
-    written; `notices`)."""
+    """Every file of a built site, by path relative to the docs dir, and its `diagnostics`:
+    the register set's problems, then the build's `notices`."""
 
     pages: dict[str, str]
-    """Markdown pages: each register's, the overview, the health, revision, priorities and
-    Changes pages; a register file that does not load has a page showing its problems, and
-    the overview and health pages a notice naming it."""
+    """Markdown pages (a register file that does not load has one showing its problems)."""
     excerpts: dict[str, str]
-    """Each register's excerpt file (HTML), beside its page; empty with
-    `SiteOptions.excerpt_folder`, which holds them (`excerpt_paths`)."""
+    """Each register's excerpt file (HTML); empty with `SiteOptions.excerpt_folder`."""
     downloads: dict[str, str]
     """The register set as JSON (`register export`'s), linked from the overview."""
     assets: dict[str, str]
     """The stylesheet and script the pages need (`register.css`, `register.js`)."""
     nav: list[dict[str, Any]]
-    """The nav section of the generated pages, as mkdocs.yml's `nav` would list them
-    (titles HTML-escaped: themes print nav titles as they are)."""
+    """The nav section of the generated pages, as mkdocs.yml's `nav` would list them."""
     nav_pages: frozenset[str]
     """The pages a hand-written nav names when it lists the registers itself."""
     excerpt_paths: dict[str, Path] = field(default_factory=dict)
-    """Each register's excerpt file as written to `SiteOptions.excerpt_folder`, by its
-    path in the site."""
+    """Each excerpt file written to `SiteOptions.excerpt_folder`, by its path in the site."""
 
     def files(self) -> dict[str, str]:
         """Every file of the site, pages first."""
@@ -89,41 +73,34 @@ class Site(Result):
 
     @property
     def notices(self) -> list[Diagnostic]:
-        """What the build says of the run as a whole, no problem of a register file (the
-        catalogue's `run` codes: `no-repository`, `shallow-clone`, ...), in order."""
+        """What the build says of the run as a whole (the catalogue's `run` codes)."""
         return [d for d in self.diagnostics if run_notice(d)]
 
     def levelled(self) -> list[tuple[str, Diagnostic]]:
         """Each problem of the register set (not the notices) with the level a site
-        reports it at (`levels.site_level`): info, warning or error; a strict build fails
-        on the last two."""
+        reports it at (`levels.site_level`)."""
         return [(site_level(d), d) for d in self.diagnostics if not run_notice(d)]
 
     def levelled_notices(self) -> list[tuple[str, Diagnostic]]:
-        """Each notice with the level a site says it at: `history-failed` warns, so that
-        a strict build fails on it; the others are info."""
+        """Each notice with the level a site says it at (`history-failed` warns)."""
         return [(site_level(d), d) for d in self.notices]
 
     def nav_for(self, nav: list[Any] | None, title: str) -> list[Any] | None:
         """A site's nav with the section appended under `title`; without a nav (the engine
         lists every page by folder), or one that names a generated page already, as it is."""
-        if nav is None or _mentions(nav, self.nav_pages):
+        if nav is None or any(uri in self.nav_pages for uri in _listed(nav)):
             return nav
         return [*nav, {title: self.nav}]
 
     @property
     def unlisted(self) -> frozenset[str]:
-        """The pages the nav section does not list: each register's own health page, which
-        the health page links. The plugin makes them MkDocs' `not_in_nav`, so that a nav
-        MkDocs makes by folder (mkdocs.yml without `nav`) leaves them out as well: a theme
-        that draws the whole nav on every page (material) would otherwise draw a link to
-        each of them on each page, work that grows as the square of the registers."""
+        """The pages the nav section does not list (each register's own health page): the
+        plugin makes them `not_in_nav`, or material would draw a link to each on every page."""
         return frozenset(self.pages) - frozenset(_listed(self.nav))
 
     @property
     def failed(self) -> bool:
-        """Whether a problem is an error at the site's level (`register render` exits 1):
-        a stale citation fails `register verify` but is a warning on the site."""
+        """Whether a problem is an error at the site's level (`register render` exits 1)."""
         return any(site_level(d) == "error" for d in self.diagnostics)
 
 
@@ -137,11 +114,6 @@ def _listed(nav: Any) -> Iterator[str]:
     elif isinstance(nav, list):
         for item in nav:
             yield from _listed(item)
-
-
-def _mentions(nav: Any, uris: frozenset[str]) -> bool:
-    """True when a nav (nested lists and dicts) already names one of `uris`."""
-    return any(uri in uris for uri in _listed(nav))
 
 
 class TemplateProblem(RegisterError):
