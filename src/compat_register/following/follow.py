@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from ..model.notation import lines_text
 from ..model.registers import Citation
 from ..sources.checkout import Checkout
 from ..sources.diffs import Changes, Hunk
@@ -27,9 +28,8 @@ from ..sources.steps import (
     range_step,
     step_hunks,
 )
-from .crossing import Crossing, settle
-from .moves import AddedIndex, Decision, Text, decide, elsewhere
-from .oneline import one_line_rule
+from .moves import AddedIndex, Decision, Text, decide, elsewhere, overlap
+from .oneline import Crossing, one_line_rule, settle
 from .paths import Moved, revision_folder, successor
 from .remap import KINDS, Mapped, Remap, remap
 from .texts import Texts
@@ -140,8 +140,7 @@ class _Walk:
                     live.setdefault(track.path, []).append(track)
 
     def _settle(self, step: Changes, walked: list[Track], live: dict[str, list[Track]]) -> None:
-        """Place the tracks this step moved into other files, held back until every file's
-        tracks took the step (`crossing.settle`)."""
+        """Place the tracks this step moved into other files (`oneline.settle`)."""
         crossings, self._crossing = self._crossing, []
         if crossings:
             settle(crossings, [*walked, *(t for tracks in live.values() for t in tracks)], step.sha)
@@ -221,26 +220,22 @@ class _Walk:
     def _deleted(self, step: Changes, path: str, moved: Moved, tracks: list[Track]) -> None:
         """A deleted file: its lines may live on in the files the step wrote (a split)."""
         old = self.texts.text(step.parent, path, self.texts.keyed(path))
+        nothing, gone = Decision("gone", None, ""), Decision("gone", None, moved.note)
         for track in tracks:
             assert track.lines is not None
-            others = [] if old is None else self.texts.written(step, old, track.lines)
-            found = None if old is None else elsewhere(old, *track.lines, others)
-            found = found and self._kept_in_folder(path, found, Decision("gone", None, ""))
-            if found is not None and old is not None:
-                found = self._own_text(
-                    step, path, old, track.lines, found, Decision("gone", None, "")
-                )
+            found = None
+            if old is not None:
+                found = elsewhere(old, *track.lines, self.texts.written(step, old, track.lines))
+            if old is not None and found is not None:
+                found = self._kept_in_folder(path, found, nothing)
+                found = self._own_text(step, path, old, track.lines, found, nothing)
             if found is not None and found.kind == "re-anchored":
-                note = f"{found.note} ({moved.note})"
-                found = Decision(found.kind, found.lines, note, found.path, score=found.score)
-                gone = Decision("gone", None, moved.note)
+                found = found._replace(note=f"{found.note} ({moved.note})")
                 self._crossing.append(Crossing(track, found, gone, path, deleted=True))
                 continue
             track.file_deleted = True
-            note = "; ".join(filter(None, (moved.note, found.note if found else "")))
-            found = Decision("gone", None, note, flags=found.flags if found else (),
-                             candidates=found.candidates if found else ())  # fmt: skip
-            track.take(found, path, step.sha)
+            found = found or nothing
+            track.take(gone.refused(found.note, found.flags, found.candidates), path, step.sha)
 
     def _lines(
         self, step: Changes, path: str, new_path: str, hunks: list[Hunk], tracks: list[Track]
@@ -343,10 +338,7 @@ class _Walk:
             found = self._own_text(step, track.path, old, track.lines, found, decision)
             return self._kept_in_folder(track.path, found, decision), decision
         # twins elsewhere: keep what this file says, and name them
-        note = f"{decision.note}; {found.note}"
-        flags = tuple(dict.fromkeys((*decision.flags, *found.flags)))
-        twins = Decision(decision.kind, decision.lines, note, flags=flags,
-                         candidates=found.candidates)  # fmt: skip
+        twins = decision.refused(found.note, found.flags, found.candidates)
         return twins, twins
 
     def _own_text(
@@ -372,10 +364,7 @@ class _Walk:
             return found
         assert found.lines is not None
         note = f"its text was added to {found.path}, but other files held it already"
-        notes = "; ".join(filter(None, (instead.note, note)))
-        flags = tuple(dict.fromkeys((*instead.flags, "ambiguous")))
-        candidate = (found.path, *found.lines)
-        return Decision(instead.kind, instead.lines, notes, flags=flags, candidates=(candidate,))
+        return instead.refused(note, ("ambiguous",), ((found.path, *found.lines),))
 
     def _kept_in_folder(self, path: str, found: Decision, instead: Decision) -> Decision:
         """`found` (lines found in another file), unless that file is outside `path`'s
@@ -385,9 +374,7 @@ class _Walk:
             return found
         assert found.lines is not None
         note = f"its text was added at {found.path}, out of its revision folder {folder}"
-        flags = (*instead.flags, "left-revision")
-        return Decision(instead.kind, instead.lines, "; ".join(filter(None, (instead.note, note))),
-                        flags=flags, candidates=((found.path, *found.lines),))  # fmt: skip
+        return instead.refused(note, ("left-revision",), ((found.path, *found.lines),))
 
     def _one_line(
         self,
@@ -409,13 +396,14 @@ class _Walk:
             scores.append(d.score if d else 3.0)
         losers = one_line_rule(before, after, placed, scores)
         for i in losers:
-            won = next(j for j, a in enumerate(after) if j != i and a and after[i] and
-                       a[0] <= after[i][1] and after[i][0] <= a[1])  # type: ignore[index]  # fmt: skip
+            lines = after[i]
+            assert lines is not None
+            won = next(j for j, a in enumerate(after) if j != i and a and overlap(a, lines))
             how = "as well: neither is taken" if won in losers else "better"
             note = (
                 f"the cited lines were edited; its text was not found: the lines most like it"
-                f" ({_span(after[i])}) are cited by {tracks[won].citation.entry}, which they match"
-                f" {how}"
+                f" ({lines_text(*lines)}) are cited by {tracks[won].citation.entry}, which they"
+                f" match {how}"
             )
             decisions[i] = Decision("changed", None, note, flags=("not-found",))
 
@@ -423,9 +411,3 @@ class _Walk:
         if (old_blob, new_blob) not in self._pairs:
             self._pairs[old_blob, new_blob] = pair_hunks(self.checkout, old_blob, new_blob)
         return self._pairs[old_blob, new_blob]
-
-
-def _span(lines: tuple[int, int] | None) -> str:
-    if lines is None:
-        return "?"
-    return str(lines[0]) if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"

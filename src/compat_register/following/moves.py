@@ -54,8 +54,6 @@ Candidate = tuple[str, int, int]
 """(path, start, end) of a place that holds the cited text but was not taken."""
 
 
-# A named tuple, not a dataclass: a dataclass's methods are compiled when its module is
-# imported, a cost every `register bump` pays before it starts (docs/pins.md, Speed).
 class Decision(NamedTuple):
     """What one step did to one touched range."""
 
@@ -74,6 +72,19 @@ class Decision(NamedTuple):
     """Put there by a move or a best match (so held to the one-line rule)."""
     lost: bool = False
     """Nothing in this file holds the text: worth looking in the step's other files."""
+
+    def refused(
+        self, note: str, flags: tuple[str, ...], candidates: tuple[Candidate, ...]
+    ) -> Decision:
+        """This decision kept where another place was not taken: `note` added, flagged, the
+        place named among the candidates."""
+        return Decision(
+            self.kind,
+            self.lines,
+            "; ".join(filter(None, (self.note, note))),
+            flags=tuple(dict.fromkeys((*self.flags, *flags))),
+            candidates=(*self.candidates, *candidates),
+        )
 
 
 def joined(keys: Iterable[str]) -> str:
@@ -232,7 +243,7 @@ def decide(
         return Decision("changed", region, "lines were inserted between the cited lines")
     found = index.blocks(block, CROWD + 1)
     crowded = len(found) > CROWD  # nowhere in particular: none is looked into
-    far = [p for p in found if not (region and _overlap(p, region)) and same(old, cited, new, p)]
+    far = [p for p in found if not (region and overlap(p, region)) and same(old, cited, new, p)]
     strong = [] if crowded else [p for p in far if index.evidence(old.keys, start, end, p)]
     near = best_window(block, new.keys, region, index.anchors, expected) if region else None
     path = index.path
@@ -428,12 +439,8 @@ def _line_likeness(block: Sequence[str], line: str) -> float:
     return best
 
 
-def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+def overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] <= b[1] and b[0] <= a[1]
-
-
-def _span(lines: tuple[int, int]) -> str:
-    return str(lines[0]) if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"
 
 
 def _named(path: str, places: Sequence[tuple[int, int]]) -> tuple[Candidate, ...]:
