@@ -62,13 +62,18 @@ Planned = tuple[list[Edit], Reading]
 """The edits of one citation, and what it must read as once they are made."""
 
 
-def move_lines(citation: Citation, lines: tuple[int, int]) -> Planned:
-    """The edit that points `citation` at `lines` of the same file (`register fix`)."""
+def move_lines(citation: Citation, lines: tuple[int, int], alias: str | None, path: str) -> Planned:
+    """The edits that point `citation` at `lines` of `path`, written with the `alias:`
+    prefix when it had none and `alias` is given."""
     new = lines_text(*lines)
-    if not is_mapping(citation):
-        new = f"{citation.path}:{new}"
-    reads = (citation.alias, citation.path, *lines)
-    return [Edit(citation.field, citation.token, new, citation.entry)], reads
+    if is_mapping(citation):
+        edits = [Edit(citation.field, citation.token, new, citation.entry)]
+        if path != citation.path:
+            edits.append(Edit((*citation.field[:-1], "path"), citation.path, path, citation.entry))
+    else:
+        prefix = f"{alias}:" if alias and not citation.alias else ""
+        edits = [Edit(citation.field, citation.token, f"{prefix}{path}:{new}", citation.entry)]
+    return edits, (alias, path, *lines)
 
 
 def is_mapping(citation: Citation) -> bool:
