@@ -66,9 +66,9 @@ def follow_touched(
         return []
     steps = first_parent_steps(checkout, old_sha, new_sha)
     walk = _Walk(checkout, steps or [range_step(checkout, old_sha, new_sha)], revisions)
-    walk.texts.markdown = markdown
+    walk.texts.markdown, walk.commits = markdown, steps is not None
     paths = {c.repo_path for c in citations if c.repo_path is not None}
-    touched = walk.learn(paths, commits=steps is not None)
+    touched = walk.learn(paths)
     tracks = [Track(c, repo_path(c), (c.start, c.end)) for c in citations if c.repo_path in touched]
     walk.run(tracks)
     return [result(checkout, track, (old_sha, new_sha), markdown) for track in tracks]
@@ -99,14 +99,15 @@ class _Walk:
         self._holders: dict[tuple[str, str], list[str]] = {}
         self._crossing: list[Crossing] = []
         """The step's moves into other files, held back until each file took the step."""
-
-    def learn(self, paths: set[str], *, commits: bool) -> set[str]:
-        """Learn what the steps do to `paths` (before `run`); returns those of them that
-        some step renames, deletes or changes."""
-        self._commits = commits
+        self.commits = True
+        """Whether the steps are commits (else one step over a range)."""
         self._moves: list[dict[str, Moved]] = [{} for _ in self.steps]
         self._hunks: dict[str, dict[str, list[Hunk]]] = {}
         self._known: set[str] = set()
+
+    def learn(self, paths: set[str]) -> set[str]:
+        """Learn what the steps do to `paths` (before `run`); returns those of them that
+        some step renames, deletes or changes."""
         if not paths:
             return set()
         self._learn(paths, 0)
@@ -127,13 +128,11 @@ class _Walk:
             self._prefetch(step, paths, moves)
             # Every file's tracks take this step before any is placed again: a track that
             # went to another file must not take that file's step too.
-            walked = [
-                track
-                for path in paths
-                for track in self._step(
-                    step, path, moves.get(path), changed.get(path), live.pop(path)
-                )
-            ]
+            walked: list[Track] = []
+            for path in paths:
+                tracks = live.pop(path)
+                self._step(step, path, moves.get(path), changed.get(path), tracks)
+                walked += tracks
             self._settle(step, walked, live)
             for track in walked:
                 if track.lines is not None:
@@ -161,7 +160,7 @@ class _Walk:
         # spares it matching each cited path against each changed file (a log limited to
         # 165 cited paths cost git more than the whole one-commit diff).
         named = set().union(*(step.paths() for step in steps))
-        hunks = step_hunks(self.checkout, steps, names & named, commits=self._commits)
+        hunks = step_hunks(self.checkout, steps, names & named, commits=self.commits)
         for sha, files in hunks.items():
             self._hunks.setdefault(sha, {}).update(files)
 
@@ -188,13 +187,13 @@ class _Walk:
         moved: Moved | None,
         hunks: list[Hunk] | None,
         tracks: list[Track],
-    ) -> list[Track]:
-        """Carry the tracks of one file through one step; returns them."""
+    ) -> None:
+        """Carry the tracks of one file through one step."""
         new_path = path
         if moved is not None:
             if moved.new_path is None:
                 self._deleted(step, path, moved, tracks)
-                return tracks
+                return
             hunks = self._pair(moved.old_blob, moved.new_blob)
             for track in tracks:
                 track.renames.append((path, moved.new_path, step.sha))
@@ -203,9 +202,8 @@ class _Walk:
             new_path = moved.new_path
             if moved.left is not None:
                 self._left(step, moved, hunks or [], tracks)
-                return tracks
+                return
         self._lines(step, path, new_path, hunks or [], tracks)
-        return tracks
 
     def _left(self, step: Changes, moved: Moved, hunks: list[Hunk], tracks: list[Track]) -> None:
         """A file renamed out of its revision folder: flagged with where it went, not moved."""
