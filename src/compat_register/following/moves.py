@@ -266,11 +266,7 @@ def decide(
     if len(strong) == 1:
         return Decision("re-anchored", strong[0], "moved within the file", score=2.0, placed=True)
     if far:
-        why = (
-            f"more than {CROWD} places hold it" if crowded
-            else "several places hold it" if len(strong) > 1
-            else "no context moved with it"
-        )  # fmt: skip
+        why = _not_taken(crowded, bool(strong))
         note = f"the cited lines were {what}; its text was added elsewhere: not taken ({why})"
         return Decision("changed" if region else "gone", region, note, flags=("ambiguous",),
                         candidates=_named(path, far[:NAMED] if crowded else far))  # fmt: skip
@@ -343,13 +339,16 @@ def elsewhere(old: Text, start: int, end: int, indexes: Iterable[AddedIndex]) ->
         return Decision("re-anchored", place, f"moved to {ix.path}", path=ix.path, score=2.0,
                         placed=True)  # fmt: skip
     named = tuple((ix.path, *p) for ix, p, _ in (found[:NAMED] if crowded else found))
-    why = (
-        f"more than {CROWD} places hold it" if crowded
-        else "several places hold it" if strong
-        else "no context moved with it"
-    )  # fmt: skip
+    why = _not_taken(crowded, bool(strong))
     return Decision("gone", None, f"its text was added to other files: not taken ({why})",
                     flags=("ambiguous",), candidates=named)  # fmt: skip
+
+
+def _not_taken(crowded: bool, several: bool) -> str:
+    """Why the places that hold a cited text were not taken (one with evidence would be)."""
+    if crowded:
+        return f"more than {CROWD} places hold it"
+    return "several places hold it" if several else "no context moved with it"
 
 
 Anchors = Callable[[Sequence[str], tuple[int, int]], list[int]]

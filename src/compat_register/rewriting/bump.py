@@ -124,7 +124,8 @@ def bump(
     except GitSourceError as err:
         raise BumpError(f"cannot bump {alias}: {err}") from None
     if not dry_run and result.files:
-        write(result, journal)
+        edit.write_texts(result.files, journal)
+        result.written = True
     return result
 
 
@@ -156,12 +157,6 @@ def _plan(
         result.files[carried[0]] = carried[1:]
     _rewrite_pin(result, documents[registers.sources.file], source)  # written last
     return result
-
-
-def write(result: Bump, journal: Journal | None = None) -> None:
-    """Write every changed file of a bump, all or none."""
-    edit.write_texts(result.files, journal)
-    result.written = True
 
 
 # --- one citation -------------------------------------------------------------------------
