@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from ..model.notation import lines_text
 from ..model.registers import Citation
 from ..sources.checkout import Checkout
 from ..sources.diffs import Changes, Hunk
@@ -27,9 +28,8 @@ from ..sources.steps import (
     range_step,
     step_hunks,
 )
-from .crossing import Crossing, settle
-from .moves import AddedIndex, Decision, Text, decide, elsewhere
-from .oneline import one_line_rule
+from .moves import AddedIndex, Decision, Text, decide, elsewhere, overlap
+from .oneline import Crossing, one_line_rule, settle
 from .paths import Moved, revision_folder, successor
 from .remap import KINDS, Mapped, Remap, remap
 from .texts import Texts
@@ -66,9 +66,9 @@ def follow_touched(
         return []
     steps = first_parent_steps(checkout, old_sha, new_sha)
     walk = _Walk(checkout, steps or [range_step(checkout, old_sha, new_sha)], revisions)
-    walk.texts.markdown = markdown
+    walk.texts.markdown, walk.commits = markdown, steps is not None
     paths = {c.repo_path for c in citations if c.repo_path is not None}
-    touched = walk.learn(paths, commits=steps is not None)
+    touched = walk.learn(paths)
     tracks = [Track(c, repo_path(c), (c.start, c.end)) for c in citations if c.repo_path in touched]
     walk.run(tracks)
     return [result(checkout, track, (old_sha, new_sha), markdown) for track in tracks]
@@ -99,14 +99,15 @@ class _Walk:
         self._holders: dict[tuple[str, str], list[str]] = {}
         self._crossing: list[Crossing] = []
         """The step's moves into other files, held back until each file took the step."""
-
-    def learn(self, paths: set[str], *, commits: bool) -> set[str]:
-        """Learn what the steps do to `paths` (before `run`); returns those of them that
-        some step renames, deletes or changes."""
-        self._commits = commits
+        self.commits = True
+        """Whether the steps are commits (else one step over a range)."""
         self._moves: list[dict[str, Moved]] = [{} for _ in self.steps]
         self._hunks: dict[str, dict[str, list[Hunk]]] = {}
         self._known: set[str] = set()
+
+    def learn(self, paths: set[str]) -> set[str]:
+        """Learn what the steps do to `paths` (before `run`); returns those of them that
+        some step renames, deletes or changes."""
         if not paths:
             return set()
         self._learn(paths, 0)
@@ -127,21 +128,18 @@ class _Walk:
             self._prefetch(step, paths, moves)
             # Every file's tracks take this step before any is placed again: a track that
             # went to another file must not take that file's step too.
-            walked = [
-                track
-                for path in paths
-                for track in self._step(
-                    step, path, moves.get(path), changed.get(path), live.pop(path)
-                )
-            ]
+            walked: list[Track] = []
+            for path in paths:
+                tracks = live.pop(path)
+                self._step(step, path, moves.get(path), changed.get(path), tracks)
+                walked += tracks
             self._settle(step, walked, live)
             for track in walked:
                 if track.lines is not None:
                     live.setdefault(track.path, []).append(track)
 
     def _settle(self, step: Changes, walked: list[Track], live: dict[str, list[Track]]) -> None:
-        """Place the tracks this step moved into other files, held back until every file's
-        tracks took the step (`crossing.settle`)."""
+        """Place the tracks this step moved into other files (`oneline.settle`)."""
         crossings, self._crossing = self._crossing, []
         if crossings:
             settle(crossings, [*walked, *(t for tracks in live.values() for t in tracks)], step.sha)
@@ -162,7 +160,7 @@ class _Walk:
         # spares it matching each cited path against each changed file (a log limited to
         # 165 cited paths cost git more than the whole one-commit diff).
         named = set().union(*(step.paths() for step in steps))
-        hunks = step_hunks(self.checkout, steps, names & named, commits=self._commits)
+        hunks = step_hunks(self.checkout, steps, names & named, commits=self.commits)
         for sha, files in hunks.items():
             self._hunks.setdefault(sha, {}).update(files)
 
@@ -189,13 +187,13 @@ class _Walk:
         moved: Moved | None,
         hunks: list[Hunk] | None,
         tracks: list[Track],
-    ) -> list[Track]:
-        """Carry the tracks of one file through one step; returns them."""
+    ) -> None:
+        """Carry the tracks of one file through one step."""
         new_path = path
         if moved is not None:
             if moved.new_path is None:
                 self._deleted(step, path, moved, tracks)
-                return tracks
+                return
             hunks = self._pair(moved.old_blob, moved.new_blob)
             for track in tracks:
                 track.renames.append((path, moved.new_path, step.sha))
@@ -204,9 +202,8 @@ class _Walk:
             new_path = moved.new_path
             if moved.left is not None:
                 self._left(step, moved, hunks or [], tracks)
-                return tracks
+                return
         self._lines(step, path, new_path, hunks or [], tracks)
-        return tracks
 
     def _left(self, step: Changes, moved: Moved, hunks: list[Hunk], tracks: list[Track]) -> None:
         """A file renamed out of its revision folder: flagged with where it went, not moved."""
@@ -221,26 +218,22 @@ class _Walk:
     def _deleted(self, step: Changes, path: str, moved: Moved, tracks: list[Track]) -> None:
         """A deleted file: its lines may live on in the files the step wrote (a split)."""
         old = self.texts.text(step.parent, path, self.texts.keyed(path))
+        nothing, gone = Decision("gone", None, ""), Decision("gone", None, moved.note)
         for track in tracks:
             assert track.lines is not None
-            others = [] if old is None else self.texts.written(step, old, track.lines)
-            found = None if old is None else elsewhere(old, *track.lines, others)
-            found = found and self._kept_in_folder(path, found, Decision("gone", None, ""))
-            if found is not None and old is not None:
-                found = self._own_text(
-                    step, path, old, track.lines, found, Decision("gone", None, "")
-                )
+            found = None
+            if old is not None:
+                found = elsewhere(old, *track.lines, self.texts.written(step, old, track.lines))
+            if old is not None and found is not None:
+                found = self._kept_in_folder(path, found, nothing)
+                found = self._own_text(step, path, old, track.lines, found, nothing)
             if found is not None and found.kind == "re-anchored":
-                note = f"{found.note} ({moved.note})"
-                found = Decision(found.kind, found.lines, note, found.path, score=found.score)
-                gone = Decision("gone", None, moved.note)
+                found = found._replace(note=f"{found.note} ({moved.note})")
                 self._crossing.append(Crossing(track, found, gone, path, deleted=True))
                 continue
             track.file_deleted = True
-            note = "; ".join(filter(None, (moved.note, found.note if found else "")))
-            found = Decision("gone", None, note, flags=found.flags if found else (),
-                             candidates=found.candidates if found else ())  # fmt: skip
-            track.take(found, path, step.sha)
+            found = found or nothing
+            track.take(gone.refused(found.note, found.flags, found.candidates), path, step.sha)
 
     def _lines(
         self, step: Changes, path: str, new_path: str, hunks: list[Hunk], tracks: list[Track]
@@ -343,10 +336,7 @@ class _Walk:
             found = self._own_text(step, track.path, old, track.lines, found, decision)
             return self._kept_in_folder(track.path, found, decision), decision
         # twins elsewhere: keep what this file says, and name them
-        note = f"{decision.note}; {found.note}"
-        flags = tuple(dict.fromkeys((*decision.flags, *found.flags)))
-        twins = Decision(decision.kind, decision.lines, note, flags=flags,
-                         candidates=found.candidates)  # fmt: skip
+        twins = decision.refused(found.note, found.flags, found.candidates)
         return twins, twins
 
     def _own_text(
@@ -372,10 +362,7 @@ class _Walk:
             return found
         assert found.lines is not None
         note = f"its text was added to {found.path}, but other files held it already"
-        notes = "; ".join(filter(None, (instead.note, note)))
-        flags = tuple(dict.fromkeys((*instead.flags, "ambiguous")))
-        candidate = (found.path, *found.lines)
-        return Decision(instead.kind, instead.lines, notes, flags=flags, candidates=(candidate,))
+        return instead.refused(note, ("ambiguous",), ((found.path, *found.lines),))
 
     def _kept_in_folder(self, path: str, found: Decision, instead: Decision) -> Decision:
         """`found` (lines found in another file), unless that file is outside `path`'s
@@ -385,9 +372,7 @@ class _Walk:
             return found
         assert found.lines is not None
         note = f"its text was added at {found.path}, out of its revision folder {folder}"
-        flags = (*instead.flags, "left-revision")
-        return Decision(instead.kind, instead.lines, "; ".join(filter(None, (instead.note, note))),
-                        flags=flags, candidates=((found.path, *found.lines),))  # fmt: skip
+        return instead.refused(note, ("left-revision",), ((found.path, *found.lines),))
 
     def _one_line(
         self,
@@ -409,13 +394,14 @@ class _Walk:
             scores.append(d.score if d else 3.0)
         losers = one_line_rule(before, after, placed, scores)
         for i in losers:
-            won = next(j for j, a in enumerate(after) if j != i and a and after[i] and
-                       a[0] <= after[i][1] and after[i][0] <= a[1])  # type: ignore[index]  # fmt: skip
+            lines = after[i]
+            assert lines is not None
+            won = next(j for j, a in enumerate(after) if j != i and a and overlap(a, lines))
             how = "as well: neither is taken" if won in losers else "better"
             note = (
                 f"the cited lines were edited; its text was not found: the lines most like it"
-                f" ({_span(after[i])}) are cited by {tracks[won].citation.entry}, which they match"
-                f" {how}"
+                f" ({lines_text(*lines)}) are cited by {tracks[won].citation.entry}, which they"
+                f" match {how}"
             )
             decisions[i] = Decision("changed", None, note, flags=("not-found",))
 
@@ -423,9 +409,3 @@ class _Walk:
         if (old_blob, new_blob) not in self._pairs:
             self._pairs[old_blob, new_blob] = pair_hunks(self.checkout, old_blob, new_blob)
         return self._pairs[old_blob, new_blob]
-
-
-def _span(lines: tuple[int, int] | None) -> str:
-    if lines is None:
-        return "?"
-    return str(lines[0]) if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"

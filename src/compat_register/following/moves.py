@@ -54,8 +54,6 @@ Candidate = tuple[str, int, int]
 """(path, start, end) of a place that holds the cited text but was not taken."""
 
 
-# A named tuple, not a dataclass: a dataclass's methods are compiled when its module is
-# imported, a cost every `register bump` pays before it starts (docs/pins.md, Speed).
 class Decision(NamedTuple):
     """What one step did to one touched range."""
 
@@ -74,6 +72,19 @@ class Decision(NamedTuple):
     """Put there by a move or a best match (so held to the one-line rule)."""
     lost: bool = False
     """Nothing in this file holds the text: worth looking in the step's other files."""
+
+    def refused(
+        self, note: str, flags: tuple[str, ...], candidates: tuple[Candidate, ...]
+    ) -> Decision:
+        """This decision kept where another place was not taken: `note` added, flagged, the
+        place named among the candidates."""
+        return Decision(
+            self.kind,
+            self.lines,
+            "; ".join(filter(None, (self.note, note))),
+            flags=tuple(dict.fromkeys((*self.flags, *flags))),
+            candidates=(*self.candidates, *candidates),
+        )
 
 
 def joined(keys: Iterable[str]) -> str:
@@ -232,7 +243,7 @@ def decide(
         return Decision("changed", region, "lines were inserted between the cited lines")
     found = index.blocks(block, CROWD + 1)
     crowded = len(found) > CROWD  # nowhere in particular: none is looked into
-    far = [p for p in found if not (region and _overlap(p, region)) and same(old, cited, new, p)]
+    far = [p for p in found if not (region and overlap(p, region)) and same(old, cited, new, p)]
     strong = [] if crowded else [p for p in far if index.evidence(old.keys, start, end, p)]
     near = best_window(block, new.keys, region, index.anchors, expected) if region else None
     path = index.path
@@ -255,11 +266,7 @@ def decide(
     if len(strong) == 1:
         return Decision("re-anchored", strong[0], "moved within the file", score=2.0, placed=True)
     if far:
-        why = (
-            f"more than {CROWD} places hold it" if crowded
-            else "several places hold it" if len(strong) > 1
-            else "no context moved with it"
-        )  # fmt: skip
+        why = _not_taken(crowded, bool(strong))
         note = f"the cited lines were {what}; its text was added elsewhere: not taken ({why})"
         return Decision("changed" if region else "gone", region, note, flags=("ambiguous",),
                         candidates=_named(path, far[:NAMED] if crowded else far))  # fmt: skip
@@ -332,13 +339,16 @@ def elsewhere(old: Text, start: int, end: int, indexes: Iterable[AddedIndex]) ->
         return Decision("re-anchored", place, f"moved to {ix.path}", path=ix.path, score=2.0,
                         placed=True)  # fmt: skip
     named = tuple((ix.path, *p) for ix, p, _ in (found[:NAMED] if crowded else found))
-    why = (
-        f"more than {CROWD} places hold it" if crowded
-        else "several places hold it" if strong
-        else "no context moved with it"
-    )  # fmt: skip
+    why = _not_taken(crowded, bool(strong))
     return Decision("gone", None, f"its text was added to other files: not taken ({why})",
                     flags=("ambiguous",), candidates=named)  # fmt: skip
+
+
+def _not_taken(crowded: bool, several: bool) -> str:
+    """Why the places that hold a cited text were not taken (one with evidence would be)."""
+    if crowded:
+        return f"more than {CROWD} places hold it"
+    return "several places hold it" if several else "no context moved with it"
 
 
 Anchors = Callable[[Sequence[str], tuple[int, int]], list[int]]
@@ -428,12 +438,8 @@ def _line_likeness(block: Sequence[str], line: str) -> float:
     return best
 
 
-def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+def overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] <= b[1] and b[0] <= a[1]
-
-
-def _span(lines: tuple[int, int]) -> str:
-    return str(lines[0]) if lines[0] == lines[1] else f"{lines[0]}-{lines[1]}"
 
 
 def _named(path: str, places: Sequence[tuple[int, int]]) -> tuple[Candidate, ...]:

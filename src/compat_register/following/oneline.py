@@ -1,16 +1,20 @@
-"""No move puts two citations on one line they did not share before: pure.
+"""No move puts two citations on one line they did not share before.
 
 A step's moves and best matches place citations by their text; two citations whose lines
-read alike (a function's body and its copy's) can be placed on the same new lines. Their
-text is the same, but at most one of them can be the lines that went there, and nothing
-tells which when both were placed alike: then both give up the place. `one_line_rule` holds
-it within one file, `crossing_losers` for the lines a step moved into another file (a split
-file, a body moved into a new file).
+read alike (a function's body and its copy's) can be placed on the same new lines. At most
+one of them can be the lines that went there, and when nothing tells which, both give up
+the place. `one_line_rule` holds it within one file; a step's moves into other files (a
+split file, a body moved into a new file) are held back as `Crossing`s until every file
+took the step, then placed or refused (`settle`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from ..model.notation import lines_text
+from .moves import Decision, overlap
+from .track import Track
 
 Lines = tuple[int, int]
 Place = tuple[str, int, int]
@@ -55,6 +59,45 @@ def _losers(a: int, b: int, placed: Sequence[bool], scores: Sequence[float]) -> 
     return (a, b)  # nothing tells which of the two went there
 
 
+class Crossing:
+    """A track's lines found in another file in one step, not yet placed there: where they
+    go (`found`), what the track's own file said (`instead`, with `path` its path after the
+    step), whether that file was deleted in the step, and where the lines were."""
+
+    __slots__ = ("track", "found", "instead", "path", "deleted", "before")
+
+    def __init__(
+        self, track: Track, found: Decision, instead: Decision, path: str, deleted: bool = False
+    ) -> None:
+        assert track.lines is not None and found.path is not None
+        self.track, self.found, self.instead, self.path = track, found, instead, path
+        self.deleted = deleted
+        self.before = (track.path, *track.lines)
+
+
+def settle(crossings: Sequence[Crossing], others: Sequence[Track], sha: str) -> None:
+    """Place each crossing's track at step `sha`, bar those whose new lines a citation holds
+    there after the step without such a move (`others` hold every other track), or another
+    crossing took too: those keep their own file's word, flagged, the place a candidate."""
+    moving = {c.track for c in crossings}  # a Track is equal only to itself
+    staying = [(t.path, *t.lines) for t in others if t.lines is not None and t not in moving]
+    moves = [(c.before, (c.found.path or "", *(c.found.lines or (0, 0)))) for c in crossings]
+    losers = crossing_losers(moves, staying)
+    for i, crossing in enumerate(crossings):
+        if i in losers:
+            crossing.track.file_deleted = crossing.deleted
+            crossing.track.take(_refused(crossing.found, crossing.instead), crossing.path, sha)
+        else:
+            crossing.track.take(crossing.found, crossing.path, sha)
+
+
+def _refused(found: Decision, instead: Decision) -> Decision:
+    assert found.path is not None and found.lines is not None
+    where = f"{found.path} ({lines_text(*found.lines)})"
+    note = f"its text was added to {where}, where other cited lines went: not taken"
+    return instead.refused(note, ("ambiguous",), ((found.path, *found.lines),))
+
+
 def crossing_losers(moves: Sequence[tuple[Place, Place]], staying: Sequence[Place]) -> set[int]:
     """Which of a step's moves into other files (each `(before, after)`) must give up its
     place: one landing on lines a citation holds there after the step without such a move
@@ -76,7 +119,3 @@ def crossing_losers(moves: Sequence[tuple[Place, Place]], staying: Sequence[Plac
 def _meet(a: Place, b: Place) -> bool:
     """Whether two places share a line of one file."""
     return a[0] == b[0] and overlap((a[1], a[2]), (b[1], b[2]))
-
-
-def overlap(a: Lines, b: Lines) -> bool:
-    return a[0] <= b[1] and b[0] <= a[1]

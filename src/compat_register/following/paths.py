@@ -22,8 +22,6 @@ RENAME_SCORE = 50
 """The similarity (%) at which git itself takes a deletion and an addition for a rename."""
 
 
-# A named tuple, not a dataclass: a dataclass's methods are compiled when its module is
-# imported, a cost every `register bump` pays before it starts (docs/pins.md, Speed).
 class Moved(NamedTuple):
     """What one step did to a file it renamed or deleted."""
 

@@ -20,8 +20,6 @@ KINDS = ("carried", "re-anchored", "changed", "gone")
 """What moving a pin did to a citation, from harmless to lost."""
 
 
-# A named tuple, not a dataclass: a dataclass's methods are compiled when its module is
-# imported, a cost every `register bump` pays before it starts (docs/pins.md, Speed).
 class Mapped(NamedTuple):
     """A range after the move: its kind and its new lines (None when gone)."""
 

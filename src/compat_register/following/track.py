@@ -23,8 +23,6 @@ Place = tuple[str, int, int, str]
 """(path, start, end, commit): lines at the commit where they were found."""
 
 
-# A named tuple, not a dataclass: a dataclass's methods are compiled when its module is
-# imported, a cost every `register bump` pays before it starts (docs/pins.md, Speed).
 class Followed(NamedTuple):
     """Where one citation went."""
 
@@ -50,9 +48,7 @@ class Followed(NamedTuple):
 
 
 class Track:
-    """A citation on its way through the steps (changed in place as it goes).
-
-    A plain class, not a dataclass, for the reason `Followed` is a named tuple."""
+    """A citation on its way through the steps (changed in place as it goes)."""
 
     __slots__ = (
         "citation", "path", "lines", "kind", "touched", "file_deleted", "notes", "state",
@@ -87,11 +83,9 @@ def add_note(notes: list[str], note: str) -> None:
         notes.append(note)
 
 
-def carried(citation: Citation, path: str | None = None) -> Followed:
-    """A citation whose file no step touched: where it was (as `result` would say); `path`
-    is its `repo_path`, when the caller has it already."""
-    where = repo_path(citation) if path is None else path
-    return Followed(citation, "carried", where, (citation.start, citation.end))
+def carried(citation: Citation) -> Followed:
+    """A citation whose file no step touched: where it was (as `result` would say)."""
+    return Followed(citation, "carried", repo_path(citation), (citation.start, citation.end))
 
 
 def repo_path(citation: Citation) -> str:
@@ -105,25 +99,18 @@ def result(
 ) -> Followed:
     """The Followed of a track at the end of the walk (a changed range whose text came back
     unchanged in the end is re-anchored)."""
-    citation = track.citation
-    kind, notes = track.kind, list(track.notes)
-    if kind == "gone":
-        return _followed(track, "gone", None, [*notes, track.state])
+    citation, kind, state = track.citation, track.kind, track.state
     if kind == "changed" and not track.flags and _restored(checkout, track, shas, markdown):
-        kind, track.state = "re-anchored", "edited, then restored"
+        kind, state = "re-anchored", "edited, then restored"
+    elif kind == "changed":
+        state = state or "the cited lines were edited"
     if kind in ("carried", "re-anchored"):
         same = track.path == citation.repo_path and track.lines == (citation.start, citation.end)
         kind = "carried" if same and not track.renames and not track.touched else "re-anchored"
-        return _followed(track, kind, track.lines, [*notes, track.state])
-    return _followed(
-        track, kind, track.lines, [*notes, track.state or "the cited lines were edited"]
-    )
-
-
-def _followed(track: Track, kind: str, lines: tuple[int, int] | None, notes: list[str]) -> Followed:
+    lines = None if kind == "gone" else track.lines
     return Followed(
-        track.citation, kind, track.path, lines, "; ".join(filter(None, notes)), track.file_deleted,
-        tuple(track.flags), tuple(track.candidates), tuple(track.renames),
+        citation, kind, track.path, lines, "; ".join(filter(None, (*track.notes, state))),
+        track.file_deleted, tuple(track.flags), tuple(track.candidates), tuple(track.renames),
     )  # fmt: skip
 
 

@@ -19,7 +19,6 @@ from ..following.follow import Followed, every_followed, follow_touched
 from ..following.remap import KINDS
 from ..following.track import Rename
 from ..model.claims import claimants
-from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, RegisterSet, Source
 from ..reading.document import Document
 from ..reading.folder import LockText
@@ -125,7 +124,8 @@ def bump(
     except GitSourceError as err:
         raise BumpError(f"cannot bump {alias}: {err}") from None
     if not dry_run and result.files:
-        write(result, journal)
+        edit.write_texts(result.files, journal)
+        result.written = True
     return result
 
 
@@ -159,12 +159,6 @@ def _plan(
     return result
 
 
-def write(result: Bump, journal: Journal | None = None) -> None:
-    """Write every changed file of a bump, all or none."""
-    edit.write_texts(result.files, journal)
-    result.written = True
-
-
 # --- one citation -------------------------------------------------------------------------
 
 
@@ -180,16 +174,7 @@ def _edits(followed: Followed, source: Source, registers: RegisterSet) -> Planne
     written = _written_path(citation, followed.path, source, registers)
     if written is None:
         return None
-    alias, path = written
-    new_lines = lines_text(*lines)
-    if edit.is_mapping(citation):
-        found = [Edit(citation.field, citation.token, new_lines, citation.entry)]
-        if path != citation.path:
-            found.append(Edit((*citation.field[:-1], "path"), citation.path, path, citation.entry))
-        return found, (alias, path, *lines)
-    prefix = f"{alias}:" if alias and not citation.alias else ""
-    token = Edit(citation.field, citation.token, f"{prefix}{path}:{new_lines}", citation.entry)
-    return [token], (alias, path, *lines)
+    return edit.move_lines(citation, lines, *written)
 
 
 def _written_path(

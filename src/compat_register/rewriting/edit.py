@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..model import display
+from ..model.exclusions import Exclusions
 from ..model.notation import lines_text
 from ..model.positions import Path_
 from ..model.registers import Citation, CitationKey, Register, RegisterSet
@@ -32,7 +33,7 @@ from . import readback
 from .readback import Reading, reading
 
 
-class Change(NamedTuple):  # not a dataclass: see `Edit`
+class Change(NamedTuple):
     """One rewritten token."""
 
     file: str
@@ -47,8 +48,6 @@ class Change(NamedTuple):  # not a dataclass: see `Edit`
         return display.line(text)
 
 
-# A named tuple, not a dataclass: a dataclass's methods are compiled when its module is
-# imported, a cost every `register bump` pays before it starts (docs/pins.md, Speed).
 class Edit(NamedTuple):
     """Replace the `occurrence`-th `old` (counted as plain text) in the scalar at `field`."""
 
@@ -63,16 +62,18 @@ Planned = tuple[list[Edit], Reading]
 """The edits of one citation, and what it must read as once they are made."""
 
 
-def move_lines(citation: Citation, lines: tuple[int, int]) -> Planned:
-    """The edit that points `citation` at `lines` of the same file (`register fix`)."""
+def move_lines(citation: Citation, lines: tuple[int, int], alias: str | None, path: str) -> Planned:
+    """The edits that point `citation` at `lines` of `path`, written with the `alias:`
+    prefix when it had none and `alias` is given."""
     new = lines_text(*lines)
-    if not is_mapping(citation):
-        new = f"{citation.path}:{new}"
-    return [Edit(citation.field, citation.token, new, citation.entry)], (
-        citation.alias,
-        citation.path,
-        *lines,
-    )
+    if is_mapping(citation):
+        edits = [Edit(citation.field, citation.token, new, citation.entry)]
+        if path != citation.path:
+            edits.append(Edit((*citation.field[:-1], "path"), citation.path, path, citation.entry))
+    else:
+        prefix = f"{alias}:" if alias and not citation.alias else ""
+        edits = [Edit(citation.field, citation.token, f"{prefix}{path}:{new}", citation.entry)]
+    return edits, (alias, path, *lines)
 
 
 def is_mapping(citation: Citation) -> bool:
@@ -80,40 +81,30 @@ def is_mapping(citation: Citation) -> bool:
     return bool(citation.field) and citation.field[-1] == "lines"
 
 
-def rewrite_registers(
-    registers: Iterable[Register],
-    documents: Mapping[str, Document],
-    planned: Mapping[CitationKey, Planned],
-) -> tuple[dict[str, tuple[str, str]], list[Change]]:
-    """Every register file that the planned edits change, `{file: (old text, new text)}`,
-    and the changes, file by file (see `rewrite_register`)."""
-    files: dict[str, tuple[str, str]] = {}
-    changes: list[Change] = []
-    by_file: dict[str, dict[CitationKey, Planned]] = {}
-    for key, plan in planned.items():
-        by_file.setdefault(key.file, {})[key] = plan
-    for register in registers:
-        doc = documents[register.file]
-        if register.file not in by_file:
-            continue  # nothing planned here: nothing changes
-        if rewritten := rewrite_register(doc, register, by_file[register.file]):
-            files[doc.file] = (doc.text, rewritten[0])
-            changes.extend(rewritten[1])
-    return files, changes
-
-
 def rewrite_set(
     registers: RegisterSet,
     documents: Mapping[str, Document],
     planned: Mapping[CitationKey, Planned],
 ) -> tuple[dict[str, tuple[str, str]], list[Change]]:
-    """`rewrite_registers` over every register file, then exclusions.yaml (whose
-    citations are kept true alike)."""
-    files, changes = rewrite_registers(registers.registers, documents, planned)
-    exclusions = registers.exclusions
-    if exclusions is not None and exclusions.file in {key.file for key in planned}:
-        doc = documents[exclusions.file]
-        if rewritten := rewrite_exclusions(doc, exclusions.citations(), planned):
+    """Every register file, and exclusions.yaml, that the planned edits change: `{file:
+    (old text, new text)}`, and the changes, file by file (see `rewrite_register`)."""
+    by_file: dict[str, dict[CitationKey, Planned]] = {}
+    for key, plan in planned.items():
+        by_file.setdefault(key.file, {})[key] = plan
+    files: dict[str, tuple[str, str]] = {}
+    changes: list[Change] = []
+    parts: list[Register | Exclusions] = list(registers.registers)
+    if registers.exclusions is not None:
+        parts.append(registers.exclusions)
+    for part in parts:
+        if part.file not in by_file:
+            continue  # nothing planned here: nothing changes
+        doc = documents[part.file]
+        if isinstance(part, Register):
+            rewritten = rewrite_register(doc, part, by_file[part.file])
+        else:
+            rewritten = rewrite_exclusions(doc, part.citations(), by_file[part.file])
+        if rewritten:
             files[doc.file] = (doc.text, rewritten[0])
             changes.extend(rewritten[1])
     return files, changes

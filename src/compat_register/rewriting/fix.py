@@ -47,7 +47,7 @@ def plan(
     bump, in one line at the pin). Their stamps in `lock` go with them."""
     by_hand = {d.id for d in diagnostics if d.code == "pin-moved-by-hand"}
     moves = _moves([o for o in outcomes if o.citation.source not in by_hand])
-    planned = {c.key: edit.move_lines(c, lines) for c, lines in moves}
+    planned = {c.key: edit.move_lines(c, lines, c.alias, c.path) for c, lines in moves}
     files, changes = edit.rewrite_set(registers, documents, planned)
     places = {c.key: (*p[:3], *lines) for c, lines in moves if (p := stamps.place(c))}
     if carried := stamps.carry_lock(lock, registers.citations(), places):

@@ -243,13 +243,9 @@ def _to_look_at(
     citations: Sequence[Citation], expected: Sequence[Reading | None], parts: Iterable[Path_]
 ) -> list[int]:
     """The indices, in file order, of the citations step 3 looks at: every one planned to
-    move, and every one of an edited prose part (the summary, an entry's prose field),
-    which may hold citations planned to read as before. An edited `sources` item holds one
-    citation, the planned one. The rest read as before and need no look at all: most of a
-    file's citations. Those of the summary and of each entry come together in file order,
-    so an entry's are found by bisection; were they not, a citation of an edited part
-    missed here would leave its part's readings short of what is read back, and the proof
-    would fail (the full read-back then runs): never weaker."""
+    move, and every one of an edited prose part (the summary, an entry's prose field). An
+    entry's are found by bisection, as they come in file order; one missed would leave its
+    part's readings short, and the proof would fail over to the full read-back."""
     look = {i for i, want in enumerate(expected) if want is not None}
     prose = {part[1] if part[0] == "entries" else _SUMMARY for part in parts if not _item(part)}
     for head in prose:
