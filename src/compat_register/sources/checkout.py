@@ -1,8 +1,8 @@
 """A git repository read at pinned commits, without touching any work tree (`Checkout`).
 
 Blobs come through one persistent `git cat-file --batch` (`catfile`); trees, diffs and
-logs through the runner (`sources.git`), with the options that keep the user's git config
-out of what `diffs` parses. Every failure is a `GitSourceError` holding one line.
+logs through the runner (`sources.git`). Every failure is a `GitSourceError` holding one
+line.
 """
 
 from __future__ import annotations
@@ -15,16 +15,9 @@ from pathlib import Path
 from ..checking.safety import check_commit, check_repo_path
 from . import git
 from .catfile import CatFile, Texts, text_of
-from .diffs import Hunk, parse_diff
 from .filetext import FileText
 from .git import GitSourceError
 from .inputs import FULL_SHA, check_rev, require, require_sha
-
-# Explicit prefixes, no colour/ext-diff/textconv: the user's git config must not change the
-# parse. --text: a `-diff` or `binary` attribute (a .gitattributes, core.attributesFile) would
-# otherwise turn a file's hunks into one "Binary files ... differ" line, read as no change.
-_DIFF_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "--text", "-M", "--unified=0")
-_DIFF_PREFIXES = ("--src-prefix=a/", "--dst-prefix=b/")
 
 
 class Checkout:
@@ -41,7 +34,6 @@ class Checkout:
         self.root = root
         self.git_dir = _git_dir(root)
         self._texts: Texts = {}
-        self._diffs: dict[tuple[str, str], dict[str, tuple[str | None, list[Hunk]]]] = {}
         self._reader = CatFile(self.git_dir, root)
 
     def resolve(self, commit: str) -> str | None:
@@ -115,20 +107,6 @@ class Checkout:
         ]
         self._reader.read_many(todo, self._texts)
 
-    def changed_ranges(
-        self, old_sha: str, new_sha: str, path: str
-    ) -> tuple[str | None, list[Hunk]]:
-        """Follow `path` from commit `old_sha` to `new_sha`: (its new path, or None if it was
-        deleted; the hunks of `git diff -M --unified=0` for it). A path the diff does not
-        mention comes back unchanged with no hunks. One `git diff` per commit pair."""
-        require_sha(old_sha)
-        require_sha(new_sha)
-        require(check_repo_path(path))
-        if (old_sha, new_sha) not in self._diffs:
-            self._diffs[old_sha, new_sha] = parse_diff(self._diff(old_sha, new_sha))
-        new_path, hunks = self._diffs[old_sha, new_sha].get(path, (path, []))
-        return new_path, list(hunks)
-
     def run_git(self, *args: str) -> str:
         """The output of `git ARGS` in this repository, decoded (errors replaced).
 
@@ -160,16 +138,8 @@ class Checkout:
         return text_of(None if found is None else (found[1], found[2]))
 
     def _object(self, name: str) -> tuple[str, str, bytes] | None:
-        """(sha, type, data) of the object `name`, None if git says it is missing (asked of
-        the one `git cat-file --batch` kept for the checkout's life)."""
+        """(sha, type, data) of the object `name`, None if git says it is missing."""
         return self._reader.object(name)
-
-    def _diff(self, old_sha: str, new_sha: str) -> str:
-        args = [*_DIFF_OPTIONS, *_DIFF_PREFIXES, old_sha, new_sha, "--"]
-        try:
-            return git.text(self.git("diff", *args))
-        except GitSourceError as exc:
-            raise GitSourceError(f"git diff failed in {self.root}: {exc}") from exc
 
 
 def _git_dir(root: Path) -> str:
@@ -201,7 +171,7 @@ _HEAD = re.compile(rb"ref: refs/|[0-9a-f]{40}(?:[0-9a-f]{24})?\s*\Z")
 
 def _plain_git_dir(root: Path) -> str | None:
     """The git directory at `root` as `rev-parse --absolute-git-dir` finds it, looked at
-    without starting git (a process start costs a one-commit bump as much as its diff),
+    on disk (git itself finds a bare repository only when named, safe.bareRepository),
     in the plain cases only: `root/.git` a directory, or (no `.git` at all) `root` itself
     bare; holding `HEAD`, `objects/` and `refs/` as git requires, no `commondir` (a linked
     work tree's), and owned with `root` by this user (git refuses another's unless told).

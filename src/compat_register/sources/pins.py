@@ -19,11 +19,10 @@ from ..storage.settings import Settings, source_variable
 from .checkout import Checkout
 from .filetext import FileText
 from .git import DamagedRepository, GitSourceError
-from .places import locate
 from .sourcecache import SourceCache
 
 
-class Pin(NamedTuple):  # not a dataclass: see `Synced` below
+class Pin(NamedTuple):
     """One source's checkout and resolved commit, or why there is none."""
 
     checkout: Checkout | None
@@ -167,8 +166,6 @@ def _no_checkout(source: Source) -> str:
     return f"no checkout to read ({how}set {variable} to a clone, or add path: to sources.yaml)"
 
 
-# A named tuple, not a dataclass: a dataclass's methods are compiled when its module is
-# imported, a cost every `register bump` pays before it starts (docs/pins.md, Speed).
 class Synced(NamedTuple):
     """A source `register sync` made readable at its pin."""
 
@@ -278,10 +275,9 @@ def open_moved(
     commit, branch or tag; by default the tip of the remote's default branch) fetched.
     """
     cache = SourceCache(paths.cache)
-    path_key = str(paths.written(source.path)) if source.path else None
-    root = locate(source.alias, path_key, cache, settings)
-    if root is not None and root != cache.repo_dir(source.alias):
-        return _open_local(root, source, rev or "HEAD")
+    places = checkout_places(source, paths, cache, settings)
+    if places and places[0][1] != CACHE_PLACE:  # a local checkout, used as it is
+        return _open_local(places[0][0], source, rev or "HEAD")
     repo = _repo(source, paths)
     old = cache.sync(source.alias, repo, source.commit, progress)
     if rev is not None and check_commit(rev) is None:
