@@ -1,7 +1,4 @@
-"""Pinned sources on disk: finding each source's checkout, resolving its pin, syncing the cache.
-
-The I/O side of citations; `verify.py` judges what is read here.
-"""
+"""Pinned sources on disk: each source's checkout and resolved pin, and syncing the cache."""
 
 from __future__ import annotations
 
@@ -268,12 +265,9 @@ def open_moved(
     settings: Settings,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[Checkout, str, str]:
-    """A checkout of `source` holding both its pinned commit and `rev`, and their full shas.
-
-    A local checkout (REGISTER_SOURCE_<ALIAS> or `path:`) is used as it is, and `rev`
-    defaults to its HEAD. Otherwise the cache is used: the pin is synced, and `rev` (a
-    commit, branch or tag; by default the tip of the remote's default branch) fetched.
-    """
+    """A checkout of `source` holding both its pinned commit and `rev`, and their full
+    shas: a local checkout as it is (`rev` by default its HEAD), else the cache, the pin
+    synced and `rev` fetched (by default the remote's default branch)."""
     cache = SourceCache(paths.cache)
     places = checkout_places(source, paths, cache, settings)
     if places and places[0][1] != CACHE_PLACE:  # a local checkout, used as it is

@@ -1,8 +1,6 @@
-"""The history between two pins as git tells it: the first-parent commits and what each
-did to files, the hunks of the cited files in each, the hunks of a pair of blobs.
-
-`following.follow` walks these steps; each call is one `git` over the whole range.
-"""
+"""The history between two pins as git tells it, one `git` over the whole range per call:
+the first-parent commits and what each did to files, the hunks of the cited files in each,
+the hunks of a pair of blobs (`following.follow` walks these steps)."""
 
 from __future__ import annotations
 
