@@ -98,13 +98,11 @@ class CatFile:
 
 
 def end(process: subprocess.Popen[bytes]) -> None:
-    """Close a reader's pipes, so git ends, and wait for that. A git that died already
-    (it refused a name, or a pack is damaged) leaves a broken pipe: nothing to say to it."""
-    with contextlib.suppress(BrokenPipeError):
+    """Close a reader's pipes, so git ends, and wait for that (a git that died already
+    leaves a broken pipe: nothing to say to it)."""
+    with contextlib.suppress(BrokenPipeError), process:  # closes the rest and waits
         if process.stdin is not None:
             process.stdin.close()
-    with process:  # closes the rest and waits
-        pass
 
 
 def text_of(found: tuple[str, str, bytes] | None) -> FileText | str | None:
@@ -122,6 +120,4 @@ def _lines(data: bytes) -> list[str]:
     lines = data.decode("utf-8", errors="replace").split("\n")
     if lines[-1] == "":
         lines.pop()
-    if b"\r" not in data:
-        return lines  # most files: no line to trim, so no pass over thousands of lines
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
+    return [line.removesuffix("\r") for line in lines]

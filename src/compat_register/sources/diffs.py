@@ -8,7 +8,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 Hunk = tuple[int, int, int, int]
 """A unified-diff hunk: (old_start, old_count, new_start, new_count). A side with count 0
@@ -160,19 +160,18 @@ def listed_blobs(out: str) -> dict[str, str]:
     return found
 
 
+@dataclass
 class Changes:
     """What one commit did to files against its first parent (or one diff between two
     commits): renamed {old path: (new path, similarity %, old blob, new blob)}, deleted
     {path: old blob}, added {path: new blob}, modified paths."""
 
-    __slots__ = ("parent", "sha", "renamed", "deleted", "added", "modified")
-
-    def __init__(self, parent: str, sha: str) -> None:
-        self.parent, self.sha = parent, sha
-        self.renamed: dict[str, tuple[str, int, str, str]] = {}
-        self.deleted: dict[str, str] = {}
-        self.added: dict[str, str] = {}
-        self.modified: set[str] = set()
+    parent: str
+    sha: str
+    renamed: dict[str, tuple[str, int, str, str]] = field(default_factory=dict)
+    deleted: dict[str, str] = field(default_factory=dict)
+    added: dict[str, str] = field(default_factory=dict)
+    modified: set[str] = field(default_factory=set)
 
     def paths(self) -> set[str]:
         """Every path this step names: those it modified, added, deleted, and both sides of

@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from ..checking.safety import check_commit, is_local_path
 from ..model.diagnostic import Diagnostic
+from ..model.positions import Where
 from ..model.registers import Source, Sources
 from ..storage.layout import Paths
 from ..storage.settings import Settings, source_variable
@@ -229,18 +230,9 @@ def _held_locally(
 def _chosen(sources: Sources, aliases: list[str], problems: list[Diagnostic]) -> list[Source]:
     for alias in aliases:
         if alias not in sources.sources:
-            known = ", ".join(sources.sources)
-            problems.append(
-                Diagnostic(
-                    file=sources.file,
-                    line=1,
-                    col=1,
-                    severity="error",
-                    id=alias,
-                    code="unknown-source",
-                    message=f"no source '{alias}' in sources.yaml (known: {known})",
-                )
-            )
+            message = f"no source '{alias}' in sources.yaml (known: {', '.join(sources.sources)})"
+            top = Where(sources.file, 1, 1)
+            problems.append(Diagnostic.at(top, id=alias, code="unknown-source", message=message))
     if aliases:
         return [sources.sources[a] for a in aliases if a in sources.sources]
     return [s for s in sources.sources.values() if s.repo]
