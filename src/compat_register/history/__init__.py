@@ -1,3 +1,4 @@
-"""History: what changed in the registers between commits of the repository holding them,
-pair by pair (`Diff`) and commit by commit, each file summarised once by blob id.
+"""History. Takes the register files at two commits (or a commit and the working tree) and
+the log; gives what changed between them (`Diff`) and commit by commit, each file
+summarised once by blob id.
 """

@@ -6,7 +6,6 @@ diffs kept in a `HistoryCache`).
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,7 +115,7 @@ class Project:
         """Every register file and sources.yaml as they are on disk, summarised."""
         found = {}
         for path in sorted(self.root.glob(f"*{REGISTER_SUFFIX}")):
-            if not is_register_name(path.name) or not _regular(path):
+            if not is_register_name(path.name) or not os.path.isfile(path):
                 continue
             try:
                 data = regular.read_bytes(path, regular.MAX_BYTES)
@@ -127,13 +126,6 @@ class Project:
             if summary is not None:
                 found[path.name] = summary
         return found
-
-
-def _regular(path: Path) -> bool:
-    try:
-        return stat.S_ISREG(path.stat().st_mode)
-    except OSError:
-        return False
 
 
 @dataclass
@@ -251,7 +243,6 @@ def _walk(
             found = _counts(project, cache, name, new) if name != SOURCES_FILE else None
             if found is not None:
                 counts.setdefault(slug_of(name), []).append((commit, found))
-            if name != SOURCES_FILE and found is not None:
                 loaded[name] = new
     commits.reverse()
     return commits, counts
