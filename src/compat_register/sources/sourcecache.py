@@ -147,8 +147,7 @@ def _remove_tree(path: Path, seconds: float = 5.0) -> None:
 
 
 def _fetch_into(repo_dir: Path, repo: str, commit: str, progress: Progress) -> str:
-    with Checkout(repo_dir) as checkout:
-        sha = checkout.resolve(commit)
+    sha = _resolved(repo_dir, commit)
     if sha is not None:
         return sha
     _set_origin(repo_dir, repo)
@@ -156,11 +155,18 @@ def _fetch_into(repo_dir: Path, repo: str, commit: str, progress: Progress) -> s
         _fetch(repo_dir, commit.lower(), progress)
     except GitSourceError as exc:
         raise GitSourceError(f"cannot fetch {commit} from {repo}: {exc}") from exc
+    return _kept(repo_dir, _resolved(repo_dir, commit), f"commit {commit} not found in {repo}")
+
+
+def _resolved(repo_dir: Path, commit: str) -> str | None:
     with Checkout(repo_dir) as checkout:
-        sha = checkout.resolve(commit)
+        return checkout.resolve(commit)
+
+
+def _kept(repo_dir: Path, sha: str | None, missing: str) -> str:
+    """`sha`, kept from garbage collection by a ref; GitSourceError(`missing`) for None."""
     if sha is None:
-        raise GitSourceError(f"commit {commit} not found in {repo}")
-    # A ref keeps the pinned commit from being garbage-collected.
+        raise GitSourceError(missing)
     _in_cache(repo_dir, "update-ref", f"refs/register/{sha}", sha)
     return sha
 
@@ -181,10 +187,7 @@ def _fetch_ref_into(repo_dir: Path, repo: str, ref: str, progress: Progress) -> 
         raise GitSourceError(f"cannot fetch {ref} from {repo}: {exc}") from exc
     with Checkout(repo_dir) as checkout:
         sha = checkout.resolve_rev(_TIP)
-    if sha is None:
-        raise GitSourceError(f"{ref} of {repo} is not a commit")
-    _in_cache(repo_dir, "update-ref", f"refs/register/{sha}", sha)  # kept from garbage collection
-    return sha
+    return _kept(repo_dir, sha, f"{ref} of {repo} is not a commit")
 
 
 def _fetch(repo_dir: Path, commit: str, progress: Progress) -> None:

@@ -62,11 +62,8 @@ class Planned(NamedTuple):
 
     @property
     def old(self) -> Path | None:
-        return None if self.was is None else self.target.with_name(self.backup_name)
-
-    @property
-    def backup_name(self) -> str:
-        return f".{self.target.name}.{self.token}.bak"
+        backup = f".{self.target.name}.{self.token}.bak"
+        return None if self.was is None else self.target.with_name(backup)
 
 
 class JournalError(StorageError):
