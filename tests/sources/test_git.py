@@ -14,12 +14,16 @@ from pathlib import Path
 import pytest
 
 from compat_register.checking.safety import check_commit, check_repo_path, check_repo_url
+from compat_register.model.positions import Where
+from compat_register.model.registers import Source
 from compat_register.sources import git
 from compat_register.sources import sourcecache as caching
 from compat_register.sources.checkout import Checkout, _plain_git_dir
 from compat_register.sources.git import GitSourceError
-from compat_register.sources.places import locate
+from compat_register.sources.pins import checkout_places
 from compat_register.sources.sourcecache import SourceCache
+from compat_register.sources.steps import first_parent_steps, pair_hunks, range_step, step_hunks
+from compat_register.storage.layout import Paths
 from compat_register.storage.settings import Settings
 from gitrepo import EPOCH, GitRepo, git_env
 
@@ -405,14 +409,35 @@ def test_checkout_of_a_bare_repository(src: GitRepo, tmp_path: Path) -> None:
         assert checkout.read_text(sha, "a.md") == ["a"]
 
 
-# --- changed_ranges -----------------------------------------------------------------------
+# --- steps: what git says changed between two commits ------------------------------------
 
 
 def numbered(n: int, tag: str = "line") -> str:
     return "".join(f"{tag} {i}\n" for i in range(1, n + 1))
 
 
-def test_changed_ranges(src: GitRepo) -> None:
+def changed(
+    checkout: Checkout, old: str, new: str, path: str, commits: bool = False
+) -> tuple[str | None, list[tuple[int, int, int, int]]]:
+    """Where `path` went from `old` to `new` (None: deleted) and its hunks, as `follow`
+    asks: the step's renames and deletions, then the hunks of the pair or of the file."""
+    if commits:
+        steps = first_parent_steps(checkout, old, new)
+        assert steps is not None and len(steps) == 1
+        step = steps[0]
+    else:
+        step = range_step(checkout, old, new)
+    if path in step.renamed:
+        to, _, old_blob, new_blob = step.renamed[path]
+        return to, pair_hunks(checkout, old_blob, new_blob)
+    if path in step.deleted:
+        return None, []
+    hunks = step_hunks(checkout, [step], [path], commits=commits)
+    return path, hunks.get(step.sha, {}).get(path, [])
+
+
+@pytest.mark.parametrize("commits", [False, True])
+def test_changed_files(src: GitRepo, commits: bool) -> None:
     src.write("docs/above.md", numbered(10))
     src.write("docs/old-name.md", numbered(20))
     src.write("docs/gone.md", numbered(5))
@@ -425,23 +450,24 @@ def test_changed_ranges(src: GitRepo) -> None:
     src.write("docs/added.md", "x\n")
     new = src.commit()
     with Checkout(src.root) as checkout:
-        assert checkout.changed_ranges(old, new, "docs/above.md") == (
+        assert changed(checkout, old, new, "docs/above.md", commits) == (
             "docs/above.md",
             [(0, 0, 1, 2), (7, 1, 8, 0)],
         )
-        assert checkout.changed_ranges(old, new, "docs/old-name.md") == (
+        assert changed(checkout, old, new, "docs/old-name.md", commits) == (
             "spec/new-name.md",
             [(15, 1, 15, 1)],
         )
-        assert checkout.changed_ranges(old, new, "docs/gone.md") == (None, [(1, 5, 0, 0)])
-        assert checkout.changed_ranges(old, new, "docs/same.md") == ("docs/same.md", [])
-        assert checkout.changed_ranges(new, old, "spec/new-name.md") == (
+        assert changed(checkout, old, new, "docs/gone.md", commits) == (None, [])
+        assert changed(checkout, old, new, "docs/same.md", commits) == ("docs/same.md", [])
+        assert changed(checkout, new, old, "spec/new-name.md") == (
             "docs/old-name.md",
             [(15, 1, 15, 1)],
         )
 
 
-def test_changed_ranges_of_awkward_names(src: GitRepo) -> None:
+@pytest.mark.parametrize("commits", [False, True])
+def test_changed_files_of_awkward_names(src: GitRepo, commits: bool) -> None:
     names = ["sp ace.md", "tab\there.md", "caf\u00e9.md", 'quote".md', "x b/y.md"]
     for name in names:
         src.write(name, numbered(4, name))
@@ -454,20 +480,22 @@ def test_changed_ranges_of_awkward_names(src: GitRepo) -> None:
     src.git("update-index", "--chmod=+x", "mode.sh")
     new = src.commit()
     with Checkout(src.root) as checkout:
-        assert checkout.changed_ranges(old, new, "sp ace.md") == (
+        assert changed(checkout, old, new, "sp ace.md", commits) == (
             "moved/sp ace 2.md",
             [(2, 1, 2, 1)],
         )
-        assert checkout.changed_ranges(old, new, "tab\there.md") == (
+        assert changed(checkout, old, new, "tab\there.md", commits) == (
             "moved/tab\tthere.md",
             [(2, 1, 2, 1)],
         )
         for name in ("caf\u00e9.md", 'quote".md', "x b/y.md"):
-            assert checkout.changed_ranges(old, new, name) == (name, [(2, 1, 2, 1)])
-        assert checkout.changed_ranges(old, new, "mode.sh") == ("mode.sh", [])
+            assert changed(checkout, old, new, name, commits) == (name, [(2, 1, 2, 1)])
+        assert changed(checkout, old, new, "mode.sh", commits) == ("mode.sh", [])
 
 
-def test_changed_ranges_ignores_the_users_diff_config(src: GitRepo) -> None:
+@pytest.mark.parametrize("commits", [False, True])
+def test_changed_files_whatever_the_users_diff_config(src: GitRepo, commits: bool) -> None:
+    """diff.noprefix would drop the `a/` and `b/` the parse reads paths by."""
     src.write("a.md", "a\n")
     src.write("same.md", "s\n")
     old = src.commit()
@@ -485,12 +513,12 @@ def test_changed_ranges_ignores_the_users_diff_config(src: GitRepo) -> None:
     ]:
         src.git("config", key, value)
     with Checkout(src.root) as checkout:
-        assert checkout.changed_ranges(old, new, "a.md") == ("b.md", [(1, 0, 2, 1)])
-        assert checkout.changed_ranges(old, new, "same.md") == ("same.md", [(1, 1, 1, 1)])
+        assert changed(checkout, old, new, "a.md", commits) == ("b.md", [(1, 0, 2, 1)])
+        assert changed(checkout, old, new, "same.md", commits) == ("same.md", [(1, 1, 1, 1)])
 
 
 @pytest.mark.parametrize("where", ["checkout", "global"])
-def test_changed_ranges_of_a_file_git_calls_binary(
+def test_changed_lines_of_a_file_git_calls_binary(
     src: GitRepo, where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A `-diff` attribute would make git print "Binary files ... differ" with no hunks."""
@@ -507,30 +535,14 @@ def test_changed_ranges_of_a_file_git_calls_binary(
     src.write("a.md", numbered(4, "a").replace(" 2\n", " two\n"))
     new = src.commit()
     with Checkout(src.root) as checkout:
-        assert checkout.changed_ranges(old, new, "a.md") == ("a.md", [(2, 1, 2, 1)])
+        assert changed(checkout, old, new, "a.md") == ("a.md", [(2, 1, 2, 1)])
+        assert changed(checkout, old, new, "a.md", commits=True) == ("a.md", [(2, 1, 2, 1)])
 
 
-def test_changed_ranges_runs_one_diff_per_pair(
-    src: GitRepo, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    src.write("a.md", "a\n")
-    src.write("b.md", "b\n")
-    old = src.commit()
-    src.write("a.md", "A\n")
-    src.write("b.md", "B\n")
-    new = src.commit()
-    with Checkout(src.root) as checkout:
-        runs = spy(monkeypatch)  # once the checkout is open (git told where its .git is)
-        assert checkout.changed_ranges(old, new, "a.md") == ("a.md", [(1, 1, 1, 1)])
-        assert checkout.changed_ranges(old, new, "b.md") == ("b.md", [(1, 1, 1, 1)])
-        assert checkout.changed_ranges(old, new, "c.md") == ("c.md", [])
-    assert [args[0] for args in runs] == ["diff"]
-
-
-def test_changed_ranges_with_an_absent_commit(src: GitRepo) -> None:
+def test_a_step_to_an_absent_commit(src: GitRepo) -> None:
     sha = src.commit()
     with Checkout(src.root) as checkout, pytest.raises(GitSourceError) as exc:
-        checkout.changed_ranges(sha, "0" * 40, "a.md")
+        range_step(checkout, sha, "0" * 40)
     assert "git diff failed" in one_line(exc)
 
 
@@ -557,7 +569,7 @@ def test_sync_then_read_from_the_cache(src: GitRepo, cache: SourceCache) -> None
     assert cache.sync("spec", src.url, pinned, progress=lines.append) == pinned
     assert any("objects" in line for line in lines)
     assert read_cached(cache, "spec", pinned, "docs/a.md") == ["pinned"]
-    assert locate("spec", None, cache, Settings()) == cache.repo_dir("spec")
+    assert cache.repo_dir("spec").is_dir()
     assert sorted(p.name for p in cache.root.iterdir()) == ["spec.git", "spec.lock"]
 
 
@@ -617,7 +629,7 @@ def test_sync_of_an_absent_commit_into_an_empty_cache(src: GitRepo, cache: Sourc
         cache.sync("spec", src.url, "f" * 40)
     assert "not found" in one_line(exc)
     assert sorted(p.name for p in cache.root.iterdir()) == ["spec.lock"]
-    assert locate("spec", None, cache, Settings()) is None
+    assert not cache.repo_dir("spec").exists()
 
 
 def test_sync_of_an_absent_repository(tmp_path: Path, cache: SourceCache) -> None:
@@ -642,7 +654,7 @@ def test_interrupted_sync_leaves_no_cache(src: GitRepo, cache: SourceCache) -> N
     with pytest.raises(Interrupted):
         cache.sync("spec", src.url, pinned, progress=interrupt)
     assert sorted(p.name for p in cache.root.iterdir()) == ["spec.lock"]
-    assert locate("spec", None, cache, Settings()) is None
+    assert not cache.repo_dir("spec").exists()
     assert cache.sync("spec", src.url, pinned) == pinned
 
 
@@ -665,6 +677,8 @@ KILLER = """
 import os, signal, sys
 from pathlib import Path
 from compat_register.sources.sourcecache import SourceCache
+from compat_register.sources.steps import first_parent_steps, pair_hunks, range_step, step_hunks
+from compat_register.storage.layout import Paths
 def die(line):
     os.killpg(0, signal.SIGKILL)  # this process and its git, as a cancelled CI job
 SourceCache(Path(sys.argv[1])).sync("spec", sys.argv[2], sys.argv[3], progress=die)
@@ -680,7 +694,7 @@ def test_killed_sync_leaves_no_valid_looking_cache(src: GitRepo, cache: SourceCa
     leftovers = sorted(p.name for p in cache.root.iterdir())
     assert "spec.git" not in leftovers
     assert any(name.startswith("spec.git.tmp-") for name in leftovers)
-    assert locate("spec", None, cache, Settings()) is None
+    assert not cache.repo_dir("spec").exists()
     assert cache.sync("spec", src.url, pinned) == pinned  # and cleans up after the dead one
     assert sorted(p.name for p in cache.root.iterdir()) == ["spec.git", "spec.lock"]
 
@@ -746,16 +760,23 @@ def test_fetch_allows_no_other_transport(src: GitRepo, tmp_path: Path) -> None:
 # --- where checkouts are ------------------------------------------------------------------
 
 
-def test_locate_order(tmp_path: Path) -> None:
-    cache = SourceCache(tmp_path / "cache")
-    assert locate("spec-v2", None, cache, Settings()) is None
+def test_checkout_places_order(tmp_path: Path) -> None:
+    """REGISTER_SOURCE_<ALIAS>, else `path:`; then the cache when it holds anything."""
+    paths = Paths.of(tmp_path / "registers", tmp_path / "cache")
+    cache = SourceCache(paths.cache)
+
+    def places(path: str | None, settings: Settings) -> list[Path]:
+        source = Source("spec-v2", "Spec", None, "abc1234", path, (), Where("s.yaml", 1, 1))
+        return [root for root, _ in checkout_places(source, paths, cache, settings)]
+
+    assert places(None, Settings()) == []
     cache.repo_dir("spec-v2").mkdir(parents=True)
-    assert locate("spec-v2", None, cache, Settings()) == cache.repo_dir("spec-v2")
-    assert locate("spec-v2", "../spec", cache, Settings()) == Path("../spec")
+    assert places(None, Settings()) == [cache.repo_dir("spec-v2")]
+    assert places("../spec", Settings())[0] == paths.registers / "../spec"
     environ = Settings.read({"REGISTER_SOURCE_SPEC_V2": "/src/spec"})
-    assert locate("spec-v2", "../spec", cache, environ) == Path("/src/spec")
+    assert places("../spec", environ)[0] == Path("/src/spec")
     unset = Settings.read({"REGISTER_SOURCE_SPEC_V2": ""})
-    assert locate("spec-v2", "../spec", cache, unset) == Path("../spec")
+    assert places("../spec", unset)[0] == paths.registers / "../spec"
 
 
 def test_a_relative_local_repo_is_relative_to_the_registers_directory() -> None:

@@ -14,7 +14,7 @@ import builder
 from compat_register.sources.checkout import Checkout
 from compat_register.sources.projectrepo import ProjectRepo, repository_of
 from compat_register.sources.sourcecache import SourceCache
-from compat_register.sources.steps import first_parent_steps
+from compat_register.sources.steps import first_parent_steps, range_step, step_hunks
 
 
 def test_a_callers_repository_and_index_are_never_the_ones_read(
@@ -63,7 +63,10 @@ def test_no_hook_or_configured_command_of_a_repository_read_runs(tmp_path: Path)
     src.write(".git/info/attributes", "* diff=x\n")
     with Checkout(src.root) as checkout:
         assert checkout.read_text(second, "a.md") == ["two"]
-        assert checkout.changed_ranges(first, second, "a.md") == ("a.md", [(1, 1, 1, 1)])
+        step = range_step(checkout, first, second)
+        assert step.modified == {"a.md"}
+        hunks = {second: {"a.md": [(1, 1, 1, 1)]}}
+        assert step_hunks(checkout, [step], ["a.md"], commits=False) == hunks
     assert repository_of(src.root) == src.root.resolve()
     with ProjectRepo(src.root) as project:
         assert [c.sha for c in project.log("")] == [second, first]

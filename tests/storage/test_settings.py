@@ -23,8 +23,7 @@ def test_each_variable_read_and_an_empty_one_unset() -> None:
     )
     assert (read.registers, read.cache, read.lock_wait) == (Path("regs"), Path("/c"), 2.5)
     assert read.clones == {"REGISTER_SOURCE_SPEC_V2": "../spec"}
-    assert read.clone("spec.v2") == Path("../spec")
-    assert read.clone("empty") is None
+    assert source_variable("spec.v2") == "REGISTER_SOURCE_SPEC_V2"
     unset = {"REGISTER_DIR": "", "REGISTER_CACHE": "", "REGISTER_LOCK_WAIT": ""}
     assert Settings.read(unset) == Settings() == Settings.read({})
 

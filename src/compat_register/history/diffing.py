@@ -1,15 +1,13 @@
-"""Two register sets' summaries -> what changed between them. Pure: no git, no files.
-
-A set is `{file name: summary}` (`snapshot`); entries match by ID. A citation removed and
-one added in one entry are a *move* (a `bump` or `fix`) when they agree on alias, quote and
-file, or alias, quote and field; pairing treats both sides alike, so B -> A mirrors A -> B.
+"""Two register sets' summaries (`{file name: summary}`) -> what changed. Pure. Entries
+match by ID; a citation removed and one added in one entry are a *move* when they agree on
+alias, quote and file, or alias, quote and field (symmetric: B -> A mirrors A -> B).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..model.diagnostic import Diagnostic
@@ -329,10 +327,4 @@ def _fields_from(data: dict[str, Any]) -> dict[str, Field]:
 
 
 def _problem_data(problem: Unreadable) -> dict[str, Any]:
-    return {
-        "side": problem.side,
-        "line": problem.line,
-        "col": problem.col,
-        "code": problem.code,
-        "message": problem.message,
-    }
+    return asdict(problem)

@@ -1,9 +1,6 @@
-"""The history cache: one JSON file under `.register/cache/`, keyed by blob ids.
-
-It holds the diff of each pair of blobs a commit changed a file between, and each register
-blob's state counts, so a rebuild reads only the blobs of commits it has not seen. A cache
-that does not read, or is not of `SHAPE`, is started afresh (`storage.jsoncache`); one
-that cannot be written costs the next build time, never the build.
+"""The history cache, one JSON file keyed by blob ids: the diff of each pair of blobs a
+commit changed a file between, and each register blob's state counts, so a rebuild reads
+only the blobs of commits it has not seen (`storage.jsoncache` reads and writes it).
 """
 
 from __future__ import annotations

@@ -1,14 +1,11 @@
-"""The registers' own repository: register sets at commits, and the folder's history.
-
-The I/O half of the history stage (through `sources.projectrepo`, over the one git runner
-to git); `snapshot` and `changes` are the pure half. Every file is summarised once per run
-by blob id, and the history's per-commit diffs are kept in a `HistoryCache`.
+"""The registers' own repository: register sets at commits, and the folder's history (the
+I/O half of the stage; every file summarised once per run by blob id, the per-commit
+diffs kept in a `HistoryCache`).
 """
 
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,7 +115,7 @@ class Project:
         """Every register file and sources.yaml as they are on disk, summarised."""
         found = {}
         for path in sorted(self.root.glob(f"*{REGISTER_SUFFIX}")):
-            if not is_register_name(path.name) or not _regular(path):
+            if not is_register_name(path.name) or not os.path.isfile(path):
                 continue
             try:
                 data = regular.read_bytes(path, regular.MAX_BYTES)
@@ -129,13 +126,6 @@ class Project:
             if summary is not None:
                 found[path.name] = summary
         return found
-
-
-def _regular(path: Path) -> bool:
-    try:
-        return stat.S_ISREG(path.stat().st_mode)
-    except OSError:
-        return False
 
 
 @dataclass
@@ -223,15 +213,10 @@ def read_history(root: Path, cache_file: Path | None) -> History:
 
 
 def _notices(cache_file: Path, dropped: str | None, unsaved: str | None) -> list[Diagnostic]:
-    """The notices that the history cache there was not used, or could not be written
-    (the history was read all the same)."""
+    """The notices that the history cache was not used, or not written (no data lost)."""
+    found = (("cache-dropped", dropped), ("cache-unwritable", unsaved))
     file = display_path(cache_file)
-    found = [
-        (code, line)
-        for code, line in (("cache-dropped", dropped), ("cache-unwritable", unsaved))
-        if line
-    ]
-    return [Diagnostic.notice(file, id="history", code=code, message=line) for code, line in found]
+    return [Diagnostic.notice(file, id="history", code=c, message=m) for c, m in found if m]
 
 
 def _walk(
@@ -258,7 +243,6 @@ def _walk(
             found = _counts(project, cache, name, new) if name != SOURCES_FILE else None
             if found is not None:
                 counts.setdefault(slug_of(name), []).append((commit, found))
-            if name != SOURCES_FILE and found is not None:
                 loaded[name] = new
     commits.reverse()
     return commits, counts
@@ -298,4 +282,3 @@ def _counts(project: Project, cache: HistoryCache, name: str, blob: str) -> dict
         summary = project.summary(name, blob) or {}
         cache.add_counts(blob, summary.get("counts"))
     return cache.counts[blob]
-

@@ -1,10 +1,7 @@
-"""Since when each entry has held its state ("done since 2026-10-02 at go-sdk 3d6450f").
-
-`first_commits` (pure) walks a `History` newest first: an entry's since commit is the
-newest that added it or changed its state; a commit where the file did not load interrupts
-nothing, as in `register diff`. `since_when` is the I/O around it: an entry whose state is
-not committed at HEAD, or whose start a shallow clone lacks, has no since; the pin is
-sources.yaml's at the since commit.
+"""Since when each entry has held its state ("done since 2026-10-02 at go-sdk 3d6450f"):
+the newest commit that added it or changed its state (`first_commits`, pure); none when its
+state is not committed at HEAD or a shallow clone lacks its start; the pin sources.yaml's
+at that commit.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
-"""One register file's text -> its summary: what `changes` compares, as plain JSON data.
-
-Pure and from the text alone, so a blob's summary can be cached under its id. Prose is
-kept as a digest with in-prose citations blanked: a `fix` or `bump` re-pointing one is a
-citation move, not a prose edit.
+"""One register file's text -> its summary, what `diffing` compares, as plain JSON data
+(pure, so cached by blob id). Prose is a digest with in-prose citations blanked: a `bump`
+re-pointing one is a citation move, not a prose edit.
 """
 
 from __future__ import annotations
@@ -138,12 +136,5 @@ def digest(text: str, cited: list[Citation]) -> str:
 def _citation(citation: Citation) -> list[Any]:
     """[slot, text, alias, path, start, end, quote]: the slot is the field holding it."""
     slot = ".".join(str(part) for part in citation.field[2:])
-    return [
-        slot,
-        citation.text,
-        citation.alias,
-        citation.path,
-        citation.start,
-        citation.end,
-        citation.quote,
-    ]
+    c = citation
+    return [slot, c.text, c.alias, c.path, c.start, c.end, c.quote]

@@ -1,8 +1,5 @@
-"""What the site and the reports say about a change, in words, and the history by entry.
-
-Pure: takes `Diff`s and a `History`'s commits, gives short phrases ("missing -> partial",
-"what changed", "2 citations moved") and each entry's last changes, newest first.
-"""
+"""What the site and the reports say about a change, in short phrases ("missing ->
+partial", "2 citations moved"), and each entry's last changes, newest first. Pure."""
 
 from __future__ import annotations
 

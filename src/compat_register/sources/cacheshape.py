@@ -1,10 +1,6 @@
-"""Whether a cached repository is one `register sync` made (`foreign` says why not): the
-files git writes into a bare repository it fetches into, a config of the tool's own keys,
-no link, nothing but plain files and folders.
-
-A pull request or a CI cache restore can plant hooks, a config naming a command, alternates
-or a link out of the project; such a repository is never read, and the next sync or bump
-removes it (a link itself, not its target) and fetches anew (`cache`).
+"""Whether a cached repository is one `register sync` made (`foreign` says why not): only
+the files git writes into a bare repository it fetches into, a config of the tool's own
+keys, no link or special file. A planted one is never read; the next sync fetches anew.
 """
 
 from __future__ import annotations

@@ -36,51 +36,49 @@ class CatFile:
         self._process: subprocess.Popen[bytes] | None = None
 
     def object(self, name: str) -> tuple[str, str, bytes] | None:
-        """(sha, type, data) of the object `name`, None if git says it is missing.
+        """(sha, type, data) of the object `name`, None if git says it is missing."""
+        return self._ask([name])[0]
 
-        git answers `<sha> <type> <size>` and the data, or `<name> missing`, or `<name>
-        ambiguous`.
-        """
+    def read_many(self, todo: list[tuple[str, str]], texts: Texts) -> None:
+        """Read each (full commit sha, path) into `texts`, a chunk of requests written at
+        once: a round trip per chunk, not per file. The names must be checked already."""
+        for first in range(0, len(todo), CHUNK):
+            chunk = todo[first : first + CHUNK]  # small enough to sit in the pipe whole
+            answers = self._ask([f"{sha}:{path}" for sha, path in chunk])
+            for key, found in zip(chunk, answers, strict=True):
+                texts[key] = text_of(found)
+
+    def _ask(self, names: list[str]) -> list[tuple[str, str, bytes] | None]:
+        """git's answer to each name, one line each: `<sha> <type> <size>` and the data,
+        `<name> missing`, or `<name> ambiguous`. An answer that cannot be trusted ends the
+        reader, so that the next request starts a new one."""
         reader = self._reader()
         assert reader.stdin is not None and reader.stdout is not None
         try:
-            reader.stdin.write(os.fsencode(name) + b"\n")
+            reader.stdin.write(b"".join(os.fsencode(name) + b"\n" for name in names))
             reader.stdin.flush()
-            header = reader.stdout.readline().split()
-            if header[-1:] == [b"missing"]:  # the name itself may hold spaces: look at the end
-                return None
-            if header[-1:] == [b"ambiguous"]:
-                raise GitSourceError(f"commit {name!r} is ambiguous in {self.root}")
-            if len(header) == 3 and header[2].isdigit():
-                size = int(header[2])
-                data = reader.stdout.read(size + 1)[:-1]  # and the newline after
-                if len(data) == size:
-                    return os.fsdecode(header[0]), os.fsdecode(header[1]), data
-                self.close()  # git stopped inside the object: it could not unpack it
-                raise DamagedRepository(f"{self.root} is damaged: git cannot unpack {name}")
+            return [self._answer(reader.stdout, name) for name in names]
         except OSError as exc:
             self.close()
             raise GitSourceError(f"git cannot read {self.root}: {exc}") from exc
-        self.close()  # the next request starts a new reader: one bad name ends no other
-        reply = b" ".join(header).decode(errors="replace") or "no answer"
-        raise GitSourceError(f"git cannot read {self.root}: cat-file said {reply!r}")
+        except GitSourceError:
+            self.close()
+            raise
 
-    def read_many(self, todo: list[tuple[str, str]], texts: Texts) -> None:
-        """Read each (full commit sha, path) into `texts`, the requests of each chunk
-        written at once: a round trip per chunk, not per file (what a busy machine makes
-        slow). The names must be checked already: one line each, no option."""
-        reader = self._reader()
-        assert reader.stdin is not None and reader.stdout is not None
-        try:
-            for first in range(0, len(todo), CHUNK):
-                chunk = todo[first : first + CHUNK]  # small enough to sit in the pipe whole
-                reader.stdin.write(b"".join(os.fsencode(f"{s}:{p}\n") for s, p in chunk))
-                reader.stdin.flush()
-                for key in chunk:
-                    texts[key] = text_of(_answer(reader.stdout))
-        except (OSError, ValueError, IndexError) as exc:
-            self.close()  # stopped inside an answer: the next request starts a new reader
-            raise GitSourceError(f"git cannot read {self.root}: {exc}") from exc
+    def _answer(self, stream: IO[bytes], name: str) -> tuple[str, str, bytes] | None:
+        header = stream.readline().split()
+        if header[-1:] == [b"missing"]:  # the name itself may hold spaces: look at the end
+            return None
+        if header[-1:] == [b"ambiguous"]:
+            raise GitSourceError(f"commit {name!r} is ambiguous in {self.root}")
+        if len(header) != 3 or not header[2].isdigit():
+            reply = b" ".join(header).decode(errors="replace") or "no answer"
+            raise GitSourceError(f"git cannot read {self.root}: cat-file said {reply!r}")
+        size = int(header[2])
+        data = stream.read(size + 1)[:-1]  # and the newline after
+        if len(data) != size:  # git stopped inside the object: it could not unpack it
+            raise DamagedRepository(f"{self.root} is damaged: git cannot unpack {name}")
+        return os.fsdecode(header[0]), os.fsdecode(header[1]), data
 
     def close(self) -> None:
         """End the reader (it has died, or its answers can no longer be trusted)."""
@@ -100,34 +98,20 @@ class CatFile:
 
 
 def end(process: subprocess.Popen[bytes]) -> None:
-    """Close a reader's pipes, so git ends, and wait for that. A git that died already
-    (it refused a name, or a pack is damaged) leaves a broken pipe: nothing to say to it."""
-    with contextlib.suppress(BrokenPipeError):
+    """Close a reader's pipes, so git ends, and wait for that (a git that died already
+    leaves a broken pipe: nothing to say to it)."""
+    with contextlib.suppress(BrokenPipeError), process:  # closes the rest and waits
         if process.stdin is not None:
             process.stdin.close()
-    with process:  # closes the rest and waits
-        pass
 
 
-def text_of(found: tuple[str, bytes] | None) -> FileText | str | None:
-    """What the cache holds for an object (type, data): its text, BINARY, or None."""
-    if found is None or found[0] != "blob":
+def text_of(found: tuple[str, str, bytes] | None) -> FileText | str | None:
+    """What the cache holds for an object (sha, type, data): its text, BINARY, or None."""
+    if found is None or found[1] != "blob":
         return None
-    if b"\0" in found[1][:8000]:
+    if b"\0" in found[2][:8000]:
         return BINARY
-    return FileText(_lines(found[1]))
-
-
-def _answer(stream: IO[bytes]) -> tuple[str, bytes] | None:
-    """(type, data) of the next answer of a `git cat-file --batch`, None for a missing one."""
-    header = stream.readline().split()
-    if header[-1:] == [b"missing"]:
-        return None
-    size = int(header[2])
-    data = stream.read(size + 1)[:-1]  # and the newline after
-    if len(data) != size:  # git stopped inside the object: it could not unpack it
-        raise ValueError(f"git stopped inside {header[0].decode()}")
-    return header[1].decode(), data
+    return FileText(_lines(found[2]))
 
 
 def _lines(data: bytes) -> list[str]:
@@ -136,6 +120,4 @@ def _lines(data: bytes) -> list[str]:
     lines = data.decode("utf-8", errors="replace").split("\n")
     if lines[-1] == "":
         lines.pop()
-    if b"\r" not in data:
-        return lines  # most files: no line to trim, so no pass over thousands of lines
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
+    return [line.removesuffix("\r") for line in lines]

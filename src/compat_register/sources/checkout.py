@@ -1,8 +1,8 @@
 """A git repository read at pinned commits, without touching any work tree (`Checkout`).
 
 Blobs come through one persistent `git cat-file --batch` (`catfile`); trees, diffs and
-logs through the runner (`sources.git`), with the options that keep the user's git config
-out of what `diffs` parses. Every failure is a `GitSourceError` holding one line.
+logs through the runner (`sources.git`). Every failure is a `GitSourceError` holding one
+line.
 """
 
 from __future__ import annotations
@@ -15,33 +15,20 @@ from pathlib import Path
 from ..checking.safety import check_commit, check_repo_path
 from . import git
 from .catfile import CatFile, Texts, text_of
-from .diffs import Hunk, parse_diff
 from .filetext import FileText
 from .git import GitSourceError
 from .inputs import FULL_SHA, check_rev, require, require_sha
 
-# Explicit prefixes, no colour/ext-diff/textconv: the user's git config must not change the
-# parse. --text: a `-diff` or `binary` attribute (a .gitattributes, core.attributesFile) would
-# otherwise turn a file's hunks into one "Binary files ... differ" line, read as no change.
-_DIFF_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "--text", "-M", "--unified=0")
-_DIFF_PREFIXES = ("--src-prefix=a/", "--dst-prefix=b/")
-
 
 class Checkout:
-    """A git repository (bare or not) from which blobs at pinned commits are read without
-    touching any work tree.
-
-    Reads go through one persistent `git cat-file --batch` process, so thousands of reads
-    cost one process start; each (commit, path) is read at most once, and kept (as a
-    `FileText`, the one cache of file texts in a run). Not thread-safe: use one Checkout
-    per thread.
-    """
+    """A git repository (bare or not) read at pinned commits through one `git cat-file
+    --batch`; each (commit, path) read at most once and kept as a `FileText` (the one cache
+    of file texts in a run). Not thread-safe: one Checkout per thread."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.git_dir = _git_dir(root)
         self._texts: Texts = {}
-        self._diffs: dict[tuple[str, str], dict[str, tuple[str | None, list[Hunk]]]] = {}
         self._reader = CatFile(self.git_dir, root)
 
     def resolve(self, commit: str) -> str | None:
@@ -57,12 +44,8 @@ class Checkout:
         return None
 
     def resolve_rev(self, rev: str) -> str | None:
-        """Full sha of the commit `rev` names: a hex prefix, a branch, a tag, `HEAD`, ...;
-        None when this repository has no such commit.
-
-        The name goes to git on the standard input of `cat-file --batch` (as `REV^{commit}`),
-        never on a command line, so no text of a user's can be read as an option.
-        """
+        """Full sha of the commit `rev` names (a hex prefix, a branch, a tag, `HEAD`), None
+        when there is none; asked on cat-file's standard input, never a command line."""
         require(check_rev(rev))
         if check_commit(rev) is None and (sha := self.resolve(rev)) is not None:
             return sha
@@ -70,10 +53,9 @@ class Checkout:
         return found[0] if found is not None else None
 
     def read_text(self, sha: str, path: str) -> list[str] | None:
-        """The lines of `path` at full commit sha `sha` (str, no line endings, decoded as
-        UTF-8 with errors='replace'), or None if the path does not exist there or is a tree.
-        Raises GitSourceError('... is a binary file') when the blob holds a NUL byte in its
-        first 8000 bytes (git's own test). The cached list itself: do not change it."""
+        """The lines of `path` at full commit sha `sha` (UTF-8, errors replaced), None when
+        it is no file there; GitSourceError for a binary file (a NUL in its first 8000
+        bytes, git's test). The cached list itself: do not change it."""
         text = self.file_text(sha, path)
         return None if text is None else text.lines
 
@@ -115,26 +97,9 @@ class Checkout:
         ]
         self._reader.read_many(todo, self._texts)
 
-    def changed_ranges(
-        self, old_sha: str, new_sha: str, path: str
-    ) -> tuple[str | None, list[Hunk]]:
-        """Follow `path` from commit `old_sha` to `new_sha`: (its new path, or None if it was
-        deleted; the hunks of `git diff -M --unified=0` for it). A path the diff does not
-        mention comes back unchanged with no hunks. One `git diff` per commit pair."""
-        require_sha(old_sha)
-        require_sha(new_sha)
-        require(check_repo_path(path))
-        if (old_sha, new_sha) not in self._diffs:
-            self._diffs[old_sha, new_sha] = parse_diff(self._diff(old_sha, new_sha))
-        new_path, hunks = self._diffs[old_sha, new_sha].get(path, (path, []))
-        return new_path, list(hunks)
-
     def run_git(self, *args: str) -> str:
-        """The output of `git ARGS` in this repository, decoded (errors replaced).
-
-        Callers pass options that keep colour, external diff and textconv off, so the user's
-        git config cannot change what `diffs` parses, and full shas only: no text of a
-        user's reaches git as an option."""
+        """The output of `git ARGS` in this repository, decoded (errors replaced); callers
+        pass full shas only, so no text of a user's reaches git as an option."""
         try:
             return git.text(self.git(*args))
         except GitSourceError as exc:
@@ -156,35 +121,20 @@ class Checkout:
         self.close()
 
     def _read(self, sha: str, path: str) -> FileText | str | None:
-        found = self._object(f"{sha}:{path}")
-        return text_of(None if found is None else (found[1], found[2]))
+        return text_of(self._object(f"{sha}:{path}"))
 
     def _object(self, name: str) -> tuple[str, str, bytes] | None:
-        """(sha, type, data) of the object `name`, None if git says it is missing (asked of
-        the one `git cat-file --batch` kept for the checkout's life)."""
+        """(sha, type, data) of the object `name`, None if git says it is missing."""
         return self._reader.object(name)
-
-    def _diff(self, old_sha: str, new_sha: str) -> str:
-        args = [*_DIFF_OPTIONS, *_DIFF_PREFIXES, old_sha, new_sha, "--"]
-        try:
-            return git.text(self.git("diff", *args))
-        except GitSourceError as exc:
-            raise GitSourceError(f"git diff failed in {self.root}: {exc}") from exc
 
 
 def _git_dir(root: Path) -> str:
     """The absolute git directory of the repository at `root`, a work tree or a bare
-    repository; raises GitSourceError when `root` is neither.
-
-    Seen on disk when it is plainly one (`_plain_git_dir`), else asked of git (`rev-parse
-    --absolute-git-dir`), told not to look above `root` and not to take a GIT_DIR from the
-    environment.
-    """
+    repository: seen on disk when it is plainly one, else asked of git, told not to look
+    above `root`; GitSourceError when `root` is neither."""
     plain = _plain_git_dir(root)
     if plain is not None:
         return plain
-    # Told not to look above the root (as `git -C root` would); the runner takes no
-    # repository from the environment: the checkout is the repository at its root, or none.
     ceiling = {"GIT_CEILING_DIRECTORIES": os.path.dirname(os.path.realpath(root))}
     try:
         out = git.run(["rev-parse", "--absolute-git-dir"], cwd=root, env=ceiling)
@@ -201,7 +151,7 @@ _HEAD = re.compile(rb"ref: refs/|[0-9a-f]{40}(?:[0-9a-f]{24})?\s*\Z")
 
 def _plain_git_dir(root: Path) -> str | None:
     """The git directory at `root` as `rev-parse --absolute-git-dir` finds it, looked at
-    without starting git (a process start costs a one-commit bump as much as its diff),
+    on disk (git itself finds a bare repository only when named, safe.bareRepository),
     in the plain cases only: `root/.git` a directory, or (no `.git` at all) `root` itself
     bare; holding `HEAD`, `objects/` and `refs/` as git requires, no `commondir` (a linked
     work tree's), and owned with `root` by this user (git refuses another's unless told).

@@ -1,9 +1,6 @@
-"""Ready-to-paste citations of lines at a source's pin (`register cite`).
-
-Pure: files come in through `read(path)`. A citation is written as a register writes it:
-unprefixed when the claims give the path back to this source, else `ALIAS:PATH`; a quote
-from the first cited line with text, collapsed and shortened; the whole a YAML scalar
-(`citations.quoting`).
+"""Ready-to-paste citations of lines at a source's pin (`register cite`), written as a
+register writes them: unprefixed when the claims allow, a short quote of the first line
+with text, the whole a YAML scalar. Pure: files come in through `read(path)`.
 """
 
 from __future__ import annotations

@@ -1,12 +1,14 @@
-"""git's output as data: `git diff -M --unified=0` -> each file's new path and hunks;
-`git log --raw` -> commits and the blobs they changed; `git log`/`git diff -M --raw` -> what
-each commit renamed, deleted and added (`Changes`); a raw tree -> its blobs. Pure.
+"""git's output as data: `git diff --unified=0` -> each file's new path, hunks and added
+lines; `git log --raw` -> commits and the blobs they changed; `git log`/`git diff -M --raw`
+-> what each commit renamed, deleted and added (`Changes`); a raw tree -> its blobs. Pure.
 """
 
 from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 Hunk = tuple[int, int, int, int]
 """A unified-diff hunk: (old_start, old_count, new_start, new_count). A side with count 0
@@ -15,37 +17,29 @@ starts at the line before the gap (0: before the first line)."""
 _HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
-def parse_diff(text: str) -> dict[str, tuple[str | None, list[Hunk]]]:
-    """Map each old path in a `git diff -M --unified=0` to (new path or None, hunks)."""
-    return {
-        old: (new, hunks) for old, new, hunks in map(_parse_file, _files(text)) if old is not None
-    }
-
-
-def parse_new_sides(text: str) -> dict[str, list[Hunk]]:
+def parse_files(text: str) -> dict[str, tuple[list[Hunk], dict[int, str]]]:
     """Map each new path in a `git diff --no-renames --unified=0` (added files too) to its
-    hunks; a deleted file has no new path and is left out."""
-    return {new: hunks for _, new, hunks in map(_parse_file, _files(text)) if new is not None}
-
-
-def parse_added(text: str) -> dict[str, tuple[list[Hunk], dict[int, str]]]:
-    """Map each new path in a `git diff --no-renames --unified=0` to its hunks and the text
-    of each line it added ({new line number: text})."""
-    found: dict[str, tuple[list[Hunk], dict[int, str]]] = {}
+    hunks and the text of each line it added ({new line number: text}); a deleted file
+    has no new path and is left out."""
+    found = {}
     for chunk in _files(text):
-        _, new, hunks = _parse_file(chunk)
-        if new is None or not hunks:
-            continue
+        header, *lines = chunk.split("\n")
+        new = _header_path(header)
+        hunks: list[Hunk] = []
         added: dict[int, str] = {}
         line = 0
-        for row in chunk.split("\n")[1:]:
+        for row in lines:
             match = _HUNK.match(row)
             if match:
-                line = int(match[3])
-            elif line and row.startswith("+"):
+                hunks.append(_hunk(match))
+                line = hunks[-1][2]
+            elif hunks and row.startswith("+"):  # inside hunks: '+++ x' is no header
                 added[line] = row[1:].removesuffix("\r")
                 line += 1
-        found[new] = (hunks, added)
+            elif not hunks and row.startswith("deleted file mode "):
+                new = None
+        if new is not None:
+            found[new] = (hunks, added)
     return found
 
 
@@ -74,29 +68,8 @@ def _hunk(match: re.Match[str]) -> Hunk:
     return (int(a), int(b or 1), int(c), int(d or 1))
 
 
-def _parse_file(text: str) -> tuple[str | None, str | None, list[Hunk]]:
-    header, *lines = text.split("\n")
-    old = new = _header_path(header)
-    hunks: list[Hunk] = []
-    for line in lines:
-        match = _HUNK.match(line)
-        if match:
-            hunks.append(_hunk(match))
-        elif hunks:
-            continue  # inside hunks: a removed line '--- x' is not a header
-        elif line.startswith("rename from "):
-            old = unquote_path(line[len("rename from ") :])
-        elif line.startswith("rename to "):
-            new = unquote_path(line[len("rename to ") :])
-        elif line.startswith("deleted file mode "):
-            new = None
-        elif line.startswith("new file mode "):
-            old = None
-    return old, new, hunks
-
-
 def _header_path(rest: str) -> str | None:
-    """The path of `a/P b/P`; None for a rename, whose header is split by `rename` lines."""
+    """The path of `a/P b/P` (--no-renames: both sides name one path)."""
     half = (len(rest) - 1) // 2
     a, b = rest[:half], rest[half + 1 :]
     if rest[half : half + 1] != " " or a.replace("a/", "b/", 1) != b:
@@ -123,40 +96,41 @@ _RAW = re.compile(r":\d+ \d+ ([0-9a-f]{40}) ([0-9a-f]{40}) ([A-Z])(\d*)\t([^\t]*
 """A `--raw` line: old blob, new blob, status, score, path, and a rename's new path."""
 
 
+@dataclass
 class LoggedCommit:
-    """One commit of a `git log --raw`: its sha, first parent, time and subject, and
-    (path, old blob id, new blob id) for every file it changed (`ZERO_SHA` on the side
-    where a file does not exist)."""
+    """One commit of a `git log --raw --no-renames`: its sha, first parent, time and
+    subject, and (path, old blob id, new blob id) for every file it changed (`ZERO_SHA` on
+    the side where a file does not exist)."""
 
-    __slots__ = ("sha", "parent", "time", "subject", "changes")
-
-    def __init__(
-        self,
-        sha: str,
-        parent: str | None,
-        time: int,
-        subject: str,
-        changes: list[tuple[str, str, str]],
-    ) -> None:
-        self.sha, self.parent, self.time, self.subject = sha, parent, time, subject
-        self.changes = changes
+    sha: str
+    parent: str | None
+    time: int
+    subject: str
+    changes: list[tuple[str, str, str]]
 
 
 def parse_log(text: str) -> list[LoggedCommit]:
     """The commits of `git log LOG_FORMAT --raw --no-abbrev` output, in its order."""
-    return [_logged(record) for record in text.split(_RECORD)[1:]]
+    found = []
+    for record in text.split(_RECORD)[1:]:
+        header, *lines = record.split("\n")
+        sha, parents, time, subject = header.split(_FIELD, 3)
+        changes = [(path, old, new) for old, new, _, _, path, _ in _raw(lines)]
+        found.append(LoggedCommit(sha, _first(parents), int(time), subject, changes))
+    return found
 
 
-def _logged(record: str) -> LoggedCommit:
-    header, *lines = record.split("\n")
-    sha, parents, time, subject = header.split(_FIELD, 3)
-    changes = []
+def _first(parents: str) -> str | None:
+    return parents.split()[0] if parents.split() else None
+
+
+def _raw(lines: list[str]) -> Iterator[tuple[str, str, str, str, str, str | None]]:
+    """(old blob, new blob, status, score, path, a rename's new path) of each `--raw` line."""
     for line in lines:
         raw = _RAW.match(line)
-        if raw:
-            changes.append((unquote_path(raw[5]), raw[1], raw[2]))  # --no-renames: one path
-    parent = parents.split()[0] if parents.split() else None
-    return LoggedCommit(sha, parent, int(time), subject, changes)
+        if raw is not None:
+            to = None if raw[6] is None else unquote_path(raw[6])
+            yield raw[1], raw[2], raw[3], raw[4], unquote_path(raw[5]), to
 
 
 def tree_blobs(data: bytes) -> dict[str, str]:
@@ -186,19 +160,18 @@ def listed_blobs(out: str) -> dict[str, str]:
     return found
 
 
+@dataclass
 class Changes:
     """What one commit did to files against its first parent (or one diff between two
     commits): renamed {old path: (new path, similarity %, old blob, new blob)}, deleted
     {path: old blob}, added {path: new blob}, modified paths."""
 
-    __slots__ = ("parent", "sha", "renamed", "deleted", "added", "modified")
-
-    def __init__(self, parent: str, sha: str) -> None:
-        self.parent, self.sha = parent, sha
-        self.renamed: dict[str, tuple[str, int, str, str]] = {}
-        self.deleted: dict[str, str] = {}
-        self.added: dict[str, str] = {}
-        self.modified: set[str] = set()
+    parent: str
+    sha: str
+    renamed: dict[str, tuple[str, int, str, str]] = field(default_factory=dict)
+    deleted: dict[str, str] = field(default_factory=dict)
+    added: dict[str, str] = field(default_factory=dict)
+    modified: set[str] = field(default_factory=set)
 
     def paths(self) -> set[str]:
         """Every path this step names: those it modified, added, deleted, and both sides of
@@ -210,14 +183,9 @@ class Changes:
 
     def read_raw(self, lines: list[str]) -> Changes:
         """Take in the `--raw -M --no-abbrev` lines of this commit (others are skipped)."""
-        for line in lines:
-            raw = _RAW.match(line)
-            if raw is None:
-                continue
-            old_blob, new_blob, status, score = raw[1], raw[2], raw[3], raw[4]
-            path = unquote_path(raw[5])
-            if status == "R" and raw[6] is not None:
-                self.renamed[path] = (unquote_path(raw[6]), int(score or 0), old_blob, new_blob)
+        for old_blob, new_blob, status, score, path, to in _raw(lines):
+            if status == "R" and to is not None:
+                self.renamed[path] = (to, int(score or 0), old_blob, new_blob)
             elif status == "D":
                 self.deleted[path] = old_blob
             elif status == "A":
@@ -240,5 +208,5 @@ def parse_changes_log(text: str) -> list[Changes]:
     for record in text.split(_RECORD)[1:]:
         header, *lines = record.split("\n")
         sha, _, parents = header.partition(_FIELD)
-        found.append(Changes((parents.split() or [""])[0], sha).read_raw(lines))
+        found.append(Changes(_first(parents) or "", sha).read_raw(lines))
     return found

@@ -1,13 +1,10 @@
 """The one git runner: every git process the tool starts, starts here, hardened.
 
-`run` returns a command's output, `start` a process read as it runs (`cat-file --batch`,
-`fetch`); a git that cannot start or fails is a `GitSourceError` holding git's own line.
-What a user wrote goes after `--`, on standard input or into a config value, never where
-git reads options. Hardened (`HARDENED`, `_SAFE`) because a repository read here may be a
-pull request's: no hook, fsmonitor, pager, signature program, unnamed bare repository,
-transport but https/ssh/file, system config or replace ref, and no repository, index or
-config taken from the caller's environment (`cache.py` rebuilds a cache whose config the
-tool did not write).
+`run` returns a command's output, `start` a process read as it runs; a git that cannot
+start or fails is a `GitSourceError` holding git's own line. What a user wrote never goes
+where git reads options. Hardened because a repository read here may be a pull request's:
+no hook, fsmonitor, pager, signature program, unnamed bare repository, transport but
+https/ssh/file, system config, replace ref, or repository of the caller's environment.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
-"""What a caller hands the git layer, checked before git sees it.
-
-`checking.safety` holds the checks `register check` shares (repository locations, commits,
-paths); these are the git layer's own: full shas, revision names, ref names, aliases. Each
-`check_` returns the problem in one line or None; `require` raises it.
+"""The git layer's own checks of what reaches git (full shas, revision and ref names,
+aliases; `checking.safety` has those `register check` shares): each `check_` returns the
+problem in one line or None; `require` raises it.
 """
 
 from __future__ import annotations

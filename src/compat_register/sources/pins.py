@@ -1,7 +1,4 @@
-"""Pinned sources on disk: finding each source's checkout, resolving its pin, syncing the cache.
-
-The I/O side of citations; `verify.py` judges what is read here.
-"""
+"""Pinned sources on disk: each source's checkout and resolved pin, and syncing the cache."""
 
 from __future__ import annotations
 
@@ -13,17 +10,17 @@ from typing import NamedTuple
 
 from ..checking.safety import check_commit, is_local_path
 from ..model.diagnostic import Diagnostic
+from ..model.positions import Where
 from ..model.registers import Source, Sources
 from ..storage.layout import Paths
 from ..storage.settings import Settings, source_variable
 from .checkout import Checkout
 from .filetext import FileText
 from .git import DamagedRepository, GitSourceError
-from .places import locate
 from .sourcecache import SourceCache
 
 
-class Pin(NamedTuple):  # not a dataclass: see `Synced` below
+class Pin(NamedTuple):
     """One source's checkout and resolved commit, or why there is none."""
 
     checkout: Checkout | None
@@ -167,8 +164,6 @@ def _no_checkout(source: Source) -> str:
     return f"no checkout to read ({how}set {variable} to a clone, or add path: to sources.yaml)"
 
 
-# A named tuple, not a dataclass: a dataclass's methods are compiled when its module is
-# imported, a cost every `register bump` pays before it starts (docs/pins.md, Speed).
 class Synced(NamedTuple):
     """A source `register sync` made readable at its pin."""
 
@@ -235,18 +230,9 @@ def _held_locally(
 def _chosen(sources: Sources, aliases: list[str], problems: list[Diagnostic]) -> list[Source]:
     for alias in aliases:
         if alias not in sources.sources:
-            known = ", ".join(sources.sources)
-            problems.append(
-                Diagnostic(
-                    file=sources.file,
-                    line=1,
-                    col=1,
-                    severity="error",
-                    id=alias,
-                    code="unknown-source",
-                    message=f"no source '{alias}' in sources.yaml (known: {known})",
-                )
-            )
+            message = f"no source '{alias}' in sources.yaml (known: {', '.join(sources.sources)})"
+            top = Where(sources.file, 1, 1)
+            problems.append(Diagnostic.at(top, id=alias, code="unknown-source", message=message))
     if aliases:
         return [sources.sources[a] for a in aliases if a in sources.sources]
     return [s for s in sources.sources.values() if s.repo]
@@ -271,17 +257,13 @@ def open_moved(
     settings: Settings,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[Checkout, str, str]:
-    """A checkout of `source` holding both its pinned commit and `rev`, and their full shas.
-
-    A local checkout (REGISTER_SOURCE_<ALIAS> or `path:`) is used as it is, and `rev`
-    defaults to its HEAD. Otherwise the cache is used: the pin is synced, and `rev` (a
-    commit, branch or tag; by default the tip of the remote's default branch) fetched.
-    """
+    """A checkout of `source` holding both its pinned commit and `rev`, and their full
+    shas: a local checkout as it is (`rev` by default its HEAD), else the cache, the pin
+    synced and `rev` fetched (by default the remote's default branch)."""
     cache = SourceCache(paths.cache)
-    path_key = str(paths.written(source.path)) if source.path else None
-    root = locate(source.alias, path_key, cache, settings)
-    if root is not None and root != cache.repo_dir(source.alias):
-        return _open_local(root, source, rev or "HEAD")
+    places = checkout_places(source, paths, cache, settings)
+    if places and places[0][1] != CACHE_PLACE:  # a local checkout, used as it is
+        return _open_local(places[0][0], source, rev or "HEAD")
     repo = _repo(source, paths)
     old = cache.sync(source.alias, repo, source.commit, progress)
     if rev is not None and check_commit(rev) is None:

@@ -55,17 +55,13 @@ class ProjectRepo(Checkout):
         found = self._object(blob_id)
         return found[2] if found is not None and found[1] == "blob" else None
 
-    def log(self, folder: str, since: str | None = None) -> list[LoggedCommit]:
+    def log(self, folder: str) -> list[LoggedCommit]:
         """The commits that changed files directly in `folder`, newest first, along first
-        parents (a merge is its change against the branch it was merged into); with
-        `since`, only those after that commit."""
-        span = [f"{since}..HEAD"] if since else ["HEAD"]
-        if since:
-            require_sha(since)
+        parents (a merge is its change against the branch it was merged into)."""
         options = ["--first-parent", "--diff-merges=first-parent", "--raw", "--no-abbrev"]
         options += ["--no-renames", "--no-color", LOG_FORMAT]
         try:
-            out = self.git("log", *options, *span, "--", folder or ".")
+            out = self.git("log", *options, "HEAD", "--", folder or ".")
         except GitSourceError as exc:
             raise GitSourceError(f"git log failed in {self.root}: {exc}") from exc
         return [c for c in parse_log(git.text(out)) if _in_folder(c, folder)]

@@ -1,11 +1,7 @@
-"""The cache of source repositories: `<root>/<alias>.git`, filled by `register sync` and
-`register bump` (`SourceCache`).
-
-Each is a real bare repository that can fetch more commits later. It appears only once it
-holds its commit, is rebuilt when git finds it damaged or when it is not as the tool made
-it (`cacheshape.foreign`: a pull request may have committed one, hooks and all), and two
-syncs at once (threads or processes) take turns under a lock. Every git process starts
-through the hardened runner; no link under the cache is followed, each is removed itself.
+"""The cache of source repositories, `<root>/<alias>.git`, filled by `register sync` and
+`bump`: real bare repositories, each appearing only once it holds its commit, rebuilt when
+damaged or not as the tool made it (`cacheshape`); syncs take turns under a lock, and no
+link under the cache is followed.
 """
 
 from __future__ import annotations
@@ -49,24 +45,16 @@ class SourceCache:
         return self.root / f"{alias}.git"
 
     def sync(self, alias: str, repo: str, commit: str, progress: Progress = None) -> str:
-        """Make the cache hold `commit` of `repo`; return its full sha.
-
-        A full sha is fetched alone (`--depth=1`) if the server allows; else all branches and
-        tags are. git's stderr lines (progress) go to `progress`. Safe to interrupt and to run
-        twice at once; a failure raises GitSourceError and leaves an existing repo as it was.
-        """
+        """Make the cache hold `commit` of `repo` (a full sha fetched alone if the server
+        allows, else all branches and tags); return its full sha. Safe to interrupt and to
+        run twice at once; git's progress lines go to `progress`."""
         require(check_repo_url(repo))
         require(check_commit(commit))
         return self._update(alias, lambda repo_dir: _fetch_into(repo_dir, repo, commit, progress))
 
     def fetch_ref(self, alias: str, repo: str, ref: str = "HEAD", progress: Progress = None) -> str:
-        """Fetch the commit `ref` names in `repo` into the cache; return its full sha.
-
-        `ref` is a branch or tag name, or `HEAD`: the tip of the remote's default branch
-        (what `register bump` moves to by default). Only that commit is fetched
-        (`--depth=1`): moving a pin needs the trees of two commits, not the history
-        between them. The same rules as `sync`: safe to interrupt and to run twice at once.
-        """
+        """Fetch the commit `ref` (a branch, a tag, or `HEAD`: the remote's default branch)
+        names in `repo`, alone (`--depth=1`), into the cache; return its full sha."""
         require(check_repo_url(repo))
         require(check_ref(ref))
         return self._update(alias, lambda repo_dir: _fetch_ref_into(repo_dir, repo, ref, progress))
@@ -146,10 +134,8 @@ def _build(final: Path, fetch: Callable[[Path], str]) -> str:
 
 
 def _remove_tree(path: Path, seconds: float = 5.0) -> None:
-    """Remove `path`, and again while something still writes into it: a process an
-    interrupted `git fetch` started (index-pack, writing the pack) can outlive it by a
-    moment, and a file it makes during one removal leaves the folder behind. A link or a
-    file is removed itself (rmtree never follows a link inside the folder either)."""
+    """Remove `path` (a link itself), and again while something still writes into it: the
+    index-pack of an interrupted `git fetch` can outlive it by a moment."""
     deadline = time.monotonic() + seconds
     while True:
         if os.path.islink(path) or (os.path.lexists(path) and not path.is_dir()):
@@ -161,8 +147,7 @@ def _remove_tree(path: Path, seconds: float = 5.0) -> None:
 
 
 def _fetch_into(repo_dir: Path, repo: str, commit: str, progress: Progress) -> str:
-    with Checkout(repo_dir) as checkout:
-        sha = checkout.resolve(commit)
+    sha = _resolved(repo_dir, commit)
     if sha is not None:
         return sha
     _set_origin(repo_dir, repo)
@@ -170,11 +155,18 @@ def _fetch_into(repo_dir: Path, repo: str, commit: str, progress: Progress) -> s
         _fetch(repo_dir, commit.lower(), progress)
     except GitSourceError as exc:
         raise GitSourceError(f"cannot fetch {commit} from {repo}: {exc}") from exc
+    return _kept(repo_dir, _resolved(repo_dir, commit), f"commit {commit} not found in {repo}")
+
+
+def _resolved(repo_dir: Path, commit: str) -> str | None:
     with Checkout(repo_dir) as checkout:
-        sha = checkout.resolve(commit)
+        return checkout.resolve(commit)
+
+
+def _kept(repo_dir: Path, sha: str | None, missing: str) -> str:
+    """`sha`, kept from garbage collection by a ref; GitSourceError(`missing`) for None."""
     if sha is None:
-        raise GitSourceError(f"commit {commit} not found in {repo}")
-    # A ref keeps the pinned commit from being garbage-collected.
+        raise GitSourceError(missing)
     _in_cache(repo_dir, "update-ref", f"refs/register/{sha}", sha)
     return sha
 
@@ -195,10 +187,7 @@ def _fetch_ref_into(repo_dir: Path, repo: str, ref: str, progress: Progress) -> 
         raise GitSourceError(f"cannot fetch {ref} from {repo}: {exc}") from exc
     with Checkout(repo_dir) as checkout:
         sha = checkout.resolve_rev(_TIP)
-    if sha is None:
-        raise GitSourceError(f"{ref} of {repo} is not a commit")
-    _in_cache(repo_dir, "update-ref", f"refs/register/{sha}", sha)  # kept from garbage collection
-    return sha
+    return _kept(repo_dir, sha, f"{ref} of {repo} is not a commit")
 
 
 def _fetch(repo_dir: Path, commit: str, progress: Progress) -> None:

@@ -1,8 +1,6 @@
-"""The history between two pins as git tells it: the first-parent commits and what each
-did to files, the hunks of the cited files in each, the hunks of a pair of blobs.
-
-`following.follow` walks these steps; each call is one `git` over the whole range.
-"""
+"""The history between two pins as git tells it, one `git` over the whole range per call:
+the first-parent commits and what each did to files, the hunks of the cited files in each,
+the hunks of a pair of blobs (`following.follow` walks these steps)."""
 
 from __future__ import annotations
 
@@ -15,20 +13,24 @@ from .diffs import (
     RECORD_FORMAT,
     Changes,
     Hunk,
-    parse_added,
     parse_changes_log,
+    parse_files,
     parse_hunks,
-    parse_new_sides,
     parse_patch_log,
 )
 from .git import GitSourceError
 
-# The parse must not depend on the user's config: no colour, external diff or textconv,
-# and --text so that a `-diff` attribute does not turn hunks into "Binary files differ".
-_PLAIN = ("--no-color", "--no-ext-diff", "--no-textconv", "--text")
+# The parse must not depend on the user's config: no colour, external diff or textconv, the
+# `a/` and `b/` prefixes whatever diff.noprefix says, and --text so that a `-diff` attribute
+# does not turn hunks into "Binary files differ".
+_PLAIN = (
+    *("--no-color", "--no-ext-diff", "--no-textconv", "--text"),
+    *("--src-prefix=a/", "--dst-prefix=b/"),
+)
 _FIRST_PARENT = ("--first-parent", "--diff-merges=first-parent")
 _MOST_COMMITS = 20_000
 """Beyond this many first-parent commits the range is followed as one diff."""
+_DIFF = ("diff", "--unified=0", "--no-renames", *_PLAIN)
 
 
 def first_parent_steps(checkout: Checkout, old: str, new: str) -> list[Changes] | None:
@@ -63,25 +65,20 @@ def step_hunks(
     wanted = sorted(p for p in paths if check_repo_path(p) is None)
     if not wanted or not steps:
         return {}
-    diff = ("--unified=0", "--no-renames", *_PLAIN)
     if not commits:
         return {
-            step.sha: _modified(
-                parse_new_sides(
-                    checkout.run_git("diff", *diff, step.parent, step.sha, "--", *wanted)
-                )
-            )
+            step.sha: _modified(checkout.run_git(*_DIFF, step.parent, step.sha, "--", *wanted))
             for step in steps
         }
     text = checkout.run_git(
-        "log", *_FIRST_PARENT, "--full-history", "-p", *diff, RECORD_FORMAT,
+        "log", *_FIRST_PARENT, "--full-history", "-p", *_DIFF[1:], RECORD_FORMAT,
         f"{steps[0].parent}..{steps[-1].sha}", "--", *wanted,
     )  # fmt: skip
-    return {sha: _modified(parse_new_sides(patch)) for sha, patch in parse_patch_log(text).items()}
+    return {sha: _modified(patch) for sha, patch in parse_patch_log(text).items()}
 
 
-def _modified(files: dict[str, list[Hunk]]) -> dict[str, list[Hunk]]:
-    return {path: hunks for path, hunks in files.items() if hunks}
+def _modified(diff: str) -> dict[str, list[Hunk]]:
+    return {path: hunks for path, (hunks, _) in parse_files(diff).items() if hunks}
 
 
 def pair_hunks(checkout: Checkout, old_blob: str, new_blob: str) -> list[Hunk]:
@@ -109,8 +106,8 @@ def written_lines(
 ) -> dict[str, tuple[list[Hunk], dict[int, str]]]:
     """{path: (hunks, {line: text})} of the lines `step` added to each file it added or
     modified (renames not paired), for looking up where deleted lines went: one `git diff`."""
-    diff = ("--unified=0", "--no-renames", *_PLAIN)
-    return parse_added(checkout.run_git("diff", *diff, step.parent, step.sha))
+    files = parse_files(checkout.run_git(*_DIFF, step.parent, step.sha))
+    return {path: found for path, found in files.items() if found[0]}
 
 
 def files_holding(checkout: Checkout, sha: str, text: str) -> list[str]:

@@ -1,9 +1,3 @@
-"""Storage: what the file system must guarantee to every stage above, and where a project
-keeps what.
-
-Takes paths and bytes; gives bounded reads of regular files only (`regular`), writes of
-several files that all happen or none does (`atomic`), a journal that finishes such a write
-after the process was killed (`journal`), one writer at a time per project (`lock`,
-`project`), JSON caches (`jsoncache`), and the project's file names and paths (`layout`:
-`Paths`). Imports nothing from the other stages. Each module's job: docs/architecture.md.
-"""
+"""Storage: what the file system must guarantee to every stage above. Takes paths and bytes;
+gives bounded reads, writes of several files all or none (even across a kill), one writer
+at a time, JSON caches, and where a project keeps what. Imports no other stage."""

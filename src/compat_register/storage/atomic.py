@@ -1,10 +1,7 @@
-"""Several files replaced so that all change or none does, even across a kill.
-
-Each new file is written and synced beside its target and each old one hard-linked as a
-backup before any target is renamed over; an error puts back what was replaced. With a
-journal, what a killed process left is finished by the next run (`journal`); without one
-(`register init`, the caches), the next write of the file sweeps a dead process's
-`.NAME.PID-TOKEN.tmp` and `.bak` files (`_sweep`).
+"""Several files replaced so that all change or none does, even across a kill: each new
+file written and synced beside its target, each old one kept as a backup, before any rename.
+With a journal, the next run finishes what a killed one left (`journal`); without one, the
+next write of a file sweeps a dead process's `.NAME.PID-TOKEN.tmp` and `.bak` files.
 """
 
 from __future__ import annotations
@@ -93,7 +90,7 @@ def _ended(pid: int) -> bool:
     except ProcessLookupError:
         return True
     except (OSError, OverflowError):
-        return False
+        pass
     return False
 
 
@@ -131,7 +128,6 @@ def _remove_leftovers(planned: list[Planned]) -> None:
         plan.new.unlink(missing_ok=True)
         if plan.old is not None:
             plan.old.unlink(missing_ok=True)
-
 
 
 def holds(path: Path, data: bytes) -> bool:

@@ -1,8 +1,5 @@
-"""The one exception base of compat-register, and storage's own error.
-
-Every exception class of the package derives from `RegisterError`: a problem a command
-reports as one line and ends on. It lives in the lowest stage so that every stage can
-derive from it; `cli` turns it into click's `Error:` line and exit code.
+"""The one exception base of compat-register (`RegisterError`, in the lowest stage so that
+every stage derives from it; `cli` makes it one `Error:` line), and storage's own errors.
 """
 
 from __future__ import annotations

@@ -1,15 +1,14 @@
 """The record of a multi-file write in progress, and what the next writer does with it.
 
-`atomic.write_all` moves it through three states, each one atomic rename: `prepared`
-(recovery removes the new files: wholly old), `committed` (recovery finishes the renames:
-wholly new), `rolling back` (recovery puts the backups back: wholly old). A journal may be
-planted (a commit into `.register/`, a CI cache), so it is trusted for nothing: its paths
-stay inside its places with no `..` or link, and recovery touches a file only when its
-bytes hash to what the journal recorded; any other file is left in place and named.
+States (each written by one atomic rename): `prepared` (recovery removes the new files),
+`committed` (it finishes the renames), `rolling back` (it puts the backups back). A journal
+may be planted, so its paths stay inside its places with no `..` or link, and recovery
+touches only a file whose bytes hash to what it recorded; any other is left and named.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -63,11 +62,8 @@ class Planned(NamedTuple):
 
     @property
     def old(self) -> Path | None:
-        return None if self.was is None else self.target.with_name(self.backup_name)
-
-    @property
-    def backup_name(self) -> str:
-        return f".{self.target.name}.{self.token}.bak"
+        backup = f".{self.target.name}.{self.token}.bak"
+        return None if self.was is None else self.target.with_name(backup)
 
 
 class JournalError(StorageError):
@@ -209,14 +205,11 @@ def _holds(path: Path, made: str) -> bool:
 
 
 def _sync_dir(folder: Path) -> None:
-    """Make a rename in `folder` durable (a directory's entries are synced on their own)."""
-    try:
+    """Make a rename in `folder` durable (a directory's entries are synced on their own);
+    some file systems cannot sync a directory: the rename stands."""
+    with contextlib.suppress(OSError):
         fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # some file systems cannot sync a directory: the rename stands
-        pass
-    finally:
-        os.close(fd)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

@@ -1,9 +1,6 @@
-"""A cache kept as one JSON file: used when it is the tool's own, whole, of this version,
-made by these makers and of its writer's shape; else made anew.
-
-Anyone may have written `.register/`: a file is read without following a link, data of
-another shape is dropped with an info notice (a rebuild, not a failed run), another
-version's or makers' is started afresh silently; `write` gives a message, never raises.
+"""A cache kept as one JSON file, used only when it is whole, read without following a
+link, of this version and makers (else started afresh silently) and of its writer's shape
+(else dropped with a notice); `write` gives a message, never raises.
 """
 
 from __future__ import annotations
@@ -19,9 +16,8 @@ from .regular import MAX_BYTES, read_bytes
 
 
 class Cached(NamedTuple):
-    """A cache file as read: its data when usable, else None; and `dropped`, a message
-    naming the file, when one was there but is not used (None when it is used, missing,
-    or of another version)."""
+    """A cache file's data when usable, else None; `dropped` says why a file that was
+    there is not used (None when used, missing, or of another version)."""
 
     data: dict[str, Any] | None
     dropped: str | None = None
@@ -57,10 +53,8 @@ def write(path: Path, data: dict[str, Any], what: str) -> str | None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_all([(path, text.encode("utf-8"))])
-    except OSError as err:
-        return f"cannot write {what} {path}: {err.strerror or err}"
-    except UnicodeError as err:  # a lone surrogate in a value: no UTF-8 for it
-        return f"cannot write {what} {path}: {err}"
+    except (OSError, UnicodeError) as err:  # UnicodeError: a lone surrogate in a value
+        return f"cannot write {what} {path}: {getattr(err, 'strerror', None) or err}"
     return None
 
 

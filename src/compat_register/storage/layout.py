@@ -1,10 +1,6 @@
-"""Where a project keeps what: the one home of its file names and of the cache layout.
-
-A project is a registers folder (sources.yaml, the register files, the review stamps'
-citations.lock) and, beside it, `.register/` (the writers' lock, the journal of a write in
-progress, the cache). `Paths` is made once, by `api`, from the registers folder and the
-settings; every stage below is handed it (or the one path it needs) and derives nothing
-from the registers folder itself. Pure: nothing here touches the file system.
+"""Where a project keeps what: the registers folder and, beside it, `.register/` (the
+writers' lock, the journal, the cache). `Paths` is made once, by `api`, and handed to every
+stage. Pure: nothing here touches the file system.
 """
 
 from __future__ import annotations
@@ -42,10 +38,8 @@ EXCERPT_CACHE = "excerpts"
 
 
 def is_register_file(name: str) -> bool:
-    """Whether a file directly in the registers folder, named `name`, is a register file.
-
-    Hidden files are none, such as an editor's lock `.#meta.yaml`; `.yml` files are none
-    either (`reading.folder` warns of them)."""
+    """Whether a file `name` of the registers folder is a register file: not hidden (an
+    editor's lock `.#meta.yaml`), not `.yml` (`reading.folder` warns of those)."""
     return name.endswith(REGISTER_SUFFIX) and not name.startswith(".") and name not in NOT_REGISTERS
 
 

@@ -1,10 +1,7 @@
-"""One writer at a time per project: an advisory lock (`flock`) on a file under `.register/`.
-
-Every command that writes the registers, the lock or the cache holds it for its whole run,
-reading included: `fix` must not read the pins while `bump` renames its files. The holder
-writes who it is into the file (pid, command, since when), so that a command kept waiting
-can say whom it waits for. The kernel drops the lock when its holder ends, however it ends:
-a killed writer never leaves the project locked.
+"""One writer at a time per project: a `flock` on a file under `.register/`, held for a
+writing command's whole run, reading included. The holder writes who it is into the file,
+so a command kept waiting says whom it waits for; the kernel drops the lock when its holder
+ends, however it ends.
 """
 
 from __future__ import annotations
@@ -91,11 +88,9 @@ def _acquire(
     deadline = time.monotonic() + wait
     told = False
     while True:
-        try:
+        with contextlib.suppress(BlockingIOError):
             fcntl.flock(fd, kind | fcntl.LOCK_NB)
             return
-        except BlockingIOError:
-            pass
         if on_wait is not None and not told:
             on_wait(f"waiting for {holder(path)} to finish")
             told = True
@@ -122,4 +117,3 @@ def holder(path: Path) -> str:
         return f"pid {int(data['pid'])} ({data['command']}) since {data['since']}"
     except (OSError, ValueError, KeyError, TypeError):
         return "an unknown process"
-

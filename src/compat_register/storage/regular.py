@@ -1,7 +1,5 @@
-"""Bounded reads of regular files: a device, a FIFO or a socket is refused, never read.
-
-git commits a link to `/dev/zero` as readily as a file, and opening a FIFO waits forever:
-so a file is opened without blocking, asked what it is, and at most `limit` bytes are read.
+"""Bounded reads of regular files: a device, a FIFO or a socket (git commits a link to
+`/dev/zero` as readily as a file) is refused, never read; a file is opened without blocking.
 """
 
 from __future__ import annotations

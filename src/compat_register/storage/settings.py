@@ -42,11 +42,6 @@ class Settings:
             {k: v for k, v in environ.items() if k.startswith(SOURCE_PREFIX) and v},
         )
 
-    def clone(self, alias: str) -> Path | None:
-        """The local clone `REGISTER_SOURCE_<ALIAS>` names for source `alias`, if set."""
-        named = self.clones.get(source_variable(alias))
-        return Path(named) if named else None
-
 
 def source_variable(alias: str) -> str:
     """The variable naming a local clone of source `alias`: `REGISTER_SOURCE_` and the

@@ -1,7 +1,5 @@
-"""Whether JSON read back from `.register/` has the shape its writer gives it.
-
-Anyone may have written that folder, so each reader states its shape as a JSON Schema and
-other data is dropped, never used; fastjsonschema compiles it once into a fast check.
+"""Whether JSON read back from `.register/` (anyone may have written it) has the shape its
+writer gives it: a JSON Schema per reader, compiled once by fastjsonschema.
 """
 
 from __future__ import annotations

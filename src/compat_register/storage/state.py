@@ -1,9 +1,7 @@
-"""The tool's own folder, `.register/`: whether this run may use it.
-
-A pull request can commit into it and a CI cache restore adds to it, so it is used only
-when it is a real folder (neither it nor `cache/` a link) and git tracks nothing in it.
-Otherwise nothing in it is read or written: a reading command says so once and runs
-without caches; a writing command stops before it changes anything.
+"""Whether this run may use the tool's own folder, `.register/`: only when it is a real
+folder (no link in it or its caches) and git tracks nothing in it, as a pull request or a
+CI cache may have written it. Else a reading command runs without caches, and a writing
+command stops before it changes anything.
 """
 
 from __future__ import annotations

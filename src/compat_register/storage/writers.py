@@ -1,8 +1,5 @@
 """A project's writers: one at a time, each finishing first what a killed one left; and
 what a reader is told of a write left unfinished (it finishes nothing itself).
-
-The lock and the journal sit in `.register/` beside the registers folder (`layout.Paths`),
-used only when this run may (`state`).
 """
 
 from __future__ import annotations
@@ -31,12 +28,9 @@ def writing(
     wait: float,
     tell: Callable[[str], None] | None = None,
 ) -> Iterator[journal.Journal]:
-    """Hold the project's writer lock while the block runs (waiting up to `wait` seconds
-    for another writer), having first finished any write a killed run left; yields the
-    journal the block's writes go through. `tell` hears whom it waits for, and each file the
-    finished write left in place. Raises `StorageError` (one line) when `.register/` may not
-    be used, `lock.Busy` when another writer holds it past the wait, `journal.JournalError`
-    when what it left cannot be read."""
+    """Hold the project's writer lock while the block runs (waiting up to `wait` seconds),
+    having first finished any write a killed run left; yields the journal the block writes
+    through. `tell` hears whom it waits for, and each file the finished write left."""
     state.claim(paths)
     record = journal_of(paths)
     with lock.hold(paths.writer_lock, command, wait, tell):
