@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import click
 import pytest
 import yaml
 
@@ -202,7 +203,8 @@ def test_hook_action_and_workflow_run_commands_that_exist() -> None:
     commands = [words for text in texts for words in register_commands(text)]
     assert len(commands) >= 6
     for words in commands:
-        command = main.commands[words[1]]
+        command = main.get_command(click.Context(main), words[1])
+        assert command is not None, words
         options = {opt for param in command.params for opt in param.opts}
         used = {word for word in words[2:] if word.startswith("--")}
         assert used <= options, words
