@@ -347,13 +347,35 @@ def test_an_unexpected_error_is_a_plugin_error(
     def broken(paths: object, **options: object) -> api.Verified:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(api.publishing, "verify_at", broken)  # build_site calls it there
+    monkeypatch.setattr("compat_register.api.publishing.verify_at", broken)  # build_site calls it
     monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
     site = make_site(tmp_path)
     config = load_config(str(site / "mkdocs.yml"), site_dir=str(site / "site"))
     with pytest.raises(Abort, match="BuildError"):
         mkdocs_build(config)
     assert "register plugin: RuntimeError: boom" in caplog.text
+
+
+def test_a_generated_file_it_cannot_write_is_a_plugin_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The plugin writes its files to its own folder: a full or read-only disk is one line
+    naming the file, not a traceback."""
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort
+
+    def full(path: Path, data: bytes) -> None:
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr("compat_register.api.publishing.write_changed", full)
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    site = make_site(tmp_path)
+    config = load_config(str(site / "mkdocs.yml"), site_dir=str(site / "site"))
+    with pytest.raises(Abort, match="BuildError"):
+        mkdocs_build(config)
+    assert "register plugin: OSError: [Errno 28] No space left on device: '" in caplog.text
+    assert "Traceback" not in caplog.text
 
 
 def test_repository_site_names_exactly_the_extensions_pages_are_written_for() -> None:

@@ -12,11 +12,14 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from commands import HANG_GUARD
 from compat_register.checking.safety import check_commit, check_repo_path, check_repo_url
 from compat_register.model.positions import Where
 from compat_register.model.registers import Source
-from compat_register.sources import git
+from compat_register.sources import catfile, git
 from compat_register.sources import sourcecache as caching
 from compat_register.sources.checkout import Checkout, _plain_git_dir
 from compat_register.sources.git import GitSourceError
@@ -362,6 +365,41 @@ def test_names_git_answers_missing_even_with_spaces(src: GitRepo) -> None:
         assert checkout.read_text(sha, "a b c.md") is None
         assert checkout.read_text(sha, "a b") is None
         assert checkout.resolve_rev("no such branch") is None
+
+
+def test_many_long_names_read_in_one_pass_never_stall(src: GitRepo) -> None:
+    """A chunk of names written before their answers are read fits whole in the pipe: past
+    it, git, blocked writing answers nobody reads yet, stopped reading names, and verify
+    waited forever (100 cited paths of 2,000 characters, or long paths of large files)."""
+    folder = "d" * 200 + "/" + "e" * 200 + "/" + "f" * 200 + "/" + "g" * 200
+    for n in range(100):
+        src.write(f"{folder}/{n}.md", f"{n}\n" * 20_000)
+    sha = src.commit()
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from compat_register.sources.checkout import Checkout\n"
+        f"sha, folder = {sha!r}, {folder!r}\n"
+        "found = [(sha, f'{folder}/{n}.md') for n in range(100)]\n"
+        "missing = [(sha, 'm' * 2_000 + f'/{n}.md') for n in range(100)]\n"
+        f"with Checkout(Path({str(src.root)!r})) as checkout:\n"
+        "    checkout.read_many(found + missing)\n"
+        "    assert checkout.read_text(*found[7]) == ['7'] * 20_000\n"
+        "    assert checkout.read_text(*missing[0]) is None\n"
+    )
+    # killed at the guard: before, cat-file and its reader waited for each other forever
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=HANG_GUARD)
+
+
+@given(st.lists(st.integers(1, 9_000), max_size=300))
+def test_a_chunk_of_names_fits_a_pipe_unless_it_is_one_name(lengths: list[int]) -> None:
+    names = ["n" * length for length in lengths]
+    chunks = list(catfile.chunks(names))
+    assert [name for chunk in chunks for name in chunk] == list(enumerate(names))
+    for chunk in chunks:
+        written = sum(len(name) + 1 for _, name in chunk)
+        assert len(chunk) <= catfile.CHUNK
+        assert written <= catfile.CHUNK_BYTES or len(chunk) == 1
 
 
 def test_reading_at_a_pin_never_imports_gitpython(src: GitRepo) -> None:

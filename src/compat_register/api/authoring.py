@@ -51,7 +51,6 @@ def init(
     missing), its site built with `engine` (`mkdocs`, or `zensical`: docs/publishing.md),
     and return the paths written. Refuses, writing nothing, when any of them exists, but
     for a run killed midway (`_interrupted`), which it completes."""
-
     day = today or datetime.date.today()
     texts = newproject.files(name or _project_name(folder), day, engine)
     existing = sorted(path for path in texts if (folder / path).exists())
@@ -167,7 +166,6 @@ def cite(root: Path, spec: str, settings: Settings = DEFAULTS) -> Cite:
     """`register cite [ALIAS:]PATH:LINE[-END]`: the citation of those lines at the pin,
     read from the source's checkout or the cache (never the network). Raises
     `cite.CiteError` with one line saying why not (and what to run)."""
-
     paths = project_paths(root, settings)
     sources = _cite_sources(paths)
     named = cites.target(spec, sources)
@@ -189,7 +187,6 @@ def cite_grep(
     line holding TEXT in the source's claimed files at its pin (at most `limit`; all are
     counted); TEXT's case must match unless `ignore_case`. For ALIAS, a claimed path (a
     file or folder, unprefixed as a citation writes it) searches there alone."""
-
     paths_of_project = project_paths(root, settings)
     sources = _cite_sources(paths_of_project)
     alias, place = cites.grep_target(alias, sources)
@@ -221,7 +218,6 @@ def _pinned(
     paths: Paths, sources: Sources, alias: str, settings: Settings
 ) -> Iterator[tuple[Checkout, str]]:
     """The checkout of `alias` and its pinned commit's full sha, closed afterwards."""
-
     checkouts = pins.Checkouts(paths, settings)
     try:
         pin = checkouts.pin(sources.sources[alias])
@@ -236,7 +232,6 @@ def _pinned(
 
 def _lines(checkout: Checkout, sha: str, path: str) -> list[str] | None:
     """A file's lines at `sha`, None when it is missing or binary."""
-
     try:
         return checkout.read_text(sha, path)
     except GitSourceError:  # a binary file holds no line to cite

@@ -59,7 +59,6 @@ def since_of(
     "pin"}` when the registers' history says since when it has held its state, else None.
     `commits`, the history already read (a site build's), spares reading it again; None
     when the registers are in no git repository (or git fails: the cells go undated)."""
-
     try:
         if commits is None:
             commits = repository.read_history(root, cache).commits

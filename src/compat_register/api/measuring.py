@@ -57,7 +57,6 @@ def coverage(
     `coverage:` names statement files. Their citations are verified (a stale one covers
     nothing); the other sources' are not read. Below `minimum` percent a revision is an
     error; without it, one with uncovered statements is a warning. Raises UnknownRevision."""
-
     paths = project_paths(root, settings)
     sources = folder.read_sources(paths, {}, [])
     declared = sources.revisions
@@ -87,7 +86,6 @@ def site_coverage(
     the sources naming statement files, judged by `outcomes` (verify's, of the same set);
     None when no source names any. Without outcomes (an offline build) nothing is read:
     a citation not verified could not say what it covers."""
-
     readers = run.statement_sources(registers)
     if not readers:
         return None

@@ -87,7 +87,6 @@ def sync(
     """`register sync`: fetch each source's pinned commit into the cache, but for a source
     whose local checkout already holds it. Reads sources.yaml alone (the register files
     play no part)."""
-
     paths = project_paths(root, settings)
     problems: list[Diagnostic] = []
     documents: dict[str, Document] = {}
@@ -126,7 +125,6 @@ def bump(
     the move cannot be made and `edit.EditError` when a file cannot be rewritten safely;
     in every failure nothing is written.
     """
-
     paths = project_paths(root, settings)
     with writer_at(paths, f"register bump {alias}", settings, on_wait) as journal:
         checked = check_at(paths, settings=settings)

@@ -16,7 +16,6 @@ DEFAULT_REGISTERS = finding.DEFAULT
 """The registers folder a command reads when nothing names one and no project is found."""
 
 
-
 def registers_folder(given: Path | None, settings: Settings = DEFAULTS) -> Path | None:
     """The registers folder a command reads: `given`, else `$REGISTER_DIR`, else the
     nearest project at or above the working directory (`reading.projectdir`); None if none."""

@@ -30,9 +30,7 @@ from .shell import command, echo, formats_option, settings
 )
 def matrix(registers_dir: Path, fmt: str, verify: bool, no_history: bool) -> None:
     """One row per concept (registers/concepts.yaml), one column per subject."""
-    result = api.matrix(
-        registers_dir, verify=verify, dated=not no_history, settings=settings()
-    )
+    result = api.matrix(registers_dir, verify=verify, dated=not no_history, settings=settings())
     for diagnostic in reporter.collapse_runs(result.diagnostics):
         echo(diagnostic.as_text(), err=True)
     data = result.data

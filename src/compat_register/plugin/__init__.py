@@ -91,6 +91,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
             return files
         try:
             site = api.build_site(root, self.options(config, files), api.Settings.read())
+            written = api.write_site(site, self.folder)  # a file it cannot write: one line
         except api.TemplateProblem as err:
             raise PluginError(f"register plugin: template {err}") from err
         except Exception as err:  # noqa: BLE001 - a traceback is no message for a site's author
@@ -98,7 +99,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         for level, line in api.site_log(site):
             getattr(log, level)(line)
         self.generated, self.unlisted = frozenset(site.pages), site.unlisted
-        for uri, path in api.write_site(site, self.folder).items():
+        for uri, path in written.items():
             shown = InclusionLevel.NOT_IN_NAV if uri in self.unlisted else InclusionLevel.UNDEFINED
             _add(files, File.generated(config, uri, abs_src_path=str(path), inclusion=shown))
         config.nav = site.nav_for(config.nav, self.config.nav_title)

@@ -1,7 +1,7 @@
 """Reading a registers folder: sources.yaml, each register file (read and checked for
 shape) and the review stamps' citations.lock (its text: `verifying.stamps` parses it).
 
-The one module that reads the registers folder; `build` makes the typed models. Which
+The one module that reads the registers folder; `registerfile` makes the typed models. Which
 files are registers, and every path, come from `storage.layout`.
 """
 

@@ -1,6 +1,6 @@
 """Prose -> its segments, once: code, links, in-prose citations, references and patterns.
 
-Every prose field is parsed here when its register is built (`build`), and nowhere again:
+Every prose field is parsed here when its register is built (`registerfile`), and nowhere again:
 the in-prose citations are made of its citation segments, `checking.references` resolves
 its reference and range segments, and the site renders the segments. What is code and
 what is otherwise not prose is `citations.nonprose`'s (a model of Python-Markdown's reading,

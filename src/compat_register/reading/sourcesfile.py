@@ -1,6 +1,6 @@
 """sources.yaml's loaded, schema-checked document -> the typed `Sources`.
 
-Tolerant as `build` is: a field with a schema error is read as empty (already reported).
+Tolerant as `registerfile` is: a field with a schema error is read as empty (already reported).
 """
 
 from __future__ import annotations

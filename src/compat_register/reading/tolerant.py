@@ -1,6 +1,6 @@
 """A loaded value read as the type its field should hold, else as empty.
 
-Building is tolerant (`build`): the schema has already reported a field of the wrong type,
+Building is tolerant (`registerfile`): the schema has already reported a field of the wrong type,
 so reading it as empty lets one run report every problem in every file instead of stopping
 at the first. Pure.
 """

@@ -4,7 +4,7 @@ Nothing here writes a file: `site.build` gathers the pages into the site, which 
 plugin hands to MkDocs and `register render` writes to a folder. Templates (Jinja2, through
 `jinja`) hold the shape of a page; `formatter.PageFormatter` holds the formatting they call,
 so a site's own templates reuse it; `escaping` says why every value they print is safe;
-`layout` says where each page goes; `pagemeta` what its front matter says.
+`urls` says where each page goes; `pagemeta` what its front matter says.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
-from collections.abc import MutableMapping
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import IO
 
@@ -20,8 +20,12 @@ BINARY = "binary"
 """What the cache holds for a blob with a NUL byte in its first 8000 bytes (git's test)."""
 
 CHUNK = 100
-"""Requests `CatFile.read_many` writes before reading their answers (well inside a pipe's
-buffer)."""
+"""Most requests `CatFile.read_many` writes before reading their answers."""
+
+CHUNK_BYTES = 8192
+"""Most bytes of requests written before reading their answers, unless one request alone:
+they fit whole in any pipe's buffer (64 KiB on Linux, 16 KiB on macOS). Past it, git,
+blocked writing answers nobody reads yet, would stop reading the names we still write."""
 
 Texts = MutableMapping[tuple[str, str], FileText | str | None]
 """A checkout's cache: (full commit sha, path) -> the file's text, `BINARY`, or None."""
@@ -42,11 +46,10 @@ class CatFile:
     def read_many(self, todo: list[tuple[str, str]], texts: Texts) -> None:
         """Read each (full commit sha, path) into `texts`, a chunk of requests written at
         once: a round trip per chunk, not per file. The names must be checked already."""
-        for first in range(0, len(todo), CHUNK):
-            chunk = todo[first : first + CHUNK]  # small enough to sit in the pipe whole
-            answers = self._ask([f"{sha}:{path}" for sha, path in chunk])
-            for key, found in zip(chunk, answers, strict=True):
-                texts[key] = text_of(found)
+        for chunk in chunks([f"{sha}:{path}" for sha, path in todo]):
+            answers = self._ask([name for _, name in chunk])
+            for (n, _), found in zip(chunk, answers, strict=True):
+                texts[todo[n]] = text_of(found)
 
     def _ask(self, names: list[str]) -> list[tuple[str, str, bytes] | None]:
         """git's answer to each name, one line each: `<sha> <type> <size>` and the data,
@@ -95,6 +98,22 @@ class CatFile:
                 git_dir=self.git_dir,
             )
         return self._process
+
+
+def chunks(names: list[str]) -> Iterator[list[tuple[int, str]]]:
+    """The names, numbered, in chunks of at most `CHUNK` names and `CHUNK_BYTES` bytes as
+    written (a name longer than that alone: git answers it once it has read all of it)."""
+    chunk: list[tuple[int, str]] = []
+    size = 0
+    for n, name in enumerate(names):
+        written = len(os.fsencode(name)) + 1
+        if chunk and (len(chunk) == CHUNK or size + written > CHUNK_BYTES):
+            yield chunk
+            chunk, size = [], 0
+        chunk.append((n, name))
+        size += written
+    if chunk:
+        yield chunk
 
 
 def end(process: subprocess.Popen[bytes]) -> None:

@@ -4,5 +4,5 @@ Takes the text of each file of a revision (Markdown, MDX, TypeScript schemas) an
 each sentence holding an RFC 2119 / 8174 keyword in capitals, with its lines, keyword,
 text and heading (`extract`, through `markdown`, `typescript`, `sentences`); tells each
 statement new, changed or the same across revisions (`revisions`), reads a changelog into
-items (`changelog`), and keeps what a blob holds by its id (`cache`).
+items (`changelog`), and keeps what a blob holds by its id (`statementcache`).
 """
