@@ -282,6 +282,20 @@ def test_render_refuses_prose_whose_escaping_failed(
     assert "nothing written" in done.output and not (tmp_path / "out").exists()
 
 
+def test_every_page_render_writes_of_hostile_registers_is_clean_whole(
+    tmp_path: Path, run_line: RunLine
+) -> None:
+    """What lets render read only the prose: our templates escape every other value they
+    print. Held on the hostile registers (payloads in keys, IDs, titles, revisions, links):
+    every page it writes, converted whole as render once checked it, holds nothing the
+    sanitizer removes."""
+    render_offline(tmp_path / "out", run_line)
+    pages = sorted((tmp_path / "out").rglob("*.md"))
+    assert pages
+    for page in pages:
+        assert sanitize.unexpected(sanitize.to_html(page.read_text("utf-8"))) == [], page
+
+
 def test_render_reads_the_prose_not_the_pages_our_templates_write(
     tmp_path: Path, run_line: RunLine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
