@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -38,11 +39,19 @@ def token_at(doc: Document, path: Path_, token: str, occurrence: int = 0) -> tup
     return mark.line, mark.col
 
 
+def refused(read: Callable[[], object]) -> tuple[int, int, str, str] | None:
+    """Where and why `read` raised its `LoadError`; None when it raised none."""
+    try:
+        read()
+    except LoadError as err:
+        return err.mark.line, err.mark.col, err.code, err.message
+    return None
+
+
 def error_of(text: str) -> tuple[int, int, str, str]:
-    with pytest.raises(LoadError) as info:
-        parse(text)
-    err = info.value
-    return err.mark.line, err.mark.col, err.code, err.message
+    found = refused(lambda: parse(text))
+    assert found is not None, f"no LoadError for {text!r}"
+    return found
 
 
 # --- positions ----------------------------------------------------------------------------
@@ -460,22 +469,14 @@ def _nested(blocks: str, flows: str) -> str:
 
 
 def refusal(text: str) -> tuple[int, int, str, str] | None:
-    try:
-        parse(text)
-    except LoadError as err:
-        return err.mark.line, err.mark.col, err.code, err.message
-    return None
+    return refused(lambda: parse(text))
 
 
 NESTINGS = st.tuples(st.text("ms", max_size=walker.MAX_DEPTH + 3), st.text("fg", max_size=8))
 
 
 def flat_refusal(text: str) -> tuple[int, int, str, str] | None:
-    try:
-        walker.Walker(Document("t.yaml", text, None), INTS).refuse_deep_nesting()
-    except LoadError as err:
-        return err.mark.line, err.mark.col, err.code, err.message
-    return None
+    return refused(walker.Walker(Document("t.yaml", text, None), INTS).refuse_deep_nesting)
 
 
 @given(NESTINGS)
