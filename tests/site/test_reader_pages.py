@@ -15,7 +15,7 @@ from compat_register.reporting import export
 from compat_register.site import chart
 from compat_register.site import renderer as render
 from compat_register.site import urls as layout
-from compat_register.site.editing import edit_base, edit_link
+from compat_register.site.urls import edit_base, edit_link
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = REPO / "tests" / "golden" / "basic" / "registers"

@@ -13,7 +13,7 @@ from ..history.repository import Compared, History, HistoryError, NoRepository
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.results import Result
 from ..reporting import report
-from ..site import build, editing, extensions, sanitize
+from ..site import build, extensions, sanitize, urls
 from ..site.jinja import PACKAGED_TEMPLATES
 from ..site.plain import plain_page
 from ..site.values import Site, SiteOptions
@@ -116,7 +116,7 @@ def site_edit_url(
         folder = registers.resolve().relative_to(top.resolve()).as_posix()
     except ValueError:
         return None  # outside mkdocs.yml's folder: where it sits in the repository is unknown
-    return editing.edit_base(repo_url, edit_uri, docs, folder)
+    return urls.edit_base(repo_url, edit_uri, docs, folder)
 
 
 def write_site(site: Site, folder: Path) -> dict[str, Path]:

@@ -32,7 +32,6 @@ from ..views import priorities as prio
 from ..views import revisionmatrix as revs
 from . import chart, matrixcells
 from .changes import ChangesView
-from .editing import edit_link
 from .escaping import Trusted, front_matter, yaml_lines
 from .excerptmodel import ExcerptFile
 from .formatter import CELL_WORDS, PageFormatter
@@ -40,7 +39,7 @@ from .health import STALE, outcome_groups, register_health
 from .jinja import environment, render_template
 from .markdown import Linker, escape_inline, link_destination, safe_url
 from .pagemeta import page_meta, title_meta
-from .urls import Layout, relative
+from .urls import Layout, edit_link, relative
 
 if TYPE_CHECKING:
     from ..conformance.measurements import Measurements

@@ -1,6 +1,6 @@
-"""The site's URL scheme: where each generated page and file goes (relative to the docs
-dir or `register render --out DIR`), links between them, and a register page that would
-be one of the site's own (`page_clashes`). Pure.
+"""The site's URLs: where each generated page and file goes (relative to the docs dir or
+`register render --out DIR`), links between them, a register page that would be one of
+the site's own (`page_clashes`), and where a register file is edited. Pure.
 """
 
 from __future__ import annotations
@@ -9,9 +9,11 @@ import posixpath
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from urllib.parse import quote, urljoin
 
 from ..model.diagnostic import Diagnostic
-from ..model.registers import RegisterSet
+from ..model.registers import Entry, Register, RegisterSet
+from .markdown import escape_inline, link_destination, safe_url
 
 ASSET_DIR = "assets/compat-register"
 """Where the pages' stylesheet and script go (`register.css`, `register.js`)."""
@@ -28,15 +30,12 @@ class Layout:
     legend: str | None = None
     """A page explaining the fields, linked from every register page's header."""
     changes: str = "registers/changes.md"
-    """The Changes page (the registers' git history), made when a history is given."""
     revisions: str = "registers/revisions"
     """Folder of the revision pages: `index.md` the matrix, `2025-11-25.md` one revision."""
     priorities: str = "registers/priorities.md"
-    """The open entries by value and effort."""
     download: str | None = "registers/registers.json"
     """The register set as JSON (`register export`'s), linked from the overview; None: none."""
     concept_matrix: str = "registers/matrix.md"
-    """The Matrix page: concepts by subject, made when registers/concepts.yaml exists."""
     coverage: str = "registers/coverage"
     """Folder of the Coverage pages: `index.md` every revision, `2025-11-25.md` one."""
 
@@ -48,8 +47,7 @@ class Layout:
         return posixpath.join(posixpath.splitext(self.health)[0], f"{slug}.md")
 
     def excerpts_of(self, slug: str) -> str:
-        """The excerpt file beside a register's page: `registers/meta/excerpts.html`, in the
-        folder a directory URL gives the page (`registers/meta/`)."""
+        """`registers/meta/excerpts.html`: in the folder of the page's directory URL."""
         return posixpath.join(self.pages, slug, "excerpts.html")
 
     @property
@@ -57,7 +55,6 @@ class Layout:
         return posixpath.join(self.revisions, "index.md")
 
     def revision_page(self, name: str) -> str:
-        """`registers/revisions/2025-11-25.md`; a name that is no file name made into one."""
         return posixpath.join(self.revisions, _page_name(name))
 
     @property
@@ -65,7 +62,6 @@ class Layout:
         return posixpath.join(self.coverage, "index.md")
 
     def coverage_page(self, name: str) -> str:
-        """`registers/coverage/2025-11-25.md`: the revision's statements and their states."""
         return posixpath.join(self.coverage, _page_name(name))
 
 
@@ -108,3 +104,34 @@ def served_url(page: str) -> str:
     """Where MkDocs serves a page (directory URLs): `a/b.md` and `a/b/index.md` are `a/b/`."""
     stem = posixpath.splitext(page)[0]
     return stem[: -len("index")] if stem == "index" or stem.endswith("/index") else stem + "/"
+
+
+def edit_base(repo_url: str | None, edit_uri: str | None, docs: str, registers: str) -> str | None:
+    """The URL the registers folder's files are edited at, from mkdocs.yml's `repo_url` and
+    `edit_uri` (where the docs folder's pages are); `docs` and `registers` are relative to
+    mkdocs.yml. None when `edit_uri` does not end with the docs folder: it cannot be told."""
+    if not edit_uri or not (repo_url or "://" in edit_uri):
+        return None
+    pages = urljoin((repo_url or "").rstrip("/") + "/", edit_uri)
+    docs_path = posixpath.normpath(docs.replace("\\", "/")).strip("/")
+    registers_path = posixpath.normpath(registers.replace("\\", "/")).strip("/")
+    if docs_path.startswith("..") or registers_path.startswith(".."):
+        return None  # a folder outside mkdocs.yml's: its place in the repository is unknown
+    head = pages.rstrip("/")
+    if docs_path not in ("", ".") and not head.endswith("/" + docs_path):
+        return None
+    root = head[: len(head) - len(docs_path)] if docs_path not in ("", ".") else head + "/"
+    base = f"{root}{quote(registers_path)}/" if registers_path not in ("", ".") else root
+    return base if safe_url(base) else None
+
+
+def edit_link(edit_url: str | None, register: Register, entry: Entry) -> str:
+    """`[Edit META-07 at meta.yaml:42](…/meta.yaml#L42){ .reg-edit }`, or ''."""
+    if not edit_url:
+        return ""
+    name = posixpath.basename(register.file.replace("\\", "/"))
+    url = f"{edit_url.rstrip('/')}/{quote(name)}#L{entry.where.line}"
+    if not safe_url(url):
+        return ""
+    label = escape_inline(f"Edit {entry.id} at {name}:{entry.where.line}")
+    return f"[{label}]({link_destination(url)}){{ .reg-edit }}"
