@@ -22,7 +22,7 @@ from pathlib import Path
 from compat_register.model.codes import CODES
 from compat_register.model.diagnostic import Diagnostic
 from compat_register.reporting import report
-from compat_register.site.levels import site_level
+from compat_register.site.values import site_level
 from compat_register.verifying.outcome import OUTCOMES, Outcome
 
 PACKAGE = Path(__file__).parent.parent / "src" / "compat_register"

@@ -1,9 +1,11 @@
-"""The templates' side of rendering: the Jinja2 environment (a site's templates first), the
-packaged templates and assets, and a template's failure as one located `TemplateProblem`.
+"""The Jinja2 environment (a site's templates first) and its escaping policy: what a
+formatter returns is safe Markdown (`Markup`), any other printed value is escaped as
+Markdown text (`escape_value`); a template's failure is one located `TemplateProblem`.
 """
 
 from __future__ import annotations
 
+import html
 import re
 import traceback
 from functools import lru_cache
@@ -11,9 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import yaml
+from markupsafe import Markup
 
-from .escaping import Trusted, escape_value
+from ..model.registers import Register
 from .formatter import PageFormatter
+from .markdown import escape_inline
 from .values import TemplateProblem
 
 PACKAGED_TEMPLATES = Path(__file__).parent / "templates"
@@ -22,11 +27,16 @@ PACKAGED_TEMPLATES = Path(__file__).parent / "templates"
 ASSETS = ("register.css", "register.js")
 """Files under `templates/assets/` that the pages need (badges, overview sorting)."""
 
+REGISTER_BOOST = 4
+"""A register page's weight in material's search: above the manual and the overview (0.5)."""
+
+_HTML_SPECIALS = re.compile(r"[<>&\"']")
+
 
 @lru_cache(maxsize=8)
 def environment(templates: Path | None = None) -> jinja2.Environment:
-    """Jinja2 for Markdown, a site's templates first: every printed value passes through
-    `escape_value` (HTML autoescape would be the wrong escape for Markdown)."""
+    """Jinja2 for Markdown, a site's templates first (HTML autoescape would be the wrong
+    escape for Markdown: `finalize` escapes instead)."""
     loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(str(PACKAGED_TEMPLATES))]
     if templates is not None:
         loaders.insert(0, jinja2.FileSystemLoader(str(templates)))
@@ -55,8 +65,8 @@ def render_template(env: jinja2.Environment, name: str, fmt: PageFormatter, **co
 
 
 def _template_frame(err: Exception, name: str) -> tuple[str, int | None]:
-    """The innermost template line in `err`'s traceback (Jinja2 rewrites its frames so
-    they name the template file), or the template's name alone."""
+    """The innermost template line in `err`'s traceback (Jinja2 names the template file in
+    its frames), or the template's name alone."""
     found: tuple[str, int | None] = (name, None)
     for frame, line in traceback.walk_tb(err.__traceback__):
         if "__jinja_exception__" in frame.f_globals:
@@ -70,3 +80,53 @@ def asset(name: str, templates: Path | None = None) -> str:
         if folder is not None and (folder / "assets" / name).is_file():
             return (folder / "assets" / name).read_text(encoding="utf-8")
     raise FileNotFoundError(name)
+
+
+class Trusted:
+    """A formatter as a template sees it (`fmt`, `view`): what its methods return is safe."""
+
+    def __init__(self, target: Any) -> None:
+        self._target = target
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._target, name)
+        if not callable(value):
+            return value
+        return lambda *args, **kwargs: _trusted(value(*args, **kwargs))
+
+
+def _trusted(value: Any) -> Any:
+    """`value` marked safe Markdown: a string, or each string of a list."""
+    if isinstance(value, str):
+        return Markup(value)
+    if isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
+        return [Markup(item) for item in value]
+    return value
+
+
+def escape_value(value: Any) -> str:
+    """The environment's `finalize`: a value not marked safe, as Markdown showing its text."""
+    if isinstance(value, Markup):
+        return str(value)
+    text = str(value)
+    return text if not text.strip() else escape_inline(text)
+
+
+def front_matter(register: Register) -> str:
+    """A register page's front matter block: its search boost, its tags and its title,
+    HTML-escaped, as themes print both as they are (MkDocs does not autoescape)."""
+    meta: dict[str, Any] = {"search": {"boost": REGISTER_BOOST}, **title_meta(register.title)}
+    if register.tags:
+        meta["tags"] = [html.escape(tag) for tag in register.tags]
+    return Markup("---\n" + yaml_lines(meta) + "---\n")
+
+
+def title_meta(title: str) -> dict[str, str]:
+    """`{"title": ...}`, HTML-escaped, when a title holds HTML's special characters (else
+    none: MkDocs takes the first heading's text, which material's `striptags` unescapes)."""
+    return {"title": html.escape(title)} if _HTML_SPECIALS.search(title) else {}
+
+
+def yaml_lines(meta: dict[str, Any]) -> str:
+    """`meta` as lines of YAML front matter (none when it is empty)."""
+    return yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) if meta else ""

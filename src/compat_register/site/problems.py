@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Register, RegisterSet
-from .levels import site_level
 from .markdown import code_span, escape_inline, url_path
 from .urls import Layout, relative
+from .values import site_level
 
 
 def failure_pages(

@@ -32,13 +32,11 @@ from ..views import priorities as prio
 from ..views import revisionmatrix as revs
 from . import chart, matrixcells
 from .changes import ChangesView
-from .escaping import Trusted, front_matter, yaml_lines
 from .excerptmodel import ExcerptFile
 from .formatter import CELL_WORDS, PageFormatter
 from .health import STALE, outcome_groups, register_health
-from .jinja import environment, render_template
+from .jinja import Trusted, environment, front_matter, render_template, title_meta, yaml_lines
 from .markdown import Linker, escape_inline, link_destination, safe_url
-from .pagemeta import page_meta, title_meta
 from .urls import Layout, edit_link, relative
 
 if TYPE_CHECKING:
@@ -217,7 +215,7 @@ class Renderer:
             else "",
             counts=prio.state_counts(register),
             edit_link=lambda entry: Markup(edit_link(self.edit_url, register, entry)),
-            front_matter=front_matter(page_meta(register)),
+            front_matter=front_matter(register),
             checks_of=lambda entry: (
                 self.conformance.checks_of(entry.id) if self.conformance else []
             ),

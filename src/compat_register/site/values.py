@@ -1,6 +1,5 @@
-"""What a site build is asked for (`SiteOptions`) and what it gives (`Site`), as values.
-
-Light on purpose (no Jinja2, no Markdown): `api` imports it for every command.
+"""What a site build is asked for (`SiteOptions`) and gives (`Site`), and the level it logs
+each diagnostic at. Light on purpose (no Jinja2, no Markdown): `api` imports it always.
 """
 
 from __future__ import annotations
@@ -10,10 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..model.codes import CODES, Level
 from ..model.diagnostic import Diagnostic
 from ..model.results import Result
 from ..storage.errors import RegisterError
-from .levels import run_notice, site_level
 from .urls import Layout
 
 
@@ -22,12 +21,10 @@ class SiteOptions:
     """How a site is built: the plugin's options in mkdocs.yml, `register render`'s flags."""
 
     layout: Layout = field(default_factory=Layout)
-    """Where each page goes (the plugin's `pages`, `overview`, `health`, ... options)."""
     templates: Path | None = None
     """A folder of Jinja2 templates overriding the packaged ones, file by file."""
     verify: bool = True
-    """Read the sources' checkouts, when present, to verify citations and show excerpts;
-    `False` reads none (`register render --offline`): every citation shown unverified."""
+    """Read the sources' checkouts to verify citations and show excerpts (not `--offline`)."""
     history: bool = True
     """Make the Changes page from the registers' git history."""
     repo_url: str | None = None
@@ -37,14 +34,12 @@ class SiteOptions:
     subject: str | None = None
     """The subject the priorities page lists first (default: the subject of most entries)."""
     extension_configs: Mapping[str, Any] | None = None
-    """The site's Markdown extensions' options (mkdocs.yml's `mdx_configs`): excerpts are
-    highlighted as its pages are; None: the pages' own (`site.extensions`)."""
+    """The site's `mdx_configs`, to highlight excerpts as its pages are; None: the pages' own."""
     excerpt_folder: Path | None = None
-    """A folder the excerpt files are written to as they are made (`Site.excerpt_paths`)
-    instead of being held (`Site.excerpts`): 20,000 excerpts weigh some 60 MB of HTML."""
+    """Where excerpt files are written as they are made, not held (20,000 weigh some 60 MB)."""
     raw: bool = False
-    """The pages go to an engine that runs no plugin (`register render`), which cleans
-    no HTML: a page holding HTML the sanitizer removes refuses the site (`Site.refused`)."""
+    """The pages go to an engine that cleans no HTML (`register render`): a page holding
+    HTML the sanitizer removes refuses the site (`Site.refused`)."""
 
 
 @dataclass
@@ -53,13 +48,10 @@ class Site(Result):
     the register set's problems, then the build's `notices`."""
 
     pages: dict[str, str]
-    """Markdown pages (a register file that does not load has one showing its problems)."""
     excerpts: dict[str, str]
     """Each register's excerpt file (HTML); empty with `SiteOptions.excerpt_folder`."""
     downloads: dict[str, str]
-    """The register set as JSON (`register export`'s), linked from the overview."""
     assets: dict[str, str]
-    """The stylesheet and script the pages need (`register.css`, `register.js`)."""
     nav: list[dict[str, Any]]
     """The nav section of the generated pages, as mkdocs.yml's `nav` would list them."""
     nav_pages: frozenset[str]
@@ -77,25 +69,23 @@ class Site(Result):
         return [d for d in self.diagnostics if run_notice(d)]
 
     def levelled(self) -> list[tuple[str, Diagnostic]]:
-        """Each problem of the register set (not the notices) with the level a site
-        reports it at (`levels.site_level`)."""
+        """Each problem of the register set (not the notices) with its site level."""
         return [(site_level(d), d) for d in self.diagnostics if not run_notice(d)]
 
     def levelled_notices(self) -> list[tuple[str, Diagnostic]]:
-        """Each notice with the level a site says it at (`history-failed` warns)."""
         return [(site_level(d), d) for d in self.notices]
 
     def nav_for(self, nav: list[Any] | None, title: str) -> list[Any] | None:
-        """A site's nav with the section appended under `title`; without a nav (the engine
-        lists every page by folder), or one that names a generated page already, as it is."""
+        """A site's nav with the section appended under `title`; as it is without a nav or
+        with one that names a generated page already."""
         if nav is None or any(uri in self.nav_pages for uri in _listed(nav)):
             return nav
         return [*nav, {title: self.nav}]
 
     @property
     def unlisted(self) -> frozenset[str]:
-        """The pages the nav section does not list (each register's own health page): the
-        plugin makes them `not_in_nav`, or material would draw a link to each on every page."""
+        """The pages the nav section does not list (each register's health page): the
+        plugin makes them `not_in_nav`, or material would link each on every page."""
         return frozenset(self.pages) - frozenset(_listed(self.nav))
 
     @property
@@ -114,6 +104,19 @@ def _listed(nav: Any) -> Iterator[str]:
     elif isinstance(nav, list):
         for item in nav:
             yield from _listed(item)
+
+
+def run_notice(diagnostic: Diagnostic) -> bool:
+    """Whether a diagnostic is said of the run as a whole (the catalogue's `run`)."""
+    code = CODES.get(diagnostic.code)
+    return code is not None and code.run
+
+
+def site_level(diagnostic: Diagnostic) -> Level:
+    """The catalogue's site level for a diagnostic's code, else its own severity: `register
+    render` and a strict MkDocs build fail on the same problems."""
+    code = CODES.get(diagnostic.code)
+    return code.site if code is not None and code.site is not None else diagnostic.severity
 
 
 class TemplateProblem(RegisterError):
