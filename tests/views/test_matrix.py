@@ -171,7 +171,6 @@ def test_matrix_fails_as_check_does(run_line: RunLine, tmp_path: Path) -> None:
 
 
 def test_a_cell_on_the_page_says_stale_and_since_in_words() -> None:
-    from compat_register.site import matrixcells
     from compat_register.site import renderer as render
 
     registers = api.check(CASE).registers
@@ -183,7 +182,7 @@ def test_a_cell_on_the_page_says_stale_and_since_in_words() -> None:
     shown = view.matrix(registers, {srv.key: "broken"}, since)
     progress = next(row for row in shown.rows if row.concept.id == "mcp.meta.progress")
     fmt = render.Renderer(registers).formatter("registers/matrix.md")
-    text = matrixcells.cell(fmt, progress.cells[1])
+    text = fmt.concept_cell(progress.cells[1])
     assert text.startswith('[<span class="reg-badge reg-state reg-state--partial" data-rank="1">')
     assert '"SRV-01: done, value high, effort M; SRV-02: missing, value med, effort L"' in text
     assert "([SRV-01](server.md#srv-01), [SRV-02](server.md#srv-02))" in text

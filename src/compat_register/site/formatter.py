@@ -1,7 +1,6 @@
-"""The formatting the page templates call (`fmt.*`): links, badges, prose, citations.
-
-Every string `PageFormatter` returns is safe Markdown (`escaping`); a register page's
-citations collect their excerpts here, for its excerpt file.
+"""The formatting the page templates call (`fmt.*`): links, badges, prose, citations, the
+Matrix page's cells. Every string it returns is safe Markdown; a register page's citations
+collect their excerpts here, for its excerpt file.
 """
 
 from __future__ import annotations
@@ -28,6 +27,7 @@ from ..model.registers import (
 from ..model.vocabulary import LEVELS, SIZES, STATES
 from ..views import priorities as prio
 from ..views import revisionmatrix as revs
+from ..views.conceptmatrix import NOT_RECORDED, Cell, Row
 from . import chart
 from .excerptmodel import Excerpt, excerpt_block
 from .markdown import (
@@ -57,6 +57,15 @@ RANKS: dict[str, tuple[str, ...]] = {
 }
 """Sort order of badge keywords in the overview (the JavaScript sorts by this rank)."""
 
+CELL_WORDS = {"unrecorded": "not recorded"}
+"""How a matrix cell kind reads, where its name is not the word."""
+
+MAX_DEPTH = 3
+"""The deepest concept indent the stylesheet draws (deeper concepts share it)."""
+
+_NOT_TITLE = re.compile(r"[^A-Za-z0-9 ,:;/._?-]+")
+"""What a link's title leaves out (an ID may hold anything): the cell's words say it all."""
+
 
 @dataclass
 class SourceView:
@@ -66,8 +75,7 @@ class SourceView:
     quote: Markup | None
     outcome: str
     excerpt: Markup | None = None
-    """`path:lines @ sha`, linked to the cited lines in the register's excerpt file (which
-    `register.js` turns into a collapsed excerpt)."""
+    """`path:lines @ sha`, linked to the cited lines in the register's excerpt file."""
 
 
 def _badge(kind: str, key: str, text: str) -> str:
@@ -87,32 +95,38 @@ class PageFormatter:
     registers: dict[str, tuple[Register, str]] = field(default_factory=dict)
     """Register slug -> the register and its page."""
     revision_pages: dict[str, str] = field(default_factory=dict)
-    """Revision name -> its page ("What 2025-11-25 changed")."""
     excerpt_file: str | None = None
     """The register's excerpt file, on a register page: its citations get excerpts there."""
     excerpts: dict[str, Excerpt] = field(default_factory=dict)
     """The excerpts this page's citations link to, by key, in order of first citation."""
     backlinks_of: Mapping[EntryKey, list[str]] = field(default_factory=dict)
-    """Each entry's backlinks (`RegisterSet.backlinks`)."""
+    printed: dict[str, str] = field(default_factory=dict)
+    """Each prose Markdown printed, placed as a page places it -> the page: the only foreign
+    text a page holds unescaped, which `sanitize.refused` reads."""
 
     def prose(self, text: str | None) -> str:
         """Register Markdown, made safe, with references and citations linked."""
-        return prose(text or "", self.linker)
+        return self._kept(prose(text or "", self.linker), "{}")
 
     def item(self, text: str | None) -> str:
         """Prose as the rest of a list item: continuation lines indented, a blank line after
-        a multi-line one (or a fenced block in it would swallow the next item), and prose
-        that opens with a fence on a line of its own (after `**What.**` a fence is none)."""
+        a multi-line one (or a fence in it would swallow the next item), and a fence that
+        opens it on a line of its own (after `**What.**` a fence is none)."""
         if opens_with_fence(text or ""):
             body = "\n\n" + prose(text or "", self.linker, own_line=True).lstrip("\n")
         else:
             body = prose(text or "", self.linker)
         body = re.sub(r"\n[ ]+\n", "\n\n", body.replace("\n", "\n    "))
-        return body + "\n" if "\n" in body else body
+        return self._kept(body + "\n" if "\n" in body else body, "- **Item.** {}")
 
     def cell(self, text: str | None) -> str:
         """Prose for a table cell: one line, code blocks as code spans, `|` escaped."""
-        return prose(text or "", self.linker, one_line=True)
+        return self._kept(prose(text or "", self.linker, one_line=True), "| Cell |\n|---|\n| {} |")
+
+    def _kept(self, made: str, placed: str) -> str:
+        if made:
+            self.printed.setdefault(placed.format(made), self.page)
+        return made
 
     def subject_name(self, alias: str) -> str:
         """A subject as the site names it: its source's title (`Sources.name_of`)."""
@@ -127,12 +141,11 @@ class PageFormatter:
         return escape_inline(str(text or ""))
 
     def code(self, text: str | None) -> str:
-        """Text as an inline code span (a path, a `file:line`)."""
         return code_span(str(text or "")) if text else ""
 
     def link(self, target: str, anchor: str = "") -> str:
-        """A relative link to another generated page, or a bare anchor on this one
-        (percent-encoded: a destination, never markup)."""
+        """A relative link to another generated page, or a bare anchor on this one, as a
+        link destination (percent-encoded)."""
         hash_ = "#" + url_path(anchor) if anchor else ""
         if target == self.page and anchor:
             return hash_
@@ -147,8 +160,7 @@ class PageFormatter:
         return _badge(kind, key, escape_inline(label or key))
 
     def html_badge(self, kind: str, key: str) -> str:
-        """A badge inside raw HTML (the register page's compact table): its text
-        HTML-escaped, as no Markdown reads it."""
+        """A badge inside raw HTML, which no Markdown reads: its text HTML-escaped."""
         return _badge(kind, key, html.escape(key))
 
     def revision(self, name: str) -> str:
@@ -169,8 +181,7 @@ class PageFormatter:
         return ", ".join(parts)
 
     def matrix_cell(self, kind: str, entry_id: str) -> str:
-        """A matrix cell: its word on a badge; an event (added, changed, removed) links to
-        the entry, whose Where and What say what happened."""
+        """A revision matrix cell: its word on a badge; an event links to the entry."""
         text = self.badge("cell", kind, CELL_WORDS.get(kind, kind))
         url = self.linker.entry_link(entry_id) if kind in revs.EVENTS else None
         return f"[{text}]({url})" if url else text
@@ -232,6 +243,55 @@ class PageFormatter:
         url = source.commit_url()
         return f"[{text}]({link_destination(url)})" if url and safe_url(url) else text
 
+    def concept_cell(self, shown: Cell) -> Markup:
+        """A Matrix page cell: the rolled-up state on a badge linked to the (first) entry,
+        each entry in words (shown on hover or focus, and as the link's title), every
+        entry's ID when there are several, a stale citation, the checks, since when."""
+        if not shown.recorded:
+            rank = len(STATES) + 1  # after every state
+            return Markup(
+                f'<span class="reg-badge reg-cell reg-cell--unrecorded" '
+                f'data-rank="{rank}">{NOT_RECORDED}</span>'
+            )
+        words = "; ".join(_detail(entry) for entry in shown.entries)
+        inner = self.badge("state", shown.state)
+        inner += f'<span class="reg-cell-detail"> {escape_inline(words)}</span>'
+        url = self.linker.entry_link(shown.entries[0].id)
+        title = _NOT_TITLE.sub(" ", words)
+        parts = [f'[{inner}]({url} "{title}"){{ .reg-cell-link }}' if url else inner]
+        if len(shown.entries) > 1:
+            parts.append("(" + ", ".join(self.entry_link(e.id) for e in shown.entries) + ")")
+        if shown.stale:
+            ids = escape_inline(", ".join(shown.stale))
+            parts.append(f'<span class="reg-stale">stale citation in {ids}</span>')
+        if shown.checks:
+            measured = ", ".join(
+                f"{check} {status or 'not run'}" for check, status in shown.checks.items()
+            )
+            parts.append(f'<span class="reg-checks">checks: {escape_inline(measured)}</span>')
+        if shown.since is not None and shown.since.get("date"):
+            pin = shown.since.get("pin")
+            at = f" at {self.linker.sources.name_of(shown.subject)} {str(pin)[:7]}" if pin else ""
+            since = escape_inline(f"since {shown.since.get('date')}{at}")
+            parts.append(f'<span class="reg-since">{since}</span>')
+        return Markup(" ".join(parts))
 
-CELL_WORDS = {"unrecorded": "not recorded"}
-"""How a matrix cell kind reads, where its name is not the word."""
+    def concept(self, row: Row) -> Markup:
+        """A Matrix page row's concept: its title, indented under its parent (whose ID is
+        said in words too, for a reader who does not see the indent), and its ID."""
+        title = escape_inline(row.concept.title)
+        parent = ""
+        if row.concept.parent and row.depth:
+            under = escape_inline(row.concept.parent)
+            parent = f' <span class="reg-cell-detail">(under {under})</span>'
+        depth = min(row.depth, MAX_DEPTH)
+        return Markup(
+            f'<span class="reg-concept reg-concept--depth-{depth}">{title}{parent} '
+            f"{self.code(row.concept.id)}</span>"
+        )
+
+
+def _detail(entry: Entry) -> str:
+    """`META-07: missing, value med, effort S`: what a Matrix cell says of one entry."""
+    value, effort = entry.value.key or "?", entry.effort.key or "?"
+    return f"{entry.id}: {entry.status.key}, value {value}, effort {effort}"

@@ -1,7 +1,5 @@
-"""The citation-health pages' data: every citation's outcome, grouped for the page.
-
-The health page lists every register's stale citations and counts the rest; each
-register's own page lists all its citations (one page of 20,000 weighed megabytes).
+"""The citation-health pages' data: every citation's outcome, grouped for the page. The
+health page lists the stale citations; each register's own page lists all of its own.
 """
 
 from __future__ import annotations
@@ -30,11 +28,13 @@ OUTCOME_ORDER: tuple[OutcomeName, ...] = (
 )
 """Health page order: what needs fixing first. Every outcome (`outcome.OUTCOMES`), once."""
 
+STALE = tuple(name for name in OUTCOME_ORDER if name not in NOT_STALE)
+"""The outcomes that say a citation needs fixing: listed on the health page itself."""
+
 
 @dataclass
 class HealthRow:
-    """One citation on the health page: the lines an entry cites, and every place in the
-    registers that cites them (listed under `sources:` and again in prose, say)."""
+    """The lines an entry cites, and every place in the registers that cites them."""
 
     citation: Citation
     places: list[Where]
@@ -43,21 +43,20 @@ class HealthRow:
 
 @dataclass
 class MessageGroup:
-    """Citations of one outcome shown in one table. With a `message`, every row has that
-    message and the page says it once, above the table; without (None), the rows' messages
-    differ and each row shows its own."""
+    """Citations of one outcome in one table: all with `message`, said once above it, or
+    (None) each with its own."""
 
     message: str | None
     rows: list[HealthRow]
 
 
-def outcome_groups(
-    citations: Iterable[Citation], outcomes: dict[CitationKey, Outcome]
-) -> dict[str, list[MessageGroup]]:
-    """The health page's groups, in `OUTCOME_ORDER`. Within an outcome, a message shared by
-    several citations (or all) is one group, in order of first appearance; the citations
-    whose message is their own share a last group; rows in file order. A citation made at
-    several places is one row listing them; one without an outcome is unverified."""
+Groups = dict[str, list[MessageGroup]]
+
+
+def outcome_groups(citations: Iterable[Citation], outcomes: dict[CitationKey, Outcome]) -> Groups:
+    """The health page's groups, in `OUTCOME_ORDER`. Within an outcome, a message several
+    citations share is one group (in order of first appearance), those with a message of
+    their own share a last one; rows in file order, one per cited range, listing its places."""
     rows: dict[tuple[Any, ...], HealthRow] = {}
     for citation in citations:
         name, message = _outcome_of(citation, outcomes)
@@ -106,23 +105,22 @@ def _place_order(where: Where) -> tuple[str, int, int]:
     return (where.file, where.line, where.col)
 
 
-STALE = tuple(name for name in OUTCOME_ORDER if name not in NOT_STALE)
-"""The outcomes that say a citation needs fixing: listed on the health page itself."""
+def counts_of(groups: Groups) -> dict[str, int]:
+    """Outcome -> how many rows the groups hold of it, in their order."""
+    return {name: sum(len(g.rows) for g in found) for name, found in groups.items()}
 
 
 @dataclass
 class RegisterHealth:
-    """One register's citations by outcome, for the health page's table and its own page."""
+    """One register's citations by outcome, for the health page's table."""
 
     register: Register
     counts: dict[str, int]
-    """Outcome -> citations (rows), in `OUTCOME_ORDER`, the outcomes it has."""
 
     @property
     def stale(self) -> int:
         return sum(count for name, count in self.counts.items() if name in STALE)
 
 
-def register_health(register: Register, groups: dict[str, list[MessageGroup]]) -> RegisterHealth:
-    counts = {name: sum(len(g.rows) for g in found) for name, found in groups.items()}
-    return RegisterHealth(register, counts)
+def register_health(register: Register, groups: Groups) -> RegisterHealth:
+    return RegisterHealth(register, counts_of(groups))

@@ -1,10 +1,7 @@
 """Render stage: a register set and its citation outcomes -> Markdown pages, as strings.
 
-Nothing here writes a file: `site.build` gathers the pages into the site, which the MkDocs
-plugin hands to MkDocs and `register render` writes to a folder. Templates (Jinja2, through
-`jinja`) hold the shape of a page; `formatter.PageFormatter` holds the formatting they call,
-so a site's own templates reuse it; `escaping` says why every value they print is safe;
-`urls` says where each page goes; `pagemeta` what its front matter says.
+Templates (`jinja`) hold each page's shape and `formatter.PageFormatter` the formatting
+they call; `site.build` gathers the pages into the site. Nothing here writes a file.
 """
 
 from __future__ import annotations
@@ -12,8 +9,6 @@ from __future__ import annotations
 import json
 import posixpath
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,11 +25,11 @@ from ..reporting import export
 from ..views import conceptmatrix as concepts_view
 from ..views import priorities as prio
 from ..views import revisionmatrix as revs
-from . import chart, matrixcells
+from . import chart
 from .changes import ChangesView
 from .excerptmodel import ExcerptFile
 from .formatter import CELL_WORDS, PageFormatter
-from .health import STALE, outcome_groups, register_health
+from .health import STALE, counts_of, outcome_groups, register_health
 from .jinja import Trusted, environment, front_matter, render_template, title_meta, yaml_lines
 from .markdown import Linker, escape_inline, link_destination, safe_url
 from .urls import Layout, edit_link, relative
@@ -46,7 +41,10 @@ if TYPE_CHECKING:
 
 
 class Renderer:
-    """Renders every page of a register set with one Jinja2 environment."""
+    """Renders every page of a register set with one Jinja2 environment. `subject` leads
+    the priorities page; `edit_url`, the registers folder's edit URL, gives each entry an
+    edit link; `built` (seconds since the epoch; now when None) ends the Changes page's
+    charts; `since` dates the Matrix page's cells."""
 
     def __init__(
         self,
@@ -64,25 +62,16 @@ class Renderer:
         conformance: Measurements | None = None,
         since: concepts_view.SinceOf | None = None,
     ):
-        """`subject` leads the priorities page (`views.priorities.own_subject`);
-        `edit_url`, the URL the registers folder's files are edited at (a folder URL, its
-        file names appended), gives each entry an edit link; `built`, the time of the build
-        (seconds since the epoch; now when None), is where the Changes page's charts end."""
         self.registers = registers
         self.since = since
-        """When each entry reached its state (the Matrix page's cells); None: unknown."""
         self.coverage = coverage
-        """The Coverage pages' data; None: the site has none (no source names statements)."""
         self.conformance = conformance
-        """Each entry's conformance checks and the contradictions; None: no record."""
         self.subject = subject
         self.edit_url = edit_url
-        self.changes = (
-            None
-            if history is None
-            else ChangesView(history, (layout or Layout()).changes, repo_url, built)
-        )
         self.layout = layout or Layout()
+        self.changes = (
+            None if history is None else ChangesView(history, self.layout.changes, repo_url, built)
+        )
         self.outcomes = {o.citation.key: o for o in outcomes}
         self.env = environment(templates)
         self.entry_pages = {
@@ -90,28 +79,28 @@ class Renderer:
             for register in registers.registers
             for entry in register.entries
         }
+        self.register_pages = {
+            r.slug: (r, self.layout.page_of(r.slug)) for r in registers.registers
+        }
+        self.revision_pages = {
+            name: self.layout.revision_page(name) for name in registers.sources.revisions
+        }
         self.prose_citations = prose_citations(registers)
         self.excerpts: dict[str, ExcerptFile] = {}
-        """Excerpt file (`Layout.excerpts_of`) -> its excerpts, of each register page
-        rendered that shows one."""
+        """Excerpt file (`Layout.excerpts_of`) -> its excerpts, of each register page."""
         self.printed: dict[str, str] = {}
-        """Each prose Markdown the pages printed, as its page places it -> that page
-        (`PrintingFormatter`): what `sanitize.refused` reads."""
+        """Each prose Markdown the pages printed -> its page (`PageFormatter.printed`)."""
 
     def formatter(self, page: str) -> PageFormatter:
         linker = Linker(
             self.registers.sources, self.entry_pages, page, relative, self.prose_citations
         )
-        registers = {r.slug: (r, self.layout.page_of(r.slug)) for r in self.registers.registers}
-        revision_pages = {
-            name: self.layout.revision_page(name) for name in self.registers.sources.revisions
-        }
-        return PrintingFormatter(
+        return PageFormatter(
             page,
             linker,
             self.outcomes,
-            registers,
-            revision_pages,
+            self.register_pages,
+            self.revision_pages,
             backlinks_of=self.registers.backlinks,
             printed=self.printed,
         )
@@ -129,8 +118,11 @@ class Renderer:
         pages[self.layout.matrix] = self.matrix()
         changes = revs.changes(self.registers)
         for number, revision in enumerate(changes):
-            around = (changes[number - 1] if number else None, changes[number + 1 : number + 2])
-            pages[self.layout.revision_page(revision.revision)] = self.revision(revision, around)
+            before = changes[number - 1].revision if number else None
+            after = changes[number + 1].revision if number + 1 < len(changes) else None
+            pages[self.layout.revision_page(revision.revision)] = self.revision(
+                revision, before, after
+            )
         pages[self.layout.priorities] = self.priorities()
         if self.registers.concepts is not None:
             pages[self.layout.concept_matrix] = self.concept_matrix()
@@ -138,43 +130,35 @@ class Renderer:
             pages.update(self.coverage_pages(self.coverage))
         return pages
 
+    def _render(self, name: str, fmt: PageFormatter | str, **context: Any) -> str:
+        """The template `name` for a page (its path, or its formatter), given the layout."""
+        fmt = self.formatter(fmt) if isinstance(fmt, str) else fmt
+        return render_template(self.env, name, fmt, layout=self.layout, **context)
+
     def coverage_pages(self, coverage: SiteCoverage) -> dict[str, str]:
         """The summary of every revision's coverage, and each revision's Coverage page."""
-        sources = self.registers.sources
-        found = coverage.coverage
-        rows = site_coverage.summary(found) if found is not None else []
-        fmt = self.formatter(self.layout.coverage_summary)
-        bar = lambda revision, counts: Markup(  # noqa: E731 - a template's helper
-            chart.state_bar(revision, f"coverage-{revision}", _bar_counts(counts), escape_inline)
+        sources, found = self.registers.sources, coverage.coverage
+        summary = self._render(
+            "coverage-summary.md.j2",
+            self.layout.coverage_summary,
+            rows=site_coverage.summary(found) if found is not None else [],
+            problems=coverage.problems,
+            bar_of=lambda revision, counts: _bar(
+                revision, f"coverage-{revision}", {s: counts[s] for s in site_coverage.STATES}
+            ),
         )
-        pages = {
-            self.layout.coverage_summary: self._render(
-                "coverage-summary.md.j2",
-                fmt,
-                rows=rows,
-                problems=coverage.problems,
-                bar_of=bar,
-                layout=self.layout,
-            )
-        }
+        pages = {self.layout.coverage_summary: summary}
         for revision in sources.revisions if found is not None else []:
-            view = coverage.revision(revision, sources)
-            page = self.layout.coverage_page(revision)
-            pages[page] = self._render(
+            pages[self.layout.coverage_page(revision)] = self._render(
                 "coverage.md.j2",
-                self.formatter(page),
-                view=view,
+                self.layout.coverage_page(revision),
+                view=coverage.revision(revision, sources),
                 first=revision == sources.revisions[0],
                 states=site_coverage.STATES,
-                bar=lambda file: Markup(
-                    chart.state_bar(
-                        file.shown, f"file-{file.shown}", file.bar_counts, escape_inline
-                    )
-                ),
+                bar=lambda file: _bar(file.shown, f"file-{file.shown}", file.bar_counts),
                 statement_link=lambda row: Markup(self._statement_link(row)),
-                cited_as=lambda row: cited_as(row.source, row.statement.path, sources),
+                cited_as=self._cited_as,
                 safe_link=lambda url: Markup(link_destination(url) if safe_url(url) else "#"),
-                layout=self.layout,
             )
         return pages
 
@@ -184,47 +168,40 @@ class Renderer:
         url = site_coverage.statement_url(row, self.registers.sources)
         return f"[{lines}]({link_destination(url)})" if url else lines
 
+    def _cited_as(self, row: Row) -> str:
+        return cited_as(row.source, row.statement.path, self.registers.sources)
+
     def changes_page(self, view: ChangesView) -> str:
-        fmt = self.formatter(self.layout.changes)
         return self._render(
             "changes.md.j2",
-            fmt,
+            self.layout.changes,
             view=Trusted(view),
             commits=view.history.commits,
             charts=view.charts(self.registers.registers),
             charted=CHARTED,
-            layout=self.layout,
         )
 
     def register(self, register: Register) -> str:
         """A register's page; its excerpts go to `self.excerpts`, under its excerpt file."""
-        page = self.layout.page_of(register.slug)
-        fmt = self.formatter(page)
+        fmt = self.formatter(self.layout.page_of(register.slug))
         fmt.excerpt_file = self.layout.excerpts_of(register.slug)
-        legend = fmt.link(self.layout.legend) if self.layout.legend else None
+        changes, conformance, coverage = self.changes, self.conformance, self.coverage
         text = self._render(
             "register.md.j2",
             fmt,
             register=register,
-            legend=legend,
+            legend=fmt.link(self.layout.legend) if self.layout.legend else None,
             last_changes=lambda entry: Markup(
-                self.changes.last_changes(entry.id, fmt) if self.changes else ""
+                changes.last_changes(entry.id, fmt) if changes else ""
             ),
-            last_changed=Markup(self.changes.last_changed(register.slug, fmt))
-            if self.changes
-            else "",
+            last_changed=Markup(changes.last_changed(register.slug, fmt)) if changes else "",
             counts=prio.state_counts(register),
             edit_link=lambda entry: Markup(edit_link(self.edit_url, register, entry)),
             front_matter=front_matter(register),
-            checks_of=lambda entry: (
-                self.conformance.checks_of(entry.id) if self.conformance else []
-            ),
-            statements_of=lambda entry: (
-                self.coverage.statements_of(entry.id) if self.coverage else []
-            ),
-            cited_as=lambda row: cited_as(row.source, row.statement.path, self.registers.sources),
+            checks_of=lambda entry: conformance.checks_of(entry.id) if conformance else [],
+            statements_of=lambda entry: coverage.statements_of(entry.id) if coverage else [],
+            cited_as=self._cited_as,
             lines_of=lambda row: lines_text(row.statement.line, row.statement.end),
-            layout=self.layout,
         )
         if fmt.excerpts:
             excerpts = list(fmt.excerpts.values())
@@ -232,23 +209,20 @@ class Renderer:
         return text
 
     def downloads(self) -> dict[str, str]:
-        """The files the site offers besides its pages: the register set as JSON, exactly
-        what `register export` prints (path relative to the docs dir -> text)."""
+        """The register set as JSON, as `register export` prints it (path -> text)."""
         if self.layout.download is None:
             return {}
         data = export.export(self.registers)
         return {self.layout.download: json.dumps(data, ensure_ascii=False, indent=2) + "\n"}
 
     def overview(self) -> str:
-        fmt = self.formatter(self.layout.overview)
         rows = [(r, entry) for r in self.registers.registers for entry in r.entries]
         path = self.layout.download
         return self._render(
             "overview.md.j2",
-            fmt,
+            self.layout.overview,
             download={"name": posixpath.basename(path), "path": path} if path else None,
             rows=rows,
-            layout=self.layout,
             registers=self.registers.registers,
             states=counted(e.status.key for _, e in rows),
             tags=sorted({t for r, e in rows for t in tags_of(r, e)}),
@@ -257,13 +231,11 @@ class Renderer:
         )
 
     def matrix(self) -> str:
-        fmt = self.formatter(self.layout.matrix)
         rows = revs.matrix(self.registers)
         return self._render(
             "matrix.md.j2",
-            fmt,
+            self.layout.matrix,
             rows=rows,
-            layout=self.layout,
             revisions=self.registers.sources.revisions,
             registers=self.registers.registers,
             states=counted(row.entry.status.key for row in rows),
@@ -274,43 +246,37 @@ class Renderer:
         )
 
     def revision(
-        self,
-        changes: revs.RevisionChanges,
-        around: tuple[revs.RevisionChanges | None, list[revs.RevisionChanges]] = (None, []),
+        self, changes: revs.RevisionChanges, before: str | None = None, after: str | None = None
     ) -> str:
-        """ "What 2025-11-25 changed"; `around` is the revision before and (a list of at most)
-        the one after, for the page's own navigation."""
-        before, after = around
+        """ "What 2025-11-25 changed", linking the revisions `before` and `after` it."""
+        coverage = self.coverage
         return self._render(
             "revision.md.j2",
-            self.formatter(self.layout.revision_page(changes.revision)),
+            self.layout.revision_page(changes.revision),
             changes=changes,
-            before=before.revision if before else None,
-            after=after[0].revision if after else None,
-            layout=self.layout,
-            coverage=self.coverage.revision(changes.revision, self.registers.sources)
-            if self.coverage
+            before=before,
+            after=after,
+            coverage=coverage.revision(changes.revision, self.registers.sources)
+            if coverage
             else None,
-            coverage_summary=self.coverage is not None,
+            coverage_summary=coverage is not None,
         )
 
     def priorities(self) -> str:
         groups = prio.priorities(self.registers, prio.own_subject(self.registers, self.subject))
         return self._render(
             "priorities.md.j2",
-            self.formatter(self.layout.priorities),
+            self.layout.priorities,
             groups=groups,
             grid=prio.grid(groups),
             values=LEVELS,
             efforts=SIZES,
             open_states=OPEN,
-            registers=[item.register for item in _first_of_each(groups)],
-            layout=self.layout,
+            registers=list({i.register.slug: i.register for g in groups for i in g.items}.values()),
         )
 
     def concept_matrix(self) -> str:
-        """The Matrix page (`views.conceptmatrix`); a cell on a stale citation says so once the
-        citations were verified; `since` dates the cells."""
+        """The Matrix page; a cell on a stale citation says so once citations were verified."""
         outcomes = {key: o.outcome for key, o in self.outcomes.items()}
         records = self.conformance.records if self.conformance else None
         shown = concepts_view.matrix(self.registers, outcomes, self.since, self.subject, records)
@@ -323,85 +289,45 @@ class Renderer:
             subjects=shown.subjects,
             unnamed=shown.unnamed,
             states=[state for state in STATES if state in present],
-            cell_of=partial(matrixcells.cell, fmt),
-            concept_of=partial(matrixcells.concept, fmt),
+            cell_of=fmt.concept_cell,
+            concept_of=fmt.concept,
             stale_known=any(o.outcome != "unverified" for o in self.outcomes.values()),
-            layout=self.layout,
         )
 
     def health(self) -> str:
-        """The health page: every register's counts by outcome, and every stale citation
-        (stale first: what needs fixing); the rest are on each register's own page."""
-        fmt = self.formatter(self.layout.health)
+        """The health page: every register's counts by outcome, and every stale citation."""
         groups = outcome_groups(self.registers.citations(), self.outcomes)
-        per_register = [
-            register_health(r, outcome_groups(r.citations(), self.outcomes))
-            for r in self.registers.registers
-        ]
+        counts = counts_of(groups)
         return self._render(
             "health.md.j2",
-            fmt,
+            self.layout.health,
             groups={name: found for name, found in groups.items() if name in STALE},
-            counts={name: sum(len(g.rows) for g in found) for name, found in groups.items()},
-            registers=per_register,
+            counts=counts,
+            registers=[
+                register_health(r, outcome_groups(r.citations(), self.outcomes))
+                for r in self.registers.registers
+            ],
             register_of={r.slug: r for r in self.registers.registers},  # as a site's may use
-            layout=self.layout,
-            total=sum(len(g.rows) for messages in groups.values() for g in messages),
+            total=sum(counts.values()),
             contradictions=self.conformance.contradictions if self.conformance else [],
         )
 
     def register_health(self, register: Register) -> str:
         """One register's health page: each of its citations by outcome, stale first."""
-        page = self.layout.health_of(register.slug)
         groups = outcome_groups(register.citations(), self.outcomes)
         return self._render(
             "register-health.md.j2",
-            self.formatter(page),
+            self.layout.health_of(register.slug),
             register=register,
             groups=groups,
             title=Markup(yaml_lines(title_meta(f"Citation health: {register.title}"))),
-            layout=self.layout,
-            total=sum(len(g.rows) for messages in groups.values() for g in messages),
+            total=sum(counts_of(groups).values()),
         )
 
-    def _render(self, name: str, fmt: PageFormatter, **context: Any) -> str:
-        return render_template(self.env, name, fmt, **context)
 
-
-@dataclass
-class PrintingFormatter(PageFormatter):
-    """A page's formatter that keeps each prose Markdown it prints, placed as the templates
-    place it (a list item, a table cell): the only foreign text a page holds unescaped."""
-
-    printed: dict[str, str] = field(default_factory=dict)
-
-    def prose(self, text: str | None) -> str:
-        return self._kept(super().prose(text), "{}")
-
-    def item(self, text: str | None) -> str:
-        return self._kept(super().item(text), "- **Item.** {}")
-
-    def cell(self, text: str | None) -> str:
-        return self._kept(super().cell(text), "| Cell |\n|---|\n| {} |")
-
-    def _kept(self, made: str, placed: str) -> str:
-        if made:
-            self.printed.setdefault(placed.format(made), self.page)
-        return made
-
-
-def _bar_counts(counts: Mapping[str, int]) -> dict[str, int]:
-    """A revision's or a file's counts as its bar's segments, one per state."""
-    return {state: counts[state] for state in site_coverage.STATES}
-
-
-def _first_of_each(groups: list[prio.Group]) -> list[prio.Item]:
-    """The first open item of each register, in the groups' order (the Register filter)."""
-    seen: dict[str, prio.Item] = {}
-    for group in groups:
-        for item in group.items:
-            seen.setdefault(item.register.slug, item)
-    return list(seen.values())
+def _bar(label: str, anchor: str, counts: Mapping[str, int]) -> Markup:
+    """A state bar in a Markdown table cell, its title escaped as Markdown text."""
+    return Markup(chart.state_bar(label, anchor, dict(counts), escape_inline))
 
 
 def prose_citations(registers: RegisterSet) -> dict[CitationKey, Citation]:
@@ -417,7 +343,5 @@ def tags_of(register: Register, entry: Entry) -> list[str]:
 def render_site(
     registers: RegisterSet, outcomes: Sequence[Outcome] = (), **options: Any
 ) -> dict[str, str]:
-    """Every generated page of `registers`: path relative to the docs dir -> Markdown;
-    with a `history`, the Changes page too. `options` are `Renderer`'s (`layout`,
-    `templates`, `history`, `repo_url`, `subject`, `edit_url`, `built`, `coverage`)."""
+    """Every generated page of `registers` (path -> Markdown); `options` are `Renderer`'s."""
     return Renderer(registers, outcomes, **options).pages()
