@@ -1,13 +1,6 @@
-"""The concept x subject matrix: one row per concept, one column per subject.
-
-A row is a concept of registers/concepts.yaml, in file order, each followed by the
-concepts under it (parent grouping); a column is a subject, a register's `subject` alias,
-the project's own first (`priorities.own_subject`), the others in the order the registers
-(file-name order) first name them. A cell holds the entries of
-that subject naming the concept (several entries of one register may share one) and their
-state rolled up into one (`rollup`); a cell without entries is not recorded. Pure: the
-outcomes of a verify, when there are, say which cells rest on a stale citation; `since`
-(a hook the history's since-when fills) says when a cell's entry reached its state.
+"""The concept x subject matrix: one row per concept of registers/concepts.yaml (each
+followed by those under it), one column per subject, the project's own first; a cell holds
+that subject's entries naming the concept, their states rolled up into one. Pure.
 """
 
 from __future__ import annotations
@@ -34,20 +27,16 @@ SinceOf = Callable[[Entry], Since | None]
 
 @dataclass(frozen=True)
 class Cell:
-    """One subject's entries for one concept, and what they say together."""
+    """One subject's entries for one concept (register then file order), and what they say
+    together: the rolled-up `state`, the IDs of those with a stale citation (known after a
+    verify), when the first reached its state, the concept's checks' latest status."""
 
     subject: str
     entries: tuple[Entry, ...]
-    """The subject's entries naming the concept, in register then file order."""
     state: str
-    """The entries' states rolled up (`rollup`); `NOT_RECORDED` without entries."""
     stale: tuple[str, ...] = ()
-    """The IDs of its entries with a stale citation (known only after a verify)."""
     since: Since | None = None
-    """When its (first) entry reached its state: what the since-when hook said."""
     checks: Mapping[str, str | None] = field(default_factory=dict)
-    """The concept's conformance checks -> their latest status for the subject (None: not
-    run), when the subject has recorded results (`conformance.measurements.cell_status`)."""
 
     @property
     def recorded(self) -> bool:
@@ -61,13 +50,11 @@ class Cell:
 
 @dataclass(frozen=True)
 class Row:
-    """One concept across every subject."""
+    """One concept across every subject, `depth` parents deep."""
 
     concept: Concept
     depth: int
-    """How many parents are above it: 0 for a concept of its own, 1 under one, ..."""
     cells: tuple[Cell, ...]
-    """One per subject, in the matrix's subject order."""
 
     @property
     def done(self) -> int:
@@ -77,22 +64,19 @@ class Row:
 
 @dataclass(frozen=True)
 class Matrix:
-    """The whole matrix, and the concepts nobody names."""
+    """The whole matrix; the concepts no entry names (listed, not an error); each subject's
+    name on the site (its source's title)."""
 
     subjects: tuple[str, ...]
     rows: tuple[Row, ...]
     unnamed: tuple[Concept, ...]
-    """Concepts no entry of any register names, in file order (listed, not an error)."""
     names: Mapping[str, str] = field(default_factory=dict)
-    """Subject -> the name the site shows for it (its source's title, `Sources.name_of`)."""
 
 
 def rollup(states: list[str]) -> str:
-    """The one state a cell of several entries shows.
-
-    `n/a` entries are left out (they do not apply); none left is `n/a`. States all alike
-    are that state. Otherwise the cell is `partial` when any entry is `done` or `partial`
-    (some of it is there), else `missing` (a known gap, with the rest unassessed)."""
+    """The one state a cell of several entries shows: `n/a` entries left out (none left is
+    `n/a`); states all alike are that state; else `partial` when any is `done` or
+    `partial` (some of it is there), else `missing`."""
     if not states:
         return NOT_RECORDED
     applying = [state for state in states if state != "n/a"]
@@ -101,13 +85,6 @@ def rollup(states: list[str]) -> str:
     if len(set(applying)) == 1:
         return applying[0]
     return "partial" if {"done", "partial"} & set(applying) else "missing"
-
-
-def subjects_of(registers: RegisterSet, first: str | None = None) -> tuple[str, ...]:
-    """Every subject, `first` (the project's own, `priorities.own_subject`) leading, the
-    others in the order the registers first name them (an empty one left out)."""
-    named = dict.fromkeys(r.subject for r in registers.registers if r.subject)
-    return tuple(sorted(named, key=lambda subject: subject != first))  # stable: file order
 
 
 def matrix(
@@ -119,37 +96,34 @@ def matrix(
 ) -> Matrix:
     """The matrix of a checked register set; `outcomes` (a citation's key -> its outcome
     name) mark the cells resting on a stale citation, `since` dates each cell, the subject
-    `first` is the first column (by default the subject of the most entries)."""
-    subjects = subjects_of(registers, own_subject(registers, first))
-    concepts = registers.concepts.concepts if registers.concepts else ()
+    `first` leads (by default the subject of the most entries), then file order."""
+    first = own_subject(registers, first)
+    named_subjects = dict.fromkeys(r.subject for r in registers.registers if r.subject)
+    subjects = tuple(sorted(named_subjects, key=lambda subject: subject != first))
+    concepts = grouped(registers.concepts.concepts if registers.concepts else ())
     named = _named(registers)
     found = records or {}
-
-    def checks(concept: Concept, subject: str) -> Callable[[Entry], Mapping[str, str | None]]:
-        return lambda entry: cell_status(entry, concept, found.get(subject))
-
     rows = tuple(
         Row(
             concept,
             depth,
             tuple(
-                _cell(s, named.get((concept.id, s), []), outcomes, since, checks(concept, s))
+                _cell(s, named.get((concept.id, s), []), outcomes, since, concept, found.get(s))
                 for s in subjects
             ),
         )
-        for concept, depth in grouped(concepts)
+        for concept, depth in concepts
     )
     used = {concept_id for concept_id, _ in named}
-    unnamed = tuple(concept for concept, _ in grouped(concepts) if concept.id not in used)
+    unnamed = tuple(concept for concept, _ in concepts if concept.id not in used)
     names = {subject: registers.sources.name_of(subject) for subject in subjects}
     return Matrix(subjects, rows, unnamed, names)
 
 
 def grouped(concepts: tuple[Concept, ...]) -> list[tuple[Concept, int]]:
     """Each concept once, with its depth: those of their own in file order, each followed
-    by the concepts under it (in file order, recursively). A concept whose parent is
-    unknown, or in a cycle (check reports both), stands on its own; one deeper than
-    `MAX_DEPTH` (an error of check too) is shown at that depth."""
+    by those under it, recursively. One whose parent is unknown or in a cycle stands on its
+    own; one deeper than `MAX_DEPTH` is shown at that depth (check reports all three)."""
     ids = {concept.id for concept in concepts}
     children: dict[str, list[Concept]] = {}
     for concept in concepts:
@@ -190,26 +164,29 @@ def _cell(
     entries: list[Entry],
     outcomes: Mapping[CitationKey, str] | None,
     since: SinceOf | None,
-    measure: Callable[[Entry], Mapping[str, str | None]],
+    concept: Concept,
+    record: Record | None,
 ) -> Cell:
-    stale = tuple(entry.id for entry in entries if outcomes and _is_stale(entry, outcomes))
-    when = since(entries[0]) if since is not None and entries else None
+    if not entries:
+        return Cell(subject, (), NOT_RECORDED)
+    # `unverified` says nothing of a citation: no checkout was read
+    stale = tuple(
+        entry.id
+        for entry in entries
+        if outcomes
+        and any(outcomes.get(c.key, "ok") not in NOT_STALE for c in entry.all_citations())
+    )
+    when = since(entries[0]) if since is not None else None
     state = rollup([e.status.key for e in entries])
-    measured = measure(entries[0]) if entries else {}
-    return Cell(subject, tuple(entries), state, stale, when, measured)
-
-
-def _is_stale(entry: Entry, outcomes: Mapping[CitationKey, str]) -> bool:
-    """Whether any citation of the entry has an outcome that needs fixing (`unverified`
-    says nothing: no checkout was read)."""
-    return any(outcomes.get(c.key, "ok") not in NOT_STALE for c in entry.all_citations())
+    return Cell(
+        subject, tuple(entries), state, stale, when, cell_status(entries[0], concept, record)
+    )
 
 
 def matrix_data(shown: Matrix) -> dict[str, Any]:
-    """The matrix as plain data (`register matrix --format json`): `{"subjects": [...],
-    "rows": [{"concept", "title", "cells": {ALIAS: {"entry", "state", "since"}}}]}`, each
-    row with its parent, depth and done count too, each cell with all its entries and the
-    stale ones; then the IDs of the concepts nobody names, and each subject's shown name."""
+    """The matrix as plain data (`register matrix --format json`): the subjects and their
+    names, each row's concept, parent, depth, done count and cells (each cell's first
+    entry, state, since, all its entries, the stale ones, its checks), the unnamed IDs."""
     return {
         "subjects": list(shown.subjects),
         "names": dict(shown.names),
