@@ -1,6 +1,4 @@
-"""The Changes page and each entry's last changes: a `History` as Markdown lines for the
-`changes.md.j2` and `register.md.j2` templates.
-"""
+"""The Changes page and each entry's last changes: a `History` as Markdown lines."""
 
 from __future__ import annotations
 
@@ -24,16 +22,17 @@ if TYPE_CHECKING:  # types only: a page needs the history's data, not its git re
 
 @dataclass
 class Chart:
+    """One register's chart (`chart.svg`), its caption, and the table behind it: (day,
+    counts) after each change, oldest first."""
+
     register: Register
     svg: Markup
-    """Built here from numbers and escaped names (`chart.svg`): printed as it is."""
     caption: Markup
     rows: list[tuple[str, dict[str, int]]]
-    """(day, counts) after each change, oldest first: the table behind the chart."""
 
 
 class ChangesView:
-    """What the site shows of a history: built once per build, used by every page."""
+    """What the site shows of a history, made once per build; the charts end at `built`."""
 
     def __init__(
         self, history: History, page: str, repo_url: str | None = None, built: int | None = None
@@ -43,7 +42,6 @@ class ChangesView:
         self.base = web_base(repo_url)
         self.events = entry_events(history.commits)
         self.built = int(time.time()) if built is None else built
-        """Where the charts' time axis ends: the build."""
 
     @staticmethod
     def anchor(commit: Commit) -> str:
@@ -55,16 +53,13 @@ class ChangesView:
 
     @property
     def start(self) -> Commit | None:
-        """The oldest commit shown."""
         return self.history.commits[-1] if self.history.commits else None
 
     def commit_link(self, commit: Commit) -> str:
-        """`[abc1234](.../commit/<sha>)` when the project's repository is known, else code."""
+        """`[abc1234](.../commit/<sha>)`, or code without the project's repository."""
         short = commit.sha[:7]
-        if self.base is None:
-            return f"`{short}`"
-        url = f"{self.base}/commit/{quote(commit.sha, safe='')}"
-        return f"[`{short}`]({url})" if safe_url(url) else f"`{short}`"
+        url = f"{self.base}/commit/{quote(commit.sha, safe='')}" if self.base else ""
+        return f"[`{short}`]({url})" if url and safe_url(url) else f"`{short}`"
 
     def commit_lines(self, commit: Commit, fmt: PageFormatter) -> list[str]:
         """A commit's changes as Markdown list items (nested items indented by four)."""
@@ -102,26 +97,23 @@ class ChangesView:
 
     def last_changes(self, entry_id: str, fmt: PageFormatter) -> str:
         """`2026-10-02: missing -> partial; 2026-09-30: added`, each date linked to its
-        commit's section of the Changes page; '' for an entry the history does not hold."""
-        said = [
-            f"[{self.day(e.commit)}]({fmt.link(self.page, self.anchor(e.commit))}): "
-            + escape_inline(e.phrase.replace(ARROW, " → "))
+        commit on the Changes page."""
+        return "; ".join(
+            f"{self._day_link(e.commit, fmt)}: " + escape_inline(e.phrase.replace(ARROW, " → "))
             for e in self.events.get(entry_id, [])
-        ]
-        return "; ".join(said)
+        )
 
     def last_changed(self, slug: str, fmt: PageFormatter) -> str:
-        """The day of the last commit that changed a register's file, linked to its section
-        of the Changes page; '' when the history holds none."""
+        """The day of the last commit that changed a register, linked to the Changes page."""
         series = self.history.counts.get(slug)
-        if not series:
-            return ""
-        commit = series[-1][0]
-        return f"[{self.day(commit)}]({fmt.link(self.page, self.anchor(commit))}){{ .reg-link }}"
+        return f"{self._day_link(series[-1][0], fmt)}{{ .reg-link }}" if series else ""
+
+    def _day_link(self, commit: Commit, fmt: PageFormatter) -> str:
+        return f"[{self.day(commit)}]({fmt.link(self.page, self.anchor(commit))})"
 
     def charts(self, registers: list[Register]) -> list[Chart]:
-        """One chart per register the history has counts for, in the set's order, all on
-        one time axis: from the first change of any to the build."""
+        """A chart per register the history counts, all on one time axis: from the first
+        change of any to the build."""
         series = {
             r.slug: [(c.time, counts) for c, counts in self.history.counts.get(r.slug, [])]
             for r in registers
@@ -154,7 +146,6 @@ def _phrases(change: EntryChange) -> list[str]:
 
 
 def _unreadable(name: str, problem: Unreadable) -> str:
-    """`- registers file t.yaml does not load here: 9:9: invalid YAML ...`."""
     where = f"{name}:{problem.line}:{problem.col}"
     return f"- {code_span(where)} does not load at this commit: {escape_inline(problem.message)}"
 

@@ -1,9 +1,6 @@
-"""A register's state counts over time (the Changes page's step lines) and its states now
-(the overview's stacked bar), as inline SVG made at build time: pure, no script.
-
-Lines differ by dash as well as colour (`register.css`); the `<title>` says the numbers, and
-the template puts the legend and a table beside the chart. All the charts of a page share
-one time axis, and every line runs on to its end, the build: a count holds until it changes.
+"""A register's state counts over time (the Changes page's step lines, a count holding until
+it changes) and its states now (the overview's stacked bar), as inline SVG made at build
+time, no script. The `<title>` says the numbers; lines differ by dash as well as colour.
 """
 
 from __future__ import annotations
@@ -46,8 +43,7 @@ def svg(
     name: str, anchor: str, points: Sequence[Point], span: tuple[int, int] | None = None
 ) -> str:
     """The chart of `points` (oldest first, at least one) as one line of SVG, on the time
-    axis `span` (first, last; the points' own times when None), each line running on to
-    its end; `anchor` makes its element ids unique on the page."""
+    axis `span` (the points' own when None); `anchor` makes its ids unique on the page."""
     top = max([1, *(p[1].get(s, 0) for p in points for s in CHARTED)])
     times = [p[0] for p in points]
     start, end = span if span is not None else (times[0], times[-1])
@@ -71,8 +67,8 @@ def svg(
 
 
 def _x_scale(times: list[int], start: int, end: int) -> list[float]:
-    """Each point's x on the axis from `start` to `end` (evenly spread when the axis has no
-    length), then the end of the axis, where every line ends."""
+    """Each point's x from `start` to `end` (spread evenly on an axis of no length), then
+    the axis' end, where every line ends."""
     span = WIDTH - LEFT - RIGHT
     if end == start:
         step = span / (len(times) - 1) if len(times) > 1 else 0
@@ -100,8 +96,7 @@ def _axes(top: int, y_of: Callable[[int], float], start: int, end: int) -> list[
 def _line(
     state: str, points: Sequence[Point], x_of: list[float], y_of: Callable[[int], float]
 ) -> str:
-    """A step line: a count holds until the next change, then jumps; the last count holds
-    to the end of the axis."""
+    """A step line: a count holds until the next change; the last to the axis' end."""
     coordinates: list[str] = []
     y = 0.0
     for index, (_, counts) in enumerate(points):
@@ -123,13 +118,11 @@ BAR_HEIGHT = 14
 def state_bar(
     label: str, anchor: str, counts: dict[str, int], escape: Callable[[str], str] = html.escape
 ) -> str:
-    """A stacked bar of `counts` (state -> entries), one segment per state, in its order;
-    `anchor` makes its title's id unique on the page. Each `<rect>` is closed: the sanitizer
-    drops self-closing slashes, and an unclosed `<rect>` would hold the next one."""
+    """A stacked bar of `counts` (state -> entries), one segment per state; `anchor` makes
+    its title's id unique. Each `<rect>` is closed: the sanitizer drops self-closing slashes."""
     total = sum(counts.values())
     parts = ", ".join(f"{count} {state}" for state, count in counts.items())
-    # `escape` fits where the bar goes: in a Markdown table cell the title's text is read as
-    # Markdown too (a `[x](javascript:...)` in a register's title would become a link).
+    # in a Markdown table cell the title is read as Markdown too: `escape` fits the place
     name = escape(f"{label}: {parts}" if total else f"{label}: no entries")
     title_id = f"state-bar-{_css_suffix(anchor)}"
     rects, x = [], 0.0

@@ -15,15 +15,7 @@ from markupsafe import Markup
 
 from ..coverage.sitecoverage import STATES as COVERAGE_STATES
 from ..model.positions import Where
-from ..model.registers import (
-    Citation,
-    CitationKey,
-    Entry,
-    EntryKey,
-    Register,
-    Revisions,
-    anchor_of,
-)
+from ..model.registers import Citation, CitationKey, Entry, EntryKey, Register, Revisions, anchor_of
 from ..model.vocabulary import LEVELS, SIZES, STATES
 from ..views import priorities as prio
 from ..views import revisionmatrix as revs

@@ -1,8 +1,6 @@
-"""Register prose -> safe Markdown: the one place where text written in YAML meets a page.
-
-Outside code, raw HTML is escaped, attribute lists (`{: onclick=...}`) defused, and a link
-keeps its syntax only to http(s) or a relative URL; then references, in-prose citations and
-link patterns become links. Pure: text in, text out.
+"""Register prose -> safe Markdown, where text written in YAML meets a page. Outside code,
+raw HTML is escaped, attribute lists (`{: onclick=...}`) defused, a link kept only to
+http(s) or a relative URL; references, citations and link patterns linked. Pure.
 """
 
 from __future__ import annotations
@@ -52,15 +50,14 @@ _DESTINATION_BREAKERS = re.compile(r"[\s()<>\"'`\\\[\]]")
 
 
 def link_destination(url: str) -> str:
-    """A URL from the registers' data (a link pattern, a repository) as the destination of
-    a Markdown link: every character that could end the destination, open a title or
-    start markup after it (`)`, a space, `<`, a quote, ...) percent-encoded."""
+    """A URL from the registers' data as a Markdown link's destination: every character
+    that could end it, open a title or start markup (`)`, a space, `<`, a quote) encoded."""
     return _DESTINATION_BREAKERS.sub(lambda m: quote(m[0], safe=""), url)
 
 
 def url_path(path: str) -> str:
-    """A relative page path as a link destination: percent-encoded, so that a space, a
-    parenthesis or a quote in a file name cannot end the destination or open a title."""
+    """A relative page path as a link destination, percent-encoded (a file name may hold
+    a space, a parenthesis or a quote)."""
     return quote(path, safe="/.-_~")
 
 
@@ -79,24 +76,20 @@ def escape_html(text: str) -> str:
 
 def escape_inline(text: str) -> str:
     """Plain text (a title, a quote, a path) as Markdown that shows exactly that text."""
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return _INLINE_SPECIALS.sub(r"\\\1", " ".join(text.split()))
+    return _INLINE_SPECIALS.sub(r"\\\1", " ".join(html.escape(text, quote=False).split()))
 
 
 @dataclass
 class Linker:
-    """What prose needs to link: the sources, and the page and anchor of every entry."""
+    """What prose needs to link: the sources, each entry's page (relative to the docs dir),
+    the page being rendered, how one page links another, and the in-prose citations as
+    resolved and verified (a citation links to what verify checked, not a second guess)."""
 
     sources: Sources
     entry_pages: dict[str, str]
-    """Entry ID -> the page (path relative to the docs dir) that holds it."""
     page: str = ""
-    """The page being rendered: links to its own entries are bare anchors."""
     relative: Callable[[str, str], str] = field(default=lambda target, page: target)
-    """(target page, current page) -> the relative link between them."""
     citations: Mapping[CitationKey, Citation] = field(default_factory=dict)
-    """The in-prose citations of the register set, resolved (and verified), by key: a
-    citation segment links to what verify checked, not to a second guess."""
 
     def entry_link(self, entry_id: str) -> str | None:
         target = self.entry_pages.get(entry_id)
@@ -109,9 +102,9 @@ class Linker:
 
 
 def citation_link(citation: Citation, sources: Sources) -> str:
-    """A citation as `[alias:path:lines](pinned blob permalink)`, or as code text when its
-    source has no public repository (or the citation did not resolve)."""
-    label = citation_label(citation)
+    """`[alias:path:lines](pinned blob permalink)`, or code text without a public URL."""
+    label = f"{citation.alias}:" if citation.alias else ""
+    label += f"{citation.path}:{citation.lines_text}"  # as written, without the quote
     source = sources.sources.get(citation.source or "")
     url = None
     if source is not None and citation.repo_path is not None:
@@ -121,20 +114,11 @@ def citation_link(citation: Citation, sources: Sources) -> str:
     return code_span(label)
 
 
-def citation_label(citation: Citation) -> str:
-    """`ALIAS:PATH:LINES` as written, without the quote (a path may hold spaces)."""
-    prefix = f"{citation.alias}:" if citation.alias else ""
-    return f"{prefix}{citation.path}:{citation.lines_text}"
-
-
 def prose(text: str, linker: Linker, *, one_line: bool = False, own_line: bool = False) -> str:
-    """Register prose as safe Markdown, with references, citations and patterns linked.
-
-    The text's segments (`reading.segments`) say what is code where the text goes: after
-    `- **What.** `, or with `own_line` on a line of its own. With `one_line` (a table cell)
-    the result holds no line break: each code block becomes a code span and every other
-    backtick and `|` is escaped, so joining the lines changes no code into text or back.
-    """
+    """Register prose as safe Markdown, what is code read where the text goes (after
+    `- **What.** `, or with `own_line` on a line of its own). With `one_line` (a table cell)
+    each code block becomes a code span and every other backtick and `|` is escaped, so
+    joining the lines changes no code into text or back."""
     if not text:
         return ""
     if over_bounds(text):  # Python-Markdown would spend seconds or minutes on it
@@ -155,8 +139,7 @@ def prose(text: str, linker: Linker, *, one_line: bool = False, own_line: bool =
 
 
 def opens_with_fence(text: str) -> bool:
-    """True when `text` starts with a fenced code block. After `- **What.** ` a fence is no
-    fence, so such prose is put on a line of its own (and rendered with `own_line`)."""
+    """True when `text` starts with a fenced code block (to be put on a line of its own)."""
     return bool(text) and segments.of(text).own_line is not None
 
 
@@ -173,8 +156,7 @@ def _apply(text: str, edits: list[tuple[int, int, str]], plain: Callable[[str], 
 
 
 def _code(block: str, at_line_start: bool) -> str:
-    """Code as written, except a fence's info string loses its `{...}` attributes (only a
-    range that starts a line can be a fence: a span stays exactly as written)."""
+    """Code as written, but a fence (a range that starts a line) loses its `{...}`."""
     if not at_line_start:
         return block
     return _FENCE_INFO.sub(lambda m: f"{m[1]}{m[2]}", block, count=1)
@@ -186,8 +168,8 @@ def _line_start(text: str, offset: int, own_line: bool) -> bool:
 
 
 def _code_on_one_line(block: str, at_line_start: bool) -> str:
-    """A code block or span as one code span holding its text on one line. Only a range
-    that starts a line can be a fence: ```` see ```a``` ```` holds a span."""
+    """A code block or span as one code span on one line (only a range that starts a line
+    can be a fence: ```` see ```a``` ```` holds a span)."""
     if at_line_start and segments.FENCE_LINE.match(block):
         lines = block.splitlines()
         closed = len(lines) > 1 and segments.FENCE_LINE.fullmatch(lines[-1]) is not None
@@ -205,8 +187,8 @@ def _defuse(text: str) -> str:
 
 
 def _defuse_on_one_line(text: str) -> str:
-    """Plain prose for a table cell: also no unescaped backtick (it would pair with one on
-    a line this one is joined to) and no `|` (it would end the cell)."""
+    """Plain prose for a table cell: also no bare backtick (it would pair with one on a
+    joined line) and no bare `|` (it would end the cell)."""
     text = _OPEN_BACKTICK.sub(r"\1\\`", _defuse(text))
     # Each backslash before a `|` doubled, then the `|` escaped: an author's `\|` would
     # otherwise escape the escape, and the bare `|` would end the cell.
@@ -245,8 +227,7 @@ def _url_on_one_line(url: str) -> str:
 
 
 def _escape_code_aware(parsed: Prose, label: Span, code: list[Span]) -> str:
-    """A link's text (`label`, a span of `parsed`) with HTML escaped outside its code: the
-    code segments the text was parsed into when its register was built, lying within it."""
+    """A link's text (`label`, a span of `parsed`) with HTML escaped outside its code."""
     start, end = label
     inside = [(s - start, e - start) for s, e in code if start <= s and e <= end]
     text = parsed[start:end]
@@ -279,8 +260,8 @@ def _reference(written: str, ref: Segment, linker: Linker) -> str:
 
 
 def entry_link(entry_id: str, url: str | None, pending: Sequence[str] = ()) -> str:
-    """`[META-07](meta.md#meta-07)`; without a page, the ID as text (titled when its register
-    is pending). The ID is escaped either way: an owner may be any text, not only an ID."""
+    """`[META-07](meta.md#meta-07)`; without a page, the ID as escaped text (noted when its
+    register is pending): an owner may be any text, not only an ID."""
     if url is not None:
         return f"[{escape_inline(entry_id)}]({url})"
     if prefix_of(entry_id) in pending:
@@ -289,8 +270,8 @@ def entry_link(entry_id: str, url: str | None, pending: Sequence[str] = ()) -> s
 
 
 def pending_span(text: str, prefixes: list[str]) -> str:
-    """A reference to an unpublished register: plain text followed by a note that says so,
-    as text on the page (a `title` alone reaches neither touch nor keyboard users)."""
+    """A reference to an unpublished register: its text, and a note saying so on the page
+    (a `title` alone reaches neither touch nor keyboard users)."""
     names = ", ".join(prefixes)
     verb = "is" if len(prefixes) == 1 else "are"
     noun = "register" if len(prefixes) == 1 else "registers"

@@ -1,10 +1,6 @@
-"""Problems shown on the pages, where the author looks (pure: Markdown in, Markdown out).
-
-A register file that does not load gets a page of its problems alone (not its last
-rendering), named by a notice on the overview and health pages. A register that loads
-with errors or warnings (a dedented or misspelt key, a dangling reference) renders as if
-valid, so each problem the site logs is also shown at its entry, or under the title, and
-the overview says how many pages have them.
+"""Problems shown on the pages, where the author looks. A register file that does not load
+gets a page of its problems, named on the overview and health pages; one that loads with
+errors or warnings shows each at its entry (or under its title), counted on the overview.
 """
 
 from __future__ import annotations
@@ -24,7 +20,7 @@ def failure_pages(
     failed: Mapping[str, list[Diagnostic]], layout: Layout, pages: Mapping[str, str]
 ) -> dict[str, str]:
     """The pages of registers that do not load, and the overview and health pages (from
-    `pages`) with a notice naming them."""
+    `pages`) naming them."""
     if not failed:
         return {}
     built = {layout.page_of(slug): failed_page(slug, found) for slug, found in failed.items()}
@@ -36,8 +32,8 @@ def failure_pages(
 
 
 def failed_page(slug: str, problems: list[Diagnostic]) -> str:
-    """The page of a register that does not load: its problems, each shown as written (an
-    indented code block: a message quoting the YAML cannot turn into Markdown)."""
+    """The page of a register that does not load: its problems as written, in an indented
+    code block (a message quoting the YAML cannot turn into Markdown)."""
     file = problems[0].file if problems else slug
     body = "".join(f"        {d.as_text()}\n" for d in problems)
     return f"# {escape_inline(slug)}\n\n{_admonition('failure', f'{file} does not load')}{body}"
@@ -58,8 +54,8 @@ class Shown:
 def problem_pages(
     registers: RegisterSet, diagnostics: list[Diagnostic], layout: Layout, pages: dict[str, str]
 ) -> dict[str, str]:
-    """The pages of registers that load but have errors or warnings, each shown at its
-    entry, and the overview (from `pages`) saying how many pages have them."""
+    """The pages of registers that load with errors or warnings, and the overview (from
+    `pages`) counting them."""
     built, counts = {}, {}
     for register in registers.registers:
         found = of_register(register, diagnostics)
@@ -77,8 +73,8 @@ def problem_pages(
 
 
 def of_register(register: Register, diagnostics: Iterable[Diagnostic]) -> Shown:
-    """The errors and warnings (not the site's info notices) in `register`'s file, each at
-    its entry when its ID names one, else the page's."""
+    """The errors and warnings in `register`'s file, each at the entry its ID names, else
+    the page's."""
     ids = {entry.id for entry in register.entries}
     page: list[Diagnostic] = []
     entries: dict[str, list[Diagnostic]] = {}
@@ -93,8 +89,8 @@ def of_register(register: Register, diagnostics: Iterable[Diagnostic]) -> Shown:
 
 
 def with_problems(page: str, register: Register, shown: Shown) -> str:
-    """`page` with each entry's problems under its heading, and the rest under the title
-    (with those of an entry whose heading a site's own template does not write as ours)."""
+    """`page` with each entry's problems under its heading, the rest (those of an entry
+    whose heading a site's template writes otherwise too) under the title."""
     lines = page.splitlines(keepends=True)
     wanted = {entry.anchor: entry.id for entry in register.entries}
     headings: dict[str, int] = {}  # entry ID -> its heading line (`## ID Title { #anchor }`)
@@ -117,9 +113,8 @@ _HEADING = re.compile(r"#{2,6} .*\{ #(?P<anchor>[^\s}]+) \}\s*$")
 
 
 def block(problems: list[Diagnostic], whose: str) -> str:
-    """An admonition listing `problems` as `register check` prints them (a failure when
-    one is an error, else a warning): the place as code, the message as plain text (one
-    quoting the YAML cannot turn into Markdown), wrapping on a narrow screen."""
+    """An admonition listing `problems` as `register check` prints them (a failure when one
+    is an error): the place as code, the message as plain text."""
     kind = "failure" if any(site_level(d) == "error" for d in problems) else "warning"
     them = "it" if len(problems) == 1 else "them"
     title = f"{whose} {_counted(len(problems), 'problem')} (mkdocs build --strict fails on {them})"
@@ -134,7 +129,7 @@ def _line(d: Diagnostic) -> str:
 
 def _linked(kind: str, title: str, items: Mapping[str, str], layout: Layout, page: str) -> str:
     """A notice on `page` listing each register (`items`: slug -> what is said of it),
-    linked to its page, in order of slug."""
+    linked, in order of slug."""
     lines = "".join(
         f"    - [{escape_inline(slug)}]({url_path(relative(layout.page_of(slug), page))}): "
         f"{items[slug]}\n"
