@@ -85,12 +85,10 @@ class PageFormatter:
     linker: Linker
     outcomes: dict[CitationKey, Outcome] = field(default_factory=dict)
     registers: dict[str, tuple[Register, str]] = field(default_factory=dict)
-    """Register slug -> the register and its page."""
     revision_pages: dict[str, str] = field(default_factory=dict)
     excerpt_file: str | None = None
-    """The register's excerpt file, on a register page: its citations get excerpts there."""
+    """On a register page, its excerpt file, holding `excerpts` (by key) of its citations."""
     excerpts: dict[str, Excerpt] = field(default_factory=dict)
-    """The excerpts this page's citations link to, by key, in order of first citation."""
     backlinks_of: Mapping[EntryKey, list[str]] = field(default_factory=dict)
     printed: dict[str, str] = field(default_factory=dict)
     """Each prose Markdown printed, placed as a page places it -> the page: the only foreign
@@ -101,9 +99,8 @@ class PageFormatter:
         return self._kept(prose(text or "", self.linker), "{}")
 
     def item(self, text: str | None) -> str:
-        """Prose as the rest of a list item: continuation lines indented, a blank line after
-        a multi-line one (or a fence in it would swallow the next item), and a fence that
-        opens it on a line of its own (after `**What.**` a fence is none)."""
+        """Prose as the rest of a list item: later lines indented, a blank line after them (or
+        a fence would swallow the next item), an opening fence on a line of its own."""
         if opens_with_fence(text or ""):
             body = "\n\n" + prose(text or "", self.linker, own_line=True).lstrip("\n")
         else:
@@ -136,8 +133,7 @@ class PageFormatter:
         return code_span(str(text or "")) if text else ""
 
     def link(self, target: str, anchor: str = "") -> str:
-        """A relative link to another generated page, or a bare anchor on this one, as a
-        link destination (percent-encoded)."""
+        """A relative link to another generated page, or a bare anchor on this one."""
         hash_ = "#" + url_path(anchor) if anchor else ""
         if target == self.page and anchor:
             return hash_
@@ -236,9 +232,8 @@ class PageFormatter:
         return f"[{text}]({link_destination(url)})" if url and safe_url(url) else text
 
     def concept_cell(self, shown: Cell) -> Markup:
-        """A Matrix page cell: the rolled-up state on a badge linked to the (first) entry,
-        each entry in words (shown on hover or focus, and as the link's title), every
-        entry's ID when there are several, a stale citation, the checks, since when."""
+        """A Matrix page cell: the rolled-up state linked to the (first) entry, each entry in
+        words (on hover or focus, and as the link's title), its IDs, stale, checks, since."""
         if not shown.recorded:
             rank = len(STATES) + 1  # after every state
             return Markup(
@@ -269,8 +264,8 @@ class PageFormatter:
         return Markup(" ".join(parts))
 
     def concept(self, row: Row) -> Markup:
-        """A Matrix page row's concept: its title, indented under its parent (whose ID is
-        said in words too, for a reader who does not see the indent), and its ID."""
+        """A Matrix page row's concept and its ID, indented under its parent (named in words
+        too, for a reader who does not see the indent)."""
         title = escape_inline(row.concept.title)
         parent = ""
         if row.concept.parent and row.depth:

@@ -65,8 +65,7 @@ def render_template(env: jinja2.Environment, name: str, fmt: PageFormatter, **co
 
 
 def _template_frame(err: Exception, name: str) -> tuple[str, int | None]:
-    """The innermost template line in `err`'s traceback (Jinja2 names the template file in
-    its frames), or the template's name alone."""
+    """The innermost template line in `err`'s traceback, or the template's name alone."""
     found: tuple[str, int | None] = (name, None)
     for frame, line in traceback.walk_tb(err.__traceback__):
         if "__jinja_exception__" in frame.f_globals:
@@ -122,8 +121,8 @@ def front_matter(register: Register) -> str:
 
 
 def title_meta(title: str) -> dict[str, str]:
-    """`{"title": ...}`, HTML-escaped, when a title holds HTML's special characters (else
-    none: MkDocs takes the first heading's text, which material's `striptags` unescapes)."""
+    """`{"title": ...}`, HTML-escaped, when a title holds HTML's specials (MkDocs would take
+    the heading's text, which material's `striptags` unescapes)."""
     return {"title": html.escape(title)} if _HTML_SPECIALS.search(title) else {}
 
 

@@ -1,8 +1,5 @@
-"""A register as a plain Markdown page in the hand-written shape (pure: data in, text out).
-
-No HTML: it reads in a forge's file view, and `register import` (`importing.page`) reads
-it back: title, header lines, summary, the status column, then a `## ID Title` block per
-entry of `- **Label.** text` bullets, a field's later lines indented two spaces.
+"""A register as a plain Markdown page in the hand-written shape, no HTML: it reads in a
+forge's file view, and `register import` reads it back. Pure.
 """
 
 from __future__ import annotations
@@ -11,15 +8,11 @@ from ..citations.quoting import code_span
 from ..model.registers import Entry, Register, Revisions
 from ..model.vocabulary import state_word
 
-SHORT_COMMIT = 7
-"""Hex digits of a commit on the page (git's shortest abbreviation)."""
-
 
 def plain_page(register: Register, commit: str, legend: str | None = None) -> str:
-    """The page of `register`, whose subject is pinned at `commit`; `legend` is the page
-    the legend line points at (none without it). The page shows the commit abbreviated, as
-    hand-written pages do (sources.yaml holds the full pin; import compares the two)."""
-    commit = commit[:SHORT_COMMIT]
+    """The page of `register`, its subject pinned at `commit` (shown abbreviated, as by
+    hand: import compares it with sources.yaml's pin); `legend` names the legend page."""
+    commit = commit[:7]
     lines = [f"# {register.title}", ""]
     lines.extend(_header(register))
     lines.append(f"file: {register.slug}.yaml")  # import keeps the register's name

@@ -21,23 +21,20 @@ ASSET_DIR = "assets/compat-register"
 
 @dataclass(frozen=True)
 class Layout:
-    """Where the generated pages go, as paths relative to the docs dir (or `--out DIR`)."""
+    """Where the generated pages go, relative to the docs dir (or `--out DIR`): folders of
+    the register pages, of the revision pages (the matrix their `index.md`) and of the
+    Coverage pages; `legend`, a page explaining the fields; `download`, the JSON or None."""
 
     pages: str = "registers"
-    """Folder of the register pages: `registers/meta.md` for registers/meta.yaml."""
     overview: str = "registers/index.md"
     health: str = "registers/health.md"
     legend: str | None = None
-    """A page explaining the fields, linked from every register page's header."""
     changes: str = "registers/changes.md"
     revisions: str = "registers/revisions"
-    """Folder of the revision pages: `index.md` the matrix, `2025-11-25.md` one revision."""
     priorities: str = "registers/priorities.md"
     download: str | None = "registers/registers.json"
-    """The register set as JSON (`register export`'s), linked from the overview; None: none."""
     concept_matrix: str = "registers/matrix.md"
     coverage: str = "registers/coverage"
-    """Folder of the Coverage pages: `index.md` every revision, `2025-11-25.md` one."""
 
     def page_of(self, slug: str) -> str:
         return posixpath.join(self.pages, f"{slug}.md")

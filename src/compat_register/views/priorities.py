@@ -20,8 +20,6 @@ def priority_key(entry: Entry) -> tuple[int, int]:
 
 @dataclass
 class Item:
-    """One open entry, with the register it belongs to."""
-
     register: Register
     entry: Entry
 
@@ -33,8 +31,8 @@ class Item:
 
 @dataclass
 class Group:
-    """One subject's open entries across its registers, highest value and least effort
-    first, and the state counts of all its entries."""
+    """One subject's open entries, highest value and least effort first, and the state
+    counts of all its entries."""
 
     subject: str
     registers: list[Register]
@@ -58,10 +56,8 @@ def own_subject(registers: RegisterSet, configured: str | None = None) -> str | 
 
 
 def priorities(registers: RegisterSet, first: str | None = None) -> list[Group]:
-    """The `missing` and `partial` entries grouped by their register's subject, in priority
-    order (entries of equal value and effort keep their file order); the subject `first`
-    (`own_subject`) leads, the others follow in the order their registers come. A subject
-    with nothing open is left out."""
+    """The open entries by their register's subject, in priority order (else file order);
+    the subject `first` leads, the others in file order; a subject with none left out."""
     by_subject: dict[str, list[Register]] = {}
     for register in registers.registers:
         by_subject.setdefault(register.subject, []).append(register)
@@ -88,6 +84,5 @@ def grid(groups: list[Group]) -> dict[tuple[str, str], int]:
 
 
 def state_counts(register: Register) -> dict[str, int]:
-    """How many entries of a register are in each state, in `STATES` order (`unknown`
-    only when one is: `vocabulary.counted`)."""
+    """How many entries of a register are in each state (`vocabulary.counted`)."""
     return _counts([register])

@@ -17,13 +17,12 @@ EVENTS = ("added", "changed", "removed")
 def cells(
     revisions: Revisions, order: Sequence[str], index: Mapping[str, int] | None = None
 ) -> list[str]:
-    """One cell per revision of `order` (oldest first). Without `added` the entry is in every
-    revision before the first it names, without `removed` in every one after `added`; one
-    that records none is `unrecorded` throughout."""
+    """One cell per revision of `order` (oldest first): without `added` the entry is in each
+    revision before the first it names, without `removed` in each after; `unrecorded`
+    throughout when it records none."""
     if not revisions.recorded:
         return ["unrecorded"] * len(order)
-    if index is None:  # `matrix` passes it, made once for every entry
-        index = {name: number for number, name in enumerate(order)}
+    index = index or {name: number for number, name in enumerate(order)}
     added = index.get(revisions.added or "", -1)
     removed = index.get(revisions.removed or "", len(order))
     changed = {index[name] for name in revisions.changed if name in index}
@@ -42,8 +41,6 @@ def _cell(number: int, added: int, changed: set[int], removed: int) -> str:
 
 @dataclass
 class Row:
-    """One entry of the matrix: its register, and one cell per revision."""
-
     register: Register
     entry: Entry
     cells: list[str]
@@ -62,7 +59,7 @@ def matrix(registers: RegisterSet) -> list[Row]:
 
 @dataclass
 class RevisionChanges:
-    """The entries that one revision added, changed and removed, in file order."""
+    """The entries one revision added, changed and removed, in file order."""
 
     revision: str
     added: list[tuple[Register, Entry]] = field(default_factory=list)
