@@ -6,8 +6,7 @@ errors or warnings shows each at its entry (or under its title), counted on the 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 
 from ..model.diagnostic import Diagnostic
 from ..model.registers import Register, RegisterSet
@@ -39,30 +38,18 @@ def failed_page(slug: str, problems: list[Diagnostic]) -> str:
     return f"# {escape_inline(slug)}\n\n{_admonition('failure', f'{file} does not load')}{body}"
 
 
-@dataclass(frozen=True)
-class Shown:
-    """The problems of one register page: its own, and each entry's by ID."""
-
-    page: list[Diagnostic]
-    entries: dict[str, list[Diagnostic]]
-
-    @property
-    def count(self) -> int:
-        return len(self.page) + sum(map(len, self.entries.values()))
-
-
 def problem_pages(
     registers: RegisterSet, diagnostics: list[Diagnostic], layout: Layout, pages: dict[str, str]
 ) -> dict[str, str]:
-    """The pages of registers that load with errors or warnings, and the overview (from
-    `pages`) counting them."""
+    """The pages of registers that load with errors or warnings (not the site's info
+    notices), and the overview (from `pages`) counting them."""
     built, counts = {}, {}
     for register in registers.registers:
-        found = of_register(register, diagnostics)
+        found = [d for d in diagnostics if d.file == register.file and site_level(d) != "info"]
         page = layout.page_of(register.slug)
-        if found.count and page in pages:
+        if found and page in pages:
             built[page] = with_problems(pages[page], register, found)
-            counts[register.slug] = _counted(found.count, "problem")
+            counts[register.slug] = _counted(len(found), "problem")
     if not built:
         return {}
     have = "has" if len(counts) == 1 else "have"
@@ -72,25 +59,15 @@ def problem_pages(
     return built
 
 
-def of_register(register: Register, diagnostics: Iterable[Diagnostic]) -> Shown:
-    """The errors and warnings in `register`'s file, each at the entry its ID names, else
-    the page's."""
+def with_problems(page: str, register: Register, problems: list[Diagnostic]) -> str:
+    """`page` with each problem under the heading of the entry its ID names, the rest (and
+    an entry's whose heading a site's template writes otherwise) under the title."""
     ids = {entry.id for entry in register.entries}
-    page: list[Diagnostic] = []
+    left = [d for d in problems if d.id not in ids]
     entries: dict[str, list[Diagnostic]] = {}
-    for diagnostic in diagnostics:
-        if diagnostic.file != register.file or site_level(diagnostic) == "info":
-            continue
+    for diagnostic in problems:
         if diagnostic.id in ids:
             entries.setdefault(diagnostic.id, []).append(diagnostic)
-        else:
-            page.append(diagnostic)
-    return Shown(page, entries)
-
-
-def with_problems(page: str, register: Register, shown: Shown) -> str:
-    """`page` with each entry's problems under its heading, the rest (those of an entry
-    whose heading a site's template writes otherwise too) under the title."""
     lines = page.splitlines(keepends=True)
     wanted = {entry.anchor: entry.id for entry in register.entries}
     headings: dict[str, int] = {}  # entry ID -> its heading line (`## ID Title { #anchor }`)
@@ -98,13 +75,12 @@ def with_problems(page: str, register: Register, shown: Shown) -> str:
         match = _HEADING.match(line)
         if match and match["anchor"] in wanted:
             headings.setdefault(wanted[match["anchor"]], index)
-    left = list(shown.page)
-    for entry_id, problems in shown.entries.items():
+    for entry_id, found in entries.items():
         at = headings.get(entry_id)
         if at is None:
-            left.extend(problems)
+            left.extend(found)
         else:
-            lines[at] = lines[at] + "\n" + block(problems, f"{entry_id} has") + "\n"
+            lines[at] = lines[at] + "\n" + block(found, f"{entry_id} has") + "\n"
     text = "".join(lines)
     return after_heading(text, block(left, "This register has")) if left else text
 
