@@ -31,7 +31,7 @@ def main() -> None:
     try:
         registers = generate(root, args.registers, args.citations, args.files)
         result = api.verify_citations(registers, offline=True)
-        pages = list(render.render_site(result.registers, result.outcomes).values())
+        pages = list(render.Renderer(result.registers, result.outcomes).pages().values())
     finally:
         shutil.rmtree(root, ignore_errors=True)
     html = [sanitize.to_html(page) for page in pages]

@@ -23,7 +23,7 @@ URL = "https://github.com/example/project"
 def pages(registers: Path, cache: Path | None = None) -> dict[str, str]:
     checked = api.check(registers)
     found = repository.read_history(registers, cache)
-    return render.render_site(checked.registers, history=found, repo_url=URL)
+    return render.Renderer(checked.registers, history=found, repo_url=URL).pages()
 
 
 def sections(page: str) -> dict[str, list[str]]:
@@ -166,7 +166,9 @@ def test_a_shallow_clone_shows_what_it_holds(history: History, tmp_path: Path) -
     ]
     edge = found.commits[-1]
     assert edge.edge and edge.diff.empty  # its parent is not in the clone: changes unknown
-    page = render.render_site(api.check(registers).registers, history=found)["registers/changes.md"]
+    page = render.Renderer(api.check(registers).registers, history=found).pages()[
+        "registers/changes.md"
+    ]
     assert '!!! note "Shallow clone"' in page
     assert "The oldest commit in this clone" in page
     assert "[T-03](t.md#t-03) Renamed: title: New → Renamed" in page
@@ -199,7 +201,7 @@ def test_a_file_that_did_not_load_is_located_then_compared_when_mended(
     copy.write("registers/t.yaml", text.replace("{state: partial, note:", "{state: done, note:", 1))
     copy.commit("Mend t.yaml, T-01 done")
     found = repository.read_history(registers, tmp_path / "cache.json")
-    page = render.render_site(api.check(registers).registers, history=found)
+    page = render.Renderer(api.check(registers).registers, history=found).pages()
     lines = sections(page["registers/changes.md"])
     broken = next(h for h in lines if ": Break t.yaml" in h)
     [line] = lines[broken][1:]
@@ -222,7 +224,7 @@ def test_a_clone_of_one_commit_builds(history: History, tmp_path: Path) -> None:
     found = repository.read_history(registers, None)
     [only] = found.commits
     assert found.shallow and only.edge and only.sha == history.commits["title"]
-    page = render.render_site(api.check(registers).registers, history=found)
+    page = render.Renderer(api.check(registers).registers, history=found).pages()
     text = page["registers/changes.md"]
     assert "the history shown starts at" in text and "<svg" in text
     assert "Last changes" not in page["registers/t.md"]  # what the edge changed is unknown

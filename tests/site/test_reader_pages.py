@@ -66,7 +66,7 @@ def test_the_changes_page_charts_share_one_axis_and_a_table() -> None:
 
 def test_a_register_page_opens_with_its_counts_and_entries() -> None:
     registers = api.check(GOLDEN).registers
-    page = render.render_site(registers)["registers/alpha.md"]
+    page = render.Renderer(registers).pages()["registers/alpha.md"]
     head, _, _ = page.partition("Alpha is about")  # before the summary
     assert "**2 entries:**" in head and ">1 partial<" in head and ">1 missing<" in head
     assert '<div class="reg-entries" data-search-exclude>' in head
@@ -78,11 +78,11 @@ def test_a_register_page_opens_with_its_counts_and_entries() -> None:
 def test_an_entry_links_to_its_yaml_line_when_the_site_knows_its_repository() -> None:
     registers = api.check(GOLDEN).registers
     base = "https://github.com/o/r/edit/main/tests/golden/basic/registers/"
-    page = render.render_site(registers, edit_url=base)["registers/alpha.md"]
+    page = render.Renderer(registers, edit_url=base).pages()["registers/alpha.md"]
     entry = registers.registers[0].entries[0]
     link = f"[Edit ALP-01 at alpha.yaml:{entry.where.line}]({base}alpha.yaml#L{entry.where.line})"
     assert link + "{ .reg-edit }" in page
-    assert ".reg-edit" not in render.render_site(registers)["registers/alpha.md"]
+    assert ".reg-edit" not in render.Renderer(registers).pages()["registers/alpha.md"]
     assert edit_link("javascript:alert(1)//", registers.registers[0], entry) == ""
 
 
@@ -108,7 +108,7 @@ def test_where_the_registers_are_edited(
 
 def test_the_health_page_lists_stale_citations_and_links_each_registers_page() -> None:
     registers = api.check(GOLDEN).registers
-    pages = render.render_site(registers)
+    pages = render.Renderer(registers).pages()
     health = pages["registers/health.md"]
     assert "| [Alpha](health/alpha.md) | 8 | 0 | 8 unverified |" in health
     assert "No citation is stale." in health

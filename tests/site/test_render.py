@@ -41,7 +41,7 @@ UPDATE = os.environ.get("REGISTER_UPDATE_GOLDEN") == "1"
 def rendered(case_dir: Path) -> dict[str, str]:
     """The pages of a golden case, verified offline so no checkout changes them."""
     result = api.verify_citations(Path("registers"), offline=True)
-    pages = render.render_site(result.registers, result.outcomes)
+    pages = render.Renderer(result.registers, result.outcomes).pages()
     assert not result.failed, [d.as_text() for d in result.diagnostics]
     return pages
 
@@ -238,7 +238,7 @@ def test_a_prose_citation_links_what_verify_resolved(
     monkeypatch.chdir(tmp_path)
     result = api.check(Path("registers"))
     assert [d.code for d in result.diagnostics].count("bad-path") == 2
-    page = render.render_site(result.registers)["registers/alpha.md"]
+    page = render.Renderer(result.registers).pages()["registers/alpha.md"]
     assert (
         "See `schema/../secret.ts:2`, twice; `schema/../secret.ts:2`, and [schema/a.ts:1](" in page
     )
@@ -280,12 +280,12 @@ def test_a_template_error_names_the_template_line(tmp_path: Path) -> None:
     registers = api.check(GOLDEN / "basic" / "registers").registers
     (tmp_path / "health.md.j2").write_text("# Health\n\n{{ fmt.no_such_thing() }}\n")
     with pytest.raises(values.TemplateProblem) as raised:
-        render.render_site(registers, templates=tmp_path)
+        render.Renderer(registers, templates=tmp_path).pages()
     assert raised.value.file == str(tmp_path / "health.md.j2") and raised.value.line == 3
     assert "no attribute 'no_such_thing'" in str(raised.value)
     (tmp_path / "health.md.j2").write_text("# Health\n{% if %}\n")
     with pytest.raises(values.TemplateProblem, match=r"health.md.j2:2: Expected an expression"):
-        render.render_site(registers, templates=tmp_path)
+        render.Renderer(registers, templates=tmp_path).pages()
 
 
 def test_safe_url() -> None:
@@ -364,7 +364,7 @@ def test_excerpt_block_marks_the_cited_lines() -> None:
 def test_site_templates_override_packaged_ones(tmp_path: Path) -> None:
     (tmp_path / "health.md.j2").write_text("# Mine: {{ total }}\n")
     registers = api.check(GOLDEN / "basic" / "registers").registers
-    pages = render.render_site(registers, templates=tmp_path)
+    pages = render.Renderer(registers, templates=tmp_path).pages()
     assert pages["registers/health.md"] == "# Mine: 10\n"
     assert pages["registers/alpha.md"].startswith("---\nsearch:\n  boost: 4\ntags:")
 

@@ -113,7 +113,7 @@ def test_unexpected_names_what_clean_removes() -> None:
 def test_golden_pages_pass_unchanged() -> None:
     """The pages `register render` writes need no cleaning: Markdown-level escaping holds."""
     result = api.verify_citations(GOLDEN_REGISTERS, offline=True)
-    for uri, text in render.render_site(result.registers, result.outcomes).items():
+    for uri, text in render.Renderer(result.registers, result.outcomes).pages().items():
         html = to_html(text)
         assert hostile(html) == [], uri
         assert live(html) == [], uri

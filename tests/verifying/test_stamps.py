@@ -269,7 +269,7 @@ def test_the_site_shows_changed_and_unstamped(
     registers, repo, _ = one_source
     run(["stamp", "--registers", str(registers), "T-02"])
     result = api.verify_citations(registers)
-    pages = render.render_site(result.registers, result.outcomes)
+    pages = render.Renderer(result.registers, result.outcomes).pages()
     health = pages["registers/health.md"]
     # T-01 cites src/a.go:2 under sources and again in prose: one row, both places.
     assert "## unstamped (2)" in health
@@ -280,7 +280,7 @@ def test_the_site_shows_changed_and_unstamped(
     repo.commit()
     run(["bump", "--registers", str(registers), "up"])
     result = api.verify_citations(registers)
-    pages = render.render_site(result.registers, result.outcomes)
+    pages = render.Renderer(result.registers, result.outcomes).pages()
     assert "## changed (1)" in pages["registers/health.md"]  # T-02: listed and in prose
     assert "reg-outcome--changed" in pages["registers/t.md"]
 

@@ -121,13 +121,13 @@ def test_priorities_by_subject_then_value_then_effort(tmp_path: Path) -> None:
 def test_priorities_page_shows_risk_and_next_step(tmp_path: Path) -> None:
     with_next = entry(2, "partial").replace("risk: Risk 2.", "risk: Risk 2.\n    next: Ask.")
     result = checked(tmp_path, entry(1, "missing", note="Reads one key."), with_next)
-    page = render.render_site(result.registers)["registers/priorities.md"]
+    page = render.Renderer(result.registers).pages()["registers/priorities.md"]
     rows = [line for line in page.splitlines() if line.startswith("| [T-0")]
     assert rows[0].endswith("| Risk 1. | Reads one key. |")  # the status note
     assert rows[1].endswith("| Risk 2. | Ask. |")  # next: before the note
     assert "### Up { #subject-up }" in page  # the source's title; the anchor keeps the alias
     assert "1 missing" in page and "1 partial" in page  # the group's state summary
-    register_page = render.render_site(result.registers)["registers/t.md"]
+    register_page = render.Renderer(result.registers).pages()["registers/t.md"]
     assert "- **Next.** Ask." in register_page
 
 
@@ -149,7 +149,7 @@ def test_state_bar_names_its_counts_and_fills_its_width() -> None:
 
 def pages(tmp_path: Path, *entries: str) -> dict[str, str]:
     result = checked(tmp_path, *entries)
-    return render.render_site(result.registers, layout=site_layout.Layout(legend="legend.md"))
+    return render.Renderer(result.registers, layout=site_layout.Layout(legend="legend.md")).pages()
 
 
 def test_matrix_page_has_the_id_and_state_first_then_a_column_per_revision(tmp_path: Path) -> None:

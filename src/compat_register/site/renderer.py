@@ -339,9 +339,3 @@ def tags_of(register: Register, entry: Entry) -> list[str]:
     """An entry's tags for filtering: its own and its register's."""
     return list(dict.fromkeys([*entry.tags, *register.tags]))
 
-
-def render_site(
-    registers: RegisterSet, outcomes: Sequence[Outcome] = (), **options: Any
-) -> dict[str, str]:
-    """Every generated page of `registers` (path -> Markdown); `options` are `Renderer`'s."""
-    return Renderer(registers, outcomes, **options).pages()
