@@ -300,7 +300,7 @@ def test_render_reads_the_prose_not_the_pages_our_templates_write(
     tmp_path: Path, run_line: RunLine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Our templates' own HTML and escaped values are safe by construction
-    (`site.escaping`): only the prose they printed is converted, each string once."""
+    (`site.jinja`): only the prose they printed is converted, each string once."""
     converted: list[str] = []
     to_html = sanitize.to_html
     monkeypatch.setattr(sanitize, "to_html", lambda text: converted.append(text) or to_html(text))

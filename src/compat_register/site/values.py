@@ -18,21 +18,18 @@ from .urls import Layout
 
 @dataclass(frozen=True)
 class SiteOptions:
-    """How a site is built: the plugin's options in mkdocs.yml, `register render`'s flags."""
+    """How a site is built: the plugin's options in mkdocs.yml, `register render`'s flags:
+    `templates` overriding the packaged ones file by file, `verify` reading the checkouts (not
+    `--offline`), `history` for the Changes page and `repo_url` to link its commits,
+    `edit_url` for each entry's edit link, `subject` to lead the priorities page."""
 
     layout: Layout = field(default_factory=Layout)
     templates: Path | None = None
-    """A folder of Jinja2 templates overriding the packaged ones, file by file."""
     verify: bool = True
-    """Read the sources' checkouts to verify citations and show excerpts (not `--offline`)."""
     history: bool = True
-    """Make the Changes page from the registers' git history."""
     repo_url: str | None = None
-    """The project's repository, to link each commit of the Changes page."""
     edit_url: str | None = None
-    """Where the registers folder's files are edited: each entry gets an edit link."""
     subject: str | None = None
-    """The subject the priorities page lists first (default: the subject of most entries)."""
     extension_configs: Mapping[str, Any] | None = None
     """The site's `mdx_configs`, to highlight excerpts as its pages are; None: the pages' own."""
     excerpt_folder: Path | None = None
