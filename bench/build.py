@@ -33,7 +33,7 @@ from common import best, site_config, synthetic_parser  # noqa: E402
 from synthetic import generate  # noqa: E402
 
 TAGS = "  - tags\n"
-"""Material's tags plugin: the register pages carry their tags (`site.pagemeta`)."""
+"""Material's tags plugin: the register pages carry their tags (`site.jinja`)."""
 
 
 def prepare(root: Path, registers: int, citations: int, files: int) -> None:

@@ -1,7 +1,7 @@
 """The catalogue of diagnostic codes: every code a stage emits, its severity, how a site
 build reports it, and what it means, in one line.
 
-One home for what a code is: `site.levels` reads a site build's level here (no rule by
+One home for what a code is: `site.values` reads a site build's level here (no rule by
 the code's name), docs/diagnostics.md lists this table, and tests/test_codes.py holds it against the
 codes the source emits, both ways (a code emitted but not listed, or listed but never
 emitted, fails). A new code is added here with the change that emits it.
