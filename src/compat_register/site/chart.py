@@ -59,10 +59,9 @@ def svg(
         f'aria-labelledby="{title_id}">',
         f'<title id="{title_id}">{html.escape(chart_title(name, points))}</title>',
         *_axes(top, y_of, start, end),
+        *(_line(state, points, x_of, y_of) for state in CHARTED),
+        "</svg>",
     ]
-    for state in CHARTED:
-        parts.append(_line(state, points, x_of, y_of))
-    parts.append("</svg>")
     return "".join(parts)
 
 
