@@ -338,4 +338,3 @@ def prose_citations(registers: RegisterSet) -> dict[CitationKey, Citation]:
 def tags_of(register: Register, entry: Entry) -> list[str]:
     """An entry's tags for filtering: its own and its register's."""
     return list(dict.fromkeys([*entry.tags, *register.tags]))
-
