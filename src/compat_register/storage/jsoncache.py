@@ -1,7 +1,5 @@
-"""A cache kept as one JSON file, used only when it is whole, read without following a
-link, of this version and makers (else started afresh silently) and of its writer's shape
-(else dropped with a notice); `write` gives a message, never raises.
-"""
+"""A cache as one JSON file, used only when whole, of this version and makers (else made
+anew silently) and of its writer's shape (else dropped with a notice); never via a link."""
 
 from __future__ import annotations
 
@@ -16,16 +14,15 @@ from .regular import MAX_BYTES, read_bytes
 
 
 class Cached(NamedTuple):
-    """A cache file's data when usable, else None; `dropped` says why a file that was
-    there is not used (None when used, missing, or of another version)."""
+    """A cache file's data when usable, else None; `dropped`: why a file there is not used."""
 
     data: dict[str, Any] | None
     dropped: str | None = None
 
 
 def read(path: Path, key: str, expected: Any, valid: shape.Check) -> Cached:
-    """The JSON object at `path` when it reads, its `key` holds `expected` (the version,
-    settings and makers it was written under, `made_by`) and it passes `valid`."""
+    """The JSON object at `path` when it reads, its `key` holds `expected` (`made_by`) and
+    it passes `valid`."""
     try:
         data = shape.parse(read_bytes(path, MAX_BYTES, follow=False))
     except FileNotFoundError:
@@ -41,14 +38,13 @@ def read(path: Path, key: str, expected: Any, valid: shape.Check) -> Cached:
 
 
 def made_by(version: int, *distributions: str) -> str:
-    """What a cache's data was made with: its format `version` and the version of each
-    distribution whose output it keeps (compat-register's own first)."""
+    """A cache's format `version` and that of each distribution whose output it keeps."""
     return " ".join([str(version), *(f"{name}={_version(name)}" for name in distributions)])
 
 
 def write(path: Path, data: dict[str, Any], what: str) -> str | None:
-    """Store `data` at `path` as compact JSON, whole or not at all (the folder made when
-    missing); on failure, a message naming `what` (`the history cache`)."""
+    """Store `data` at `path` as compact JSON, whole or not at all; on failure, a message
+    naming `what` (`the history cache`)."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

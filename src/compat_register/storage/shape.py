@@ -1,9 +1,9 @@
-"""Whether JSON read back from `.register/` (anyone may have written it) has the shape its
-writer gives it: a JSON Schema per reader, compiled once by fastjsonschema.
-"""
+"""Whether JSON read back from `.register/` (anyone may have written it) has its writer's
+shape: a JSON Schema per reader, compiled once by fastjsonschema."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -14,16 +14,13 @@ Check = Callable[[Any], bool]
 
 
 def checker(schema: dict[str, Any]) -> Check:
-    """A yes/no check of data against `schema` (draft 7), compiled at its first use (a
-    command that reads no cache pays nothing)."""
-    compiled: list[Callable[[Any], Any]] = []
+    """A yes/no check against `schema` (draft 7), compiled at its first use."""
+    draft = {"$schema": "http://json-schema.org/draft-07/schema#", **schema}
+    compiled = functools.cache(lambda: fastjsonschema.compile(draft, detailed_exceptions=False))
 
     def check(data: Any) -> bool:
-        if not compiled:
-            draft = {"$schema": "http://json-schema.org/draft-07/schema#", **schema}
-            compiled.append(fastjsonschema.compile(draft, detailed_exceptions=False))
         try:
-            compiled[0](data)
+            compiled()(data)
         except fastjsonschema.JsonSchemaException:
             return False
         return True
@@ -51,8 +48,8 @@ def record(required: dict[str, Any], optional: dict[str, Any] | None = None) -> 
 
 
 def parse(raw: bytes) -> Any:
-    """JSON text -> data; ValueError for text that is not JSON (or not UTF-8), for numbers
-    of over 4,300 digits, and for nesting deeper than Python's parser goes."""
+    """JSON text -> data; ValueError for what is not JSON (not UTF-8, a number of over 4,300
+    digits, nesting deeper than Python's parser goes)."""
     try:
         return json.loads(raw)
     except RecursionError:

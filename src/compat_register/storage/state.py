@@ -1,8 +1,6 @@
-"""Whether this run may use the tool's own folder, `.register/`: only when it is a real
-folder (no link in it or its caches) and git tracks nothing in it, as a pull request or a
-CI cache may have written it. Else a reading command runs without caches, and a writing
-command stops before it changes anything.
-"""
+"""Whether this run may use `.register/`: only a real folder (no link in it or its caches)
+where git tracks nothing, as a pull request may have written it. Else a reading command
+runs without caches, and a writing command stops before it changes anything."""
 
 from __future__ import annotations
 
@@ -15,10 +13,8 @@ from .layout import EXCERPT_CACHE, WRITER_LOCK, Paths
 
 
 def refusal(paths: Paths, tracked: Sequence[str], unknown: str | None = None) -> str | None:
-    """Why `.register/` is not the tool's own on this run, in one line naming the file
-    (`tracked`: the paths under it git tracks; `unknown`: why git cannot say); None when it
-    is. The folder, its cache and the excerpt cache hold no link (a link to a folder would
-    lead every write out)."""
+    """Why `.register/` is not the tool's own on this run, one line naming the file, or None
+    (`tracked`: the paths under it git tracks; `unknown`: why git cannot say)."""
     folders = [paths.state]
     if paths.own_cache:
         folders += [paths.cache, paths.cache / EXCERPT_CACHE]
@@ -39,7 +35,6 @@ def refusal(paths: Paths, tracked: Sequence[str], unknown: str | None = None) ->
 
 
 def _linked(path: Path) -> str | None:
-    """Why `path`, a folder of the tool's, is not one: a link, or a file."""
     if os.path.islink(path):
         return _a_link(path)
     if os.path.lexists(path) and not os.path.isdir(path):
@@ -48,7 +43,6 @@ def _linked(path: Path) -> str | None:
 
 
 def _linked_inside(folder: Path) -> str | None:
-    """The first link directly in `folder`, said as `_a_link`; None when there is none."""
     try:
         with os.scandir(folder) as entries:
             links = sorted(entry.name for entry in entries if entry.is_symlink())
@@ -65,8 +59,8 @@ def _a_link(path: Path) -> str:
 
 
 def claim(paths: Paths) -> Path:
-    """For a command that writes: `.register/`, made when missing; StorageError (one
-    line) when this run may not use it."""
+    """For a command that writes: `.register/`, made when missing; StorageError when this
+    run may not use it."""
     if paths.refused is not None:
         raise StorageError(paths.refused)
     try:

@@ -1,6 +1,5 @@
 """A project's writers: one at a time, each finishing first what a killed one left; and
-what a reader is told of a write left unfinished (it finishes nothing itself).
-"""
+what a reader is told of a write left unfinished (it finishes nothing itself)."""
 
 from __future__ import annotations
 
@@ -11,13 +10,10 @@ from collections.abc import Callable, Iterator
 from . import journal, lock, state
 from .layout import JOURNAL_FILE, Paths
 
-FINISH = "register sync"
-"""The command a reader names to finish an interrupted write: any command that writes
-does, and this one changes nothing else when every pinned commit is already fetched."""
+FINISH = "register sync"  # any writer finishes it; this one changes nothing else
 
 
 def journal_of(paths: Paths) -> journal.Journal:
-    """The project's journal: it may name files of the registers folder and `.register/`."""
     return journal.Journal(paths.journal, {"registers": paths.registers, "state": paths.state})
 
 
@@ -28,9 +24,8 @@ def writing(
     wait: float,
     tell: Callable[[str], None] | None = None,
 ) -> Iterator[journal.Journal]:
-    """Hold the project's writer lock while the block runs (waiting up to `wait` seconds),
-    having first finished any write a killed run left; yields the journal the block writes
-    through. `tell` hears whom it waits for, and each file the finished write left."""
+    """Hold the writer lock while the block runs, a killed run's write finished first;
+    yields the journal to write through. `tell` hears whom it waits for, and what was left."""
     state.claim(paths)
     record = journal_of(paths)
     with lock.hold(paths.writer_lock, command, wait, tell):
@@ -46,9 +41,8 @@ def writing(
 
 
 def unfinished(paths: Paths, wait: float) -> str | None:
-    """For a command that only reads: when a write was interrupted (its journal is there
-    once any writer at work has ended), the line saying so and what to run; else None.
-    Nothing is written or finished: only a writer acts on a journal."""
+    """For a command that only reads: the line saying a write was interrupted (its journal
+    is there once any writer at work has ended) and what to run; else None."""
     if paths.refused is not None or not os.path.lexists(paths.journal):
         return None
     try:
