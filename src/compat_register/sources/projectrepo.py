@@ -12,8 +12,7 @@ from ..checking.safety import check_repo_path
 from . import git
 from .checkout import Checkout
 from .diffs import LOG_FORMAT, LoggedCommit, parse_log, tree_blobs
-from .git import GitSourceError
-from .inputs import require, require_sha
+from .git import GitSourceError, require, require_sha
 
 
 def repository_of(folder: Path) -> Path | None:
