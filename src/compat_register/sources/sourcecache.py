@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import io
 import os
-import re
 import shutil
 import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO
 
 from ..checking.safety import check_commit, check_repo_url, is_local_path
 from . import git
@@ -265,9 +264,13 @@ def _run_fetch(repo_dir: Path, args: list[str], progress: Progress, shallow: boo
     command = ["-c", "fetch.unpackLimit=1", "fetch", *flags, "--", *args]
     proc = git.start(command, stderr=subprocess.PIPE, git_dir=repo_dir)
     assert proc.stderr is not None
+    # git ends a progress update with '\r' and a finished step with '\n': both end a line.
+    stderr = io.TextIOWrapper(proc.stderr, "utf-8", errors="replace", newline=None)
     problem = ""
     try:
-        for line in _stderr_lines(proc.stderr):
+        for said in stderr:
+            if not (line := said.strip()):
+                continue
             if not problem and line.startswith(("fatal:", "error:")):
                 problem = line  # the first says why; later ones only say that it failed
             if progress:
@@ -278,14 +281,4 @@ def _run_fetch(repo_dir: Path, args: list[str], progress: Progress, shallow: boo
         if proc.poll() is None:
             proc.terminate()  # SIGTERM lets git remove its own temporary files
             proc.wait()
-        proc.stderr.close()
-
-
-def _stderr_lines(stream: IO[bytes]) -> Iterator[str]:
-    # git ends a progress update with '\r' and a finished step with '\n'.
-    pending = b""
-    while chunk := os.read(stream.fileno(), 65536):
-        *done, pending = re.split(rb"[\r\n]", pending + chunk)
-        yield from (d.decode(errors="replace").strip() for d in done if d.strip())
-    if pending.strip():
-        yield pending.decode(errors="replace").strip()
+        stderr.close()
