@@ -56,7 +56,7 @@ class Paths:
     cache: Path
     """`$REGISTER_CACHE`, else `.register/cache` beside the registers."""
     refused: str | None = None
-    """Why this run may not use `.register/` (`state.refusal`): then no cache is used there."""
+    """Why this run may not use `.register/` (`writers.refusal`): then no cache is used there."""
 
     @classmethod
     def of(cls, registers: Path, cache: Path | None = None) -> Paths:
