@@ -28,29 +28,25 @@ class CiteError(RegisterError):
 
 
 @dataclass(frozen=True)
-class Cited:
-    """One ready citation."""
+class Target:
+    """What `register cite ALIAS:PATH:LINE[-END]` names."""
 
     source: str
     path: str  # in the source's repository
     start: int
     end: int
+
+
+@dataclass(frozen=True)
+class Cited(Target):
+    """One ready citation."""
+
     quote: str | None
     text: str  # the compact citation, as a register holds it
 
     @property
     def yaml(self) -> str:
         return yaml_scalar(self.text)
-
-
-@dataclass(frozen=True)
-class Target:
-    """What `register cite ALIAS:PATH:LINE[-END]` names."""
-
-    source: str
-    path: str
-    start: int
-    end: int
 
 
 def target(spec: str, sources: Sources) -> Target:

@@ -85,8 +85,8 @@ ZERO_SHA = "0" * 40  # the blob of `--raw`'s side where a file does not exist
 _RECORD = "\x1e"
 _FIELD = "\x1f"
 LOG_FORMAT = f"--format={_RECORD}%H{_FIELD}%P{_FIELD}%ct{_FIELD}%s"  # what `parse_log` reads
+# A `--raw` line: old blob, new blob, status, score, path, and a rename's new path.
 _RAW = re.compile(r":\d+ \d+ ([0-9a-f]{40}) ([0-9a-f]{40}) ([A-Z])(\d*)\t([^\t]*)(?:\t(.*))?")
-"""A `--raw` line: old blob, new blob, status, score, path, and a rename's new path."""
 
 
 @dataclass

@@ -26,8 +26,7 @@ HARDENED = (
     *("-c", "core.fsmonitor=false"),  # a config's fsmonitor is a command git would run
     *("-c", "safe.bareRepository=explicit"),  # a bare repository only when named
     *("-c", "log.showSignature=false"),  # else `git log` runs a config's gpg.program
-)
-"""git's options before any command's own: the command line outranks every config file."""
+)  # before any command's own options: the command line outranks every config file
 
 _SAFE = {
     "GIT_CONFIG_NOSYSTEM": "1",
@@ -36,16 +35,14 @@ _SAFE = {
     "GIT_TERMINAL_PROMPT": "0",  # no prompt that would hang CI
     "LANGUAGE": "C",  # git's messages untranslated, so that `reason` finds its
     "LC_ALL": "C",  # `fatal:` and `error:` lines
-}
-"""Set in every git's environment, over the caller's and the runner's callers'."""
+}  # in every git's environment, over the caller's
 
 FULL_SHA = re.compile(r"[0-9a-f]{40}")
 _ALIAS = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")  # a folder's name: bounded
 # A branch or tag name as `bump` fetches it: no refspec syntax (':', '+', '*', '^'), no option.
 _REF = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_][A-Za-z0-9_.-]*)*")
 
-Target = int | IO[bytes] | None
-"""Where a started git's stream goes: `subprocess.PIPE`, `DEVNULL`, a file, or inherited."""
+Target = int | IO[bytes] | None  # a started git's stream: PIPE, DEVNULL, a file, inherited
 
 
 class GitSourceError(RegisterError):

@@ -55,11 +55,8 @@ class ProjectRepo(Checkout):
         parents."""
         options = ["--first-parent", "--diff-merges=first-parent", "--raw", "--no-abbrev"]
         options += ["--no-renames", "--no-color", LOG_FORMAT]
-        try:
-            out = self.git("log", *options, "HEAD", "--", folder or ".")
-        except GitSourceError as exc:
-            raise GitSourceError(f"git log failed in {self.root}: {exc}") from exc
-        return [c for c in parse_log(git.text(out)) if _in_folder(c, folder)]
+        out = self.run_git("log", *options, "HEAD", "--", folder or ".")
+        return [c for c in parse_log(out) if _in_folder(c, folder)]
 
     def head(self) -> str | None:
         """The sha of HEAD, or None in a repository without commits."""

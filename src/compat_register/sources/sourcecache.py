@@ -25,20 +25,16 @@ _TIP = "refs/register/tip"
 MADE = frozenset(
     {"HEAD", "config", "objects", "refs", "packed-refs", "shallow", "FETCH_HEAD"}
     | {"logs", "gc.log", "gc.pid"}  # what git's reflogs and automatic gc may add
-)
-"""What a repository `git init --bare --template=` made holds once fetched into."""
+)  # what a repository `git init --bare --template=` made holds once fetched into
 
 CONFIG = frozenset(
     {"core.repositoryformatversion", "core.filemode", "core.bare", "remote.origin.url"}
     | {"core.ignorecase", "core.precomposeunicode", "core.symlinks"}  # as the disk needs
-)
-"""The config keys `git init --bare` and the tool (`remote.origin.url`) write."""
+)  # the config keys `git init --bare` and the tool (`remote.origin.url`) write
 
-ELSEWHERE = ("objects/info/alternates", "objects/info/http-alternates")
-"""Files that make git read objects from another repository."""
+ELSEWHERE = ("objects/info/alternates", "objects/info/http-alternates")  # objects from elsewhere
 
-Progress = Callable[[str], None] | None
-"""Told each line of git's progress, when wanted."""
+Progress = Callable[[str], None] | None  # told each line of git's progress
 
 
 class SourceCache:
