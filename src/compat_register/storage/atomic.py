@@ -6,15 +6,44 @@ finish a killed write; without one, a dead process's `.NAME.PID-TOKEN.tmp`/`.bak
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import secrets
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import regular
-from .journal import TOKEN, Journal, Planned, digest
+
+if TYPE_CHECKING:
+    from .journal import Journal
+
+TOKEN = re.compile(r"[0-9]{1,10}-[0-9a-f]{8}")  # PID-RANDOM: `.NAME.TOKEN.tmp`, `.bak`
+
+
+class Planned(NamedTuple):
+    """One file of a write: its target, the token naming its new file and backup, the
+    digests of its new bytes and of its old ones (None: no target yet)."""
+
+    target: Path
+    token: str
+    made: str
+    was: str | None
+
+    @property
+    def new(self) -> Path:
+        return self.target.with_name(f".{self.target.name}.{self.token}.tmp")
+
+    @property
+    def old(self) -> Path | None:
+        backup = f".{self.target.name}.{self.token}.bak"
+        return None if self.was is None else self.target.with_name(backup)
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def write_all(files: Sequence[tuple[Path, bytes]], journal: Journal | None = None) -> None:

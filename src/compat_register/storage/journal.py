@@ -6,20 +6,18 @@ whose bytes hash to what it recorded."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
-import re
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any, NamedTuple
 
 from . import regular, shape
+from .atomic import TOKEN, Planned, digest
 from .errors import StorageError
 
 STATES = ("prepared", "committed", "rolling back")
 VERSION = 2  # a journal of another version is refused
-TOKEN = re.compile(r"[0-9]{1,10}-[0-9a-f]{8}")  # PID-RANDOM: `.NAME.TOKEN.tmp`, `.bak`
 
 _DIGEST = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 _ENTRY = shape.record(
@@ -42,25 +40,6 @@ _valid = shape.checker(
 )
 
 
-class Planned(NamedTuple):
-    """One file of a write: its target, the token naming its new file and backup, the
-    digests of its new bytes and of its old ones (None: no target yet)."""
-
-    target: Path
-    token: str
-    made: str
-    was: str | None
-
-    @property
-    def new(self) -> Path:
-        return self.target.with_name(f".{self.target.name}.{self.token}.tmp")
-
-    @property
-    def old(self) -> Path | None:
-        backup = f".{self.target.name}.{self.token}.bak"
-        return None if self.was is None else self.target.with_name(backup)
-
-
 class JournalError(StorageError):
     """A journal that cannot be read or acted on. One line."""
 
@@ -70,10 +49,6 @@ class Recovered(NamedTuple):
 
     state: str
     left: list[str]
-
-
-def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 class Journal:
