@@ -79,10 +79,6 @@ def claim(paths: Paths) -> Path:
     return paths.state
 
 
-def journal_of(paths: Paths) -> journal.Journal:
-    return journal.Journal(paths.journal, {"registers": paths.registers, "state": paths.state})
-
-
 @contextlib.contextmanager
 def writing(
     paths: Paths,
@@ -93,7 +89,7 @@ def writing(
     """Hold the writer lock while the block runs, a killed run's write finished first;
     yields the journal to write through. `tell` hears whom it waits for, and what was left."""
     claim(paths)
-    record = journal_of(paths)
+    record = journal.Journal(paths.journal, {"registers": paths.registers, "state": paths.state})
     with lock.hold(paths.writer_lock, command, wait, tell):
         try:
             recovered = record.recover()
