@@ -15,7 +15,7 @@ import pytest
 from commands import command
 from compat_register.site.excerptstore import ExcerptStore
 from compat_register.statements import statementcache as statements
-from compat_register.storage import jsoncache
+from compat_register.storage import shape
 
 KILLED_INIT = """
 import os, signal, sys
@@ -114,7 +114,7 @@ def test_a_statements_cache_of_its_shape_is_used(tmp_path: Path) -> None:
 def test_a_cache_of_other_makers_is_made_anew_without_a_word(tmp_path: Path) -> None:
     path = tmp_path / "statements.json"
     path.write_text(json.dumps({"made_by": "1 markdown-it-py=0.1", "files": {}}), "utf-8")
-    assert jsoncache.read(path, "made_by", statements.MADE_BY, statements.SHAPE) == (None, None)
+    assert shape.read(path, "made_by", statements.MADE_BY, statements.SHAPE) == (None, None)
 
 
 def test_an_excerpt_file_not_of_its_shape_is_dropped(tmp_path: Path) -> None:

@@ -18,7 +18,6 @@ from ..reading import folder
 from ..reading.document import Document
 from ..reading.exclusionsfile import read_exclusions
 from ..sources import git
-from ..storage import state
 from ..storage import writers as project
 from ..storage.journal import Journal
 from ..storage.layout import Paths
@@ -52,10 +51,10 @@ def check(root: Path, settings: Settings = DEFAULTS) -> Checked:
 def project_paths(root: Path, settings: Settings) -> Paths:
     """The project's every path, from the registers folder a command was given: made once
     per command here, and handed to the stages (none derives a path of its own); and
-    whether this run may use `.register/` (`storage.state`: git is asked what it tracks)."""
+    whether this run may use `.register/` (`storage.writers`: git is asked what it tracks)."""
     paths = Paths.of(root, settings.cache)
     tracked, unknown = _tracked(paths.state)
-    return replace(paths, refused=state.refusal(paths, tracked, unknown))
+    return replace(paths, refused=project.refusal(paths, tracked, unknown))
 
 
 def _tracked(folder: Path) -> tuple[list[str], str | None]:

@@ -1,6 +1,6 @@
 """The history cache, one JSON file keyed by blob ids: the diff of each pair of blobs a
 commit changed a file between, and each register blob's state counts, so a rebuild reads
-only the blobs of commits it has not seen (`storage.jsoncache` reads and writes it).
+only the blobs of commits it has not seen (`storage.shape` reads and writes it).
 """
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..storage import jsoncache, shape
+from ..storage import shape
 
 VERSION = 3
 """Raised whenever what a summary or a diff holds changes: an older cache is ignored."""
-MADE_BY = jsoncache.made_by(VERSION, "compat-register", "PyYAML")
+MADE_BY = shape.made_by(VERSION, "compat-register", "PyYAML")
 """The key of the whole file: its format, and the tool and YAML reader that made it."""
 
 _TEXT = {"type": "string"}
@@ -83,7 +83,7 @@ class HistoryCache:
         self.counts: dict[str, dict[str, int] | None] = {}
         """None for a blob that does not load."""
         self.dirty = False
-        found = jsoncache.read(path, "made_by", MADE_BY, SHAPE) if path else jsoncache.Cached(None)
+        found = shape.read(path, "made_by", MADE_BY, SHAPE) if path else shape.Cached(None)
         self.dropped = found.dropped
         """Why the file there was not used (one line naming it), None when it was."""
         if found.data is not None:
@@ -102,7 +102,7 @@ class HistoryCache:
         if self.path is None or not self.dirty:
             return None
         data = {"made_by": MADE_BY, "diffs": self.diffs, "counts": self.counts}
-        failed = jsoncache.write(self.path, data, "the history cache")
+        failed = shape.write(self.path, data, "the history cache")
         if failed is None:
             self.dirty = False
         return failed

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ..storage import jsoncache, shape
+from ..storage import shape
 
 VERSION = 2
 """Raised whenever what an excerpt's HTML holds changes in this package."""
@@ -34,10 +34,10 @@ class ExcerptStore:
 
     def __init__(self, folder: Path, settings: str) -> None:
         self.folder = folder
-        self.settings = digest(f"{jsoncache.made_by(VERSION, *MAKERS)}\n{settings}")
+        self.settings = digest(f"{shape.made_by(VERSION, *MAKERS)}\n{settings}")
         """Which settings and libraries the stored HTML was made with."""
         self.dropped: list[str] = []
-        """Each file read that was not used, as a line naming it (`jsoncache.Cached`)."""
+        """Each file read that was not used, as a line naming it (`shape.Cached`)."""
 
     def path(self, slug: str) -> Path:
         """`<folder>/<settings>/<slug>.json`: two ways of highlighting (a site's own
@@ -46,7 +46,7 @@ class ExcerptStore:
 
     def read(self, slug: str) -> dict[str, str]:
         """The register's stored excerpts, by block digest; empty when there are none usable."""
-        found = jsoncache.read(self.path(slug), "settings", self.settings, SHAPE)
+        found = shape.read(self.path(slug), "settings", self.settings, SHAPE)
         if found.dropped is not None:
             self.dropped.append(found.dropped)
         return {} if found.data is None else dict(found.data["blocks"])
@@ -54,4 +54,4 @@ class ExcerptStore:
     def write(self, slug: str, blocks: dict[str, str]) -> str | None:
         """Store the register's excerpts (replacing what was stored); a message on failure."""
         data = {"settings": self.settings, "blocks": blocks}
-        return jsoncache.write(self.path(slug), data, "the excerpt cache")
+        return shape.write(self.path(slug), data, "the excerpt cache")

@@ -1,7 +1,5 @@
-"""Objects read through `git cat-file --batch`: one process kept for a repository's life,
-asked one name, or one chunk of names, at a time. It starts git through the runner
-(`sources.git`); what it reads becomes a `FileText`, `BINARY`, or None (`text_of`).
-"""
+"""Objects read through `git cat-file --batch`: one process for a repository's life, asked
+one name or one chunk of names at a time; a blob becomes a `FileText` or `BINARY`."""
 
 from __future__ import annotations
 
@@ -16,11 +14,8 @@ from . import git
 from .filetext import FileText
 from .git import DamagedRepository, GitSourceError
 
-BINARY = "binary"
-"""What the cache holds for a blob with a NUL byte in its first 8000 bytes (git's test)."""
-
-CHUNK = 100
-"""Most requests `CatFile.read_many` writes before reading their answers."""
+BINARY = "binary"  # a blob with a NUL byte in its first 8000 bytes (git's test)
+CHUNK = 100  # most requests written before reading their answers
 
 CHUNK_BYTES = 8192
 """Most bytes of requests written before reading their answers, unless one request alone:
@@ -32,8 +27,8 @@ Texts = MutableMapping[tuple[str, str], FileText | str | None]
 
 
 class CatFile:
-    """One `git cat-file --batch` of the repository at `git_dir`, started when first asked
-    and started again after an answer that cannot be trusted. `root` names it in messages."""
+    """One `git cat-file --batch` of `git_dir`, started when first asked and again after an
+    answer that cannot be trusted. `root` names it in messages."""
 
     def __init__(self, git_dir: str, root: Path) -> None:
         self.git_dir, self.root = git_dir, root
@@ -44,17 +39,16 @@ class CatFile:
         return self._ask([name])[0]
 
     def read_many(self, todo: list[tuple[str, str]], texts: Texts) -> None:
-        """Read each (full commit sha, path) into `texts`, a chunk of requests written at
-        once: a round trip per chunk, not per file. The names must be checked already."""
+        """Read each (full commit sha, path), already checked, into `texts`: a round trip
+        per chunk of requests, not per file."""
         for chunk in chunks([f"{sha}:{path}" for sha, path in todo]):
             answers = self._ask([name for _, name in chunk])
             for (n, _), found in zip(chunk, answers, strict=True):
                 texts[todo[n]] = text_of(found)
 
     def _ask(self, names: list[str]) -> list[tuple[str, str, bytes] | None]:
-        """git's answer to each name, one line each: `<sha> <type> <size>` and the data,
-        `<name> missing`, or `<name> ambiguous`. An answer that cannot be trusted ends the
-        reader, so that the next request starts a new one."""
+        """git's answer to each name (`<sha> <type> <size>` and the data, `<name> missing`,
+        `<name> ambiguous`); one that cannot be trusted ends the reader."""
         reader = self._reader()
         assert reader.stdin is not None and reader.stdout is not None
         try:
@@ -84,7 +78,6 @@ class CatFile:
         return os.fsdecode(header[0]), os.fsdecode(header[1]), data
 
     def close(self) -> None:
-        """End the reader (it has died, or its answers can no longer be trusted)."""
         process, self._process = self._process, None
         if process is not None:
             end(process)
@@ -101,8 +94,8 @@ class CatFile:
 
 
 def chunks(names: list[str]) -> Iterator[list[tuple[int, str]]]:
-    """The names, numbered, in chunks of at most `CHUNK` names and `CHUNK_BYTES` bytes as
-    written (a name longer than that alone: git answers it once it has read all of it)."""
+    """The names, numbered, in chunks of at most `CHUNK` names and `CHUNK_BYTES` bytes (a
+    longer name alone: git answers it once it has read all of it)."""
     chunk: list[tuple[int, str]] = []
     size = 0
     for n, name in enumerate(names):
@@ -117,8 +110,7 @@ def chunks(names: list[str]) -> Iterator[list[tuple[int, str]]]:
 
 
 def end(process: subprocess.Popen[bytes]) -> None:
-    """Close a reader's pipes, so git ends, and wait for that (a git that died already
-    leaves a broken pipe: nothing to say to it)."""
+    """Close a reader's pipes, so git ends, and wait for it (one already dead: a broken pipe)."""
     with contextlib.suppress(BrokenPipeError), process:  # closes the rest and waits
         if process.stdin is not None:
             process.stdin.close()
@@ -130,13 +122,9 @@ def text_of(found: tuple[str, str, bytes] | None) -> FileText | str | None:
         return None
     if b"\0" in found[2][:8000]:
         return BINARY
-    return FileText(_lines(found[2]))
-
-
-def _lines(data: bytes) -> list[str]:
     # Split on '\n' only (not str.splitlines, which also splits on \f, \x1c, U+2028, ...) so
     # line numbers agree with git and GitHub.
-    lines = data.decode("utf-8", errors="replace").split("\n")
+    lines = found[2].decode("utf-8", errors="replace").split("\n")
     if lines[-1] == "":
         lines.pop()
-    return [line.removesuffix("\r") for line in lines]
+    return FileText([line.removesuffix("\r") for line in lines])

@@ -1,9 +1,5 @@
-"""A git repository read at pinned commits, without touching any work tree (`Checkout`).
-
-Blobs come through one persistent `git cat-file --batch` (`catfile`); trees, diffs and
-logs through the runner (`sources.git`). Every failure is a `GitSourceError` holding one
-line.
-"""
+"""A git repository read at pinned commits, touching no work tree: blobs through one
+`git cat-file --batch` (`catfile`), trees, diffs and logs through the runner (`git`)."""
 
 from __future__ import annotations
 
@@ -16,14 +12,12 @@ from ..checking.safety import check_commit, check_repo_path
 from . import git
 from .catfile import CatFile, Texts, text_of
 from .filetext import FileText
-from .git import GitSourceError
-from .inputs import FULL_SHA, check_rev, require, require_sha
+from .git import FULL_SHA, GitSourceError, check_rev, require, require_sha
 
 
 class Checkout:
-    """A git repository (bare or not) read at pinned commits through one `git cat-file
-    --batch`; each (commit, path) read at most once and kept as a `FileText` (the one cache
-    of file texts in a run). Not thread-safe: one Checkout per thread."""
+    """A git repository (bare or not) read at pinned commits; each (commit, path) read at
+    most once, kept as a `FileText` (a run's one cache of file texts). One per thread."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -32,8 +26,8 @@ class Checkout:
         self._reader = CatFile(self.git_dir, root)
 
     def resolve(self, commit: str) -> str | None:
-        """Full 40-hex sha of the commit named by the hex prefix `commit`, or None when this
-        repository does not hold it. An ambiguous prefix raises GitSourceError."""
+        """Full sha of the commit the hex prefix `commit` names, None when this repository
+        does not hold it; GitSourceError when ambiguous."""
         require(check_commit(commit))
         found = self._object(f"{commit.lower()}^{{commit}}")
         if found is not None:
@@ -44,8 +38,8 @@ class Checkout:
         return None
 
     def resolve_rev(self, rev: str) -> str | None:
-        """Full sha of the commit `rev` names (a hex prefix, a branch, a tag, `HEAD`), None
-        when there is none; asked on cat-file's standard input, never a command line."""
+        """Full sha of the commit `rev` names (a hex prefix, a branch, a tag, `HEAD`) or None;
+        asked on cat-file's standard input, never a command line."""
         require(check_rev(rev))
         if check_commit(rev) is None and (sha := self.resolve(rev)) is not None:
             return sha
@@ -53,26 +47,24 @@ class Checkout:
         return found[0] if found is not None else None
 
     def read_text(self, sha: str, path: str) -> list[str] | None:
-        """The lines of `path` at full commit sha `sha` (UTF-8, errors replaced), None when
-        it is no file there; GitSourceError for a binary file (a NUL in its first 8000
-        bytes, git's test). The cached list itself: do not change it."""
+        """The lines of `path` at full commit sha `sha` (UTF-8, errors replaced), None when no
+        file; GitSourceError for a binary file. The cached list itself: do not change it."""
         text = self.file_text(sha, path)
         return None if text is None else text.lines
 
     def file_text(self, sha: str, path: str) -> FileText | None:
-        """`read_text`'s lines as a `FileText` (whose quote index is then built once)."""
+        """`read_text`'s lines as a `FileText` (its quote index built once)."""
         require_sha(sha)
         require(check_repo_path(path))
         if (sha, path) not in self._texts:
-            self._texts[sha, path] = self._read(sha, path)
+            self._texts[sha, path] = text_of(self._object(f"{sha}:{path}"))
         text = self._texts[sha, path]
         if isinstance(text, str):
             raise GitSourceError(f"{path} is a binary file")
         return text
 
     def paths(self, sha: str) -> list[str]:
-        """Every file path in the tree of full commit sha `sha` (`git ls-tree -r`), in git's
-        order. `sha` is checked to be 40 hex digits, so git never reads it as an option."""
+        """Every file path in the tree of full commit sha `sha`, in git's order."""
         require_sha(sha)
         try:
             out = self.git("ls-tree", "-r", "-z", "--name-only", sha)
@@ -85,9 +77,8 @@ class Checkout:
         self.read_many((sha, path) for path in paths)
 
     def read_many(self, wanted: Iterable[tuple[str, str]]) -> None:
-        """Read many (full commit sha, path) files through the checkout's one `cat-file`,
-        a chunk of requests at a time (`CatFile.read_many`). Later `read_text` calls hit
-        the cache; a name that is no full sha or safe path is left to `read_text`."""
+        """Read many (full commit sha, path) files a chunk at a time, for `read_text` to find;
+        a name that is no full sha or safe path is left to `read_text`."""
         todo = [
             (sha, path)
             for sha, path in dict.fromkeys(wanted)
@@ -98,20 +89,17 @@ class Checkout:
         self._reader.read_many(todo, self._texts)
 
     def run_git(self, *args: str) -> str:
-        """The output of `git ARGS` in this repository, decoded (errors replaced); callers
-        pass full shas only, so no text of a user's reaches git as an option."""
+        """`git ARGS` here, decoded; callers pass full shas only, never a user's text."""
         try:
             return git.text(self.git(*args))
         except GitSourceError as exc:
             raise GitSourceError(f"git {args[0]} failed in {self.root}: {exc}") from exc
 
     def git(self, *args: str) -> bytes:
-        """The raw output of `git ARGS` in this repository (paths quoted, `core.quotePath`,
-        whatever the user's config says); a `GitSourceError` with git's reason."""
+        """The raw output of `git ARGS` here, paths quoted whatever the user's config says."""
         return git.run(["-c", "core.quotePath=true", *args], git_dir=self.git_dir, cwd=self.root)
 
     def close(self) -> None:
-        """End the cat-file process."""
         self._reader.close()
 
     def __enter__(self) -> Checkout:
@@ -120,18 +108,14 @@ class Checkout:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _read(self, sha: str, path: str) -> FileText | str | None:
-        return text_of(self._object(f"{sha}:{path}"))
-
     def _object(self, name: str) -> tuple[str, str, bytes] | None:
         """(sha, type, data) of the object `name`, None if git says it is missing."""
         return self._reader.object(name)
 
 
 def _git_dir(root: Path) -> str:
-    """The absolute git directory of the repository at `root`, a work tree or a bare
-    repository: seen on disk when it is plainly one, else asked of git, told not to look
-    above `root`; GitSourceError when `root` is neither."""
+    """The absolute git directory of the work tree or bare repository at `root`: seen on
+    disk when plainly one, else asked of git, told not to look above `root`."""
     plain = _plain_git_dir(root)
     if plain is not None:
         return plain
@@ -150,12 +134,9 @@ _HEAD = re.compile(rb"ref: refs/|[0-9a-f]{40}(?:[0-9a-f]{24})?\s*\Z")
 
 
 def _plain_git_dir(root: Path) -> str | None:
-    """The git directory at `root` as `rev-parse --absolute-git-dir` finds it, looked at
-    on disk (git itself finds a bare repository only when named, safe.bareRepository),
-    in the plain cases only: `root/.git` a directory, or (no `.git` at all) `root` itself
-    bare; holding `HEAD`, `objects/` and `refs/` as git requires, no `commondir` (a linked
-    work tree's), and owned with `root` by this user (git refuses another's unless told).
-    None: ask git (a `.git` file, a directory git may refuse, no repository)."""
+    """The git directory `rev-parse --absolute-git-dir` finds at `root` (a bare one too, which
+    git finds only when named), seen on disk without starting git in the plain cases only:
+    `root/.git` or `root` with HEAD, objects/, refs/, no commondir, both ours. None: ask git."""
     dot = root / ".git"
     candidate = dot if os.path.lexists(dot) else root
     try:

@@ -1,7 +1,5 @@
-"""Ready-to-paste citations of lines at a source's pin (`register cite`), written as a
-register writes them: unprefixed when the claims allow, a short quote of the first line
-with text, the whole a YAML scalar. Pure: files come in through `read(path)`.
-"""
+"""Ready-to-paste citations of lines at a source's pin (`register cite`), as a register
+writes them: unprefixed when the claims allow, a short quote, a YAML scalar. Pure."""
 
 from __future__ import annotations
 
@@ -18,12 +16,11 @@ from ..model.registers import Sources
 from ..model.results import Result
 from ..storage.errors import RegisterError
 
-LONGEST_QUOTE = 72
-"""Characters of a quote before it is shortened (the `…` included)."""
+LONGEST_QUOTE = 72  # characters of a quote before it is shortened (the `…` included)
 _TEXT = re.compile(r"[^\W_]")
 
 Read = Callable[[str], Sequence[str] | None]
-"""A file's lines at the pin, or None when there is no such file (or it is binary)."""
+"""A file's lines at the pin, or None (no such file, or binary)."""
 
 
 class CiteError(RegisterError):
@@ -31,37 +28,30 @@ class CiteError(RegisterError):
 
 
 @dataclass(frozen=True)
-class Cited:
-    """One ready citation."""
-
-    source: str
-    path: str
-    """The full path in the source's repository."""
-    start: int
-    end: int
-    quote: str | None
-    text: str
-    """The compact citation, as a register holds it."""
-
-    @property
-    def yaml(self) -> str:
-        """The citation as a YAML scalar, ready to paste under `sources:`."""
-        return yaml_scalar(self.text)
-
-
-@dataclass(frozen=True)
 class Target:
     """What `register cite ALIAS:PATH:LINE[-END]` names."""
 
     source: str
-    path: str
+    path: str  # in the source's repository
     start: int
     end: int
 
 
+@dataclass(frozen=True)
+class Cited(Target):
+    """One ready citation."""
+
+    quote: str | None
+    text: str  # the compact citation, as a register holds it
+
+    @property
+    def yaml(self) -> str:
+        return yaml_scalar(self.text)
+
+
 def target(spec: str, sources: Sources) -> Target:
-    """The source, full path and lines of `[ALIAS:]PATH:LINE[-END]`; an unprefixed path is
-    the source's whose claims own it. Raises CiteError."""
+    """The source, full path and lines of `[ALIAS:]PATH:LINE[-END]` (an unprefixed path:
+    the source claiming it). Raises CiteError."""
     try:
         parsed = parse_compact(spec)
     except CitationSyntaxError as err:
@@ -81,10 +71,8 @@ def target(spec: str, sources: Sources) -> Target:
 
 
 def grep_target(named: str, sources: Sources) -> tuple[str, str | None]:
-    """What `register cite NAMED --grep TEXT` searches: a source's claimed files (NAMED an
-    alias), or the one file or folder a source claims (NAMED an unprefixed path, resolved
-    as a citation's is), as (alias, full path or None). Raises CiteError, saying what to
-    write instead."""
+    """What `register cite NAMED --grep TEXT` searches, (alias, full path or None): a source's
+    claimed files, or the one file or folder a source claims. Raises CiteError."""
     if named in sources.sources:
         return named, None
     owners = claimants(named.rstrip("/"), sources.claims())
@@ -112,8 +100,7 @@ def _known(sources: Sources) -> str:
 
 
 def cite(named: Target, lines: Sequence[str] | None, claims: Claims) -> Cited:
-    """The citation of `named`'s lines in a file's `lines`; raises CiteError when the
-    file is not there or the lines are outside it."""
+    """The citation of `named`'s lines in a file's `lines`; CiteError when not there."""
     if lines is None:
         raise CiteError(f"{named.source}: no file {named.path} at the pin")
     if named.end > len(lines):
@@ -132,8 +119,8 @@ def cited(named: Target, quote: str | None, claims: Claims) -> Cited:
 
 
 def written_path(alias: str, path: str, claims: Claims) -> str:
-    """How a register writes `path` of source `alias`: unprefixed when its claims give the
-    unprefixed form back to this source and path alone, else `ALIAS:PATH`."""
+    """How a register writes `path` of source `alias`: unprefixed when the claims give that
+    back to this source and path alone, else `ALIAS:PATH`."""
     for claim in claims.get(alias, ()):
         if path.startswith(claim.under):
             short = path[len(claim.under) :]
@@ -143,8 +130,7 @@ def written_path(alias: str, path: str, claims: Claims) -> str:
 
 
 def quote_of(lines: Iterable[str], near: int = 0) -> str | None:
-    """A quote from the first line that holds a letter or digit: its text with white
-    space collapsed, shortened with `…` (keeping character `near` of it in view)."""
+    """A quote of the first line holding a letter or digit, `shortened` around `near`."""
     for line in lines:
         if _TEXT.search(line):
             return shortened(line, near)
@@ -152,9 +138,8 @@ def quote_of(lines: Iterable[str], near: int = 0) -> str | None:
 
 
 def shortened(line: str, near: int = 0) -> str:
-    """`line` trimmed, its white space runs one space; when longer than LONGEST_QUOTE, a
-    stretch of whole words that holds character `near` of `line` (as near its start as
-    the length allows), ending in `…` unless it reaches the line's end."""
+    """`line` with its white space collapsed; when longer than LONGEST_QUOTE, the whole
+    words around character `near`, ending in `…` unless they reach the line's end."""
     text = spaced(line)  # the form every file kind compares a quote in (`compare`)
     if len(text) <= LONGEST_QUOTE:
         return text
@@ -181,22 +166,16 @@ def _collapsed_offset(line: str, offset: int) -> int:
 class Hits(Result):
     """What `register cite ALIAS --grep TEXT` found."""
 
-    cited: list[Cited]
-    """The hits shown (at most the limit), in path and line order."""
-    total: int
-    """Every hit, shown or not."""
-    files: int
-    """The files holding a hit."""
-    searched: int
-    """The claimed files searched."""
-    source: str = ""
-    """The alias of the source searched."""
+    cited: list[Cited]  # the hits shown (at most the limit), in path and line order
+    total: int  # every hit, shown or not
+    files: int  # holding a hit
+    searched: int  # claimed files searched
+    source: str = ""  # the alias searched
 
 
 def claimed(alias: str, paths: Iterable[str], claims: Claims, glob: str | None = None) -> list[str]:
-    """The paths a register cites unprefixed as `alias`'s, or every path of a source
-    without claims (whose citations are all `ALIAS:PATH`); those matching `glob` (on the
-    full path or the path as cited) when one is given."""
+    """The paths a register cites unprefixed as `alias`'s (all, without claims), matching
+    `glob` (on the full path or as cited) when given."""
     if claims.get(alias):
         paths = [p for p in paths if not written_path(alias, p, claims).startswith(f"{alias}:")]
     if glob is None:
@@ -216,8 +195,7 @@ def grep(
     limit: int,
     ignore_case: bool = False,
 ) -> Hits:
-    """Each line holding `needle` (in any case with `ignore_case`) in the files `paths`,
-    cited with a quote around it."""
+    """Each line holding `needle` in the files `paths`, cited with a quote around it."""
     if not needle.strip():
         raise CiteError("--grep needs some text to find")
     # A regular expression of the literal text: its match gives the offset in the line as

@@ -1,7 +1,5 @@
-"""git's output as data: `git diff --unified=0` -> each file's new path, hunks and added
-lines; `git log --raw` -> commits and the blobs they changed; `git log`/`git diff -M --raw`
--> what each commit renamed, deleted and added (`Changes`); a raw tree -> its blobs. Pure.
-"""
+"""git's output as data: diffs' hunks and added lines, logs' commits and what each changed
+(`Changes`, `LoggedCommit`), trees' blobs. Pure."""
 
 from __future__ import annotations
 
@@ -11,16 +9,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 Hunk = tuple[int, int, int, int]
-"""A unified-diff hunk: (old_start, old_count, new_start, new_count). A side with count 0
-starts at the line before the gap (0: before the first line)."""
+"""(old_start, old_count, new_start, new_count); a side of count 0 starts before the gap."""
 
 _HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
 def parse_files(text: str) -> dict[str, tuple[list[Hunk], dict[int, str]]]:
-    """Map each new path in a `git diff --no-renames --unified=0` (added files too) to its
-    hunks and the text of each line it added ({new line number: text}); a deleted file
-    has no new path and is left out."""
+    """Each new path of a `git diff --no-renames --unified=0` (deleted files left out) ->
+    its hunks and {new line number: text} of the lines it added."""
     found = {}
     for chunk in _files(text):
         header, *lines = chunk.split("\n")
@@ -58,8 +54,7 @@ def parse_patch_log(text: str) -> dict[str, str]:
 
 
 def _files(text: str) -> list[str]:
-    """Each file's part of a diff; a hunk line starts with '+', '-', ' ' or '\\', so only a
-    file header starts with "diff --git"."""
+    """Each file's part of a diff (only a file header starts with "diff --git")."""
     return re.split(r"^diff --git ", text, flags=re.MULTILINE)[1:]
 
 
@@ -85,22 +80,19 @@ def unquote_path(name: str) -> str:
     return raw.decode("utf-8", errors="replace")
 
 
-ZERO_SHA = "0" * 40
-"""The blob id `git log --raw` shows for the side of a file that does not exist."""
+ZERO_SHA = "0" * 40  # the blob of `--raw`'s side where a file does not exist
 
 _RECORD = "\x1e"
 _FIELD = "\x1f"
-LOG_FORMAT = f"--format={_RECORD}%H{_FIELD}%P{_FIELD}%ct{_FIELD}%s"
-"""The `git log` format `parse_log` reads: each commit a record of fields."""
+LOG_FORMAT = f"--format={_RECORD}%H{_FIELD}%P{_FIELD}%ct{_FIELD}%s"  # what `parse_log` reads
+# A `--raw` line: old blob, new blob, status, score, path, and a rename's new path.
 _RAW = re.compile(r":\d+ \d+ ([0-9a-f]{40}) ([0-9a-f]{40}) ([A-Z])(\d*)\t([^\t]*)(?:\t(.*))?")
-"""A `--raw` line: old blob, new blob, status, score, path, and a rename's new path."""
 
 
 @dataclass
 class LoggedCommit:
-    """One commit of a `git log --raw --no-renames`: its sha, first parent, time and
-    subject, and (path, old blob id, new blob id) for every file it changed (`ZERO_SHA` on
-    the side where a file does not exist)."""
+    """One commit of a `git log --raw --no-renames`, with (path, old blob, new blob) of each
+    file it changed."""
 
     sha: str
     parent: str | None
@@ -125,7 +117,6 @@ def _first(parents: str) -> str | None:
 
 
 def _raw(lines: list[str]) -> Iterator[tuple[str, str, str, str, str, str | None]]:
-    """(old blob, new blob, status, score, path, a rename's new path) of each `--raw` line."""
     for line in lines:
         raw = _RAW.match(line)
         if raw is not None:
@@ -134,7 +125,7 @@ def _raw(lines: list[str]) -> Iterator[tuple[str, str, str, str, str, str | None
 
 
 def tree_blobs(data: bytes) -> dict[str, str]:
-    """{name: blob id} of the files (not trees, links or submodules) of a raw tree object."""
+    """{name: blob id} of the files (not trees, links, submodules) of a raw tree object."""
     found: dict[str, str] = {}
     position = 0
     while position < len(data):
@@ -149,8 +140,7 @@ def tree_blobs(data: bytes) -> dict[str, str]:
 
 
 def listed_blobs(out: str) -> dict[str, str]:
-    """{path: blob id} of the files in `git ls-tree -r -z` output (not links or
-    submodules)."""
+    """{path: blob id} of the files in `git ls-tree -r -z` output (not links, submodules)."""
     found: dict[str, str] = {}
     for record in out.split("\0"):
         header, _, path = record.partition("\t")
@@ -162,9 +152,8 @@ def listed_blobs(out: str) -> dict[str, str]:
 
 @dataclass
 class Changes:
-    """What one commit did to files against its first parent (or one diff between two
-    commits): renamed {old path: (new path, similarity %, old blob, new blob)}, deleted
-    {path: old blob}, added {path: new blob}, modified paths."""
+    """What one commit (or diff) did to files: renamed {old path: (new path, similarity %,
+    old blob, new blob)}, deleted {path: old blob}, added {path: new blob}, modified."""
 
     parent: str
     sha: str
@@ -174,15 +163,14 @@ class Changes:
     modified: set[str] = field(default_factory=set)
 
     def paths(self) -> set[str]:
-        """Every path this step names: those it modified, added, deleted, and both sides of
-        each rename. No other file has a hunk in it."""
+        """Every path this step names, both sides of a rename too: no other has a hunk."""
         renamed = {new for new, *_ in self.renamed.values()}
         return (
             self.modified | self.added.keys() | self.deleted.keys() | self.renamed.keys() | renamed
         )
 
     def read_raw(self, lines: list[str]) -> Changes:
-        """Take in the `--raw -M --no-abbrev` lines of this commit (others are skipped)."""
+        """Take in this commit's `--raw -M --no-abbrev` lines (others are skipped)."""
         for old_blob, new_blob, status, score, path, to in _raw(lines):
             if status == "R" and to is not None:
                 self.renamed[path] = (to, int(score or 0), old_blob, new_blob)
@@ -195,15 +183,12 @@ class Changes:
         return self
 
 
-RECORD_FORMAT = f"--format={_RECORD}%H"
-"""The `git log -p` format `parse_patch_log` reads."""
-CHANGES_FORMAT = f"--format={_RECORD}%H{_FIELD}%P"
-"""The `git log` format `parse_changes_log` reads."""
+RECORD_FORMAT = f"--format={_RECORD}%H"  # what `parse_patch_log` reads
+CHANGES_FORMAT = f"--format={_RECORD}%H{_FIELD}%P"  # what `parse_changes_log` reads
 
 
 def parse_changes_log(text: str) -> list[Changes]:
-    """The commits of `git log CHANGES_FORMAT --raw -M --no-abbrev`, in its order; a root
-    commit (no parent) gets the parent ''."""
+    """The commits of `git log CHANGES_FORMAT --raw -M --no-abbrev`; a root's parent is ''."""
     found = []
     for record in text.split(_RECORD)[1:]:
         header, *lines = record.split("\n")

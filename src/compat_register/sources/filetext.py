@@ -20,12 +20,9 @@ class _Index:
     """A file's lines in one kind's `comparable` form, for quote searches."""
 
     joined: str
-    """The lines that hold any text, joined by one space: a quote spanning a blank line
-    matches here as it does in the cited lines (`comparable` of them joined)."""
-    starts: list[int]
-    """Where each of those lines starts in `joined`."""
-    numbers: list[int]
-    """The line number of each of those lines."""
+    """The lines holding any text, joined by one space (a quote may span a blank line)."""
+    starts: list[int]  # where each of those lines starts in `joined`
+    numbers: list[int]  # and its line number
 
     @classmethod
     def of(cls, lines: list[str], kind: Kind, ticks: bool = True) -> _Index:
@@ -52,9 +49,8 @@ class FileText:
     _indexes: dict[tuple[Kind, bool], _Index] = field(default_factory=dict)
 
     def find_nearest(self, quote: str, near: int, kind: Kind) -> tuple[int, int] | None:
-        """The (first, last) lines of the occurrence of `quote` (as written) nearest to
-        line `near`, found by the rule of `kind` (in code, also among the lines read without
-        their backticks when the quote may omit them: `compare.omits_ticks`)."""
+        """The (first, last) lines of the occurrence of `quote` nearest line `near`, by the
+        rule of `kind` (and without backticks when it may omit them: `omits_ticks`)."""
         found = self._found(quote, kind, True)
         if omits_ticks(quote, kind):
             found.extend(self._found(quote, kind, False))

@@ -1,15 +1,15 @@
-"""The one git runner: every git process the tool starts, starts here, hardened.
-
-`run` returns a command's output, `start` a process read as it runs; a git that cannot
-start or fails is a `GitSourceError` holding git's own line. What a user wrote never goes
-where git reads options. Hardened because a repository read here may be a pull request's:
-no hook, fsmonitor, pager, signature program, unnamed bare repository, transport but
-https/ssh/file, system config, replace ref, or repository of the caller's environment.
+"""The one git runner: every git process the tool starts, starts here, hardened, as a
+repository read may be a pull request's: no hook, fsmonitor, pager, signature program,
+unnamed bare repository, transport but https/ssh/file, system config, replace ref, or
+repository of the caller's environment. A failure is a `GitSourceError` of git's own line;
+what a user wrote is checked (`check_*`, `require`) before it reaches git.
 """
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -26,8 +26,7 @@ HARDENED = (
     *("-c", "core.fsmonitor=false"),  # a config's fsmonitor is a command git would run
     *("-c", "safe.bareRepository=explicit"),  # a bare repository only when named
     *("-c", "log.showSignature=false"),  # else `git log` runs a config's gpg.program
-)
-"""git's options before any command's own: the command line outranks every config file."""
+)  # before any command's own options: the command line outranks every config file
 
 _SAFE = {
     "GIT_CONFIG_NOSYSTEM": "1",
@@ -36,34 +35,14 @@ _SAFE = {
     "GIT_TERMINAL_PROMPT": "0",  # no prompt that would hang CI
     "LANGUAGE": "C",  # git's messages untranslated, so that `reason` finds its
     "LC_ALL": "C",  # `fatal:` and `error:` lines
-}
-"""Set in every git's environment, over the caller's and the runner's callers'."""
+}  # in every git's environment, over the caller's
 
-CALLERS_REPOSITORY = frozenset(
-    [
-        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-        "GIT_CONFIG",
-        "GIT_CONFIG_PARAMETERS",
-        "GIT_CONFIG_COUNT",
-        "GIT_OBJECT_DIRECTORY",
-        "GIT_DIR",
-        "GIT_WORK_TREE",
-        "GIT_IMPLICIT_WORK_TREE",
-        "GIT_GRAFT_FILE",
-        "GIT_INDEX_FILE",
-        "GIT_NO_REPLACE_OBJECTS",
-        "GIT_REPLACE_REF_BASE",
-        "GIT_PREFIX",
-        "GIT_INTERNAL_SUPER_PREFIX",
-        "GIT_SHALLOW_FILE",
-        "GIT_COMMON_DIR",
-    ]
-)
-"""What `git rev-parse --local-env-vars` names: a repository, index or config of the
-caller's (a git hook's GIT_DIR and GIT_INDEX_FILE, say), never the one read here."""
+FULL_SHA = re.compile(r"[0-9a-f]{40}")
+_ALIAS = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")  # a folder's name: bounded
+# A branch or tag name as `bump` fetches it: no refspec syntax (':', '+', '*', '^'), no option.
+_REF = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_][A-Za-z0-9_.-]*)*")
 
-Target = int | IO[bytes] | None
-"""Where a started git's stream goes: `subprocess.PIPE`, `DEVNULL`, a file, or inherited."""
+Target = int | IO[bytes] | None  # a started git's stream: PIPE, DEVNULL, a file, inherited
 
 
 class GitSourceError(RegisterError):
@@ -74,15 +53,27 @@ class DamagedRepository(GitSourceError):
     """git holds an object it cannot unpack: the repository (a cache, say) is damaged."""
 
 
+@functools.cache
+def _callers_repository() -> frozenset[str]:
+    """What `git rev-parse --local-env-vars` names: a repository, index or config of the
+    caller's (a git hook's GIT_DIR), never the one read here."""
+    env = {"PATH": inherited().get("PATH", os.defpath), **_SAFE}
+    asked = [GIT, "rev-parse", "--local-env-vars"]  # read in no repository: from /
+    out = subprocess.run(asked, cwd=os.sep, env=env, capture_output=True, check=False)
+    if out.returncode != 0:
+        raise GitSourceError(reason(out.stderr))
+    return frozenset(out.stdout.decode().split())
+
+
 def environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment git runs in: this process's without the caller's repository
-    (`CALLERS_REPOSITORY`), `extra` over it, and the hardening (`_SAFE`) over all."""
-    env = {key: value for key, value in inherited().items() if key not in CALLERS_REPOSITORY}
+    """This process's environment without the caller's repository, `extra` over it, and
+    the hardening (`_SAFE`) over all."""
+    unsafe = _callers_repository()
+    env = {key: value for key, value in inherited().items() if key not in unsafe}
     return {**env, **(extra or {}), **_SAFE}
 
 
 def command(args: Sequence[str], git_dir: Path | str | None = None) -> list[str]:
-    """The command line of `git ARGS`, in the repository at `git_dir` when one is named."""
     where = ["--git-dir", os.path.abspath(git_dir)] if git_dir is not None else []
     return [GIT, *HARDENED, *where, *args]
 
@@ -95,8 +86,7 @@ def run(
     env: Mapping[str, str] | None = None,
 ) -> bytes:
     """The standard output of `git ARGS` (in the repository `git_dir`, run in `cwd`, with
-    `env` added to its environment); a `GitSourceError` holding git's reason when git
-    cannot start or fails."""
+    `env` added); a `GitSourceError` of git's reason when it cannot start or fails."""
     try:
         done = subprocess.run(
             command(args, git_dir),
@@ -113,15 +103,6 @@ def run(
     return done.stdout
 
 
-def succeeds(args: Sequence[str], *, git_dir: Path | str | None = None) -> bool:
-    """Whether `git ARGS` runs and exits 0 (its output is not wanted)."""
-    try:
-        run(args, git_dir=git_dir)
-    except GitSourceError:
-        return False
-    return True
-
-
 def start(
     args: Sequence[str],
     *,
@@ -129,32 +110,55 @@ def start(
     stdout: Target = subprocess.DEVNULL,
     stderr: Target = subprocess.DEVNULL,
     git_dir: Path | str | None = None,
-    env: Mapping[str, str] | None = None,
 ) -> subprocess.Popen[bytes]:
-    """`git ARGS` (in the repository `git_dir`) started with these streams, for a caller
-    that talks to it as it runs; a `GitSourceError` when git cannot start."""
+    """`git ARGS` started with these streams, for a caller that talks to it as it runs."""
     try:
         return subprocess.Popen(
-            command(args, git_dir),
-            stdin=stdin,
-            stdout=stdout,
-            stderr=stderr,
-            env=environment(env),
+            command(args, git_dir), stdin=stdin, stdout=stdout, stderr=stderr, env=environment()
         )
     except OSError as exc:
         raise GitSourceError(f"cannot run git: {exc.strerror or exc}") from exc
 
 
-def reason(stderr: bytes | str) -> str:
-    """The line of git's error output worth showing: its first `fatal:` or `error:` line,
-    else its first line, else `no reason`."""
-    text = stderr.decode(errors="replace") if isinstance(stderr, bytes) else stderr
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+def reason(stderr: bytes) -> str:
+    """git's first `fatal:` or `error:` line, else its first line, else `no reason`."""
+    lines = [line.strip() for line in text(stderr).splitlines() if line.strip()]
     said = next((line for line in lines if line.startswith(("fatal:", "error:"))), None)
     return said or (lines[0] if lines else "no reason")
 
 
 def text(out: bytes) -> str:
-    """git's output as text: UTF-8, with anything else replaced (a path or a line of a file
-    in another encoding must not stop a run)."""
+    """git's output as UTF-8 text, anything else replaced (a path in another encoding must
+    not stop a run)."""
     return out.decode("utf-8", errors="replace")
+
+
+def require(problem: str | None) -> None:
+    """Raise the problem a `check_` found, if any."""
+    if problem is not None:
+        raise GitSourceError(problem)
+
+
+def require_sha(sha: str) -> None:
+    """Refuse anything but a full lowercase sha (so git never reads it as an option)."""
+    if not FULL_SHA.fullmatch(sha):
+        raise GitSourceError(f"{sha!r} is not a full lowercase commit sha")
+
+
+def check_rev(rev: str) -> str | None:
+    """Error unless `rev` fits on one line of `cat-file --batch`'s input."""
+    if not rev or len(rev) > 256 or any(c in rev for c in "\n\r\0"):
+        return f"revision {rev!r} is empty, too long, or holds a newline or NUL"
+    return None
+
+
+def check_ref(ref: str) -> str | None:
+    """Error unless `ref` is HEAD or a plain branch or tag name (it goes into a refspec)."""
+    if _REF.fullmatch(ref) and ".." not in ref and not ref.endswith((".lock", "/", ".")):
+        return None
+    return f"{ref!r} is not a branch or tag name"
+
+
+def check_alias(alias: str) -> str | None:
+    """Error unless `alias` is a plain name, fit to name a folder of the cache."""
+    return None if _ALIAS.fullmatch(alias) else f"source alias {alias!r} is not a plain name"

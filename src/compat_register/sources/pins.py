@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..checking.safety import check_commit, is_local_path
-from ..model.diagnostic import Diagnostic
+from ..model.diagnostic import Diagnostic, Severity
 from ..model.positions import Where
 from ..model.registers import Source, Sources
 from ..storage.layout import Paths
@@ -27,9 +27,8 @@ class Pin(NamedTuple):
     sha: str | None
     problem: str | None = None
     offline: bool = False
-    """No checkout at all, and none named (no `REGISTER_SOURCE_<ALIAS>`, no `path:`, no
-    cache): the source is read offline by design, as a site built in CI without `register
-    sync`. Any other problem is a checkout that should serve the pin and does not."""
+    """No checkout named nor cached: read offline by design (a site built in CI without
+    `register sync`), not a checkout that fails to serve the pin."""
 
 
 class Checkouts:
@@ -47,9 +46,8 @@ class Checkouts:
         return self.pins[source.alias]
 
     def _open(self, source: Source) -> Pin:
-        """The first place holding the pinned commit: the local checkout (REGISTER_SOURCE_<ALIAS>
-        or `path:`), then the synced cache; when none does, a problem naming each place tried,
-        in that order, and what to do."""
+        """The first place holding the pinned commit (`checkout_places`); when none does, a
+        problem naming each place tried and what to do."""
         try:
             places = checkout_places(source, self.paths, self.cache, self.settings)
         except GitSourceError as err:  # an alias that names no cache (check says why)
@@ -71,8 +69,8 @@ class Checkouts:
         return Pin(None, None, f"{'; then '.join(tried)}: {_remedy(source, places, cloned)}")
 
     def ask(self, source: Source, paths: Iterable[str]) -> None:
-        """Read files at a source's pin in one pass (when it has a checkout); a failed read
-        is left to `text`, where a bad file fails alone."""
+        """Read files at a source's pin in one pass; a failed read is left to `text`, where a
+        bad file fails alone."""
         pin = self.pin(source)
         if pin.checkout is None or pin.sha is None:
             return
@@ -105,9 +103,8 @@ CACHE_PLACE = "the cache:"
 def checkout_places(
     source: Source, paths: Paths, cache: SourceCache, settings: Settings
 ) -> list[tuple[Path, str]]:
-    """Where a source may be read, in the order tried, each with how it was named: its local
-    checkout (REGISTER_SOURCE_<ALIAS>, else `path:` relative to the registers folder), then
-    the cache when it holds anything for the source (a link too: `Checkouts` refuses it)."""
+    """Where a source may be read, in order, each with how it was named: REGISTER_SOURCE_<ALIAS>
+    else `path:`, then the cache when it holds anything for it (a link too: refused later)."""
     places: list[tuple[Path, str]] = []
     variable = source_variable(source.alias)
     if variable in settings.clones:
@@ -123,8 +120,8 @@ def checkout_places(
 
 
 def _open_at(root: Path, source: Source) -> tuple[Pin, bool]:
-    """The checkout at `root` and its pinned commit, or the problem; and whether `root` is
-    a repository at all."""
+    """The checkout at `root` and its pinned commit, or the problem; and whether `root` is a
+    repository at all."""
     cannot = f"so commit {source.commit} cannot be read"
     if not root.exists():
         return Pin(None, None, f"{root} does not exist, {cannot}"), False
@@ -145,17 +142,21 @@ def _open_at(root: Path, source: Source) -> tuple[Pin, bool]:
 
 
 def _remedy(source: Source, places: list[tuple[Path, str]], cloned: bool) -> str:
-    """What to run when no place serves the pin: in a checkout the project names, clone or
-    fetch (`register sync` fills only the cache, read when that checkout lacks the pin);
-    with the cache alone, sync."""
-    local = [root for root, where in places if where != CACHE_PLACE]
+    """What to run when no place serves the pin: clone or fetch into a named checkout, or
+    sync the cache."""
+    local = _local(places)
     sync = f"run register sync {source.alias}"
-    if not local:
+    if local is None:
         return sync
     variable = source_variable(source.alias)
-    there = f"fetch it there (git -C {local[0]} fetch)" if cloned else "clone the repository there"
+    there = f"fetch it there (git -C {local} fetch)" if cloned else "clone the repository there"
     also = f", or {sync}" if source.repo else ""
     return f"{there}, or set {variable} to a clone that holds it{also}"
+
+
+def _local(places: list[tuple[Path, str]]) -> Path | None:
+    """The local checkout among `places` (the first, when there is one)."""
+    return places[0][0] if places and places[0][1] != CACHE_PLACE else None
 
 
 def _no_checkout(source: Source) -> str:
@@ -165,12 +166,12 @@ def _no_checkout(source: Source) -> str:
 
 
 class Synced(NamedTuple):
-    """A source `register sync` made readable at its pin."""
+    """A source `register sync` made readable at its pin: in a local `checkout` that held it
+    (nothing fetched), or the cache (None)."""
 
     alias: str
     sha: str
     checkout: Path | None = None
-    """The local checkout that already holds the pin (nothing fetched); None: the cache."""
 
 
 def sync_all(
@@ -181,8 +182,7 @@ def sync_all(
     settings: Settings,
 ) -> tuple[list[Synced], list[Diagnostic]]:
     """Fetch the pinned commit of each named source (all with a repo when none is named)
-    into the cache, but for a source whose local checkout already holds it: that one is
-    read there (`Checkouts` tries it first), so nothing is fetched and sync works offline."""
+    into the cache, but for one whose local checkout holds it, which is read there."""
     cache = SourceCache(paths.cache)
     synced: list[Synced] = []
     problems: list[Diagnostic] = []
@@ -196,35 +196,30 @@ def sync_all(
             sha = cache.sync(source.alias, _repo(source, paths), source.commit, report)
             synced.append(Synced(source.alias, sha))
         except GitSourceError as err:
-            problems.append(
-                Diagnostic.at(source.where, id=source.alias, code="sync-failed", message=str(err))
-            )
+            problems.append(_said(source, "sync-failed", str(err)))
         if source.alias in cache.rebuilt:
-            problems.append(_rebuilt(source, cache.rebuilt[source.alias]))
+            why = f"{cache.rebuilt[source.alias]}: removed and fetched anew"
+            problems.append(_said(source, "cache-rebuilt", why, "info"))
     return synced, problems
 
 
-def _rebuilt(source: Source, why: str) -> Diagnostic:
-    """The info line of a cached repository removed and fetched anew."""
-    message = f"{why}: removed and fetched anew"
+def _said(source: Source, code: str, message: str, severity: Severity = "error") -> Diagnostic:
     return Diagnostic.at(
-        source.where, id=source.alias, code="cache-rebuilt", message=message, severity="info"
+        source.where, id=source.alias, code=code, message=message, severity=severity
     )
 
 
 def _held_locally(
     source: Source, paths: Paths, cache: SourceCache, settings: Settings
 ) -> Synced | None:
-    """The source's local checkout, when it holds the pinned commit."""
-    places = checkout_places(source, paths, cache, settings)
-    local = [root for root, where in places if where != CACHE_PLACE]
-    if not local:
+    local = _local(checkout_places(source, paths, cache, settings))
+    if local is None:
         return None
-    pin, _ = _open_at(local[0], source)
+    pin, _ = _open_at(local, source)
     if pin.checkout is None or pin.sha is None:
         return None
     pin.checkout.close()
-    return Synced(source.alias, pin.sha, local[0])
+    return Synced(source.alias, pin.sha, local)
 
 
 def _chosen(sources: Sources, aliases: list[str], problems: list[Diagnostic]) -> list[Source]:
@@ -257,13 +252,12 @@ def open_moved(
     settings: Settings,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[Checkout, str, str]:
-    """A checkout of `source` holding both its pinned commit and `rev`, and their full
-    shas: a local checkout as it is (`rev` by default its HEAD), else the cache, the pin
-    synced and `rev` fetched (by default the remote's default branch)."""
+    """A checkout holding `source`'s pin and `rev`, and their full shas: a local checkout as
+    it is (`rev` by default HEAD), else the cache, both fetched (`rev` the default branch)."""
     cache = SourceCache(paths.cache)
-    places = checkout_places(source, paths, cache, settings)
-    if places and places[0][1] != CACHE_PLACE:  # a local checkout, used as it is
-        return _open_local(places[0][0], source, rev or "HEAD")
+    local = _local(checkout_places(source, paths, cache, settings))
+    if local is not None:  # used as it is
+        return _open_local(local, source, rev or "HEAD")
     repo = _repo(source, paths)
     old = cache.sync(source.alias, repo, source.commit, progress)
     if rev is not None and check_commit(rev) is None:

@@ -1,6 +1,5 @@
-"""The repository holding the registers themselves (not a pinned source): the files of a
-folder at any commit by blob id, and that folder's history (`ProjectRepo`); which
-repository holds a folder (`repository_of`)."""
+"""The repository holding the registers themselves (`ProjectRepo`): a folder's files at any
+commit by blob id, its history; and which repository holds a folder (`repository_of`)."""
 
 from __future__ import annotations
 
@@ -12,14 +11,12 @@ from ..checking.safety import check_repo_path
 from . import git
 from .checkout import Checkout
 from .diffs import LOG_FORMAT, LoggedCommit, parse_log, tree_blobs
-from .git import GitSourceError
-from .inputs import require, require_sha
+from .git import GitSourceError, require, require_sha
 
 
 def repository_of(folder: Path) -> Path | None:
-    """The work tree of the git repository holding `folder`, or None outside of any: asked
-    of git (`rev-parse --show-toplevel`), so its rules apply (GIT_CEILING_DIRECTORIES); a
-    repository git refuses to read raises GitSourceError with git's reason."""
+    """The work tree holding `folder` as git finds it (`rev-parse --show-toplevel`), None
+    outside any; GitSourceError for a repository git refuses."""
     if not folder.is_dir():
         return None
     try:
@@ -34,12 +31,10 @@ def repository_of(folder: Path) -> Path | None:
 
 
 class ProjectRepo(Checkout):
-    """The repository holding the registers themselves (not a pinned source): the files
-    of a folder at any commit by blob id, and the history of that folder."""
+    """The repository holding the registers: a folder's files by blob id, its history."""
 
     def tree(self, sha: str, folder: str) -> dict[str, str]:
-        """{name: blob id} of the files directly in `folder` (a path from the top of the
-        repository, '' for the top) at commit `sha`; empty when the folder is absent."""
+        """{name: blob id} of the files directly in `folder` ('' the top) at commit `sha`."""
         require_sha(sha)
         if folder:  # it goes to cat-file's standard input: one line, no odd path
             require(check_repo_path(folder))
@@ -50,21 +45,18 @@ class ProjectRepo(Checkout):
         return tree_blobs(found[2])
 
     def blob(self, blob_id: str) -> bytes | None:
-        """The bytes of a blob, or None when the repository does not hold it."""
+        """The bytes of a blob, or None when not held."""
         require_sha(blob_id)
         found = self._object(blob_id)
         return found[2] if found is not None and found[1] == "blob" else None
 
     def log(self, folder: str) -> list[LoggedCommit]:
         """The commits that changed files directly in `folder`, newest first, along first
-        parents (a merge is its change against the branch it was merged into)."""
+        parents."""
         options = ["--first-parent", "--diff-merges=first-parent", "--raw", "--no-abbrev"]
         options += ["--no-renames", "--no-color", LOG_FORMAT]
-        try:
-            out = self.git("log", *options, "HEAD", "--", folder or ".")
-        except GitSourceError as exc:
-            raise GitSourceError(f"git log failed in {self.root}: {exc}") from exc
-        return [c for c in parse_log(git.text(out)) if _in_folder(c, folder)]
+        out = self.run_git("log", *options, "HEAD", "--", folder or ".")
+        return [c for c in parse_log(out) if _in_folder(c, folder)]
 
     def head(self) -> str | None:
         """The sha of HEAD, or None in a repository without commits."""
@@ -91,6 +83,6 @@ def blob_id(data: bytes) -> str:
 
 
 def _in_folder(commit: LoggedCommit, folder: str) -> bool:
-    """Keep only the changes to files directly in `folder`; a commit without any is dropped."""
+    """Keep only the changes to files directly in `folder`; False when none is left."""
     commit.changes = [c for c in commit.changes if os.path.dirname(c[0]) == folder]
     return bool(commit.changes)

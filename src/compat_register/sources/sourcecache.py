@@ -1,38 +1,45 @@
 """The cache of source repositories, `<root>/<alias>.git`, filled by `register sync` and
-`bump`: real bare repositories, each appearing only once it holds its commit, rebuilt when
-damaged or not as the tool made it (`cacheshape`); syncs take turns under a lock, and no
-link under the cache is followed.
+`bump`: bare repositories, each appearing only once it holds its commit, rebuilt when damaged
+or not as the tool made it (`foreign`); syncs take turns under a lock, no link is followed.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import io
 import os
-import re
 import shutil
 import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO
 
 from ..checking.safety import check_commit, check_repo_url, is_local_path
 from . import git
-from .cacheshape import foreign
 from .checkout import Checkout
-from .git import GitSourceError
-from .inputs import FULL_SHA, check_alias, check_ref, require
+from .git import FULL_SHA, GitSourceError, check_alias, check_ref, require
 
 _TIP = "refs/register/tip"
 
-Progress = Callable[[str], None] | None
-"""Told each line of git's progress, when wanted."""
+MADE = frozenset(
+    {"HEAD", "config", "objects", "refs", "packed-refs", "shallow", "FETCH_HEAD"}
+    | {"logs", "gc.log", "gc.pid"}  # what git's reflogs and automatic gc may add
+)  # what a repository `git init --bare --template=` made holds once fetched into
+
+CONFIG = frozenset(
+    {"core.repositoryformatversion", "core.filemode", "core.bare", "remote.origin.url"}
+    | {"core.ignorecase", "core.precomposeunicode", "core.symlinks"}  # as the disk needs
+)  # the config keys `git init --bare` and the tool (`remote.origin.url`) write
+
+ELSEWHERE = ("objects/info/alternates", "objects/info/http-alternates")  # objects from elsewhere
+
+Progress = Callable[[str], None] | None  # told each line of git's progress
 
 
 class SourceCache:
-    """The cache of source repositories: `<root>/<alias>.git`, each a real bare repository
-    that can fetch more commits later. A repo dir appears only once it holds its commit."""
+    """The cache of source repositories: `<root>/<alias>.git`, each a bare repository that
+    can fetch more commits later."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -40,21 +47,20 @@ class SourceCache:
         """Each alias whose repository was removed before a fetch, and why (an info line)."""
 
     def repo_dir(self, alias: str) -> Path:
-        """Where the cached repository of source `alias` lives (it may not exist)."""
         require(check_alias(alias))
         return self.root / f"{alias}.git"
 
     def sync(self, alias: str, repo: str, commit: str, progress: Progress = None) -> str:
         """Make the cache hold `commit` of `repo` (a full sha fetched alone if the server
-        allows, else all branches and tags); return its full sha. Safe to interrupt and to
-        run twice at once; git's progress lines go to `progress`."""
+        allows, else all branches and tags); its full sha. Safe to interrupt and to run
+        twice at once."""
         require(check_repo_url(repo))
         require(check_commit(commit))
         return self._update(alias, lambda repo_dir: _fetch_into(repo_dir, repo, commit, progress))
 
     def fetch_ref(self, alias: str, repo: str, ref: str = "HEAD", progress: Progress = None) -> str:
         """Fetch the commit `ref` (a branch, a tag, or `HEAD`: the remote's default branch)
-        names in `repo`, alone (`--depth=1`), into the cache; return its full sha."""
+        names in `repo`, alone (`--depth=1`), into the cache; its full sha."""
         require(check_repo_url(repo))
         require(check_ref(ref))
         return self._update(alias, lambda repo_dir: _fetch_ref_into(repo_dir, repo, ref, progress))
@@ -90,16 +96,61 @@ class SourceCache:
             raise GitSourceError(f"cannot sync {alias}: {exc}") from exc
 
 
+def foreign(repo_dir: Path) -> str | None:
+    """Why the repository at `repo_dir` is not one the tool made (words after its path: "is
+    a symbolic link ..."), or None: only what git writes fetching, a config of known keys."""
+    if os.path.islink(repo_dir):
+        return f"is a symbolic link (to {os.readlink(repo_dir)!r})"
+    if not os.path.isdir(repo_dir):
+        return "is not a folder"
+    names = set(os.listdir(repo_dir))
+    if not {"HEAD", "config", "objects", "refs"} <= names:
+        return "is not a git repository"
+    odd = sorted(names - MADE)
+    if odd:
+        return f"holds {', '.join(odd[:4])}, which register sync never writes"
+    borrowed = next((name for name in ELSEWHERE if os.path.lexists(repo_dir / name)), None)
+    if borrowed:
+        return f"holds {borrowed}, which register sync never writes"
+    special = _not_plain(repo_dir)
+    if special:
+        return f"holds {special}, a symbolic link or special file"
+    try:  # the keys of its own config file (includes not followed)
+        out = git.run(["config", "--file", str(repo_dir / "config"), "--list", "-z", "--name-only"])
+    except GitSourceError:
+        return "has a config git cannot read"
+    unknown = sorted({git.text(key) for key in out.split(b"\0") if key} - CONFIG)
+    if unknown:
+        return f"sets {unknown[0]} in its config, which register sync never writes"
+    return None
+
+
+def _not_plain(folder: Path) -> str | None:
+    """The first entry under `folder` that is neither a plain file nor a folder (a link, a
+    FIFO, a device), as a path from `folder`; links are not followed."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                inner = _not_plain(Path(entry.path))
+                if inner:
+                    return f"{entry.name}/{inner}"
+            elif not entry.is_file(follow_symlinks=False):
+                return entry.name
+    return None
+
+
 def sound(repo_dir: Path) -> bool:
-    """Whether git can read every object of the repository (`git fsck`: each pack's checksum,
-    each object unpacked and checked). A damaged cache would make every file it holds read
-    as empty, and every citation of it look out of range."""
-    return git.succeeds(["fsck", "--no-dangling", "--no-progress"], git_dir=repo_dir)
+    """Whether git can read every object of the repository (`git fsck`): a damaged cache
+    would read every file as empty, and every citation of it out of range."""
+    try:
+        git.run(["fsck", "--no-dangling", "--no-progress"], git_dir=repo_dir)
+    except GitSourceError:
+        return False
+    return True
 
 
 def _in_cache(repo_dir: Path, *args: str) -> None:
-    """`git ARGS` in a cached repository (named, never looked for: a GIT_DIR of the
-    environment, as in a git hook, must not be the one written)."""
+    """`git ARGS` in a cached repository (named, so a GIT_DIR of the environment is not it)."""
     try:
         git.run(args, git_dir=repo_dir)
     except GitSourceError as exc:
@@ -108,8 +159,7 @@ def _in_cache(repo_dir: Path, *args: str) -> None:
 
 @contextlib.contextmanager
 def _locked(path: Path) -> Iterator[None]:
-    """Hold the lock file at `path` (made when missing; a link there is removed, never
-    followed to make or open a file elsewhere)."""
+    """Hold the lock file at `path` (a link there is removed, never followed)."""
     if os.path.islink(path):
         os.unlink(path)
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
@@ -124,7 +174,7 @@ def _build(final: Path, fetch: Callable[[Path], str]) -> str:
     tmp = final.with_name(f"{final.name}.tmp-{os.getpid()}")
     try:
         tmp.mkdir()
-        # No template: no hooks, info or description, only what `cacheshape.MADE` names.
+        # No template: no hooks, info or description, only what `MADE` names.
         _in_cache(tmp, "init", "--bare", "--quiet", "--template=", "--object-format=sha1")
         sha = fetch(tmp)
         tmp.rename(final)  # atomic: `final` never exists half-made
@@ -134,8 +184,8 @@ def _build(final: Path, fetch: Callable[[Path], str]) -> str:
 
 
 def _remove_tree(path: Path, seconds: float = 5.0) -> None:
-    """Remove `path` (a link itself), and again while something still writes into it: the
-    index-pack of an interrupted `git fetch` can outlive it by a moment."""
+    """Remove `path` (a link itself), again while something writes into it: the index-pack
+    of an interrupted `git fetch` can outlive it by a moment."""
     deadline = time.monotonic() + seconds
     while True:
         if os.path.islink(path) or (os.path.lexists(path) and not path.is_dir()):
@@ -172,7 +222,6 @@ def _kept(repo_dir: Path, sha: str | None, missing: str) -> str:
 
 
 def _set_origin(repo_dir: Path, repo: str) -> None:
-    """Make `repo` the remote `origin` of `repo_dir`."""
     # `git remote add` has no `--` before its URL; a config value is never read as an option.
     # A relative local path is meant from the current directory, not from the cache.
     url = os.path.abspath(repo) if is_local_path(repo) else repo
@@ -201,23 +250,23 @@ def _fetch(repo_dir: Path, commit: str, progress: Progress) -> None:
 
 
 def _run_fetch(repo_dir: Path, args: list[str], progress: Progress, shallow: bool = False) -> None:
-    # git's stderr is read here, line by line, so that an exception raised by `progress`,
-    # or Ctrl-C, stops git at once.
+    """`git fetch ARGS`, its stderr read line by line here, so that an exception raised by
+    `progress`, or Ctrl-C, stops git at once."""
     flags = ["--progress"] if progress else []
     # Options go before `--`: after it git reads `--depth=1` as a repository path.
     flags += ["--depth=1"] if shallow else []
     # unpackLimit=1: keep every fetch as one pack, which git installs whole or not at all, so
     # an interrupted fetch never leaves a commit without its trees and blobs.
-    command = ["-c", "fetch.unpackLimit=1", "fetch", *flags]
-    proc = git.start(
-        [*command, "--", *args],
-        stderr=subprocess.PIPE,
-        git_dir=repo_dir,
-    )
+    command = ["-c", "fetch.unpackLimit=1", "fetch", *flags, "--", *args]
+    proc = git.start(command, stderr=subprocess.PIPE, git_dir=repo_dir)
     assert proc.stderr is not None
+    # git ends a progress update with '\r' and a finished step with '\n': both end a line.
+    stderr = io.TextIOWrapper(proc.stderr, "utf-8", errors="replace", newline=None)
     problem = ""
     try:
-        for line in _stderr_lines(proc.stderr):
+        for said in stderr:
+            if not (line := said.strip()):
+                continue
             if not problem and line.startswith(("fatal:", "error:")):
                 problem = line  # the first says why; later ones only say that it failed
             if progress:
@@ -228,14 +277,4 @@ def _run_fetch(repo_dir: Path, args: list[str], progress: Progress, shallow: boo
         if proc.poll() is None:
             proc.terminate()  # SIGTERM lets git remove its own temporary files
             proc.wait()
-        proc.stderr.close()
-
-
-def _stderr_lines(stream: IO[bytes]) -> Iterator[str]:
-    # git ends a progress update with '\r' and a finished step with '\n'.
-    pending = b""
-    while chunk := os.read(stream.fileno(), 65536):
-        *done, pending = re.split(rb"[\r\n]", pending + chunk)
-        yield from (d.decode(errors="replace").strip() for d in done if d.strip())
-    if pending.strip():
-        yield pending.decode(errors="replace").strip()
+        stderr.close()

@@ -1,6 +1,5 @@
-"""The history between two pins as git tells it, one `git` over the whole range per call:
-the first-parent commits and what each did to files, the hunks of the cited files in each,
-the hunks of a pair of blobs (`following.follow` walks these steps)."""
+"""The history between two pins as git tells it, one `git` per call: the first-parent
+commits and what each did to files, and their hunks (`following.follow` walks them)."""
 
 from __future__ import annotations
 
@@ -28,15 +27,13 @@ _PLAIN = (
     *("--src-prefix=a/", "--dst-prefix=b/"),
 )
 _FIRST_PARENT = ("--first-parent", "--diff-merges=first-parent")
-_MOST_COMMITS = 20_000
-"""Beyond this many first-parent commits the range is followed as one diff."""
+_MOST_COMMITS = 20_000  # beyond this many, the range is followed as one diff
 _DIFF = ("diff", "--unified=0", "--no-renames", *_PLAIN)
 
 
 def first_parent_steps(checkout: Checkout, old: str, new: str) -> list[Changes] | None:
-    """The commits from `old` (excluded) to `new` along first parents, oldest first, each
-    with what it renamed (`-M`), deleted, added and modified; None when the chain does not
-    lead back to `old` (not an ancestor, or a shallow clone): the caller then has one diff."""
+    """The commits after `old` up to `new` along first parents, oldest first, with what each
+    did to files; None when the chain does not lead back to `old` (then: one diff)."""
     try:
         text = checkout.run_git(
             "log", *_FIRST_PARENT, "--reverse", "--raw", "-M", "--no-abbrev", *_PLAIN,
@@ -59,9 +56,8 @@ def range_step(checkout: Checkout, old: str, new: str) -> Changes:
 def step_hunks(
     checkout: Checkout, steps: list[Changes], paths: Collection[str], *, commits: bool
 ) -> dict[str, dict[str, list[Hunk]]]:
-    """{step's sha: {path: hunks}} of every modified file among `paths` in each step: one
-    `git log -p` over the range when the steps are `commits`, else one `git diff` per step.
-    Renamed files are not in it: `pair_hunks` diffs the pair that was chosen."""
+    """{step's sha: {path: hunks}} of each modified file among `paths` (renames: `pair_hunks`):
+    one `git log -p` when the steps are `commits`, else one `git diff` per step."""
     wanted = sorted(p for p in paths if check_repo_path(p) is None)
     if not wanted or not steps:
         return {}
@@ -89,8 +85,8 @@ def pair_hunks(checkout: Checkout, old_blob: str, new_blob: str) -> list[Hunk]:
 
 
 def pair_score(checkout: Checkout, step: Changes, old_path: str, new_path: str) -> int:
-    """How similar git finds `old_path` (deleted in `step`) and `new_path` (written in it),
-    in percent, as its rename detection scores them: 0 when it would not pair them."""
+    """How similar git's rename detection finds `old_path` and `new_path` in `step`, in
+    percent; 0 when it would not pair them."""
     if check_repo_path(old_path) or check_repo_path(new_path):
         return 0
     text = checkout.run_git(
@@ -104,15 +100,15 @@ def pair_score(checkout: Checkout, step: Changes, old_path: str, new_path: str) 
 def written_lines(
     checkout: Checkout, step: Changes
 ) -> dict[str, tuple[list[Hunk], dict[int, str]]]:
-    """{path: (hunks, {line: text})} of the lines `step` added to each file it added or
-    modified (renames not paired), for looking up where deleted lines went: one `git diff`."""
+    """{path: (hunks, {line: text})} of the lines `step` added to each file (renames not
+    paired), to find where deleted lines went."""
     files = parse_files(checkout.run_git(*_DIFF, step.parent, step.sha))
     return {path: found for path, found in files.items() if found[0]}
 
 
 def files_holding(checkout: Checkout, sha: str, text: str) -> list[str]:
-    """The files of commit `sha` that hold `text` on one line (`git grep -F`): whether a
-    block's text is its own or boilerplate many files share."""
+    """The files of commit `sha` holding `text` on one line (`git grep -F`): whether a text
+    is a block's own or boilerplate."""
     if not text or "\n" in text:
         return []
     try:

@@ -2,7 +2,7 @@
 
 Parsing a page costs some thirty times reading it from git, and a file at a pin never
 changes, so its statements are kept by blob id (and reader). A cache that does not read,
-or is not of `SHAPE`, is started afresh (`storage.jsoncache`); one that cannot be written
+or is not of `SHAPE`, is started afresh (`storage.shape`); one that cannot be written
 costs the next run time, never the run.
 """
 
@@ -11,14 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..storage import jsoncache, shape
+from ..storage import shape
 from .changelog import Item
 from .statement import Statement
 
 VERSION = 1
 """Raised whenever what a file's statements are changes (a reader's rule): an older cache
 is ignored."""
-MADE_BY = jsoncache.made_by(VERSION, "compat-register", "markdown-it-py", "mdit-py-plugins")
+MADE_BY = shape.made_by(VERSION, "compat-register", "markdown-it-py", "mdit-py-plugins")
 """The key of the whole file: its format, and the tool and Markdown parser that read."""
 
 _INT, _TEXT = {"type": "integer"}, {"type": "string"}
@@ -52,7 +52,7 @@ class StatementCache:
         self.path = path
         self.files: dict[str, list[list[Any]]] = {}
         self.dirty = False
-        found = jsoncache.read(path, "made_by", MADE_BY, SHAPE) if path else jsoncache.Cached(None)
+        found = shape.read(path, "made_by", MADE_BY, SHAPE) if path else shape.Cached(None)
         self.dropped = found.dropped
         """Why the file there was not used (one line naming it), None when it was."""
         if found.data is not None:
@@ -81,7 +81,7 @@ class StatementCache:
         if self.path is None or not self.dirty:
             return None
         data = {"made_by": MADE_BY, "files": self.files}
-        failed = jsoncache.write(self.path, data, "the statements cache")
+        failed = shape.write(self.path, data, "the statements cache")
         if failed is None:
             self.dirty = False
         return failed

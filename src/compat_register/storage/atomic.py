@@ -1,27 +1,54 @@
-"""Several files replaced so that all change or none does, even across a kill: each new
-file written and synced beside its target, each old one kept as a backup, before any rename.
-With a journal, the next run finishes what a killed one left (`journal`); without one, the
-next write of a file sweeps a dead process's `.NAME.PID-TOKEN.tmp` and `.bak` files.
+"""Several files replaced all or none, even across a kill: each new file synced beside its
+target and each old one kept as a backup before any rename. A journal lets the next writer
+finish a killed write; without one, a dead process's `.NAME.PID-TOKEN.tmp`/`.bak` are swept.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import secrets
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import regular
-from .journal import TOKEN, Journal, Planned, digest
+
+if TYPE_CHECKING:
+    from .journal import Journal
+
+TOKEN = re.compile(r"[0-9]{1,10}-[0-9a-f]{8}")  # PID-RANDOM: `.NAME.TOKEN.tmp`, `.bak`
+
+
+class Planned(NamedTuple):
+    """One file of a write: its target, the token naming its new file and backup, the
+    digests of its new bytes and of its old ones (None: no target yet)."""
+
+    target: Path
+    token: str
+    made: str
+    was: str | None
+
+    @property
+    def new(self) -> Path:
+        return self.target.with_name(f".{self.target.name}.{self.token}.tmp")
+
+    @property
+    def old(self) -> Path | None:
+        backup = f".{self.target.name}.{self.token}.bak"
+        return None if self.was is None else self.target.with_name(backup)
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def write_all(files: Sequence[tuple[Path, bytes]], journal: Journal | None = None) -> None:
-    """Replace each path with its bytes, all or none. With a `journal`, the write is
-    recorded there first, so that `Journal.recover` completes or undoes it after a kill;
-    the record is removed once every file is in place."""
+    """Replace each path with its bytes, all or none; recorded first in `journal` when
+    given, so that `Journal.recover` completes or undoes it after a kill."""
     planned = [_plan(path, data) for path, data in files]
     for plan in planned:
         _sweep(plan.target)
@@ -37,38 +64,36 @@ def write_all(files: Sequence[tuple[Path, bytes]], journal: Journal | None = Non
             replaced.append(plan)
             os.replace(plan.new, plan.target)
     except BaseException:
-        _undo(journal, planned, replaced)
+        if journal and replaced:
+            with contextlib.suppress(OSError):  # the backups are put back all the same
+                journal.write("rolling back", planned)
+        for plan in reversed(replaced):
+            if plan.old is None:
+                plan.target.unlink(missing_ok=True)
+            elif plan.old.exists():
+                os.replace(plan.old, plan.target)
+        _done(journal, planned)
         raise
     _done(journal, planned)
 
 
-def _undo(record: Journal | None, planned: list[Planned], replaced: list[Planned]) -> None:
-    """Put back the files already replaced; a failure here leaves the backups (and the
-    journal, which the next run then finishes from)."""
-    if record and replaced:
-        with contextlib.suppress(OSError):  # the backups are put back all the same
-            record.write("rolling back", planned)
-    _restore(replaced)
-    _done(record, planned)
-
-
-def _done(record: Journal | None, planned: list[Planned]) -> None:
-    _remove_leftovers(planned)
-    if record:
-        record.remove()
+def _done(journal: Journal | None, planned: list[Planned]) -> None:
+    for plan in planned:
+        plan.new.unlink(missing_ok=True)
+        if plan.old is not None:
+            plan.old.unlink(missing_ok=True)
+    if journal:
+        journal.remove()
 
 
 def _plan(path: Path, data: bytes) -> Planned:
-    """A target's token (naming its new file and backup beside it, unique to this run),
-    the digest of its new bytes and of its present ones (None when there is none)."""
     token = f"{os.getpid()}-{secrets.token_hex(4)}"
     was = digest(regular.read_bytes(path, regular.MAX_BYTES)) if path.exists() else None
     return Planned(path, token, digest(data), was)
 
 
 def _sweep(target: Path) -> None:
-    """Remove the new files and backups of `target` that a killed run of this tool left
-    beside it: named by the pattern of `_plan`, made by a process that has ended."""
+    """Remove the new files and backups of `target` left by a killed run that has ended."""
     mine = re.compile(rf"\.{re.escape(target.name)}\.(?P<token>{TOKEN.pattern})\.(tmp|bak)")
     try:
         names = os.listdir(target.parent)
@@ -115,21 +140,6 @@ def _write_new(plan: Planned, data: bytes) -> None:
             shutil.copy2(target, plan.old)
 
 
-def _restore(replaced: list[Planned]) -> None:
-    for plan in reversed(replaced):
-        if plan.old is None:
-            plan.target.unlink(missing_ok=True)
-        elif plan.old.exists():
-            os.replace(plan.old, plan.target)
-
-
-def _remove_leftovers(planned: list[Planned]) -> None:
-    for plan in planned:
-        plan.new.unlink(missing_ok=True)
-        if plan.old is not None:
-            plan.old.unlink(missing_ok=True)
-
-
 def holds(path: Path, data: bytes) -> bool:
     """Whether `path` is a regular file of exactly these bytes (one larger is not read)."""
     try:
@@ -139,9 +149,8 @@ def holds(path: Path, data: bytes) -> bool:
 
 
 def write_changed(path: Path, data: bytes) -> None:
-    """Write `data` to `path` (its folders made) unless the file holds those bytes already,
-    whose modification time then stays: what an engine's incremental build reads (MkDocs'
-    `--dirty`, Zensical). Not atomic: for generated files."""
+    """Write `data` to `path` (folders made) unless it holds those bytes already, so that its
+    time stays for an engine's incremental build (MkDocs `--dirty`). Not atomic."""
     if not holds(path, data):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)

@@ -1,6 +1,5 @@
-"""The one exception base of compat-register (`RegisterError`, in the lowest stage so that
-every stage derives from it; `cli` makes it one `Error:` line), and storage's own errors.
-"""
+"""`RegisterError`, the one exception base (in the lowest stage, so every stage derives from
+it; `cli` makes it one `Error:` line), and storage's own errors."""
 
 from __future__ import annotations
 
@@ -23,5 +22,4 @@ class WriteError(RegisterError):
 
 
 class EditError(RegisterError):
-    """An edit of register files that cannot be made safely; nothing was written. One line.
-    Here, below the stages that rewrite files, as the lock's reader refuses with it too."""
+    """An edit of register files that cannot be made safely; nothing was written. One line."""

@@ -1,30 +1,23 @@
-"""The record of a multi-file write in progress, and what the next writer does with it.
-
-States (each written by one atomic rename): `prepared` (recovery removes the new files),
-`committed` (it finishes the renames), `rolling back` (it puts the backups back). A journal
-may be planted, so its paths stay inside its places with no `..` or link, and recovery
-touches only a file whose bytes hash to what it recorded; any other is left and named.
-"""
+"""The record of a multi-file write in progress: `prepared` (recovery removes the new
+files), `committed` (it finishes the renames), `rolling back` (it restores the backups). A
+journal may be planted: its paths stay inside its places, and recovery touches only a file
+whose bytes hash to what it recorded."""
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
-import re
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any, NamedTuple
 
 from . import regular, shape
+from .atomic import TOKEN, Planned, digest
 from .errors import StorageError
 
 STATES = ("prepared", "committed", "rolling back")
-VERSION = 2
-"""Raised when what the journal holds changes: a journal of another version is refused."""
-TOKEN = re.compile(r"[0-9]{1,10}-[0-9a-f]{8}")
-"""What tells a write's new file and backup from any other: `.NAME.TOKEN.tmp`, `.bak`."""
+VERSION = 2  # a journal of another version is refused
 
 _DIGEST = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 _ENTRY = shape.record(
@@ -47,39 +40,15 @@ _valid = shape.checker(
 )
 
 
-class Planned(NamedTuple):
-    """One file of a write: its target, the token naming its new file and backup beside
-    it, the digest of the new bytes, and of the old ones (None: no target yet)."""
-
-    target: Path
-    token: str
-    made: str
-    was: str | None
-
-    @property
-    def new(self) -> Path:
-        return self.target.with_name(f".{self.target.name}.{self.token}.tmp")
-
-    @property
-    def old(self) -> Path | None:
-        backup = f".{self.target.name}.{self.token}.bak"
-        return None if self.was is None else self.target.with_name(backup)
-
-
 class JournalError(StorageError):
     """A journal that cannot be read or acted on. One line."""
 
 
 class Recovered(NamedTuple):
-    """What `recover` found and did: the state, and each file it left in place (bytes not
-    the journal's), as a line naming it."""
+    """The state `recover` found, and a line naming each file it left (not its bytes)."""
 
     state: str
     left: list[str]
-
-
-def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 class Journal:
@@ -90,8 +59,8 @@ class Journal:
         self.places = dict(places)
 
     def write(self, state: str, planned: list[Planned]) -> None:
-        """Record `state` and the files, durably (synced, then renamed into place). A
-        target outside the places is refused (JournalError) before anything is written."""
+        """Record `state` and the files durably; JournalError, before anything is written,
+        for a target outside the places."""
         data = {"version": VERSION, "state": state, "files": [self._entry(p) for p in planned]}
         temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         temp.unlink(missing_ok=True)  # a killed run's, of this pid: the name is the tool's own
@@ -107,9 +76,8 @@ class Journal:
         self.path.unlink(missing_ok=True)
 
     def recover(self) -> Recovered | None:
-        """Finish or undo the write recorded here, if any (None when there was none).
-        Raises JournalError, acting on nothing, when the record is unreadable or names a
-        file outside its places."""
+        """Finish or undo the write recorded here (None when there is none); JournalError,
+        acting on nothing, for a record unreadable or naming a file outside its places."""
         try:
             raw = regular.read_bytes(self.path, regular.MAX_BYTES, follow=False)
         except FileNotFoundError:
@@ -172,13 +140,11 @@ class Journal:
 
 
 def _finish(plan: Planned) -> None:
-    """Rename the new file over its target, when it is the one the write made."""
     if _holds(plan.new, plan.made):
         os.replace(plan.new, plan.target)
 
 
 def _undo(plan: Planned) -> None:
-    """Put one target back as it was before the write."""
     if plan.old is not None and plan.was is not None:
         if _holds(plan.old, plan.was):
             os.replace(plan.old, plan.target)
@@ -205,8 +171,7 @@ def _holds(path: Path, made: str) -> bool:
 
 
 def _sync_dir(folder: Path) -> None:
-    """Make a rename in `folder` durable (a directory's entries are synced on their own);
-    some file systems cannot sync a directory: the rename stands."""
+    """Make a rename in `folder` durable; where a folder cannot be synced, it stands."""
     with contextlib.suppress(OSError):
         fd = os.open(folder, os.O_RDONLY)
         try:

@@ -1,8 +1,6 @@
-"""One writer at a time per project: a `flock` on a file under `.register/`, held for a
-writing command's whole run, reading included. The holder writes who it is into the file,
-so a command kept waiting says whom it waits for; the kernel drops the lock when its holder
-ends, however it ends.
-"""
+"""One writer at a time per project: a `flock` on `.register/lock` for a writing command's
+whole run; the holder writes who it is there, so a command kept waiting says whom it waits
+for, and the kernel drops the lock when its holder ends, however it ends."""
 
 from __future__ import annotations
 
@@ -12,7 +10,6 @@ import errno
 import fcntl
 import json
 import os
-import stat
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,8 +17,7 @@ from pathlib import Path
 from . import regular
 from .errors import StorageError
 
-DEFAULT_WAIT = 30.0
-"""Seconds a writer waits for another by default (`REGISTER_LOCK_WAIT` says otherwise)."""
+DEFAULT_WAIT = 30.0  # seconds a writer waits for another (`REGISTER_LOCK_WAIT`)
 
 
 class Busy(StorageError):
@@ -35,9 +31,8 @@ def hold(
     wait: float = DEFAULT_WAIT,
     on_wait: Callable[[str], None] | None = None,
 ) -> Iterator[None]:
-    """Hold the lock at `path` while the block runs, waiting at most `wait` seconds for
-    it; `on_wait` hears once whom it waits for. Raises Busy when the wait runs out, and
-    StorageError when `path` is a link or not a regular file (its target never opened)."""
+    """Hold the lock at `path` while the block runs, waiting at most `wait` seconds (Busy
+    then); `on_wait` hears once whom it waits for."""
     fd = _open(path, os.O_RDWR | os.O_CREAT)
     try:
         _acquire(fd, path, wait, on_wait, fcntl.LOCK_EX)
@@ -48,9 +43,8 @@ def hold(
 
 
 def wait_for_writer(path: Path, wait: float) -> None:
-    """For a reader: wait at most `wait` seconds for the writer holding the lock at `path`
-    to end (Busy when it does not). Writes nothing and creates no lock: without one (or
-    with one that is no regular file, which no writer could hold) nobody is waited for."""
+    """For a reader: wait at most `wait` seconds for the writer holding `path` to end (Busy
+    when it does not). Creates nothing: without a lock file nobody is waited for."""
     try:
         fd = _open(path, os.O_RDONLY)
     except StorageError:
@@ -62,23 +56,19 @@ def wait_for_writer(path: Path, wait: float) -> None:
 
 
 def _open(path: Path, flags: int) -> int:
-    """The lock file opened without following a link and without waiting on a FIFO; a
-    StorageError (one line) unless it is a regular file."""
-    flags |= os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    """The lock file, a regular file of one name never opened through a link; else a
+    StorageError (one line)."""
     try:
-        fd = os.open(path, flags, 0o644)
+        fd = regular.open_regular(path, flags)
+    except regular.Refused as err:
+        tail = "" if err.errno == errno.ELOOP else "; remove it"  # `a_link` says it already
+        raise StorageError(f"{path}: cannot lock: {err.strerror}{tail}") from None
     except OSError as err:
-        reason = regular.a_link(path) if err.errno == errno.ELOOP else err.strerror or str(err)
-        raise StorageError(f"{path}: cannot lock: {reason}") from None
-    found = os.fstat(fd)
-    if not stat.S_ISREG(found.st_mode) or found.st_nlink > 1:
+        raise StorageError(f"{path}: cannot lock: {err.strerror or err}") from None
+    if os.fstat(fd).st_nlink > 1:
         os.close(fd)
-        reason = (
-            regular.not_regular(path, found.st_mode)
-            if not stat.S_ISREG(found.st_mode)
-            else "a hard link (a file with other names, which the holder's line would overwrite)"
-        )
-        raise StorageError(f"{path}: cannot lock: {reason}; remove it") from None
+        reason = "a hard link (a file with other names, which the holder's line would overwrite)"
+        raise StorageError(f"{path}: cannot lock: {reason}; remove it")
     return fd
 
 
@@ -110,8 +100,8 @@ def _write_holder(fd: int, command: str) -> None:
 
 
 def holder(path: Path) -> str:
-    """Who holds the lock, as the holder wrote it: `pid 123 (register bump mcpx) since
-    2026-12-01T16:30:02Z`; "an unknown process" when it has not said yet."""
+    """Who holds the lock, as the holder wrote it (`pid 123 (register bump mcpx) since
+    2026-12-01T16:30:02Z`), or "an unknown process"."""
     try:
         data = json.loads(regular.read_bytes(path, 4096, follow=False))
         return f"pid {int(data['pid'])} ({data['command']}) since {data['since']}"

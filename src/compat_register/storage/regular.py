@@ -24,53 +24,51 @@ KINDS = {
 
 
 class Refused(OSError, RegisterError):
-    """A file that is not read: not a regular file, or larger than the limit. Its
-    `strerror` is one line saying why (callers already report an OSError's strerror)."""
+    """A file that is not read: not a regular file, or over the limit; `strerror` says why."""
+
+
+def open_regular(path: Path, flags: int = os.O_RDONLY, *, follow: bool = False) -> int:
+    """The regular file at `path` opened without blocking (nor following a link unless
+    `follow`); `Refused` for a link or anything but a regular file."""
+    flags |= os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as err:
+        if err.errno == errno.ELOOP and os.path.islink(path):  # O_NOFOLLOW met a link
+            raise Refused(errno.ELOOP, a_link(path), str(path)) from None
+        raise
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        if stat.S_ISDIR(mode):  # as reading one always said
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        raise Refused(errno.EINVAL, not_regular(path, mode), str(path))
+    return fd
 
 
 def read_bytes(
     path: Path, limit: int, *, follow: bool = True, within: Sequence[Path] = ()
 ) -> bytes:
     """The bytes of the regular file at `path`; `Refused` for anything else or more than
-    `limit` bytes, OSError when unreadable. A link is followed only when `follow`, and then
-    only to a file inside one of `within` when given (not a register linked to /etc/passwd)."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
-    fd = _open(path, flags if follow else flags | os.O_NOFOLLOW)
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):  # as reading one always said
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-        if not stat.S_ISREG(mode):
-            raise Refused(errno.EINVAL, not_regular(path, mode), str(path))
+    `limit` bytes. A link is followed only when `follow`, and then only to a file inside
+    one of `within` when given (not a register linked to /etc/passwd)."""
+    fd = open_regular(path, follow=follow)
+    with os.fdopen(fd, "rb") as handle:
         if within and not _inside(path, within):
             raise Refused(errno.EXDEV, leads_out(path), str(path))
         os.set_blocking(fd, True)
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read(limit + 1)
-    finally:
-        os.close(fd)
+        data = handle.read(limit + 1)
     if len(data) > limit:
         raise Refused(errno.EFBIG, too_large(limit), str(path))
     return data
 
 
-def _open(path: Path, flags: int) -> int:
-    try:
-        return os.open(path, flags)
-    except OSError as err:
-        if err.errno == errno.ELOOP and os.path.islink(path):  # O_NOFOLLOW met a link
-            raise Refused(errno.ELOOP, a_link(path), str(path)) from None
-        raise
-
-
 def _inside(path: Path, folders: Sequence[Path]) -> bool:
-    """Whether `path`, its links followed, is in one of `folders` (theirs followed too)."""
     real = os.path.realpath(path)
     return any(real.startswith(os.path.join(os.path.realpath(f), "")) for f in folders)
 
 
 def a_link(path: Path) -> str:
-    """Why a link among the tool's own files is not read."""
     return (
         f"a symbolic link (to {os.readlink(path)!r}): the tool never reads its own files "
         "through a link; remove it"
@@ -78,7 +76,6 @@ def a_link(path: Path) -> str:
 
 
 def leads_out(path: Path) -> str:
-    """Why a link that leads out of the project is not read."""
     return (
         f"a symbolic link to {os.readlink(path)!r}, which leads outside the project: "
         "only files inside it are read"
@@ -88,8 +85,8 @@ def leads_out(path: Path) -> str:
 
 
 def linked_folder(folder: Path, relative: Path | str) -> Path | None:
-    """The first folder on the way from `folder` to the file `relative` under it that is a
-    symbolic link (a write or removal there would land wherever it leads); None when none."""
+    """The first folder on the way from `folder` to the file `relative` that is a link (a
+    write there would land wherever it leads); None when none is."""
     for part in Path(relative).parts[:-1]:
         folder = folder / part
         if os.path.islink(folder):

@@ -1,6 +1,5 @@
-"""The `REGISTER_*` variables the tool honours, read once by a shell (`cli`, the plugin) into
-one `Settings` value handed to the stages: no other module reads the environment.
-docs/ci.md lists them."""
+"""The `REGISTER_*` variables (docs/ci.md), read once by a shell into one `Settings` value
+handed to the stages: no other module reads the environment."""
 
 from __future__ import annotations
 
@@ -12,14 +11,10 @@ from pathlib import Path
 
 from .lock import DEFAULT_WAIT
 
-REGISTERS_VARIABLE = "REGISTER_DIR"
-"""The registers folder (as `--registers DIR` names it, which wins)."""
+REGISTERS_VARIABLE = "REGISTER_DIR"  # `--registers DIR` wins
 CACHE_VARIABLE = "REGISTER_CACHE"
-"""Another cache folder than `.register/cache`."""
 WAIT_VARIABLE = "REGISTER_LOCK_WAIT"
-"""Seconds a writer waits for another."""
-SOURCE_PREFIX = "REGISTER_SOURCE_"
-"""With a source's alias (`source_variable`): a local clone of that source."""
+SOURCE_PREFIX = "REGISTER_SOURCE_"  # and a source's alias: a local clone of it
 
 
 @dataclass(frozen=True)
@@ -30,11 +25,11 @@ class Settings:
     cache: Path | None = None
     lock_wait: float = DEFAULT_WAIT
     clones: Mapping[str, str] = field(default_factory=dict)
-    """Each `REGISTER_SOURCE_*` variable set, by name, as written (messages quote it)."""
+    """Each `REGISTER_SOURCE_*` variable set, as written (messages quote it)."""
 
     @classmethod
     def read(cls, environ: Mapping[str, str] = os.environ) -> Settings:
-        """The settings `environ` (this process's environment) holds; an empty one is unset."""
+        """The settings `environ` holds; an empty variable is unset."""
         return cls(
             _path(environ.get(REGISTERS_VARIABLE)),
             _path(environ.get(CACHE_VARIABLE)),
@@ -44,8 +39,7 @@ class Settings:
 
 
 def source_variable(alias: str) -> str:
-    """The variable naming a local clone of source `alias`: `REGISTER_SOURCE_` and the
-    alias upper-cased, other characters than A-Z and 0-9 `_`."""
+    """`REGISTER_SOURCE_` and the alias upper-cased, other characters than A-Z, 0-9 `_`."""
     return SOURCE_PREFIX + re.sub(r"[^A-Za-z0-9]", "_", alias).upper()
 
 
@@ -66,4 +60,3 @@ def _seconds(value: str | None) -> float:
 
 
 DEFAULTS = Settings()
-"""The settings of an environment that sets none of the variables."""
