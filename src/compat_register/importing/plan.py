@@ -1,9 +1,6 @@
 """Pages planned as register files against a registers folder (pure: read texts in).
 
-Each page is read (`page`), made data (`fields`), written (`yamlout`), read back through
-the loader (it must give the same data) and checked against the schema, which finds the
-entries without a state. A page is refused for what the folder would not take: an unknown
-subject alias, a taken ID or prefix, an existing file (without `force`), a shared target.
+Each file's text is read back through the loader and the schema before it is planned.
 """
 
 from __future__ import annotations
@@ -73,8 +70,7 @@ def slug(title: str) -> str:
 def plan(
     pages: Sequence[PageText], folder: Folder, *, name: str | None = None, force: bool = False
 ) -> tuple[list[Planned], list[Diagnostic]]:
-    """Every page planned as a register file, and every problem; nothing may be written
-    unless there is no error among them."""
+    """Every page planned as a register file, and every problem (an error: write nothing)."""
     planned: list[Planned] = []
     problems: list[Diagnostic] = []
     taken = _Taken(folder, force)
@@ -88,14 +84,15 @@ def plan(
     return planned, problems
 
 
+@dataclass
 class _Taken:
     """IDs, prefixes and files already held: by the folder, then by the pages planned."""
 
-    def __init__(self, folder: Folder, force: bool) -> None:
-        self.folder, self.force = folder, force
-        self.ids: dict[str, str] = {}
-        self.prefixes: dict[str, str] = {}
-        self.files: dict[str, str] = {}
+    folder: Folder
+    force: bool
+    ids: dict[str, str] = field(default_factory=dict)
+    prefixes: dict[str, str] = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
 
     def held(self, replacing: str) -> tuple[dict[str, str], dict[str, str]]:
         """(ID -> file, prefix -> file) of the folder, but the register a page replaces."""
@@ -131,8 +128,8 @@ def _plan_page(
 
 
 def _stem(read: Page, name: str | None) -> tuple[str, PageError | None]:
-    """The register file's stem: --name, else the page's `file:` line (`core.yaml`, what
-    `render --plain` writes), else the title's slug; and why a `file:` line is not a name."""
+    """The register file's stem (--name, the page's `file:` line, the title's slug), and
+    why a `file:` line is not a name."""
     if name is not None or FILE_KEY not in read.header:
         return name or slug(read.title), None
     value, at = read.header[FILE_KEY]
