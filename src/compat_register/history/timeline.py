@@ -1,5 +1,5 @@
-"""What the site and the reports say about a change, in short phrases ("missing ->
-partial", "2 citations moved"), and each entry's last changes, newest first. Pure."""
+"""A change in short phrases ("missing -> partial", "2 citations moved"), and each entry's
+last changes, newest first (pure)."""
 
 from __future__ import annotations
 
