@@ -38,20 +38,17 @@ def field_phrase(name: str, value: Field) -> str:
 
 def citation_counts(change: EntryChange) -> list[str]:
     """`2 citations moved`, `1 citation added`, ... for those that happened."""
-    found = []
-    for count, verb in (
-        (len(change.moved), "moved"),
-        (len(change.added), "added"),
-        (len(change.removed), "removed"),
-    ):
-        if count:
-            found.append(f"{count} citation{'s' if count != 1 else ''} {verb}")
-    return found
+    counts: dict[str, list[Any]] = {
+        "moved": change.moved,
+        "added": change.added,
+        "removed": change.removed,
+    }
+    return [f"{len(c)} citation{'s' * (len(c) != 1)} {verb}" for verb, c in counts.items() if c]
 
 
 def entry_phrase(change: EntryChange) -> str:
-    """One line for an entry's change: `added`, `removed`, or what changed in it, the
-    state first and without its field name (`missing -> partial; what changed`)."""
+    """`added`, `removed`, or what changed, the state first without its field name
+    (`missing -> partial; what changed`)."""
     if change.change != "changed":
         return change.change
     parts: list[str] = []
