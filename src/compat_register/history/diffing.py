@@ -5,7 +5,7 @@ or alias, quote and field.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -195,9 +195,7 @@ def _identity(cited: Cited) -> tuple[Any, ...]:
 
 def _unmatched(mine: list[Cited], theirs: list[Cited]) -> list[Cited]:
     """The citations of `mine` that `theirs` does not hold (as many times)."""
-    left: dict[tuple[Any, ...], int] = defaultdict(int)
-    for cited in theirs:
-        left[_identity(cited)] += 1
+    left = Counter(map(_identity, theirs))
     found = []
     for cited in mine:
         key = _identity(cited)

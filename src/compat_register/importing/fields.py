@@ -62,14 +62,14 @@ def register_data(page: Page) -> Imported:
             if key != FILE_KEY:
                 header[key] = _header_value(key, value)
         except ValueError as err:
-            imported.errors.append(PageError.at(at, str(err)))
+            imported.errors.append(PageError(at, str(err)))
     prefix = page.entries[0].id.rsplit("-", 1)[0]
     entries = [_entry(page, entry, prefix, imported) for entry in page.entries]
     seen: set[str] = set()
     for entry in page.entries:
         if entry.id in seen:
             message = f"{entry.id} is given twice on this page"
-            imported.errors.append(PageError.at(entry.at, message, entry.id))
+            imported.errors.append(PageError(entry.at, message, entry.id))
         seen.add(entry.id)
     register = {"title": page.title, "prefix": prefix, **header, "subject": page.subject}
     register |= {"summary": page.summary, "entries": entries}
@@ -119,7 +119,7 @@ def _entry(page: Page, entry: PageEntry, prefix: str, imported: Imported) -> dic
     errors = imported.errors
     if not entry.id.startswith(prefix + "-"):
         message = f"{entry.id} does not have the page's prefix {prefix} (from its first entry)"
-        errors.append(PageError.at(entry.at, message, entry.id))
+        errors.append(PageError(entry.at, message, entry.id))
     data: dict[str, Any] = {"id": entry.id, "title": entry.title, "notes": []}
     for bullet in entry.bullets:
         key = _key_of(bullet.label)
@@ -133,13 +133,13 @@ def _entry(page: Page, entry: PageEntry, prefix: str, imported: Imported) -> dic
             data["notes"].append(value)
         elif data.get(key) is not None:
             message = f"a second '{bullet.label}.' bullet"
-            errors.append(PageError.at(bullet.at, message, entry.id))
+            errors.append(PageError(bullet.at, message, entry.id))
         else:
             data[key] = value
     for key, label in _REQUIRED.items():
         if key not in data:
             wanted = label.format(alias=page.subject, commit=page.commit)
-            errors.append(PageError.at(entry.at, f"{entry.id} has no '{wanted}' bullet", entry.id))
+            errors.append(PageError(entry.at, f"{entry.id} has no '{wanted}' bullet", entry.id))
     _state_from_effort(entry, data, imported)
     return _ordered(data, "entry")
 
@@ -164,7 +164,7 @@ def _field(page: Page, entry: PageEntry, bullet: Bullet, key: str, imported: Imp
     try:
         return _READERS[key](bullet, entry.id)
     except ValueError as err:
-        raise PageError.at(bullet.text_at, str(err), entry.id) from None
+        raise PageError(bullet.text_at, str(err), entry.id) from None
 
 
 def _value(bullet: Bullet, entry_id: str) -> dict[str, str]:
@@ -199,7 +199,7 @@ def _status(page: Page, entry: PageEntry, bullet: Bullet, imported: Imported) ->
             f"the subject bullet names {subject['alias']} @ {subject['commit']}, the status "
             f"column {page.subject} @ {page.commit}"
         )
-        raise PageError.at(bullet.at, message, entry.id)
+        raise PageError(bullet.at, message, entry.id)
     word = _STATE.match(bullet.text)
     if word is None:
         imported.unstated[entry.id] = f"{bullet.label}. {bullet.text}"
@@ -248,7 +248,7 @@ def _citations(bullet: Bullet, entry_id: str) -> list[str]:
             parse_compact(item)
         except CitationSyntaxError as err:
             at = offset_spot(bullet.text_at, text, start)
-            raise PageError.at(at, str(err), entry_id) from None
+            raise PageError(at, str(err), entry_id) from None
         found.append(item)
     return found
 

@@ -30,15 +30,11 @@ OUTSIDE_BULLET = "text outside a bullet: each line of an entry is a bullet or co
 
 
 class PageError(RegisterError):
-    """A page that cannot be read; `line` and `col` are 1-based, in the page."""
+    """A page that cannot be read, `at` a place in the page (1-based)."""
 
-    def __init__(self, line: int, col: int, message: str, id: str = "") -> None:
+    def __init__(self, at: Spot, message: str, id: str = "") -> None:
         super().__init__(message)
-        self.line, self.col, self.message, self.id = line, col, message, id
-
-    @classmethod
-    def at(cls, spot: Spot, message: str, id: str = "") -> PageError:
-        return cls(spot.line, spot.col, message, id)
+        self.at, self.message, self.id = at, message, id
 
 
 class Spot(NamedTuple):
@@ -117,7 +113,7 @@ class _Lines:
         return index
 
     def error(self, message: str, id: str = "") -> PageError:
-        return PageError(self.number, 1, message, id)
+        return PageError(Spot(self.number, 1), message, id)
 
     def end(self) -> Spot:
         """Where the page ends, for `... missing` messages."""
@@ -127,7 +123,7 @@ class _Lines:
 def _title(reader: _Lines) -> str:
     reader.skip_blank()
     if reader.done():
-        raise PageError(1, 1, "empty page: expected a title line")
+        raise PageError(Spot(1, 1), "empty page: expected a title line")
     line = reader.current()
     heading = _HEADING.match(line)
     if _HEADER_LINE.fullmatch(line) or _ENTRY.fullmatch(line):
@@ -152,16 +148,16 @@ def _header(reader: _Lines) -> dict[str, tuple[str, Spot]]:
         if match is None or match["key"] not in HEADER_KEYS:
             what = f"unknown header key '{match['key']}'" if match else "not a header line"
             message = f"{what}: expected 'KEY: VALUE' with KEY one of {', '.join(HEADER_KEYS)}"
-            raise PageError(reader.index, 1, message)
+            raise PageError(Spot(reader.index, 1), message)
         if match["key"] in header:
-            raise PageError(reader.index, 1, f"header key '{match['key']}' given twice")
+            raise PageError(Spot(reader.index, 1), f"header key '{match['key']}' given twice")
         header[match["key"]] = (
             match["value"].strip(),
             Spot(reader.index, match.start("value") + 1),
         )
     for key in REQUIRED_HEADER:
         if key not in header:
-            raise PageError(title_line, 1, f"no '{key}:' line in the header under the title")
+            raise PageError(Spot(title_line, 1), f"no '{key}:' line in the header under the title")
     return header
 
 
@@ -183,7 +179,7 @@ def _summary(reader: _Lines) -> tuple[str | None, re.Match[str]]:
             break
         reader.index += 1
     at = Spot(reader.number, 1) if not reader.done() else reader.end()
-    raise PageError.at(at, "no 'Status column: ALIAS @ COMMIT.' line before the entries")
+    raise PageError(at, "no 'Status column: ALIAS @ COMMIT.' line before the entries")
 
 
 def _status_below(reader: _Lines) -> bool:
@@ -226,12 +222,12 @@ def _entries(reader: _Lines) -> list[PageEntry]:
         reader.index += 1
         entry.bullets = _bullets(reader, entry.id)
         if not entry.bullets:
-            raise PageError.at(entry.at, f"entry {entry.id} holds no bullets", entry.id)
+            raise PageError(entry.at, f"entry {entry.id} holds no bullets", entry.id)
         entries.append(entry)
         reader.skip_blank()
     if not entries:
         message = "no entries: expected 'PREFIX-NN Title' blocks after the status line"
-        raise PageError.at(reader.end(), message)
+        raise PageError(reader.end(), message)
     return entries
 
 
@@ -255,13 +251,15 @@ def _bullet(reader: _Lines, match: re.Match[str], entry_id: str) -> Bullet:
     label = _LABEL.match(content)
     if label is None:
         message = "a bullet starts with a label ending in a full stop ('What.')"
-        raise PageError(number, indent + 1, message, entry_id)
+        raise PageError(Spot(number, indent + 1), message, entry_id)
     reader.index += 1
     text = "\n".join([content[label.end() :], *_continuation(reader, indent)]).strip("\n")
     text_at = Spot(number, indent + label.end() + 1)
     name = label["bold"] or label["plain"]
     if not text.strip():
-        raise PageError(number, text_at.col, f"'{name}' has no text after its label", entry_id)
+        raise PageError(
+            Spot(number, text_at.col), f"'{name}' has no text after its label", entry_id
+        )
     marker_col = len(match["marker"]) - len(match["marker"].lstrip(" ")) + 1
     return Bullet(name[:-1], text, Spot(number, marker_col), text_at)
 

@@ -136,7 +136,7 @@ def _stem(read: Page, name: str | None) -> tuple[str, PageError | None]:
     stem = value.removesuffix(REGISTER_SUFFIX)
     if stem == value or not _FILE_STEM.fullmatch(stem):
         message = f"file '{value}' is not a register file's name (NAME.yaml, no folder)"
-        return "", PageError(at.line, at.col, message)
+        return "", PageError(at, message)
     return stem, None
 
 
@@ -144,7 +144,7 @@ _FILE_STEM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
 def _at(file: str, err: PageError, severity: Severity = "error") -> Diagnostic:
-    where, id = Where(file, err.line, err.col), err.id or "page"
+    where, id = Where(file, err.at.line, err.at.col), err.id or "page"
     return Diagnostic.at(where, id=id, code="import-page", message=err.message, severity=severity)
 
 
@@ -193,7 +193,7 @@ def _subject_problems(page: PageText, read: Page, sources: Sources) -> list[Diag
 def _error(
     file: str, at: Spot, message: str, id: str = "page", severity: Severity = "error"
 ) -> Diagnostic:
-    return _at(file, PageError(at.line, at.col, message, id), severity)
+    return _at(file, PageError(at, message, id), severity)
 
 
 def _written(
