@@ -5,11 +5,12 @@ Prose is a digest with its citations blanked: a citation re-pointed is no prose 
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
 from ..model.registers import Citation, Entry
-from ..model.vocabulary import RATED, STATES, counted
+from ..model.vocabulary import RATED, counted
 from ..reading import schema
 from ..reading.document import Document, LoadError
 from ..reading.loader import parse
@@ -71,11 +72,8 @@ def _register_summary(doc: Document, slug: str, memo: EntryMemo) -> Summary:
             memo[key] = (entry.id, _entry_summary(entry)) if entry and entry.named else None
         if (found := memo[key]) is not None:
             entries[found[0]] = found[1]
-    counts = dict.fromkeys(STATES, 0)
-    for summary in entries.values():
-        if summary["state"] in counts:
-            counts[summary["state"]] += 1
-    counts = {state: counts[state] for state in counted(s for s, n in counts.items() if n)}
+    tally = Counter(summary["state"] for summary in entries.values())
+    counts = {state: tally[state] for state in counted(tally)}
     header: dict[str, Any] = {name: getattr(register, name) for name in HEADER_FIELDS}
     header["description"] = digest(register.description, register.summary_citations)
     header["summary"] = digest(register.summary or "", register.summary_citations)
