@@ -162,37 +162,30 @@ def _header(reader: _Lines) -> dict[str, tuple[str, Spot]]:
 
 
 def _summary(reader: _Lines) -> tuple[str | None, re.Match[str]]:
-    """The paragraphs up to the `Status column:` line, and that line's match."""
-    start = reader.index
-    while not reader.done():
-        line = reader.current()
-        if line.startswith("Status column:"):
-            match = _STATUS_LINE.fullmatch(line)
-            if match is None:
-                message = "expected 'Status column: ALIAS @ COMMIT.' (COMMIT: 7 to 40 hex digits)"
-                raise reader.error(message)
-            reader.status_line = reader.number
-            text = "\n".join(reader.lines[start : reader.index]).strip("\n")
-            reader.index += 1
-            return (text or None), match
-        if _starts_entry(reader) and not _status_below(reader):
-            break
-        reader.index += 1
-    at = Spot(reader.number, 1) if not reader.done() else reader.end()
-    raise PageError(at, "no 'Status column: ALIAS @ COMMIT.' line before the entries")
+    """The paragraphs up to the `Status column:` line (entries never come before it, so a
+    line there that reads like an entry's heading is summary), and that line's match."""
+    start, lines = reader.index, reader.lines
+    status = next(
+        (i for i in range(start, len(lines)) if lines[i].startswith("Status column:")), None
+    )
+    if status is None:
+        entry = next((i for i in range(start, len(lines)) if _starts_entry(reader, i)), None)
+        at = reader.end() if entry is None else Spot(entry + 1, 1)
+        raise PageError(at, "no 'Status column: ALIAS @ COMMIT.' line before the entries")
+    reader.index = status
+    match = _STATUS_LINE.fullmatch(lines[status])
+    if match is None:
+        raise reader.error("expected 'Status column: ALIAS @ COMMIT.' (COMMIT: 7 to 40 hex digits)")
+    reader.status_line = reader.number
+    reader.index += 1
+    return "\n".join(lines[start:status]).strip("\n") or None, match
 
 
-def _status_below(reader: _Lines) -> bool:
-    """Whether a `Status column:` line follows: entries never come before it, so a line
-    there that reads like an entry's heading is summary."""
-    return any(line.startswith("Status column:") for line in reader.lines[reader.index + 1 :])
-
-
-def _starts_entry(reader: _Lines) -> bool:
-    """Whether the current line heads an entry: `PREFIX-NN Title` with a bullet under it."""
-    if not _ENTRY.fullmatch(reader.current()):
+def _starts_entry(reader: _Lines, index: int) -> bool:
+    """Whether line `index` heads an entry: `PREFIX-NN Title` with a bullet under it."""
+    if not _ENTRY.fullmatch(reader.lines[index]):
         return False
-    after = reader.filled(reader.index + 1)
+    after = reader.filled(index + 1)
     return after < len(reader.lines) and _BULLET.fullmatch(reader.lines[after]) is not None
 
 
