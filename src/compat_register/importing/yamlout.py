@@ -62,7 +62,7 @@ def _entry(
     lines: list[str] = []
     for key, value in entry.items():
         if key == "status":
-            lines.extend(_status(value, 4, unstated.get(entry["id"]), cues.get(entry["id"])))
+            lines.extend(_status(value, unstated.get(entry["id"]), cues.get(entry["id"])))
         elif key == "notes":
             lines.append("    notes:")
             for note in value:
@@ -84,12 +84,10 @@ def _item(lines: list[str]) -> list[str]:
     return [f"{first[: indent - 2]}- {first[indent:]}", *lines[1:]]
 
 
-def _status(
-    value: Mapping[str, Any], indent: int, unstated: str | None, cue: str | None
-) -> list[str]:
-    pad = " " * indent
+def _status(value: Mapping[str, Any], unstated: str | None, cue: str | None) -> list[str]:
+    """An entry's status, the page's words about it in comments."""
+    pad, inner = " " * 4, " " * 6
     lines = [f"{pad}status:" if value else f"{pad}status: {{}}"]
-    inner = " " * (indent + 2)
     if unstated is not None:
         said = ["# state: the page does not say; its subject bullet reads:"]
         said.extend(f"#   {line}" for line in _wrap(unstated, LONGEST - len(inner) - 4))
@@ -98,7 +96,7 @@ def _status(
         else:
             lines[:0] = [pad + line for line in said]
     for key, item in value.items():
-        field = _field(key, item, indent + 2)
+        field = _field(key, item, 6)
         if key == RATED["status"] and cue:
             field[0] += f"   # the page: {json.dumps(shortened(cue, 40), ensure_ascii=False)}"
         lines.extend(field)
