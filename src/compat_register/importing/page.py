@@ -149,12 +149,10 @@ def _header(reader: _Lines) -> dict[str, tuple[str, Spot]]:
             what = f"unknown header key '{match['key']}'" if match else "not a header line"
             message = f"{what}: expected 'KEY: VALUE' with KEY one of {', '.join(HEADER_KEYS)}"
             raise PageError(Spot(reader.index, 1), message)
-        if match["key"] in header:
-            raise PageError(Spot(reader.index, 1), f"header key '{match['key']}' given twice")
-        header[match["key"]] = (
-            match["value"].strip(),
-            Spot(reader.index, match.start("value") + 1),
-        )
+        key, at = match["key"], Spot(reader.index, match.start("value") + 1)
+        if key in header:
+            raise PageError(Spot(reader.index, 1), f"header key '{key}' given twice")
+        header[key] = (match["value"].strip(), at)
     for key in REQUIRED_HEADER:
         if key not in header:
             raise PageError(Spot(title_line, 1), f"no '{key}:' line in the header under the title")

@@ -290,9 +290,7 @@ def cited_data(cited: Cited) -> dict[str, object]:
 
 def cite_report(cited: Cited, fmt: str) -> str:
     """`register cite ALIAS:PATH:LINE`: the citation as a YAML scalar, or one JSON object."""
-    if fmt == "json":
-        return dumps(cited_data(cited))
-    return cited.yaml
+    return dumps(cited_data(cited)) if fmt == "json" else cited.yaml
 
 
 def grep_report(hits: Hits, alias: str, needle: str, fmt: str) -> str:
