@@ -29,7 +29,7 @@ _VALUE = re.compile(
 )
 _EFFORT = re.compile(rf"(?P<size>{_either(SIZES)})(?P<rest>(?:[ \t\n].*)?\.?)\Z", re.S)
 _DASH = re.compile(r"[ \t]+(?:—|–|--)[ \t]+")
-_DONE = re.compile(r"done\b", re.I)
+_DONE = re.compile(rf"(?:{_either(SIZES)}){_DASH.pattern}(?i:done)\b")
 _SUBJECT = re.compile(r"`?(?P<alias>[^\s@`]+)[ \t]+@[ \t]+(?P<commit>[0-9A-Fa-f]{7,40})`?")
 _VALUE_LABEL = re.compile(r"Value to (?P<who>\S.*)")
 _REVISION = re.compile(
@@ -157,12 +157,8 @@ def _field(page: Page, entry: PageEntry, bullet: Bullet, key: str, imported: Imp
     """A bullet's value; a ValueError of its reader is located at the bullet's text."""
     if key == "status":
         return _status(page, entry, bullet, imported)
-    if key == "notes":
-        return {"title": bullet.label, "text": bullet.text}
-    if key not in _READERS:
-        return bullet.text
     try:
-        return _READERS[key](bullet, entry.id)
+        return _READERS.get(key, _as_written)(bullet, entry.id)
     except ValueError as err:
         raise PageError(bullet.text_at, str(err), entry.id) from None
 
@@ -211,13 +207,10 @@ def _status(page: Page, entry: PageEntry, bullet: Bullet, imported: Imported) ->
 def _state_from_effort(entry: PageEntry, data: dict[str, Any], imported: Imported) -> None:
     """`Effort. S — done.` says the state when the subject bullet does not."""
     effort = next((b for b in entry.bullets if b.label == "Effort"), None)
-    status = data.get("status")
-    state = RATED["status"]
+    status, state = data.get("status"), RATED["status"]
     if effort is None or status is None or state in status or entry.id not in imported.unstated:
         return
-    size = _EFFORT.fullmatch(effort.text)
-    dash = _DASH.match(size["rest"]) if size else None
-    if size and dash and _DONE.match(size["rest"][dash.end() :]):
+    if _DONE.match(effort.text):
         data["status"] = {state: "done", **status}
         imported.cues[entry.id] = f"Effort. {effort.text}"
         del imported.unstated[entry.id]
@@ -259,8 +252,10 @@ _READERS: dict[str, Callable[[Bullet, str], Any]] = {
     "tags": lambda bullet, _: _tags(bullet.text),
     "revisions": _revisions,
     "value": _value,
+    "notes": lambda bullet, _: {"title": bullet.label, "text": bullet.text},
 }
-"""The fields read from a bullet's text alone."""
+"""The fields read from a bullet alone (any other, its text as written)."""
+_as_written: Callable[[Bullet, str], Any] = lambda bullet, _: bullet.text  # noqa: E731
 
 
 def split_items(text: str, end: int) -> Iterator[tuple[int, int]]:

@@ -24,7 +24,7 @@ _STATUS_LINE = re.compile(
     r"(?:[ \t]+(?P<rest>.*))?"
 )
 _ENTRY = re.compile(r"(?:#{1,6}[ \t]+)?(?P<id>[A-Z][A-Z0-9]*-[0-9]+)[ \t]+(?P<title>\S.*)")
-_BULLET = re.compile(r"(?P<marker>[ ]{0,3}[•*-][ \t]+)(?P<content>.*)")
+_BULLET = re.compile(r"(?P<marker>[ ]{0,3}(?P<dot>[•*-])[ \t]+)(?P<content>.*)")
 _LABEL = re.compile(r"(?:\*\*(?P<bold>.+?\.)\*\*|(?P<plain>[^\s*].*?\.))(?:[ \t]+|\Z)")
 OUTSIDE_BULLET = "text outside a bullet: each line of an entry is a bullet or continues one"
 
@@ -79,9 +79,9 @@ def parse_page(text: str) -> Page:
     title = _title(reader)
     header = _header(reader)
     summary, status = _summary(reader)
+    status_at = Spot(reader.index, status.start("alias") + 1)  # the line just read
     _legend(reader, status)
     entries = _entries(reader)
-    status_at = Spot(reader.status_line, status.start("alias") + 1)
     return Page(title, header, summary, status["alias"], status["commit"], status_at, entries)
 
 
@@ -91,7 +91,6 @@ class _Lines:
 
     lines: list[str]
     index: int = 0
-    status_line: int = 0
 
     @property
     def number(self) -> int:
@@ -174,7 +173,6 @@ def _summary(reader: _Lines) -> tuple[str | None, re.Match[str]]:
     match = _STATUS_LINE.fullmatch(lines[status])
     if match is None:
         raise reader.error("expected 'Status column: ALIAS @ COMMIT.' (COMMIT: 7 to 40 hex digits)")
-    reader.status_line = reader.number
     reader.index += 1
     return "\n".join(lines[start:status]).strip("\n") or None, match
 
@@ -251,8 +249,7 @@ def _bullet(reader: _Lines, match: re.Match[str], entry_id: str) -> Bullet:
         raise PageError(
             Spot(number, text_at.col), f"'{name}' has no text after its label", entry_id
         )
-    marker_col = len(match["marker"]) - len(match["marker"].lstrip(" ")) + 1
-    return Bullet(name[:-1], text, Spot(number, marker_col), text_at)
+    return Bullet(name[:-1], text, Spot(number, match.start("dot") + 1), text_at)
 
 
 def _continuation(reader: _Lines, indent: int) -> list[str]:
