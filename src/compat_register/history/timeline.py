@@ -16,7 +16,7 @@ ARROW = " -> "
 
 def shown(value: Any) -> str:
     """A compared value as one short text: lists joined, mappings as `key value`."""
-    if value is None or value == "" or value == [] or value == {}:
+    if value in (None, "", [], {}):
         return "(none)"
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
@@ -38,12 +38,8 @@ def field_phrase(name: str, value: Field) -> str:
 
 def citation_counts(change: EntryChange) -> list[str]:
     """`2 citations moved`, `1 citation added`, ... for those that happened."""
-    counts: dict[str, list[Any]] = {
-        "moved": change.moved,
-        "added": change.added,
-        "removed": change.removed,
-    }
-    return [f"{len(c)} citation{'s' * (len(c) != 1)} {verb}" for verb, c in counts.items() if c]
+    counts = (("moved", change.moved), ("added", change.added), ("removed", change.removed))
+    return [f"{len(c)} citation{'s' * (len(c) != 1)} {verb}" for verb, c in counts if c]
 
 
 def entry_phrase(change: EntryChange) -> str:

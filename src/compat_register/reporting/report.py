@@ -4,8 +4,9 @@ strings; `cli` prints them and decides the exit code."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable
-from dataclasses import asdict, replace
+from dataclasses import asdict, astuple, replace
 from typing import TYPE_CHECKING
 
 from ..model import display
@@ -66,11 +67,8 @@ def dumps(data: object) -> str:
 
 
 def count(diagnostics: Iterable[Diagnostic]) -> dict[str, int]:
-    items = list(diagnostics)
-    return {
-        "errors": sum(d.severity == "error" for d in items),
-        "warnings": sum(d.severity == "warning" for d in items),
-    }
+    severities = Counter(d.severity for d in diagnostics)
+    return {"errors": severities["error"], "warnings": severities["warning"]}
 
 
 def format_report(
@@ -161,8 +159,7 @@ def bump_report(result: Bump, dry_run: bool, fmt: str) -> str:
         return dumps(export.bump_data(result, dry_run))
     lines = [f"{result.alias}: {result.old[:12]} -> {result.new[:12]}"]
     lines += [f"renamed: {old} -> {new} at {sha[:12]}" for old, new, sha in result.renames()]
-    where = lambda f: (f.citation.where.file, f.citation.where.line, f.citation.where.col)  # noqa: E731
-    moved = sorted(result.moved, key=where)
+    moved = sorted(result.moved, key=lambda f: astuple(f.citation.where))
     lines += [followed_text(f, result.new) for f in moved]
     if flagged := result.flagged():
         lines.append(
