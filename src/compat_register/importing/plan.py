@@ -40,13 +40,10 @@ class Planned:
     file: str
     """The register file, as reported."""
     text: str
-    entries: int
+    imported: Imported
+    """The page's data, and where in its words each entry's state was found (or not)."""
     unstated: list[Diagnostic] = field(default_factory=list)
     """`register check`'s report of each entry the page gives no state, in the new file."""
-    subjects: dict[str, str] = field(default_factory=dict)
-    """Entry ID -> its subject bullet, for the entries in `unstated`."""
-    cues: dict[str, str] = field(default_factory=dict)
-    """Entry ID -> the words of the page its state was read from."""
     warnings: list[Diagnostic] = field(default_factory=list)
 
 
@@ -123,7 +120,7 @@ def _plan_page(
     if isinstance(planned, list):
         return planned
     planned.warnings = problems
-    _claim(taken, planned, imported)
+    _claim(taken, planned)
     return planned
 
 
@@ -216,9 +213,7 @@ def _written(
     others = [d for d in found if d not in unstated]
     if others:
         return [_schema_problem(page.file, read, d) for d in others]
-    entries = len(read.entries)
-    subjects, cues = dict(imported.unstated), dict(imported.cues)
-    return Planned(page.file, stem, target, text, entries, unstated, subjects, cues)
+    return Planned(page.file, stem, target, text, imported, unstated)
 
 
 def _schema_problem(file: str, read: Page, found: Diagnostic) -> Diagnostic:
@@ -228,7 +223,8 @@ def _schema_problem(file: str, read: Page, found: Diagnostic) -> Diagnostic:
     return _error(file, at, found.message, found.id)
 
 
-def _claim(taken: _Taken, planned: Planned, imported: Imported) -> None:
+def _claim(taken: _Taken, planned: Planned) -> None:
+    data = planned.imported.data
     taken.files[planned.file] = planned.page
-    taken.prefixes[imported.data["prefix"]] = planned.file
-    taken.ids.update({entry["id"]: planned.file for entry in imported.data["entries"]})
+    taken.prefixes[data["prefix"]] = planned.file
+    taken.ids.update({entry["id"]: planned.file for entry in data["entries"]})

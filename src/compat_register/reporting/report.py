@@ -243,12 +243,11 @@ def import_report(
 
 
 def _planned_lines(page: Planned) -> list[str]:
-    states = counted(len(page.cues), "state")
-    lines = [
-        f"{page.page} -> {page.file}: {counted(page.entries, 'entry')}, {states} from the page"
-    ]
+    states = counted(len(page.imported.cues), "state")
+    entries = counted(len(page.imported.data["entries"]), "entry")
+    lines = [f"{page.page} -> {page.file}: {entries}, {states} from the page"]
     for found in page.unstated:
-        said = display.shortened(page.subjects.get(found.id, ""), 72)
+        said = display.shortened(page.imported.unstated.get(found.id, ""), 72)
         where = f"{found.file}:{found.line}:{found.col}"
         lines.append(f"  {where}: {found.id}: needs a state; the page says: “{said}”")
     return lines
@@ -258,15 +257,15 @@ def _planned_data(page: Planned) -> dict[str, object]:
     return {
         "page": page.page,
         "file": page.file,
-        "entries": page.entries,
-        "states": page.cues,
+        "entries": len(page.imported.data["entries"]),
+        "states": page.imported.cues,
         "unstated": [
             {
                 "id": d.id,
                 "file": d.file,
                 "line": d.line,
                 "col": d.col,
-                "subject": page.subjects[d.id],
+                "subject": page.imported.unstated[d.id],
             }
             for d in page.unstated
         ],
