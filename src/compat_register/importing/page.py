@@ -198,13 +198,9 @@ def _entries(reader: _Lines) -> list[PageEntry]:
     entries: list[PageEntry] = []
     reader.skip_blank()
     while not reader.done():
-        line = reader.current()
-        match = _ENTRY.fullmatch(line)
-        if match is None:
-            message = "expected an entry heading 'PREFIX-NN Title'"
-            if entries and _BULLET.fullmatch(line) is None:
-                message = OUTSIDE_BULLET
-            raise reader.error(message, entries[-1].id if entries else "")
+        match = _ENTRY.fullmatch(reader.current())
+        if match is None:  # only ever the first line: an entry's bullets end at the next
+            raise reader.error("expected an entry heading 'PREFIX-NN Title'")
         entry = PageEntry(
             match["id"], match["title"].strip(), Spot(reader.number, match.start("id") + 1)
         )
@@ -226,7 +222,7 @@ def _bullets(reader: _Lines, entry_id: str) -> list[Bullet]:
     while not reader.done():
         line = reader.current()
         match = _BULLET.fullmatch(line)
-        if _ENTRY.fullmatch(line) and not match:
+        if _ENTRY.fullmatch(line):
             break
         if match is None:
             raise reader.error(OUTSIDE_BULLET, entry_id)
@@ -265,11 +261,8 @@ def _continuation(reader: _Lines, indent: int) -> list[str]:
             taken.extend([""] * (after - reader.index))
             reader.index = after
             continue
-        starts = _BULLET.fullmatch(line)
-        if not line.startswith(" ") and (starts or _ENTRY.fullmatch(line)):
-            break
         width = len(line) - len(line.lstrip(" "))
-        if starts and line.startswith(" ") and len(line) - len(line.lstrip()) < indent:
+        if _BULLET.fullmatch(line) and width < indent or _ENTRY.fullmatch(line):
             break
         taken.append(line[min(indent, width) :])
         reader.index += 1
