@@ -260,28 +260,26 @@ _as_written: Callable[[Bullet, str], Any] = lambda bullet, _: bullet.text  # noq
 
 def split_items(text: str, end: int) -> Iterator[tuple[int, int]]:
     """(start, stop) of each `; `-separated item of `text[:end]`, outside quotes and code."""
-    start, index, depth, straight, fence = 0, 0, 0, False, ""
-    while index < end:
-        char = text[index]
-        if char == "`":
-            run = re.match(r"`+", text[index:])
-            assert run is not None
-            fence = "" if run.group() == fence else (fence or run.group())
-            index += len(run.group())
-            continue
-        if fence:
+    start, depth, straight, fence = 0, 0, False, ""
+    for token in _ITEM_MARKS.finditer(text, 0, end):
+        mark = token.group()
+        if mark[0] == "`":
+            fence = "" if mark == fence else (fence or mark)
+        elif fence:
             pass
         elif straight:
-            straight = char != '"'
-        elif char == '"' and not depth:
+            straight = mark != '"'
+        elif mark == '"' and not depth:
             straight = True
-        elif char in "“”":
-            depth = depth + 1 if char == "“" else max(depth - 1, 0)
-        elif char == ";" and text[index + 1 : index + 2] in (" ", "\n") and not depth:
-            yield start, index
-            start = index + 1
-        index += 1
+        elif mark in "“”":
+            depth = depth + 1 if mark == "“" else max(depth - 1, 0)
+        elif mark == ";" and not depth:
+            yield start, token.start()
+            start = token.end()
     yield start, end
+
+
+_ITEM_MARKS = re.compile(r'`+|["“”]|;(?=[ \n])')
 
 
 def unwrap_code(item: str) -> str:
