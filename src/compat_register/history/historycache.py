@@ -14,48 +14,41 @@ VERSION = 3
 MADE_BY = jsoncache.made_by(VERSION, "compat-register", "PyYAML")
 
 _TEXT = {"type": "string"}
+
+
+def _list_of(items: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "items": items}
+
+
 _PROBLEM = shape.record(
     {name: _TEXT for name in ("side", "code", "message")}
     | {"line": {"type": "integer"}, "col": {"type": "integer"}}
 )
 _FIELDS = shape.strings({"anyOf": [{"enum": ["changed"]}, shape.record({"from": {}, "to": {}})]})
-_LIST = {"type": "array", "items": _TEXT}
+_CITATIONS = {"added": _list_of(_TEXT), "removed": _list_of(_TEXT)} | {
+    "moved": _list_of(shape.record({"from": _TEXT, "to": _TEXT}))
+}
 _DIFF = shape.record(
     {
-        "registers": {
-            "type": "array",
-            "items": shape.record(
+        "registers": _list_of(
+            shape.record(
                 {"register": _TEXT, "change": _TEXT},
-                {"fields": _FIELDS, "problems": {"type": "array", "items": _PROBLEM}},
-            ),
-        },
-        "entries": {
-            "type": "array",
-            "items": shape.record(
+                {"fields": _FIELDS, "problems": _list_of(_PROBLEM)},
+            )
+        ),
+        "entries": _list_of(
+            shape.record(
                 {name: _TEXT for name in ("register", "id", "change", "title")}
-                | {
-                    "fields": _FIELDS,
-                    "citations": shape.record(
-                        {
-                            "added": _LIST,
-                            "removed": _LIST,
-                            "moved": {
-                                "type": "array",
-                                "items": shape.record({"from": _TEXT, "to": _TEXT}),
-                            },
-                        }
-                    ),
-                }
-            ),
-        },
-        "sources": {
-            "type": "array",
-            "items": shape.record(
+                | {"fields": _FIELDS, "citations": shape.record(_CITATIONS)}
+            )
+        ),
+        "sources": _list_of(
+            shape.record(
                 {"alias": _TEXT, "change": _TEXT}
                 | {"from": shape.nullable(_TEXT), "to": shape.nullable(_TEXT)}
-            ),
-        },
-        "source_problems": {"type": "array", "items": _PROBLEM},
+            )
+        ),
+        "source_problems": _list_of(_PROBLEM),
     }
 )
 SHAPE = shape.checker(
