@@ -242,9 +242,7 @@ def _bullet(reader: _Lines, match: re.Match[str], entry_id: str) -> Bullet:
     text_at = Spot(number, indent + label.end() + 1)
     name = label["bold"] or label["plain"]
     if not text.strip():
-        raise PageError(
-            Spot(number, text_at.col), f"'{name}' has no text after its label", entry_id
-        )
+        raise PageError(text_at, f"'{name}' has no text after its label", entry_id)
     return Bullet(name[:-1], text, Spot(number, match.start("dot") + 1), text_at)
 
 
