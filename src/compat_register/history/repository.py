@@ -62,14 +62,13 @@ class Project:
         self.root = root
         with _one_line():
             top = repository_of(root)
-        if top is None:
-            raise NoRepository(
-                f"{display_path(root)} is not inside a git repository: no history to compare"
-            )
+            if top is None:
+                raise NoRepository(
+                    f"{display_path(root)} is not inside a git repository: no history to compare"
+                )
+            self.repo = ProjectRepo(top)
         folder = os.path.relpath(os.path.realpath(root), os.path.realpath(top))
         self.folder = "" if folder == "." else Path(folder).as_posix()
-        with _one_line():
-            self.repo = ProjectRepo(top)
         self._summaries: dict[tuple[str, str], Summary] = {}
         self._entries: EntryMemo = {}
 
