@@ -21,7 +21,8 @@ from compat_register.history.diffing import (
     diff_from_data,
     diff_sets,
 )
-from compat_register.history.snapshot import STATES, summarise
+from compat_register.history.snapshot import summarise
+from compat_register.model.vocabulary import STATES
 from registerfiles import register_head
 
 # Small pools, so that generated sets share entries, citations and quotes often.

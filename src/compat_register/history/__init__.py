@@ -1,4 +1,3 @@
-"""History. Takes the register files at two commits (or a commit and the working tree) and
-the log; gives what changed between them (`Diff`) and commit by commit, each file
-summarised once by blob id.
+"""History. Takes the register files at two commits (or the working tree) and the log; gives
+what changed between them and commit by commit (`Diff`), each file summarised once by blob id.
 """

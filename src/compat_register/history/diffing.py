@@ -1,11 +1,11 @@
-"""Two register sets' summaries (`{file name: summary}`) -> what changed. Pure. Entries
-match by ID; a citation removed and one added in one entry are a *move* when they agree on
-alias, quote and file, or alias, quote and field (symmetric: B -> A mirrors A -> B).
+"""Two register sets' summaries (`{file name: summary}`) -> what changed (pure). A citation
+removed and one added in one entry are a *move* when they agree on alias, quote and file,
+or alias, quote and field.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -16,11 +16,8 @@ from ..model.vocabulary import RATED
 from ..storage.layout import SOURCES_FILE, slug_of
 from .snapshot import HEADER_FIELDS, Summary
 
-CHANGED = None
-"""A field value in `fields` meaning "the prose changed" (its text is not compared)."""
-
 Field = tuple[Any, Any] | None
-"""(old, new) of a compared value, or `CHANGED` for prose."""
+"""(old, new) of a compared value, or None: the prose changed (its text is not compared)."""
 
 ENTRY_VALUES = {
     "title": "title",
@@ -28,25 +25,22 @@ ENTRY_VALUES = {
     "revisions": "revisions",
     "tags": "tags",
 }
-"""An entry's values compared old -> new, by the name `register diff` reports them under."""
+"""An entry's values compared, by the name `register diff` reports them under."""
 
 
 @dataclass
 class Unreadable:
-    """A file that does not load at one side of a diff: where and why."""
+    """A file that does not load at one side ("from" or "to") of a diff: where and why."""
 
     side: str
-    """"from" or "to"."""
     line: int
     col: int
     code: str
     message: str
 
     def located(self, file: str, at: str) -> Diagnostic:
-        """The problem as a `FILE:LINE:COL` diagnostic in `file` (as shown to the user),
-        naming `at`, the revision it was read at."""
-        message = f"{self.message} (at {at})"
-        where = Where(file, self.line, self.col)
+        """The problem as a diagnostic in `file`, naming `at`, the revision it was read at."""
+        where, message = Where(file, self.line, self.col), f"{self.message} (at {at})"
         return Diagnostic.at(where, id=slug_of(file), code=self.code, message=message)
 
 
@@ -54,7 +48,7 @@ class Unreadable:
 class RegisterChange:
     register: str
     change: str
-    """"added", "removed", "changed" (header fields) or "unreadable"."""
+    """added, removed, changed (header fields) or unreadable."""
     fields: dict[str, Field] = field(default_factory=dict)
     problems: list[Unreadable] = field(default_factory=list)
 
@@ -64,21 +58,19 @@ class EntryChange:
     register: str
     id: str
     change: str
-    """"added", "removed" or "changed"."""
     title: str
     fields: dict[str, Field] = field(default_factory=dict)
     added: list[str] = field(default_factory=list)
-    """Citations as written."""
+    """Citations as written; `moved` holds (as it was written, as it is written)."""
     removed: list[str] = field(default_factory=list)
     moved: list[tuple[str, str]] = field(default_factory=list)
-    """(as it was written, as it is written)."""
 
 
 @dataclass
 class SourceChange:
     alias: str
     change: str
-    """"added", "removed" or "moved" (its pin)."""
+    """added, removed or moved (its pin)."""
     old: str | None
     new: str | None
 
@@ -89,7 +81,6 @@ class Diff:
     entries: list[EntryChange] = field(default_factory=list)
     sources: list[SourceChange] = field(default_factory=list)
     source_problems: list[Unreadable] = field(default_factory=list)
-    """Problems of sources.yaml, when it does not load at one side."""
 
     @property
     def empty(self) -> bool:
@@ -156,11 +147,9 @@ def _diff_register(diff: Diff, slug: str, old: Summary | None, new: Summary | No
 def _diff_entry(
     slug: str, entry_id: str, old: dict[str, Any] | None, new: dict[str, Any] | None
 ) -> EntryChange | None:
-    if old is None or new is None:
-        # An entry added or removed brings or takes its citations: they are not listed.
-        entry = new if old is None else old
-        assert entry is not None
-        return EntryChange(slug, entry_id, "added" if old is None else "removed", entry["title"])
+    if old is None or new is None:  # its citations come or go with it: not listed
+        title = (new or old or {})["title"]
+        return EntryChange(slug, entry_id, "added" if old is None else "removed", title)
     fields = _fields(old, new, ENTRY_VALUES)
     fields.update(_prose(old["prose"], new["prose"], sorted({*old["prose"], *new["prose"]})))
     added, removed, moved = match_citations(old["citations"], new["citations"])
@@ -178,7 +167,7 @@ def _fields(old: dict[str, Any], new: dict[str, Any], names: Mapping[str, str]) 
 
 
 def _prose(old: dict[str, Any], new: dict[str, Any], names: Iterable[str]) -> dict[str, Field]:
-    return {name: CHANGED for name in names if old.get(name) != new.get(name)}
+    return {name: None for name in names if old.get(name) != new.get(name)}
 
 
 Cited = list[Any]
@@ -199,16 +188,14 @@ def match_citations(
 
 
 def _identity(cited: Cited) -> tuple[Any, ...]:
-    """What makes two citations the same: where they are listed or in prose, and what
-    they cite (not their field: a citation moved down the list is unchanged)."""
+    """Listed or in prose, and what it cites (not its field: a citation moved down the list
+    is unchanged)."""
     return (cited[0].startswith("sources"), *cited[2:])
 
 
 def _unmatched(mine: list[Cited], theirs: list[Cited]) -> list[Cited]:
     """The citations of `mine` that `theirs` does not hold (as many times)."""
-    left: dict[tuple[Any, ...], int] = defaultdict(int)
-    for cited in theirs:
-        left[_identity(cited)] += 1
+    left = Counter(map(_identity, theirs))
     found = []
     for cited in mine:
         key = _identity(cited)
@@ -254,7 +241,7 @@ def diff_data(diff: Diff) -> dict[str, Any]:
         "sources": [
             {"alias": s.alias, "change": s.change, "from": s.old, "to": s.new} for s in diff.sources
         ],
-        "source_problems": [_problem_data(p) for p in diff.source_problems],
+        "source_problems": [asdict(p) for p in diff.source_problems],
     }
 
 
@@ -293,7 +280,7 @@ def _register_data(change: RegisterChange) -> dict[str, Any]:
     if change.fields:
         found["fields"] = _fields_data(change.fields)
     if change.problems:
-        found["problems"] = [_problem_data(p) for p in change.problems]
+        found["problems"] = [asdict(p) for p in change.problems]
     return found
 
 
@@ -324,7 +311,3 @@ def _fields_from(data: dict[str, Any]) -> dict[str, Field]:
         name: None if value == "changed" else (value["from"], value["to"])
         for name, value in data.items()
     }
-
-
-def _problem_data(problem: Unreadable) -> dict[str, Any]:
-    return asdict(problem)

@@ -1,13 +1,13 @@
-"""The registers' own repository: register sets at commits, and the folder's history (the
-I/O half of the stage; every file summarised once per run by blob id, the per-commit
-diffs kept in a `HistoryCache`).
+"""The registers' own repository: register sets at commits and the folder's history (the
+stage's I/O; each file summarised once per run by blob id, diffs kept in a `HistoryCache`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from ..model.diagnostic import Diagnostic
@@ -41,9 +41,17 @@ class NoRepository(HistoryError):
     """The registers are in no git repository: there is no history, and that is no fault."""
 
 
+@contextmanager
+def _one_line() -> Iterator[None]:
+    """git failing under us as a HistoryError: one line, not a traceback."""
+    try:
+        yield
+    except GitSourceError as err:
+        raise HistoryError(str(err)) from None
+
+
 def is_register_name(name: str) -> bool:
-    """Whether a file directly in the registers folder is one `diff` compares: a register
-    file or sources.yaml."""
+    """Whether a file of the registers folder is one `diff` compares."""
     return name == SOURCES_FILE or is_register_file(name)
 
 
@@ -52,46 +60,36 @@ class Project:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        try:
+        with _one_line():
             top = repository_of(root)
-        except GitSourceError as err:
-            raise HistoryError(str(err)) from None
-        if top is None:
-            raise NoRepository(
-                f"{display_path(root)} is not inside a git repository: no history to compare"
-            )
+            if top is None:
+                raise NoRepository(
+                    f"{display_path(root)} is not inside a git repository: no history to compare"
+                )
+            self.repo = ProjectRepo(top)
         folder = os.path.relpath(os.path.realpath(root), os.path.realpath(top))
         self.folder = "" if folder == "." else Path(folder).as_posix()
-        try:
-            self.repo = ProjectRepo(top)
-        except GitSourceError as err:
-            raise HistoryError(str(err)) from None
         self._summaries: dict[tuple[str, str], Summary] = {}
         self._entries: EntryMemo = {}
-
-    def close(self) -> None:
-        self.repo.close()
 
     def __enter__(self) -> Project:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        self.close()
+        self.repo.close()
 
     def resolve(self, rev: str) -> str:
         """The full sha of the commit `rev` names; HistoryError when there is none."""
-        try:
+        with _one_line():
             sha = self.repo.resolve_rev(rev)
-        except GitSourceError as err:
-            raise HistoryError(str(err)) from None
         if sha is None:
             hint = " (a shallow clone: fetch more history)" if self.repo.shallow_roots() else ""
             raise HistoryError(f"no commit '{rev}' in {self.repo.root}{hint}")
         return sha
 
     def summary(self, name: str, blob: str, data: bytes | None = None) -> Summary | None:
-        """The summary of blob `blob` read as file `name` (from `data` when given, else
-        from the repository), once per run; None for ZERO_SHA."""
+        """The summary of blob `blob` read as file `name` (from `data`, else from the
+        repository), once per run; None for ZERO_SHA."""
         if blob == ZERO_SHA:
             return None
         key = (SOURCES_FILE if name == SOURCES_FILE else "register", blob)
@@ -130,13 +128,10 @@ class Project:
 
 @dataclass
 class Compared(Result):
-    """What `register diff` found between two sides; its diagnostics are those of
-    `problems`."""
+    """What `register diff` found between two full shas (`new` may be `WORKTREE`)."""
 
     old: str
-    """The full sha of the `from` commit."""
     new: str
-    """The full sha of the `to` commit, or `WORKTREE`."""
     diff: Diff
     problems: list[tuple[str, Diagnostic]] = field(default_factory=list)
     """Each file that does not load at one side ("from" or "to"), located in it."""
@@ -144,7 +139,7 @@ class Compared(Result):
 
 def compare(root: Path, old_rev: str | None = None, new_rev: str | None = None) -> Compared:
     """The registers at `old_rev` (default HEAD) against `new_rev` (default: the working
-    tree). Raises HistoryError with one line when that cannot be asked."""
+    tree); HistoryError when that cannot be asked."""
     with Project(root) as project:
         old = project.resolve(old_rev or "HEAD")
         new = project.resolve(new_rev) if new_rev else WORKTREE
@@ -177,43 +172,37 @@ class Commit:
     subject: str
     diff: Diff
     edge: bool = False
-    """The oldest commit of a shallow clone: its parent is missing, so its changes are not
-    known (its files are the start of the history shown)."""
+    """The oldest commit of a shallow clone, its parent missing: its changes are not known."""
 
 
 @dataclass
 class History(Result):
-    """The history of the registers folder as far as the clone holds it; its diagnostics
-    are notices (`info`) of what cost no data: the cache could not be written."""
+    """The registers folder's history as far as the clone holds it (commits newest first);
+    its diagnostics are notices of the cache not used or not written."""
 
     commits: list[Commit]
-    """Newest first."""
     shallow: bool
-    """Whether the clone is shallow (the oldest commit shown may not be the first)."""
     counts: dict[str, list[tuple[Commit, dict[str, int]]]]
     """Register slug -> its state counts after each commit that changed it, oldest first."""
 
 
 def read_history(root: Path, cache_file: Path | None) -> History:
-    """The history of the registers folder `root`; HistoryError when there is none to
-    read (no git repository). Each commit's diff comes from the cache when it holds it."""
+    """The history of the registers folder `root`, each commit's diff from the cache when
+    it holds it; HistoryError when there is none to read."""
     cache = HistoryCache(cache_file)
-    with Project(root) as project:
-        try:
-            if project.repo.head() is None:
-                return History([], False, {})
-            logged = project.repo.log(project.folder)
-            edges = project.repo.shallow_roots()
-            commits, counts = _walk(project, cache, logged, edges)
-        except GitSourceError as err:  # git failed under us: one line, not a traceback
-            raise HistoryError(str(err)) from None
+    with Project(root) as project, _one_line():
+        if project.repo.head() is None:
+            return History([], False, {})
+        logged = project.repo.log(project.folder)
+        edges = project.repo.shallow_roots()
+        commits, counts = _walk(project, cache, logged, edges)
     unsaved = cache.save()
     notices = [] if cache_file is None else _notices(cache_file, cache.dropped, unsaved)
     return History(commits, bool(edges), counts, diagnostics=notices)
 
 
 def _notices(cache_file: Path, dropped: str | None, unsaved: str | None) -> list[Diagnostic]:
-    """The notices that the history cache was not used, or not written (no data lost)."""
+    """The notices that the history cache was not used, or not written."""
     found = (("cache-dropped", dropped), ("cache-unwritable", unsaved))
     file = display_path(cache_file)
     return [Diagnostic.notice(file, id="history", code=c, message=m) for c, m in found if m]
@@ -258,27 +247,24 @@ def _diff_of(
         if key not in cache.diffs:
             before, after = project.summary(name, old), project.summary(name, new)
             part = diff_sets({name: before} if before else {}, {name: after} if after else {})
-            cache.add_diff(key, diff_data(part))
+            cache.diffs[key] = diff_data(part)
         part = diff_from_data(cache.diffs[key])
-        total.registers += part.registers
-        total.entries += part.entries
-        total.sources += part.sources
-        total.source_problems += part.source_problems
+        for kind in fields(Diff):
+            getattr(total, kind.name).extend(getattr(part, kind.name))
     return total
 
 
 def _broken(cache: HistoryCache, name: str, blob: str) -> bool:
-    """Whether a register file's version did not load (its counts, made when a commit
-    brought it, are None)."""
+    """Whether a register file's version did not load (its counts are None)."""
     return name != SOURCES_FILE and blob in cache.counts and cache.counts[blob] is None
 
 
 def _counts(project: Project, cache: HistoryCache, name: str, blob: str) -> dict[str, int] | None:
-    """The state counts of a register blob: none at all for a removed file, None for one
-    that does not load (its chart keeps the counts it had)."""
+    """The state counts of a register blob: {} for a removed file, None for one that does
+    not load (its chart keeps the counts it had)."""
     if blob == ZERO_SHA:
         return {}
     if blob not in cache.counts:
         summary = project.summary(name, blob) or {}
-        cache.add_counts(blob, summary.get("counts"))
+        cache.counts[blob] = summary.get("counts")
     return cache.counts[blob]

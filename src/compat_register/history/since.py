@@ -1,7 +1,5 @@
 """Since when each entry has held its state ("done since 2026-10-02 at go-sdk 3d6450f"):
-the newest commit that added it or changed its state (`first_commits`, pure); none when its
-state is not committed at HEAD or a shallow clone lacks its start; the pin sources.yaml's
-at that commit.
+the newest commit that added it or changed its state, and sources.yaml's pin then.
 """
 
 from __future__ import annotations
@@ -27,34 +25,30 @@ STATE = "status.state"
 
 @dataclass(frozen=True)
 class Since:
-    """When an entry reached the state it still holds."""
+    """When an entry reached the state it still holds: the commit's UTC date and full sha,
+    its subject's pin in sources.yaml then (None when it did not load or name it)."""
 
     date: str
-    """The commit's date, `2026-10-02` (UTC)."""
     commit: str
-    """The full sha of the commit of the registers' repository."""
     pin: str | None
-    """The entry's subject's pin in sources.yaml at that commit, as written there; None
-    when sources.yaml did not load or did not name the subject then."""
 
     def data(self) -> dict[str, Any]:
-        """As `register matrix --format json` gives it: the commit shortened to 12."""
+        """As `register matrix --format json` gives it."""
         return {"date": self.date, "commit": self.commit[:12], "pin": self.pin}
 
 
 def first_commits(commits: list[Commit], states: Mapping[str, str]) -> dict[str, Commit]:
-    """Entry ID -> the commit from which it has held the state `states` gives it (its state
-    at the newest commit of `commits`, newest first). An entry the history does not show
-    reaching that state (removed at the newest commit, the start of a shallow clone) is
-    left out."""
+    """Entry ID -> the commit from which it has held its state in `states` (`commits`
+    newest first); left out when the history does not show it reaching that state."""
     found: dict[str, Commit] = {}
     settled: set[str] = set()
     for commit in commits:
         for change in commit.diff.entries:
             if change.id in settled or change.id not in states:
                 continue
+            state = change.fields.get(STATE)
             reached = change.change == "added" or (
-                change.change == "changed" and _to(change.fields.get(STATE)) == states[change.id]
+                change.change == "changed" and state is not None and state[1] == states[change.id]
             )
             if reached:
                 found[change.id] = commit
@@ -63,14 +57,9 @@ def first_commits(commits: list[Commit], states: Mapping[str, str]) -> dict[str,
     return found
 
 
-def _to(value: tuple[Any, Any] | None) -> Any:
-    return None if value is None else value[1]
-
-
 def since_when(root: Path, registers: RegisterSet, commits: list[Commit]) -> dict[str, Since]:
-    """Entry ID -> since when it has held its state, for the registers read from `root`
-    (the working tree) and `commits`, the history of `root` (`read_history`, newest first).
-    Raises `HistoryError` when `root` is in no repository."""
+    """Entry ID -> since when it has held its state, for the registers read from `root` and
+    its history `commits` (newest first); HistoryError when `root` is in no repository."""
     with Project(root) as project:
         head = project.repo.head()
         if head is None or not commits:
@@ -89,7 +78,7 @@ def since_when(root: Path, registers: RegisterSet, commits: list[Commit]) -> dic
 
 def _committed(project: Project, registers: RegisterSet, head: str) -> dict[str, str]:
     """Entry ID -> its state now, for each entry whose state now is the one committed at
-    HEAD: a register file as committed is taken as read, one edited since is read at HEAD."""
+    HEAD (a file edited since is read at HEAD)."""
     files = project.repo.tree(head, project.folder)
     states: dict[str, str] = {}
     for register in registers.registers:
@@ -116,7 +105,7 @@ def _blob_on_disk(path: Path) -> str | None:
 
 
 def _pins(project: Project, sha: str) -> dict[str, str]:
-    """Alias -> pin, as sources.yaml wrote them at commit `sha` (none when it did not load)."""
+    """Alias -> pin in sources.yaml at commit `sha` (none when it did not load)."""
     blob = project.repo.tree(sha, project.folder).get(SOURCES_FILE)
     summary = project.summary(SOURCES_FILE, blob) if blob else None
     pins = (summary or {}).get("pins")

@@ -1,16 +1,16 @@
-"""One register file's text -> its summary, what `diffing` compares, as plain JSON data
-(pure, so cached by blob id). Prose is a digest with in-prose citations blanked: a `bump`
-re-pointing one is a citation move, not a prose edit.
+"""A register file's text -> its summary as JSON data, what `diffing` compares (pure).
+Prose is a digest with its citations blanked: a citation re-pointed is no prose edit.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
 from ..model.registers import Citation, Entry
-from ..model.vocabulary import RATED, STATES, counted
+from ..model.vocabulary import RATED, counted
 from ..reading import schema
 from ..reading.document import Document, LoadError
 from ..reading.loader import parse
@@ -18,22 +18,19 @@ from ..reading.registerfile import build_entry, build_register
 from ..storage.layout import SOURCES_FILE, slug_of
 
 Summary = dict[str, Any]
-"""A register summary `{"header", "entries", "counts"}`, a sources summary `{"pins"}`, or
-`{"problem": {...}}` for a file that does not load."""
+"""`{"header", "entries", "counts"}`, `{"pins"}` (sources.yaml) or `{"problem": {...}}`."""
 
 HEADER_FIELDS = ("title", "prefix", "status", "subject", "tags")
-"""Register header fields compared as values; `description` and `summary` are prose.
-`created`, `last-updated` and `increment` are bookkeeping that every edit moves."""
-
+"""Header fields compared as values (`created` and the like move with every edit)."""
 
 EntryMemo = dict[tuple[int, str], tuple[str, dict[str, Any]] | None]
-"""(column, text) of an entry as written -> its ID and summary (None when it has no ID).
-A commit changes an entry or two of a file: the others are summarised once per run."""
+"""(column, text) of an entry as written -> its ID and summary (None: no ID), so an entry a
+commit did not change is summarised once per run."""
 
 
 def summarise(name: str, data: bytes, memo: EntryMemo | None = None) -> Summary:
-    """The summary of the file `name` (`sources.yaml` or a register file) holding `data`;
-    `memo` carries entry summaries from one file version to the next."""
+    """The summary of the file `name` holding `data`; `memo` carries entry summaries from
+    one file version to the next."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -75,11 +72,8 @@ def _register_summary(doc: Document, slug: str, memo: EntryMemo) -> Summary:
             memo[key] = (entry.id, _entry_summary(entry)) if entry and entry.named else None
         if (found := memo[key]) is not None:
             entries[found[0]] = found[1]
-    counts = dict.fromkeys(STATES, 0)
-    for summary in entries.values():
-        if summary["state"] in counts:
-            counts[summary["state"]] += 1
-    counts = {state: counts[state] for state in counted(s for s, n in counts.items() if n)}
+    tally = Counter(summary["state"] for summary in entries.values())
+    counts = {state: tally[state] for state in counted(tally)}
     header: dict[str, Any] = {name: getattr(register, name) for name in HEADER_FIELDS}
     header["description"] = digest(register.description, register.summary_citations)
     header["summary"] = digest(register.summary or "", register.summary_citations)
@@ -87,9 +81,8 @@ def _register_summary(doc: Document, slug: str, memo: EntryMemo) -> Summary:
 
 
 def _entry_texts(doc: Document) -> list[tuple[int, str]]:
-    """(column, text) of each item of `entries` as written: from its start to the next
-    one's (the last to the end of the file). The column belongs to the key, as the same
-    lines read differently from another column."""
+    """(column, text) of each item of `entries` as written, up to the next one's start (the
+    same lines read differently from another column)."""
     entries = doc.data.get("entries")
     count = len(entries) if isinstance(entries, list) else 0
     marks = [doc.mark(("entries", index)) for index in range(count)]
@@ -112,8 +105,8 @@ def _entry_summary(entry: Entry) -> dict[str, Any]:
 
 
 def _prose(entry: Entry) -> dict[str, str]:
-    """Each prose field's digest, named as `register diff` reports it (`status.note`);
-    the notes' titles and texts as one field, `notes`."""
+    """Each prose field's digest, named as `register diff` reports it (`status.note`; the
+    notes as one)."""
     found = {}
     for path, text in entry.prose().items():
         if text and path[0] != "notes":
@@ -135,6 +128,5 @@ def digest(text: str, cited: list[Citation]) -> str:
 
 def _citation(citation: Citation) -> list[Any]:
     """[slot, text, alias, path, start, end, quote]: the slot is the field holding it."""
-    slot = ".".join(str(part) for part in citation.field[2:])
     c = citation
-    return [slot, c.text, c.alias, c.path, c.start, c.end, c.quote]
+    return [".".join(map(str, c.field[2:])), c.text, c.alias, c.path, c.start, c.end, c.quote]

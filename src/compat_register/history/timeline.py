@@ -1,5 +1,5 @@
-"""What the site and the reports say about a change, in short phrases ("missing ->
-partial", "2 citations moved"), and each entry's last changes, newest first. Pure."""
+"""A change in short phrases ("missing -> partial", "2 citations moved"), and each entry's
+last changes, newest first (pure)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ ARROW = " -> "
 
 def shown(value: Any) -> str:
     """A compared value as one short text: lists joined, mappings as `key value`."""
-    if value is None or value == "" or value == [] or value == {}:
+    if value in (None, "", [], {}):
         return "(none)"
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
@@ -38,20 +38,13 @@ def field_phrase(name: str, value: Field) -> str:
 
 def citation_counts(change: EntryChange) -> list[str]:
     """`2 citations moved`, `1 citation added`, ... for those that happened."""
-    found = []
-    for count, verb in (
-        (len(change.moved), "moved"),
-        (len(change.added), "added"),
-        (len(change.removed), "removed"),
-    ):
-        if count:
-            found.append(f"{count} citation{'s' if count != 1 else ''} {verb}")
-    return found
+    counts = (("moved", change.moved), ("added", change.added), ("removed", change.removed))
+    return [f"{len(c)} citation{'s' * (len(c) != 1)} {verb}" for verb, c in counts if c]
 
 
 def entry_phrase(change: EntryChange) -> str:
-    """One line for an entry's change: `added`, `removed`, or what changed in it, the
-    state first and without its field name (`missing -> partial; what changed`)."""
+    """`added`, `removed`, or what changed, the state first without its field name
+    (`missing -> partial; what changed`)."""
     if change.change != "changed":
         return change.change
     parts: list[str] = []

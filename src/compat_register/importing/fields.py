@@ -1,8 +1,6 @@
 """A read page's bullets turned into a register's fields, in the schema's order (pure).
 
-A state is taken only from what the page says (`vocabulary.STATE_WORDS`, or `— done` after
-the effort size); an entry without one is listed in `Imported.unstated`, for the file to
-say so and `register check` to report.
+A state is taken only from the page's words; an entry without one is `Imported.unstated`.
 """
 
 from __future__ import annotations
@@ -22,7 +20,6 @@ LABELS = ("What", "Where", "Risk", "Detail", "Sources", "Effort", "Tags", "Revis
 
 
 def _either(words: tuple[str, ...]) -> str:
-    """A pattern matching any one of `words`."""
     return "|".join(re.escape(word) for word in words)
 
 
@@ -32,13 +29,15 @@ _VALUE = re.compile(
 )
 _EFFORT = re.compile(rf"(?P<size>{_either(SIZES)})(?P<rest>(?:[ \t\n].*)?\.?)\Z", re.S)
 _DASH = re.compile(r"[ \t]+(?:—|–|--)[ \t]+")
-_DONE = re.compile(r"done\b", re.I)
+_DONE = re.compile(rf"(?:{_either(SIZES)}){_DASH.pattern}(?i:done)\b")
 _SUBJECT = re.compile(r"`?(?P<alias>[^\s@`]+)[ \t]+@[ \t]+(?P<commit>[0-9A-Fa-f]{7,40})`?")
 _VALUE_LABEL = re.compile(r"Value to (?P<who>\S.*)")
 _REVISION = re.compile(
     r"(?P<kind>added|changed|removed)[ \t]+(?P<names>[^\s,]+(?:,[ \t]+[^\s,]+)*)"
 )
 _INCREMENT = re.compile(r"[1-9][0-9]*")
+FILE_KEY = "file"
+"""The header line naming the file the page goes to (`plan`), not a field."""
 
 
 @dataclass
@@ -48,8 +47,7 @@ class Imported:
     data: dict[str, Any]
     """The register, keys in the schema's order."""
     unstated: dict[str, str] = field(default_factory=dict)
-    """Entry ID -> its subject bullet as written, for each entry whose state the page does
-    not give."""
+    """Entry ID -> its subject bullet as written, for each entry the page gives no state."""
     cues: dict[str, str] = field(default_factory=dict)
     """Entry ID -> the words of the page its state was read from."""
     errors: list[PageError] = field(default_factory=list)
@@ -58,21 +56,24 @@ class Imported:
 def register_data(page: Page) -> Imported:
     """The register a page holds; problems collected in `Imported.errors`."""
     imported = Imported({})
-    header = _header(page, imported.errors)
+    header = {}
+    for key, (value, at) in page.header.items():
+        try:
+            if key != FILE_KEY:
+                header[key] = _header_value(key, value)
+        except ValueError as err:
+            imported.errors.append(PageError(at, str(err)))
     prefix = page.entries[0].id.rsplit("-", 1)[0]
     entries = [_entry(page, entry, prefix, imported) for entry in page.entries]
-    _unique_ids(page.entries, imported.errors)
-    imported.data = _ordered(
-        {
-            "title": page.title,
-            "prefix": prefix,
-            **header,
-            "subject": page.subject,
-            "summary": page.summary,
-            "entries": entries,
-        },
-        "register",
-    )
+    seen: set[str] = set()
+    for entry in page.entries:
+        if entry.id in seen:
+            message = f"{entry.id} is given twice on this page"
+            imported.errors.append(PageError(entry.at, message, entry.id))
+        seen.add(entry.id)
+    register = {"title": page.title, "prefix": prefix, **header, "subject": page.subject}
+    register |= {"summary": page.summary, "entries": entries}
+    imported.data = _ordered(register, "register")
     return imported
 
 
@@ -81,21 +82,6 @@ def _ordered(data: dict[str, Any], kind: str) -> dict[str, Any]:
     schema = load_schema(REGISTER)
     keys = schema["properties"] if kind == "register" else schema["$defs"][kind]["properties"]
     return {key: data[key] for key in keys if data.get(key) not in (None, [], {})}
-
-
-FILE_KEY = "file"
-
-
-def _header(page: Page, errors: list[PageError]) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for key, (value, at) in page.header.items():
-        if key == FILE_KEY:  # names the file the page goes to (`plan`), not a field
-            continue
-        try:
-            found[key] = _header_value(key, value)
-        except ValueError as err:
-            errors.append(PageError.at(at, str(err)))
-    return found
 
 
 def _header_value(key: str, value: str) -> Any:
@@ -109,9 +95,7 @@ def _header_value(key: str, value: str) -> Any:
         pattern = load_schema(REGISTER)["$defs"]["timestamp"]["pattern"]
         if not re.fullmatch(pattern, value):
             raise ValueError(f"{key} '{value}' is not an ISO 8601 date or date-time")
-    if key == "tags":
-        return _tags(value)
-    return value
+    return _tags(value) if key == "tags" else value
 
 
 def _tags(value: str) -> list[str]:
@@ -119,38 +103,6 @@ def _tags(value: str) -> list[str]:
     if len(set(tags)) != len(tags):
         raise ValueError(f"a tag is given twice in '{value}'")
     return tags
-
-
-def _unique_ids(entries: list[PageEntry], errors: list[PageError]) -> None:
-    seen: set[str] = set()
-    for entry in entries:
-        if entry.id in seen:
-            message = f"{entry.id} is given twice on this page"
-            errors.append(PageError.at(entry.at, message, entry.id))
-        seen.add(entry.id)
-
-
-def _entry(page: Page, entry: PageEntry, prefix: str, imported: Imported) -> dict[str, Any]:
-    errors = imported.errors
-    if not entry.id.startswith(prefix + "-"):
-        message = f"{entry.id} does not have the page's prefix {prefix} (from its first entry)"
-        errors.append(PageError.at(entry.at, message, entry.id))
-    data: dict[str, Any] = {"id": entry.id, "title": entry.title}
-    notes: list[dict[str, str]] = []
-    for bullet in entry.bullets:
-        try:
-            _take(page, entry, bullet, data, notes, imported)
-        except PageError as err:
-            errors.append(err)
-            data.setdefault(_key_of(bullet.label), None)  # said once: not also "no bullet"
-    data["notes"] = notes
-    for key, label in _REQUIRED.items():
-        if key not in data:
-            wanted = label.format(alias=page.subject, commit=page.commit)
-            message = f"{entry.id} has no '{wanted}' bullet"
-            errors.append(PageError.at(entry.at, message, entry.id))
-    _state_from_effort(entry, data, imported)
-    return _ordered(data, "entry")
 
 
 _REQUIRED = {
@@ -163,22 +115,33 @@ _REQUIRED = {
 }
 
 
-def _take(
-    page: Page,
-    entry: PageEntry,
-    bullet: Bullet,
-    data: dict[str, Any],
-    notes: list[dict[str, str]],
-    imported: Imported,
-) -> None:
-    """Put one bullet where it belongs in the entry's fields."""
-    key, value = _field(page, entry, bullet, imported)
-    if key == "notes":
-        notes.append(value)
-        return
-    if data.get(key) is not None:
-        raise PageError.at(bullet.at, f"a second '{bullet.label}.' bullet", entry.id)
-    data[key] = value
+def _entry(page: Page, entry: PageEntry, prefix: str, imported: Imported) -> dict[str, Any]:
+    errors = imported.errors
+    if not entry.id.startswith(prefix + "-"):
+        message = f"{entry.id} does not have the page's prefix {prefix} (from its first entry)"
+        errors.append(PageError(entry.at, message, entry.id))
+    data: dict[str, Any] = {"id": entry.id, "title": entry.title, "notes": []}
+    for bullet in entry.bullets:
+        key = _key_of(bullet.label)
+        try:
+            value = _field(page, entry, bullet, key, imported)
+        except PageError as err:
+            errors.append(err)
+            data.setdefault(key, None)  # said once: not also "no bullet"
+            continue
+        if key == "notes":
+            data["notes"].append(value)
+        elif data.get(key) is not None:
+            message = f"a second '{bullet.label}.' bullet"
+            errors.append(PageError(bullet.at, message, entry.id))
+        else:
+            data[key] = value
+    for key, label in _REQUIRED.items():
+        if key not in data:
+            wanted = label.format(alias=page.subject, commit=page.commit)
+            errors.append(PageError(entry.at, f"{entry.id} has no '{wanted}' bullet", entry.id))
+    _state_from_effort(entry, data, imported)
+    return _ordered(data, "entry")
 
 
 def _key_of(label: str) -> str:
@@ -190,36 +153,29 @@ def _key_of(label: str) -> str:
     return "status" if _SUBJECT.fullmatch(label) else "notes"
 
 
-def _field(page: Page, entry: PageEntry, bullet: Bullet, imported: Imported) -> tuple[str, Any]:
-    key, text = _key_of(bullet.label), bullet.text
-    if key in _READERS:
-        return key, _READERS[key](bullet, entry.id)
+def _field(page: Page, entry: PageEntry, bullet: Bullet, key: str, imported: Imported) -> Any:
+    """A bullet's value; a ValueError of its reader is located at the bullet's text."""
     if key == "status":
-        subject = _SUBJECT.fullmatch(bullet.label)
-        assert subject is not None
-        return key, _status(page, entry, bullet, subject, imported)
-    if key == "notes":
-        return key, {"title": bullet.label, "text": text}
-    return key, text
-
-
-def _sources(bullet: Bullet, entry_id: str) -> list[str]:
-    return list(_citations(bullet, entry_id))
+        return _status(page, entry, bullet, imported)
+    try:
+        return _READERS.get(key, _as_written)(bullet, entry.id)
+    except ValueError as err:
+        raise PageError(bullet.text_at, str(err), entry.id) from None
 
 
 def _value(bullet: Bullet, entry_id: str) -> dict[str, str]:
     match = _VALUE.fullmatch(bullet.text)
     if match is None:
-        message = f"expected '+ LEVEL.' or '+ LEVEL: note', LEVEL one of {', '.join(LEVELS)}"
-        raise PageError.at(bullet.text_at, message, entry_id)
+        raise ValueError(
+            f"expected '+ LEVEL.' or '+ LEVEL: note', LEVEL one of {', '.join(LEVELS)}"
+        )
     return _rated("value", match["level"], match["note"])
 
 
 def _effort(bullet: Bullet, entry_id: str) -> dict[str, str]:
     match = _EFFORT.fullmatch(bullet.text)
     if match is None:
-        message = f"expected 'SIZE.' or 'SIZE — note', SIZE one of {', '.join(SIZES)}"
-        raise PageError.at(bullet.text_at, message, entry_id)
+        raise ValueError(f"expected 'SIZE.' or 'SIZE — note', SIZE one of {', '.join(SIZES)}")
     rest = match["rest"]
     dash = _DASH.match(rest)
     note = rest[dash.end() :] if dash else rest.strip()
@@ -231,44 +187,33 @@ def _rated(field: RatedField, word: str, note: str | None) -> dict[str, str]:
     return {key: word, "note": note} if note else {key: word}
 
 
-def _status(
-    page: Page, entry: PageEntry, bullet: Bullet, subject: re.Match[str], imported: Imported
-) -> dict[str, str]:
+def _status(page: Page, entry: PageEntry, bullet: Bullet, imported: Imported) -> dict[str, str]:
+    subject = _SUBJECT.fullmatch(bullet.label)
+    assert subject is not None
     if (subject["alias"], subject["commit"]) != (page.subject, page.commit):
         message = (
             f"the subject bullet names {subject['alias']} @ {subject['commit']}, the status "
             f"column {page.subject} @ {page.commit}"
         )
-        raise PageError.at(bullet.at, message, entry.id)
+        raise PageError(bullet.at, message, entry.id)
     word = _STATE.match(bullet.text)
     if word is None:
         imported.unstated[entry.id] = f"{bullet.label}. {bullet.text}"
         return {"note": bullet.text}
     imported.cues[entry.id] = f"{word['word']}."
-    note = bullet.text[word.end() :]
-    return _rated("status", PAGE_STATES[word["word"]], note or None)
+    return _rated("status", PAGE_STATES[word["word"]], bullet.text[word.end() :] or None)
 
 
 def _state_from_effort(entry: PageEntry, data: dict[str, Any], imported: Imported) -> None:
     """`Effort. S — done.` says the state when the subject bullet does not."""
     effort = next((b for b in entry.bullets if b.label == "Effort"), None)
-    status = data.get("status")
-    state = RATED["status"]
+    status, state = data.get("status"), RATED["status"]
     if effort is None or status is None or state in status or entry.id not in imported.unstated:
         return
-    size = _EFFORT.fullmatch(effort.text)
-    dash = _DASH.match(size["rest"]) if size else None
-    if size and dash and _DONE.match(size["rest"][dash.end() :]):
+    if _DONE.match(effort.text):
         data["status"] = {state: "done", **status}
         imported.cues[entry.id] = f"Effort. {effort.text}"
         del imported.unstated[entry.id]
-
-
-def _bullet_tags(bullet: Bullet, entry_id: str) -> list[str]:
-    try:
-        return _tags(bullet.text)
-    except ValueError as err:
-        raise PageError.at(bullet.text_at, str(err), entry_id) from None
 
 
 def _revisions(bullet: Bullet, entry_id: str) -> dict[str, Any]:
@@ -278,69 +223,67 @@ def _revisions(bullet: Bullet, entry_id: str) -> dict[str, Any]:
         match = _REVISION.fullmatch(part.strip())
         several = match is not None and match["kind"] != "changed" and "," in match["names"]
         if match is None or several or match["kind"] in found:
-            message = (
+            raise ValueError(
                 "expected 'added REVISION', 'changed REVISION, ...' and/or 'removed REVISION', "
                 "separated by '; '"
             )
-            raise PageError.at(bullet.text_at, message, entry_id)
         names = re.split(r",[ \t]+", match["names"])
         found[match["kind"]] = names if match["kind"] == "changed" else names[0]
     return found
 
 
-_READERS: dict[str, Callable[[Bullet, str], Any]] = {
-    "sources": _sources,
-    "effort": _effort,
-    "tags": _bullet_tags,
-    "revisions": _revisions,
-    "value": _value,
-}
-"""The fields read from a bullet's text alone."""
-
-
-def _citations(bullet: Bullet, entry_id: str) -> Iterator[str]:
-    """Each citation of a `Sources.` bullet: split at `; ` outside quotes and code spans,
-    the closing full stop dropped, a code span around a citation taken off."""
-    text = bullet.text
-    end = len(text) - 1 if text.endswith(".") else len(text)
-    for start, stop in split_items(text, end):
+def _citations(bullet: Bullet, entry_id: str) -> list[str]:
+    """Each citation of a `Sources.` bullet, a code span around it taken off."""
+    text, found = bullet.text, []
+    for start, stop in split_items(text, len(text) - 1 if text.endswith(".") else len(text)):
         item = unwrap_code(text[start:stop].strip())
         try:
             parse_compact(item)
         except CitationSyntaxError as err:
             at = offset_spot(bullet.text_at, text, start)
-            raise PageError.at(at, str(err), entry_id) from None
-        yield item
+            raise PageError(at, str(err), entry_id) from None
+        found.append(item)
+    return found
+
+
+_READERS: dict[str, Callable[[Bullet, str], Any]] = {
+    "sources": _citations,
+    "effort": _effort,
+    "tags": lambda bullet, _: _tags(bullet.text),
+    "revisions": _revisions,
+    "value": _value,
+    "notes": lambda bullet, _: {"title": bullet.label, "text": bullet.text},
+}
+"""The fields read from a bullet alone (any other, its text as written)."""
+_as_written: Callable[[Bullet, str], Any] = lambda bullet, _: bullet.text  # noqa: E731
 
 
 def split_items(text: str, end: int) -> Iterator[tuple[int, int]]:
     """(start, stop) of each `; `-separated item of `text[:end]`, outside quotes and code."""
-    start, index, depth, straight, fence = 0, 0, 0, False, ""
-    while index < end:
-        char = text[index]
-        if char == "`":
-            run = re.match(r"`+", text[index:])
-            assert run is not None
-            fence = "" if run.group() == fence else (fence or run.group())
-            index += len(run.group())
-            continue
-        if fence:
+    start, depth, straight, fence = 0, 0, False, ""
+    for token in _ITEM_MARKS.finditer(text, 0, end):
+        mark = token.group()
+        if mark[0] == "`":
+            fence = "" if mark == fence else (fence or mark)
+        elif fence:
             pass
         elif straight:
-            straight = char != '"'
-        elif char == '"' and not depth:
+            straight = mark != '"'
+        elif mark == '"' and not depth:
             straight = True
-        elif char in "“”":
-            depth = depth + 1 if char == "“" else max(depth - 1, 0)
-        elif char == ";" and text[index + 1 : index + 2] in (" ", "\n") and not depth:
-            yield start, index
-            start = index + 1
-        index += 1
+        elif mark in "“”":
+            depth = depth + 1 if mark == "“" else max(depth - 1, 0)
+        elif mark == ";" and not depth:
+            yield start, token.start()
+            start = token.end()
     yield start, end
 
 
+_ITEM_MARKS = re.compile(r'`+|["“”]|;(?=[ \n])')
+
+
 def unwrap_code(item: str) -> str:
-    """A citation written as a code span, without its backticks (and one padding space)."""
+    """A code span's text, without its backticks (and one padding space)."""
     run = re.match(r"`+", item)
     if run is None or not item.endswith(run.group()) or len(item) < 2 * len(run.group()):
         return item

@@ -1,9 +1,6 @@
 """Pages planned as register files against a registers folder (pure: read texts in).
 
-Each page is read (`page`), made data (`fields`), written (`yamlout`), read back through
-the loader (it must give the same data) and checked against the schema, which finds the
-entries without a state. A page is refused for what the folder would not take: an unknown
-subject alias, a taken ID or prefix, an existing file (without `force`), a shared target.
+Each file's text is read back through the loader and the schema before it is planned.
 """
 
 from __future__ import annotations
@@ -43,13 +40,10 @@ class Planned:
     file: str
     """The register file, as reported."""
     text: str
-    entries: int
+    imported: Imported
+    """The page's data, and where in its words each entry's state was found (or not)."""
     unstated: list[Diagnostic] = field(default_factory=list)
     """`register check`'s report of each entry the page gives no state, in the new file."""
-    subjects: dict[str, str] = field(default_factory=dict)
-    """Entry ID -> its subject bullet, for the entries in `unstated`."""
-    cues: dict[str, str] = field(default_factory=dict)
-    """Entry ID -> the words of the page its state was read from."""
     warnings: list[Diagnostic] = field(default_factory=list)
 
 
@@ -73,8 +67,7 @@ def slug(title: str) -> str:
 def plan(
     pages: Sequence[PageText], folder: Folder, *, name: str | None = None, force: bool = False
 ) -> tuple[list[Planned], list[Diagnostic]]:
-    """Every page planned as a register file, and every problem; nothing may be written
-    unless there is no error among them."""
+    """Every page planned as a register file, and every problem (an error: write nothing)."""
     planned: list[Planned] = []
     problems: list[Diagnostic] = []
     taken = _Taken(folder, force)
@@ -88,14 +81,15 @@ def plan(
     return planned, problems
 
 
+@dataclass
 class _Taken:
     """IDs, prefixes and files already held: by the folder, then by the pages planned."""
 
-    def __init__(self, folder: Folder, force: bool) -> None:
-        self.folder, self.force = folder, force
-        self.ids: dict[str, str] = {}
-        self.prefixes: dict[str, str] = {}
-        self.files: dict[str, str] = {}
+    folder: Folder
+    force: bool
+    ids: dict[str, str] = field(default_factory=dict)
+    prefixes: dict[str, str] = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
 
     def held(self, replacing: str) -> tuple[dict[str, str], dict[str, str]]:
         """(ID -> file, prefix -> file) of the folder, but the register a page replaces."""
@@ -126,20 +120,20 @@ def _plan_page(
     if isinstance(planned, list):
         return planned
     planned.warnings = problems
-    _claim(taken, planned, imported)
+    _claim(taken, planned)
     return planned
 
 
 def _stem(read: Page, name: str | None) -> tuple[str, PageError | None]:
-    """The register file's stem: --name, else the page's `file:` line (`core.yaml`, what
-    `render --plain` writes), else the title's slug; and why a `file:` line is not a name."""
+    """The register file's stem (--name, the page's `file:` line, the title's slug), and
+    why a `file:` line is not a name."""
     if name is not None or FILE_KEY not in read.header:
         return name or slug(read.title), None
     value, at = read.header[FILE_KEY]
     stem = value.removesuffix(REGISTER_SUFFIX)
     if stem == value or not _FILE_STEM.fullmatch(stem):
         message = f"file '{value}' is not a register file's name (NAME.yaml, no folder)"
-        return "", PageError(at.line, at.col, message)
+        return "", PageError(at, message)
     return stem, None
 
 
@@ -147,7 +141,7 @@ _FILE_STEM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
 def _at(file: str, err: PageError, severity: Severity = "error") -> Diagnostic:
-    where, id = Where(file, err.line, err.col), err.id or "page"
+    where, id = Where(file, err.at.line, err.at.col), err.id or "page"
     return Diagnostic.at(where, id=id, code="import-page", message=err.message, severity=severity)
 
 
@@ -196,7 +190,7 @@ def _subject_problems(page: PageText, read: Page, sources: Sources) -> list[Diag
 def _error(
     file: str, at: Spot, message: str, id: str = "page", severity: Severity = "error"
 ) -> Diagnostic:
-    return _at(file, PageError(at.line, at.col, message, id), severity)
+    return _at(file, PageError(at, message, id), severity)
 
 
 def _written(
@@ -219,9 +213,7 @@ def _written(
     others = [d for d in found if d not in unstated]
     if others:
         return [_schema_problem(page.file, read, d) for d in others]
-    entries = len(read.entries)
-    subjects, cues = dict(imported.unstated), dict(imported.cues)
-    return Planned(page.file, stem, target, text, entries, unstated, subjects, cues)
+    return Planned(page.file, stem, target, text, imported, unstated)
 
 
 def _schema_problem(file: str, read: Page, found: Diagnostic) -> Diagnostic:
@@ -231,7 +223,8 @@ def _schema_problem(file: str, read: Page, found: Diagnostic) -> Diagnostic:
     return _error(file, at, found.message, found.id)
 
 
-def _claim(taken: _Taken, planned: Planned, imported: Imported) -> None:
+def _claim(taken: _Taken, planned: Planned) -> None:
+    data = planned.imported.data
     taken.files[planned.file] = planned.page
-    taken.prefixes[imported.data["prefix"]] = planned.file
-    taken.ids.update({entry["id"]: planned.file for entry in imported.data["entries"]})
+    taken.prefixes[data["prefix"]] = planned.file
+    taken.ids.update({entry["id"]: planned.file for entry in data["entries"]})

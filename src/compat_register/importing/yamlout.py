@@ -1,10 +1,6 @@
-"""Register data written as a register file in the house style of registers/meta.yaml
-(pure: data in, text out).
+"""Register data written as a register file in registers/meta.yaml's house style (pure).
 
-Keys in the schema's order; a value on its key's line when it fits (plain, else
-single-quoted), longer prose folded (`>-`) under 100 columns, `value` and `effort` as flow
-mappings, one citation a line, a blank line before each entry; what none of these holds
-is double-quoted. `api.import_pages` reads every text back before writing it.
+Hand-written: PyYAML's emitter writes no comments and folds past its width, not before it.
 """
 
 from __future__ import annotations
@@ -19,7 +15,7 @@ from ..model.display import shortened
 from ..model.vocabulary import RATED
 
 LONGEST = 99
-"""The longest line written (but a citation's, which stays on one line): under 100 columns."""
+"""The longest line written (but a citation's, which stays on one line)."""
 MODELINE = "# yaml-language-server: $schema=../docs/schema/register.schema.json"
 COMMENT_COLUMN = 33
 """Where the header's comments start (as in registers/meta.yaml)."""
@@ -34,9 +30,8 @@ def register_text(
     unstated: Mapping[str, str] | None = None,
     cues: Mapping[str, str] | None = None,
 ) -> str:
-    """The register file for `data` (keys in the schema's order): `commit` in the
-    `subject:` comment, `unstated` (ID -> subject bullet) marking entries without a state,
-    `cues` (ID -> the page's words) saying where each state was read."""
+    """The register file for `data`: `commit` in the `subject:` comment, `unstated` and
+    `cues` (ID -> the page's words) in comments on each entry's state."""
     lines = [MODELINE]
     for key, value in data.items():
         if key == "entries":
@@ -51,12 +46,11 @@ def register_text(
 
 def _header_lines(key: str, value: Any, commit: str | None) -> list[str]:
     lines = _field(key, value, 0)
-    comment = None
-    if key == "status":
-        comment = "# draft | standard | retired"
-    elif key == "subject":
-        where = f"{value} @ {commit}" if commit else str(value)
-        comment = f'# the Status column: "{where}" (sources.yaml)'
+    where = f"{value} @ {commit}" if commit else str(value)
+    comment = {
+        "status": "# draft | standard | retired",
+        "subject": f'# the Status column: "{where}" (sources.yaml)',
+    }.get(key)
     if comment and len(lines) == 1:
         lines[0] = f"{lines[0]:<{COMMENT_COLUMN - 1}} {comment}"
     return lines
@@ -68,7 +62,7 @@ def _entry(
     lines: list[str] = []
     for key, value in entry.items():
         if key == "status":
-            lines.extend(_status(value, 4, unstated.get(entry["id"]), cues.get(entry["id"])))
+            lines.extend(_status(value, unstated.get(entry["id"]), cues.get(entry["id"])))
         elif key == "notes":
             lines.append("    notes:")
             for note in value:
@@ -90,12 +84,10 @@ def _item(lines: list[str]) -> list[str]:
     return [f"{first[: indent - 2]}- {first[indent:]}", *lines[1:]]
 
 
-def _status(
-    value: Mapping[str, Any], indent: int, unstated: str | None, cue: str | None
-) -> list[str]:
-    pad = " " * indent
+def _status(value: Mapping[str, Any], unstated: str | None, cue: str | None) -> list[str]:
+    """An entry's status, the page's words about it in comments."""
+    pad, inner = " " * 4, " " * 6
     lines = [f"{pad}status:" if value else f"{pad}status: {{}}"]
-    inner = " " * (indent + 2)
     if unstated is not None:
         said = ["# state: the page does not say; its subject bullet reads:"]
         said.extend(f"#   {line}" for line in _wrap(unstated, LONGEST - len(inner) - 4))
@@ -104,7 +96,7 @@ def _status(
         else:
             lines[:0] = [pad + line for line in said]
     for key, item in value.items():
-        field = _field(key, item, indent + 2)
+        field = _field(key, item, 6)
         if key == RATED["status"] and cue:
             field[0] += f"   # the page: {json.dumps(shortened(cue, 40), ensure_ascii=False)}"
         lines.extend(field)
@@ -126,8 +118,7 @@ def _small_mapping(key: str, value: Mapping[str, Any], indent: int) -> list[str]
 
 
 def _flow_list(items: list[Any]) -> str | None:
-    """`[2025-06-18, 2025-11-25]` (a revisions' `changed`), or None when an item needs
-    quotes; the brackets are checked apart, as `plain_ok` would refuse them."""
+    """`[2025-06-18, 2025-11-25]`, or None when an item needs quotes."""
     texts = [str(item) for item in items]
     return f"[{', '.join(texts)}]" if all(plain_ok(t, flow=True) for t in texts) else None
 
@@ -162,9 +153,8 @@ def _list(key: str, value: list[Any], indent: int) -> list[str]:
 
 
 def foldable(text: str) -> bool:
-    """Whether a folded block scalar (`>-`) holds `text` exactly: every line printable,
-    none starting or ending with white space (YAML keeps those lines unfolded), the text
-    neither starting nor ending with a line break."""
+    """Whether a folded scalar (`>-`) holds `text` exactly (YAML keeps a line that starts
+    or ends with white space unfolded)."""
     if not text or text[0] == "\n" or text[-1] == "\n":
         return False
     return all(
@@ -173,8 +163,7 @@ def foldable(text: str) -> bool:
 
 
 def folded(text: str, indent: int) -> list[str]:
-    """The lines of a folded scalar holding `text`: each of its line breaks written as one
-    blank line (folding joins the lines between them with a space), each line wrapped."""
+    """The lines of a folded scalar holding `text`: each line break a blank line."""
     pad = " " * indent
     lines: list[str] = []
     parts = text.split("\n")
@@ -187,8 +176,7 @@ def folded(text: str, indent: int) -> list[str]:
 
 
 def _wrap(text: str, width: int) -> list[str]:
-    """`text` broken at single spaces between words into lines of at most `width`
-    (a longer word stands alone on its line)."""
+    """`text` broken at single spaces into lines of at most `width` (or one long word)."""
     lines: list[str] = []
     line = ""
     for word in _BREAK.split(text):

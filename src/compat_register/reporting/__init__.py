@@ -1,5 +1,2 @@
-"""Reporting: diagnostics and results as text, GitHub annotations and JSON.
-
-Takes diagnostics and the results of the commands; gives strings and JSON-ready data.
-Prints nothing itself: `cli` prints what these return.
-"""
+"""Reporting. Takes diagnostics and command results; gives text, GitHub annotations and JSON
+as strings and data (it prints nothing: `cli` does)."""

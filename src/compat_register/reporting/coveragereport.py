@@ -1,5 +1,5 @@
-"""`register coverage`'s report: text (counts per revision and file, then the statements
-to look at, by name) and JSON. Pure: strings and JSON-ready data."""
+"""`register coverage`'s report: counts per revision and file, then the statements to look
+at, by name; or JSON-ready data (pure)."""
 
 from __future__ import annotations
 
@@ -29,9 +29,8 @@ def name(row: Row, sources: Sources) -> str:
 def text_report(
     coverage: Coverage, revisions: Sequence[str], sources: Sources, new_only: bool = False
 ) -> str:
-    """Per revision: its counts, each file's, then its uncovered statements by name and
-    the cited statements it rewords (they need a look). `new_only`: only the statements
-    the revision added or changed, in the counts too."""
+    """Per revision: its counts, each file's, its uncovered statements and the cited ones
+    it rewords; `new_only`: only the statements it added or changed."""
     blocks = [_revision_text(coverage, r, sources, new_only) for r in revisions]
     return "\n\n".join(blocks)
 
@@ -90,10 +89,7 @@ def row_data(row: Row) -> dict[str, Any]:
     """One statement as `register coverage --format json` lists it."""
     s = row.statement
     return {
-        "revision": row.revision,
-        "source": row.source,
-        "path": s.path,
-        "line": s.line,
+        **_place(row),
         "end": s.end,
         "keyword": s.keyword,
         "text": s.text,

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ..citations.quoting import code_span
-from ..history.diffing import Diff, EntryChange, diff_data
+from ..history.diffing import Diff, EntryChange, SourceChange, diff_data
 from ..history.repository import WORKTREE, Compared
 from ..history.timeline import ARROW, citation_counts, field_phrase, shown
 from ..model import display
@@ -27,14 +28,14 @@ def diff_json(compared: Compared) -> dict[str, Any]:
 
 def diff_text(compared: Compared) -> str:
     """Plain lines: sources, registers, then each entry and what changed in it; a control
-    character in a value (a line feed: a forged line, a workflow command) shown escaped."""
+    character in a value (a forged line, a workflow command) shown escaped."""
     diff = compared.diff
     head = f"registers: {side(compared.old)}{ARROW}{side(compared.new)}"
     if diff.empty:
         return f"{head}: no changes"
     lines = [head]
     lines += [d.as_text() for _, d in compared.problems]
-    lines += [f"source {s.alias}: {_source_phrase(s.change, s.old, s.new)}" for s in diff.sources]
+    lines += [f"source {s.alias}: {_source_phrase(s)}" for s in diff.sources]
     for register in diff.registers:
         if register.change == "unreadable":
             continue  # its problems are the lines above
@@ -47,10 +48,11 @@ def diff_text(compared: Compared) -> str:
     return "\n".join(map(display.line, lines))  # a line break in a value stays on its line
 
 
-def _source_phrase(change: str, old: str | None, new: str | None) -> str:
-    if change == "moved":
-        return f"pin moved {old}{ARROW}{new}"
-    return f"{change} (pin {new if change == 'added' else old})"
+def _source_phrase(s: SourceChange, code: Callable[[str], str] = str, arrow: str = ARROW) -> str:
+    """`pin moved OLD -> NEW`, `added (pin NEW)`; `code` marks each pin."""
+    if s.change == "moved":
+        return f"pin moved {code(s.old or '')}{arrow}{code(s.new or '')}"
+    return f"{s.change} (pin {code((s.new if s.change == 'added' else s.old) or '')})"
 
 
 def _entry_lines(entry: EntryChange) -> list[str]:
@@ -80,14 +82,12 @@ def summary_line(diff: Diff) -> str:
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~&])")
 _MENTION = re.compile(r"@(?=\w)")
 ZERO_WIDTH_SPACE = "\u200b"
-"""Written after an `@` that a name follows: GitHub then notifies no one (`@user`,
-`@org/team`); the text reads the same."""
+"""Written after an `@` that a name follows: GitHub then notifies no one."""
 
 
 def md(text: str) -> str:
-    """Register text as literal Markdown text on one line, for a pull-request comment or a
-    README: `*`, `|`, `<`, `#`, `&` escaped, each line break a space (a new line could start
-    a heading or an HTML block), and no `@` that mentions anyone."""
+    """Register text as literal Markdown on one line (a new line could start a heading or
+    an HTML block), no `@` mentioning anyone: for a pull-request comment or a README."""
     escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.splitlines()))
     return _MENTION.sub("@" + ZERO_WIDTH_SPACE, escaped)
 
@@ -103,7 +103,7 @@ def diff_markdown(compared: Compared) -> str:
     if compared.problems:
         lines.append("")
     for source in diff.sources:
-        said = _md_source(source.change, source.old, source.new)
+        said = _source_phrase(source, code_span, " → ")
         lines.append(f"- source {code_span(source.alias)}: {said}")
     if diff.sources:
         lines.append("")
@@ -111,12 +111,6 @@ def diff_markdown(compared: Compared) -> str:
         lines += _md_register(diff, register)
     lines.append(f"*{md(summary_line(diff))}*")
     return "\n".join(lines) + "\n"
-
-
-def _md_source(change: str, old: str | None, new: str | None) -> str:
-    if change == "moved":
-        return f"pin moved {code_span(old or '')} → {code_span(new or '')}"
-    return f"{change} (pin {code_span((new if change == 'added' else old) or '')})"
 
 
 def _register_order(diff: Diff) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..model.concepts import Concept, Concepts
+from ..model.concepts import Concept
 from ..model.registers import Citation, Entry, EntryKey, Rated, Register, RegisterSet, Source
 from ..model.vocabulary import RATED, RatedField
 
@@ -19,20 +19,15 @@ EXPORT_VERSION = 1
 
 def export(registers: RegisterSet) -> dict[str, Any]:
     """Everything a reader of the YAML knows, plus resolved citations and backlinks."""
-    sources = registers.sources
+    sources, concepts = registers.sources, registers.concepts
     return {
         "version": EXPORT_VERSION,
         "revisions": sources.revisions,
         "sources": {alias: source_data(s) for alias, s in sources.sources.items()},
         "pending": sources.pending,
         "registers": [register_data(r, registers.backlinks) for r in registers.registers],
-        "concepts": concepts_data(registers.concepts),
+        "concepts": None if concepts is None else [concept_data(c) for c in concepts.concepts],
     }
-
-
-def concepts_data(concepts: Concepts | None) -> list[dict[str, Any]] | None:
-    """concepts.yaml's concepts in file order; None when there is no such file."""
-    return None if concepts is None else [concept_data(c) for c in concepts.concepts]
 
 
 def concept_data(concept: Concept) -> dict[str, Any]:

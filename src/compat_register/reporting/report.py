@@ -1,13 +1,12 @@
-"""The reporter: diagnostics and command results as text, GitHub annotations or JSON.
-
-Every command's output is made here as a string; `cli` prints it and decides the exit code.
-"""
+"""The reporter: diagnostics and command results as text, GitHub annotations or JSON
+strings; `cli` prints them and decides the exit code."""
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable
-from dataclasses import asdict, replace
+from dataclasses import asdict, astuple, replace
 from typing import TYPE_CHECKING
 
 from ..model import display
@@ -28,8 +27,7 @@ FORMATS = ("text", "github", "json")
 def as_github(diagnostic: Diagnostic) -> str:
     """A GitHub Actions workflow command that annotates the line in a pull request."""
     d = diagnostic
-    # Escape sequences shown (GitHub's log is a terminal too), line feeds left to GitHub's
-    # own escaping, which its runner decodes: the annotation names the file as it is.
+    # Escape sequences shown (GitHub's log is a terminal too), line feeds left to GitHub's.
     message = github_message(display.lines(f"{d.id}: {d.message}"))
     file = github_property(display.lines(d.file))
     command = "notice" if d.severity == "info" else d.severity  # GitHub's name for info
@@ -42,14 +40,13 @@ def github_message(text: str) -> str:
 
 
 def github_property(text: str) -> str:
-    """A workflow command's property value (`file=`): as a message, and `:` and `,` too,
-    which end the properties and separate them (GitHub's own toolkit escapes the same)."""
+    """A workflow command's property value (`file=`): as a message, and `:` and `,` too
+    (as GitHub's own toolkit escapes them)."""
     return github_message(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def shown(text: str) -> str:
-    """Text for a terminal: every value in it shown, never obeyed (an escape sequence or a
-    bidi control from a register file is written as `\\x1b`, `\\u202e`); lines kept."""
+    """Text for a terminal: an escape sequence or bidi control shown, never obeyed."""
     return display.lines(text)
 
 
@@ -70,12 +67,8 @@ def dumps(data: object) -> str:
 
 
 def count(diagnostics: Iterable[Diagnostic]) -> dict[str, int]:
-    """Count errors and warnings."""
-    items = list(diagnostics)
-    return {
-        "errors": sum(d.severity == "error" for d in items),
-        "warnings": sum(d.severity == "warning" for d in items),
-    }
+    severities = Counter(d.severity for d in diagnostics)
+    return {"errors": severities["error"], "warnings": severities["warning"]}
 
 
 def format_report(
@@ -85,8 +78,8 @@ def format_report(
     extra: dict[str, object] | None = None,
     verbose: bool = False,
 ) -> str:
-    """Render diagnostics as `text`, `github` or `json`, the summary line last in text; in
-    text and github a run of alike warnings is one line (`collapse_runs`) unless `verbose`."""
+    """Diagnostics as `text`, `github` or `json`, the summary last; a run of alike warnings
+    one line (`collapse_runs`) unless `verbose`."""
     if fmt == "json":
         body: dict[str, object] = {
             "summary": {**(summary or {}), **count(diagnostics)},
@@ -101,8 +94,8 @@ def format_report(
 
 
 def collapse_runs(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """Each run of `SHORTEST_RUN` or more consecutive warnings alike (`_alike`: 800 citations
-    of a new entry without a review stamp) as its first, saying how many more follow (pure)."""
+    """Each run of `SHORTEST_RUN` or more warnings alike (800 citations of a new entry
+    without a review stamp) as its first, saying how many more follow."""
     shown: list[Diagnostic] = []
     start = 0
     while start < len(diagnostics):
@@ -125,7 +118,7 @@ SHORTEST_RUN = 3
 
 def _alike(one: Diagnostic, other: Diagnostic) -> bool:
     """Warnings of one kind on one entry, saying the same but for what they start with (the
-    citation or reference they are about: `src/a.go:3 has no review stamp ...`)."""
+    citation they are about)."""
     return (
         one.severity == other.severity == "warning"
         and (one.file, one.id, one.code) == (other.file, other.id, other.code)
@@ -134,8 +127,7 @@ def _alike(one: Diagnostic, other: Diagnostic) -> bool:
 
 
 def summary_line(diagnostics: list[Diagnostic], summary: dict[str, int] | None) -> str:
-    """One closing line: when verified, the number of citations and the count of each
-    outcome (`4 citations: 2 ok, ..., 2 unstamped`, adding up to it); errors, warnings."""
+    """One closing line: `4 citations: 2 ok, ..., 2 unstamped` when verified; errors, warnings."""
     counts = dict(summary or {})
     total = counts.pop("citations", None)
     head = f"{counted(total, 'citation')}: " if total is not None else ""
@@ -150,23 +142,15 @@ def exit_code(diagnostics: list[Diagnostic], strict: bool) -> int:
     return 1 if strict and any(d.severity == "warning" for d in diagnostics) else 0
 
 
-# --- verify --against ---------------------------------------------------------------------
-
-
 def preview_text(preview: Preview) -> str:
-    """The closing lines of `verify --against`: how many citations the move makes stale,
-    then each, at its place in the register, with the lines in the code."""
+    """The closing lines of `verify --against`: the citations the move makes stale."""
     label = f"{preview.alias} {preview.rev} ({preview.commit[:7]})"
-    number = len(preview.stale)
-    noun = "citation" if number == 1 else "citations"
-    lines = [f"against {label}: this change makes {number} register {noun} stale"]
+    stale = counted(len(preview.stale), "register citation")
+    lines = [f"against {label}: this change makes {stale} stale"]
     for outcome in preview.stale:
         c = outcome.citation
         lines.append(f"  {c.where.file}:{c.where.line}:{c.where.col}: {c.entry}: {outcome.message}")
     return "\n".join(display.line(line) for line in lines)
-
-
-# --- bump ---------------------------------------------------------------------------------
 
 
 def bump_report(result: Bump, dry_run: bool, fmt: str) -> str:
@@ -175,8 +159,7 @@ def bump_report(result: Bump, dry_run: bool, fmt: str) -> str:
         return dumps(export.bump_data(result, dry_run))
     lines = [f"{result.alias}: {result.old[:12]} -> {result.new[:12]}"]
     lines += [f"renamed: {old} -> {new} at {sha[:12]}" for old, new, sha in result.renames()]
-    where = lambda f: (f.citation.where.file, f.citation.where.line, f.citation.where.col)  # noqa: E731
-    moved = sorted(result.moved, key=where)
+    moved = sorted(result.moved, key=lambda f: astuple(f.citation.where))
     lines += [followed_text(f, result.new) for f in moved]
     if flagged := result.flagged():
         lines.append(
@@ -208,8 +191,8 @@ def followed_text(followed: Followed, new: str = "") -> str:
 
 
 def _candidates(followed: Followed, new: str) -> str:
-    """` [flagged ambiguous: candidates a.go:3, b.go:7-9 at 1a2b3c4]` (the commit named when
-    it is not the new pin: a later commit may have moved them), or '' when not flagged."""
+    """` [flagged ambiguous: candidates a.go:3, b.go:7-9 at 1a2b3c4]` (a commit other than
+    the new pin named), or '' when not flagged."""
     if not followed.flags:
         return ""
     shown = [
@@ -219,9 +202,6 @@ def _candidates(followed: Followed, new: str) -> str:
     more = f" and {len(followed.candidates) - 5} more" if len(followed.candidates) > 5 else ""
     named = f": candidates {', '.join(shown)}{more}" if shown else ""
     return f" [flagged {', '.join(followed.flags)}{named}]"
-
-
-# --- stamp --------------------------------------------------------------------------------
 
 
 def refused_text(outcome: Outcome) -> str:
@@ -238,9 +218,6 @@ def stamped_text(stamped: list[Outcome], written: bool) -> str:
     entries = len({o.citation.entry for o in stamped})
     lock = "citations.lock " + ("written" if written else "unchanged")
     return f"stamped {counted(len(stamped), 'citation')} of {counted(entries, 'entry')}; {lock}"
-
-
-# --- import -------------------------------------------------------------------------------
 
 
 def import_report(
@@ -266,12 +243,11 @@ def import_report(
 
 
 def _planned_lines(page: Planned) -> list[str]:
-    states = counted(len(page.cues), "state")
-    lines = [
-        f"{page.page} -> {page.file}: {counted(page.entries, 'entry')}, {states} from the page"
-    ]
+    states = counted(len(page.imported.cues), "state")
+    entries = counted(len(page.imported.data["entries"]), "entry")
+    lines = [f"{page.page} -> {page.file}: {entries}, {states} from the page"]
     for found in page.unstated:
-        said = display.shortened(page.subjects.get(found.id, ""), 72)
+        said = display.shortened(page.imported.unstated.get(found.id, ""), 72)
         where = f"{found.file}:{found.line}:{found.col}"
         lines.append(f"  {where}: {found.id}: needs a state; the page says: “{said}”")
     return lines
@@ -281,22 +257,19 @@ def _planned_data(page: Planned) -> dict[str, object]:
     return {
         "page": page.page,
         "file": page.file,
-        "entries": page.entries,
-        "states": page.cues,
+        "entries": len(page.imported.data["entries"]),
+        "states": page.imported.cues,
         "unstated": [
             {
                 "id": d.id,
                 "file": d.file,
                 "line": d.line,
                 "col": d.col,
-                "subject": page.subjects[d.id],
+                "subject": page.imported.unstated[d.id],
             }
             for d in page.unstated
         ],
     }
-
-
-# --- cite ---------------------------------------------------------------------------------
 
 
 def cited_data(cited: Cited) -> dict[str, object]:
@@ -313,14 +286,11 @@ def cited_data(cited: Cited) -> dict[str, object]:
 
 def cite_report(cited: Cited, fmt: str) -> str:
     """`register cite ALIAS:PATH:LINE`: the citation as a YAML scalar, or one JSON object."""
-    if fmt == "json":
-        return dumps(cited_data(cited))
-    return cited.yaml
+    return dumps(cited_data(cited)) if fmt == "json" else cited.yaml
 
 
 def grep_report(hits: Hits, alias: str, needle: str, fmt: str) -> str:
-    """`register cite ALIAS --grep TEXT`: one citation per line, then what was shown of
-    how many; or one JSON object."""
+    """`register cite ALIAS --grep TEXT`: a citation a line and a count, or one JSON object."""
     if fmt == "json":
         body = {
             "citations": [cited_data(c) for c in hits.cited],
