@@ -1,9 +1,5 @@
-"""registers/exclusions.yaml -> `Exclusions`: each a citation of a statement, with a reason.
-
-Read like a register file (the loader's positions, the schema's located errors), and each
-exclusion's `statement` read as an entry's `sources:` item is (`build.listed_citation`),
-so that a citation means one thing wherever it is written.
-"""
+"""registers/exclusions.yaml -> `Exclusions`, read like a register file, each `statement` read
+as an entry's `sources:` item is: a citation means one thing wherever it is written."""
 
 from __future__ import annotations
 
@@ -11,7 +7,7 @@ from typing import Any
 
 from ..model.diagnostic import Diagnostic
 from ..model.exclusions import LABEL, Exclusion, Exclusions
-from ..model.registers import Citation, Where
+from ..model.registers import Citation
 from ..storage.layout import Paths
 from . import schema
 from .document import Document
@@ -43,15 +39,13 @@ def build_exclusions(doc: Document, out: list[Diagnostic]) -> Exclusions:
         if citation is None or not isinstance(reason, str) or not reason:
             continue
         link = data.get("link") if isinstance(data.get("link"), str) else None
-        mark = doc.mark(("exclusions", index))
-        items.append(Exclusion(citation, reason, link, Where(doc.file, mark.line, mark.col)))
+        items.append(Exclusion(citation, reason, link, doc.where(("exclusions", index))))
     meta = doc.data.get("_meta") if isinstance(doc.data, dict) else None
     return Exclusions(doc.file, items, meta if isinstance(meta, dict) else {})
 
 
 def exclusion_citations(doc: Document) -> list[Citation]:
-    """The citations of an exclusions document, as `build_exclusions` reads them (what
-    an edit's read-back compares)."""
+    """The citations of an exclusions document (what an edit's read-back compares)."""
     return build_exclusions(doc, []).citations()
 
 

@@ -1,9 +1,5 @@
-"""Reading a registers folder: sources.yaml, each register file (read and checked for
-shape) and the review stamps' citations.lock (its text: `verifying.stamps` parses it).
-
-The one module that reads the registers folder; `registerfile` makes the typed models. Which
-files are registers, and every path, come from `storage.layout`.
-"""
+"""The one reader of the registers folder: sources.yaml and each register file (loaded and
+checked for shape), citations.lock's and conformance records' text; paths from `storage.layout`."""
 
 from __future__ import annotations
 
@@ -33,7 +29,7 @@ from .sourcesfile import build_sources
 
 @dataclass
 class Loaded:
-    """The outcome of loading a registers directory: data, documents, problems so far."""
+    """A registers folder loaded: its data, each file's document, the problems so far."""
 
     registers: RegisterSet
     documents: dict[str, Document] = field(default_factory=dict)
@@ -41,10 +37,8 @@ class Loaded:
 
 
 def display_path(path: Path) -> str:
-    """A path as users typed it: relative to the working directory when inside it.
-
-    Symbolic links are not followed: a message names the link the user sees in the folder.
-    """
+    """A path as users typed it: relative to the working directory when inside it (links not
+    followed: a message names the link the user sees)."""
     try:
         return str(Path(os.path.abspath(path)).relative_to(os.getcwd()))
     except ValueError:
@@ -72,8 +66,8 @@ def read_registers(
     out: list[Diagnostic],
     links: Sequence[LinkPattern] = (),
 ) -> Iterator[Register]:
-    """Each register file that loads, typed (its prose parsed with sources.yaml's `links`),
-    as soon as it is built; problems go to `out` and each file's `Document` to `documents`."""
+    """Each register file that loads, typed (prose parsed with `links`), as soon as it is built;
+    problems go to `out`, each file's `Document` to `documents`."""
     out.extend(_not_read(paths.registers))
     for path in _register_files(paths.registers):
         doc = read_document(path, schema.REGISTER, documents, out, paths.inside)
@@ -82,8 +76,7 @@ def read_registers(
 
 
 def unloaded(paths: Paths, registers: RegisterSet, diagnostics: list[Diagnostic]) -> dict[str, str]:
-    """slug -> file as messages name it, for each register file that did not load (invalid
-    YAML, not UTF-8, not a register's shape at the top)."""
+    """slug -> file as messages name it, for each register file that did not load."""
     loaded = {register.slug for register in registers.registers}
     files = {path.stem: display_path(path) for path in _register_files(paths.registers)}
     failed = {d.file for d in diagnostics if d.severity == "error"}
@@ -91,28 +84,21 @@ def unloaded(paths: Paths, registers: RegisterSet, diagnostics: list[Diagnostic]
 
 
 def _register_files(root: Path) -> list[Path]:
-    """The register files under `root`, in name order (`layout.is_register_file`).
-
-    Anything named like a register is read, and a directory, a broken link, a FIFO, a
-    socket or a device (or a link to one) is reported: `load_file` reads regular files
-    only, and never opens what it refuses in a way that could wait or run forever.
-    """
+    """The register files under `root`, in name order: whatever is named like one (`load_file`
+    reports a directory, a FIFO or a device without opening it)."""
     named = sorted(root.glob(f"*{REGISTER_SUFFIX}"))
     return [path for path in named if is_register_file(path.name)]
 
 
 @dataclass(frozen=True)
 class LockText:
-    """citations.lock as read: its text, or why it could not be read."""
+    """citations.lock as read: its path as messages show it (`file`), its text with its line
+    ends as they are (None when unreadable), or why not (`cannot read: ...`)."""
 
     path: Path
     file: str
-    """The path as messages show it."""
     text: str | None
-    """As decoded, its line ends as they are (`edit.encoded` compares the file with it
-    before a rewrite, which keeps CRLF); None when the file could not be read."""
     problem: str | None = None
-    """Why it could not be read: `cannot read: ...`."""
 
 
 def read_lock(paths: Paths) -> LockText | None:
@@ -134,14 +120,12 @@ def read_lock(paths: Paths) -> LockText | None:
 def _not_read(root: Path) -> list[Diagnostic]:
     """A warning for each `*.yml` file, which its author probably meant as a register."""
     return [
-        Diagnostic(
-            file=display_path(path),
-            line=1,
-            col=1,
-            severity="warning",
+        Diagnostic.notice(
+            display_path(path),
             id=path.stem,
             code="not-read",
             message=f"{path.name} is not read: register files end in .yaml",
+            severity="warning",
         )
         for path in sorted(root.glob("*.yml"))
         if not path.name.startswith(".")
@@ -156,20 +140,14 @@ def read_document(
     within: Sequence[Path] = (),
 ) -> Document | None:
     """One YAML file, loaded and checked against its schema; None when it does not load.
-    Problems go to `out`, the document to `documents` under its displayed path. A link
-    leading out of `within` (the project: `Paths.inside`) is refused, not read."""
+    Problems go to `out`, the document to `documents` under its displayed path; a link out
+    of `within` (`Paths.inside`) is refused, not read."""
     display = display_path(path)
     if path.name == SOURCES_FILE and not path.exists():
         message = f"{path.name} not found in {display_path(path.parent)}"
         out.append(
-            Diagnostic(
-                file=display,
-                line=1,
-                col=1,
-                severity="error",
-                id=path.stem,
-                code="missing-file",
-                message=message,
+            Diagnostic.notice(
+                display, id=path.stem, code="missing-file", message=message, severity="error"
             )
         )
         return None
@@ -199,16 +177,13 @@ def owner_of(doc: Document, stem: str) -> Any:
 
 @dataclass(frozen=True)
 class RecordText:
-    """One subject's recorded conformance results as read: `conformance/ALIAS.json`
-    (`conformance.record` parses it)."""
+    """`conformance/ALIAS.json` as read (`conformance.record` parses it): the path as messages
+    show it, its text (None when unreadable) or why not."""
 
     alias: str
     file: str
-    """The path as messages show it."""
     text: str | None
-    """None when the file could not be read."""
     problem: str | None = None
-    """Why it could not be read."""
 
 
 def read_records(paths: Paths) -> list[RecordText]:

@@ -1,9 +1,5 @@
-"""Build stage: loaded, schema-checked register documents -> the typed `Register`s.
-
-Building is tolerant: a field with a schema error is read as empty (`tolerant`), so that
-one run reports every problem in every file instead of stopping at the first. sources.yaml
-is built by `sourcesfile`, citations read by `citing`.
-"""
+"""Build stage: a loaded, schema-checked register document -> its typed `Register`, a field
+with a schema error read as empty (`tolerant`); its citations are read by `citing`."""
 
 from __future__ import annotations
 
@@ -27,7 +23,7 @@ from ..model.vocabulary import RATED, RatedField
 from .citing import CitationBuilder
 from .document import Document
 from .sourcesfile import revision_name, revision_names
-from .tolerant import as_dict, as_list, as_text, value_at, where_of
+from .tolerant import as_dict, as_list, as_text, value_at
 
 
 def build_register(
@@ -52,7 +48,7 @@ def build_register(
         subject=as_text(data.get("subject")),
         summary=summary,
         entries=[_build_entry(doc, slug, index, entry, builder) for index, entry in _entries(data)],
-        where=where_of(doc, ("prefix",)),
+        where=doc.where(("prefix",)),
         summary_citations=summary_citations,
         meta=as_dict(data.get("_meta")),
     )
@@ -60,10 +56,8 @@ def build_register(
 
 
 def register_citations(doc: Document, slug: str, out: list[Diagnostic]) -> list[Citation]:
-    """`build_register(doc, slug, out).citations()`, without building the rest of the
-    register (entries' fields, notes): the edits' read-back compares only citations. The
-    same walk (`_entries`, `_entry_id`, `_entry_citations`) as `build_register`, so the
-    two cannot disagree on what a file cites."""
+    """`build_register(doc, slug, out).citations()` without the rest of the register, by the
+    same walk (the edits' read-back compares only citations)."""
     builder = CitationBuilder(doc, slug, out)
     found = builder.in_prose(("summary",), slug)[1]
     for index, entry in _entries(doc.data):
@@ -78,10 +72,8 @@ def register_citations(doc: Document, slug: str, out: list[Diagnostic]) -> list[
 def part_citations(
     doc: Document, slug: str, part: Path_, value: Any, out: list[Diagnostic]
 ) -> list[Citation]:
-    """The citations `register_citations` would read out of one part of `doc` if that part
-    held `value`: `("summary",)`, an entry's `sources` item (`("entries", N, "sources",
-    M)`) or one of its prose fields (`("entries", N, "what")`); nothing for any other part.
-    The read-back of an edited part alone (rewriting/readback.py)."""
+    """The citations `register_citations` would read out of one part of `doc` (the summary, an
+    entry's `sources` item or prose field) if it held `value`: an edited part's read-back."""
     builder = CitationBuilder(doc, slug, out)
     if part == ("summary",):
         return builder.in_prose(part, slug, value)[1] if isinstance(value, str) else []
@@ -102,8 +94,8 @@ def part_citations(
 def listed_citation(
     doc: Document, slug: str, path: Path_, entry_id: str, out: list[Diagnostic]
 ) -> Citation | None:
-    """The citation written at `path` of `doc` (compact or mapping form), as an entry's
-    `sources:` item is read; None, with its syntax error in `out`, when it does not parse."""
+    """The citation written at `path` of `doc`, read as an entry's `sources:` item; None,
+    with its syntax error in `out`, when it does not parse."""
     return CitationBuilder(doc, slug, out).listed(path, value_at(doc.data, path), entry_id)
 
 
@@ -123,8 +115,7 @@ def _entry_id(slug: str, index: int, data: dict[str, Any]) -> tuple[str, bool]:
 def _entry_citations(
     base: Path_, data: dict[str, Any], entry_id: str, builder: CitationBuilder
 ) -> tuple[list[Citation], list[Citation], dict[Path_, Prose]]:
-    """An entry's listed citations (its `sources`) and in-prose citations, in file order,
-    and its prose fields parsed, by their path in the entry."""
+    """An entry's listed and in-prose citations, and its prose fields parsed, by path."""
     listed = [
         c
         for number, item in enumerate(as_list(data.get("sources")))
@@ -141,8 +132,8 @@ def _entry_citations(
 
 
 def build_entry(doc: Document, slug: str, index: int, out: list[Diagnostic]) -> Entry | None:
-    """The typed entry `entries[index]` of a register document, built alone (as
-    `build_register` builds it); None when there is no such mapping."""
+    """The typed entry `entries[index]`, built alone as `build_register` builds it; None when
+    there is no such mapping."""
     entries = as_list(doc.data.get("entries")) if isinstance(doc.data, dict) else []
     data = entries[index] if index < len(entries) else None
     if not isinstance(data, dict):
@@ -193,7 +184,7 @@ def _build_entry(
         citations=listed,
         prose_citations=prose,
         register=slug,
-        where=where_of(doc, base),
+        where=doc.where(base),
         field=base,
         named=named,
         meta=as_dict(data.get("_meta")),

@@ -1,7 +1,5 @@
-"""sources.yaml's loaded, schema-checked document -> the typed `Sources`.
-
-Tolerant as `registerfile` is: a field with a schema error is read as empty (already reported).
-"""
+"""sources.yaml's loaded, schema-checked document -> the typed `Sources` (tolerant, as
+`registerfile` is)."""
 
 from __future__ import annotations
 
@@ -15,14 +13,13 @@ from ..model.patterns import compile_pattern
 from ..model.registers import LinkPattern, Source, Sources
 from . import schema
 from .document import Document
-from .tolerant import as_dict, as_list, as_opt_text, as_text, key_where_of
+from .tolerant import as_dict, as_list, as_opt_text, as_text
 
 _REVISION = re.compile(
     schema.python_pattern(schema.load_schema(schema.SOURCES)["$defs"]["revision"]["pattern"])
 )
-"""A revision name as the schema allows it. A name the schema refuses (and has reported) is
-left out: it becomes a page's title and a nav entry, where an engine's template may print
-it unescaped (material's `page.title | striptags` undoes the page's escaping)."""
+"""A revision name the schema allows; others (reported) are left out: a page title, which an
+engine's template may print unescaped (material's `page.title | striptags`)."""
 
 
 def build_sources(doc: Document | None, out: list[Diagnostic], display: str) -> Sources:
@@ -65,7 +62,7 @@ def _build_source(doc: Document, alias: str, data: dict[str, Any]) -> Source:
         commit=as_text(data.get("commit")),
         path=as_opt_text(data.get("path")),
         claims=tuple(claims),
-        where=key_where_of(doc, ("sources", alias)),
+        where=doc.where(("sources", alias), at_key=True),
         meta=as_dict(data.get("_meta")),
         markdown=tuple(g for g in as_list(data.get("markdown")) if isinstance(g, str) and g),
         statements=_globs(as_dict(data.get("coverage")).get("statements")),
@@ -83,21 +80,11 @@ def _build_links(doc: Document, out: list[Diagnostic]) -> Iterator[LinkPattern]:
             continue
         pattern = compile_pattern(link["pattern"])
         if isinstance(pattern, str):
-            mark = doc.mark(("links", index, "pattern"))
             message = (
                 f"link pattern '{link['pattern']}' is not a regular expression RE2 can run: "
                 f"{pattern} (RE2 matches in linear time: it has no backreferences or lookaround)"
             )
-            out.append(
-                Diagnostic(
-                    file=doc.file,
-                    line=mark.line,
-                    col=mark.col,
-                    severity="error",
-                    id="sources",
-                    code="bad-pattern",
-                    message=message,
-                )
-            )
+            where = doc.where(("links", index, "pattern"))
+            out.append(Diagnostic.at(where, id="sources", code="bad-pattern", message=message))
             continue
         yield LinkPattern(pattern, as_text(link.get("url")))
