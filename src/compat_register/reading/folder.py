@@ -108,9 +108,7 @@ def read_lock(paths: Paths) -> LockText | None:
         return None
     file = display_path(path)
     try:
-        # a byte order mark is not a line; a link to a device or a FIFO is not read
-        raw = regular.read_bytes(path, regular.MAX_BYTES, within=paths.inside)
-        text = raw.decode("utf-8-sig")
+        text = _read_text(path, paths)
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) else None
         return LockText(path, file, None, f"cannot read: {reason or err}")
@@ -198,11 +196,15 @@ def read_records(paths: Paths) -> list[RecordText]:
         file = display_path(path)
         alias = path.name.removesuffix(CONFORMANCE_SUFFIX)
         try:
-            raw = regular.read_bytes(path, regular.MAX_BYTES, within=paths.inside)
-            text = raw.decode("utf-8-sig")
+            text = _read_text(path, paths)
         except (OSError, UnicodeDecodeError) as err:
             reason = err.strerror if isinstance(err, OSError) else "not UTF-8"
             found.append(RecordText(alias, file, None, f"cannot read: {reason or err}"))
             continue
         found.append(RecordText(alias, file, text))
     return found
+
+
+def _read_text(path: Path, paths: Paths) -> str:
+    """A file's text (a byte order mark is no line), a regular file's in the project only."""
+    return regular.read_bytes(path, regular.MAX_BYTES, within=paths.inside).decode("utf-8-sig")

@@ -34,7 +34,7 @@ def build_register(
     data = doc.data
     builder = CitationBuilder(doc, slug, out, links)
     summary, summary_citations = builder.in_prose(("summary",), slug)
-    register = Register(
+    return Register(
         slug=slug,
         file=doc.file,
         title=as_text(data.get("title")) or slug,
@@ -52,21 +52,11 @@ def build_register(
         summary_citations=summary_citations,
         meta=as_dict(data.get("_meta")),
     )
-    return register
 
 
 def register_citations(doc: Document, slug: str, out: list[Diagnostic]) -> list[Citation]:
-    """`build_register(doc, slug, out).citations()` without the rest of the register, by the
-    same walk (the edits' read-back compares only citations)."""
-    builder = CitationBuilder(doc, slug, out)
-    found = builder.in_prose(("summary",), slug)[1]
-    for index, entry in _entries(doc.data):
-        listed, prose, _ = _entry_citations(
-            ("entries", index), entry, _entry_id(slug, index, entry)[0], builder
-        )
-        found.extend(listed)
-        found.extend(prose)
-    return found
+    """What one register file cites, as `build_register` reads it (an edit's read-back)."""
+    return build_register(doc, slug, out).citations()
 
 
 def part_citations(
@@ -112,25 +102,6 @@ def _entry_id(slug: str, index: int, data: dict[str, Any]) -> tuple[str, bool]:
     return (data["id"] if named else f"{slug}[{index}]"), named
 
 
-def _entry_citations(
-    base: Path_, data: dict[str, Any], entry_id: str, builder: CitationBuilder
-) -> tuple[list[Citation], list[Citation], dict[Path_, Prose]]:
-    """An entry's listed and in-prose citations, and its prose fields parsed, by path."""
-    listed = [
-        c
-        for number, item in enumerate(as_list(data.get("sources")))
-        if (c := builder.listed((*base, "sources", number), item, entry_id)) is not None
-    ]
-    prose: list[Citation] = []
-    texts: dict[Path_, Prose] = {}
-    for path, text in prose_fields(data):
-        parsed, cited = builder.in_prose((*base, *path), entry_id, text)
-        if parsed is not None:
-            texts[path] = parsed
-        prose.extend(cited)
-    return listed, prose, texts
-
-
 def build_entry(doc: Document, slug: str, index: int, out: list[Diagnostic]) -> Entry | None:
     """The typed entry `entries[index]`, built alone as `build_register` builds it; None when
     there is no such mapping."""
@@ -162,7 +133,18 @@ def _build_entry(
 ) -> Entry:
     base: Path_ = ("entries", index)
     entry_id, named = _entry_id(slug, index, data)
-    listed, prose, texts = _entry_citations(base, data, entry_id, builder)
+    listed = [
+        c
+        for number, item in enumerate(as_list(data.get("sources")))
+        if (c := builder.listed((*base, "sources", number), item, entry_id)) is not None
+    ]
+    prose: list[Citation] = []
+    texts: dict[Path_, Prose] = {}  # each prose field holding text, parsed, by its path
+    for path, text in prose_fields(data):
+        parsed, cited = builder.in_prose((*base, *path), entry_id, text)
+        if parsed is not None:
+            texts[path] = parsed
+        prose.extend(cited)
     notes = [
         Note(as_text(n.get("title")), texts.get(("notes", number, "text"), ""))
         for number, n in enumerate(as_list(data.get("notes")))

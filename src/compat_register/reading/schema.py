@@ -337,9 +337,9 @@ def _expected_form(schema: dict[str, Any]) -> str | None:
 
 
 def _code(kind: str) -> str:
-    return {"pattern": "bad-value", "minimum": "bad-value", "uniqueItems": "duplicate-item"}.get(
-        kind, "empty-field" if kind.startswith("min") else "invalid"
-    )
+    if kind in ("pattern", "minimum"):
+        return "bad-value"
+    return "empty-field" if kind.startswith("min") else "invalid"
 
 
 def _field_name(path: Path_) -> str:
