@@ -121,7 +121,9 @@ def validate(doc: Document, name: str, owner: Any) -> Iterator[Diagnostic]:
     `path` belongs to (an entry ID or the file stem)."""
     if _fast_check(name)(doc.data):
         return
-    errors = sorted(_validator(name).iter_errors(doc.data), key=lambda e: _sort_key(doc, e))
+    errors = sorted(
+        _validator(name).iter_errors(doc.data), key=lambda e: doc.mark(tuple(e.absolute_path))[:2]
+    )
     typos, split = _typos(errors), _split_citations(errors)
     said: set[Path_] = set()
     for error in errors:
@@ -183,11 +185,6 @@ def _split_citations(errors: list[ValidationError]) -> dict[Path_, Described]:
             path: Path_ = tuple(error.absolute_path)
             found[path] = Described(path, "bad-citation", message, at_key=False)
     return found
-
-
-def _sort_key(doc: Document, error: ValidationError) -> tuple[int, int]:
-    mark = doc.mark(tuple(error.absolute_path))
-    return mark.line, mark.col
 
 
 class Described(NamedTuple):

@@ -64,7 +64,7 @@ def _build_source(doc: Document, alias: str, data: dict[str, Any]) -> Source:
         claims=tuple(claims),
         where=doc.where(("sources", alias), at_key=True),
         meta=as_dict(data.get("_meta")),
-        markdown=tuple(g for g in as_list(data.get("markdown")) if isinstance(g, str) and g),
+        markdown=_globs(data.get("markdown")),
         statements=_globs(as_dict(data.get("coverage")).get("statements")),
         changelog=as_opt_text(as_dict(data.get("coverage")).get("changelog")),
     )
