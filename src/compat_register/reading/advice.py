@@ -8,11 +8,7 @@ import re
 import yaml
 
 from .document import Document, LoadError, Mark
-
-try:  # libyaml's scanner when there is one; the same tokens either way
-    from yaml import CSafeLoader as _Scanner
-except ImportError:  # pragma: no cover - PyYAML without libyaml
-    from yaml import SafeLoader as _Scanner  # type: ignore[assignment]
+from .walker import Loader
 
 LOOKBACK = 2
 """How many tokens before the failure a value left open may end: it fails at the text right
@@ -179,7 +175,7 @@ def tokens_before(text: str, failed_at: int) -> list[yaml.Token]:
     """The scanner's tokens that start before `failed_at`, but the block ends it adds."""
     tokens: list[yaml.Token] = []
     try:
-        for token in yaml.scan(text, Loader=_Scanner):
+        for token in yaml.scan(text, Loader=Loader):
             if token.start_mark.index >= failed_at:
                 break
             if not isinstance(token, yaml.BlockEndToken):

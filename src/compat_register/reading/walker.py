@@ -14,9 +14,9 @@ from ..model.positions import Path_
 from .document import Document, LoadError, Mark
 
 try:  # libyaml's composer is an order of magnitude faster; fall back where it is absent
-    from yaml import CSafeLoader as _Loader
+    from yaml import CSafeLoader as Loader
 except ImportError:  # pragma: no cover
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as Loader  # type: ignore[assignment]
 
 MAX_DEPTH = 50
 """Deeper nesting is refused: a register needs six levels, and thousands would exhaust
@@ -37,7 +37,7 @@ _PROPERTY = ("&", "!")  # how an anchor or a tag starts
 _SCALAR, _SEQUENCE = yaml.ScalarNode, yaml.SequenceNode
 
 
-class Composer(_Loader):
+class Composer(Loader):
     """libyaml's composer, leaving a tag its author did not write as None."""
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> None:
@@ -94,7 +94,7 @@ class Walker:
     def refuse_deep_nesting(self) -> None:
         """Raise the walker's `too-deep` refusal at the same value, read from libyaml's events."""
         open_: list[list[int]] = []  # per open collection: [is a mapping, nodes read in it]
-        for event in yaml.parse(self.text, Loader=_Loader):
+        for event in yaml.parse(self.text, Loader=Loader):
             if isinstance(event, yaml.CollectionEndEvent):
                 open_.pop()
                 continue
@@ -171,7 +171,7 @@ def first_anchor_or_alias(doc: Document) -> LoadError | None:
     """The refusal of the first anchor or alias in `doc`, for when the composer fails on one
     (an alias to no anchor, an anchor given twice)."""
     try:
-        for token in yaml.scan(doc.text, Loader=_Loader):
+        for token in yaml.scan(doc.text, Loader=Loader):
             if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
                 sign = "&" if isinstance(token, yaml.AnchorToken) else "*"
                 return _refusal(doc.position(token.start_mark.index), sign + token.value)
