@@ -38,7 +38,11 @@ def load_file(
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise LoadError(Mark(1, 1), "file-too-large", _too_large(size / 1024 / 1024))
+            message = (
+                f"file is {size / 1024 / 1024:.1f} MB, over the {MAX_FILE_BYTES // 1024 // 1024} "
+                "MB limit for one register file: split it"
+            )
+            raise LoadError(Mark(1, 1), "file-too-large", message)
         return parse(_decode(_read(path, within)), display, integer_keys)
     except LoadError as err:
         error = err
@@ -58,11 +62,6 @@ def _read(path: Path, within: Sequence[Path]) -> bytes:
         if err.errno == errno.EXDEV:
             code = "link-outside"
         raise LoadError(Mark(1, 1), code, err.strerror or str(err)) from None
-
-
-def _too_large(mb: float) -> str:
-    limit = MAX_FILE_BYTES // 1024 // 1024
-    return f"file is {mb:.1f} MB, over the {limit} MB limit for one register file: split it"
 
 
 def _decode(raw: bytes) -> str:

@@ -143,16 +143,14 @@ def validate(doc: Document, name: str, owner: Any) -> Iterator[Diagnostic]:
 
 def _is_typo(error: ValidationError, typos: set[Path_]) -> bool:
     """A missing required field whose misspelling beside it is already reported."""
-    return error.validator == "required" and _required_path(error) in typos
+    if error.validator != "required":
+        return False
+    return (*error.absolute_path, str(error.message).split("'")[1]) in typos
 
 
 def _empty_for_pattern(error: ValidationError) -> bool:
     """A pattern failed by an empty value whose `minLength` error already says so."""
     return error.validator == "pattern" and error.instance == "" and "minLength" in error.schema
-
-
-def _required_path(error: ValidationError) -> Path_:
-    return (*error.absolute_path, str(error.message).split("'")[1])
 
 
 def _typos(errors: list[ValidationError]) -> set[Path_]:
@@ -204,7 +202,7 @@ def _describe(error: ValidationError) -> Iterator[Described]:
         yield from _unknown_fields(error, path)
     elif kind == "required":
         missing = str(error.message).split("'")[1]
-        message = f"missing required field '{missing}'{_in(where)}"
+        message = f"missing required field '{missing}'" + (f" in '{where}'" if where else "")
         yield Described(path, "missing-field", message, at_key=False)
     elif kind == "type":
         message = (
@@ -354,10 +352,6 @@ def _field_name(path: Path_) -> str:
 
 def _field(where: str) -> str:
     return f"'{where}'" if where else "the file"
-
-
-def _in(where: str) -> str:
-    return f" in '{where}'" if where else ""
 
 
 def _kind(expected: Any) -> str:
