@@ -5,11 +5,10 @@ to the codes the source emits, both ways)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from .diagnostic import Severity
 
-Level = Literal["error", "warning", "info"]  # how a site build logs a problem
+Level = Severity  # how a site build logs a problem: the same three words
 
 
 @dataclass(frozen=True)
