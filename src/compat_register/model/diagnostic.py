@@ -4,7 +4,7 @@ YAML that holds it, and `reporting` prints them."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Literal
 
 from . import display
@@ -32,15 +32,7 @@ class Diagnostic:
         cls, where: Where, *, id: str, code: str, message: str, severity: Severity = "error"
     ) -> Diagnostic:
         """A problem at a place in a register file."""
-        return cls(
-            file=where.file,
-            line=where.line,
-            col=where.col,
-            severity=severity,
-            id=id,
-            code=code,
-            message=message,
-        )
+        return cls(**asdict(where), severity=severity, id=id, code=code, message=message)
 
     @classmethod
     def notice(

@@ -1,5 +1,6 @@
-"""The one reader of the registers folder: sources.yaml and each register file (loaded and
-checked for shape), citations.lock's and conformance records' text; paths from `storage.layout`."""
+"""The one reader of the registers folder: sources.yaml, each register file and exclusions.yaml
+(loaded and checked for shape), citations.lock's and conformance records' text; paths from
+`storage.layout`."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model.diagnostic import Diagnostic
+from ..model.exclusions import Exclusions
 from ..model.positions import Path_
 from ..model.registers import LinkPattern, Register, RegisterSet, Sources
 from ..storage import regular
@@ -23,7 +25,7 @@ from ..storage.layout import (
 from . import schema
 from .document import Document
 from .loader import load_file
-from .registerfile import build_register
+from .registerfile import build_exclusions, build_register
 from .sourcesfile import build_sources
 
 
@@ -49,6 +51,18 @@ def read_sources(paths: Paths, documents: dict[str, Document], out: list[Diagnos
     """The typed sources.yaml (empty when it does not load; `out` says why)."""
     doc = read_document(paths.sources, schema.SOURCES, documents, out, paths.inside)
     return build_sources(doc, out, display_path(paths.sources))
+
+
+def read_exclusions(
+    paths: Paths, documents: dict[str, Document], out: list[Diagnostic]
+) -> Exclusions | None:
+    """The exclusions of a registers folder; None when it has no exclusions.yaml (an
+    empty `Exclusions` when the file does not load: `out` says why)."""
+    path = paths.exclusions
+    if not path.exists() and not path.is_symlink():
+        return None
+    doc = read_document(path, schema.EXCLUSIONS, documents, out, paths.inside)
+    return Exclusions(display_path(path)) if doc is None else build_exclusions(doc, out)
 
 
 def read_registers(

@@ -1,5 +1,6 @@
-"""Build stage: a loaded, schema-checked register document -> its typed `Register`, a field
-with a schema error read as empty (`tolerant`); its citations are read by `citing`."""
+"""Build stage: a loaded, schema-checked register or exclusions document -> its typed
+`Register` or `Exclusions`, a field with a schema error read as empty (`tolerant`); its
+citations are read by `citing` (an exclusion's `statement` as an entry's `sources:` item)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from ..citations.nonprose import prose_fields
 from ..model.diagnostic import Diagnostic
+from ..model.exclusions import LABEL, Exclusion, Exclusions
 from ..model.positions import Path_
 from ..model.prose import Prose
 from ..model.registers import (
@@ -23,7 +25,7 @@ from ..model.vocabulary import RATED, RatedField
 from .citing import CitationBuilder
 from .document import Document
 from .sourcesfile import revision_name, revision_names
-from .tolerant import as_dict, as_list, as_text, value_at
+from .tolerant import as_dict, as_list, as_opt_text, as_text, value_at
 
 
 def build_register(
@@ -87,6 +89,27 @@ def listed_citation(
     """The citation written at `path` of `doc`, read as an entry's `sources:` item; None,
     with its syntax error in `out`, when it does not parse."""
     return CitationBuilder(doc, slug, out).listed(path, value_at(doc.data, path), entry_id)
+
+
+def build_exclusions(doc: Document, out: list[Diagnostic]) -> Exclusions:
+    """The typed exclusions of a loaded, schema-checked document (an item with a schema error
+    is left out, the schema having said why)."""
+    items = []
+    for index, data in enumerate(as_list(doc.data.get("exclusions"))):
+        if not isinstance(data, dict):
+            continue
+        place: Path_ = ("exclusions", index)
+        citation = listed_citation(doc, LABEL, (*place, "statement"), LABEL, out)
+        reason = as_text(data.get("reason"))
+        if citation is not None and reason:
+            link = as_opt_text(data.get("link"))
+            items.append(Exclusion(citation, reason, link, doc.where(place)))
+    return Exclusions(doc.file, items, as_dict(doc.data.get("_meta")))
+
+
+def exclusion_citations(doc: Document) -> list[Citation]:
+    """The citations of an exclusions document (what an edit's read-back compares)."""
+    return build_exclusions(doc, []).citations()
 
 
 def _entries(data: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
