@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from ..model.positions import Path_, Where
@@ -37,8 +38,6 @@ class Document:
     """Just past each scalar value, for byte-preserving edits."""
     styles: dict[Path_, str] = field(default_factory=dict)
     """Quoting style of each scalar: '' plain, "'", '"', '|' or '>'."""
-    _starts: list[int] = field(default_factory=list, repr=False)
-    _counted: int = field(default=0, repr=False, compare=False)
 
     def mark(self, path: Path_) -> Mark:
         """The position of `path`, or of its nearest written ancestor."""
@@ -76,11 +75,7 @@ class Document:
     def position(self, index: int) -> Mark:
         """The line and column of a character offset. Only `\\n` ends a line, as editors and
         `grep -n` count (libyaml also breaks at a lone `\\r`, U+0085, U+2028, U+2029)."""
-        if not self._starts and self._counted < _COUNTED:
-            self._counted += 1  # a file asked once or twice: counting beats listing lines
-            line = self.text.count("\n", 0, index) + 1
-            return Mark(line, index - self.text.rfind("\n", 0, index), index)
-        starts = self._line_starts()
+        starts = self._line_starts
         line = bisect.bisect_right(starts, index)
         return Mark(line, index - starts[line - 1] + 1, index)
 
@@ -89,13 +84,9 @@ class Document:
         index = self.find(path, token, occurrence)
         return self.mark(path) if index is None else self.position(index)
 
+    @cached_property
     def _line_starts(self) -> list[int]:
-        if not self._starts:
-            self._starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
-        return self._starts
-
-
-_COUNTED = 8  # counts (each scans up to the offset) before listing every line's start once
+        return [0] + [m.end() for m in re.finditer("\n", self.text)]
 
 
 class LoadError(RegisterError):

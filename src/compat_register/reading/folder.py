@@ -27,6 +27,7 @@ from .document import Document
 from .loader import load_file
 from .registerfile import build_exclusions, build_register
 from .sourcesfile import build_sources
+from .tolerant import value_at
 
 
 @dataclass
@@ -111,13 +112,7 @@ def read_lock(paths: Paths) -> LockText | None:
     path = paths.lock
     if not path.exists():
         return None
-    file = display_path(path)
-    try:
-        text = _read_text(path, paths)
-    except (OSError, UnicodeDecodeError) as err:
-        reason = err.strerror if isinstance(err, OSError) else None
-        return LockText(path, file, None, f"cannot read: {reason or err}")
-    return LockText(path, file, text)
+    return LockText(path, display_path(path), *_read_text(path, paths))
 
 
 def _not_read(root: Path) -> list[Diagnostic]:
@@ -167,13 +162,9 @@ def owner_of(doc: Document, stem: str) -> Any:
     """A function naming the ID a problem at a path belongs to: its entry's ID, or `stem`."""
 
     def owner(path: Path_) -> str:
-        if len(path) >= 2 and path[0] == "entries" and isinstance(path[1], int):
-            entries = doc.data.get("entries")
-            if isinstance(entries, list) and path[1] < len(entries):
-                entry = entries[path[1]]
-                if isinstance(entry, dict) and isinstance(entry.get("id"), str) and entry["id"]:
-                    return str(entry["id"])
-        return stem
+        is_entry = len(path) > 1 and path[0] == "entries" and isinstance(path[1], int)
+        entry_id = value_at(doc.data, (*path[:2], "id")) if is_entry else None
+        return entry_id if isinstance(entry_id, str) and entry_id else stem
 
     return owner
 
@@ -194,22 +185,25 @@ def read_records(paths: Paths) -> list[RecordText]:
     folder = paths.conformance_dir
     if not folder.is_dir():
         return []
-    found = []
-    for path in sorted(folder.glob(f"*{CONFORMANCE_SUFFIX}")):
-        if path.name.startswith("."):  # an editor's or a writer's own file beside it
-            continue
-        file = display_path(path)
-        alias = path.name.removesuffix(CONFORMANCE_SUFFIX)
-        try:
-            text = _read_text(path, paths)
-        except (OSError, UnicodeDecodeError) as err:
-            reason = err.strerror if isinstance(err, OSError) else "not UTF-8"
-            found.append(RecordText(alias, file, None, f"cannot read: {reason or err}"))
-            continue
-        found.append(RecordText(alias, file, text))
-    return found
+    return [
+        RecordText(
+            path.name.removesuffix(CONFORMANCE_SUFFIX),
+            display_path(path),
+            *_read_text(path, paths, "not UTF-8"),
+        )
+        for path in sorted(folder.glob(f"*{CONFORMANCE_SUFFIX}"))
+        if not path.name.startswith(".")  # an editor's or a writer's own file beside it
+    ]
 
 
-def _read_text(path: Path, paths: Paths) -> str:
-    """A file's text (a byte order mark is no line), a regular file's in the project only."""
-    return regular.read_bytes(path, regular.MAX_BYTES, within=paths.inside).decode("utf-8-sig")
+def _read_text(
+    path: Path, paths: Paths, undecoded: str | None = None
+) -> tuple[str | None, str | None]:
+    """A file's text (a byte order mark is no line), a regular file's in the project only, or
+    None and why not (`undecoded` when it is not UTF-8, else the decoder's words)."""
+    try:
+        raw = regular.read_bytes(path, regular.MAX_BYTES, within=paths.inside)
+        return raw.decode("utf-8-sig"), None
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) else undecoded
+        return None, f"cannot read: {reason or err}"

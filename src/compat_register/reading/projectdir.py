@@ -73,14 +73,9 @@ def _plugin_items(plugins: Any) -> list[tuple[Any, Any]]:
     """mkdocs.yml's `plugins`, a list of names and one-key mappings or a mapping, as pairs."""
     if isinstance(plugins, dict):
         return list(plugins.items())
-    if not isinstance(plugins, list):
-        return []
     pairs: list[tuple[Any, Any]] = []
-    for item in plugins:
-        if isinstance(item, dict):
-            pairs.extend(item.items())
-        else:
-            pairs.append((item, None))
+    for item in plugins if isinstance(plugins, list) else []:
+        pairs.extend(item.items() if isinstance(item, dict) else [(item, None)])
     return pairs
 
 
@@ -88,5 +83,4 @@ class _AnyTagLoader(yaml.SafeLoader):
     """A safe loader that reads MkDocs' own tags (`!ENV`, `!!python/name:`) as nothing."""
 
 
-_AnyTagLoader.add_multi_constructor("", lambda _loader, _suffix, _node: None)
-_AnyTagLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda _l, _s, _n: None)
+_AnyTagLoader.add_multi_constructor("", lambda _loader, _suffix, _node: None)  # every tag
