@@ -69,16 +69,15 @@ def part_citations(
     builder = CitationBuilder(doc, slug, out)
     if part == ("summary",):
         return builder.in_prose(part, slug, value)[1] if isinstance(value, str) else []
-    entries = as_list(doc.data.get("entries")) if isinstance(doc.data, dict) else []
     index = part[1] if len(part) > 2 and part[0] == "entries" else None
-    if not isinstance(index, int) or index >= len(entries) or not isinstance(entries[index], dict):
+    entry = value_at(doc.data, ("entries", index)) if isinstance(index, int) else None
+    if not isinstance(entry, dict) or not isinstance(index, int):
         return []
-    entry_id = _entry_id(slug, index, entries[index])[0]
-    inner = part[2:]
+    entry_id, inner = _entry_id(slug, index, entry)[0], part[2:]
     if len(inner) == 2 and inner[0] == "sources" and isinstance(inner[1], int):
         found = builder.listed(part, value, entry_id)
         return [] if found is None else [found]
-    if isinstance(value, str) and any(path == inner for path, _ in prose_fields(entries[index])):
+    if isinstance(value, str) and any(path == inner for path, _ in prose_fields(entry)):
         return builder.in_prose(part, entry_id, value)[1]
     return []
 
@@ -128,8 +127,7 @@ def _entry_id(slug: str, index: int, data: dict[str, Any]) -> tuple[str, bool]:
 def build_entry(doc: Document, slug: str, index: int, out: list[Diagnostic]) -> Entry | None:
     """The typed entry `entries[index]`, built alone as `build_register` builds it; None when
     there is no such mapping."""
-    entries = as_list(doc.data.get("entries")) if isinstance(doc.data, dict) else []
-    data = entries[index] if index < len(entries) else None
+    data = value_at(doc.data, ("entries", index))
     if not isinstance(data, dict):
         return None
     return _build_entry(doc, slug, index, data, CitationBuilder(doc, slug, out))
