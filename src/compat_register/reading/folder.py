@@ -25,8 +25,7 @@ from ..storage.layout import (
 from . import schema
 from .document import Document
 from .loader import load_file
-from .registerfile import build_exclusions, build_register
-from .sourcesfile import build_sources
+from .registerfile import build_exclusions, build_register, build_sources
 from .tolerant import value_at
 
 
