@@ -8,7 +8,7 @@ import re
 import yaml
 
 from .document import Document, LoadError, Mark
-from .walker import Loader
+from .walker import tokens_before
 
 LOOKBACK = 2
 """How many tokens before the failure a value left open may end: it fails at the text right
@@ -169,20 +169,6 @@ def unclosed_opening(text: str, err: yaml.MarkedYAMLError) -> tuple[int, int | N
         ):
             return token.start_mark.index, token.end_mark.line + 1
     return None
-
-
-def tokens_before(text: str, failed_at: int) -> list[yaml.Token]:
-    """The scanner's tokens that start before `failed_at`, but the block ends it adds."""
-    tokens: list[yaml.Token] = []
-    try:
-        for token in yaml.scan(text, Loader=Loader):
-            if token.start_mark.index >= failed_at:
-                break
-            if not isinstance(token, yaml.BlockEndToken):
-                tokens.append(token)
-    except yaml.YAMLError:
-        pass
-    return tokens
 
 
 def _opens_a_line_value(text: str, index: int) -> bool:

@@ -13,9 +13,9 @@ import yaml
 from ..model.diagnostic import Diagnostic
 from ..model.positions import Where
 from ..storage import regular
-from .advice import reader_error, syntax_error, tokens_before
+from .advice import reader_error, syntax_error
 from .document import Document, LoadError, Mark
-from .walker import Composer, Walker, first_anchor_or_alias
+from .walker import Composer, Walker, first_anchor_or_alias, tokens_before
 
 _ODD_BREAKS = {
     "\x85": "next line character U+0085",

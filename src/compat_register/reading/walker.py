@@ -170,14 +170,25 @@ def nesting_bound(text: str) -> int:
 def first_anchor_or_alias(doc: Document) -> LoadError | None:
     """The refusal of the first anchor or alias in `doc`, for when the composer fails on one
     (an alias to no anchor, an anchor given twice)."""
+    for token in tokens_before(doc.text, len(doc.text)):
+        if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
+            sign = "&" if isinstance(token, yaml.AnchorToken) else "*"
+            return _refusal(doc.position(token.start_mark.index), sign + token.value)
+    return None
+
+
+def tokens_before(text: str, failed_at: int) -> list[yaml.Token]:
+    """The scanner's tokens that start before `failed_at`, but the block ends it adds."""
+    tokens: list[yaml.Token] = []
     try:
-        for token in yaml.scan(doc.text, Loader=Loader):
-            if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
-                sign = "&" if isinstance(token, yaml.AnchorToken) else "*"
-                return _refusal(doc.position(token.start_mark.index), sign + token.value)
+        for token in yaml.scan(text, Loader=Loader):
+            if token.start_mark.index >= failed_at:
+                break
+            if not isinstance(token, yaml.BlockEndToken):
+                tokens.append(token)
     except yaml.YAMLError:
         pass
-    return None
+    return tokens
 
 
 def _too_deep(mark: Mark) -> LoadError:
