@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 from urllib.parse import quote
 
@@ -187,12 +188,7 @@ class Entry:
 
     def prose(self) -> dict[Path_, str | None]:
         """Each prose field by its path in the YAML entry, notes' texts last."""
-        texts: dict[Path_, str | None] = {}
-        for path, attribute in PROSE_FIELDS.items():
-            value: Any = self
-            for name in attribute.split("."):
-                value = getattr(value, name)
-            texts[path] = value
+        texts = {path: attrgetter(name)(self) for path, name in PROSE_FIELDS.items()}
         texts.update({("notes", n, "text"): note.text for n, note in enumerate(self.notes)})
         return texts
 
