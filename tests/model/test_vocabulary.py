@@ -1,5 +1,5 @@
-"""The register's words (`model.vocabulary`'s Literals) are the shipped schema's, in its
-order, and every stage reads them there."""
+"""The register's words (`model.vocabulary`) are the shipped schema's, in its order, and
+every stage reads them there."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from ..model.registers import RegisterSet
 from ..model.results import Result
 from ..reading import folder
 from ..reading.document import Document
-from ..reading.exclusionsfile import read_exclusions
+from ..reading.folder import read_exclusions
 from ..sources import git
 from ..storage import writers as project
 from ..storage.journal import Journal

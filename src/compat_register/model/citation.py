@@ -1,7 +1,5 @@
-"""A citation as written and resolved, and the key that names it across stages.
-
-Its own module, below `registers`, `concepts` and `exclusions`, which all hold citations.
-"""
+"""A citation as written and resolved, and the key that names it across stages (below
+`registers`, `concepts` and `exclusions`, which all hold citations)."""
 
 from __future__ import annotations
 
@@ -12,9 +10,8 @@ from .positions import Path_, Where
 
 
 class CitationKey(NamedTuple):
-    """What names one citation whatever object holds it: its file, the scalar holding it,
-    and which occurrence of its token. Stages key what they learn by it, never by identity,
-    so a citation read again or copied is still the same citation."""
+    """What names one citation whatever object holds it (never identity: a citation read
+    again is the same one): its file, the scalar holding it, which occurrence of its token."""
 
     file: str
     field: Path_
@@ -23,16 +20,14 @@ class CitationKey(NamedTuple):
 
 
 class Citation(NamedTuple):
-    """One citation, listed under `sources:` or found in prose, as written. Immutable
-    (`resolved` gives a resolved copy); a named tuple, as a frozen dataclass's `__init__`
-    costs five times as much on tens of thousands of citations."""
+    """One citation, listed under `sources:` or found in prose, as written (a named tuple: a
+    frozen dataclass costs five times as much on tens of thousands)."""
 
     text: str
-    """The citation as written (the compact form; mapping forms are rendered compact)."""
+    """As written (a mapping form rendered compact)."""
     alias: str | None
     """The `ALIAS:` prefix or the mapping's `source`, if any."""
     path: str
-    """The path as written (unprefixed paths are relative to their claim's `under`)."""
     start: int
     end: int
     quote: str | None
@@ -41,16 +36,14 @@ class Citation(NamedTuple):
     entry: str
     where: Where
     field: Path_
-    """Where the scalar holding the citation sits in its document (for `register fix`)."""
+    """The scalar holding it in its document."""
     token: str
     """The `PATH:LINES` text inside that scalar that a fix rewrites."""
     occurrence: int = 0
-    """Which occurrence of `token` in the scalar this is, counted as plain text the way
-    `Document.find` counts it (prose may repeat a citation, or hold `x.go:50` before it)."""
+    """Which occurrence of `token` in the scalar, as `Document.find` counts."""
     source: str | None = None
-    """Resolved alias, once claims are applied; None when unresolved."""
+    """The resolved alias and full path in its repository; None when unresolved."""
     repo_path: str | None = None
-    """The full path in the source's repository, once resolved."""
 
     @property
     def lines_text(self) -> str:
@@ -62,6 +55,5 @@ class Citation(NamedTuple):
 
     @property
     def key(self) -> CitationKey:
-        """This citation's stable key (one per citation: a listed one is the only one in its
-        field, and two in one prose field differ in token or in occurrence)."""
+        """This citation's stable key (two in one field differ in token or occurrence)."""
         return CitationKey(self.where.file, self.field, self.token, self.occurrence)

@@ -26,16 +26,12 @@ class Claims(dict[str, tuple[Claim, ...]]):
             (alias, [(glob_regex(claim.glob), claim.under) for claim in patterns])
             for alias, patterns in self.items()
         ]
-        self.owners: dict[str, tuple[tuple[str, str], ...]] = {}
-        """path -> its claimants: a set cites each file many times, and each citation is
-        resolved, then checked."""
+        self.owners: dict[str, tuple[tuple[str, str], ...]] = {}  # path -> its claimants
 
 
 def claimants(path: str, claims: Mapping[str, Sequence[Claim]]) -> list[tuple[str, str]]:
-    """(alias, full path in the repository) for every source whose claims match `path`.
-
-    Pass `Sources.claims()`, a `Claims` built once per run; a plain mapping is compiled here.
-    """
+    """(alias, full path in the repository) for every source whose claims match `path`
+    (`Sources.claims()` is compiled once per run; a plain mapping is compiled here)."""
     compiled = claims if isinstance(claims, Claims) else Claims(claims)
     if (known := compiled.owners.get(path)) is None:
         known = compiled.owners[path] = tuple(_claimants(path, compiled))
@@ -50,6 +46,5 @@ def _claimants(path: str, compiled: Claims) -> Iterator[tuple[str, str]]:
 
 
 def glob_matches(glob: str, path: str) -> bool:
-    """Whether `path` matches `glob`, read as claims read it (`*` inside one folder, `**`
-    across folders)."""
+    """Whether `path` matches `glob` as claims read it."""
     return glob_regex(glob).fullmatch(path) is not None

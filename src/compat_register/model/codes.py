@@ -1,38 +1,26 @@
-"""The catalogue of diagnostic codes: every code a stage emits, its severity, how a site
-build reports it, and what it means, in one line.
-
-One home for what a code is: `site.values` reads a site build's level here (no rule by
-the code's name), docs/diagnostics.md lists this table, and tests/test_codes.py holds it against the
-codes the source emits, both ways (a code emitted but not listed, or listed but never
-emitted, fails). A new code is added here with the change that emits it.
-"""
+"""The catalogue of diagnostic codes, the one home of what a code is: its severity, how a
+site build logs it, what it means (docs/diagnostics.md lists it; tests/test_codes.py holds it
+to the codes the source emits, both ways)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from .diagnostic import Severity
 
-Level = Literal["error", "warning", "info"]
-"""How a site build (the MkDocs plugin, `register render`) logs a problem."""
+Level = Severity  # how a site build logs a problem: the same three words
 
 
 @dataclass(frozen=True)
 class Code:
-    """One diagnostic code."""
+    """One diagnostic code: the severities it is emitted with, its meaning in one line, how
+    a site build logs it when not as its severity (a stale citation warns there), and
+    whether it is said of the run as a whole (a site says it alone, after the problems)."""
 
     severities: tuple[Severity, ...]
-    """The severities it is emitted with (most codes have one)."""
     meaning: str
-    """What it says, in one line (docs/diagnostics.md shows it)."""
     site: Level | None = None
-    """How a site build logs it, when not as its severity: a site shows a stale citation
-    and warns (`register verify` fails on it), and says at info level what is expected
-    while a register is pending or a source has no checkout at all."""
     run: bool = False
-    """Said of the run as a whole (no Changes page and why, a cache not written), not of a
-    place in a register file: a site build says its message alone, after the problems."""
 
 
 ERROR: tuple[Severity, ...] = ("error",)

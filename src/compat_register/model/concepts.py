@@ -1,10 +1,5 @@
-"""Concepts: the pieces of the specification that entries of several registers describe.
-
-Read from `registers/concepts.yaml`. An entry names its concept (`concept: ID`), so
-`META-07` and `GOMETA-01` (both traceparent) share a row of the matrix
-(`views.conceptmatrix`). A concept may have a parent, the statements it is about
-(citations) and the suite's checks that measure it.
-"""
+"""Concepts (`registers/concepts.yaml`): the pieces of the specification that entries of
+several registers describe (`concept: ID`), each a row of the matrix."""
 
 from __future__ import annotations
 
@@ -15,30 +10,24 @@ from .citation import Citation
 from .positions import Where
 
 MAX_DEPTH = 16
-"""The most parents above one concept (a specification's tree needs three or four): a
-deeper one is an error of check, and the matrix shows it at this depth, so that no output
-grows with the square of a chain a pull request may write."""
-LABEL = "concepts"
-"""The entry label of every concept statement's citation (no entry ID can be it)."""
+"""The most parents above one concept (a tree needs three or four): deeper is an error, and
+shown at this depth, so no output grows with the square of a chain."""
+LABEL = "concepts"  # the entry label of every concept statement's citation
 
 
 @dataclass(frozen=True, eq=False)
 class Concept:
-    """One concept: its ID, what it is called, where it sits, what it cites and measures."""
+    """One concept: its ID, title, parent's ID, the statements it cites, the suite's checks
+    that measure it, where its `id` (else its item) and its `parent:` are written."""
 
     id: str
     title: str
     parent: str | None
-    """The ID of the concept it belongs under (`concepts.consistency` holds it known, acyclic)."""
     statements: tuple[Citation, ...]
-    """The specification's statements the concept is about, as listed citations."""
     checks: tuple[str, ...]
-    """The conformance suite's check IDs that measure it (`server-initialize`)."""
     where: Where
-    """Where its `id` is written in concepts.yaml (the item's start without one)."""
     meta: dict[str, Any] = field(default_factory=dict)
     parent_where: Where | None = None
-    """Where `parent:` is written, when it is (an unknown parent is reported there)."""
 
 
 @dataclass(frozen=True)
@@ -57,8 +46,8 @@ class Concepts:
         return found
 
     def depths(self) -> tuple[dict[str, int], list[list[str]]]:
-        """Each concept's depth (how many parents above it, a cycle's own concepts at 0),
-        and each cycle of parents; in one walk, each concept followed once."""
+        """Each concept's depth (parents above it, a cycle's own at 0), and each cycle of
+        parents; each concept followed once."""
         known = self.by_id()
         depth: dict[str, int] = {}
         cycles: list[list[str]] = []

@@ -1,11 +1,5 @@
-"""How a value is shown on a channel that would otherwise obey what it holds.
-
-A value from a pull request may hold a line feed (a forged workflow command), an escape
-sequence or a bidi control. A terminal line (`line`) shows every control as a visible
-escape (`\\n`, `\\x1b`, `\\u202e`; a tab stays), a report (`lines`) keeps its line
-feeds, a JSON string (`json_text`) escapes C1 and bidi controls too. GitHub's workflow
-commands have their own rules, in `reporting.report`.
-"""
+"""How a value from a pull request is shown on a channel that would otherwise obey what it
+holds (a line feed, an escape sequence, a bidi control): each control made a visible escape."""
 
 from __future__ import annotations
 
@@ -38,8 +32,8 @@ def lines(text: str) -> str:
 
 
 def json_text(text: str) -> str:
-    """JSON text (from `json.dumps(..., ensure_ascii=False)`) with the C1 and bidi controls
-    it left raw written as `\\uXXXX`: the same values, nothing a terminal obeys."""
+    """JSON text (`json.dumps(..., ensure_ascii=False)`) with the C1 and bidi controls it
+    left raw written as `\\uXXXX`."""
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
 
 

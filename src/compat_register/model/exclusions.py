@@ -1,9 +1,5 @@
-"""Exclusions: statements of the specification deliberately not covered, each with a reason.
-
-Read from `registers/exclusions.yaml`. Each exclusion is a citation of the statement, so
-`register verify`, `fix` and `bump` keep it true like every other citation; its entry
-label is `exclusions` (what a diagnostic, a stamp and `register stamp exclusions` name).
-"""
+"""Exclusions (`registers/exclusions.yaml`): statements deliberately not covered, each a
+citation (kept true as every other is, labelled `exclusions`) with a reason."""
 
 from __future__ import annotations
 
@@ -13,8 +9,7 @@ from typing import Any
 from .citation import Citation
 from .positions import Where
 
-LABEL = "exclusions"
-"""The entry label of every exclusion's citation (no entry ID can be it: IDs are PREFIX-N)."""
+LABEL = "exclusions"  # the entry label of every exclusion's citation (no ID can be it)
 
 
 @dataclass(frozen=True, eq=False)
@@ -25,8 +20,6 @@ class Exclusion:
     reason: str
     link: str | None
     where: Where
-    """Where the exclusion starts in exclusions.yaml. (Named by `citation.key`: two
-    exclusions of the same lines are two, each with its own problems.)"""
 
 
 @dataclass

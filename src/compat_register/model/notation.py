@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 MAX_DIGITS = 9
-"""Most digits in an integer field (`increment`, `lines`) and in a cited line number: a
-billion is past any line number, and Python refuses to read a number of over 4300 digits."""
+"""Most digits in an integer field and a cited line number: a billion is past any line."""
 
 
 def lines_text(start: int, end: int) -> str:

@@ -1,9 +1,5 @@
-"""The patterns a register set writes (link patterns, globs), run in linear time.
-
-Python's `re` backtracks (`(a+)+c`, or a glob `**a**a**a...c`, runs for hours) and a pull
-request may write either, so each runs in RE2 (google-re2): linear whatever the pattern.
-What RE2 cannot run (backreferences, lookaround) is reported where sources.yaml writes it.
-"""
+"""The patterns a pull request may write (link patterns, globs), run by RE2 in linear time:
+Python's `re` backtracks (`(a+)+c` runs for hours)."""
 
 from __future__ import annotations
 
@@ -16,8 +12,7 @@ import re2
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False  # RE2 would print each refusal on stderr, beside our own line
-_NOTHING = re2.compile("[^\\x00-\\x{10FFFF}]")
-"""A pattern no text matches."""
+_NOTHING = re2.compile("[^\\x00-\\x{10FFFF}]")  # no text matches it
 
 
 class Spanned(Protocol):
@@ -46,12 +41,10 @@ def compile_pattern(pattern: str) -> Regex[Any] | str:
         return reason.decode("utf-8", "replace") if isinstance(reason, bytes) else str(reason)
 
 
-# Globs are translated to RE2 (a linear-time library), not matched by hand: same reading.
 @lru_cache(maxsize=4096)
 def glob_regex(glob: str) -> Regex[Any]:
-    """`glob` as an RE2 pattern of the whole path, gitignore-style: `**` crosses folders,
-    `*` and `?` do not (`a/**/b.go` is a/b.go or a/x/y/b.go). A glob over RE2's memory
-    bound matches nothing: the schema refuses it already."""
+    """`glob` as an RE2 pattern of the whole path, gitignore-style: `**` crosses folders, `*`
+    and `?` do not; one over RE2's memory bound (which the schema refuses) matches nothing."""
     compiled = compile_pattern("".join(_glob_parts(glob)))
     return _NOTHING if isinstance(compiled, str) else compiled
 

@@ -13,7 +13,5 @@ class Where:
     """A position in a register file, carried by everything a diagnostic can point at."""
 
     file: str
-    line: int
-    """1-based."""
+    line: int  # 1-based, as is col
     col: int
-    """1-based."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 from urllib.parse import quote
 
@@ -27,19 +28,17 @@ class Source:
     repo: str | None
     """https, ssh or local path; None when there is no public URL."""
     commit: str
-    """As written in sources.yaml: 7 to 40 hex digits."""
     path: str | None
-    """A local checkout named in sources.yaml, relative to the registers directory."""
+    """A local checkout, relative to the registers directory."""
     claims: tuple[Claim, ...]
     where: Where
     meta: dict[str, Any] = field(default_factory=dict)
     markdown: tuple[str, ...] = ()
-    """Globs of full paths in the repository that hold Markdown besides `.md`, `.mdx` and
-    `.markdown` files: their cited text is compared as Markdown (`citations.compare`)."""
+    """Globs of the files besides `*.md` whose cited text is compared as Markdown."""
     statements: tuple[str, ...] = ()
-    """`coverage.statements`: globs of the full paths whose normative statements count."""
+    """`coverage.statements`: globs of the files whose normative statements count."""
     changelog: str | None = None
-    """`coverage.itemcoverage`: a glob of each revision's changelog page."""
+    """`coverage.changelog`: a glob of each revision's changelog page."""
 
     def blob_url(self, path: str, start: int, end: int) -> str | None:
         """Permalink to the cited lines at the pinned commit, when the repo is public."""
@@ -47,8 +46,7 @@ class Source:
         if base is None:
             return None
         anchor = f"#L{start}" if start == end else f"#L{start}-L{end}"
-        # Percent-encoded: a path may hold `#`, `?`, `%`, spaces or parentheses, each of
-        # which would end the path in a URL or the destination of a Markdown link.
+        # Percent-encoded: `#`, `?`, `%`, spaces or parentheses would end a link's path.
         return f"{base}/blob/{quote(self.commit, safe='')}/{quote(path, safe='/')}{anchor}"
 
     def commit_url(self) -> str | None:
@@ -60,8 +58,7 @@ def web_base(repo: str | None) -> str | None:
     """The browsable https base of a repo URL (GitHub-style hosts), or None."""
     if not repo or not repo.startswith("https://"):
         return None
-    # Characters a URL keeps as they are; the rest (spaces, parentheses, quotes, `<>`, `#`,
-    # `?`) percent-encoded so the base stays one URL inside a Markdown link.
+    # The rest (spaces, parentheses, quotes, `<>`, `#`, `?`) percent-encoded: one URL in a link.
     return quote(re.sub(r"\.git$", "", repo.rstrip("/")), safe=":/@!$&'*+,;=%~")
 
 
@@ -69,8 +66,7 @@ def web_base(repo: str | None) -> str | None:
 class LinkPattern:
     """An external reference pattern in prose: `SEP-(\\d+)` -> a pull request URL."""
 
-    pattern: Regex[Any]
-    """Compiled by RE2 (`model.patterns`): linear time in the prose, whatever it holds."""
+    pattern: Regex[Any]  # compiled by RE2 (`model.patterns`): linear time
     url: str
 
     def url_for(self, match: Any) -> str:
@@ -95,22 +91,20 @@ class Sources:
     _claims: Claims | None = field(default=None, init=False, repr=False, compare=False)
 
     def claims(self) -> Claims:
-        """Every source's claims, compiled once: resolving each citation asks for them."""
+        """Every source's claims, compiled once (each citation's resolving asks)."""
         if self._claims is None:
             self._claims = Claims({alias: s.claims for alias, s in self.sources.items()})
         return self._claims
 
     def name_of(self, alias: str) -> str:
-        """The name the site shows for a source (a register's subject): its `title`, else
-        its alias (a subject sources.yaml lacks, which `check` reports)."""
+        """The name the site shows for a source: its `title`, else its alias."""
         source = self.sources.get(alias)
         return source.title if source is not None and source.title else alias
 
 
 _RENAMED: dict[Path_, str] = {("where",): "where_text", ("next",): "next_step"}
 PROSE_FIELDS = {path: _RENAMED.get(path, ".".join(map(str, path))) for path in PROSE}
-"""An entry's prose fields (the schema's, `vocabulary.PROSE`, in its order; besides each
-note's `text`): their path in the YAML entry -> the `Entry` attribute holding them."""
+"""An entry's prose fields (`vocabulary.PROSE`): path in the YAML entry -> `Entry` attribute."""
 
 
 @dataclass
@@ -124,24 +118,20 @@ class Rated:
 
 @dataclass
 class Revisions:
-    """When an entry's subject matter appeared, changed and went, in the specification's
-    revisions (names from sources.yaml's `revisions`, which orders them)."""
+    """The specification's revisions (sources.yaml's) that first had an entry's subject
+    matter (None: before the first recorded), changed it, and first no longer had it."""
 
     added: str | None = None
-    """The first revision that has it; None: it was there before the first one recorded."""
     changed: list[str] = field(default_factory=list)
-    """Revisions that changed it, in order, each after `added` and before `removed`."""
     removed: str | None = None
-    """The first revision that no longer has it; None: every later revision keeps it."""
     meta: dict[str, Any] = field(default_factory=dict)
 
     @property
     def recorded(self) -> bool:
-        """Whether the register says anything about the revisions at all."""
         return bool(self.added or self.changed or self.removed)
 
     def as_data(self) -> dict[str, Any]:
-        """The fields as written (`added`, `changed`, `removed`), for export."""
+        """The fields written, for export."""
         data = {"added": self.added, "changed": list(self.changed), "removed": self.removed}
         return {key: value for key, value in data.items() if value}
 
@@ -179,14 +169,10 @@ class Entry:
     named: bool = True
     """Whether the entry has an `id` string; without one, `id` is a stand-in `slug[index]`."""
     next_step: str | None = None
-    """`next:`, what to do next about it (the priorities page shows it; without one, the
-    status note)."""
     texts: tuple[Prose, ...] = ()
-    """Its prose fields that hold text, parsed (`model.prose`), in file order: each of the
-    fields above that holds prose is one of these (a `Prose` is its string)."""
+    """Its prose fields that hold text, parsed, in file order (each field above is one)."""
     concept: str | None = None
-    """`concept:`, the ID of the concept in registers/concepts.yaml it describes (its row
-    on the matrix page); None: it names none."""
+    """The ID of the concept in registers/concepts.yaml it describes (its matrix row)."""
 
     @property
     def anchor(self) -> str:
@@ -202,12 +188,7 @@ class Entry:
 
     def prose(self) -> dict[Path_, str | None]:
         """Each prose field by its path in the YAML entry, notes' texts last."""
-        texts: dict[Path_, str | None] = {}
-        for path, attribute in PROSE_FIELDS.items():
-            value: Any = self
-            for name in attribute.split("."):
-                value = getattr(value, name)
-            texts[path] = value
+        texts = {path: attrgetter(name)(self) for path, name in PROSE_FIELDS.items()}
         texts.update({("notes", n, "text"): note.text for n, note in enumerate(self.notes)})
         return texts
 
@@ -226,7 +207,6 @@ class Register:
     increment: int
     subject: str
     summary: str | None
-    """Parsed (a `model.prose.Prose`) when the register is built."""
     entries: list[Entry]
     where: Where
     """Where the `prefix:` value is written (1:1 without one): what names the register."""
@@ -252,12 +232,9 @@ class RegisterSet:
     sources: Sources
     registers: list[Register]
     exclusions: Exclusions | None = None
-    """registers/exclusions.yaml, when there is one."""
     concepts: Concepts | None = None
-    """registers/concepts.yaml, when there is one."""
     backlinks: dict[EntryKey, list[str]] = field(default_factory=dict)
-    """Entry -> the IDs of the entries (or register slugs) whose prose references it, in
-    register order: what `checking.references` found, on the set it checked (empty before)."""
+    """Entry -> the IDs (or register slugs) whose prose references it (`checking.references`)."""
 
     def backlinks_of(self, entry: Entry) -> list[str]:
         return self.backlinks.get(entry.key, [])
@@ -266,14 +243,12 @@ class RegisterSet:
         return {entry.id: entry for register in self.registers for entry in register.entries}
 
     def citations(self) -> list[Citation]:
-        """Every citation in every register, in file order, then the exclusions': verify,
-        fix, bump and stamp keep both true alike."""
+        """Every citation in every register, in file order, then the exclusions'."""
         found = [citation for register in self.registers for citation in register.citations()]
         return found + (self.exclusions.citations() if self.exclusions else [])
 
 
 def anchor_of(entry_id: str) -> str:
-    """The page anchor of an entry: `meta-07` for META-07. Anything but letters, digits and
-    `-` becomes `-`, so an ID that is not `PREFIX-NN` (reported by check) still makes a
-    plain slug, never markup, in a link or an `id`."""
+    """The page anchor of an entry: `meta-07` for META-07; anything but letters, digits and
+    `-` becomes `-`, so any ID makes a plain slug, never markup."""
     return re.sub(r"[^a-z0-9-]+", "-", entry_id.lower()).strip("-") or "entry"

@@ -1,6 +1,5 @@
 """What to do about a YAML syntax error: libyaml's error turned into one located line of
-advice (a tab in the indentation, a key indented too deep, a quote that closed early, ...).
-"""
+advice (a tab in the indentation, a key indented too deep, a quote left open, ...)."""
 
 from __future__ import annotations
 
@@ -8,8 +7,12 @@ import re
 
 import yaml
 
-from . import quotes
 from .document import Document, LoadError, Mark
+from .walker import tokens_before
+
+LOOKBACK = 2
+"""How many tokens before the failure a value left open may end: it fails at the text right
+after its closing quote (a scalar, or the `:` of what reads as a key)."""
 
 
 def syntax_error(doc: Document, err: yaml.MarkedYAMLError) -> LoadError:
@@ -23,9 +26,9 @@ def syntax_error(doc: Document, err: yaml.MarkedYAMLError) -> LoadError:
         # character that violates indentation", neither of which says what to do.
         message = "tab character in indentation: YAML indents with spaces only"
         return LoadError(where, "tab-indent", message)
-    if unclosed := quotes.unclosed_opening(doc.text, err):
+    if unclosed := unclosed_opening(doc.text, err):
         opened, closed_at = unclosed
-        message = quotes.message(doc.text[opened], closed_at)
+        message = _unclosed_message(doc.text[opened], closed_at)
         return LoadError(doc.position(opened), "yaml-syntax", message)
     if "expected '-' indicator" in problem and (item := _deeper_item(doc, err)):
         return item
@@ -146,3 +149,43 @@ def reader_error(doc: Document, err: yaml.reader.ReaderError) -> LoadError:
     index = max(doc.text.find(chr(code)), 0)
     message = f"control character U+{code:04X} is not allowed in YAML: remove it"
     return LoadError(doc.position(index), "yaml-syntax", message)
+
+
+def unclosed_opening(text: str, err: yaml.MarkedYAMLError) -> tuple[int, int | None] | None:
+    """(offset of a quote left open on its line, line of the quote YAML took as its close, or
+    None at the end of the file) when one caused the failure: YAML reads a quoted value across
+    lines, so it fails lines further down; the scanner's tokens say which value ran on."""
+    problem, context = err.problem or "", err.context or ""
+    if "end of stream" in problem and "quoted scalar" in context and err.context_mark:
+        return err.context_mark.index, None
+    failed_at = err.problem_mark.index if err.problem_mark else len(text)
+    tokens = tokens_before(text, failed_at)
+    for token in tokens[-LOOKBACK:]:
+        if (
+            isinstance(token, yaml.ScalarToken)
+            and token.style in ("'", '"')
+            and token.end_mark.line > token.start_mark.line
+            and _opens_a_line_value(text, token.start_mark.index)
+        ):
+            return token.start_mark.index, token.end_mark.line + 1
+    return None
+
+
+def _opens_a_line_value(text: str, index: int) -> bool:
+    """Whether the quote at `index` starts a value on its line (after `key: ` or `- `), as a
+    one-line value would: a value meant to span lines is rarely quoted."""
+    start = text.rfind("\n", 0, index) + 1
+    before = text[start:index].rstrip(" ")
+    return before == "" or before.endswith((":", "-"))
+
+
+def _unclosed_message(quote: str, closed_at: int | None) -> str:
+    if closed_at is None:
+        runs = "YAML reads on to the end of the file"
+    else:
+        runs = f"YAML reads on to the next {quote}, on line {closed_at}, and fails after it"
+    inside = "a ' inside single quotes is written ''" if quote == "'" else 'a " inside is \\"'
+    return (
+        f"invalid YAML: the value's {quote} opens here and does not close on this line, so "
+        f"{runs}: close it on this line ({inside})"
+    )

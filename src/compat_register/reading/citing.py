@@ -1,7 +1,5 @@
-"""Citations read out of one register document: an entry's `sources:` items (compact or
-mapping form) and the in-prose citations of its parsed prose fields, each with where it
-was written, each syntax error reported where it was written.
-"""
+"""Citations read out of one register document (`sources:` items, compact or mapping, and
+in-prose ones), each, and each syntax error, located where it was written."""
 
 from __future__ import annotations
 
@@ -67,9 +65,8 @@ class CitationBuilder:
         return None
 
     def _run_on_item(self, path: Path_) -> str | None:
-        """A plain list item that runs on over a line starting with '- ', indented deeper:
-        YAML reads that line as more of this item's text, not as the next item; the
-        citation's complaint (a quote that never closes) would point at the wrong thing."""
+        """A plain list item that runs on over a deeper line starting with '- ', which YAML reads
+        as more of its text (the citation's own complaint would point at the wrong thing)."""
         if self.doc.styles.get(path) or path not in self.doc.values:
             return None
         start, end = self.doc.raw(path)
@@ -104,17 +101,8 @@ class CitationBuilder:
         return rest.lstrip(" \t").startswith("#")
 
     def _report(self, mark: Mark, entry_id: str, message: str) -> None:
-        self.out.append(
-            Diagnostic(
-                file=self.doc.file,
-                line=mark.line,
-                col=mark.col,
-                severity="error",
-                id=entry_id,
-                code="bad-citation",
-                message=message,
-            )
-        )
+        where = Where(self.doc.file, mark.line, mark.col)
+        self.out.append(Diagnostic.at(where, id=entry_id, code="bad-citation", message=message))
 
     def _mapping(self, path: Path_, item: dict[str, Any], entry_id: str) -> Citation | None:
         lines = item.get("lines")
@@ -140,8 +128,8 @@ class CitationBuilder:
     def in_prose(
         self, path: Path_, entry_id: str, text: str | None = None
     ) -> tuple[Prose | None, list[Citation]]:
-        """The field at `path` (whose `text` may be given) parsed, and its in-prose
-        citations; (None, []) when it holds no text."""
+        """The field at `path` (or `text`) parsed, and its in-prose citations; (None, []) when
+        it holds no text."""
         text = value_at(self.doc.data, path) if text is None else text
         if not isinstance(text, str):
             return None, []

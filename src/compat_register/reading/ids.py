@@ -1,8 +1,5 @@
-"""Entry IDs and prefixes as the register schema defines them: the one home of their form.
-
-The patterns are read from the published JSON Schema (`prefix` and an entry's `id`), so an
-editor validating against the schema and `register check` agree on what an ID is.
-"""
+"""Entry IDs and prefixes compiled from the register schema's patterns, so an editor checking
+against the schema and `register check` agree on what an ID is."""
 
 from __future__ import annotations
 
@@ -37,9 +34,7 @@ Number = tuple[int, str]
 
 
 def number_of(entry_id: str) -> Number:
-    """The number of an ID, to compare (`META-007` and `META-7` are the same number).
-
-    Kept as digits, never turned into an `int`: Python refuses to convert more than 4,300
-    digits (a guard against quadratic work), and an ID may hold any number of them."""
+    """The number of an ID, to compare (`META-007` is `META-7`): digits, not an `int`, which
+    Python refuses past 4,300 digits."""
     digits = entry_id.rsplit("-", 1)[1].lstrip("0") or "0"
     return len(digits), digits

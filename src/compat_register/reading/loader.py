@@ -1,9 +1,5 @@
-"""Load stage: a file's bytes -> YAML text -> a `Document` (plain data, with the line and
-column of every key and value), or one located problem.
-
-The file is read here (a regular file's bytes only, at most `MAX_FILE_BYTES`, as UTF-8);
-`walker` turns libyaml's node graph into data and `advice` says what to do about a syntax error.
-"""
+"""Load stage: a regular file's bytes (at most `MAX_FILE_BYTES`, UTF-8) -> a `Document` (data
+and where each part was written, by `walker`), or one located problem (`advice`)."""
 
 from __future__ import annotations
 
@@ -15,11 +11,11 @@ from pathlib import Path
 import yaml
 
 from ..model.diagnostic import Diagnostic
+from ..model.positions import Where
 from ..storage import regular
-from . import quotes
 from .advice import reader_error, syntax_error
 from .document import Document, LoadError, Mark
-from .walker import Composer, Walker, first_anchor_or_alias
+from .walker import Composer, Walker, first_anchor_or_alias, tokens_before
 
 _ODD_BREAKS = {
     "\x85": "next line character U+0085",
@@ -30,8 +26,8 @@ _ODD_BREAKS = {
 _ODD_BREAK = re.compile("[\x85\u2028\u2029]")
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
-"""Larger files are refused: a register is hand-written, and a runaway generated file
-would otherwise cost seconds on every `mkdocs serve` reload."""
+"""Larger files are refused: a register is hand-written, and a runaway generated one would
+cost seconds on every `mkdocs serve` reload."""
 
 
 def load_file(
@@ -42,33 +38,18 @@ def load_file(
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            mb = size / 1024 / 1024
-            raise LoadError(Mark(1, 1), "file-too-large", _too_large(mb))
-        text = _decode(_read(path, within))
-        return parse(text, display, integer_keys)
+            message = (
+                f"file is {size / 1024 / 1024:.1f} MB, over the {MAX_FILE_BYTES // 1024 // 1024} "
+                "MB limit for one register file: split it"
+            )
+            raise LoadError(Mark(1, 1), "file-too-large", message)
+        return parse(_decode(_read(path, within)), display, integer_keys)
     except LoadError as err:
-        stem = Path(display).stem
-        return Diagnostic(
-            file=display,
-            line=err.mark.line,
-            col=err.mark.col,
-            severity="error",
-            id=stem,
-            code=err.code,
-            message=err.message,
-        )
+        error = err
     except OSError as err:
-        stem = Path(display).stem
-        reason = err.strerror or str(err)
-        return Diagnostic(
-            file=display,
-            line=1,
-            col=1,
-            severity="error",
-            id=stem,
-            code="unreadable",
-            message=f"cannot read file: {reason}",
-        )
+        error = LoadError(Mark(1, 1), "unreadable", f"cannot read file: {err.strerror or err}")
+    where = Where(display, error.mark.line, error.mark.col)
+    return Diagnostic.at(where, id=Path(display).stem, code=error.code, message=error.message)
 
 
 def _read(path: Path, within: Sequence[Path]) -> bytes:
@@ -81,11 +62,6 @@ def _read(path: Path, within: Sequence[Path]) -> bytes:
         if err.errno == errno.EXDEV:
             code = "link-outside"
         raise LoadError(Mark(1, 1), code, err.strerror or str(err)) from None
-
-
-def _too_large(mb: float) -> str:
-    limit = MAX_FILE_BYTES // 1024 // 1024
-    return f"file is {mb:.1f} MB, over the {limit} MB limit for one register file: split it"
 
 
 def _decode(raw: bytes) -> str:
@@ -128,15 +104,11 @@ def parse(text: str, display: str, integer_keys: frozenset[str]) -> Document:
 
 
 def _reject_odd_breaks(doc: Document, before: int) -> None:
-    """Refuse U+0085, and U+2028 or U+2029 outside quotes, found before `before`.
-
-    libyaml ends a line at them where YAML 1.2 and editors see one line, so the same text
-    would mean one thing here and another in an editor. Quoted, U+2028 and U+2029 are kept
-    as text by both; libyaml folds U+0085 into a space even there.
-    """
+    """Refuse U+0085, and U+2028 or U+2029 outside quotes, before `before`: libyaml ends a line
+    there, YAML 1.2 and editors do not (quoted, both keep U+2028 and U+2029 as text)."""
     quoted = [
         (token.start_mark.index, token.end_mark.index)
-        for token in quotes.tokens_before(doc.text, before)
+        for token in tokens_before(doc.text, before)
         if isinstance(token, yaml.ScalarToken) and token.style in ("'", '"')
     ]
     for found in _ODD_BREAK.finditer(doc.text, 0, before):

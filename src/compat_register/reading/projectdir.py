@@ -1,10 +1,6 @@
-"""Finding the registers folder of the project a command runs in, like git finds its repository.
-
-An explicit folder wins (`--registers DIR`, then the environment variable `REGISTER_DIR`);
-otherwise the working directory and each folder above it are asked, nearest first: the
-first that holds `registers/sources.yaml`, or a `mkdocs.yml` naming the `register` plugin
-(its `registers` option, default `registers`), is the project.
-"""
+"""The registers folder a command reads, as git finds its repository: `--registers`, else
+`REGISTER_DIR`, else the nearest folder at or above holding `registers/sources.yaml` or a
+mkdocs.yml naming the `register` plugin (its `registers` option)."""
 
 from __future__ import annotations
 
@@ -35,8 +31,8 @@ def registers_folder(
 
 
 def find_above(start: Path) -> Path | None:
-    """The registers folder of the nearest project at or above `start`, relative to `start`
-    (`registers`, `../../registers`), so that messages name files as git does: from here."""
+    """The registers folder of the nearest project at or above `start`, relative to it, so
+    messages name files as git does: from here."""
     here = start.absolute()
     for folder in (here, *here.parents):
         found = _project_at(folder)
@@ -57,9 +53,8 @@ def _project_at(folder: Path) -> Path | None:
 
 
 def _plugin_registers(mkdocs_yml: Path) -> str | None:
-    """The `registers` option of the `register` plugin in this mkdocs.yml, `registers` when
-    the plugin is named without options; None when the file does not name the plugin (or
-    cannot be read: a broken mkdocs.yml is `mkdocs`'s to report, not ours)."""
+    """The `register` plugin's `registers` option in this mkdocs.yml (default `registers`);
+    None when it names no such plugin or cannot be read (that is `mkdocs`'s to report)."""
     try:
         text = regular.read_bytes(mkdocs_yml, regular.MAX_BYTES).decode("utf-8")
         config = yaml.load(text, _AnyTagLoader)  # noqa: S506
@@ -78,14 +73,9 @@ def _plugin_items(plugins: Any) -> list[tuple[Any, Any]]:
     """mkdocs.yml's `plugins`, a list of names and one-key mappings or a mapping, as pairs."""
     if isinstance(plugins, dict):
         return list(plugins.items())
-    if not isinstance(plugins, list):
-        return []
     pairs: list[tuple[Any, Any]] = []
-    for item in plugins:
-        if isinstance(item, dict):
-            pairs.extend(item.items())
-        else:
-            pairs.append((item, None))
+    for item in plugins if isinstance(plugins, list) else []:
+        pairs.extend(item.items() if isinstance(item, dict) else [(item, None)])
     return pairs
 
 
@@ -93,5 +83,4 @@ class _AnyTagLoader(yaml.SafeLoader):
     """A safe loader that reads MkDocs' own tags (`!ENV`, `!!python/name:`) as nothing."""
 
 
-_AnyTagLoader.add_multi_constructor("", lambda _loader, _suffix, _node: None)
-_AnyTagLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda _l, _s, _n: None)
+_AnyTagLoader.add_multi_constructor("", lambda _loader, _suffix, _node: None)  # every tag

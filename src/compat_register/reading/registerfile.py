@@ -1,17 +1,19 @@
-"""Build stage: loaded, schema-checked register documents -> the typed `Register`s.
-
-Building is tolerant: a field with a schema error is read as empty (`tolerant`), so that
-one run reports every problem in every file instead of stopping at the first. sources.yaml
-is built by `sourcesfile`, citations read by `citing`.
-"""
+"""Build stage: a loaded, schema-checked register, sources.yaml or exclusions document -> its
+typed `Register`, `Sources` or `Exclusions`, a field with a schema error read as empty
+(`tolerant`); citations are read by `citing` (an exclusion's `statement` as an entry's
+`sources:` item)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..citations.nonprose import prose_fields
+from ..model.claims import Claim
 from ..model.diagnostic import Diagnostic
+from ..model.exclusions import LABEL, Exclusion, Exclusions
+from ..model.patterns import compile_pattern
 from ..model.positions import Path_
 from ..model.prose import Prose
 from ..model.registers import (
@@ -22,12 +24,14 @@ from ..model.registers import (
     Rated,
     Register,
     Revisions,
+    Source,
+    Sources,
 )
 from ..model.vocabulary import RATED, RatedField
+from . import schema
 from .citing import CitationBuilder
 from .document import Document
-from .sourcesfile import revision_name, revision_names
-from .tolerant import as_dict, as_list, as_text, value_at, where_of
+from .tolerant import as_dict, as_list, as_opt_text, as_text, value_at
 
 
 def build_register(
@@ -38,7 +42,7 @@ def build_register(
     data = doc.data
     builder = CitationBuilder(doc, slug, out, links)
     summary, summary_citations = builder.in_prose(("summary",), slug)
-    register = Register(
+    return Register(
         slug=slug,
         file=doc.file,
         title=as_text(data.get("title")) or slug,
@@ -52,49 +56,34 @@ def build_register(
         subject=as_text(data.get("subject")),
         summary=summary,
         entries=[_build_entry(doc, slug, index, entry, builder) for index, entry in _entries(data)],
-        where=where_of(doc, ("prefix",)),
+        where=doc.where(("prefix",)),
         summary_citations=summary_citations,
         meta=as_dict(data.get("_meta")),
     )
-    return register
 
 
 def register_citations(doc: Document, slug: str, out: list[Diagnostic]) -> list[Citation]:
-    """`build_register(doc, slug, out).citations()`, without building the rest of the
-    register (entries' fields, notes): the edits' read-back compares only citations. The
-    same walk (`_entries`, `_entry_id`, `_entry_citations`) as `build_register`, so the
-    two cannot disagree on what a file cites."""
-    builder = CitationBuilder(doc, slug, out)
-    found = builder.in_prose(("summary",), slug)[1]
-    for index, entry in _entries(doc.data):
-        listed, prose, _ = _entry_citations(
-            ("entries", index), entry, _entry_id(slug, index, entry)[0], builder
-        )
-        found.extend(listed)
-        found.extend(prose)
-    return found
+    """What one register file cites, as `build_register` reads it (an edit's read-back)."""
+    return build_register(doc, slug, out).citations()
 
 
 def part_citations(
     doc: Document, slug: str, part: Path_, value: Any, out: list[Diagnostic]
 ) -> list[Citation]:
-    """The citations `register_citations` would read out of one part of `doc` if that part
-    held `value`: `("summary",)`, an entry's `sources` item (`("entries", N, "sources",
-    M)`) or one of its prose fields (`("entries", N, "what")`); nothing for any other part.
-    The read-back of an edited part alone (rewriting/readback.py)."""
+    """The citations `register_citations` would read out of one part of `doc` (the summary, an
+    entry's `sources` item or prose field) if it held `value`: an edited part's read-back."""
     builder = CitationBuilder(doc, slug, out)
     if part == ("summary",):
         return builder.in_prose(part, slug, value)[1] if isinstance(value, str) else []
-    entries = as_list(doc.data.get("entries")) if isinstance(doc.data, dict) else []
     index = part[1] if len(part) > 2 and part[0] == "entries" else None
-    if not isinstance(index, int) or index >= len(entries) or not isinstance(entries[index], dict):
+    entry = value_at(doc.data, ("entries", index)) if isinstance(index, int) else None
+    if not isinstance(entry, dict) or not isinstance(index, int):
         return []
-    entry_id = _entry_id(slug, index, entries[index])[0]
-    inner = part[2:]
+    entry_id, inner = _entry_id(slug, index, entry)[0], part[2:]
     if len(inner) == 2 and inner[0] == "sources" and isinstance(inner[1], int):
         found = builder.listed(part, value, entry_id)
         return [] if found is None else [found]
-    if isinstance(value, str) and any(path == inner for path, _ in prose_fields(entries[index])):
+    if isinstance(value, str) and any(path == inner for path, _ in prose_fields(entry)):
         return builder.in_prose(part, entry_id, value)[1]
     return []
 
@@ -102,9 +91,30 @@ def part_citations(
 def listed_citation(
     doc: Document, slug: str, path: Path_, entry_id: str, out: list[Diagnostic]
 ) -> Citation | None:
-    """The citation written at `path` of `doc` (compact or mapping form), as an entry's
-    `sources:` item is read; None, with its syntax error in `out`, when it does not parse."""
+    """The citation written at `path` of `doc`, read as an entry's `sources:` item; None,
+    with its syntax error in `out`, when it does not parse."""
     return CitationBuilder(doc, slug, out).listed(path, value_at(doc.data, path), entry_id)
+
+
+def build_exclusions(doc: Document, out: list[Diagnostic]) -> Exclusions:
+    """The typed exclusions of a loaded, schema-checked document (an item with a schema error
+    is left out, the schema having said why)."""
+    items = []
+    for index, data in enumerate(as_list(doc.data.get("exclusions"))):
+        if not isinstance(data, dict):
+            continue
+        place: Path_ = ("exclusions", index)
+        citation = listed_citation(doc, LABEL, (*place, "statement"), LABEL, out)
+        reason = as_text(data.get("reason"))
+        if citation is not None and reason:
+            link = as_opt_text(data.get("link"))
+            items.append(Exclusion(citation, reason, link, doc.where(place)))
+    return Exclusions(doc.file, items, as_dict(doc.data.get("_meta")))
+
+
+def exclusion_citations(doc: Document) -> list[Citation]:
+    """The citations of an exclusions document (what an edit's read-back compares)."""
+    return build_exclusions(doc, []).citations()
 
 
 def _entries(data: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -120,31 +130,10 @@ def _entry_id(slug: str, index: int, data: dict[str, Any]) -> tuple[str, bool]:
     return (data["id"] if named else f"{slug}[{index}]"), named
 
 
-def _entry_citations(
-    base: Path_, data: dict[str, Any], entry_id: str, builder: CitationBuilder
-) -> tuple[list[Citation], list[Citation], dict[Path_, Prose]]:
-    """An entry's listed citations (its `sources`) and in-prose citations, in file order,
-    and its prose fields parsed, by their path in the entry."""
-    listed = [
-        c
-        for number, item in enumerate(as_list(data.get("sources")))
-        if (c := builder.listed((*base, "sources", number), item, entry_id)) is not None
-    ]
-    prose: list[Citation] = []
-    texts: dict[Path_, Prose] = {}
-    for path, text in prose_fields(data):
-        parsed, cited = builder.in_prose((*base, *path), entry_id, text)
-        if parsed is not None:
-            texts[path] = parsed
-        prose.extend(cited)
-    return listed, prose, texts
-
-
 def build_entry(doc: Document, slug: str, index: int, out: list[Diagnostic]) -> Entry | None:
-    """The typed entry `entries[index]` of a register document, built alone (as
-    `build_register` builds it); None when there is no such mapping."""
-    entries = as_list(doc.data.get("entries")) if isinstance(doc.data, dict) else []
-    data = entries[index] if index < len(entries) else None
+    """The typed entry `entries[index]`, built alone as `build_register` builds it; None when
+    there is no such mapping."""
+    data = value_at(doc.data, ("entries", index))
     if not isinstance(data, dict):
         return None
     return _build_entry(doc, slug, index, data, CitationBuilder(doc, slug, out))
@@ -171,7 +160,18 @@ def _build_entry(
 ) -> Entry:
     base: Path_ = ("entries", index)
     entry_id, named = _entry_id(slug, index, data)
-    listed, prose, texts = _entry_citations(base, data, entry_id, builder)
+    listed = [
+        c
+        for number, item in enumerate(as_list(data.get("sources")))
+        if (c := builder.listed((*base, "sources", number), item, entry_id)) is not None
+    ]
+    prose: list[Citation] = []
+    texts: dict[Path_, Prose] = {}  # each prose field holding text, parsed, by its path
+    for path, text in prose_fields(data):
+        parsed, cited = builder.in_prose((*base, *path), entry_id, text)
+        if parsed is not None:
+            texts[path] = parsed
+        prose.extend(cited)
     notes = [
         Note(as_text(n.get("title")), texts.get(("notes", number, "text"), ""))
         for number, n in enumerate(as_list(data.get("notes")))
@@ -193,7 +193,7 @@ def _build_entry(
         citations=listed,
         prose_citations=prose,
         register=slug,
-        where=where_of(doc, base),
+        where=doc.where(base),
         field=base,
         named=named,
         meta=as_dict(data.get("_meta")),
@@ -201,3 +201,78 @@ def _build_entry(
         texts=tuple(texts.values()),
         concept=as_text(data.get("concept")) or None,
     )
+
+
+_REVISION = re.compile(
+    schema.python_pattern(schema.load_schema(schema.SOURCES)["$defs"]["revision"]["pattern"])
+)
+"""A revision name the schema allows; others (reported) are left out: a page title, which an
+engine's template may print unescaped (material's `page.title | striptags`)."""
+
+
+def build_sources(doc: Document | None, out: list[Diagnostic], display: str) -> Sources:
+    """The typed sources.yaml; an unreadable file gives an empty one (already reported)."""
+    if doc is None:
+        return Sources(display, [], {}, [], [])
+    data = doc.data
+    sources = {
+        alias: _build_source(doc, alias, value)
+        for alias, value in as_dict(data.get("sources")).items()
+        if isinstance(value, dict)
+    }
+    links = list(_build_links(doc, out))
+    revisions = revision_names(data.get("revisions"))
+    pending = [p for p in as_list(data.get("pending")) if isinstance(p, str)]
+    return Sources(doc.file, revisions, sources, links, pending, as_dict(data.get("_meta")))
+
+
+def revision_names(value: Any) -> list[str]:
+    """The revision names of a list the schema allows (`_REVISION`), in order."""
+    return [name for name in as_list(value) if revision_name(name) is not None]
+
+
+def revision_name(value: Any) -> str | None:
+    """`value` when it is a revision name the schema allows, else None."""
+    return value if isinstance(value, str) and _REVISION.match(value) else None
+
+
+def _build_source(doc: Document, alias: str, data: dict[str, Any]) -> Source:
+    claims = []
+    for claim in as_list(data.get("claims")):
+        if isinstance(claim, str):
+            claims.append(Claim(claim))
+        elif isinstance(claim, dict) and isinstance(claim.get("glob"), str):
+            claims.append(Claim(claim["glob"], as_text(claim.get("under"))))
+    return Source(
+        alias=alias,
+        title=as_text(data.get("title")) or alias,
+        repo=as_opt_text(data.get("repo")),
+        commit=as_text(data.get("commit")),
+        path=as_opt_text(data.get("path")),
+        claims=tuple(claims),
+        where=doc.where(("sources", alias), at_key=True),
+        meta=as_dict(data.get("_meta")),
+        markdown=_globs(data.get("markdown")),
+        statements=_globs(as_dict(data.get("coverage")).get("statements")),
+        changelog=as_opt_text(as_dict(data.get("coverage")).get("changelog")),
+    )
+
+
+def _globs(value: Any) -> tuple[str, ...]:
+    return tuple(g for g in as_list(value) if isinstance(g, str) and g)
+
+
+def _build_links(doc: Document, out: list[Diagnostic]) -> Iterator[LinkPattern]:
+    for index, link in enumerate(as_list(doc.data.get("links"))):
+        if not isinstance(link, dict) or not isinstance(link.get("pattern"), str):
+            continue
+        pattern = compile_pattern(link["pattern"])
+        if isinstance(pattern, str):
+            message = (
+                f"link pattern '{link['pattern']}' is not a regular expression RE2 can run: "
+                f"{pattern} (RE2 matches in linear time: it has no backreferences or lookaround)"
+            )
+            where = doc.where(("links", index, "pattern"))
+            out.append(Diagnostic.at(where, id="sources", code="bad-pattern", message=message))
+            continue
+        yield LinkPattern(pattern, as_text(link.get("url")))

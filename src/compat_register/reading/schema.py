@@ -1,8 +1,5 @@
-"""Shape validation against the published JSON Schemas, with messages that point at YAML.
-
-The schemas in `schema/` (published as docs/schema/) are the single source of truth for
-shape; this module only turns jsonschema's errors into one clear line each.
-"""
+"""Shape, checked by jsonschema against the packaged JSON Schemas (`schema/`, the one home
+of shape), each error said in one located line at the node it names."""
 
 from __future__ import annotations
 
@@ -29,21 +26,18 @@ CONCEPTS = "concepts.schema.json"
 
 
 load_schema = packaged_schema
-"""One of the shipped schemas, parsed (`model.vocabulary` reads them)."""
 
 
 @cache
 def _inlined(name: str) -> dict[str, Any]:
-    # References are inlined: jsonschema resolves each `$ref` anew on every use, which was
-    # half of its validation time for a register of thousands of citations.
+    # jsonschema resolves each `$ref` anew on every use: half its time on a large register.
     schema = load_schema(name)
-    inlined: dict[str, Any] = _python_patterns(_inline_refs(schema, schema.get("$defs", {})))
+    inlined: dict[str, Any] = _prepared(schema, schema.get("$defs", {}))
     return inlined
 
 
 @cache
 def _validator(name: str) -> Draft202012Validator:
-    """The validator that explains what is wrong, one error per violation."""
     from jsonschema import Draft202012Validator
 
     return Draft202012Validator(_inlined(name))
@@ -51,16 +45,9 @@ def _validator(name: str) -> Draft202012Validator:
 
 @cache
 def _fast_check(name: str) -> Callable[[Any], bool]:
-    """A yes/no check of the same schema, compiled to Python by fastjsonschema.
-
-    It is about twenty times faster than jsonschema on a valid document, which is nearly
-    every document on nearly every run; jsonschema then explains only the invalid ones.
-    The schemas use nothing beyond draft 7 (refs are inlined), which fastjsonschema
-    implements; tests/reading/test_schema_gate.py holds both to the same verdicts.
-    """
+    """The same schema's verdict alone, compiled by fastjsonschema: twenty times faster on the
+    valid documents of nearly every run (tests/reading/test_schema_gate.py: same verdicts)."""
     schema = {**_inlined(name), "$schema": "http://json-schema.org/draft-07/schema#"}
-    # Only the verdict is used: without the code for detailed messages the validator is a
-    # third of the size, and compiles in a third of the time, on every run.
     validate = fastjsonschema.compile(schema, detailed_exceptions=False)
 
     def check(data: Any) -> bool:
@@ -73,31 +60,31 @@ def _fast_check(name: str) -> Callable[[Any], bool]:
     return check
 
 
-def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
-    """`node` with every local `#/$defs/NAME` reference replaced by its (inlined) target."""
+def _prepared(node: Any, defs: dict[str, Any]) -> Any:
+    """`node` with each local `#/$defs/NAME` replaced by its target and each `pattern` made
+    Python's (`python_pattern`)."""
     if isinstance(node, list):
-        return [_inline_refs(item, defs) for item in node]
+        return [_prepared(item, defs) for item in node]
     if not isinstance(node, dict):
         return node
-    inlined = {key: _inline_refs(value, defs) for key, value in node.items() if key != "$defs"}
-    ref = inlined.pop("$ref", None)
-    if ref is None:
-        return inlined
-    target = _inline_refs(defs[ref.removeprefix("#/$defs/")], defs)
-    return {**target, **inlined}
+    ready = {
+        key: python_pattern(value)
+        if key == "pattern" and isinstance(value, str)
+        else _prepared(value, defs)
+        for key, value in node.items()
+        if key not in ("$defs", "$ref")
+    }
+    if (ref := node.get("$ref")) is None:
+        return ready
+    return {**_prepared(defs[ref.removeprefix("#/$defs/")], defs), **ready}
 
 
-_DOLLAR = re.compile(r"\\.|\[(?:\\.|[^\]\\])*\]|\$")
-"""An escape, a character class, or a `$` anchor: the parts of a pattern `python_pattern` reads."""
+_DOLLAR = re.compile(r"\\.|\[(?:\\.|[^\]\\])*\]|\$")  # an escape, a class, or a `$` anchor
 
 
 def python_pattern(pattern: str) -> str:
-    """A JSON Schema `pattern` for Python's `re`: each `$` anchor becomes `\\Z`.
-
-    In ECMA 262 regular expressions, which JSON Schema uses, `$` matches only at the end of
-    the text; in Python it also matches before a final newline, so `^[A-Z]+$` would pass
-    "META\\n" and every later stage would see a value the schema was meant to refuse.
-    """
+    """A JSON Schema `pattern` for Python's `re`: each `$` anchor becomes `\\Z`, as ECMA's `$`
+    matches only at the end (Python's `^[A-Z]+$` would pass "META\\n")."""
     return _DOLLAR.sub(lambda m: "\\Z" if m.group() == "$" else m.group(), pattern)
 
 
@@ -106,27 +93,10 @@ def published_pattern(pattern: str) -> str:
     return pattern.replace("\\Z", "$")  # ECMA patterns have no \Z of their own
 
 
-def _python_patterns(node: Any) -> Any:
-    """`node` with every `pattern` keyword rewritten by `python_pattern`."""
-    if isinstance(node, list):
-        return [_python_patterns(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    return {
-        key: python_pattern(value)
-        if key == "pattern" and isinstance(value, str)
-        else _python_patterns(value)
-        for key, value in node.items()
-    }
-
-
 @cache
 def integer_keys() -> frozenset[str]:
-    """Names of the properties the schemas type as integers (`increment`, `lines`).
-
-    The loader turns a plain decimal scalar into an int only under these keys, so a
-    commit such as 1234567 stays the text its author wrote.
-    """
+    """The properties the schemas type as integers: only there is a plain decimal scalar
+    made an int, so a commit such as 1234567 stays the text its author wrote."""
     found: set[str] = set()
     for name in (REGISTER, SOURCES):
         _collect_integer_keys(load_schema(name), found)
@@ -147,13 +117,13 @@ def _collect_integer_keys(node: Any, found: set[str]) -> None:
 
 
 def validate(doc: Document, name: str, owner: Any) -> Iterator[Diagnostic]:
-    """Yield one diagnostic per schema violation in `doc`.
-
-    `owner(path)` names the ID a problem at `path` belongs to (an entry ID or the file stem).
-    """
+    """One diagnostic per schema violation in `doc`; `owner(path)` names the ID a problem at
+    `path` belongs to (an entry ID or the file stem)."""
     if _fast_check(name)(doc.data):
         return
-    errors = sorted(_validator(name).iter_errors(doc.data), key=lambda e: _sort_key(doc, e))
+    errors = sorted(
+        _validator(name).iter_errors(doc.data), key=lambda e: doc.mark(tuple(e.absolute_path))[:2]
+    )
     typos, split = _typos(errors), _split_citations(errors)
     said: set[Path_] = set()
     for error in errors:
@@ -165,32 +135,22 @@ def validate(doc: Document, name: str, owner: Any) -> Iterator[Diagnostic]:
             said.add(holder)
             described = [split[holder]]
         else:
-            described = [_cut_at_comma(doc, error, d) for d in _describe(error, name)]
+            described = [_cut_at_comma(doc, error, d) for d in _describe(error)]
         for where, code, message, at_key in described:
-            mark = doc.key_mark(where) if at_key else doc.mark(where)
-            yield Diagnostic(
-                file=doc.file,
-                line=mark.line,
-                col=mark.col,
-                severity="error",
-                id=owner(where),
-                code=code,
-                message=message,
-            )
+            place = doc.where(where, at_key)
+            yield Diagnostic.at(place, id=owner(where), code=code, message=message)
 
 
 def _is_typo(error: ValidationError, typos: set[Path_]) -> bool:
     """A missing required field whose misspelling beside it is already reported."""
-    return error.validator == "required" and _required_path(error) in typos
+    if error.validator != "required":
+        return False
+    return (*error.absolute_path, str(error.message).split("'")[1]) in typos
 
 
 def _empty_for_pattern(error: ValidationError) -> bool:
     """A pattern failed by an empty value whose `minLength` error already says so."""
     return error.validator == "pattern" and error.instance == "" and "minLength" in error.schema
-
-
-def _required_path(error: ValidationError) -> Path_:
-    return (*error.absolute_path, str(error.message).split("'")[1])
 
 
 def _typos(errors: list[ValidationError]) -> set[Path_]:
@@ -225,30 +185,24 @@ def _split_citations(errors: list[ValidationError]) -> dict[Path_, Described]:
     return found
 
 
-def _sort_key(doc: Document, error: ValidationError) -> tuple[int, int]:
-    mark = doc.mark(tuple(error.absolute_path))
-    return mark.line, mark.col
-
-
 class Described(NamedTuple):
-    """One schema error as we report it: where, its diagnostic code, what to say."""
+    """One schema error as reported: where (its key's place when `at_key`), code, message."""
 
     where: Path_
     code: str
     message: str
     at_key: bool
-    """Point at the key rather than its value."""
 
 
-def _describe(error: ValidationError, schema_name: str) -> Iterator[Described]:
+def _describe(error: ValidationError) -> Iterator[Described]:
     path: Path_ = tuple(error.absolute_path)
     where = _field_name(path)
     kind = error.validator
     if kind == "additionalProperties":
-        yield from _unknown_fields(error, path, schema_name)
+        yield from _unknown_fields(error, path)
     elif kind == "required":
         missing = str(error.message).split("'")[1]
-        message = f"missing required field '{missing}'{_in(where)}"
+        message = f"missing required field '{missing}'" + (f" in '{where}'" if where else "")
         yield Described(path, "missing-field", message, at_key=False)
     elif kind == "type":
         message = (
@@ -272,11 +226,11 @@ def _describe(error: ValidationError, schema_name: str) -> Iterator[Described]:
         yield Described(path, _code(str(kind)), _other_message(error, where), at_key=False)
 
 
-def _unknown_fields(error: ValidationError, path: Path_, schema_name: str) -> Iterator[Described]:
+def _unknown_fields(error: ValidationError, path: Path_) -> Iterator[Described]:
     known = sorted(error.schema.get("properties", {}))
     for key, guess in _extras(error):
         hint = f" (did you mean '{guess}'?)" if guess else f" (known: {', '.join(known)})"
-        if above := _dedented_from(error, key, load_schema(schema_name)):
+        if above := _dedented_from(error, key):
             hint = (
                 f" here: '{above}:' above takes a '{key}'; if it is {above}'s, indent "
                 f"'{key}:' to the column of {above}'s own keys"
@@ -285,24 +239,16 @@ def _unknown_fields(error: ValidationError, path: Path_, schema_name: str) -> It
         yield Described((*path, key), "unknown-field", message, at_key=True)
 
 
-def _dedented_from(error: ValidationError, key: str, root: dict[str, Any]) -> str | None:
+def _dedented_from(error: ValidationError, key: str) -> str | None:
     """The key just above `key` when its value is a mapping that takes `key` (a `note:`
-    dedented out of `status:` to the entry's column): the likelier mistake than a misspelling."""
+    dedented out of `status:`): the likelier mistake than a misspelling."""
     keys = [str(k) for k in error.instance]
     index = keys.index(key)
     if index == 0 or not isinstance(error.instance[keys[index - 1]], dict):
         return None
     above = keys[index - 1]
-    schema = _resolved(error.schema.get("properties", {}).get(above, {}), root)
+    schema = error.schema.get("properties", {}).get(above, {})  # refs inlined (`_inlined`)
     return above if key in schema.get("properties", {}) else None
-
-
-def _resolved(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
-    """A subschema with its local `$ref` (`#/$defs/NAME`) followed."""
-    ref = schema.get("$ref", "")
-    if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        return dict(root.get("$defs", {}).get(ref.removeprefix("#/$defs/"), {}))
-    return schema
 
 
 def _cut_at_comma(doc: Document, error: ValidationError, described: Described) -> Described:
@@ -355,8 +301,8 @@ def _other_message(error: ValidationError, where: str) -> str:
 
 _ONE_LINE = python_pattern(load_schema(REGISTER)["$defs"]["line"]["pattern"])  # `$defs/line`
 
+# A value that reads as a branch or tag (main, v1.2.0, origin/main), not a typo.
 _REF_NAME = re.compile(r"HEAD|main|master|trunk|develop|v?\d+(\.\d+)+|[\w.-]+/[\w./-]+")
-"""A value that reads as a branch or tag (main, v1.2.0, origin/main), not a typo."""
 
 
 def _pattern_hint(error: ValidationError) -> str:
@@ -386,9 +332,9 @@ def _expected_form(schema: dict[str, Any]) -> str | None:
 
 
 def _code(kind: str) -> str:
-    return {"pattern": "bad-value", "minimum": "bad-value", "uniqueItems": "duplicate-item"}.get(
-        kind, "empty-field" if kind.startswith("min") else "invalid"
-    )
+    if kind in ("pattern", "minimum"):
+        return "bad-value"
+    return "empty-field" if kind.startswith("min") else "invalid"
 
 
 def _field_name(path: Path_) -> str:
@@ -406,10 +352,6 @@ def _field_name(path: Path_) -> str:
 
 def _field(where: str) -> str:
     return f"'{where}'" if where else "the file"
-
-
-def _in(where: str) -> str:
-    return f" in '{where}'" if where else ""
 
 
 def _kind(expected: Any) -> str:

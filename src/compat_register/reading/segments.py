@@ -1,11 +1,5 @@
-"""Prose -> its segments, once: code, links, in-prose citations, references and patterns.
-
-Every prose field is parsed here when its register is built (`registerfile`), and nowhere again:
-the in-prose citations are made of its citation segments, `checking.references` resolves
-its reference and range segments, and the site renders the segments. What is code and
-what is otherwise not prose is `citations.nonprose`'s (a model of Python-Markdown's reading,
-held to the installed parser by tests/citations/test_prose.py).
-"""
+"""Prose -> its segments, once, as its register is built: code, links, in-prose citations,
+references and link patterns (what is not prose is `citations.nonprose`'s)."""
 
 from __future__ import annotations
 
@@ -47,8 +41,7 @@ def parse(text: str, links: Sequence[LinkPattern] = (), file: str = "", field: P
 
 
 def of(text: str, links: Sequence[LinkPattern] = ()) -> Prose:
-    """`text` as parsed when its register was built, or parsed now when it was not (a
-    description, or text a site's own template hands the site)."""
+    """`text` as parsed when its register was built, or parsed now (a description)."""
     return text if isinstance(text, Prose) else parse(text, links)
 
 
@@ -62,8 +55,8 @@ def on_own_line(prose: Prose, links: Sequence[LinkPattern] = ()) -> Prose:
 def _own_line(
     text: str, links: Sequence[LinkPattern], file: str, field: Path_, fenced: bool = True
 ) -> Prose | None:
-    """The text read after a blank line, when it opens with a fenced block there (or,
-    unless `fenced`, whatever it opens with)."""
+    """The text read after a blank line, when it opens with a fenced block there (or, unless
+    `fenced`, whatever it opens with)."""
     lead = len(text) - len(text.lstrip())
     if fenced and FENCE_LINE.match(text, lead) is None:
         return None

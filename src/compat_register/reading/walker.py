@@ -1,11 +1,6 @@
-"""The node walker: the node graph libyaml composes -> plain data, and the position of every
-key and value in the `Document`, read from the nodes' marks.
-
-PyYAML's constructors are not used: they accept duplicate keys, follow aliases, and turn
-`2026-07-28`, `0512345` and `1_000` into dates and numbers. Walking the nodes gives one
-place to refuse what registers must not contain and to keep every scalar as the text its
-author wrote.
-"""
+"""libyaml's node graph -> plain data, and each key's and value's place from the nodes' marks.
+Not PyYAML's constructors: they accept duplicate keys, follow aliases and make `0512345` a
+number; here every scalar stays the text its author wrote."""
 
 from __future__ import annotations
 
@@ -19,35 +14,30 @@ from ..model.positions import Path_
 from .document import Document, LoadError, Mark
 
 try:  # libyaml's composer is an order of magnitude faster; fall back where it is absent
-    from yaml import CSafeLoader as _Loader
+    from yaml import CSafeLoader as Loader
 except ImportError:  # pragma: no cover
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as Loader  # type: ignore[assignment]
 
 MAX_DEPTH = 50
-"""Deeper nesting is refused: a register needs six levels, and thousands of `[` would
-exhaust Python's recursion limit here and in the schema validator."""
-
+"""Deeper nesting is refused: a register needs six levels, and thousands would exhaust
+Python's recursion limit here and in the schema validator."""
 SAFE_NESTING = 1_000
-"""Nesting libyaml's composer is given as it is: it recurses in C, and tens of thousands
-of levels overflow the stack (a crash, not an error). A text that could nest deeper is
-first read flat, event by event (`refuse_deep_nesting`)."""
-
-MAX_META_DIGITS = 18
-"""Most digits in a number under `_meta`, which any JSON reader holds as a 64-bit integer."""
+"""Nesting libyaml's composer is given as it is: it recurses in C, and far deeper overflows
+the stack; a text that could nest deeper is first read event by event."""
+MAX_META_DIGITS = 18  # a number under `_meta`: what any JSON reader holds as a 64-bit integer
 
 _NULLS = {"", "~", "null", "Null", "NULL"}
 _BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _INT = re.compile(r"[-+]?(0|[1-9][0-9]*)\Z")
 _STR_TAG = "tag:yaml.org,2002:str"
+# An anchor among a node's properties (after a tag), where its mark starts: the node graph
+# keeps no anchor's name, and an anchor no alias uses leaves no other trace.
 _ANCHOR = re.compile(r"(?:!\S*\s+)?&([0-9A-Za-z_-]+)")
-"""An anchor among a node's properties (a tag may come first), which its mark starts at:
-the node graph keeps no anchor's name, and an anchor no alias uses leaves no other trace."""
-_PROPERTY = ("&", "!")
-"""How an anchor or a tag starts."""
+_PROPERTY = ("&", "!")  # how an anchor or a tag starts
 _SCALAR, _SEQUENCE = yaml.ScalarNode, yaml.SequenceNode
 
 
-class Composer(_Loader):
+class Composer(Loader):
     """libyaml's composer, leaving a tag its author did not write as None."""
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> None:
@@ -63,7 +53,6 @@ class Walker:
         self.ends, self.styles = doc.ends, doc.styles
 
     def mark(self, node: yaml.Node | yaml.Event) -> Mark:
-        """Where `node` starts, for a refusal (the document keeps offsets alone)."""
         start: Any = node.start_mark
         return self.doc.position(start.index)
 
@@ -103,10 +92,9 @@ class Walker:
         return self.mapping(node, path, in_meta)
 
     def refuse_deep_nesting(self) -> None:
-        """Raise the walker's `too-deep` refusal, at the same value, from libyaml's events:
-        a value (a mapping's keys are not counted) inside more than `MAX_DEPTH` collections."""
+        """Raise the walker's `too-deep` refusal at the same value, read from libyaml's events."""
         open_: list[list[int]] = []  # per open collection: [is a mapping, nodes read in it]
-        for event in yaml.parse(self.text, Loader=_Loader):
+        for event in yaml.parse(self.text, Loader=Loader):
             if isinstance(event, yaml.CollectionEndEvent):
                 open_.pop()
                 continue
@@ -173,24 +161,34 @@ class Walker:
 
 
 def nesting_bound(text: str) -> int:
-    """How deep `text` can nest at most: a flow collection opens with `[` or `{`, and a block
-    collection starts right of the one holding it, or at its column (a sequence under a
-    key) but not twice running: at most twice per column of the longest line."""
+    """How deep `text` can nest at most: each `[` or `{`, and twice per column of the longest
+    line (a block collection starts right of its holder, or at its column but not twice)."""
     longest = max(map(len, text.splitlines()), default=0)
     return text.count("[") + text.count("{") + 2 * (longest + 1)
 
 
 def first_anchor_or_alias(doc: Document) -> LoadError | None:
-    """The refusal of the first anchor or alias libyaml's scanner reads in `doc`: what to
-    name when the composer fails on one (an alias to no anchor, an anchor given twice)."""
+    """The refusal of the first anchor or alias in `doc`, for when the composer fails on one
+    (an alias to no anchor, an anchor given twice)."""
+    for token in tokens_before(doc.text, len(doc.text)):
+        if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
+            sign = "&" if isinstance(token, yaml.AnchorToken) else "*"
+            return _refusal(doc.position(token.start_mark.index), sign + token.value)
+    return None
+
+
+def tokens_before(text: str, failed_at: int) -> list[yaml.Token]:
+    """The scanner's tokens that start before `failed_at`, but the block ends it adds."""
+    tokens: list[yaml.Token] = []
     try:
-        for token in yaml.scan(doc.text, Loader=_Loader):
-            if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
-                sign = "&" if isinstance(token, yaml.AnchorToken) else "*"
-                return _refusal(doc.position(token.start_mark.index), sign + token.value)
+        for token in yaml.scan(text, Loader=Loader):
+            if token.start_mark.index >= failed_at:
+                break
+            if not isinstance(token, yaml.BlockEndToken):
+                tokens.append(token)
     except yaml.YAMLError:
         pass
-    return None
+    return tokens
 
 
 def _too_deep(mark: Mark) -> LoadError:

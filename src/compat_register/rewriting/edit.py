@@ -21,9 +21,8 @@ from ..model.notation import lines_text
 from ..model.positions import Path_
 from ..model.registers import Citation, CitationKey, Register, RegisterSet
 from ..reading.document import Document, LoadError
-from ..reading.exclusionsfile import exclusion_citations
 from ..reading.loader import parse
-from ..reading.registerfile import register_citations
+from ..reading.registerfile import exclusion_citations, register_citations
 from ..reading.schema import integer_keys
 from ..storage.atomic import write_all
 from ..storage.errors import EditError
