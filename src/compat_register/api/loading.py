@@ -1,11 +1,11 @@
-"""Reading a register set: `register check` and `register verify`, and the writer lock
-every command that writes takes."""
+"""`register check` and `verify`, the writer lock every writing command takes, and the
+shells' file writes."""
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -18,8 +18,10 @@ from ..reading import folder
 from ..reading.document import Document
 from ..reading.exclusionsfile import read_exclusions
 from ..sources import git
-from ..storage import state
+from ..storage import regular, state
 from ..storage import writers as project
+from ..storage.atomic import holds, write_all
+from ..storage.errors import WriteError
 from ..storage.journal import Journal
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
@@ -35,8 +37,8 @@ class Checked(Result):
     documents: dict[str, Document]
 
     def unloaded(self) -> dict[str, list[Diagnostic]]:
-        """slug -> the problems of each register file that did not load (it has no page
-        of its own otherwise: the site shows these instead)."""
+        """slug -> the problems of each register file that did not load (the site's page
+        for it)."""
         files = folder.unloaded(self.paths, self.registers, self.diagnostics)
         return {
             slug: [d for d in self.diagnostics if d.file == file] for slug, file in files.items()
@@ -44,24 +46,21 @@ class Checked(Result):
 
 
 def check(root: Path, settings: Settings = DEFAULTS) -> Checked:
-    """`register check`: load, validate, resolve cross-references. Reads no source (git is asked
-    only what `.register/` tracks: `project_paths`)."""
+    """`register check`: load, validate, resolve cross-references; reads no source."""
     return check_at(project_paths(root, settings), settings=settings)
 
 
 def project_paths(root: Path, settings: Settings) -> Paths:
-    """The project's every path, from the registers folder a command was given: made once
-    per command here, and handed to the stages (none derives a path of its own); and
-    whether this run may use `.register/` (`storage.state`: git is asked what it tracks)."""
+    """The project's every path, made once per command and handed to the stages, with
+    whether this run may use `.register/` (git is asked what it tracks)."""
     paths = Paths.of(root, settings.cache)
     tracked, unknown = _tracked(paths.state)
     return replace(paths, refused=state.refusal(paths, tracked, unknown))
 
 
 def _tracked(folder: Path) -> tuple[list[str], str | None]:
-    """The paths under `folder` (`.register/`) git tracks, relative to it (none outside a
-    git repository or with no git), and why git cannot say, when it cannot: a repository
-    it will not read (a bare one planted above the folder, `safe.bareRepository`)."""
+    """The paths under `folder` (`.register/`) git tracks, relative to it, and why git
+    cannot say when it cannot (a planted bare repository it will not read)."""
     if not os.path.isdir(folder):
         return [], None
 
@@ -85,11 +84,8 @@ def writer(
     settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> contextlib.AbstractContextManager[Journal]:
-    """The project's writer lock, held by every command that writes the registers, the
-    lock or the cache (`storage.writers.writing`): waits a bounded time for another
-    writer, finishes what a killed one left, and yields the journal to write through.
-    Raises `StorageError` (one line) when the wait runs out or `.register/` may not be
-    used (a link, files git tracks)."""
+    """The project's writer lock (`storage.writers.writing`), yielding the journal to write
+    through. Raises `StorageError` when the wait runs out or `.register/` may not be used."""
     return writer_at(project_paths(root, settings), command, settings, on_wait)
 
 
@@ -101,8 +97,7 @@ def writer_at(
 
 def check_at(paths: Paths, settings: Settings = DEFAULTS) -> Checked:
     """Read, resolve citations, check the rules, resolve references and their backlinks.
-    Only reads: a write a killed command left half done, or a `.register/` this run may
-    not use, is a warning (`state_warnings`), finished or mended by no reader."""
+    Only reads: an unfinished write or a refused `.register/` is a warning."""
     loaded = _read(paths)
     diagnostics = [*loaded.diagnostics, *state_warnings(paths, settings)]
     sources_file = loaded.registers.sources.file
@@ -116,8 +111,7 @@ def check_at(paths: Paths, settings: Settings = DEFAULTS) -> Checked:
 
 
 def state_warnings(paths: Paths, settings: Settings) -> list[Diagnostic]:
-    """What a command that only reads says of `.register/`: that it is not used on this
-    run and why, or that a write was interrupted and what finishes it."""
+    """What a reader says of `.register/`: not used and why, or a write left unfinished."""
     if paths.refused is not None:
         return [_warning("state-refused", paths.refused)]
     line = project.unfinished(paths, settings.lock_wait)
@@ -156,14 +150,12 @@ class Verified(Checked):
     preview: verify.Preview | None = None
     """With `against`: the citations that moving that pin would make stale."""
     check_failed: bool = False
-    """Whether `register check` alone reports errors: a file that does not load holds
-    citations no outcome speaks of."""
+    """Whether `register check` alone reports errors (a file that does not load)."""
     lock: folder.LockText | None = None
-    """citations.lock as read, whose stamps the outcomes took (None: there is none)."""
+    """citations.lock as read (None: there is none)."""
 
     @property
     def summary(self) -> dict[str, int]:
-
         return verify.summary(self.outcomes)
 
 
@@ -175,12 +167,8 @@ def verify_citations(
     settings: Settings = DEFAULTS,
     against: tuple[str, str] | None = None,
 ) -> Verified:
-    """`register verify`: everything `check` does, plus every citation at its pinned commit.
-
-    With `against=(ALIAS, REV)`, that source's citations are judged as if its pin were
-    moved to REV (`register verify --against`); raises `verify.PreviewError` when the
-    source has no checkout or REV names no commit in it.
-    """
+    """`register verify`: `check`, then every citation at its pinned commit; with
+    `against=(ALIAS, REV)`, ALIAS's as if its pin were at REV (raises `verify.PreviewError`)."""
     return verify_at(project_paths(root, settings), skip, offline, settings, against)
 
 
@@ -214,3 +202,41 @@ def verify_at(
 def needs_clean_set(command: str) -> str:
     """Why a command that rewrites citations refuses while check reports errors."""
     return f"{command} needs a register set without errors: fix them first"
+
+
+def write_files(files: Mapping[Path, str], *, make_folders: bool = False) -> None:
+    """Write every file as UTF-8, all or none, leaving one that holds those bytes untouched
+    (an engine's incremental build reads its time). Raises `WriteError` naming the file."""
+    encoded = {path: text.encode("utf-8") for path, text in files.items()}
+    try:
+        if make_folders:
+            for path in files:
+                path.parent.mkdir(parents=True, exist_ok=True)
+        write_all([(path, data) for path, data in encoded.items() if not holds(path, data)])
+    except OSError as err:
+        where = _written(err.filename, files) or ", ".join(str(path) for path in files)
+        raise WriteError(f"cannot write {where}: {err.strerror or err}") from None
+
+
+def _written(name: str | None, files: Mapping[Path, str]) -> Path | None:
+    """The file being written when `name` failed: the target, not its temporary file."""
+    if name is None:
+        return None
+    failed = Path(name)
+    for path in files:
+        if failed == path or (
+            failed.parent == path.parent and failed.name.startswith(f".{path.name}.")
+        ):
+            return path
+    return failed
+
+
+def refuse_links_under(out: Path, files: Iterable[str]) -> None:
+    """Raise `WriteError` when a folder under `out` on the way to one of `files` is a link:
+    `out` may be a pull request's, and a link would lead the writes out."""
+    for file in files:
+        if (folder := regular.linked_folder(out, file)) is not None:
+            raise WriteError(
+                f"{folder}: a symbolic link (to {os.readlink(folder)!r}): nothing is "
+                "written through a link under --out; remove it; nothing written"
+            )

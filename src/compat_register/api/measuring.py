@@ -1,5 +1,4 @@
-"""`register coverage` and the site's Coverage pages: which normative statements the
-citations cover."""
+"""`register coverage` and `register matrix`, and what the Coverage and Matrix pages read."""
 
 from __future__ import annotations
 
@@ -7,9 +6,12 @@ from collections.abc import Iterable, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..coverage import run
 from ..coverage.sitecoverage import SiteCoverage
+from ..history import repository, since
+from ..history.repository import Commit
 from ..model.diagnostic import sort_diagnostics
 from ..model.registers import RegisterSet
 from ..model.results import Result
@@ -19,7 +21,9 @@ from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
 from ..verifying import verify
-from .loading import project_paths, verify_at
+from ..views import conceptmatrix as view
+from .loading import Verified, check_at, project_paths, verify_at
+from .recording import recorded_at
 
 
 class UnknownRevision(RegisterError):
@@ -39,9 +43,7 @@ class Covered(Result):
 
     @property
     def configured(self) -> bool:
-        """Whether any source names statement files: without one there is nothing to count
-        (and `threshold_problems` says so), so no counts are shown."""
-
+        """Whether any source names statement files (else there is nothing to count)."""
         return bool(run.statement_sources(self.registers))
 
 
@@ -52,11 +54,9 @@ def coverage(
     minimum: float | None = None,
     settings: Settings = DEFAULTS,
 ) -> Covered:
-    """`register coverage [REVISION...]`: the state of every normative statement of each
-    revision (cited, excluded, uncovered), read at the pins of the sources whose
-    `coverage:` names statement files. Their citations are verified (a stale one covers
-    nothing); the other sources' are not read. Below `minimum` percent a revision is an
-    error; without it, one with uncovered statements is a warning. Raises UnknownRevision."""
+    """`register coverage [REVISION...]`: each normative statement cited, excluded or
+    uncovered, by the verified citations of the sources naming statement files. Below
+    `minimum` percent a revision is an error. Raises UnknownRevision."""
     paths = project_paths(root, settings)
     sources = folder.read_sources(paths, {}, [])
     declared = sources.revisions
@@ -82,10 +82,8 @@ def site_coverage(
     outcomes: Sequence[verify.Outcome] | None,
     settings: Settings = DEFAULTS,
 ) -> SiteCoverage | None:
-    """What the site's Coverage pages show: every statement's state, read at the pins of
-    the sources naming statement files, judged by `outcomes` (verify's, of the same set);
-    None when no source names any. Without outcomes (an offline build) nothing is read:
-    a citation not verified could not say what it covers."""
+    """The Coverage pages' statements, judged by `outcomes`; None when no source names
+    statement files. Offline (no outcomes) nothing is read: no citation says what it covers."""
     readers = run.statement_sources(registers)
     if not readers:
         return None
@@ -103,3 +101,50 @@ def site_coverage(
     if problems:
         return SiteCoverage(None, problems=problems)
     return SiteCoverage(measured.coverage, measured.changelogs)
+
+
+@dataclass
+class Matrixed(Result):
+    """What `register matrix` found: the matrix, the set it was read from, every problem."""
+
+    matrix: view.Matrix
+    registers: RegisterSet
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The matrix as plain data: `register matrix --format json`."""
+        return view.matrix_data(self.matrix)
+
+
+def matrix(
+    root: Path,
+    *,
+    verify: bool = False,
+    since: view.SinceOf | None = None,
+    dated: bool = False,
+    settings: Settings = DEFAULTS,
+) -> Matrixed:
+    """`register matrix`: one row per concept, one column per subject; with `verify`, a
+    cell on a stale citation says so; `since` (or `dated`: the git history) dates each."""
+    paths = project_paths(root, settings)
+    read = verify_at(paths, settings=settings) if verify else check_at(paths, settings=settings)
+    outcomes = None
+    if isinstance(read, Verified):
+        outcomes = {o.citation.key: o.outcome for o in read.outcomes}
+    hook = since or (since_of(root, read.registers, paths.history_cache) if dated else None)
+    shown = view.matrix(read.registers, outcomes, hook, records=recorded_at(paths).records)
+    return Matrixed(shown, read.registers, diagnostics=read.diagnostics)
+
+
+def since_of(
+    root: Path, registers: RegisterSet, cache: Path | None, commits: list[Commit] | None = None
+) -> view.SinceOf | None:
+    """The matrix's since-when hook from the registers' history (`commits` when already
+    read); None outside a git repository or when git fails."""
+    try:
+        if commits is None:
+            commits = repository.read_history(root, cache).commits
+        found = since.since_when(root, registers, commits)
+    except repository.HistoryError:
+        return None
+    return lambda entry: found[entry.id].data() if entry.id in found else None

@@ -1,5 +1,4 @@
-"""The conformance suite's results beside the registers: `register conformance import`,
-and the recorded results every other command reads (verify --conformance, the site)."""
+"""`register conformance import`, and the recorded results other commands read."""
 
 from __future__ import annotations
 
@@ -37,8 +36,7 @@ class UnknownSubject(RegisterError):
 
 @dataclass
 class Imported(Result):
-    """What `register conformance import` recorded: nothing while a file it was named does
-    not read (its diagnostics locate why)."""
+    """What `register conformance import` recorded (nothing while a file named is bad)."""
 
     record: Record | None = None
     file: str = ""
@@ -57,12 +55,9 @@ def import_results(
     settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> Imported:
-    """`register conformance import --subject ALIAS [--commit SHA] [--baseline FILE]
-    RESULTS...`: the suite's runs (and baseline) recorded for the subject at `commit`
-    (default: its pin) in `conformance/ALIAS.json`, replacing its previous record, written
-    atomically under the writer lock. Nothing is written while any file named is not what
-    the suite writes, or sources.yaml has errors. Raises `UnknownSubject` or
-    `collect.NoResults` (usage errors) for what cannot be asked."""
+    """`register conformance import`: the suite's runs (and baseline) recorded for the
+    subject at `commit` (default: its pin) in `conformance/ALIAS.json`, or nothing while a
+    file is not what the suite writes. Raises `UnknownSubject` or `collect.NoResults`."""
     paths = project_paths(root, settings)
     documents: dict[str, Document] = {}
     problems: list[Diagnostic] = []
@@ -91,8 +86,7 @@ def import_results(
 
 
 def _write(path: Path, text: str, journal: Journal) -> None:
-    """The record, replacing the subject's previous one all at once (its folder made when
-    this is the first). Raises `WriteError`, one line naming the file."""
+    """The record, replacing the subject's previous one. Raises `WriteError`."""
     try:
         path.parent.mkdir(exist_ok=True)
         write_all([(path, text.encode("utf-8"))], journal)
@@ -102,8 +96,7 @@ def _write(path: Path, text: str, journal: Journal) -> None:
 
 @dataclass
 class Recorded(Result):
-    """Every subject's recorded results; its diagnostics: the record files that do not
-    read back, located in them."""
+    """Every subject's recorded results; its diagnostics: the records that do not read."""
 
     records: dict[str, Record] = field(default_factory=dict)
 
@@ -120,9 +113,8 @@ def recorded_at(paths: Paths) -> Recorded:
 
 
 def with_conformance(verified: Verified) -> Verified:
-    """`register verify --conformance`: the verified set with every contradiction between
-    its claims and the recorded results added to its diagnostics (errors: the command fails
-    on one), and the problems of record files that do not read back."""
+    """`register verify --conformance`: every contradiction between the claims and the
+    recorded results, and every record that does not read, added to the diagnostics."""
     recorded = recorded_at(verified.paths)
     found = contradictions(verified.registers, verified.documents, recorded.records)
     every = sort_diagnostics([*verified.diagnostics, *recorded.diagnostics, *found])
@@ -130,8 +122,7 @@ def with_conformance(verified: Verified) -> Verified:
 
 
 def site_conformance(checked: Checked) -> Measurements | None:
-    """What a site shows of the recorded results: each entry's checks and every
-    contradiction; None when no subject has a record (the pages then say nothing of it)."""
+    """What a site shows of the recorded results; None when no subject has a record."""
     recorded = recorded_at(checked.paths)
     if not recorded.records and not recorded.diagnostics:
         return None

@@ -3,5 +3,5 @@
 Takes the registers folder and a read register set; gives the concepts read with their
 problems (`conceptsfile`) and the rules a schema cannot say (`consistency`). The values are
 `model.concepts`; the concept x subject matrix is `views.conceptmatrix`, its text
-`reporting.matrixreport`, its page cells `site.matrixcells`; the command `api.comparing`.
+`reporting.matrixreport`, its page cells `site.matrixcells`; the command `api.measuring`.
 """
