@@ -16,7 +16,7 @@ import click
 
 from .. import api
 from ..reporting import report as reporter
-from .shell import echo, no_traceback, registers_option, require_dir, settings, waiting
+from .shell import command, echo, settings, waiting
 
 LAYOUT_DEFAULTS = api.Layout()
 
@@ -33,8 +33,7 @@ def _layout_option(name: str, what: str) -> Callable[[Callable[..., Any]], Calla
     )
 
 
-@click.command(name="render")
-@registers_option
+@command(name="render")
 @click.option(
     "--out",
     "out",
@@ -78,7 +77,6 @@ def _layout_option(name: str, what: str) -> Callable[[Callable[..., Any]], Calla
     help="Plain Markdown pages in the hand-written shape instead (DIR/<register>.md, no HTML), "
     "which register import reads back; reads no checkout and no history.",
 )
-@no_traceback
 def render_command(
     registers_dir: Path,
     out: Path,
@@ -98,10 +96,8 @@ def render_command(
     the overview, the citation-health, revision, priorities and Changes pages, the excerpt
     files and the assets; a register file that does not load gets a page showing why.
     """
-    require_dir(registers_dir)
-    with api.writer(
-        registers_dir, "register render", settings(), on_wait=waiting
-    ):  # it writes the excerpt cache
+    # it writes the excerpt cache
+    with api.writer(registers_dir, "register render", settings(), on_wait=waiting):
         if plain:
             _render_plain(registers_dir, out, legend)
         places = {name.removeprefix("layout_"): path for name, path in layout.items()}
@@ -119,9 +115,8 @@ def render_command(
 
 
 def _render(registers_dir: Path, out: Path, options: api.SiteOptions) -> None:
-    """`register render`: the site `api.build_site` gives, written into `out`; its excerpt
-    files are written as they are made, into a folder beside `out`, and moved in once the
-    site is known to be written (never all held: some 60 MB at 20,000 excerpts)."""
+    """The site written into `out`; its excerpt files are written as they are made beside
+    `out` and moved in after the site (never all held: 60 MB at 20,000 excerpts)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".register-excerpts-", dir=out.parent) as folder:
         options = dataclasses.replace(options, excerpt_folder=Path(folder))
@@ -145,8 +140,7 @@ def _write_site(site: api.Site, out: Path) -> None:
 
 
 def _move_in(paths: dict[str, Path], out: Path) -> None:
-    """Move each written file to its path under `out`, but where `out` holds the same
-    bytes (their modification time stays); one line when one cannot be."""
+    """Move each file to its path under `out`, but where `out` holds the same bytes."""
     for uri, path in paths.items():
         target = out / uri
         if target.is_file() and filecmp.cmp(path, target, shallow=False):

@@ -1,5 +1,5 @@
 """What every `register` command shares: its options, how it prints (every value shown,
-never obeyed), and the one place our errors become click's (`no_traceback`)."""
+never obeyed), and the one place our errors become click's."""
 
 from __future__ import annotations
 
@@ -27,8 +27,7 @@ REGISTERS_HELP = (
 
 
 def registers_option(func: F) -> F:
-    """`--registers DIR`, shared by every command; found like git finds its repository
-    when neither it nor `register --registers DIR` names it (`reading.projectdir`)."""
+    """`--registers DIR`, shared by every command (found as git finds its repository)."""
     return click.option(
         "--registers",
         "registers_dir",
@@ -42,9 +41,8 @@ def registers_option(func: F) -> F:
 def command(
     name: str | None = None, *, group: click.Group | None = None, needs_dir: bool = True
 ) -> Callable[[F], F]:
-    """A command over the registers folder (`cli.group.COMMANDS` names it, or it is one of
-    `group`'s): `--registers` its first option, the folder required to exist before the
-    body runs (unless `needs_dir` is False: the body checks it), no traceback."""
+    """A command over the registers folder (of `group`, or of `COMMANDS`): `--registers`
+    first, the folder checked before the body runs unless not `needs_dir`, no traceback."""
 
     def decorate(func: F) -> F:
         @wraps(func)
@@ -60,16 +58,15 @@ def command(
 
 
 def _find_registers(ctx: click.Context, _param: click.Parameter, value: Path | None) -> Path:
-    """The registers folder: this command's --registers, the group's, $REGISTER_DIR, or the
-    nearest project above the working directory; ./registers (reported missing) when none."""
+    """This command's --registers, the group's, $REGISTER_DIR, the nearest project above,
+    else ./registers (reported missing)."""
     given = value if value is not None else ctx.find_root().params.get("registers_dir")
     found = api.registers_folder(given, settings())
     return Path(api.DEFAULT_REGISTERS) if found is None else found
 
 
 def settings() -> api.Settings:
-    """This run's `REGISTER_*` settings: read from the environment by the first command
-    that asks, then kept on click's root context for the rest of the run."""
+    """This run's `REGISTER_*` settings, read once, kept on click's root context."""
     root = click.get_current_context().find_root()
     if root.obj is None:
         root.obj = api.Settings.read()
@@ -115,14 +112,11 @@ def no_traceback(func: F) -> F:
         except KeyboardInterrupt:
             echo("register: interrupted", err=True)
             sys.exit(130)
-        except BrokenPipeError as err:
-            if not stdout_gone():  # a pipe to a git that died, not to our reader: say so
-                echo(f"register: internal error: {type(err).__name__}: {err}", err=True)
-                sys.exit(1)
-            quiet_stdout()  # `register export | head`: the reader has all it wanted
-            sys.exit(1)
         except Exception as err:  # noqa: BLE001 - the last line of defence
-            echo(f"register: internal error: {type(err).__name__}: {err}", err=True)
+            if isinstance(err, BrokenPipeError) and stdout_gone():
+                quiet_stdout()  # `register export | head`: the reader has all it wanted
+            else:  # a broken pipe to a git that died included
+                echo(f"register: internal error: {type(err).__name__}: {err}", err=True)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
@@ -135,13 +129,12 @@ def click_error(err: api.RegisterError) -> click.ClickException:
 
 
 def echo(text: str, err: bool = False, nl: bool = True) -> None:
-    """Print on the terminal: every value already in `text` shown, never obeyed (an escape
-    sequence or a bidi control from a register file is written as `\x1b`, `\u202e`)."""
+    """Print `text` with every value shown, never obeyed (an escape as `\x1b`)."""
     click.echo(reporter.shown(text), err=err, nl=nl)
 
 
 def waiting(line: str) -> None:
-    """A writer waits for another (the project's lock): say for whom, once, on stderr."""
+    """A writer waits for another: say for whom, once, on stderr."""
     echo(f"register: {line}", err=True)
 
 
@@ -156,8 +149,8 @@ def stdout_gone() -> bool:
 
 
 def quiet_stdout() -> None:
-    """Point standard output at /dev/null once its reader has gone, so that the final
-    flush does not fail a second time (what the Python docs advise for SIGPIPE)."""
+    """Standard output to /dev/null once its reader has gone, so that the final flush
+    does not fail again (the Python docs' advice for SIGPIPE)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -170,7 +163,7 @@ def require_dir(registers_dir: Path) -> None:
         return
     searched = ""
     default = api.DEFAULT_REGISTERS
-    if registers_dir == Path(default):  # what _find_registers gives when it found none
+    if registers_dir == Path(default):  # none was found
         searched = (
             f" (nor does any {default}/sources.yaml above it: name the folder with "
             f"--registers DIR or {api.REGISTERS_VARIABLE})"
