@@ -10,10 +10,9 @@ from pathlib import Path
 
 from ..conformance import collect
 from ..conformance.contradictions import contradictions
-from ..conformance.measured import latest_runs
 from ..conformance.measurements import Measurements, measurements
 from ..conformance.record import record_text, records_of
-from ..conformance.runs import Record, Run
+from ..conformance.runs import Record, Run, latest_runs
 from ..model.diagnostic import Diagnostic, sort_diagnostics
 from ..model.results import Result
 from ..reading import folder

@@ -1,10 +1,5 @@
-"""registers/concepts.yaml -> `Concepts`: the concepts entries name, one matrix row each.
-
-Read like every file of the folder (the loader's positions, the schema's located errors);
-each statement is read as an entry's `sources:` item is (`build.listed_citation`), so a
-citation means one thing wherever it is written. What a schema cannot say (a duplicate
-ID, an unknown parent, a cycle) is `concepts.consistency`'.
-"""
+"""registers/concepts.yaml -> `Concepts`, read like every file of the folder, each
+statement as an entry's `sources:` item is, so a citation means one thing everywhere."""
 
 from __future__ import annotations
 
@@ -24,8 +19,8 @@ from ..storage.layout import Paths
 def read_concepts(
     paths: Paths, documents: dict[str, Document], out: list[Diagnostic]
 ) -> Concepts | None:
-    """The concepts of a registers folder; None when it has no concepts.yaml (an empty
-    `Concepts` when the file does not load: `out` says why)."""
+    """The concepts of a registers folder; None without concepts.yaml, none when it does
+    not load (`out` says why)."""
     path = paths.concepts
     if not path.exists() and not path.is_symlink():
         return None
@@ -36,8 +31,8 @@ def read_concepts(
 
 
 def build_concepts(doc: Document, out: list[Diagnostic]) -> Concepts:
-    """The typed concepts of a loaded, schema-checked document (tolerant, as registers
-    are: an item without a string ID is left out, the schema having said why)."""
+    """The typed concepts of a loaded document, tolerant as registers are (an item without
+    a string ID is left out: the schema said why)."""
     concepts = tuple(
         concept for index, data in _items(doc) if (concept := _concept(doc, index, data, out))
     )

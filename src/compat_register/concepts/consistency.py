@@ -1,9 +1,5 @@
-"""The rules of concepts.yaml and of the entries that name a concept, which its schema
-cannot express: IDs unique, parents known and without a cycle, every named concept known;
-and the note rule of the states that say too little alone.
-
-A concept nobody names is no problem: the matrix lists it (`views.conceptmatrix`).
-"""
+"""What a schema cannot say of concepts.yaml and the entries naming a concept: IDs unique,
+parents known and acyclic, named concepts known; and the states that need a note."""
 
 from __future__ import annotations
 
@@ -43,9 +39,8 @@ def check_unique(concepts: Concepts) -> Iterator[Diagnostic]:
 
 
 def check_parents(concepts: Concepts) -> Iterator[Diagnostic]:
-    """Each parent is a concept; following parents never comes back (said once per cycle,
-    at the cycle's first concept in file order) and stops within `MAX_DEPTH` (said once, at
-    the first concept deeper). One walk over the concepts (`Concepts.depths`)."""
+    """Each parent is a concept; parents form no cycle (said once, at its first concept)
+    and stop within `MAX_DEPTH` (said once, at the first concept deeper)."""
     known = concepts.by_id()
     for concept in concepts.concepts:
         if concept.parent is not None and concept.parent not in known:
@@ -86,9 +81,8 @@ def check_named(
 
 
 def check_note(entry: Entry, doc: Document) -> Iterator[Diagnostic]:
-    """A `partial` or `n/a` state says what is partial, or why it does not apply, in its
-    note: a warning at the state. Not said of a `note:` written beside `status:` instead
-    of in it: its unknown-field error is the cause, reported alone."""
+    """A `partial` or `n/a` state needs a note (a warning), but for a `note:` beside
+    `status:`, whose unknown-field error says it all."""
     if entry.status.key not in NOTED or (entry.status.note and entry.status.note.strip()):
         return
     if (*entry.field, "note") in doc.values:

@@ -1,9 +1,5 @@
-"""An expected-failures baseline's YAML text -> a `Baseline`. Pure.
-
-The suite's rule: empty, or a mapping whose optional `server` and `client` keys list
-scenario names. Read by the project's own YAML loader, so problems are located and
-aliases, anchors and duplicate keys refused as everywhere.
-"""
+"""An expected-failures baseline's YAML text (empty, or `server:` and `client:` lists of
+scenario names) -> a `Baseline`, through the project's own YAML loader. Pure."""
 
 from __future__ import annotations
 
@@ -16,8 +12,8 @@ from .suite import located_problem
 
 
 def read_baseline(text: str, file: str) -> tuple[Baseline | None, list[Diagnostic]]:
-    """The baseline in `text` (the file `file`); None and the located problems when it is
-    not what the suite reads."""
+    """The baseline in `text`; None and the located problems when it is not what the suite
+    reads."""
     try:
         doc = parse(text, file, frozenset())
     except LoadError as err:

@@ -1,10 +1,6 @@
-"""Where a claim and a measurement disagree. Pure.
-
-For an entry whose concept names checks and whose subject has a record: `done` while a
-named check fails or sits in the baseline, `missing` while one passes (the suite's
-stale-baseline rule, for a claim). For a record: a non-INFO check no concept names, and a
-baseline scenario that passed. Each points at the entry's state, or at the record's line.
-"""
+"""Where a claim and a measurement disagree: `done` while a named check fails or is
+baselined, `missing` while one passes; a measuring check no concept names, a baseline
+scenario that passed. Pure."""
 
 from __future__ import annotations
 
@@ -16,8 +12,7 @@ from ..model.positions import Where
 from ..model.registers import Entry, RegisterSet
 from ..model.vocabulary import RATED
 from ..reading.document import Document
-from .measured import Measured, measured, stale
-from .runs import Record
+from .runs import Measured, Record, measured, stale
 
 UNMEASURED = frozenset({"INFO"})
 """Statuses that measure nothing: a check emitted only with these needs no concept."""
@@ -48,7 +43,7 @@ def contradictions(
 
 
 def state_where(entry: Entry, doc: Document | None) -> Where:
-    """Where the entry's state is written (its entry's start without the document)."""
+    """Where the entry's state is written (the entry's start without the document)."""
     if doc is None:
         return entry.where
     mark = doc.mark((*entry.field, "status", RATED["status"]))

@@ -1,9 +1,5 @@
-"""What the recorded conformance results say of each entry, as plain data. Pure.
-
-An entry's checks are its concept's (`Concept.checks`) in its subject's record: each
-one's latest status, None where no run emitted it. The matrix cell and the entry page
-read `cell_status` and `entry_checks`; the health page, `Measurements`' contradictions.
-"""
+"""What the recorded conformance results say of each entry (its concept's checks in its
+subject's record), for the matrix cells, the entry pages and the health page. Pure."""
 
 from __future__ import annotations
 
@@ -15,16 +11,14 @@ from ..model.diagnostic import Diagnostic, sort_diagnostics
 from ..model.registers import Entry, RegisterSet
 from ..reading.document import Document
 from .contradictions import contradictions
-from .measured import Measured, measured
-from .runs import Record
+from .runs import Measured, Record, measured
 
 
 def cell_status(
     entry: Entry | None, concept: Concept | None, results: Record | None
 ) -> dict[str, str | None]:
-    """A matrix cell's measurement: check ID -> its latest status for the entry's subject
-    (None: not run), for each check the concept names; empty without an entry, a concept
-    that names checks, or a record of the subject."""
+    """A matrix cell's measurement: check ID -> its latest status (None: not run) for each
+    check the concept names; empty without all three."""
     if entry is None or concept is None or results is None or not concept.checks:
         return {}
     statuses = measured(results)
@@ -37,24 +31,21 @@ def _status(check: Measured | None) -> str | None:
 
 @dataclass(frozen=True)
 class EntryCheck:
-    """One check an entry's concept names, as its page shows it."""
+    """One check an entry's concept names, as its page shows it (no status: not run)."""
 
     id: str
     status: str | None
-    """Its latest status, None when no recorded run emitted it."""
     baselined: bool
-    """Whether a scenario that emitted it is in the subject's expected-failures baseline."""
     scenarios: tuple[str, ...]
     subject: str
     commit: str
-    """The subject's commit the runs measured."""
 
 
 def entry_checks(
     registers: RegisterSet, records: Mapping[str, Record]
 ) -> dict[str, list[EntryCheck]]:
-    """Entry ID -> the checks its concept names, measured for its subject; only entries
-    whose concept names checks and whose subject has a record."""
+    """Entry ID -> the checks its concept names, measured for its subject (entries whose
+    concept names checks and whose subject has a record)."""
     concepts = registers.concepts.by_id() if registers.concepts else {}
     statuses = {alias: measured(record) for alias, record in records.items()}
     found: dict[str, list[EntryCheck]] = {}
@@ -83,13 +74,12 @@ def _entry_check(check: str, seen: Measured | None, record: Record) -> EntryChec
 
 @dataclass(frozen=True)
 class Measurements:
-    """What a site shows of the recorded results: each entry's checks, and every
-    contradiction (with the problems of record files that do not read back)."""
+    """What a site shows of the recorded results: each entry's checks, every contradiction
+    and record that does not read, each subject's record (for the matrix cells)."""
 
     checks: dict[str, list[EntryCheck]]
     contradictions: list[Diagnostic]
     records: Mapping[str, Record]
-    """Each subject's record, for the Matrix page's cells (`cell_status`)."""
 
     def checks_of(self, entry_id: str) -> list[EntryCheck]:
         return self.checks.get(entry_id, [])

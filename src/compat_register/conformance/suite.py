@@ -1,10 +1,4 @@
-"""What the suite writes -> `Run`s: a results folder's name and its checks.json. Pure.
-
-A folder is `<scenario>-<timestamp>` (client) or `server-<scenario>-<timestamp>`, the
-timestamp an ISO time with `:` and `.` made `-`. A client scenario holding a `/`
-(`auth/basic-dcr`) sits in a folder of that name: a scenario is the path from the results
-folder to its checks.json's folder.
-"""
+"""What the suite writes -> `Run`s: a results folder's name and its checks.json. Pure."""
 
 from __future__ import annotations
 
@@ -31,9 +25,9 @@ CHECK_TEXTS = {
 
 
 def scenario_of(folder: str) -> tuple[str, str, str | None]:
-    """(mode, scenario, ISO timestamp or None) of a results folder's path, relative to the
-    results folder given (`server-tools-list-2026-10-02T09-14-03-512Z`, `auth/basic-dcr-...`).
-    A folder not named as the suite names it is taken whole as a client scenario's name."""
+    """(mode, scenario, ISO timestamp or None) of a results folder's path from the one given
+    (`server-tools-list-2026-10-02T09-14-03-512Z`, `auth/basic-dcr-...`); a folder not named
+    as the suite names it is a client scenario's name."""
     head, _, last = folder.rpartition("/")
     match = _STAMPED.fullmatch(last)
     timestamp = None
@@ -47,8 +41,8 @@ def scenario_of(folder: str) -> tuple[str, str, str | None]:
 
 
 def read_run(text: str, file: str, folder: str) -> tuple[Run | None, list[Diagnostic]]:
-    """The run in checks.json `text` (the file `file`, in results folder `folder`); None and
-    the located problems when it is not what the suite writes."""
+    """The run in checks.json `text`; None and the located problems when it is not what
+    the suite writes."""
     try:
         parsed = parse(text, file)
     except JsonProblem as err:
@@ -64,8 +58,8 @@ def read_run(text: str, file: str, folder: str) -> tuple[Run | None, list[Diagno
 def read_checks(
     parsed: Parsed, path: Path_, problems: list[Diagnostic], code: str
 ) -> tuple[Check, ...] | None:
-    """The checks of the array at `path` of a parsed document (checks.json's top level, or
-    a run of a record); problems, with `code`, are added to `problems`."""
+    """The checks of the array at `path` (checks.json's top, or a record's run); problems,
+    with `code`, added to `problems`."""
     items = value_at(parsed.data, path)
     if not isinstance(items, list):
         message = "expected an array of checks, as the suite writes"
