@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..conformance import collect
-from ..conformance.contradictions import contradictions
-from ..conformance.measurements import Measurements, measurements
+from ..conformance.measurements import Measurements, contradictions, measurements
 from ..conformance.record import record_text, records_of
 from ..conformance.runs import Record, Run, latest_runs
 from ..model.diagnostic import Diagnostic, sort_diagnostics
