@@ -27,7 +27,8 @@ from .rewriting import Bumped, Fixed, Stamped, Synced, UnknownID, bump, fix, sta
 
 LATER = {
     "authoring": "Imports InitError Initialised cite cite_grep import_pages init",
-    "measuring": "Covered Matrixed UnknownRevision coverage matrix site_coverage",
+    "comparing": "Matrixed matrix",
+    "measuring": "Covered UnknownRevision coverage site_coverage",
     "publishing": "PlainPages build_site clean_html complete_extensions diff history "
     "render_plain site_edit_url site_log site_watched write_site",
     "recording": "Imported Recorded UnknownSubject import_results recorded with_conformance",
@@ -38,7 +39,8 @@ _HOME = {name: module for module, names in LATER.items() for name in names.split
 
 if TYPE_CHECKING:  # the same names, for mypy
     from .authoring import Imports, InitError, Initialised, cite, cite_grep, import_pages, init
-    from .measuring import Covered, Matrixed, UnknownRevision, coverage, matrix, site_coverage
+    from .comparing import Matrixed, matrix
+    from .measuring import Covered, UnknownRevision, coverage, site_coverage
     from .publishing import (
         PlainPages,
         build_site,

@@ -18,8 +18,9 @@ from ..site.values import Site, SiteOptions
 from ..storage.atomic import write_changed
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
+from .comparing import since_of
 from .loading import check, project_paths, verify_at
-from .measuring import since_of, site_coverage
+from .measuring import site_coverage
 from .recording import site_conformance
 
 diff = repository.compare
