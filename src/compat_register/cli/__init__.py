@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from .shell import REGISTERS_HELP, quiet_stdout
+from .shell import quiet_stdout, registers_option
 
 COMMANDS = {
     "bump": "pincommands.bump",
@@ -52,13 +52,7 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="compat-register")
-@click.option(
-    "--registers",
-    "registers_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help=REGISTERS_HELP,
-)
+@registers_option()
 def main(registers_dir: Path | None) -> None:
     """Compatibility registers as checked data.
 

@@ -7,7 +7,7 @@ import os
 import select
 import sys
 from collections.abc import Callable
-from functools import wraps
+from functools import partial, wraps
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -19,23 +19,17 @@ from ..reporting import report as reporter
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-REGISTERS_HELP = (
-    "Directory holding sources.yaml and the register files (default: $REGISTER_DIR, else "
+registers_option = partial(
+    click.option,
+    "--registers",
+    "registers_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Directory holding sources.yaml and the register files (default: $REGISTER_DIR, else "
     "the registers/ of the nearest folder at or above this one holding registers/sources.yaml "
-    "or a mkdocs.yml naming the register plugin)."
+    "or a mkdocs.yml naming the register plugin).",
 )
-
-
-def registers_option(func: F) -> F:
-    """`--registers DIR`, shared by every command (found as git finds its repository)."""
-    return click.option(
-        "--registers",
-        "registers_dir",
-        type=click.Path(file_okay=False, path_type=Path),
-        default=None,
-        callback=_find_registers,
-        help=REGISTERS_HELP,
-    )(func)
+"""`--registers DIR`: the group's, and each command's (with the callback finding it)."""
 
 
 def command(
@@ -52,7 +46,8 @@ def command(
             return func(**params)
 
         make = group.command if group else click.command
-        return make(name=name)(registers_option(no_traceback(checked)))  # type: ignore[return-value]
+        found = registers_option(callback=_find_registers)
+        return make(name=name)(found(no_traceback(checked)))  # type: ignore[return-value]
 
     return decorate
 
@@ -103,7 +98,8 @@ def no_traceback(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except api.RegisterError as err:  # ours, one line: a usage error exits 2, else 1
-            raise click_error(err) from None
+            message = reporter.shown(str(err))
+            raise (click.UsageError if err.usage else click.ClickException)(message) from None
         except click.ClickException as err:  # its message may name a file, an alias, a quote
             setattr(err, "message", reporter.shown(err.message))  # noqa: B010 - typed final
             raise
@@ -120,12 +116,6 @@ def no_traceback(func: F) -> F:
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
-
-
-def click_error(err: api.RegisterError) -> click.ClickException:
-    """Our error as click's: `Error: ...` and exit 1, or with the usage first and exit 2."""
-    message = reporter.shown(str(err))
-    return click.UsageError(message) if err.usage else click.ClickException(message)
 
 
 def echo(text: str, err: bool = False, nl: bool = True) -> None:
