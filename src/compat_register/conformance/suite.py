@@ -1,4 +1,6 @@
-"""What the suite writes -> `Run`s: a results folder's name and its checks.json. Pure."""
+"""The suite's files -> values: a results folder's name and its checks.json (a `Run`), an
+expected-failures baseline's YAML (empty, or `server:` and `client:` lists of scenario
+names: a `Baseline`, read by the project's own YAML loader). Pure."""
 
 from __future__ import annotations
 
@@ -7,8 +9,10 @@ from typing import Any
 
 from ..model.diagnostic import Diagnostic
 from ..model.positions import Path_, Where
+from ..reading.document import Document, LoadError
+from ..reading.loader import parse as parse_yaml
 from .jsontext import JsonProblem, Parsed, parse
-from .runs import STATUSES, Check, Run, SpecReference
+from .runs import MODES, STATUSES, Baseline, Check, Listed, Run, SpecReference
 
 _STAMPED = re.compile(
     r"(?P<name>.+)-(?P<date>\d{4}-\d\d-\d\d)T(?P<h>\d\d)-(?P<m>\d\d)-(?P<s>\d\d)-(?P<ms>\d{3})Z"
@@ -135,3 +139,56 @@ def shape(parsed: Parsed, path: Path_, message: str, code: str) -> Diagnostic:
 def located_problem(where: Where, code: str, message: str) -> Diagnostic:
     stem = where.file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     return Diagnostic.at(where, id=stem, code=code, message=message)
+
+
+def read_baseline(text: str, file: str) -> tuple[Baseline | None, list[Diagnostic]]:
+    """The baseline in `text`; None and the located problems when it is not what the suite
+    reads."""
+    try:
+        doc = parse_yaml(text, file, frozenset())
+    except LoadError as err:
+        if err.code == "empty-file":  # the suite reads an empty file as no expected failures
+            return Baseline(file, ()), []
+        where = Where(file, err.mark.line, err.mark.col)
+        return None, [located_problem(where, err.code, err.message)]
+    if not isinstance(doc.data, dict):
+        return None, [
+            _baseline_problem(doc, (), "expected a mapping with 'server' and/or 'client' keys")
+        ]
+    problems = [
+        _baseline_problem(
+            doc, (key,), f"unknown key '{key}': a baseline has 'server' and 'client'", True
+        )
+        for key in doc.data
+        if key not in MODES
+    ]
+    listed: list[Listed] = []
+    for mode in MODES:
+        listed.extend(_listed(doc, mode, problems))
+    return (None, problems) if problems else (Baseline(file, tuple(listed)), [])
+
+
+def _listed(doc: Document, mode: str, problems: list[Diagnostic]) -> list[Listed]:
+    if mode not in doc.data:
+        return []
+    names = doc.data[mode]
+    if not isinstance(names, list):
+        problems.append(
+            _baseline_problem(doc, (mode,), f"'{mode}' must be a list of scenario names")
+        )
+        return []
+    found = []
+    for index, name in enumerate(names):
+        if not isinstance(name, str) or not name:
+            problems.append(
+                _baseline_problem(doc, (mode, index), "a scenario name is a non-empty string")
+            )
+            continue
+        mark = doc.mark((mode, index))
+        found.append(Listed(mode, name, Where(doc.file, mark.line, mark.col)))
+    return found
+
+
+def _baseline_problem(doc: Document, path: Path_, message: str, at_key: bool = False) -> Diagnostic:
+    mark = doc.key_mark(path) if at_key else doc.mark(path)
+    return located_problem(Where(doc.file, mark.line, mark.col), "baseline-shape", message)
