@@ -152,13 +152,9 @@ def read_baseline(text: str, file: str) -> tuple[Baseline | None, list[Diagnosti
         where = Where(file, err.mark.line, err.mark.col)
         return None, [located_problem(where, err.code, err.message)]
     if not isinstance(doc.data, dict):
-        return None, [
-            _baseline_problem(doc, (), "expected a mapping with 'server' and/or 'client' keys")
-        ]
+        return None, [_wrong(doc, (), "expected a mapping with 'server' and/or 'client' keys")]
     problems = [
-        _baseline_problem(
-            doc, (key,), f"unknown key '{key}': a baseline has 'server' and 'client'", True
-        )
+        _wrong(doc, (key,), f"unknown key '{key}': a baseline has 'server' and 'client'", True)
         for key in doc.data
         if key not in MODES
     ]
@@ -173,22 +169,18 @@ def _listed(doc: Document, mode: str, problems: list[Diagnostic]) -> list[Listed
         return []
     names = doc.data[mode]
     if not isinstance(names, list):
-        problems.append(
-            _baseline_problem(doc, (mode,), f"'{mode}' must be a list of scenario names")
-        )
+        problems.append(_wrong(doc, (mode,), f"'{mode}' must be a list of scenario names"))
         return []
     found = []
     for index, name in enumerate(names):
         if not isinstance(name, str) or not name:
-            problems.append(
-                _baseline_problem(doc, (mode, index), "a scenario name is a non-empty string")
-            )
+            problems.append(_wrong(doc, (mode, index), "a scenario name is a non-empty string"))
             continue
         mark = doc.mark((mode, index))
         found.append(Listed(mode, name, Where(doc.file, mark.line, mark.col)))
     return found
 
 
-def _baseline_problem(doc: Document, path: Path_, message: str, at_key: bool = False) -> Diagnostic:
+def _wrong(doc: Document, path: Path_, message: str, at_key: bool = False) -> Diagnostic:
     mark = doc.key_mark(path) if at_key else doc.mark(path)
     return located_problem(Where(doc.file, mark.line, mark.col), "baseline-shape", message)
