@@ -3,7 +3,6 @@ plugin (or plain pages in the hand-written shape)."""
 
 from __future__ import annotations
 
-import dataclasses
 import filecmp
 import shutil
 import sys
@@ -18,16 +17,13 @@ from .. import api
 from ..reporting import report as reporter
 from .shell import command, echo, settings, waiting
 
-LAYOUT_DEFAULTS = api.Layout()
-
 
 def _layout_option(name: str, what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    default = getattr(LAYOUT_DEFAULTS, name)
     return click.option(
         f"--{name}",
         f"layout_{name}",
         metavar="PATH",
-        default=default,
+        default=getattr(api.Layout(), name),
         show_default=True,
         help=f"{what}, relative to --out (the plugin's `{name}` option).",
     )
@@ -101,26 +97,22 @@ def render_command(
         if plain:
             _render_plain(registers_dir, out, legend)
         places = {name.removeprefix("layout_"): path for name, path in layout.items()}
-        options = api.SiteOptions(
-            layout=api.Layout(legend=legend, **places),
-            templates=templates,
-            verify=not offline,
-            history=not no_history,
-            repo_url=repo_url,
-            edit_url=edit_url,
-            subject=subject,
-            raw=True,
-        )
-        _render(registers_dir, out, options)
-
-
-def _render(registers_dir: Path, out: Path, options: api.SiteOptions) -> None:
-    """The site written into `out`; its excerpt files are written as they are made beside
-    `out` and moved in after the site (never all held: 60 MB at 20,000 excerpts)."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".register-excerpts-", dir=out.parent) as folder:
-        options = dataclasses.replace(options, excerpt_folder=Path(folder))
-        _write_site(api.build_site(registers_dir, options, settings=settings()), out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        # excerpt files are written as they are made beside `out`, and moved in after the
+        # site (never all held: 60 MB at 20,000 excerpts)
+        with tempfile.TemporaryDirectory(prefix=".register-excerpts-", dir=out.parent) as folder:
+            options = api.SiteOptions(
+                layout=api.Layout(legend=legend, **places),
+                templates=templates,
+                verify=not offline,
+                history=not no_history,
+                repo_url=repo_url,
+                edit_url=edit_url,
+                subject=subject,
+                raw=True,
+                excerpt_folder=Path(folder),
+            )
+            _write_site(api.build_site(registers_dir, options, settings=settings()), out)
 
 
 def _write_site(site: api.Site, out: Path) -> None:
