@@ -12,22 +12,11 @@ import click
 from .. import api
 from ..reporting import export
 from ..reporting import report as reporter
-from .shell import (
-    command,
-    echo,
-    format_option,
-    report,
-    settings,
-    strict_option,
-    verbose_option,
-    waiting,
-)
+from .shell import command, echo, report, report_options, settings, waiting
 
 
 @command()
-@format_option
-@strict_option
-@verbose_option
+@report_options()
 def check(registers_dir: Path, fmt: str, strict: bool, verbose: bool) -> None:
     """Load, validate and cross-link the registers (no source read, no network)."""
     result = api.check(registers_dir, settings())
@@ -36,9 +25,7 @@ def check(registers_dir: Path, fmt: str, strict: bool, verbose: bool) -> None:
 
 
 @command()
-@format_option
-@strict_option
-@verbose_option
+@report_options()
 @click.option(
     "--skip",
     "skip",
@@ -99,8 +86,7 @@ def _alias_rev(value: str | None) -> tuple[str, str] | None:
 
 
 @command()
-@format_option
-@verbose_option
+@report_options(strict=False)
 def fix(registers_dir: Path, fmt: str, verbose: bool) -> None:
     """Rewrite the line numbers of moved citations in place (nothing else changes)."""
     fixed = api.fix(registers_dir, settings(), on_wait=waiting)

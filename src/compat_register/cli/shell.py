@@ -68,10 +68,25 @@ def settings() -> api.Settings:
     return root.obj
 
 
-def format_option(func: F) -> F:
-    """`--format text|github|json`, for the commands that report diagnostics."""
+def report_options(strict: bool = True) -> Callable[[F], F]:
+    """`--format text|github|json`, `--strict` (unless not `strict`) and `--verbose`: the
+    options of the commands that report diagnostics."""
     described = "text: FILE:LINE:COL lines; github: Actions annotations; json: one object."
-    return formats_option(reporter.FORMATS, described)(func)
+    verbose = (
+        "List each warning of a run of one kind on one entry (by default one line counts them)."
+    )
+    options = [
+        formats_option(reporter.FORMATS, described),
+        *([click.option("--strict", is_flag=True, help="Fail on warnings too.")] if strict else []),
+        click.option("--verbose", "-v", is_flag=True, help=verbose),
+    ]
+
+    def decorate(func: F) -> F:
+        for option in reversed(options):  # the first listed first, as stacked decorators are
+            func = option(func)
+        return func
+
+    return decorate
 
 
 def formats_option(choices: tuple[str, ...] | list[str], described: str) -> Callable[[F], F]:
@@ -84,10 +99,6 @@ def formats_option(choices: tuple[str, ...] | list[str], described: str) -> Call
         show_default=True,
         help=described,
     )
-
-
-def strict_option(func: F) -> F:
-    return click.option("--strict", is_flag=True, help="Fail on warnings too.")(func)
 
 
 def no_traceback(func: F) -> F:
@@ -169,16 +180,6 @@ def report(
     verbose: bool = False,
 ) -> None:
     echo(reporter.format_report(diagnostics, fmt, summary, extra, verbose))
-
-
-def verbose_option(func: F) -> F:
-    return click.option(
-        "--verbose",
-        "-v",
-        is_flag=True,
-        help="List each warning of a run of one kind on one entry (by default one line "
-        "counts them).",
-    )(func)
 
 
 def progress_for(alias: str) -> Callable[[str], None] | None:
