@@ -9,6 +9,7 @@ import bisect
 import json
 import math
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from ..model.positions import Path_, Where
@@ -33,13 +34,13 @@ class JsonProblem(RegisterError):
         self.message = message
 
 
+@dataclass(frozen=True)
 class Parsed:
     """A JSON document's data and the place of each value, by its path of keys and indexes."""
 
-    def __init__(self, data: Any, places: dict[Path_, Where], file: str) -> None:
-        self.data = data
-        self.places = places
-        self.file = file
+    data: Any
+    places: dict[Path_, Where]
+    file: str
 
     def at(self, path: Path_) -> Where:
         """Where the value at `path` was written, or its nearest written ancestor."""
