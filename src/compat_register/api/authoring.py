@@ -50,7 +50,7 @@ def init(
     """`register init [DIR]`: a working register project written into `folder`, its site
     built with `engine`; refused when a file exists, but for a killed init's, completed."""
     day = today or datetime.date.today()
-    texts = newproject.files(name or _project_name(folder), day, engine)
+    texts = newproject.files(name or folder.resolve().name or "registers", day, engine)
     existing = sorted(path for path in texts if (folder / path).exists())
     if existing and not _interrupted(folder, texts, existing):
         raise InitError(f"{folder}: would overwrite {', '.join(existing)}; nothing written")
@@ -75,10 +75,6 @@ def _holds(path: Path, data: bytes) -> bool:
         return regular.read_bytes(path, len(data), follow=False) == data
     except OSError:
         return False
-
-
-def _project_name(folder: Path) -> str:
-    return folder.resolve().name or "registers"
 
 
 MAX_PAGE_BYTES = 4 * 1024 * 1024
