@@ -204,15 +204,20 @@ def needs_clean_set(command: str) -> str:
     return f"{command} needs a register set without errors: fix them first"
 
 
-def write_files(files: Mapping[Path, str], *, make_folders: bool = False) -> None:
-    """Write every file as UTF-8, all or none, leaving one that holds those bytes untouched
-    (an engine's incremental build reads its time). Raises `WriteError` naming the file."""
+def write_files(
+    files: Mapping[Path, str], *, make_folders: bool = False, journal: Journal | None = None
+) -> None:
+    """Write every file as UTF-8, all or none (through `journal`, under the writer lock),
+    leaving one that holds those bytes untouched (an engine's incremental build reads its
+    time). Raises `WriteError` naming the file."""
     encoded = {path: text.encode("utf-8") for path, text in files.items()}
     try:
         if make_folders:
             for path in files:
                 path.parent.mkdir(parents=True, exist_ok=True)
-        write_all([(path, data) for path, data in encoded.items() if not holds(path, data)])
+        write_all(
+            [(path, data) for path, data in encoded.items() if not holds(path, data)], journal
+        )
     except OSError as err:
         where = _written(err.filename, files) or ", ".join(str(path) for path in files)
         raise WriteError(f"cannot write {where}: {err.strerror or err}") from None

@@ -16,12 +16,10 @@ from ..model.diagnostic import Diagnostic, sort_diagnostics
 from ..model.results import Result
 from ..reading import folder
 from ..reading.document import Document
-from ..storage.atomic import write_all
-from ..storage.errors import RegisterError, WriteError
-from ..storage.journal import Journal
+from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
-from .loading import Checked, Verified, Waiting, project_paths, writer_at
+from .loading import Checked, Verified, Waiting, project_paths, write_files, writer_at
 
 _COMMIT = re.compile(r"[0-9a-f]{7,40}")
 
@@ -78,18 +76,11 @@ def import_results(
     record = Record(subject, pin, tuple(kept), listed, file)
     command = f"register conformance import --subject {subject}"
     with writer_at(paths, command, settings, on_wait) as journal:
-        _write(paths.conformance(subject), record_text(record), journal)
+        write_files(
+            {paths.conformance(subject): record_text(record)}, make_folders=True, journal=journal
+        )
     older = [run for run in runs if run not in kept]
     return Imported(record=record, file=file, older=older)
-
-
-def _write(path: Path, text: str, journal: Journal) -> None:
-    """The record, replacing the subject's previous one. Raises `WriteError`."""
-    try:
-        path.parent.mkdir(exist_ok=True)
-        write_all([(path, text.encode("utf-8"))], journal)
-    except OSError as err:
-        raise WriteError(f"cannot write {path}: {err.strerror or err}") from None
 
 
 @dataclass
