@@ -199,11 +199,6 @@ def verify_at(
     )
 
 
-def needs_clean_set(command: str) -> str:
-    """Why a command that rewrites citations refuses while check reports errors."""
-    return f"{command} needs a register set without errors: fix them first"
-
-
 def write_files(
     files: Mapping[Path, str], *, make_folders: bool = False, journal: Journal | None = None
 ) -> None:

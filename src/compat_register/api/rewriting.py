@@ -19,16 +19,7 @@ from ..sources import pins
 from ..storage.errors import RegisterError
 from ..storage.settings import DEFAULTS, Settings
 from ..verifying import stamping, verify
-from .loading import (
-    Checked,
-    Verified,
-    Waiting,
-    check_at,
-    needs_clean_set,
-    project_paths,
-    verify_at,
-    writer_at,
-)
+from .loading import Checked, Verified, Waiting, check_at, project_paths, verify_at, writer_at
 
 
 @dataclass
@@ -172,3 +163,8 @@ def stamp(
     return Stamped(
         verified, plan.stamped, plan.refused, plan.changed, diagnostics=verified.diagnostics
     )
+
+
+def needs_clean_set(command: str) -> str:
+    """Why a command that rewrites citations refuses while check reports errors."""
+    return f"{command} needs a register set without errors: fix them first"
