@@ -4,22 +4,14 @@ cited lines recorded as reviewed, citations made at a pin."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 import click
 
 from .. import api
 from ..reporting import report as reporter
-from .shell import (
-    command,
-    echo,
-    formats_option,
-    progress_for,
-    progress_line,
-    report,
-    settings,
-    waiting,
-)
+from .shell import command, echo, formats_option, progress_line, report, settings, waiting
 
 
 @command()
@@ -41,7 +33,7 @@ def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: s
         alias,
         rev,
         dry_run=dry_run,
-        progress=progress_for(alias),
+        progress=partial(progress_line, alias) if sys.stderr.isatty() else None,
         settings=settings(),
         on_wait=waiting,
     )

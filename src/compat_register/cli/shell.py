@@ -182,12 +182,6 @@ def report(
     echo(reporter.format_report(diagnostics, fmt, summary, extra, verbose))
 
 
-def progress_for(alias: str) -> Callable[[str], None] | None:
-    if not sys.stderr.isatty():
-        return None
-    return lambda line: progress_line(alias, line)
-
-
 def progress_line(alias: str, line: str) -> None:
     """git's progress, over itself on one terminal line (its own CR kept, nothing else)."""
     click.echo(f"\r{reporter.shown_line(f'{alias}: {line[:100]:<100}')}", err=True, nl=False)
