@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ..model.concepts import Concept
 from ..model.diagnostic import Diagnostic, sort_diagnostics
 from ..model.positions import Where
-from ..model.registers import Entry, RegisterSet
+from ..model.registers import Entry, Register, RegisterSet
 from ..model.vocabulary import RATED
 from ..reading.document import Document
 from .runs import Measured, Record, measured, stale
@@ -49,22 +49,29 @@ def entry_checks(
 ) -> dict[str, list[EntryCheck]]:
     """Entry ID -> the checks its concept names, measured for its subject (entries whose
     concept names checks and whose subject has a record)."""
-    concepts = registers.concepts.by_id() if registers.concepts else {}
     statuses = {alias: measured(record) for alias, record in records.items()}
-    found: dict[str, list[EntryCheck]] = {}
+    return {
+        entry.id: [
+            _entry_check(check, statuses[register.subject].get(check), record)
+            for check in concept.checks
+        ]
+        for register, entry, concept, record in _measuring(registers, records)
+    }
+
+
+def _measuring(
+    registers: RegisterSet, records: Mapping[str, Record]
+) -> Iterator[tuple[Register, Entry, Concept, Record]]:
+    """Each entry whose concept names checks and whose subject has a record, with them."""
+    concepts = registers.concepts.by_id() if registers.concepts else {}
     for register in registers.registers:
         record = records.get(register.subject)
         if record is None:
             continue
         for entry in register.entries:
             concept = concepts.get(entry.concept) if entry.concept else None
-            if concept is None or not concept.checks:
-                continue
-            found[entry.id] = [
-                _entry_check(check, statuses[register.subject].get(check), record)
-                for check in concept.checks
-            ]
-    return found
+            if concept is not None and concept.checks:
+                yield register, entry, concept, record
 
 
 def _entry_check(check: str, seen: Measured | None, record: Record) -> EntryCheck:
@@ -107,19 +114,12 @@ def contradictions(
     registers: RegisterSet, documents: Mapping[str, Document], records: Mapping[str, Record]
 ) -> list[Diagnostic]:
     """Every contradiction between the registers' claims and the recorded results."""
-    concepts = registers.concepts.by_id() if registers.concepts else {}
     statuses = {alias: measured(record) for alias, record in records.items()}
     found: list[Diagnostic] = []
-    for register in registers.registers:
-        measured_here = statuses.get(register.subject)
-        if measured_here is None:
-            continue
-        doc = documents.get(register.file)
-        for entry in register.entries:
-            concept = concepts.get(entry.concept) if entry.concept else None
-            if concept is not None and concept.checks:
-                record, where = records[register.subject], state_where(entry, doc)
-                found.extend(_claim(entry, concept, measured_here, record, where))
+    for register, entry, concept, record in _measuring(registers, records):
+        where = state_where(entry, documents.get(register.file))
+        found.extend(_claim(entry, concept, statuses[register.subject], record, where))
+    concepts = registers.concepts.by_id() if registers.concepts else {}
     named = {check for concept in concepts.values() for check in concept.checks}
     for alias, record in records.items():
         found.extend(_unnamed(record, statuses[alias], named))
