@@ -123,33 +123,36 @@ def _write_site(site: api.Site, out: Path) -> None:
         echo(reporter.shown_line(notice.message), err=True)
     if site.refused is not None:
         raise click.ClickException(f"{site.refused}; nothing written")
-    files = site.files()
-    api.refuse_links_under(out, [*files, *site.excerpt_paths])
+    _write_out(out, site.files(), site.failed, site.excerpt_paths)
+
+
+def _write_out(
+    out: Path, files: dict[str, str], failed: bool, made: dict[str, Path] | None = None
+) -> None:
+    """Write `files` (and move in the files `made`) under `out`, say how many, and exit 1
+    when the run `failed`."""
+    made = made or {}
+    api.refuse_links_under(out, [*files, *made])
     api.write_files({out / uri: text for uri, text in files.items()}, make_folders=True)
-    _move_in(site.excerpt_paths, out)
-    echo(f"wrote {len(files) + len(site.excerpt_paths)} files to {out}")
-    sys.exit(1 if site.failed else 0)
+    for uri, path in made.items():
+        _move_in(path, out / uri)
+    echo(f"wrote {reporter.counted(len(files) + len(made), 'file')} to {out}")
+    sys.exit(1 if failed else 0)
 
 
-def _move_in(paths: dict[str, Path], out: Path) -> None:
-    """Move each file to its path under `out`, but where `out` holds the same bytes."""
-    for uri, path in paths.items():
-        target = out / uri
-        if target.is_file() and filecmp.cmp(path, target, shallow=False):
-            continue
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.move(path, target)
-        except OSError as err:
-            raise click.ClickException(f"cannot write {target}: {err.strerror or err}") from None
+def _move_in(path: Path, target: Path) -> None:
+    """Move the file to `target`, unless `target` holds the same bytes."""
+    if target.is_file() and filecmp.cmp(path, target, shallow=False):
+        return
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(path, target)
+    except OSError as err:
+        raise click.ClickException(f"cannot write {target}: {err.strerror or err}") from None
 
 
 def _render_plain(registers_dir: Path, out: Path, legend: str | None) -> None:
     plain = api.render_plain(registers_dir, legend, settings())
-    pages = plain.pages
     for diagnostic in plain.diagnostics:
         echo(diagnostic.as_text(), err=True)
-    api.refuse_links_under(out, pages)
-    api.write_files({out / name: text for name, text in pages.items()}, make_folders=True)
-    echo(f"wrote {reporter.counted(len(pages), 'file')} to {out}")
-    sys.exit(1 if plain.failed else 0)
+    _write_out(out, plain.pages, plain.failed)
