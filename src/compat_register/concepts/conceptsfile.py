@@ -7,12 +7,11 @@ from typing import Any
 
 from ..model.concepts import LABEL, Concept, Concepts
 from ..model.diagnostic import Diagnostic
-from ..model.registers import Where
 from ..reading import schema
 from ..reading.document import Document
 from ..reading.folder import display_path, read_document
 from ..reading.registerfile import listed_citation
-from ..reading.tolerant import as_list, as_text
+from ..reading.tolerant import as_list, as_text, where_of
 from ..storage.layout import Paths
 
 
@@ -52,19 +51,16 @@ def _concept(
         for number in range(len(as_list(data.get("statements"))))
         if (citation := listed_citation(doc, LABEL, (*base, "statements", number), concept_id, out))
     )
-    mark = doc.mark((*base, "id"))
     parent = data.get("parent")
-    parent_mark = doc.mark((*base, "parent"))
-    parent_where = Where(doc.file, parent_mark.line, parent_mark.col) if "parent" in data else None
     return Concept(
         id=concept_id,
         title=as_text(data.get("title")) or concept_id,
         parent=parent if isinstance(parent, str) and parent else None,
         statements=statements,
         checks=tuple(check for check in as_list(data.get("checks")) if isinstance(check, str)),
-        where=Where(doc.file, mark.line, mark.col),
+        where=where_of(doc, (*base, "id")),
         meta=data["_meta"] if isinstance(data.get("_meta"), dict) else {},
-        parent_where=parent_where,
+        parent_where=where_of(doc, (*base, "parent")) if "parent" in data else None,
     )
 
 

@@ -8,9 +8,10 @@ from collections.abc import Iterator
 
 from ..model.concepts import MAX_DEPTH, Concept, Concepts
 from ..model.diagnostic import Diagnostic
-from ..model.registers import Entry, RegisterSet, Where
+from ..model.registers import Entry, RegisterSet
 from ..model.vocabulary import NOTED, RATED
 from ..reading.document import Document
+from ..reading.tolerant import where_of
 
 
 def check(registers: RegisterSet, documents: dict[str, Document]) -> Iterator[Diagnostic]:
@@ -76,7 +77,7 @@ def check_named(
         message = f"unknown concept '{entry.concept}': no concepts.yaml beside the registers"
     else:
         message = f"unknown concept '{entry.concept}'{_guess(entry.concept, known)}"
-    where = _at(doc, (*entry.field, "concept"))
+    where = where_of(doc, (*entry.field, "concept"))
     yield Diagnostic.at(where, id=entry.id, code="unknown-concept", message=message)
 
 
@@ -90,7 +91,7 @@ def check_note(entry: Entry, doc: Document) -> Iterator[Diagnostic]:
     say = "what is there and what is not" if entry.status.key == "partial" else "why not"
     message = f"state '{entry.status.key}' needs a note: say {say}"
     yield Diagnostic.at(
-        _at(doc, (*entry.field, "status", RATED["status"])),
+        where_of(doc, (*entry.field, "status", RATED["status"])),
         id=entry.id,
         code="note-required",
         message=message,
@@ -101,8 +102,3 @@ def check_note(entry: Entry, doc: Document) -> Iterator[Diagnostic]:
 def _guess(name: str, known: dict[str, Concept]) -> str:
     found = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
     return f" (did you mean '{found[0]}'?)" if found else ""
-
-
-def _at(doc: Document, path: tuple[str | int, ...]) -> Where:
-    mark = doc.mark(path)
-    return Where(doc.file, mark.line, mark.col)

@@ -14,6 +14,7 @@ from ..model.positions import Where
 from ..model.registers import Entry, Register, RegisterSet
 from ..model.vocabulary import RATED
 from ..reading.document import Document
+from ..reading.tolerant import where_of
 from .runs import Measured, Record, measured, stale
 
 
@@ -131,8 +132,7 @@ def state_where(entry: Entry, doc: Document | None) -> Where:
     """Where the entry's state is written (the entry's start without the document)."""
     if doc is None:
         return entry.where
-    mark = doc.mark((*entry.field, "status", RATED["status"]))
-    return Where(doc.file, mark.line, mark.col)
+    return where_of(doc, (*entry.field, "status", RATED["status"]))
 
 
 def _claim(

@@ -10,9 +10,10 @@ from typing import Any
 from ..model.diagnostic import Diagnostic
 from ..model.positions import Path_, Where
 from ..reading.folder import RecordText
+from ..reading.tolerant import value_at
 from .jsontext import JsonProblem, Parsed, parse
 from .runs import MODES, Baseline, Check, Listed, Record, Run
-from .suite import CHECK_TEXTS, located_problem, read_checks, shape, value_at
+from .suite import CHECK_TEXTS, located_problem, read_checks, shape
 
 FORMAT = 1
 

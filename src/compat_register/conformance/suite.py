@@ -5,12 +5,12 @@ names: a `Baseline`, read by the project's own YAML loader). Pure."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ..model.diagnostic import Diagnostic
 from ..model.positions import Path_, Where
 from ..reading.document import Document, LoadError
 from ..reading.loader import parse as parse_yaml
+from ..reading.tolerant import key_where_of, value_at, where_of
 from .jsontext import JsonProblem, Parsed, parse
 from .runs import MODES, STATUSES, Baseline, Check, Listed, Run, SpecReference
 
@@ -120,18 +120,6 @@ def read_references(
     return tuple(found)
 
 
-def value_at(data: Any, path: Path_) -> Any:
-    """The value at `path` in `data`, None where the path leads nowhere."""
-    for key in path:
-        if isinstance(data, dict) and isinstance(key, str):
-            data = data.get(key)
-        elif isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data):
-            data = data[key]
-        else:
-            return None
-    return data
-
-
 def shape(parsed: Parsed, path: Path_, message: str, code: str) -> Diagnostic:
     return located_problem(parsed.at(path), code, message)
 
@@ -176,11 +164,10 @@ def _listed(doc: Document, mode: str, problems: list[Diagnostic]) -> list[Listed
         if not isinstance(name, str) or not name:
             problems.append(_wrong(doc, (mode, index), "a scenario name is a non-empty string"))
             continue
-        mark = doc.mark((mode, index))
-        found.append(Listed(mode, name, Where(doc.file, mark.line, mark.col)))
+        found.append(Listed(mode, name, where_of(doc, (mode, index))))
     return found
 
 
 def _wrong(doc: Document, path: Path_, message: str, at_key: bool = False) -> Diagnostic:
-    mark = doc.key_mark(path) if at_key else doc.mark(path)
-    return located_problem(Where(doc.file, mark.line, mark.col), "baseline-shape", message)
+    where = (key_where_of if at_key else where_of)(doc, path)
+    return located_problem(where, "baseline-shape", message)
