@@ -126,33 +126,26 @@ def _write_site(site: api.Site, out: Path) -> None:
     _write_out(out, site.files(), site.failed, site.excerpt_paths)
 
 
-def _write_out(
-    out: Path, files: dict[str, str], failed: bool, made: dict[str, Path] | None = None
-) -> None:
-    """Write `files` (and move in the files `made`) under `out`, say how many, and exit 1
-    when the run `failed`."""
-    made = made or {}
+def _write_out(out: Path, files: dict[str, str], failed: bool, made: dict[str, Path]) -> None:
+    """Write `files` under `out`, move in the files `made` (but where `out` holds the same
+    bytes), say how many, and exit 1 when the run `failed`."""
     api.refuse_links_under(out, [*files, *made])
     api.write_files({out / uri: text for uri, text in files.items()}, make_folders=True)
     for uri, path in made.items():
-        _move_in(path, out / uri)
+        target = out / uri
+        if target.is_file() and filecmp.cmp(path, target, shallow=False):
+            continue
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(path, target)
+        except OSError as err:
+            raise click.ClickException(f"cannot write {target}: {err.strerror or err}") from None
     echo(f"wrote {reporter.counted(len(files) + len(made), 'file')} to {out}")
     sys.exit(1 if failed else 0)
-
-
-def _move_in(path: Path, target: Path) -> None:
-    """Move the file to `target`, unless `target` holds the same bytes."""
-    if target.is_file() and filecmp.cmp(path, target, shallow=False):
-        return
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.move(path, target)
-    except OSError as err:
-        raise click.ClickException(f"cannot write {target}: {err.strerror or err}") from None
 
 
 def _render_plain(registers_dir: Path, out: Path, legend: str | None) -> None:
     plain = api.render_plain(registers_dir, legend, settings())
     for diagnostic in plain.diagnostics:
         echo(diagnostic.as_text(), err=True)
-    _write_out(out, plain.pages, plain.failed)
+    _write_out(out, plain.pages, plain.failed, {})
