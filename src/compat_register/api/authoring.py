@@ -26,7 +26,7 @@ from ..storage import regular
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
-from .loading import Waiting, project_paths, writer_at
+from .loading import Waiting, project_paths, writer
 
 
 class InitError(RegisterError):
@@ -100,7 +100,7 @@ def import_pages(
     """`register import PAGE...`: each hand-written page as a register file, all written
     only when no page has an error (else `edit.EditError`, having written nothing)."""
     paths = project_paths(root, settings)
-    with writer_at(paths, "register import", settings, on_wait) as journal:
+    with writer(paths, "register import", settings, on_wait) as journal:
         problems: list[Diagnostic] = []
         documents: dict[str, Document] = {}
         sources = folder.read_sources(paths, documents, problems)

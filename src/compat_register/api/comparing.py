@@ -13,8 +13,8 @@ from ..model.registers import RegisterSet
 from ..model.results import Result
 from ..storage.settings import DEFAULTS, Settings
 from ..views import conceptmatrix as view
-from .loading import Verified, check_at, project_paths, verify_at
-from .recording import recorded_at
+from .loading import Verified, check, project_paths, verify_citations
+from .recording import recorded
 
 
 @dataclass
@@ -41,12 +41,12 @@ def matrix(
     """`register matrix`: one row per concept, one column per subject; with `verify`, a
     cell on a stale citation says so; `since` (or `dated`: the git history) dates each."""
     paths = project_paths(root, settings)
-    read = verify_at(paths, settings=settings) if verify else check_at(paths, settings=settings)
+    read = verify_citations(paths, settings=settings) if verify else check(paths, settings)
     outcomes = None
     if isinstance(read, Verified):
         outcomes = {o.citation.key: o.outcome for o in read.outcomes}
     hook = since or (since_of(root, read.registers, paths.history_cache) if dated else None)
-    shown = view.matrix(read.registers, outcomes, hook, records=recorded_at(paths).records)
+    shown = view.matrix(read.registers, outcomes, hook, records=recorded(paths).records)
     return Matrixed(shown, read.registers, diagnostics=read.diagnostics)
 
 

@@ -45,14 +45,11 @@ class Checked(Result):
         }
 
 
-def check(root: Path, settings: Settings = DEFAULTS) -> Checked:
-    """`register check`: load, validate, resolve cross-references; reads no source."""
-    return check_at(project_paths(root, settings), settings=settings)
-
-
-def project_paths(root: Path, settings: Settings) -> Paths:
-    """The project's every path, made once per command and handed to the stages, with
-    whether this run may use `.register/` (git is asked what it tracks)."""
+def project_paths(root: Path | Paths, settings: Settings) -> Paths:
+    """The project's every path, made once per command and handed to the stages (which
+    take either), with whether this run may use `.register/` (git is asked what it tracks)."""
+    if isinstance(root, Paths):
+        return root
     paths = Paths.of(root, settings.cache)
     tracked, unknown = _tracked(paths.state)
     return replace(paths, refused=state.refusal(paths, tracked, unknown))
@@ -79,25 +76,21 @@ Waiting = Callable[[str], None] | None
 
 
 def writer(
-    root: Path,
+    root: Path | Paths,
     command: str,
     settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> contextlib.AbstractContextManager[Journal]:
     """The project's writer lock (`storage.writers.writing`), yielding the journal to write
     through. Raises `StorageError` when the wait runs out or `.register/` may not be used."""
-    return writer_at(project_paths(root, settings), command, settings, on_wait)
+    return project.writing(project_paths(root, settings), command, settings.lock_wait, on_wait)
 
 
-def writer_at(
-    paths: Paths, command: str, settings: Settings, on_wait: Waiting
-) -> contextlib.AbstractContextManager[Journal]:
-    return project.writing(paths, command, settings.lock_wait, on_wait)
-
-
-def check_at(paths: Paths, settings: Settings = DEFAULTS) -> Checked:
-    """Read, resolve citations, check the rules, resolve references and their backlinks.
-    Only reads: an unfinished write or a refused `.register/` is a warning."""
+def check(root: Path | Paths, settings: Settings = DEFAULTS) -> Checked:
+    """`register check` of the registers folder `root` (or its paths, made once by a
+    command): read, resolve citations, check the rules, resolve references and backlinks.
+    Reads no source: an unfinished write or a refused `.register/` is a warning."""
+    paths = project_paths(root, settings)
     loaded = _read(paths)
     diagnostics = [*loaded.diagnostics, *state_warnings(paths, settings)]
     sources_file = loaded.registers.sources.file
@@ -160,7 +153,7 @@ class Verified(Checked):
 
 
 def verify_citations(
-    root: Path,
+    root: Path | Paths,
     *,
     skip: Iterable[str] = (),
     offline: bool = False,
@@ -169,17 +162,8 @@ def verify_citations(
 ) -> Verified:
     """`register verify`: `check`, then every citation at its pinned commit; with
     `against=(ALIAS, REV)`, ALIAS's as if its pin were at REV (raises `verify.PreviewError`)."""
-    return verify_at(project_paths(root, settings), skip, offline, settings, against)
-
-
-def verify_at(
-    paths: Paths,
-    skip: Iterable[str] = (),
-    offline: bool = False,
-    settings: Settings = DEFAULTS,
-    against: tuple[str, str] | None = None,
-) -> Verified:
-    checked = check_at(paths, settings)
+    checked = check(root, settings)
+    paths = checked.paths
     if against is not None and against[0] not in checked.registers.sources.sources:
         raise verify.PreviewError(f"--against: no source '{against[0]}' in sources.yaml")
     lock = folder.read_lock(paths)

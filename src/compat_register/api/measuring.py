@@ -18,7 +18,7 @@ from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
 from ..verifying import verify
-from .loading import project_paths, verify_at
+from .loading import project_paths, verify_citations
 
 
 class UnknownRevision(RegisterError):
@@ -61,7 +61,7 @@ def coverage(
             f"no revision {', '.join(unknown)} in sources.yaml ({', '.join(declared)})"
         )
     skip = [alias for alias, source in sources.sources.items() if not source.statements]
-    verified = verify_at(paths, skip, settings=settings)
+    verified = verify_citations(paths, skip=skip, settings=settings)
     with closing(pins.Checkouts(paths, settings)) as checkouts:
         cache = paths.statements_cache
         measured = run.measure(verified.registers, verified.outcomes, checkouts, cache)

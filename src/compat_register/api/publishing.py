@@ -19,7 +19,7 @@ from ..storage.atomic import write_changed
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
 from .comparing import since_of
-from .loading import check, project_paths, verify_at
+from .loading import check, project_paths, verify_citations
 from .measuring import site_coverage
 from .recording import site_conformance
 
@@ -44,7 +44,7 @@ def build_site(
     writes and the plugin hands to MkDocs. Raises `TemplateProblem`."""
     options = options or SiteOptions()
     paths = project_paths(root, settings)  # once: it asks git what `.register/` tracks
-    checked = verify_at(paths, offline=not options.verify, settings=settings)
+    checked = verify_citations(paths, offline=not options.verify, settings=settings)
     found, notices = _site_history(root, paths, options)
     dated = since_of(root, checked.registers, None, found.commits) if found else None
     read = build.Read(

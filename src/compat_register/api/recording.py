@@ -19,7 +19,7 @@ from ..reading.document import Document
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
-from .loading import Checked, Verified, Waiting, project_paths, write_files, writer_at
+from .loading import Checked, Verified, Waiting, project_paths, write_files, writer
 
 _COMMIT = re.compile(r"[0-9a-f]{7,40}")
 
@@ -75,7 +75,7 @@ def import_results(
     pin = commit or sources.sources[subject].commit
     record = Record(subject, pin, tuple(kept), listed, file)
     command = f"register conformance import --subject {subject}"
-    with writer_at(paths, command, settings, on_wait) as journal:
+    with writer(paths, command, settings, on_wait) as journal:
         write_files(
             {paths.conformance(subject): record_text(record)}, make_folders=True, journal=journal
         )
@@ -90,31 +90,25 @@ class Recorded(Result):
     records: dict[str, Record] = field(default_factory=dict)
 
 
-def recorded(root: Path, settings: Settings = DEFAULTS) -> Recorded:
-    """Every subject's recorded results in the registers folder `root`, read back."""
-    return recorded_at(project_paths(root, settings))
-
-
-def recorded_at(paths: Paths) -> Recorded:
-    """The records of `conformance/`, each read back (none when the folder is absent)."""
-    records, problems = records_of(folder.read_records(paths))
+def recorded(root: Path | Paths, settings: Settings = DEFAULTS) -> Recorded:
+    """Every subject's recorded results in the registers folder `root` (or its paths),
+    each read back (none without `conformance/`)."""
+    records, problems = records_of(folder.read_records(project_paths(root, settings)))
     return Recorded(records, diagnostics=sort_diagnostics(problems))
 
 
 def with_conformance(verified: Verified) -> Verified:
     """`register verify --conformance`: every contradiction between the claims and the
     recorded results, and every record that does not read, added to the diagnostics."""
-    recorded = recorded_at(verified.paths)
-    found = contradictions(verified.registers, verified.documents, recorded.records)
-    every = sort_diagnostics([*verified.diagnostics, *recorded.diagnostics, *found])
+    held = recorded(verified.paths)
+    found = contradictions(verified.registers, verified.documents, held.records)
+    every = sort_diagnostics([*verified.diagnostics, *held.diagnostics, *found])
     return dataclasses.replace(verified, diagnostics=every)
 
 
 def site_conformance(checked: Checked) -> Measurements | None:
     """What a site shows of the recorded results; None when no subject has a record."""
-    recorded = recorded_at(checked.paths)
-    if not recorded.records and not recorded.diagnostics:
+    held = recorded(checked.paths)
+    if not held.records and not held.diagnostics:
         return None
-    return measurements(
-        checked.registers, checked.documents, recorded.records, recorded.diagnostics
-    )
+    return measurements(checked.registers, checked.documents, held.records, held.diagnostics)

@@ -19,7 +19,7 @@ from ..sources import pins
 from ..storage.errors import RegisterError
 from ..storage.settings import DEFAULTS, Settings
 from ..verifying import stamping, verify
-from .loading import Checked, Verified, Waiting, check_at, project_paths, verify_at, writer_at
+from .loading import Checked, Verified, Waiting, check, project_paths, verify_citations, writer
 
 
 @dataclass
@@ -45,8 +45,8 @@ def fix(root: Path, settings: Settings = DEFAULTS, on_wait: Waiting = None) -> F
     """`register fix`: every `moved` citation pointed at its proposed lines, its stamp
     along, all files written or none (raises `edit.EditError`, having written nothing)."""
     paths = project_paths(root, settings)
-    with writer_at(paths, "register fix", settings, on_wait) as journal:
-        v = verify_at(paths, settings=settings)
+    with writer(paths, "register fix", settings, on_wait) as journal:
+        v = verify_citations(paths, settings=settings)
         plan = fixing.plan(v.registers, v.documents, v.outcomes, v.diagnostics, v.lock)
         edit.write_texts(plan.files, journal)
     return Fixed(v, plan.changes, plan.fixed, diagnostics=plan.remaining)
@@ -75,7 +75,7 @@ def sync(
     problems.extend(rules.check_sources(sources, documents.get(sources.file)))
     if any(p.severity == "error" for p in problems):
         return Synced(diagnostics=sort_diagnostics(problems))
-    with writer_at(paths, " ".join(["register sync", *aliases]), settings, on_wait):
+    with writer(paths, " ".join(["register sync", *aliases]), settings, on_wait):
         synced, failed = pins.sync_all(sources, paths, list(aliases), progress, settings)
     return Synced(synced, diagnostics=sort_diagnostics([*problems, *failed]))
 
@@ -101,8 +101,8 @@ def bump(
     """`register bump`: the pin of `alias` moved to `rev`, every citation along; refused
     while check reports errors. Raises `bump.BumpError` or `edit.EditError`, writing nothing."""
     paths = project_paths(root, settings)
-    with writer_at(paths, f"register bump {alias}", settings, on_wait) as journal:
-        checked = check_at(paths, settings=settings)
+    with writer(paths, f"register bump {alias}", settings, on_wait) as journal:
+        checked = check(paths, settings)
         if checked.failed:
             refused = needs_clean_set("bump")
             return Bumped(checked, None, diagnostics=checked.diagnostics, refused=refused)
@@ -148,8 +148,8 @@ def stamp(
     as reviewed in citations.lock, those that read as cited; refused while check reports
     errors. Raises `edit.EditError` when the lock cannot be rewritten safely."""
     paths = project_paths(root, settings)
-    with writer_at(paths, "register stamp", settings, on_wait) as journal:
-        verified = verify_at(paths, settings=settings)
+    with writer(paths, "register stamp", settings, on_wait) as journal:
+        verified = verify_citations(paths, settings=settings)
         if verified.check_failed:
             refused = needs_clean_set("stamp")
             return Stamped(verified, diagnostics=verified.diagnostics, refused=refused)
