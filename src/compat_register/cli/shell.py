@@ -172,16 +172,6 @@ def require_dir(registers_dir: Path) -> None:
     raise click.UsageError(f"registers directory '{registers_dir}' does not exist{searched}")
 
 
-def report(
-    diagnostics: list[api.Diagnostic],
-    fmt: str,
-    summary: dict[str, int] | None = None,
-    extra: dict[str, Any] | None = None,
-    verbose: bool = False,
-) -> None:
-    echo(reporter.format_report(diagnostics, fmt, summary, extra, verbose))
-
-
 def progress_line(alias: str, line: str) -> None:
     """git's progress, over itself on one terminal line (its own CR kept, nothing else)."""
     click.echo(f"\r{reporter.shown_line(f'{alias}: {line[:100]:<100}')}", err=True, nl=False)
