@@ -19,19 +19,14 @@ def read_concepts(
     paths: Paths, documents: dict[str, Document], out: list[Diagnostic]
 ) -> Concepts | None:
     """The concepts of a registers folder; None without concepts.yaml, none when it does
-    not load (`out` says why)."""
+    not load (`out` says why), tolerant as registers are (an item without a string ID is
+    left out: the schema said why)."""
     path = paths.concepts
     if not path.exists() and not path.is_symlink():
         return None
     doc = read_document(path, schema.CONCEPTS, documents, out, paths.inside)
     if doc is None:
         return Concepts(display_path(path))
-    return build_concepts(doc, out)
-
-
-def build_concepts(doc: Document, out: list[Diagnostic]) -> Concepts:
-    """The typed concepts of a loaded document, tolerant as registers are (an item without
-    a string ID is left out: the schema said why)."""
     concepts = tuple(
         concept for index, data in _items(doc) if (concept := _concept(doc, index, data, out))
     )

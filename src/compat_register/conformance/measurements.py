@@ -118,7 +118,9 @@ def contradictions(
     statuses = {alias: measured(record) for alias, record in records.items()}
     found: list[Diagnostic] = []
     for register, entry, concept, record in _measuring(registers, records):
-        where = state_where(entry, documents.get(register.file))
+        doc = documents.get(register.file)  # where the state is written, else the entry
+        state = (*entry.field, "status", RATED["status"])
+        where = entry.where if doc is None else where_of(doc, state)
         found.extend(_claim(entry, concept, statuses[register.subject], record, where))
     concepts = registers.concepts.by_id() if registers.concepts else {}
     named = {check for concept in concepts.values() for check in concept.checks}
@@ -126,13 +128,6 @@ def contradictions(
         found.extend(_unnamed(record, statuses[alias], named))
         found.extend(_stale(record))
     return found
-
-
-def state_where(entry: Entry, doc: Document | None) -> Where:
-    """Where the entry's state is written (the entry's start without the document)."""
-    if doc is None:
-        return entry.where
-    return where_of(doc, (*entry.field, "status", RATED["status"]))
 
 
 def _claim(
