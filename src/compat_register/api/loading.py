@@ -118,21 +118,20 @@ def _warning(code: str, line: str) -> Diagnostic:
 
 
 def _read(paths: Paths) -> folder.Loaded:
-    diagnostics: list[Diagnostic] = []
-    documents: dict[str, Document] = {}
-    sources = folder.read_sources(paths, documents, diagnostics)
-    registers = [
-        resolve.resolved(register, sources)
-        for register in folder.read_registers(paths, documents, diagnostics, sources.links)
-    ]
+    """The folder loaded, exclusions.yaml and concepts.yaml with it, each citation resolved."""
+    loaded = folder.load(paths)
+    documents, diagnostics = loaded.documents, loaded.diagnostics
+    sources = loaded.registers.sources
+    registers = [resolve.resolved(register, sources) for register in loaded.registers.registers]
     exclusions = read_exclusions(paths, documents, diagnostics)
     if exclusions is not None:
         exclusions = resolve.resolved_exclusions(exclusions, sources)
     concepts = read_concepts(paths, documents, diagnostics)
     if concepts is not None:
         concepts = resolve.resolved_concepts(concepts, sources)
-    loaded = RegisterSet(sources, registers, exclusions, concepts)
-    return folder.Loaded(loaded, documents, diagnostics)
+    return folder.Loaded(
+        RegisterSet(sources, registers, exclusions, concepts), documents, diagnostics
+    )
 
 
 @dataclass
