@@ -236,7 +236,7 @@ def timed_inside(
 ) -> tuple[Run, Run, tuple[float, float]]:
     """What a cold `register bump code ARGS` spends beyond its start-up, timed inside its
     own process (`_TIMED_BUMP`): from entering `api.bump` to the end of the command, its
-    git processes' CPU included, less the `check_at` it runs in between (the start-up
+    git processes' CPU included, less the `check` it runs in between (the start-up
     `register check` also pays). Unlike the difference of two whole processes of some
     0.6 s each, whose rounds scatter by more than 0.1 s on a shared machine, this times
     the few hundredths themselves.
@@ -275,17 +275,17 @@ def cpu():
     me, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
-marks, check_at, bump = {}, rewriting.check_at, api.bump
+marks, check, bump = {}, rewriting.check, api.bump
 def timed_check(*args, **kwargs):
     wall, spent = time.perf_counter(), cpu()
     try:
-        return check_at(*args, **kwargs)
+        return check(*args, **kwargs)
     finally:
         marks["check"] = (time.perf_counter() - wall, cpu() - spent)
 def timed_bump(*args, **kwargs):
     marks["enter"] = (time.perf_counter(), cpu())
     return bump(*args, **kwargs)
-rewriting.check_at, api.bump = timed_check, timed_bump
+rewriting.check, api.bump = timed_check, timed_bump
 sys.argv[1:] = ["bump", "code", *sys.argv[3:]]
 def record():
     wall = time.perf_counter() - marks["enter"][0] - marks["check"][0]
@@ -332,7 +332,7 @@ def in_process_bump(registers: Path, head: str, repeat: int) -> tuple[float, flo
     """(CPU of what a dry-run `register bump` does in its process beyond `register check`'s
     part, CPU of the git processes it runs), each the median of `repeat` runs, the modules
     loaded: the writer lock, the lock file read, the bump and its report, as `api.bump`
-    and the command run them after `check_at` (timed directly: a difference of two runs of
+    and the command run them after `check` (timed directly: a difference of two runs of
     half a second each would swing by more than what is measured)."""
     from compat_register import api  # noqa: PLC0415 - the bench's own process
     from compat_register.api import loading  # noqa: PLC0415
@@ -342,10 +342,10 @@ def in_process_bump(registers: Path, head: str, repeat: int) -> tuple[float, flo
 
     settings = api.Settings.read()
     paths = loading.project_paths(registers, settings)
-    checked = loading.check_at(paths, settings=settings)
+    checked = loading.check(paths, settings)
 
     def bump() -> object:
-        with loading.writer_at(paths, "register bump code", settings, None):
+        with loading.writer(paths, "register bump code", settings):
             lock = folder.read_lock(paths)
             result = bumping.bump(
                 checked.registers, checked.documents, paths, lock, "code", head,

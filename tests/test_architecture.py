@@ -538,7 +538,7 @@ def test_check_and_verify_load_no_site_stage(command: str) -> None:
 
 
 def test_every_command_is_found_where_the_group_says() -> None:
-    from compat_register.cli.group import COMMANDS, main
+    from compat_register.cli import COMMANDS, main
 
     for name in COMMANDS:
         command = main.get_command(click.Context(main), name)

@@ -347,7 +347,8 @@ def test_an_unexpected_error_is_a_plugin_error(
     def broken(paths: object, **options: object) -> api.Verified:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("compat_register.api.publishing.verify_at", broken)  # build_site calls it
+    # build_site calls it
+    monkeypatch.setattr("compat_register.api.publishing.verify_citations", broken)
     monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
     site = make_site(tmp_path)
     config = load_config(str(site / "mkdocs.yml"), site_dir=str(site / "site"))

@@ -9,12 +9,10 @@ from pathlib import Path
 import pytest
 
 from compat_register.conformance import collect
-from compat_register.conformance.baseline import read_baseline
 from compat_register.conformance.jsontext import JsonProblem, parse
-from compat_register.conformance.measured import latest_runs, measured, stale
 from compat_register.conformance.record import read_record, record_text
-from compat_register.conformance.runs import Baseline, Record
-from compat_register.conformance.suite import read_run, scenario_of
+from compat_register.conformance.runs import Baseline, Record, latest_runs, measured, stale
+from compat_register.conformance.suite import read_baseline, read_run, scenario_of
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "conformance"
 RESULTS = FIXTURES / "results"

@@ -26,11 +26,11 @@ from ..storage import regular
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
-from .loading import Waiting, project_paths, writer_at
+from .loading import Waiting, project_paths, writer
 
 
 class InitError(RegisterError):
-    """`register init` would overwrite a file, or could not write; nothing was written."""
+    """`register init` would overwrite a file, or could not write."""
 
 
 @dataclass
@@ -47,12 +47,10 @@ def init(
     today: datetime.date | None = None,
     engine: str = "mkdocs",
 ) -> Initialised:
-    """`register init [DIR]`: write a working register project into `folder` (created when
-    missing), its site built with `engine` (`mkdocs`, or `zensical`: docs/publishing.md),
-    and return the paths written. Refuses, writing nothing, when any of them exists, but
-    for a run killed midway (`_interrupted`), which it completes."""
+    """`register init [DIR]`: a working register project written into `folder`, its site
+    built with `engine`; refused when a file exists, but for a killed init's, completed."""
     day = today or datetime.date.today()
-    texts = newproject.files(name or _project_name(folder), day, engine)
+    texts = newproject.files(name or folder.resolve().name or "registers", day, engine)
     existing = sorted(path for path in texts if (folder / path).exists())
     if existing and not _interrupted(folder, texts, existing):
         raise InitError(f"{folder}: would overwrite {', '.join(existing)}; nothing written")
@@ -66,8 +64,7 @@ def init(
 
 
 def _interrupted(folder: Path, texts: Mapping[str, str], existing: list[str]) -> bool:
-    """Whether the files there are those of an init killed midway: some are missing and
-    each one there holds just what init writes (its write sweeps the killed run's files)."""
+    """Whether the files there are a killed init's: some missing, the others as written."""
     return len(existing) < len(texts) and all(
         _holds(folder / path, texts[path].encode("utf-8")) for path in existing
     )
@@ -80,18 +77,12 @@ def _holds(path: Path, data: bytes) -> bool:
         return False
 
 
-def _project_name(folder: Path) -> str:
-    return folder.resolve().name or "registers"
-
-
 MAX_PAGE_BYTES = 4 * 1024 * 1024
 """The most of an import page read (a register file has the same limit)."""
 
 
 @dataclass
 class Imports(Result):
-    """What `register import` planned, and whether it wrote the files."""
-
     planned: list[importing.Planned]
     written: bool = False
 
@@ -106,13 +97,10 @@ def import_pages(
     settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> Imports:
-    """`register import PAGE...`: each hand-written page as a register file under `root`.
-
-    Every page is planned first; the files are written only when no page has an error,
-    all at once or none (`edit.EditError`, having written nothing, when that fails).
-    """
+    """`register import PAGE...`: each hand-written page as a register file, all written
+    only when no page has an error (else `edit.EditError`, having written nothing)."""
     paths = project_paths(root, settings)
-    with writer_at(paths, "register import", settings, on_wait) as journal:
+    with writer(paths, "register import", settings, on_wait) as journal:
         problems: list[Diagnostic] = []
         documents: dict[str, Document] = {}
         sources = folder.read_sources(paths, documents, problems)
@@ -148,7 +136,7 @@ def _page_text(path: Path, problems: list[Diagnostic]) -> importing.PageText | N
 
 
 def _old_text(path: Path) -> str:
-    """A file's text as `edit.write_texts` compares it ("" for a file still to be made)."""
+    """A file's text as `edit.write_texts` compares it ("" for a new file)."""
     if not path.exists():
         return ""
     data = regular.read_bytes(path, MAX_PAGE_BYTES)
@@ -157,15 +145,12 @@ def _old_text(path: Path) -> str:
 
 @dataclass
 class Cite(Result):
-    """The citation `register cite` made."""
-
     cited: cites.Cited
 
 
 def cite(root: Path, spec: str, settings: Settings = DEFAULTS) -> Cite:
     """`register cite [ALIAS:]PATH:LINE[-END]`: the citation of those lines at the pin,
-    read from the source's checkout or the cache (never the network). Raises
-    `cite.CiteError` with one line saying why not (and what to run)."""
+    from the checkout or the cache. Raises `cite.CiteError`."""
     paths = project_paths(root, settings)
     sources = _cite_sources(paths)
     named = cites.target(spec, sources)
@@ -183,10 +168,8 @@ def cite_grep(
     ignore_case: bool = False,
     settings: Settings = DEFAULTS,
 ) -> cites.Hits:
-    """`register cite ALIAS --grep TEXT [--path GLOB] [--ignore-case]`: one citation per
-    line holding TEXT in the source's claimed files at its pin (at most `limit`; all are
-    counted); TEXT's case must match unless `ignore_case`. For ALIAS, a claimed path (a
-    file or folder, unprefixed as a citation writes it) searches there alone."""
+    """`register cite ALIAS --grep TEXT`: a citation per line holding TEXT in the files
+    ALIAS (or a claimed path) claims at its pin, at most `limit`, all counted."""
     paths_of_project = project_paths(root, settings)
     sources = _cite_sources(paths_of_project)
     alias, place = cites.grep_target(alias, sources)

@@ -1,4 +1,4 @@
-"""`register matrix` and what the Matrix page reads: the register set read across its
+"""`register matrix`, and what the Matrix page reads: the register set read across its
 subjects, concept by concept."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from ..model.registers import RegisterSet
 from ..model.results import Result
 from ..storage.settings import DEFAULTS, Settings
 from ..views import conceptmatrix as view
-from .loading import Verified, check_at, project_paths, verify_at
-from .recording import recorded_at
+from .loading import Verified, check, project_paths, verify_citations
+from .recording import recorded
 
 
 @dataclass
@@ -38,27 +38,23 @@ def matrix(
     dated: bool = False,
     settings: Settings = DEFAULTS,
 ) -> Matrixed:
-    """`register matrix`: one row per concept, one column per subject. With `verify`, each
-    citation is verified first (`register verify`'s checkouts) and a cell resting on a
-    stale one says so; `since` dates each cell, and so does `dated` from the registers' git
-    history (`since_of`; no dates outside a repository)."""
+    """`register matrix`: one row per concept, one column per subject; with `verify`, a
+    cell on a stale citation says so; `since` (or `dated`: the git history) dates each."""
     paths = project_paths(root, settings)
-    read = verify_at(paths, settings=settings) if verify else check_at(paths, settings=settings)
+    read = verify_citations(paths, settings=settings) if verify else check(paths, settings)
     outcomes = None
     if isinstance(read, Verified):
         outcomes = {o.citation.key: o.outcome for o in read.outcomes}
     hook = since or (since_of(root, read.registers, paths.history_cache) if dated else None)
-    shown = view.matrix(read.registers, outcomes, hook, records=recorded_at(paths).records)
+    shown = view.matrix(read.registers, outcomes, hook, records=recorded(paths).records)
     return Matrixed(shown, read.registers, diagnostics=read.diagnostics)
 
 
 def since_of(
     root: Path, registers: RegisterSet, cache: Path | None, commits: list[Commit] | None = None
 ) -> view.SinceOf | None:
-    """The matrix's since-when hook (`history.since`): an entry -> `{"date", "commit",
-    "pin"}` when the registers' history says since when it has held its state, else None.
-    `commits`, the history already read (a site build's), spares reading it again; None
-    when the registers are in no git repository (or git fails: the cells go undated)."""
+    """The matrix's since-when hook from the registers' history (`commits` when already
+    read); None outside a git repository or when git fails."""
     try:
         if commits is None:
             commits = repository.read_history(root, cache).commits

@@ -1,11 +1,11 @@
-"""Reading a register set: `register check` and `register verify`, and the writer lock
-every command that writes takes."""
+"""`register check` and `verify`, the writer lock every writing command takes, and the
+shells' file writes."""
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -18,7 +18,10 @@ from ..reading import folder
 from ..reading.document import Document
 from ..reading.folder import read_exclusions
 from ..sources import git
+from ..storage import regular
 from ..storage import writers as project
+from ..storage.atomic import holds, write_all
+from ..storage.errors import WriteError
 from ..storage.journal import Journal
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
@@ -34,33 +37,27 @@ class Checked(Result):
     documents: dict[str, Document]
 
     def unloaded(self) -> dict[str, list[Diagnostic]]:
-        """slug -> the problems of each register file that did not load (it has no page
-        of its own otherwise: the site shows these instead)."""
+        """slug -> the problems of each register file that did not load (the site's page
+        for it)."""
         files = folder.unloaded(self.paths, self.registers, self.diagnostics)
         return {
             slug: [d for d in self.diagnostics if d.file == file] for slug, file in files.items()
         }
 
 
-def check(root: Path, settings: Settings = DEFAULTS) -> Checked:
-    """`register check`: load, validate, resolve cross-references. Reads no source (git is asked
-    only what `.register/` tracks: `project_paths`)."""
-    return check_at(project_paths(root, settings), settings=settings)
-
-
-def project_paths(root: Path, settings: Settings) -> Paths:
-    """The project's every path, from the registers folder a command was given: made once
-    per command here, and handed to the stages (none derives a path of its own); and
-    whether this run may use `.register/` (`storage.writers`: git is asked what it tracks)."""
+def project_paths(root: Path | Paths, settings: Settings) -> Paths:
+    """The project's every path, made once per command and handed to the stages (which
+    take either), with whether this run may use `.register/` (git is asked what it tracks)."""
+    if isinstance(root, Paths):
+        return root
     paths = Paths.of(root, settings.cache)
     tracked, unknown = _tracked(paths.state)
     return replace(paths, refused=project.refusal(paths, tracked, unknown))
 
 
 def _tracked(folder: Path) -> tuple[list[str], str | None]:
-    """The paths under `folder` (`.register/`) git tracks, relative to it (none outside a
-    git repository or with no git), and why git cannot say, when it cannot: a repository
-    it will not read (a bare one planted above the folder, `safe.bareRepository`)."""
+    """The paths under `folder` (`.register/`) git tracks, relative to it, and why git
+    cannot say when it cannot (a planted bare repository it will not read)."""
     if not os.path.isdir(folder):
         return [], None
 
@@ -79,29 +76,21 @@ Waiting = Callable[[str], None] | None
 
 
 def writer(
-    root: Path,
+    root: Path | Paths,
     command: str,
     settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> contextlib.AbstractContextManager[Journal]:
-    """The project's writer lock, held by every command that writes the registers, the
-    lock or the cache (`storage.writers.writing`): waits a bounded time for another
-    writer, finishes what a killed one left, and yields the journal to write through.
-    Raises `StorageError` (one line) when the wait runs out or `.register/` may not be
-    used (a link, files git tracks)."""
-    return writer_at(project_paths(root, settings), command, settings, on_wait)
+    """The project's writer lock (`storage.writers.writing`), yielding the journal to write
+    through. Raises `StorageError` when the wait runs out or `.register/` may not be used."""
+    return project.writing(project_paths(root, settings), command, settings.lock_wait, on_wait)
 
 
-def writer_at(
-    paths: Paths, command: str, settings: Settings, on_wait: Waiting
-) -> contextlib.AbstractContextManager[Journal]:
-    return project.writing(paths, command, settings.lock_wait, on_wait)
-
-
-def check_at(paths: Paths, settings: Settings = DEFAULTS) -> Checked:
-    """Read, resolve citations, check the rules, resolve references and their backlinks.
-    Only reads: a write a killed command left half done, or a `.register/` this run may
-    not use, is a warning (`state_warnings`), finished or mended by no reader."""
+def check(root: Path | Paths, settings: Settings = DEFAULTS) -> Checked:
+    """`register check` of the registers folder `root` (or its paths, made once by a
+    command): read, resolve citations, check the rules, resolve references and backlinks.
+    Reads no source: an unfinished write or a refused `.register/` is a warning."""
+    paths = project_paths(root, settings)
     loaded = _read(paths)
     diagnostics = [*loaded.diagnostics, *state_warnings(paths, settings)]
     sources_file = loaded.registers.sources.file
@@ -115,8 +104,7 @@ def check_at(paths: Paths, settings: Settings = DEFAULTS) -> Checked:
 
 
 def state_warnings(paths: Paths, settings: Settings) -> list[Diagnostic]:
-    """What a command that only reads says of `.register/`: that it is not used on this
-    run and why, or that a write was interrupted and what finishes it."""
+    """What a reader says of `.register/`: not used and why, or a write left unfinished."""
     if paths.refused is not None:
         return [_warning("state-refused", paths.refused)]
     line = project.unfinished(paths, settings.lock_wait)
@@ -130,21 +118,20 @@ def _warning(code: str, line: str) -> Diagnostic:
 
 
 def _read(paths: Paths) -> folder.Loaded:
-    diagnostics: list[Diagnostic] = []
-    documents: dict[str, Document] = {}
-    sources = folder.read_sources(paths, documents, diagnostics)
-    registers = [
-        resolve.resolved(register, sources)
-        for register in folder.read_registers(paths, documents, diagnostics, sources.links)
-    ]
+    """The folder loaded, exclusions.yaml and concepts.yaml with it, each citation resolved."""
+    loaded = folder.load(paths)
+    documents, diagnostics = loaded.documents, loaded.diagnostics
+    sources = loaded.registers.sources
+    registers = [resolve.resolved(register, sources) for register in loaded.registers.registers]
     exclusions = read_exclusions(paths, documents, diagnostics)
     if exclusions is not None:
         exclusions = resolve.resolved_exclusions(exclusions, sources)
     concepts = read_concepts(paths, documents, diagnostics)
     if concepts is not None:
         concepts = resolve.resolved_concepts(concepts, sources)
-    loaded = RegisterSet(sources, registers, exclusions, concepts)
-    return folder.Loaded(loaded, documents, diagnostics)
+    return folder.Loaded(
+        RegisterSet(sources, registers, exclusions, concepts), documents, diagnostics
+    )
 
 
 @dataclass
@@ -155,42 +142,27 @@ class Verified(Checked):
     preview: verify.Preview | None = None
     """With `against`: the citations that moving that pin would make stale."""
     check_failed: bool = False
-    """Whether `register check` alone reports errors: a file that does not load holds
-    citations no outcome speaks of."""
+    """Whether `register check` alone reports errors (a file that does not load)."""
     lock: folder.LockText | None = None
-    """citations.lock as read, whose stamps the outcomes took (None: there is none)."""
+    """citations.lock as read (None: there is none)."""
 
     @property
     def summary(self) -> dict[str, int]:
-
         return verify.summary(self.outcomes)
 
 
 def verify_citations(
-    root: Path,
+    root: Path | Paths,
     *,
     skip: Iterable[str] = (),
     offline: bool = False,
     settings: Settings = DEFAULTS,
     against: tuple[str, str] | None = None,
 ) -> Verified:
-    """`register verify`: everything `check` does, plus every citation at its pinned commit.
-
-    With `against=(ALIAS, REV)`, that source's citations are judged as if its pin were
-    moved to REV (`register verify --against`); raises `verify.PreviewError` when the
-    source has no checkout or REV names no commit in it.
-    """
-    return verify_at(project_paths(root, settings), skip, offline, settings, against)
-
-
-def verify_at(
-    paths: Paths,
-    skip: Iterable[str] = (),
-    offline: bool = False,
-    settings: Settings = DEFAULTS,
-    against: tuple[str, str] | None = None,
-) -> Verified:
-    checked = check_at(paths, settings)
+    """`register verify`: `check`, then every citation at its pinned commit; with
+    `against=(ALIAS, REV)`, ALIAS's as if its pin were at REV (raises `verify.PreviewError`)."""
+    checked = check(root, settings)
+    paths = checked.paths
     if against is not None and against[0] not in checked.registers.sources.sources:
         raise verify.PreviewError(f"--against: no source '{against[0]}' in sources.yaml")
     lock = folder.read_lock(paths)
@@ -210,6 +182,44 @@ def verify_at(
     )
 
 
-def needs_clean_set(command: str) -> str:
-    """Why a command that rewrites citations refuses while check reports errors."""
-    return f"{command} needs a register set without errors: fix them first"
+def write_files(
+    files: Mapping[Path, str], *, make_folders: bool = False, journal: Journal | None = None
+) -> None:
+    """Write every file as UTF-8, all or none (through `journal`, under the writer lock),
+    leaving one that holds those bytes untouched (an engine's incremental build reads its
+    time). Raises `WriteError` naming the file."""
+    encoded = {path: text.encode("utf-8") for path, text in files.items()}
+    try:
+        if make_folders:
+            for path in files:
+                path.parent.mkdir(parents=True, exist_ok=True)
+        write_all(
+            [(path, data) for path, data in encoded.items() if not holds(path, data)], journal
+        )
+    except OSError as err:
+        where = _written(err.filename, files) or ", ".join(str(path) for path in files)
+        raise WriteError(f"cannot write {where}: {err.strerror or err}") from None
+
+
+def _written(name: str | None, files: Mapping[Path, str]) -> Path | None:
+    """The file being written when `name` failed: the target, not its temporary file."""
+    if name is None:
+        return None
+    failed = Path(name)
+    for path in files:
+        if failed == path or (
+            failed.parent == path.parent and failed.name.startswith(f".{path.name}.")
+        ):
+            return path
+    return failed
+
+
+def refuse_links_under(out: Path, files: Iterable[str]) -> None:
+    """Raise `WriteError` when a folder under `out` on the way to one of `files` is a link:
+    `out` may be a pull request's, and a link would lead the writes out."""
+    for file in files:
+        if (folder := regular.linked_folder(out, file)) is not None:
+            raise WriteError(
+                f"{folder}: a symbolic link (to {os.readlink(folder)!r}): nothing is "
+                "written through a link under --out; remove it; nothing written"
+            )

@@ -1,5 +1,4 @@
-"""`register coverage` and the site's Coverage pages: which normative statements the
-citations cover."""
+"""`register coverage`, and what the Coverage pages read."""
 
 from __future__ import annotations
 
@@ -19,7 +18,7 @@ from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
 from ..verifying import verify
-from .loading import project_paths, verify_at
+from .loading import project_paths, verify_citations
 
 
 class UnknownRevision(RegisterError):
@@ -39,9 +38,7 @@ class Covered(Result):
 
     @property
     def configured(self) -> bool:
-        """Whether any source names statement files: without one there is nothing to count
-        (and `threshold_problems` says so), so no counts are shown."""
-
+        """Whether any source names statement files (else there is nothing to count)."""
         return bool(run.statement_sources(self.registers))
 
 
@@ -52,11 +49,9 @@ def coverage(
     minimum: float | None = None,
     settings: Settings = DEFAULTS,
 ) -> Covered:
-    """`register coverage [REVISION...]`: the state of every normative statement of each
-    revision (cited, excluded, uncovered), read at the pins of the sources whose
-    `coverage:` names statement files. Their citations are verified (a stale one covers
-    nothing); the other sources' are not read. Below `minimum` percent a revision is an
-    error; without it, one with uncovered statements is a warning. Raises UnknownRevision."""
+    """`register coverage [REVISION...]`: each normative statement cited, excluded or
+    uncovered, by the verified citations of the sources naming statement files. Below
+    `minimum` percent a revision is an error. Raises UnknownRevision."""
     paths = project_paths(root, settings)
     sources = folder.read_sources(paths, {}, [])
     declared = sources.revisions
@@ -66,7 +61,7 @@ def coverage(
             f"no revision {', '.join(unknown)} in sources.yaml ({', '.join(declared)})"
         )
     skip = [alias for alias, source in sources.sources.items() if not source.statements]
-    verified = verify_at(paths, skip, settings=settings)
+    verified = verify_citations(paths, skip=skip, settings=settings)
     with closing(pins.Checkouts(paths, settings)) as checkouts:
         cache = paths.statements_cache
         measured = run.measure(verified.registers, verified.outcomes, checkouts, cache)
@@ -82,10 +77,8 @@ def site_coverage(
     outcomes: Sequence[verify.Outcome] | None,
     settings: Settings = DEFAULTS,
 ) -> SiteCoverage | None:
-    """What the site's Coverage pages show: every statement's state, read at the pins of
-    the sources naming statement files, judged by `outcomes` (verify's, of the same set);
-    None when no source names any. Without outcomes (an offline build) nothing is read:
-    a citation not verified could not say what it covers."""
+    """The Coverage pages' statements, judged by `outcomes`; None when no source names
+    statement files. Offline (no outcomes) nothing is read: no citation says what it covers."""
     readers = run.statement_sources(registers)
     if not readers:
         return None

@@ -1,15 +1,13 @@
-"""The site as values (`build_site`), and what the shells need to publish it: history,
-the excerpt cache, Markdown extensions, edit links, plain pages."""
+"""The site as values (`build_site`), and what the shells need to publish it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..history import repository
-from ..history.repository import Compared, History, HistoryError, NoRepository
+from ..history.repository import History, HistoryError, NoRepository
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.results import Result
 from ..reporting import report
@@ -21,35 +19,32 @@ from ..storage.atomic import write_changed
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
 from .comparing import since_of
-from .loading import check, project_paths, verify_at
+from .loading import check, project_paths, verify_citations
 from .measuring import site_coverage
 from .recording import site_conformance
 
-
-def diff(root: Path, old_rev: str | None = None, new_rev: str | None = None) -> Compared:
-    """`register diff [REV1 [REV2]]`: the registers at REV1 (default HEAD) against REV2
-    (default: the working tree). Raises `HistoryError` (one line) when the registers are
-    in no git repository or a revision names no commit."""
-    return repository.compare(root, old_rev, new_rev)
+diff = repository.compare
+"""`register diff [REV1 [REV2]]`: REV1 (default HEAD) against REV2 (the working tree)."""
+complete_extensions = extensions.complete
+"""A site's Markdown extensions made to serve the register pages, in place."""
+clean_html = sanitize.clean
+"""A generated page's HTML kept to the site's allowlist."""
 
 
 def history(root: Path, settings: Settings = DEFAULTS) -> History:
-    """The history of the registers folder, commit by commit, cached under the cache root
-    (`.register/cache/history.json`). Raises `HistoryError` outside a git repository."""
+    """The registers folder's history, commit by commit, through its cache. Raises
+    `HistoryError` outside a git repository."""
     return repository.read_history(root, project_paths(root, settings).history_cache)
 
 
 def build_site(
     root: Path, options: SiteOptions | None = None, settings: Settings = DEFAULTS
 ) -> Site:
-    """The whole site of the registers under `root`, as values (`register render` writes
-    it, the MkDocs plugin hands it to MkDocs): every page, excerpt file, download and asset,
-    the pages of register files that do not load and the notices naming them, the nav
-    section, every problem and notice (`site.values.Site`). Raises `TemplateProblem` when a
-    template does not load or render."""
+    """The whole site of the registers under `root`, as values, which `register render`
+    writes and the plugin hands to MkDocs. Raises `TemplateProblem`."""
     options = options or SiteOptions()
     paths = project_paths(root, settings)  # once: it asks git what `.register/` tracks
-    checked = verify_at(paths, offline=not options.verify, settings=settings)
+    checked = verify_citations(paths, offline=not options.verify, settings=settings)
     found, notices = _site_history(root, paths, options)
     dated = since_of(root, checked.registers, None, found.commits) if found else None
     read = build.Read(
@@ -89,28 +84,15 @@ def _site_history(
 
 
 def _history_notice(root: Path, code: str, message: str, severity: Severity = "info") -> Diagnostic:
-    """A notice of the site build about the registers' history (`model.codes`' run notices)."""
+    """A notice of the site build about the registers' history."""
     return Diagnostic.notice(str(root), id="history", code=code, message=message, severity=severity)
-
-
-def complete_extensions(names: list[Any], configs: dict[str, dict[str, Any]]) -> list[str]:
-    """Make a site's Markdown extensions (mkdocs.yml's `markdown_extensions` and their
-    options) serve the register pages, in place; returns those added. Raises
-    `ExtensionConflict` when the site sets an option the pages need to another value."""
-    return extensions.complete(names, configs)
-
-
-def clean_html(page: str) -> str:
-    """A generated page's HTML kept to the site's allowlist (`site.sanitize`)."""
-    return sanitize.clean(page)
 
 
 def site_edit_url(
     repo_url: str | None, edit_uri: str | None, top: Path, docs_dir: Path, registers: Path
 ) -> str | None:
     """Where the registers folder's files are edited, from a site's `repo_url` and
-    `edit_uri` (relative to its docs folder) and where mkdocs.yml (`top`), the docs folder
-    and the registers folder are; None when that cannot be told."""
+    `edit_uri` and where mkdocs.yml (`top`) and the folders are; None when unknown."""
     try:
         docs = docs_dir.resolve().relative_to(top.resolve()).as_posix()
         folder = registers.resolve().relative_to(top.resolve()).as_posix()
@@ -120,17 +102,16 @@ def site_edit_url(
 
 
 def write_site(site: Site, folder: Path) -> dict[str, Path]:
-    """Every file of `site` as written under `folder` (its excerpt files are there
-    already), each written only when its bytes change: an engine's incremental build
-    (MkDocs' `--dirty`) then builds again only what an edit changed."""
+    """Every file of `site` written under `folder`, each only when its bytes change (for
+    an engine's incremental build); the excerpt files are there already."""
     for uri, text in site.files().items():
         write_changed(folder / uri, text.encode("utf-8"))
     return {uri: folder / uri for uri in site.files()} | site.excerpt_paths
 
 
 def site_log(site: Site) -> Iterator[tuple[str, str]]:
-    """Each line a site build logs, with its level: every problem (the expected ones at
-    info, counted once more), then each notice. A warning or an error fails a strict build."""
+    """Each line a site build logs, with its level: every problem (the expected ones
+    counted once more), then each notice."""
     quiet = 0
     for level, diagnostic in site.levelled():
         quiet += level == "info"
@@ -142,8 +123,7 @@ def site_log(site: Site) -> Iterator[tuple[str, str]]:
 
 
 def site_watched(root: Path, options: SiteOptions) -> list[Path]:
-    """What a live server watches to build the site again: the registers folder and the
-    templates (the packaged ones without a site's own)."""
+    """What a live server watches: the registers folder and the templates."""
     return [root, options.templates or PACKAGED_TEMPLATES]
 
 
@@ -157,9 +137,8 @@ class PlainPages(Result):
 def render_plain(
     root: Path, legend: str | None = None, settings: Settings = DEFAULTS
 ) -> PlainPages:
-    """`register render --plain`: each register as a plain Markdown page in the hand-written
-    shape (`<slug>.md`), which `register import` reads back into the same register. Reads
-    no checkout. A register whose subject is not a source is left out (check says why)."""
+    """`register render --plain`: each register as a hand-written-shaped page, which
+    `register import` reads back; one whose subject is no source is left out."""
     checked = check(root, settings)
     sources = checked.registers.sources.sources
     pages = {

@@ -1,5 +1,4 @@
-"""The conformance suite's results beside the registers: `register conformance import`,
-and the recorded results every other command reads (verify --conformance, the site)."""
+"""`register conformance import`, and the recorded results other commands read."""
 
 from __future__ import annotations
 
@@ -10,21 +9,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..conformance import collect
-from ..conformance.contradictions import contradictions
-from ..conformance.measured import latest_runs
-from ..conformance.measurements import Measurements, measurements
+from ..conformance.measurements import Measurements, contradictions, measurements
 from ..conformance.record import record_text, records_of
-from ..conformance.runs import Record, Run
+from ..conformance.runs import Record, Run, latest_runs
 from ..model.diagnostic import Diagnostic, sort_diagnostics
 from ..model.results import Result
 from ..reading import folder
 from ..reading.document import Document
-from ..storage.atomic import write_all
-from ..storage.errors import RegisterError, WriteError
-from ..storage.journal import Journal
+from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
-from .loading import Checked, Verified, Waiting, project_paths, writer_at
+from .loading import Checked, Verified, Waiting, project_paths, write_files, writer
 
 _COMMIT = re.compile(r"[0-9a-f]{7,40}")
 
@@ -37,8 +32,7 @@ class UnknownSubject(RegisterError):
 
 @dataclass
 class Imported(Result):
-    """What `register conformance import` recorded: nothing while a file it was named does
-    not read (its diagnostics locate why)."""
+    """What `register conformance import` recorded (nothing while a file named is bad)."""
 
     record: Record | None = None
     file: str = ""
@@ -57,12 +51,9 @@ def import_results(
     settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> Imported:
-    """`register conformance import --subject ALIAS [--commit SHA] [--baseline FILE]
-    RESULTS...`: the suite's runs (and baseline) recorded for the subject at `commit`
-    (default: its pin) in `conformance/ALIAS.json`, replacing its previous record, written
-    atomically under the writer lock. Nothing is written while any file named is not what
-    the suite writes, or sources.yaml has errors. Raises `UnknownSubject` or
-    `collect.NoResults` (usage errors) for what cannot be asked."""
+    """`register conformance import`: the suite's runs (and baseline) recorded for the
+    subject at `commit` (default: its pin) in `conformance/ALIAS.json`, or nothing while a
+    file is not what the suite writes. Raises `UnknownSubject` or `collect.NoResults`."""
     paths = project_paths(root, settings)
     documents: dict[str, Document] = {}
     problems: list[Diagnostic] = []
@@ -84,57 +75,40 @@ def import_results(
     pin = commit or sources.sources[subject].commit
     record = Record(subject, pin, tuple(kept), listed, file)
     command = f"register conformance import --subject {subject}"
-    with writer_at(paths, command, settings, on_wait) as journal:
-        _write(paths.conformance(subject), record_text(record), journal)
+    with writer(paths, command, settings, on_wait) as journal:
+        write_files(
+            {paths.conformance(subject): record_text(record)}, make_folders=True, journal=journal
+        )
     older = [run for run in runs if run not in kept]
     return Imported(record=record, file=file, older=older)
 
 
-def _write(path: Path, text: str, journal: Journal) -> None:
-    """The record, replacing the subject's previous one all at once (its folder made when
-    this is the first). Raises `WriteError`, one line naming the file."""
-    try:
-        path.parent.mkdir(exist_ok=True)
-        write_all([(path, text.encode("utf-8"))], journal)
-    except OSError as err:
-        raise WriteError(f"cannot write {path}: {err.strerror or err}") from None
-
-
 @dataclass
 class Recorded(Result):
-    """Every subject's recorded results; its diagnostics: the record files that do not
-    read back, located in them."""
+    """Every subject's recorded results; its diagnostics: the records that do not read."""
 
     records: dict[str, Record] = field(default_factory=dict)
 
 
-def recorded(root: Path, settings: Settings = DEFAULTS) -> Recorded:
-    """Every subject's recorded results in the registers folder `root`, read back."""
-    return recorded_at(project_paths(root, settings))
-
-
-def recorded_at(paths: Paths) -> Recorded:
-    """The records of `conformance/`, each read back (none when the folder is absent)."""
-    records, problems = records_of(folder.read_records(paths))
+def recorded(root: Path | Paths, settings: Settings = DEFAULTS) -> Recorded:
+    """Every subject's recorded results in the registers folder `root` (or its paths),
+    each read back (none without `conformance/`)."""
+    records, problems = records_of(folder.read_records(project_paths(root, settings)))
     return Recorded(records, diagnostics=sort_diagnostics(problems))
 
 
 def with_conformance(verified: Verified) -> Verified:
-    """`register verify --conformance`: the verified set with every contradiction between
-    its claims and the recorded results added to its diagnostics (errors: the command fails
-    on one), and the problems of record files that do not read back."""
-    recorded = recorded_at(verified.paths)
-    found = contradictions(verified.registers, verified.documents, recorded.records)
-    every = sort_diagnostics([*verified.diagnostics, *recorded.diagnostics, *found])
+    """`register verify --conformance`: every contradiction between the claims and the
+    recorded results, and every record that does not read, added to the diagnostics."""
+    held = recorded(verified.paths)
+    found = contradictions(verified.registers, verified.documents, held.records)
+    every = sort_diagnostics([*verified.diagnostics, *held.diagnostics, *found])
     return dataclasses.replace(verified, diagnostics=every)
 
 
 def site_conformance(checked: Checked) -> Measurements | None:
-    """What a site shows of the recorded results: each entry's checks and every
-    contradiction; None when no subject has a record (the pages then say nothing of it)."""
-    recorded = recorded_at(checked.paths)
-    if not recorded.records and not recorded.diagnostics:
+    """What a site shows of the recorded results; None when no subject has a record."""
+    held = recorded(checked.paths)
+    if not held.records and not held.diagnostics:
         return None
-    return measurements(
-        checked.registers, checked.documents, recorded.records, recorded.diagnostics
-    )
+    return measurements(checked.registers, checked.documents, held.records, held.diagnostics)

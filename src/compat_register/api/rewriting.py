@@ -19,22 +19,12 @@ from ..sources import pins
 from ..storage.errors import RegisterError
 from ..storage.settings import DEFAULTS, Settings
 from ..verifying import stamping, verify
-from .loading import (
-    Checked,
-    Verified,
-    Waiting,
-    check_at,
-    needs_clean_set,
-    project_paths,
-    verify_at,
-    writer_at,
-)
+from .loading import Checked, Verified, Waiting, check, project_paths, verify_citations, writer
 
 
 @dataclass
 class Fixed(Result):
-    """What `register fix` rewrote; its diagnostics are the run's but those of the
-    citations fixed."""
+    """What `register fix` rewrote; its diagnostics: the run's but the fixed citations'."""
 
     verified: Verified
     """The verified set the rewrite was planned from."""
@@ -45,24 +35,18 @@ class Fixed(Result):
 
     @property
     def summary(self) -> dict[str, int]:
-        """The counts after the rewrite: a citation re-pointed is no longer `moved`, it is
-        `ok` (its quote is on the lines it now cites), and counted as fixed."""
+        """The counts after the rewrite: a re-pointed citation is `ok`, and counted fixed."""
         counts, fixed = self.verified.summary, len(self.fixed)
         moved = counts["moved"] - fixed
         return {**counts, "ok": counts["ok"] + fixed, "moved": moved, "fixed": fixed}
 
 
 def fix(root: Path, settings: Settings = DEFAULTS, on_wait: Waiting = None) -> Fixed:
-    """`register fix`: point every `moved` citation at its proposed lines, in place (but
-    those of a source whose pin was moved by hand: `register bump` follows those).
-
-    The register files and citations.lock (the stamps of the citations moved go with
-    them) are made in memory, read back, and written all at once or not at all: raises
-    `edit.EditError`, having written nothing, when that cannot be done safely.
-    """
+    """`register fix`: every `moved` citation pointed at its proposed lines, its stamp
+    along, all files written or none (raises `edit.EditError`, having written nothing)."""
     paths = project_paths(root, settings)
-    with writer_at(paths, "register fix", settings, on_wait) as journal:
-        v = verify_at(paths, settings=settings)
+    with writer(paths, "register fix", settings, on_wait) as journal:
+        v = verify_citations(paths, settings=settings)
         plan = fixing.plan(v.registers, v.documents, v.outcomes, v.diagnostics, v.lock)
         edit.write_texts(plan.files, journal)
     return Fixed(v, plan.changes, plan.fixed, diagnostics=plan.remaining)
@@ -70,11 +54,9 @@ def fix(root: Path, settings: Settings = DEFAULTS, on_wait: Waiting = None) -> F
 
 @dataclass
 class Synced(Result):
-    """What `register sync` made readable; its diagnostics: those of sources.yaml (with an
-    error there nothing is fetched) and one per source that failed."""
+    """What `register sync` made readable; its diagnostics: sources.yaml's, each failure."""
 
     synced: list[pins.Synced] = field(default_factory=list)
-    """Each source synced: alias, full sha, the local checkout when nothing was fetched."""
 
 
 def sync(
@@ -84,9 +66,8 @@ def sync(
     settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> Synced:
-    """`register sync`: fetch each source's pinned commit into the cache, but for a source
-    whose local checkout already holds it. Reads sources.yaml alone (the register files
-    play no part)."""
+    """`register sync`: each source's pinned commit fetched into the cache, unless its
+    local checkout holds it; reads sources.yaml alone."""
     paths = project_paths(root, settings)
     problems: list[Diagnostic] = []
     documents: dict[str, Document] = {}
@@ -94,18 +75,17 @@ def sync(
     problems.extend(rules.check_sources(sources, documents.get(sources.file)))
     if any(p.severity == "error" for p in problems):
         return Synced(diagnostics=sort_diagnostics(problems))
-    with writer_at(paths, " ".join(["register sync", *aliases]), settings, on_wait):
+    with writer(paths, " ".join(["register sync", *aliases]), settings, on_wait):
         synced, failed = pins.sync_all(sources, paths, list(aliases), progress, settings)
     return Synced(synced, diagnostics=sort_diagnostics([*problems, *failed]))
 
 
 @dataclass
 class Bumped(Result):
-    """What `register bump` moved; its diagnostics are `register check`'s."""
+    """What `register bump` moved (None when refused); its diagnostics are check's."""
 
     checked: Checked
     bump: bumping.Bump | None
-    """The pin's move and each citation's, None when refused."""
 
 
 def bump(
@@ -118,16 +98,11 @@ def bump(
     settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> Bumped:
-    """`register bump`: move the pin of `alias` to `rev` and every citation of it along.
-
-    Refuses (returns no bump) while `register check` reports errors: a file that does not
-    load would otherwise keep citations the move never saw. Raises `bump.BumpError` when
-    the move cannot be made and `edit.EditError` when a file cannot be rewritten safely;
-    in every failure nothing is written.
-    """
+    """`register bump`: the pin of `alias` moved to `rev`, every citation along; refused
+    while check reports errors. Raises `bump.BumpError` or `edit.EditError`, writing nothing."""
     paths = project_paths(root, settings)
-    with writer_at(paths, f"register bump {alias}", settings, on_wait) as journal:
-        checked = check_at(paths, settings=settings)
+    with writer(paths, f"register bump {alias}", settings, on_wait) as journal:
+        checked = check(paths, settings)
         if checked.failed:
             refused = needs_clean_set("bump")
             return Bumped(checked, None, diagnostics=checked.diagnostics, refused=refused)
@@ -158,9 +133,8 @@ class Stamped(Result):
 
     verified: Verified
     stamped: list[verify.Outcome] = field(default_factory=list)
-    """The citations whose lines were stamped."""
     unstampable: list[verify.Outcome] = field(default_factory=list)
-    """Chosen citations that could not be stamped: their lines are not readable as cited."""
+    """Chosen citations whose lines do not read as cited."""
     written: bool = False
 
 
@@ -170,17 +144,12 @@ def stamp(
     settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> Stamped:
-    """`register stamp [ID...]`: record the cited lines of the given entries (every entry
-    when none is given) in citations.lock, as reviewed. A citation is stamped only when its
-    lines read as cited (`ok`, `changed` or `unstamped`); the others keep any old stamp.
-
-    Refuses (`refused` says why; nothing stamped, nothing written) while `register check`
-    reports errors: the stamps of a file that does not load would otherwise be dropped. Raises
-    `edit.EditError` when the lock cannot be rewritten safely.
-    """
+    """`register stamp [ID...]`: the cited lines of the entries (all by default) recorded
+    as reviewed in citations.lock, those that read as cited; refused while check reports
+    errors. Raises `edit.EditError` when the lock cannot be rewritten safely."""
     paths = project_paths(root, settings)
-    with writer_at(paths, "register stamp", settings, on_wait) as journal:
-        verified = verify_at(paths, settings=settings)
+    with writer(paths, "register stamp", settings, on_wait) as journal:
+        verified = verify_citations(paths, settings=settings)
         if verified.check_failed:
             refused = needs_clean_set("stamp")
             return Stamped(verified, diagnostics=verified.diagnostics, refused=refused)
@@ -194,3 +163,8 @@ def stamp(
     return Stamped(
         verified, plan.stamped, plan.refused, plan.changed, diagnostics=verified.diagnostics
     )
+
+
+def needs_clean_set(command: str) -> str:
+    """Why a command that rewrites citations refuses while check reports errors."""
+    return f"{command} needs a register set without errors: fix them first"

@@ -12,33 +12,20 @@ import click
 from .. import api
 from ..reporting import export
 from ..reporting import report as reporter
-from .shell import (
-    command,
-    echo,
-    format_option,
-    report,
-    settings,
-    strict_option,
-    verbose_option,
-    waiting,
-)
+from .shell import command, echo, report_options, settings, waiting
 
 
 @command()
-@format_option
-@strict_option
-@verbose_option
+@report_options()
 def check(registers_dir: Path, fmt: str, strict: bool, verbose: bool) -> None:
     """Load, validate and cross-link the registers (no source read, no network)."""
     result = api.check(registers_dir, settings())
-    report(result.diagnostics, fmt, verbose=verbose)
+    echo(reporter.format_report(result.diagnostics, fmt, verbose=verbose))
     sys.exit(reporter.exit_code(result.diagnostics, strict))
 
 
 @command()
-@format_option
-@strict_option
-@verbose_option
+@report_options()
 @click.option(
     "--skip",
     "skip",
@@ -83,7 +70,7 @@ def verify(
         extra["citations"] = [export.outcome_data(o) for o in result.outcomes]
         if result.preview:
             extra["against"] = export.preview_data(result.preview)
-    report(result.diagnostics, fmt, result.summary, extra, verbose)
+    echo(reporter.format_report(result.diagnostics, fmt, result.summary, extra, verbose))
     if result.preview and fmt != "json":
         echo(reporter.preview_text(result.preview))
     sys.exit(reporter.exit_code(result.diagnostics, strict))
@@ -99,16 +86,15 @@ def _alias_rev(value: str | None) -> tuple[str, str] | None:
 
 
 @command()
-@format_option
-@verbose_option
+@report_options(strict=False)
 def fix(registers_dir: Path, fmt: str, verbose: bool) -> None:
     """Rewrite the line numbers of moved citations in place (nothing else changes)."""
     fixed = api.fix(registers_dir, settings(), on_wait=waiting)
     if fmt != "json":
         for change in fixed.changes:
             echo(change.as_text())
-    extra = {"changes": [change._asdict() for change in fixed.changes]}
-    report(fixed.diagnostics, fmt, fixed.summary, extra, verbose)
+    extra: dict[str, object] = {"changes": [change._asdict() for change in fixed.changes]}
+    echo(reporter.format_report(fixed.diagnostics, fmt, fixed.summary, extra, verbose))
     sys.exit(reporter.exit_code(fixed.diagnostics, strict=False))
 
 

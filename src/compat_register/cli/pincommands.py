@@ -4,22 +4,14 @@ cited lines recorded as reviewed, citations made at a pin."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 import click
 
 from .. import api
 from ..reporting import report as reporter
-from .shell import (
-    command,
-    echo,
-    formats_option,
-    progress_for,
-    progress_line,
-    report,
-    settings,
-    waiting,
-)
+from .shell import command, echo, formats_option, progress_line, settings, waiting
 
 
 @command()
@@ -41,12 +33,12 @@ def bump(registers_dir: Path, alias: str, rev: str | None, dry_run: bool, fmt: s
         alias,
         rev,
         dry_run=dry_run,
-        progress=progress_for(alias),
+        progress=partial(progress_line, alias) if sys.stderr.isatty() else None,
         settings=settings(),
         on_wait=waiting,
     )
     if bumped.bump is None:
-        report(bumped.diagnostics, "text")
+        echo(reporter.format_report(bumped.diagnostics, "text"))
         raise click.ClickException(str(bumped.refused))
     echo(reporter.bump_report(bumped.bump, dry_run, fmt))
     counts = bumped.bump.counts()
@@ -65,7 +57,7 @@ def stamp(registers_dir: Path, ids: tuple[str, ...]) -> None:
     """
     stamped = api.stamp(registers_dir, ids, settings(), on_wait=waiting)
     if stamped.refused is not None:
-        report(stamped.diagnostics, "text", stamped.verified.summary)
+        echo(reporter.format_report(stamped.diagnostics, "text", stamped.verified.summary))
         raise click.ClickException(stamped.refused)
     for outcome in stamped.unstampable:
         echo(reporter.refused_text(outcome))

@@ -62,8 +62,8 @@ def init(folder: Path, name: str | None, engine: str) -> None:
     written = api.init(folder, name, engine=engine).written
     for path in written:
         echo(f"wrote {folder / path}")
-    steps = ZENSICAL_STEPS if engine == "zensical" else NEXT_STEPS
-    echo(steps.format(cd=f"cd {folder} && " if str(folder) != "." else ""))
+    cd = f"cd {folder} && " if str(folder) != "." else ""
+    echo(f"\nNext: {cd}register check && register sync && register verify\n      {SERVE[engine]}")
 
 
 @command(name="import")
@@ -101,10 +101,8 @@ def import_command(
     sys.exit(1 if result.failed else 0)
 
 
-NEXT_STEPS = """
-Next: {cd}register check && register sync && register verify
-      mkdocs serve     # the site on http://127.0.0.1:8000 (Ctrl-C stops it)"""
-
-ZENSICAL_STEPS = """
-Next: {cd}register check && register sync && register verify
-      register render --out docs && zensical serve   # the site on http://127.0.0.1:8000"""
+SERVE = {
+    "mkdocs": "mkdocs serve     # the site on http://127.0.0.1:8000 (Ctrl-C stops it)",
+    "zensical": "register render --out docs && zensical serve   # the site on http://127.0.0.1:8000",
+}
+"""What `register init` says serves the new site, by engine, after the commands to run."""

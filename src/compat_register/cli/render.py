@@ -3,7 +3,6 @@ plugin (or plain pages in the hand-written shape)."""
 
 from __future__ import annotations
 
-import dataclasses
 import filecmp
 import shutil
 import sys
@@ -16,25 +15,21 @@ import click
 
 from .. import api
 from ..reporting import report as reporter
-from .shell import echo, no_traceback, registers_option, require_dir, settings, waiting
-
-LAYOUT_DEFAULTS = api.Layout()
+from .shell import command, echo, settings, waiting
 
 
 def _layout_option(name: str, what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    default = getattr(LAYOUT_DEFAULTS, name)
     return click.option(
         f"--{name}",
         f"layout_{name}",
         metavar="PATH",
-        default=default,
+        default=getattr(api.Layout(), name),
         show_default=True,
         help=f"{what}, relative to --out (the plugin's `{name}` option).",
     )
 
 
-@click.command(name="render")
-@registers_option
+@command(name="render")
 @click.option(
     "--out",
     "out",
@@ -78,7 +73,6 @@ def _layout_option(name: str, what: str) -> Callable[[Callable[..., Any]], Calla
     help="Plain Markdown pages in the hand-written shape instead (DIR/<register>.md, no HTML), "
     "which register import reads back; reads no checkout and no history.",
 )
-@no_traceback
 def render_command(
     registers_dir: Path,
     out: Path,
@@ -98,34 +92,27 @@ def render_command(
     the overview, the citation-health, revision, priorities and Changes pages, the excerpt
     files and the assets; a register file that does not load gets a page showing why.
     """
-    require_dir(registers_dir)
-    with api.writer(
-        registers_dir, "register render", settings(), on_wait=waiting
-    ):  # it writes the excerpt cache
+    # it writes the excerpt cache
+    with api.writer(registers_dir, "register render", settings(), on_wait=waiting):
         if plain:
             _render_plain(registers_dir, out, legend)
         places = {name.removeprefix("layout_"): path for name, path in layout.items()}
-        options = api.SiteOptions(
-            layout=api.Layout(legend=legend, **places),
-            templates=templates,
-            verify=not offline,
-            history=not no_history,
-            repo_url=repo_url,
-            edit_url=edit_url,
-            subject=subject,
-            raw=True,
-        )
-        _render(registers_dir, out, options)
-
-
-def _render(registers_dir: Path, out: Path, options: api.SiteOptions) -> None:
-    """`register render`: the site `api.build_site` gives, written into `out`; its excerpt
-    files are written as they are made, into a folder beside `out`, and moved in once the
-    site is known to be written (never all held: some 60 MB at 20,000 excerpts)."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".register-excerpts-", dir=out.parent) as folder:
-        options = dataclasses.replace(options, excerpt_folder=Path(folder))
-        _write_site(api.build_site(registers_dir, options, settings=settings()), out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        # excerpt files are written as they are made beside `out`, and moved in after the
+        # site (never all held: 60 MB at 20,000 excerpts)
+        with tempfile.TemporaryDirectory(prefix=".register-excerpts-", dir=out.parent) as folder:
+            options = api.SiteOptions(
+                layout=api.Layout(legend=legend, **places),
+                templates=templates,
+                verify=not offline,
+                history=not no_history,
+                repo_url=repo_url,
+                edit_url=edit_url,
+                subject=subject,
+                raw=True,
+                excerpt_folder=Path(folder),
+            )
+            _write_site(api.build_site(registers_dir, options, settings=settings()), out)
 
 
 def _write_site(site: api.Site, out: Path) -> None:
@@ -136,18 +123,15 @@ def _write_site(site: api.Site, out: Path) -> None:
         echo(reporter.shown_line(notice.message), err=True)
     if site.refused is not None:
         raise click.ClickException(f"{site.refused}; nothing written")
-    files = site.files()
-    api.refuse_links_under(out, [*files, *site.excerpt_paths])
+    _write_out(out, site.files(), site.failed, site.excerpt_paths)
+
+
+def _write_out(out: Path, files: dict[str, str], failed: bool, made: dict[str, Path]) -> None:
+    """Write `files` under `out`, move in the files `made` (but where `out` holds the same
+    bytes), say how many, and exit 1 when the run `failed`."""
+    api.refuse_links_under(out, [*files, *made])
     api.write_files({out / uri: text for uri, text in files.items()}, make_folders=True)
-    _move_in(site.excerpt_paths, out)
-    echo(f"wrote {len(files) + len(site.excerpt_paths)} files to {out}")
-    sys.exit(1 if site.failed else 0)
-
-
-def _move_in(paths: dict[str, Path], out: Path) -> None:
-    """Move each written file to its path under `out`, but where `out` holds the same
-    bytes (their modification time stays); one line when one cannot be."""
-    for uri, path in paths.items():
+    for uri, path in made.items():
         target = out / uri
         if target.is_file() and filecmp.cmp(path, target, shallow=False):
             continue
@@ -156,14 +140,12 @@ def _move_in(paths: dict[str, Path], out: Path) -> None:
             shutil.move(path, target)
         except OSError as err:
             raise click.ClickException(f"cannot write {target}: {err.strerror or err}") from None
+    echo(f"wrote {reporter.counted(len(files) + len(made), 'file')} to {out}")
+    sys.exit(1 if failed else 0)
 
 
 def _render_plain(registers_dir: Path, out: Path, legend: str | None) -> None:
     plain = api.render_plain(registers_dir, legend, settings())
-    pages = plain.pages
     for diagnostic in plain.diagnostics:
         echo(diagnostic.as_text(), err=True)
-    api.refuse_links_under(out, pages)
-    api.write_files({out / name: text for name, text in pages.items()}, make_folders=True)
-    echo(f"wrote {reporter.counted(len(pages), 'file')} to {out}")
-    sys.exit(1 if plain.failed else 0)
+    _write_out(out, plain.pages, plain.failed, {})

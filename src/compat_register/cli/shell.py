@@ -1,5 +1,5 @@
 """What every `register` command shares: its options, how it prints (every value shown,
-never obeyed), and the one place our errors become click's (`no_traceback`)."""
+never obeyed), and the one place our errors become click's."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 import select
 import sys
 from collections.abc import Callable
-from functools import wraps
+from functools import partial, wraps
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -19,32 +19,24 @@ from ..reporting import report as reporter
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-REGISTERS_HELP = (
-    "Directory holding sources.yaml and the register files (default: $REGISTER_DIR, else "
+registers_option = partial(
+    click.option,
+    "--registers",
+    "registers_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Directory holding sources.yaml and the register files (default: $REGISTER_DIR, else "
     "the registers/ of the nearest folder at or above this one holding registers/sources.yaml "
-    "or a mkdocs.yml naming the register plugin)."
+    "or a mkdocs.yml naming the register plugin).",
 )
-
-
-def registers_option(func: F) -> F:
-    """`--registers DIR`, shared by every command; found like git finds its repository
-    when neither it nor `register --registers DIR` names it (`reading.projectdir`)."""
-    return click.option(
-        "--registers",
-        "registers_dir",
-        type=click.Path(file_okay=False, path_type=Path),
-        default=None,
-        callback=_find_registers,
-        help=REGISTERS_HELP,
-    )(func)
+"""`--registers DIR`: the group's, and each command's (with the callback finding it)."""
 
 
 def command(
     name: str | None = None, *, group: click.Group | None = None, needs_dir: bool = True
 ) -> Callable[[F], F]:
-    """A command over the registers folder (`cli.group.COMMANDS` names it, or it is one of
-    `group`'s): `--registers` its first option, the folder required to exist before the
-    body runs (unless `needs_dir` is False: the body checks it), no traceback."""
+    """A command over the registers folder (of `group`, or of `COMMANDS`): `--registers`
+    first, the folder checked before the body runs unless not `needs_dir`, no traceback."""
 
     def decorate(func: F) -> F:
         @wraps(func)
@@ -54,32 +46,47 @@ def command(
             return func(**params)
 
         make = group.command if group else click.command
-        return make(name=name)(registers_option(no_traceback(checked)))  # type: ignore[return-value]
+        found = registers_option(callback=_find_registers)
+        return make(name=name)(found(no_traceback(checked)))  # type: ignore[return-value]
 
     return decorate
 
 
 def _find_registers(ctx: click.Context, _param: click.Parameter, value: Path | None) -> Path:
-    """The registers folder: this command's --registers, the group's, $REGISTER_DIR, or the
-    nearest project above the working directory; ./registers (reported missing) when none."""
+    """This command's --registers, the group's, $REGISTER_DIR, the nearest project above,
+    else ./registers (reported missing)."""
     given = value if value is not None else ctx.find_root().params.get("registers_dir")
     found = api.registers_folder(given, settings())
     return Path(api.DEFAULT_REGISTERS) if found is None else found
 
 
 def settings() -> api.Settings:
-    """This run's `REGISTER_*` settings: read from the environment by the first command
-    that asks, then kept on click's root context for the rest of the run."""
+    """This run's `REGISTER_*` settings, read once, kept on click's root context."""
     root = click.get_current_context().find_root()
     if root.obj is None:
         root.obj = api.Settings.read()
     return root.obj
 
 
-def format_option(func: F) -> F:
-    """`--format text|github|json`, for the commands that report diagnostics."""
+def report_options(strict: bool = True) -> Callable[[F], F]:
+    """`--format text|github|json`, `--strict` (unless not `strict`) and `--verbose`: the
+    options of the commands that report diagnostics."""
     described = "text: FILE:LINE:COL lines; github: Actions annotations; json: one object."
-    return formats_option(reporter.FORMATS, described)(func)
+    verbose = (
+        "List each warning of a run of one kind on one entry (by default one line counts them)."
+    )
+    options = [
+        formats_option(reporter.FORMATS, described),
+        *([click.option("--strict", is_flag=True, help="Fail on warnings too.")] if strict else []),
+        click.option("--verbose", "-v", is_flag=True, help=verbose),
+    ]
+
+    def decorate(func: F) -> F:
+        for option in reversed(options):  # the first listed first, as stacked decorators are
+            func = option(func)
+        return func
+
+    return decorate
 
 
 def formats_option(choices: tuple[str, ...] | list[str], described: str) -> Callable[[F], F]:
@@ -94,10 +101,6 @@ def formats_option(choices: tuple[str, ...] | list[str], described: str) -> Call
     )
 
 
-def strict_option(func: F) -> F:
-    return click.option("--strict", is_flag=True, help="Fail on warnings too.")(func)
-
-
 def no_traceback(func: F) -> F:
     """Turn an unexpected exception into one line and exit 1: users never see a traceback."""
 
@@ -106,7 +109,8 @@ def no_traceback(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except api.RegisterError as err:  # ours, one line: a usage error exits 2, else 1
-            raise click_error(err) from None
+            message = reporter.shown(str(err))
+            raise (click.UsageError if err.usage else click.ClickException)(message) from None
         except click.ClickException as err:  # its message may name a file, an alias, a quote
             setattr(err, "message", reporter.shown(err.message))  # noqa: B010 - typed final
             raise
@@ -115,33 +119,23 @@ def no_traceback(func: F) -> F:
         except KeyboardInterrupt:
             echo("register: interrupted", err=True)
             sys.exit(130)
-        except BrokenPipeError as err:
-            if not stdout_gone():  # a pipe to a git that died, not to our reader: say so
-                echo(f"register: internal error: {type(err).__name__}: {err}", err=True)
-                sys.exit(1)
-            quiet_stdout()  # `register export | head`: the reader has all it wanted
-            sys.exit(1)
         except Exception as err:  # noqa: BLE001 - the last line of defence
-            echo(f"register: internal error: {type(err).__name__}: {err}", err=True)
+            if isinstance(err, BrokenPipeError) and stdout_gone():
+                quiet_stdout()  # `register export | head`: the reader has all it wanted
+            else:  # a broken pipe to a git that died included
+                echo(f"register: internal error: {type(err).__name__}: {err}", err=True)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
 
 
-def click_error(err: api.RegisterError) -> click.ClickException:
-    """Our error as click's: `Error: ...` and exit 1, or with the usage first and exit 2."""
-    message = reporter.shown(str(err))
-    return click.UsageError(message) if err.usage else click.ClickException(message)
-
-
 def echo(text: str, err: bool = False, nl: bool = True) -> None:
-    """Print on the terminal: every value already in `text` shown, never obeyed (an escape
-    sequence or a bidi control from a register file is written as `\x1b`, `\u202e`)."""
+    """Print `text` with every value shown, never obeyed (an escape as `\x1b`)."""
     click.echo(reporter.shown(text), err=err, nl=nl)
 
 
 def waiting(line: str) -> None:
-    """A writer waits for another (the project's lock): say for whom, once, on stderr."""
+    """A writer waits for another: say for whom, once, on stderr."""
     echo(f"register: {line}", err=True)
 
 
@@ -156,8 +150,8 @@ def stdout_gone() -> bool:
 
 
 def quiet_stdout() -> None:
-    """Point standard output at /dev/null once its reader has gone, so that the final
-    flush does not fail a second time (what the Python docs advise for SIGPIPE)."""
+    """Standard output to /dev/null once its reader has gone, so that the final flush
+    does not fail again (the Python docs' advice for SIGPIPE)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -170,38 +164,12 @@ def require_dir(registers_dir: Path) -> None:
         return
     searched = ""
     default = api.DEFAULT_REGISTERS
-    if registers_dir == Path(default):  # what _find_registers gives when it found none
+    if registers_dir == Path(default):  # none was found
         searched = (
             f" (nor does any {default}/sources.yaml above it: name the folder with "
             f"--registers DIR or {api.REGISTERS_VARIABLE})"
         )
     raise click.UsageError(f"registers directory '{registers_dir}' does not exist{searched}")
-
-
-def report(
-    diagnostics: list[api.Diagnostic],
-    fmt: str,
-    summary: dict[str, int] | None = None,
-    extra: dict[str, Any] | None = None,
-    verbose: bool = False,
-) -> None:
-    echo(reporter.format_report(diagnostics, fmt, summary, extra, verbose))
-
-
-def verbose_option(func: F) -> F:
-    return click.option(
-        "--verbose",
-        "-v",
-        is_flag=True,
-        help="List each warning of a run of one kind on one entry (by default one line "
-        "counts them).",
-    )(func)
-
-
-def progress_for(alias: str) -> Callable[[str], None] | None:
-    if not sys.stderr.isatty():
-        return None
-    return lambda line: progress_line(alias, line)
 
 
 def progress_line(alias: str, line: str) -> None:

@@ -1,10 +1,5 @@
-"""registers/concepts.yaml -> `Concepts`: the concepts entries name, one matrix row each.
-
-Read like every file of the folder (the loader's positions, the schema's located errors);
-each statement is read as an entry's `sources:` item is (`build.listed_citation`), so a
-citation means one thing wherever it is written. What a schema cannot say (a duplicate
-ID, an unknown parent, a cycle) is `concepts.consistency`'.
-"""
+"""registers/concepts.yaml -> `Concepts`, read like every file of the folder, each
+statement as an entry's `sources:` item is, so a citation means one thing everywhere."""
 
 from __future__ import annotations
 
@@ -12,7 +7,6 @@ from typing import Any
 
 from ..model.concepts import LABEL, Concept, Concepts
 from ..model.diagnostic import Diagnostic
-from ..model.registers import Where
 from ..reading import schema
 from ..reading.document import Document
 from ..reading.folder import display_path, read_document
@@ -24,20 +18,15 @@ from ..storage.layout import Paths
 def read_concepts(
     paths: Paths, documents: dict[str, Document], out: list[Diagnostic]
 ) -> Concepts | None:
-    """The concepts of a registers folder; None when it has no concepts.yaml (an empty
-    `Concepts` when the file does not load: `out` says why)."""
+    """The concepts of a registers folder; None without concepts.yaml, none when it does
+    not load (`out` says why), tolerant as registers are (an item without a string ID is
+    left out: the schema said why)."""
     path = paths.concepts
     if not path.exists() and not path.is_symlink():
         return None
     doc = read_document(path, schema.CONCEPTS, documents, out, paths.inside)
     if doc is None:
         return Concepts(display_path(path))
-    return build_concepts(doc, out)
-
-
-def build_concepts(doc: Document, out: list[Diagnostic]) -> Concepts:
-    """The typed concepts of a loaded, schema-checked document (tolerant, as registers
-    are: an item without a string ID is left out, the schema having said why)."""
     concepts = tuple(
         concept for index, data in _items(doc) if (concept := _concept(doc, index, data, out))
     )
@@ -57,19 +46,16 @@ def _concept(
         for number in range(len(as_list(data.get("statements"))))
         if (citation := listed_citation(doc, LABEL, (*base, "statements", number), concept_id, out))
     )
-    mark = doc.mark((*base, "id"))
     parent = data.get("parent")
-    parent_mark = doc.mark((*base, "parent"))
-    parent_where = Where(doc.file, parent_mark.line, parent_mark.col) if "parent" in data else None
     return Concept(
         id=concept_id,
         title=as_text(data.get("title")) or concept_id,
         parent=parent if isinstance(parent, str) and parent else None,
         statements=statements,
         checks=tuple(check for check in as_list(data.get("checks")) if isinstance(check, str)),
-        where=Where(doc.file, mark.line, mark.col),
+        where=doc.where((*base, "id")),
         meta=data["_meta"] if isinstance(data.get("_meta"), dict) else {},
-        parent_where=parent_where,
+        parent_where=doc.where((*base, "parent")) if "parent" in data else None,
     )
 
 

@@ -1,9 +1,5 @@
-"""The rules of concepts.yaml and of the entries that name a concept, which its schema
-cannot express: IDs unique, parents known and without a cycle, every named concept known;
-and the note rule of the states that say too little alone.
-
-A concept nobody names is no problem: the matrix lists it (`views.conceptmatrix`).
-"""
+"""What a schema cannot say of concepts.yaml and the entries naming a concept: IDs unique,
+parents known and acyclic, named concepts known; and the states that need a note."""
 
 from __future__ import annotations
 
@@ -12,7 +8,7 @@ from collections.abc import Iterator
 
 from ..model.concepts import MAX_DEPTH, Concept, Concepts
 from ..model.diagnostic import Diagnostic
-from ..model.registers import Entry, RegisterSet, Where
+from ..model.registers import Entry, RegisterSet
 from ..model.vocabulary import NOTED, RATED
 from ..reading.document import Document
 
@@ -43,9 +39,8 @@ def check_unique(concepts: Concepts) -> Iterator[Diagnostic]:
 
 
 def check_parents(concepts: Concepts) -> Iterator[Diagnostic]:
-    """Each parent is a concept; following parents never comes back (said once per cycle,
-    at the cycle's first concept in file order) and stops within `MAX_DEPTH` (said once, at
-    the first concept deeper). One walk over the concepts (`Concepts.depths`)."""
+    """Each parent is a concept; parents form no cycle (said once, at its first concept)
+    and stop within `MAX_DEPTH` (said once, at the first concept deeper)."""
     known = concepts.by_id()
     for concept in concepts.concepts:
         if concept.parent is not None and concept.parent not in known:
@@ -81,14 +76,13 @@ def check_named(
         message = f"unknown concept '{entry.concept}': no concepts.yaml beside the registers"
     else:
         message = f"unknown concept '{entry.concept}'{_guess(entry.concept, known)}"
-    where = _at(doc, (*entry.field, "concept"))
+    where = doc.where((*entry.field, "concept"))
     yield Diagnostic.at(where, id=entry.id, code="unknown-concept", message=message)
 
 
 def check_note(entry: Entry, doc: Document) -> Iterator[Diagnostic]:
-    """A `partial` or `n/a` state says what is partial, or why it does not apply, in its
-    note: a warning at the state. Not said of a `note:` written beside `status:` instead
-    of in it: its unknown-field error is the cause, reported alone."""
+    """A `partial` or `n/a` state needs a note (a warning), but for a `note:` beside
+    `status:`, whose unknown-field error says it all."""
     if entry.status.key not in NOTED or (entry.status.note and entry.status.note.strip()):
         return
     if (*entry.field, "note") in doc.values:
@@ -96,7 +90,7 @@ def check_note(entry: Entry, doc: Document) -> Iterator[Diagnostic]:
     say = "what is there and what is not" if entry.status.key == "partial" else "why not"
     message = f"state '{entry.status.key}' needs a note: say {say}"
     yield Diagnostic.at(
-        _at(doc, (*entry.field, "status", RATED["status"])),
+        doc.where((*entry.field, "status", RATED["status"])),
         id=entry.id,
         code="note-required",
         message=message,
@@ -107,8 +101,3 @@ def check_note(entry: Entry, doc: Document) -> Iterator[Diagnostic]:
 def _guess(name: str, known: dict[str, Concept]) -> str:
     found = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
     return f" (did you mean '{found[0]}'?)" if found else ""
-
-
-def _at(doc: Document, path: tuple[str | int, ...]) -> Where:
-    mark = doc.mark(path)
-    return Where(doc.file, mark.line, mark.col)

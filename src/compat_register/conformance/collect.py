@@ -1,9 +1,5 @@
 """The files `register conformance import` is named, read (regular files only, bounded)
-and parsed: the stage's one reader of files.
-
-A RESULTS argument is a checks.json, a scenario's folder holding one, or a folder of such
-folders (searched at any depth, so `auth/basic-dcr` keeps its `/`); else a usage error.
-"""
+and parsed: the stage's one reader of files."""
 
 from __future__ import annotations
 
@@ -16,9 +12,8 @@ from ..model.positions import Where
 from ..reading.folder import display_path
 from ..storage import regular
 from ..storage.errors import RegisterError
-from .baseline import read_baseline
 from .runs import Baseline, Run
-from .suite import located_problem, read_run
+from .suite import located_problem, read_baseline, read_run
 
 CHECKS_FILE = "checks.json"
 """What the suite names each scenario's results."""
@@ -31,7 +26,8 @@ class NoResults(RegisterError):
 
 
 def found_files(given: Path) -> list[tuple[Path, str]]:
-    """(checks.json, its results folder's name from the folder given) for one argument."""
+    """(checks.json, its results folder's name) for one argument: a checks.json, a folder
+    holding one, or a folder of such folders at any depth (`auth/basic-dcr` keeps its `/`)."""
     if given.is_file():
         return [(given, given.resolve().parent.name)]
     if (given / CHECKS_FILE).is_file():
@@ -50,8 +46,8 @@ def found_files(given: Path) -> list[tuple[Path, str]]:
 
 
 def read_runs(given: Iterable[Path]) -> tuple[list[Run], list[Diagnostic]]:
-    """Every run the arguments name, in the order given; the problems of those that are
-    not what the suite writes, located in them."""
+    """Every run the arguments name, in order; the located problems of those that are
+    not what the suite writes."""
     runs: list[Run] = []
     problems: list[Diagnostic] = []
     for argument in given:

@@ -1,14 +1,7 @@
-"""JSON text -> plain data and where each value was written. Pure.
-
-Python's `json` says where a syntax error is (line and column) but not where a value is,
-and a shape problem (a status the suite never emits, a check without an `id`) must point
-at its value as every other problem does. So the text is parsed by `json` first (its
-errors are the located syntax errors), then walked once more for the offset of each value;
-a key given twice, which `json` silently resolves to the last, is refused at the second.
-Values are bounded as the YAML loader bounds them, each refusal located: an integer of at
-most `MAX_DIGITS` digits (Python refuses to read one of over 4,300), a finite number, no
-NaN, and no lone surrogate (`\\ud800` is no character: no UTF-8 output can hold it).
-"""
+"""JSON text -> plain data and where each value was written, for shape problems to point
+at their value. Pure. `json` parses (its errors are located) and a second walk places each
+value, refusing a repeated key, NaN, an infinite number, a lone surrogate and an integer
+of over `MAX_DIGITS` digits, as the YAML loader bounds them."""
 
 from __future__ import annotations
 
@@ -16,6 +9,7 @@ import bisect
 import json
 import math
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from ..model.positions import Path_, Where
@@ -27,8 +21,7 @@ _DEEP = "not JSON this tool reads: nested too deeply"
 _SPACE = re.compile(r"[ \t\n\r]*")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_DIGITS = 21
-"""Most digits in an integer: the suite's JavaScript writes every integer below 1e21 in
-full and a larger one with an exponent (as the YAML loader bounds a number under `_meta`)."""
+"""Most digits in an integer: JavaScript writes one of 1e21 or more with an exponent."""
 _SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null|NaN|-?Infinity")
 
 
@@ -41,13 +34,13 @@ class JsonProblem(RegisterError):
         self.message = message
 
 
+@dataclass(frozen=True)
 class Parsed:
     """A JSON document's data and the place of each value, by its path of keys and indexes."""
 
-    def __init__(self, data: Any, places: dict[Path_, Where], file: str) -> None:
-        self.data = data
-        self.places = places
-        self.file = file
+    data: Any
+    places: dict[Path_, Where]
+    file: str
 
     def at(self, path: Path_) -> Where:
         """Where the value at `path` was written, or its nearest written ancestor."""

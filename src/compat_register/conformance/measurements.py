@@ -1,30 +1,27 @@
-"""What the recorded conformance results say of each entry, as plain data. Pure.
-
-An entry's checks are its concept's (`Concept.checks`) in its subject's record: each
-one's latest status, None where no run emitted it. The matrix cell and the entry page
-read `cell_status` and `entry_checks`; the health page, `Measurements`' contradictions.
-"""
+"""What the recorded conformance results say of each entry (its concept's checks in its
+subject's record), for the matrix cells and the entry pages, and where a claim and a
+measurement disagree: `done` while a named check fails or is baselined, `missing` while
+one passes; a measuring check no concept names, a baseline scenario that passed. Pure."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from ..model.concepts import Concept
 from ..model.diagnostic import Diagnostic, sort_diagnostics
-from ..model.registers import Entry, RegisterSet
+from ..model.positions import Where
+from ..model.registers import Entry, Register, RegisterSet
+from ..model.vocabulary import RATED
 from ..reading.document import Document
-from .contradictions import contradictions
-from .measured import Measured, measured
-from .runs import Record
+from .runs import Measured, Record, measured, stale
 
 
 def cell_status(
     entry: Entry | None, concept: Concept | None, results: Record | None
 ) -> dict[str, str | None]:
-    """A matrix cell's measurement: check ID -> its latest status for the entry's subject
-    (None: not run), for each check the concept names; empty without an entry, a concept
-    that names checks, or a record of the subject."""
+    """A matrix cell's measurement: check ID -> its latest status (None: not run) for each
+    check the concept names; empty without all three."""
     if entry is None or concept is None or results is None or not concept.checks:
         return {}
     statuses = measured(results)
@@ -37,40 +34,44 @@ def _status(check: Measured | None) -> str | None:
 
 @dataclass(frozen=True)
 class EntryCheck:
-    """One check an entry's concept names, as its page shows it."""
+    """One check an entry's concept names, as its page shows it (no status: not run)."""
 
     id: str
     status: str | None
-    """Its latest status, None when no recorded run emitted it."""
     baselined: bool
-    """Whether a scenario that emitted it is in the subject's expected-failures baseline."""
     scenarios: tuple[str, ...]
     subject: str
     commit: str
-    """The subject's commit the runs measured."""
 
 
 def entry_checks(
     registers: RegisterSet, records: Mapping[str, Record]
 ) -> dict[str, list[EntryCheck]]:
-    """Entry ID -> the checks its concept names, measured for its subject; only entries
-    whose concept names checks and whose subject has a record."""
-    concepts = registers.concepts.by_id() if registers.concepts else {}
+    """Entry ID -> the checks its concept names, measured for its subject (entries whose
+    concept names checks and whose subject has a record)."""
     statuses = {alias: measured(record) for alias, record in records.items()}
-    found: dict[str, list[EntryCheck]] = {}
+    return {
+        entry.id: [
+            _entry_check(check, statuses[register.subject].get(check), record)
+            for check in concept.checks
+        ]
+        for register, entry, concept, record in _measuring(registers, records)
+    }
+
+
+def _measuring(
+    registers: RegisterSet, records: Mapping[str, Record]
+) -> Iterator[tuple[Register, Entry, Concept, Record]]:
+    """Each entry whose concept names checks and whose subject has a record, with them."""
+    concepts = registers.concepts.by_id() if registers.concepts else {}
     for register in registers.registers:
         record = records.get(register.subject)
         if record is None:
             continue
         for entry in register.entries:
             concept = concepts.get(entry.concept) if entry.concept else None
-            if concept is None or not concept.checks:
-                continue
-            found[entry.id] = [
-                _entry_check(check, statuses[register.subject].get(check), record)
-                for check in concept.checks
-            ]
-    return found
+            if concept is not None and concept.checks:
+                yield register, entry, concept, record
 
 
 def _entry_check(check: str, seen: Measured | None, record: Record) -> EntryCheck:
@@ -83,13 +84,12 @@ def _entry_check(check: str, seen: Measured | None, record: Record) -> EntryChec
 
 @dataclass(frozen=True)
 class Measurements:
-    """What a site shows of the recorded results: each entry's checks, and every
-    contradiction (with the problems of record files that do not read back)."""
+    """What a site shows of the recorded results: each entry's checks, every contradiction
+    and record that does not read, each subject's record (for the matrix cells)."""
 
     checks: dict[str, list[EntryCheck]]
     contradictions: list[Diagnostic]
     records: Mapping[str, Record]
-    """Each subject's record, for the Matrix page's cells (`cell_status`)."""
 
     def checks_of(self, entry_id: str) -> list[EntryCheck]:
         return self.checks.get(entry_id, [])
@@ -104,3 +104,86 @@ def measurements(
     found = contradictions(registers, documents, records)
     every = sort_diagnostics([*problems, *found])
     return Measurements(entry_checks(registers, records), every, records)
+
+
+UNMEASURED = frozenset({"INFO"})
+"""Statuses that measure nothing: a check emitted only with these needs no concept."""
+
+
+def contradictions(
+    registers: RegisterSet, documents: Mapping[str, Document], records: Mapping[str, Record]
+) -> list[Diagnostic]:
+    """Every contradiction between the registers' claims and the recorded results."""
+    statuses = {alias: measured(record) for alias, record in records.items()}
+    found: list[Diagnostic] = []
+    for register, entry, concept, record in _measuring(registers, records):
+        doc = documents.get(register.file)  # where the state is written, else the entry
+        state = (*entry.field, "status", RATED["status"])
+        where = entry.where if doc is None else doc.where(state)
+        found.extend(_claim(entry, concept, statuses[register.subject], record, where))
+    concepts = registers.concepts.by_id() if registers.concepts else {}
+    named = {check for concept in concepts.values() for check in concept.checks}
+    for alias, record in records.items():
+        found.extend(_unnamed(record, statuses[alias], named))
+        found.extend(_stale(record))
+    return found
+
+
+def _claim(
+    entry: Entry,
+    concept: Concept,
+    statuses: Mapping[str, Measured],
+    record: Record,
+    where: Where,
+) -> Iterator[Diagnostic]:
+    state = entry.status.key
+    at = f"{record.subject} at {record.commit[:12]}"
+    for check_id in concept.checks:
+        check = statuses.get(check_id)
+        if check is None:
+            continue
+        ran = f"{check.status} in {', '.join(check.scenarios)}"
+        if state == "done" and check.status == "FAILURE":
+            code = "conformance-done-fails"
+            message = f"done, but conformance check {check_id} fails for {at} ({ran})"
+        elif state == "done" and check.baselined:
+            code = "conformance-done-baselined"
+            message = (
+                f"done, but conformance check {check_id} sits in {record.subject}'s "
+                f"expected-failures baseline ({ran}): a scenario listed there is known to fail"
+            )
+        elif state == "missing" and check.status == "SUCCESS":
+            code = "conformance-missing-passes"
+            message = (
+                f"missing, but conformance check {check_id} passes for {at} ({ran}): "
+                "the state is stale, as a baseline entry that passes is"
+            )
+        else:
+            continue
+        yield Diagnostic.at(where, id=entry.id, code=code, message=message)
+
+
+def _unnamed(
+    record: Record, statuses: Mapping[str, Measured], named: set[str]
+) -> Iterator[Diagnostic]:
+    for check in statuses.values():
+        if check.id in named or check.status in UNMEASURED:
+            continue
+        message = (
+            f"conformance check {check.id} ({check.status} in {', '.join(check.scenarios)}) "
+            "is named by no concept: list it under a concept's checks in concepts.yaml"
+        )
+        code = "conformance-unnamed-check"
+        yield Diagnostic.at(check.where, id=record.subject, code=code, message=message)
+
+
+def _stale(record: Record) -> Iterator[Diagnostic]:
+    for listed, _run in stale(record):
+        message = (
+            f"{listed.mode} scenario {listed.scenario} is in the expected-failures baseline "
+            f"but passed: remove it from {record.baseline.file if record.baseline else 'it'}"
+        )
+        code = "conformance-stale-baseline"
+        yield Diagnostic.at(
+            listed.where, id=record.subject, code=code, message=message, severity="warning"
+        )

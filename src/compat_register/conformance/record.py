@@ -1,9 +1,5 @@
-"""A subject's record, `registers/conformance/<ALIAS>.json`: a `Record` <-> its text. Pure.
-
-One JSON object (docs/conformance.md): `format`, `subject`, `commit`, `baseline` and
-`runs`, each check keeping the suite's own keys but its free `details` and `logs`. Read
-back, every check and baseline scenario knows its line, for a contradiction to point at.
-"""
+"""A subject's record, `registers/conformance/<ALIAS>.json` (docs/conformance.md): a
+`Record` <-> its text, each check and baseline scenario read back knowing its line. Pure."""
 
 from __future__ import annotations
 
@@ -14,9 +10,10 @@ from typing import Any
 from ..model.diagnostic import Diagnostic
 from ..model.positions import Path_, Where
 from ..reading.folder import RecordText
+from ..reading.tolerant import value_at
 from .jsontext import JsonProblem, Parsed, parse
 from .runs import MODES, Baseline, Check, Listed, Record, Run
-from .suite import CHECK_TEXTS, located_problem, read_checks, shape, value_at
+from .suite import CHECK_TEXTS, located_problem, read_checks, shape
 
 FORMAT = 1
 
@@ -64,8 +61,8 @@ def check_data(check: Check) -> dict[str, Any]:
 
 
 def read_record(text: str, file: str) -> tuple[Record | None, list[Diagnostic]]:
-    """The record in `text` (the file `file`); None and the located problems when it is not
-    what `register conformance import` writes."""
+    """The record in `text`; None and the located problems when it is not what
+    `register conformance import` writes."""
     try:
         parsed = parse(text, file)
     except JsonProblem as err:
@@ -133,8 +130,8 @@ def _shape(parsed: Parsed, path: Path_, message: str) -> Diagnostic:
 
 
 def records_of(texts: Iterable[RecordText]) -> tuple[dict[str, Record], list[Diagnostic]]:
-    """Subject alias -> its record, of the record files read; the problems of those that do
-    not read back (a record whose `subject` is not its file's name is one)."""
+    """Subject alias -> its record; the problems of those that do not read back (or whose
+    `subject` is not their file's name)."""
     records: dict[str, Record] = {}
     problems: list[Diagnostic] = []
     for found in texts:

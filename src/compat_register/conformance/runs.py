@@ -1,14 +1,9 @@
-"""The values of a conformance run, as the suite writes them and a subject's record keeps
-them.
-
-The suite writes a folder per scenario run (`<scenario>-<timestamp>/`, `server-` before a
-server one) holding `checks.json`: checks with an `id`, a `status` (`STATUSES`) and
-optional `name`, `description`, `timestamp`, `specReferences`, `errorMessage`, `details`.
-An expected-failures baseline lists scenarios under `server:` and `client:`.
-"""
+"""The values of a conformance run, as the suite writes them and a record keeps them, and
+what a record measured: each check's latest status, and the baseline's rule. Pure."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..model.positions import Where
@@ -17,8 +12,7 @@ STATUSES = ("SUCCESS", "FAILURE", "WARNING", "SKIPPED", "INFO")
 """A check's status, as the suite's `ConformanceCheck.status`."""
 
 WORST_FIRST = ("FAILURE", "WARNING", "SUCCESS", "SKIPPED", "INFO")
-"""Which status a check shows when a run emitted it more than once, or several scenarios
-did: the worst (a check that failed once failed)."""
+"""The status a check shows when emitted more than once: the worst."""
 
 FAILING = frozenset({"FAILURE", "WARNING"})
 """The statuses that make a scenario fail, as the suite's baseline check counts them."""
@@ -35,7 +29,7 @@ class SpecReference:
 
 @dataclass(frozen=True)
 class Check:
-    """One check the suite emitted."""
+    """One check the suite emitted, where it is written (checks.json, or the record)."""
 
     id: str
     status: str
@@ -46,7 +40,6 @@ class Check:
     error: str | None
     """The suite's `errorMessage`: why it failed."""
     where: Where
-    """Where it is written: in checks.json when imported, in the record once recorded."""
 
 
 @dataclass(frozen=True)
@@ -54,11 +47,9 @@ class Run:
     """One scenario's run: the checks of one `checks.json`."""
 
     mode: str
-    """"server" or "client" (`MODES`)."""
     scenario: str
     timestamp: str | None
-    """When the run was made, from its folder's name (ISO 8601), None when the folder is
-    not named as the suite names it."""
+    """When the run was made (ISO 8601), from its folder's name when the suite named it."""
     file: str
     """The checks.json it was read from, as it was named on the command line."""
     checks: tuple[Check, ...]
@@ -66,8 +57,7 @@ class Run:
 
     @property
     def failed(self) -> bool:
-        """Whether the scenario failed, by the suite's baseline rule: a FAILURE or a
-        WARNING among its checks."""
+        """Whether the scenario failed, by the suite's baseline rule."""
         return any(check.status in FAILING for check in self.checks)
 
 
@@ -85,7 +75,6 @@ class Baseline:
     """An expected-failures baseline: the scenarios a subject is known to fail."""
 
     file: str
-    """The baseline file as it was named on the command line."""
     listed: tuple[Listed, ...]
 
     def scenarios(self, mode: str) -> list[str]:
@@ -106,4 +95,57 @@ class Record:
     """The latest run of each scenario, by mode then scenario."""
     baseline: Baseline | None
     file: str
-    """The record file, as messages name it."""
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One check's latest status in a subject's record."""
+
+    id: str
+    status: str
+    baselined: bool
+    """Whether a scenario that emitted it is in the expected-failures baseline."""
+    scenarios: tuple[str, ...]
+    where: Where
+    """Where the record holds it first (its worst occurrence)."""
+
+
+def latest_runs(runs: Iterable[Run]) -> list[Run]:
+    """The latest run of each (mode, scenario), sorted; a run of no known time is older
+    than one with a time, and of two alike the later given wins."""
+    latest: dict[tuple[str, str], Run] = {}
+    for run in runs:
+        key = (run.mode, run.scenario)
+        held = latest.get(key)
+        if held is None or (run.timestamp or "") >= (held.timestamp or ""):
+            latest[key] = run
+    return [latest[key] for key in sorted(latest)]
+
+
+def measured(record: Record) -> dict[str, Measured]:
+    """Check ID -> its worst latest status, in the order the record first emits each."""
+    found: dict[str, Measured] = {}
+    for run in record.runs:
+        listed = record.baseline is not None and record.baseline.lists(run.mode, run.scenario)
+        for check in run.checks:
+            first = Measured(check.id, check.status, listed, (), check.where)
+            held = found.get(check.id, first)  # a first sighting: its own status and place
+            worse = WORST_FIRST.index(check.status) < WORST_FIRST.index(held.status)
+            scenarios = held.scenarios + (() if run.scenario in held.scenarios else (run.scenario,))
+            worst = check if worse else held
+            baselined = held.baselined or listed
+            found[check.id] = Measured(check.id, worst.status, baselined, scenarios, worst.where)
+    return found
+
+
+def stale(record: Record) -> list[tuple[Listed, Run]]:
+    """Each baseline scenario whose latest run passed (the suite's `Stale baseline
+    entries`); a listed scenario not run is not judged."""
+    if record.baseline is None:
+        return []
+    runs = {(run.mode, run.scenario): run for run in record.runs}
+    return [
+        (item, run)
+        for item in record.baseline.listed
+        if (run := runs.get((item.mode, item.scenario))) is not None and not run.failed
+    ]

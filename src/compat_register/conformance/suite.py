@@ -1,20 +1,18 @@
-"""What the suite writes -> `Run`s: a results folder's name and its checks.json. Pure.
-
-A folder is `<scenario>-<timestamp>` (client) or `server-<scenario>-<timestamp>`, the
-timestamp an ISO time with `:` and `.` made `-`. A client scenario holding a `/`
-(`auth/basic-dcr`) sits in a folder of that name: a scenario is the path from the results
-folder to its checks.json's folder.
-"""
+"""The suite's files -> values: a results folder's name and its checks.json (a `Run`), an
+expected-failures baseline's YAML (empty, or `server:` and `client:` lists of scenario
+names: a `Baseline`, read by the project's own YAML loader). Pure."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ..model.diagnostic import Diagnostic
 from ..model.positions import Path_, Where
+from ..reading.document import Document, LoadError
+from ..reading.loader import parse as parse_yaml
+from ..reading.tolerant import value_at
 from .jsontext import JsonProblem, Parsed, parse
-from .runs import STATUSES, Check, Run, SpecReference
+from .runs import MODES, STATUSES, Baseline, Check, Listed, Run, SpecReference
 
 _STAMPED = re.compile(
     r"(?P<name>.+)-(?P<date>\d{4}-\d\d-\d\d)T(?P<h>\d\d)-(?P<m>\d\d)-(?P<s>\d\d)-(?P<ms>\d{3})Z"
@@ -31,9 +29,9 @@ CHECK_TEXTS = {
 
 
 def scenario_of(folder: str) -> tuple[str, str, str | None]:
-    """(mode, scenario, ISO timestamp or None) of a results folder's path, relative to the
-    results folder given (`server-tools-list-2026-10-02T09-14-03-512Z`, `auth/basic-dcr-...`).
-    A folder not named as the suite names it is taken whole as a client scenario's name."""
+    """(mode, scenario, ISO timestamp or None) of a results folder's path from the one given
+    (`server-tools-list-2026-10-02T09-14-03-512Z`, `auth/basic-dcr-...`); a folder not named
+    as the suite names it is a client scenario's name."""
     head, _, last = folder.rpartition("/")
     match = _STAMPED.fullmatch(last)
     timestamp = None
@@ -47,8 +45,8 @@ def scenario_of(folder: str) -> tuple[str, str, str | None]:
 
 
 def read_run(text: str, file: str, folder: str) -> tuple[Run | None, list[Diagnostic]]:
-    """The run in checks.json `text` (the file `file`, in results folder `folder`); None and
-    the located problems when it is not what the suite writes."""
+    """The run in checks.json `text`; None and the located problems when it is not what
+    the suite writes."""
     try:
         parsed = parse(text, file)
     except JsonProblem as err:
@@ -64,8 +62,8 @@ def read_run(text: str, file: str, folder: str) -> tuple[Run | None, list[Diagno
 def read_checks(
     parsed: Parsed, path: Path_, problems: list[Diagnostic], code: str
 ) -> tuple[Check, ...] | None:
-    """The checks of the array at `path` of a parsed document (checks.json's top level, or
-    a run of a record); problems, with `code`, are added to `problems`."""
+    """The checks of the array at `path` (checks.json's top, or a record's run); problems,
+    with `code`, added to `problems`."""
     items = value_at(parsed.data, path)
     if not isinstance(items, list):
         message = "expected an array of checks, as the suite writes"
@@ -122,18 +120,6 @@ def read_references(
     return tuple(found)
 
 
-def value_at(data: Any, path: Path_) -> Any:
-    """The value at `path` in `data`, None where the path leads nowhere."""
-    for key in path:
-        if isinstance(data, dict) and isinstance(key, str):
-            data = data.get(key)
-        elif isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data):
-            data = data[key]
-        else:
-            return None
-    return data
-
-
 def shape(parsed: Parsed, path: Path_, message: str, code: str) -> Diagnostic:
     return located_problem(parsed.at(path), code, message)
 
@@ -141,3 +127,47 @@ def shape(parsed: Parsed, path: Path_, message: str, code: str) -> Diagnostic:
 def located_problem(where: Where, code: str, message: str) -> Diagnostic:
     stem = where.file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     return Diagnostic.at(where, id=stem, code=code, message=message)
+
+
+def read_baseline(text: str, file: str) -> tuple[Baseline | None, list[Diagnostic]]:
+    """The baseline in `text`; None and the located problems when it is not what the suite
+    reads."""
+    try:
+        doc = parse_yaml(text, file, frozenset())
+    except LoadError as err:
+        if err.code == "empty-file":  # the suite reads an empty file as no expected failures
+            return Baseline(file, ()), []
+        where = Where(file, err.mark.line, err.mark.col)
+        return None, [located_problem(where, err.code, err.message)]
+    if not isinstance(doc.data, dict):
+        return None, [_wrong(doc, (), "expected a mapping with 'server' and/or 'client' keys")]
+    problems = [
+        _wrong(doc, (key,), f"unknown key '{key}': a baseline has 'server' and 'client'", True)
+        for key in doc.data
+        if key not in MODES
+    ]
+    listed: list[Listed] = []
+    for mode in MODES:
+        listed.extend(_listed(doc, mode, problems))
+    return (None, problems) if problems else (Baseline(file, tuple(listed)), [])
+
+
+def _listed(doc: Document, mode: str, problems: list[Diagnostic]) -> list[Listed]:
+    if mode not in doc.data:
+        return []
+    names = doc.data[mode]
+    if not isinstance(names, list):
+        problems.append(_wrong(doc, (mode,), f"'{mode}' must be a list of scenario names"))
+        return []
+    found = []
+    for index, name in enumerate(names):
+        if not isinstance(name, str) or not name:
+            problems.append(_wrong(doc, (mode, index), "a scenario name is a non-empty string"))
+            continue
+        found.append(Listed(mode, name, doc.where((mode, index))))
+    return found
+
+
+def _wrong(doc: Document, path: Path_, message: str, at_key: bool = False) -> Diagnostic:
+    where = doc.where(path, at_key)
+    return located_problem(where, "baseline-shape", message)

@@ -5,5 +5,5 @@ the exclusions; gives each statement's state (*cited*, *excluded*, *uncovered*) 
 change against the revision before (`states`), counts per revision and file, a
 changelog's items with the entries covering them (`itemcoverage`), and the Coverage pages'
 views (`sitecoverage`). The feature's other parts: its command `api.measuring`
-(`cli/coverage.py`), its report `reporting.coveragereport`.
+(`cli/measuring.py`), its report `reporting.coveragereport`.
 """

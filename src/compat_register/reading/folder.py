@@ -47,6 +47,15 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+def load(paths: Paths) -> Loaded:
+    """Load sources.yaml and every register file of the registers folder."""
+    diagnostics: list[Diagnostic] = []
+    documents: dict[str, Document] = {}
+    sources = read_sources(paths, documents, diagnostics)
+    registers = list(read_registers(paths, documents, diagnostics, sources.links))
+    return Loaded(RegisterSet(sources, registers), documents, diagnostics)
+
+
 def read_sources(paths: Paths, documents: dict[str, Document], out: list[Diagnostic]) -> Sources:
     """The typed sources.yaml (empty when it does not load; `out` says why)."""
     doc = read_document(paths.sources, schema.SOURCES, documents, out, paths.inside)
