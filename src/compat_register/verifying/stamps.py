@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,14 +59,11 @@ Place = tuple[str, str, str, int, int]
 
 def keys(places: Iterable[Place | None]) -> list[Key | None]:
     """The key of each place, counting repeats of one place in order (None stays None)."""
-    seen: dict[Place, int] = {}
+    seen: Counter[Place | None] = Counter()
     found: list[Key | None] = []
     for place in places:
-        if place is None:
-            found.append(None)
-            continue
-        seen[place] = seen.get(place, 0) + 1
-        found.append(Key(*place, occurrence=seen[place]))
+        seen[place] += place is not None
+        found.append(None if place is None else Key(*place, occurrence=seen[place]))
     return found
 
 
@@ -108,7 +106,7 @@ def carry(
     spare: dict[Place, list[Key]] = {}
     for key in sorted(old):
         if key not in held:
-            spare.setdefault(_place_of(key), []).append(key)
+            spare.setdefault(key[:5], []).append(key)
     carried: dict[Key, str] = {}
     arrived: list[Key] = []
     for b, a in zip(was, now, strict=True):
@@ -117,16 +115,12 @@ def carry(
         elif a is not None and a != b:
             arrived.append(a)
     for key in arrived:
-        if left := spare.get(_place_of(key)):
+        if left := spare.get(key[:5]):
             carried[key] = old[left.pop(0)]
     for left in spare.values():
         for key in left:
             carried[_free(key, carried)] = old[key]
     return carried
-
-
-def _place_of(key: Key) -> Place:
-    return (key.entry, key.source, key.path, key.start, key.end)
 
 
 def _free(key: Key, taken: Mapping[Key, str]) -> Key:

@@ -302,22 +302,15 @@ def _stamped(
         return outcome
     stamp = lock.get(key)
     if stamp is None:
-        return outcome._replace(outcome="unstamped", message=_unstamped(outcome.citation))
+        message = _restamp(outcome.citation, "has no review stamp in citations.lock")
+        return outcome._replace(outcome="unstamped", message=message)
     kind = source_kind(sources.sources.get(key.source), key.path)
     if stamp != stamps.digest(outcome.excerpt, kind):
-        return outcome._replace(outcome="changed", message=_changed(outcome.citation))
+        message = _restamp(outcome.citation, "changed since it was stamped")
+        return outcome._replace(outcome="changed", message=message)
     return outcome
 
 
-def _unstamped(citation: Citation) -> str:
-    return (
-        f"{citation.repo_path}:{citation.lines_text} has no review stamp in citations.lock "
-        f"(read the lines, then run register stamp {citation.entry})"
-    )
-
-
-def _changed(citation: Citation) -> str:
-    return (
-        f"{citation.repo_path}:{citation.lines_text} changed since it was stamped "
-        f"(read the lines, then run register stamp {citation.entry})"
-    )
+def _restamp(citation: Citation, what: str) -> str:
+    where = f"{citation.repo_path}:{citation.lines_text}"
+    return f"{where} {what} (read the lines, then run register stamp {citation.entry})"
