@@ -57,7 +57,7 @@ def follow_touched(
         return []
     steps = first_parent_steps(checkout, old_sha, new_sha)
     walk = _Walk(checkout, steps or [range_step(checkout, old_sha, new_sha)], revisions)
-    walk.texts.markdown, walk.commits = markdown, steps is not None
+    walk.texts.markdown, walk.commits = markdown, steps is not None  # one step over a range
     paths = {c.repo_path for c in citations if c.repo_path is not None}
     touched = walk.learn(paths)
     tracks = [Track(c, repo_path(c), (c.start, c.end)) for c in citations if c.repo_path in touched]
@@ -88,7 +88,7 @@ class _Walk:
         self._pairs: dict[tuple[str, str], list[Hunk]] = {}
         self._holders: dict[tuple[str, str], list[str]] = {}
         self._crossing: list[Crossing] = []  # moves into other files, placed after the step
-        self.commits = True  # the steps are commits (else one step over a range)
+        self.commits = True
         self._moves: list[dict[str, Moved]] = [{} for _ in self.steps]
         self._hunks: dict[str, dict[str, list[Hunk]]] = {}
         self._known: set[str] = set()
