@@ -5,8 +5,8 @@ gone (every line deleted); `moves` reads what a changed or gone range became."""
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
-from itertools import accumulate
+from collections.abc import Iterator, Sequence
+from itertools import accumulate, takewhile
 from typing import NamedTuple
 
 from ..sources.diffs import Hunk
@@ -38,10 +38,11 @@ class Remap:
         self._shift = list(accumulate((nc - oc for _, oc, _, nc in self.hunks), initial=0))
 
     def map(self, start: int, end: int) -> Mapped:
-        if not self._touched(start, end):
+        # an insertion after the range's last line does not touch it
+        if not any(oc or os < end for os, oc, _, _ in self._from(start, end)):
             shift = self._shift[bisect_left(self._last, start)]
             return Mapped("carried" if shift == 0 else "re-anchored", (start + shift, end + shift))
-        first, last = self._low(start), self._high(end)
+        first, last = self._new(start)[0], self._new(end)[1]
         if last < first:
             return Mapped("gone", None)
         return Mapped("changed", (first, last))
@@ -71,26 +72,16 @@ class Remap:
         hunk = self._containing(line)
         if hunk is None:
             return None
-        return hunk[0], hunk[0] + hunk[1] - 1, self._low(line)
+        return hunk[0], hunk[0] + hunk[1] - 1, self._new(line)[0]
 
     def removes(self, start: int, end: int) -> bool:
         """Whether a hunk deleted or replaced any of old lines `start..end`."""
-        for i in range(bisect_left(self._last, start), len(self.hunks)):
-            os, oc, _, _ = self.hunks[i]
-            if os > end:
-                return False
-            if oc:
-                return True
-        return False
+        return any(oc for _, oc, _, _ in self._from(start, end))
 
-    def _touched(self, start: int, end: int) -> bool:
-        for i in range(bisect_left(self._last, start), len(self.hunks)):
-            os, oc, _, _ = self.hunks[i]
-            if os > end:
-                return False
-            if oc or os < end:  # an insertion after the range's last line does not touch it
-                return True
-        return False
+    def _from(self, start: int, end: int) -> Iterator[Hunk]:
+        """The hunks not wholly above old line `start` that start by old line `end`."""
+        hunks = (self.hunks[i] for i in range(bisect_left(self._last, start), len(self.hunks)))
+        return takewhile(lambda hunk: hunk[0] <= end, hunks)
 
     def _containing(self, line: int) -> Hunk | None:
         i = bisect_left(self._last, line)
@@ -100,16 +91,10 @@ class Remap:
                 return hunk
         return None
 
-    def _low(self, line: int) -> int:
-        """The first new line put in an old line's place."""
+    def _new(self, line: int) -> tuple[int, int]:
+        """The first and last new lines put in an old line's place."""
         hunk = self._containing(line)
         if hunk is None:
-            return line + self._shift[bisect_left(self._last, line)]
-        return hunk[2] if hunk[3] else hunk[2] + 1
-
-    def _high(self, line: int) -> int:
-        """The last new line put in an old line's place."""
-        hunk = self._containing(line)
-        if hunk is None:
-            return line + self._shift[bisect_left(self._last, line)]
-        return hunk[2] + hunk[3] - 1 if hunk[3] else hunk[2]
+            new = line + self._shift[bisect_left(self._last, line)]
+            return new, new
+        return (hunk[2], hunk[2] + hunk[3] - 1) if hunk[3] else (hunk[2] + 1, hunk[2])
