@@ -363,14 +363,12 @@ class _Walk:
     ) -> None:
         """No move or best match puts two citations on a line they did not share before: the
         weaker (both, when alike) is reported not found."""
-        after: list[tuple[int, int] | None] = []
-        placed, scores = [], []
-        for i in range(len(tracks)):
-            d = decisions.get(i)
-            same_file = d is None or d.path is None
-            after.append((d.lines if d else mapped[i].lines) if same_file else None)
-            placed.append(bool(d and d.placed))
-            scores.append(d.score if d else 3.0)
+        found = [decisions.get(i) for i in range(len(tracks))]
+        after = [
+            None if d and d.path else d.lines if d else m.lines
+            for d, m in zip(found, mapped, strict=True)
+        ]
+        placed, scores = [bool(d and d.placed) for d in found], [d.score if d else 3 for d in found]
         losers = one_line_rule(before, after, placed, scores)
         for i in losers:
             lines = after[i]

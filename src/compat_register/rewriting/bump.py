@@ -5,6 +5,7 @@ the register files, sources.yaml and citations.lock made anew, read back, writte
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -69,11 +70,8 @@ class Bump:
 
     def counts(self) -> dict[str, int]:
         """How many citations of each kind, every kind named."""
-        counts = dict.fromkeys(KINDS, 0)
-        for followed in self.moved:
-            counts[followed.kind] += 1
-        counts["carried"] = len(self.cited) - len(self.moved)
-        return counts
+        counts = {**dict.fromkeys(KINDS, 0), **Counter(f.kind for f in self.moved)}
+        return {**counts, "carried": len(self.cited) - len(self.moved)}
 
     def flagged(self) -> int:
         """How many citations bump could not decide for (`Followed.flags`)."""

@@ -55,8 +55,7 @@ def proves(
         by_scalar.setdefault(path, []).append(swap)
     values: dict[Path_, str | int] = {}
     for path, made in by_scalar.items():
-        value = _new_value(doc, path, sorted(made))
-        if value is None:
+        if (value := _new_value(doc, path, sorted(made))) is None:
             return False
         values[path] = value
     return _readings_hold(doc, slug, values, citations, expected)
