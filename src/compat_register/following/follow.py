@@ -21,7 +21,7 @@ from ..sources.steps import (
     range_step,
     step_hunks,
 )
-from .moves import AddedIndex, Decision, Text, decide, elsewhere, overlap
+from .moves import AddedIndex, Decision, Lines, Text, decide, elsewhere, overlap
 from .oneline import Crossing, one_line_rule, settle
 from .paths import Moved, revision_folder, successor
 from .remap import KINDS, Mapped, Remap, remap
@@ -262,7 +262,7 @@ class _Walk:
         step: Changes,
         paths: tuple[str, str],
         tracks: list[Track],
-        carried: list[tuple[int, tuple[int, int]]],
+        carried: list[tuple[int, Lines]],
         hunks: Remap,
     ) -> None:
         """Flag a carried range with no letter or digit (`}`) beside lines a hunk deleted or
@@ -300,7 +300,7 @@ class _Walk:
         old: Text,
         index: AddedIndex,
         track: Track,
-        region: tuple[int, int] | None,
+        region: Lines | None,
         remapped: Remap,
     ) -> tuple[Decision, Decision]:
         """Where one touched range went in one step, and what its own file says of it."""
@@ -322,13 +322,7 @@ class _Walk:
         return twins, twins
 
     def _own_text(
-        self,
-        step: Changes,
-        path: str,
-        old: Text,
-        lines: tuple[int, int],
-        found: Decision,
-        instead: Decision,
+        self, step: Changes, path: str, old: Text, lines: Lines, found: Decision, instead: Decision
     ) -> Decision:
         """`found` (in another file), unless its longest line was in other files before the
         step too (front matter, a licence): then `instead`, flagged, naming it."""
@@ -357,7 +351,7 @@ class _Walk:
     def _one_line(
         self,
         tracks: list[Track],
-        before: list[tuple[int, int]],
+        before: list[Lines],
         decisions: dict[int, Decision],
         mapped: list[Mapped],
     ) -> None:

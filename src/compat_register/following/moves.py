@@ -35,6 +35,8 @@ CROWD = 32
 NAMED of them, and finding moves stays linear in citations and added lines."""
 NAMED = 5
 
+Lines = tuple[int, int]
+"""A range of lines: (first, last)."""
 Candidate = tuple[str, int, int]
 """(path, start, end) of a place that holds the cited text but was not taken."""
 
@@ -45,7 +47,7 @@ class Decision(NamedTuple):
     best match (held to the one-line rule); `lost` (worth looking in other files)."""
 
     kind: str
-    lines: tuple[int, int] | None
+    lines: Lines | None
     note: str
     path: str | None = None
     flags: tuple[str, ...] = ()
@@ -82,7 +84,7 @@ class Text(NamedTuple):
     keyed: Kind
 
 
-def same(old: Text, lines: tuple[int, int], new: Text, place: tuple[int, int]) -> bool:
+def same(old: Text, lines: Lines, new: Text, place: Lines) -> bool:
     """Whether old `lines` and new `place` read the same by both files' kinds' rule."""
     before = old.lines[lines[0] - 1 : lines[1]]
     after = new.lines[place[0] - 1 : place[1]]
@@ -104,14 +106,14 @@ class AddedIndex:
                 if keys[line - 1]:
                     self._at.setdefault(keys[line - 1], []).append(line)
 
-    def blocks(self, block: Sequence[str], most: int | None = None) -> list[tuple[int, int]]:
+    def blocks(self, block: Sequence[str], most: int | None = None) -> list[Lines]:
         """The first `most` runs of added lines whose keys are `block`'s, in file order,
         looked up by the block's rarest line."""
         held = [(len(self._at.get(k, ())), i) for i, k in enumerate(block) if k]
         if not held:
             return []
         rarest = min(held)[1]
-        found: list[tuple[int, int]] = []
+        found: list[Lines] = []
         for line in self._at.get(block[rarest], ()):
             start = line - rarest
             end = start + len(block) - 1
@@ -125,7 +127,7 @@ class AddedIndex:
                     break
         return found
 
-    def anchors(self, block: Sequence[str], region: tuple[int, int]) -> list[int]:
+    def anchors(self, block: Sequence[str], region: Lines) -> list[int]:
         """The ANCHORS lines of `region` sharing the most of the block's rarest tokens, by an
         index of the file's tokens built once."""
         if self._tokens is None:
@@ -151,7 +153,7 @@ class AddedIndex:
                 shared[number] = shared.get(number, 0) + 1
         return sorted(shared, key=lambda n: (-shared[n], n))[:ANCHORS]
 
-    def evidence(self, old: Sequence[str], start: int, end: int, place: tuple[int, int]) -> bool:
+    def evidence(self, old: Sequence[str], start: int, end: int, place: Lines) -> bool:
         """Whether old lines `start..end` and the context that moved with them to `place`
         make two non-blank lines of ENOUGH letters and digits, found once in the old file
         (a repeated run tells no copy from another)."""
@@ -190,7 +192,7 @@ def decide(
     index: AddedIndex,
     start: int,
     end: int,
-    region: tuple[int, int] | None,
+    region: Lines | None,
     removed: bool = True,
     expected: int | None = None,
     gap: tuple[int, int, int] | None = None,
@@ -247,8 +249,8 @@ def decide(
 
 
 def _stays(
-    old: Text, cited: tuple[int, int], index: AddedIndex, gap: tuple[int, int, int] | None
-) -> list[tuple[int, int]]:
+    old: Text, cited: Lines, index: AddedIndex, gap: tuple[int, int, int] | None
+) -> list[Lines]:
     """Where deleted lines `cited` would be had git slid their deletion (`gap`) down or up,
     when the lines there were kept and read the same: in periodic code the text is still
     where it was, and no move to a twin elsewhere can be told from it."""
@@ -267,7 +269,7 @@ def _stays(
     return found
 
 
-def _may_read_alike(block: Sequence[str], keys: Sequence[str], region: tuple[int, int]) -> bool:
+def _may_read_alike(block: Sequence[str], keys: Sequence[str], region: Lines) -> bool:
     """Whether `region`'s keys hold as much text as `block`'s (read no further than that)."""
     wanted = len(joined(block))
     held = 0
@@ -309,17 +311,17 @@ def _not_taken(crowded: bool, several: bool) -> str:
     return "several places hold it" if several else "no context moved with it"
 
 
-Anchors = Callable[[Sequence[str], tuple[int, int]], list[int]]
+Anchors = Callable[[Sequence[str], Lines], list[int]]
 """Lines of a region worth a window around them, for a block (`AddedIndex.anchors`)."""
 
 
 def best_window(
     block: Sequence[str],
     new: Sequence[str],
-    region: tuple[int, int],
+    region: Lines,
     anchors: Anchors | None = None,
     expected: int | None = None,
-) -> tuple[tuple[int, int], float] | None:
+) -> tuple[Lines, float] | None:
     """The lines of `region` most like `block` (as many lines, one fewer or one more) and
     their ratio, or None when none is NEAR alike; a long region is tried around `anchors`."""
     low, high = region[0], region[1] if anchors else min(region[1], region[0] + _WIDEST - 1)
@@ -334,7 +336,7 @@ def best_window(
     matcher = SequenceMatcher(None)
     by_char = len(joined(block)) <= _SHORT
     matcher.set_seq2(_units(block, by_char))
-    best: tuple[tuple[int, int], float] | None = None
+    best: tuple[Lines, float] | None = None
     floor = NEAR - 1e-9  # a window less alike is no better than none
     aim = expected if expected is not None else low
     for length in (size, *sorted({max(1, size - 1), size + 1} - {size})):  # as cited, first
@@ -379,16 +381,16 @@ def _likeliest(new: Sequence[str]) -> Anchors:
             best = max(best, matcher.quick_ratio())
         return best
 
-    def anchors(block: Sequence[str], region: tuple[int, int]) -> list[int]:
+    def anchors(block: Sequence[str], region: Lines) -> list[int]:
         lines = range(region[0], region[1] + 1)
         return sorted(lines, key=lambda n: -likeness(block, new[n - 1]))[:ANCHORS]
 
     return anchors
 
 
-def overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+def overlap(a: Lines, b: Lines) -> bool:
     return a[0] <= b[1] and b[0] <= a[1]
 
 
-def _named(path: str, places: Sequence[tuple[int, int]]) -> tuple[Candidate, ...]:
+def _named(path: str, places: Sequence[Lines]) -> tuple[Candidate, ...]:
     return tuple((path, a, b) for a, b in places)

@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..model.notation import lines_text
-from .moves import Decision, overlap
+from .moves import Decision, Lines, overlap
 from .track import Track
 
-Lines = tuple[int, int]
 Place = tuple[str, int, int]  # (path, first line, last line)
 
 

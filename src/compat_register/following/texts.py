@@ -12,7 +12,7 @@ from ..sources.checkout import Checkout
 from ..sources.diffs import Changes, Hunk
 from ..sources.git import GitSourceError
 from ..sources.steps import written_lines
-from .moves import AddedIndex, Text
+from .moves import AddedIndex, Lines, Text
 
 Written = tuple[list[Hunk], dict[int, str]]
 """A file's hunks in one step and the text of each line it added."""
@@ -29,7 +29,7 @@ class Texts:
         self._index: dict[tuple[str, str, Kind], AddedIndex | None] = {}
         self._files: dict[tuple[str, str, Kind], Text | None] = {}
 
-    def written(self, step: Changes, old: Text, lines: tuple[int, int]) -> list[AddedIndex]:
+    def written(self, step: Changes, old: Text, lines: Lines) -> list[AddedIndex]:
         """The added lines, keyed as `old`, of each text file the step wrote that added the
         first line of old `lines` (found by `coarse` form in one `git diff` of the step)."""
         if step.sha not in self._written:

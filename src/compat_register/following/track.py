@@ -10,7 +10,7 @@ from ..citations.compare import file_kind, same_text
 from ..model.registers import Citation
 from ..sources.checkout import Checkout
 from ..sources.git import GitSourceError
-from .moves import Decision
+from .moves import Decision, Lines
 from .remap import KINDS
 
 Rename = tuple[str, str, str]
@@ -27,7 +27,7 @@ class Followed(NamedTuple):
     citation: Citation
     kind: str
     path: str
-    lines: tuple[int, int] | None
+    lines: Lines | None
     note: str = ""
     file_deleted: bool = False
     flags: tuple[str, ...] = ()
@@ -42,7 +42,7 @@ class Track:
 
     citation: Citation
     path: str
-    lines: tuple[int, int] | None
+    lines: Lines | None
     kind: str = "carried"
     touched: bool = False
     file_deleted: bool = False

@@ -151,10 +151,7 @@ def read_back(
 
 
 def same_readings(
-    file: str,
-    citations: list[Citation],
-    found: list[Citation],
-    expected: Sequence[Reading | None],
+    file: str, citations: list[Citation], found: list[Citation], expected: Sequence[Reading | None]
 ) -> None:
     """Refuse a rewrite of `file` whose citations (`found`) do not read as `expected`."""
     if len(found) != len(citations):

@@ -3,6 +3,7 @@ read through `pins.Checkouts` and judged by `outcome.judge` (pure)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
@@ -103,22 +104,20 @@ def _pin_problems(
     registers: RegisterSet, checkouts: Checkouts, outcomes: list[Outcome]
 ) -> Iterator[Diagnostic]:
     """One line per source that could not be verified, at the source in sources.yaml."""
-    unverified: dict[str, int] = {}
-    for outcome in outcomes:
-        if outcome.outcome == "unverified" and outcome.message != "skipped":
-            alias = outcome.citation.source or ""
-            unverified[alias] = unverified.get(alias, 0) + 1
+    unverified = Counter(
+        o.citation.source or ""
+        for o in outcomes
+        if o.outcome == "unverified" and o.message != "skipped"
+    )
     for alias, number in unverified.items():
         source = registers.sources.sources[alias]
         if check_commit(source.commit) is not None:
             continue  # the schema's error on `commit:` is the one thing to fix
-        where = source.where
-        noun = "citation" if number == 1 else "citations"
         pin = checkouts.pins[alias]
-        message = f"{pin.problem}; {number} {noun} unverified"
+        message = f"{pin.problem}; {number} citation{'' if number == 1 else 's'} unverified"
         # A site build lets the first pass as a notice and fails on the second, as verify.
         code = "source-unavailable" if pin.offline else "checkout-lacks-pin"
-        yield Diagnostic.at(where, id=alias, code=code, message=message)
+        yield Diagnostic.at(source.where, id=alias, code=code, message=message)
 
 
 def _stale(outcomes: list[Outcome]) -> Iterator[Diagnostic]:
