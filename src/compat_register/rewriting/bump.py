@@ -151,15 +151,11 @@ def _edits(followed: Followed, source: Source, registers: RegisterSet) -> Planne
     """How to rewrite one citation; ([], as before) when it stays; None when its new path
     cannot be written in its form (reported for a hand edit)."""
     citation, lines = followed.citation, followed.lines
-    unchanged: Planned = ([], (citation.alias, citation.path, citation.start, citation.end))
-    if lines is None or (
-        followed.path == citation.repo_path and lines == (citation.start, citation.end)
-    ):
-        return unchanged
+    where = (citation.start, citation.end)
+    if lines is None or (followed.path == citation.repo_path and lines == where):
+        return [], (citation.alias, citation.path, *where)
     written = _written_path(citation, followed.path, source, registers)
-    if written is None:
-        return None
-    return edit.move_lines(citation, lines, *written)
+    return None if written is None else edit.move_lines(citation, lines, *written)
 
 
 def _written_path(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from ..model.diagnostic import Diagnostic
@@ -212,21 +212,17 @@ def _readings_hold(
 
 
 def _to_look_at(
-    citations: Sequence[Citation], expected: Sequence[Reading | None], parts: Iterable[Path_]
+    citations: Sequence[Citation], expected: Sequence[Reading | None], parts: Collection[Path_]
 ) -> list[int]:
     """The indices of the citations step 3 looks at: those planned to move and those of an
     edited prose part, found by bisection (one missed fails the proof, never passes it)."""
     look = {i for i, want in enumerate(expected) if want is not None}
-    prose = {part[1] if part[0] == "entries" else _SUMMARY for part in parts if not _item(part)}
+    items = [part for part in parts if len(part) == 4 and part[2] == "sources"]
+    prose = {part[1] if part[0] == "entries" else _SUMMARY for part in parts if part not in items}
     for head in prose:
         low = bisect_left(citations, head, key=_head)
         look.update(range(low, bisect_right(citations, head, low, key=_head)))
     return sorted(look)
-
-
-def _item(part: Path_) -> bool:
-    """Whether a part (`_part`) is an entry's `sources` item."""
-    return len(part) == 4 and part[2] == "sources"
 
 
 _SUMMARY = -1
