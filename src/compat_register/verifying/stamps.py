@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from ..citations.compare import Kind, block, source_kind
-from ..model.diagnostic import Diagnostic, Severity
+from ..model.diagnostic import Diagnostic
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, Sources
 from ..reading.folder import LockText
@@ -186,12 +186,10 @@ class Lock(NamedTuple):  # not a dataclass: see `Key`
     pins: Mapping[str, str] = MappingProxyType({})
 
 
-def at_lock(
-    file: str, code: str, message: str, severity: Severity = "error", line: int = 1
-) -> Diagnostic:
+def at_lock(file: str, code: str, message: str, line: int = 1) -> Diagnostic:
     """A problem of the lock, at its first line or `line`."""
     return Diagnostic(
-        file=file, line=line, col=1, severity=severity, id="citations", code=code, message=message
+        file=file, line=line, col=1, severity="error", id="citations", code=code, message=message
     )
 
 
