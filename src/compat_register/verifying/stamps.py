@@ -11,7 +11,6 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import NamedTuple
@@ -240,8 +239,7 @@ def carry_lock(
 # --- register stamp -----------------------------------------------------------------------
 
 
-@dataclass
-class StampPlan:
+class StampPlan(NamedTuple):  # not a dataclass: see `Key`
     """citations.lock after `register stamp` ("" old text: none), the chosen citations
     stamped, and those refused: their lines are not readable as cited."""
 
