@@ -41,18 +41,15 @@ class Texts:
             self._written[step.sha] = (written, by_key)
         written, by_key = self._written[step.sha]
         first = next((k for k in old.keys[lines[0] - 1 : lines[1]] if k), None)
-        keyed = old.keyed
         found = []
         for path in sorted(by_key.get(coarse(first), ())) if first else ():
-            if (step.sha, path, keyed) not in self._index:
+            if (key := (step.sha, path, old.keyed)) not in self._index:
                 try:
-                    other = self.text(step.sha, path, keyed)
+                    other = self.text(*key)
                 except GitSourceError:  # binary
                     other = None
-                hunks = written[path][0]
-                made = None if other is None else AddedIndex(path, other, hunks)
-                self._index[step.sha, path, keyed] = made
-            if (ready := self._index[step.sha, path, keyed]) is not None:
+                self._index[key] = other and AddedIndex(path, other, written[path][0])
+            if (ready := self._index[key]) is not None:
                 found.append(ready)
         return found
 
