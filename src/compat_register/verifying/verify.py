@@ -252,12 +252,10 @@ def hand_moved_pins(locked: Mapping[str, str], sources: Sources) -> dict[str, st
     (moved by hand: bump rewrites the lock's pin)."""
     moved = {}
     for alias, commit in locked.items():
-        source = sources.sources.get(alias)
-        if source is None:
-            continue
-        old, new = commit.lower(), source.commit.lower()
-        if not (old.startswith(new) or new.startswith(old)):
-            moved[alias] = commit
+        if (source := sources.sources.get(alias)) is not None:
+            old, new = commit.lower(), source.commit.lower()
+            if not (old.startswith(new) or new.startswith(old)):
+                moved[alias] = commit
     return moved
 
 
