@@ -18,7 +18,7 @@ from ..rewriting import fix as fixing
 from ..sources import pins
 from ..storage.errors import RegisterError
 from ..storage.settings import DEFAULTS, Settings
-from ..verifying import stamping, verify
+from ..verifying import stamps, verify
 from .loading import Checked, Verified, Waiting, check, project_paths, verify_citations, writer
 
 
@@ -157,7 +157,7 @@ def stamp(
         known = {c.entry for c in verified.registers.citations()}
         if chosen and (unknown := sorted(chosen - known)):
             raise UnknownID(f"no citations of {', '.join(unknown)} to stamp")
-        plan = stamping.plan(verified.outcomes, verified.registers.sources, verified.lock, chosen)
+        plan = stamps.plan(verified.outcomes, verified.registers.sources, verified.lock, chosen)
         if plan.changed:
             edit.write_texts({str(paths.lock): (plan.old_text, plan.text)}, journal)
     return Stamped(

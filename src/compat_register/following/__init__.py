@@ -1,6 +1,4 @@
 """Following: where a cited file's lines went between two commits.
 
-Takes a citation and the steps between two pins (`sources.steps`); gives where its lines
-ended (`follow`, `track`), through hunks (`remap`), moves (`moves`, `oneline`)
-and renames (`paths`), each file read once (`texts`). `verifying` and `rewriting` call it.
+Takes citations and two pins; gives where each one's lines ended, step by step (`follow`).
 """

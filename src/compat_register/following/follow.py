@@ -1,14 +1,7 @@
 """Follow citations from one commit of their source to another, the way the history went.
 
-When the old commit is a first-parent ancestor of the new one and the clone holds the
-commits between, each cited file is followed commit by commit along first parents, as
-`git log --follow` does (its renames checked by `paths`), and each cited range is mapped
-through that commit's hunks (`remap`); a range a hunk touched is looked at in the two texts
-(`moves`): the same text, moved with evidence, the original surviving edited, or lost. A bump
-over a range thus gives what bumps commit by commit give. Without that history (a shallow
-cache, a pin on a side branch) the range is one step: one `git diff` between the two pins.
-
-Used by `register bump` to move a pin and by `register verify --against` to preview a move.
+Commit by commit along first parents, as `git log --follow` does, so a bump over a range
+gives what bumps commit by commit give; without that history, one `git diff` between pins.
 """
 
 from __future__ import annotations
@@ -28,7 +21,7 @@ from ..sources.steps import (
     range_step,
     step_hunks,
 )
-from .moves import AddedIndex, Decision, Text, decide, elsewhere, overlap
+from .moves import AddedIndex, Decision, Lines, Text, decide, elsewhere, overlap
 from .oneline import Crossing, one_line_rule, settle
 from .paths import Moved, revision_folder, successor
 from .remap import KINDS, Mapped, Remap, remap
@@ -45,8 +38,7 @@ def follow(
     revisions: Collection[str] = (),
 ) -> list[Followed]:
     """Where each citation (all of one source, resolved) goes from `old_sha` to `new_sha`;
-    `markdown` is the source's globs of Markdown files (`compare.file_kind`), `revisions`
-    name the revision folders a citation does not leave silently."""
+    `markdown`: the source's Markdown globs; `revisions`: folders not left silently."""
     touched = follow_touched(checkout, old_sha, new_sha, citations, markdown, revisions)
     return every_followed(citations, touched)
 
@@ -59,14 +51,13 @@ def follow_touched(
     markdown: Sequence[str] = (),
     revisions: Collection[str] = (),
 ) -> list[Followed]:
-    """`follow` of the citations whose file some step renames, deletes or changes, in the
-    order of `citations`: the others (most, in a bump of thousands) are carried as they
-    are, and the walk would carry them the same way (`every_followed` makes theirs)."""
+    """`follow` of the citations whose file some step renames, deletes or changes, in order:
+    the others (most, in a bump) are carried (`every_followed`)."""
     if old_sha == new_sha:
         return []
     steps = first_parent_steps(checkout, old_sha, new_sha)
     walk = _Walk(checkout, steps or [range_step(checkout, old_sha, new_sha)], revisions)
-    walk.texts.markdown, walk.commits = markdown, steps is not None
+    walk.texts.markdown, walk.commits = markdown, steps is not None  # one step over a range
     paths = {c.repo_path for c in citations if c.repo_path is not None}
     touched = walk.learn(paths)
     tracks = [Track(c, repo_path(c), (c.start, c.end)) for c in citations if c.repo_path in touched]
@@ -75,8 +66,7 @@ def follow_touched(
 
 
 def every_followed(citations: Sequence[Citation], touched: Sequence[Followed]) -> list[Followed]:
-    """Each citation's Followed, in order: its own from `touched` (`follow_touched` of the
-    same citations), else carried where it was."""
+    """Each citation's Followed: its own from `touched` (`follow_touched`), else carried."""
     walked = iter(touched)
     upcoming = next(walked, None)
     every = []
@@ -97,17 +87,15 @@ class _Walk:
         self.texts = Texts(checkout)
         self._pairs: dict[tuple[str, str], list[Hunk]] = {}
         self._holders: dict[tuple[str, str], list[str]] = {}
-        self._crossing: list[Crossing] = []
-        """The step's moves into other files, held back until each file took the step."""
+        self._crossing: list[Crossing] = []  # moves into other files, placed after the step
         self.commits = True
-        """Whether the steps are commits (else one step over a range)."""
         self._moves: list[dict[str, Moved]] = [{} for _ in self.steps]
         self._hunks: dict[str, dict[str, list[Hunk]]] = {}
         self._known: set[str] = set()
 
     def learn(self, paths: set[str]) -> set[str]:
-        """Learn what the steps do to `paths` (before `run`); returns those of them that
-        some step renames, deletes or changes."""
+        """Learn what the steps do to `paths`; returns those some step renames, deletes or
+        changes."""
         if not paths:
             return set()
         self._learn(paths, 0)
@@ -126,8 +114,7 @@ class _Walk:
             moves, changed = self._moves[i], self._hunks.get(step.sha, {})
             paths = [p for p in live if p in moves or p in changed]
             self._prefetch(step, paths, moves)
-            # Every file's tracks take this step before any is placed again: a track that
-            # went to another file must not take that file's step too.
+            # Every file's tracks take this step before any moves on to another file.
             walked: list[Track] = []
             for path in paths:
                 tracks = live.pop(path)
@@ -151,22 +138,20 @@ class _Walk:
         self.checkout.read_many(wanted)
 
     def _learn(self, paths: set[str], start: int) -> None:
-        """What the steps from `start` on do to `paths` (renames, deletions) and their hunks:
-        one `git log` for the renames and one for the hunks, whatever the number of files."""
+        """What the steps from `start` on do to `paths` and their hunks: one `git log` for
+        the renames, one for the hunks."""
         names = self._routes(paths, start)
         self._known |= names
         steps = self.steps[start:]
-        # Only a file some step names can have hunks: git is asked for those alone, which
-        # spares it matching each cited path against each changed file (a log limited to
-        # 165 cited paths cost git more than the whole one-commit diff).
+        # Only a file some step names can have hunks: git is asked for those alone.
         named = set().union(*(step.paths() for step in steps))
         hunks = step_hunks(self.checkout, steps, names & named, commits=self.commits)
         for sha, files in hunks.items():
             self._hunks.setdefault(sha, {}).update(files)
 
     def _routes(self, paths: set[str], start: int) -> set[str]:
-        """Record what each step from `start` did to each of `paths` it renamed or deleted;
-        returns every path those files had on the way."""
+        """Record each rename or deletion of `paths` from step `start` on; returns every
+        path those files had on the way."""
         live, names = set(paths), set(paths)
         for step, found in zip(self.steps[start:], self._moves[start:], strict=True):
             for path in [p for p in live if p in step.renamed or p in step.deleted]:
@@ -277,13 +262,11 @@ class _Walk:
         step: Changes,
         paths: tuple[str, str],
         tracks: list[Track],
-        carried: list[tuple[int, tuple[int, int]]],
+        carried: list[tuple[int, Lines]],
         hunks: Remap,
     ) -> None:
-        """A range of lines that say nothing on their own (`}`, `)`, `---`: no letter or
-        digit) beside lines a hunk deleted or added that read the same: which of such lines
-        survived is git's diff's guess (a deleted function's `}` and its neighbour's), so
-        the place is flagged, not vouched for."""
+        """Flag a carried range with no letter or digit (`}`) beside lines a hunk deleted or
+        added that read the same: which of them survived is git's diff's guess."""
         beside = [(i, lines, hunks.borders(*lines)) for i, lines in carried]
         beside = [b for b in beside if b[2]]
         if not beside:
@@ -317,11 +300,10 @@ class _Walk:
         old: Text,
         index: AddedIndex,
         track: Track,
-        region: tuple[int, int] | None,
+        region: Lines | None,
         remapped: Remap,
     ) -> tuple[Decision, Decision]:
-        """Where one touched range of a file went in one step, and what its own file says
-        of it (the two differ when its lines went to another file)."""
+        """Where one touched range went in one step, and what its own file says of it."""
         assert track.lines is not None
         removed, expected = remapped.removes(*track.lines), remapped.same_offset(track.lines[0])
         gap = remapped.gap(track.lines[0]) if region is None else None
@@ -340,18 +322,10 @@ class _Walk:
         return twins, twins
 
     def _own_text(
-        self,
-        step: Changes,
-        path: str,
-        old: Text,
-        lines: tuple[int, int],
-        found: Decision,
-        instead: Decision,
+        self, step: Changes, path: str, old: Text, lines: Lines, found: Decision, instead: Decision
     ) -> Decision:
-        """`found` (lines found in another file), unless their text is boilerplate: its
-        longest line was in another file before the step too (front matter, a licence
-        header), so finding it elsewhere says nothing. Then `instead`, flagged, with the
-        other file as a candidate."""
+        """`found` (in another file), unless its longest line was in other files before the
+        step too (front matter, a licence): then `instead`, flagged, naming it."""
         if found.kind != "re-anchored" or found.path is None:
             return found
         longest = max(old.lines[lines[0] - 1 : lines[1]], key=lambda line: len(line.strip()))
@@ -365,8 +339,8 @@ class _Walk:
         return instead.refused(note, ("ambiguous",), ((found.path, *found.lines),))
 
     def _kept_in_folder(self, path: str, found: Decision, instead: Decision) -> Decision:
-        """`found` (lines found in another file), unless that file is outside `path`'s
-        revision folder: then `instead`, flagged, with the other file as a candidate."""
+        """`found` (in another file), unless outside `path`'s revision folder: then
+        `instead`, flagged, naming it."""
         folder = revision_folder(path, self.revisions)
         if found.path is None or folder is None or found.path.startswith(folder):
             return found
@@ -377,21 +351,18 @@ class _Walk:
     def _one_line(
         self,
         tracks: list[Track],
-        before: list[tuple[int, int]],
+        before: list[Lines],
         decisions: dict[int, Decision],
         mapped: list[Mapped],
     ) -> None:
-        """No move or best match puts two citations on a line they did not share before:
-        the weaker one (both, when they match alike) is reported with its text not found
-        where it was."""
-        after: list[tuple[int, int] | None] = []
-        placed, scores = [], []
-        for i in range(len(tracks)):
-            d = decisions.get(i)
-            same_file = d is None or d.path is None
-            after.append((d.lines if d else mapped[i].lines) if same_file else None)
-            placed.append(bool(d and d.placed))
-            scores.append(d.score if d else 3.0)
+        """No move or best match puts two citations on a line they did not share before: the
+        weaker (both, when alike) is reported not found."""
+        found = [decisions.get(i) for i in range(len(tracks))]
+        after = [
+            None if d and d.path else d.lines if d else m.lines
+            for d, m in zip(found, mapped, strict=True)
+        ]
+        placed, scores = [bool(d and d.placed) for d in found], [d.score if d else 3 for d in found]
         losers = one_line_rule(before, after, placed, scores)
         for i in losers:
             lines = after[i]

@@ -1,18 +1,8 @@
 """Where an edited or deleted cited range went in one step of history: pure, over line keys.
 
-A key is a line in the form the file kind's rule compares it (`compare.comparable`); blocks
-are compared by `compare.same_text`, the one rule, by both files' kinds.
-The diff's hunks say which lines took the range's place; this module reads them:
-
-- the same text there (re-indented, re-quoted): the range is re-anchored;
-- the text moved elsewhere: re-anchored there only with evidence beyond the line itself
-  (two non-blank lines or more, the block's own and the context lines that moved with it,
-  holding ENOUGH letters and digits);
-  a short twin somewhere else in the diff is never taken for it;
-- the original surviving edited (the most similar window of the lines put in its place,
-  at least NEAR alike by `difflib.SequenceMatcher`, `_units`): changed, there;
-- otherwise changed with its text not found, or gone; twins without evidence, or several
-  places with it, are named as candidates and flagged, never taken.
+The same text where the hunk put new lines: re-anchored; moved elsewhere with evidence
+(context that moved with it): re-anchored there; the original surviving edited (NEAR
+alike): changed, there; else not found or gone. Twins without evidence are only named.
 """
 
 from __future__ import annotations
@@ -27,57 +17,49 @@ from ..citations.compare import Kind, same_text
 from ..sources.diffs import Hunk
 
 NEAR = 0.6
-"""How alike (SequenceMatcher ratio) the best window where the range was must be to count
-as the original surviving edited."""
+"""SequenceMatcher ratio at which the best window counts as the original edited."""
 ENOUGH = 20
-"""Letters and digits a move needs in its evidence (git blame -M's threshold for a move)."""
+"""Letters and digits a move's evidence needs (git blame -M's threshold)."""
 CONTEXT = 3
 """Context lines looked at on each side of a block for evidence that it moved whole."""
 _WIDEST = 400
-"""Lines of a region read line by line for anchors, without an index (a rewrite is not read
-whole)."""
+"""Lines of a region read line by line for anchors without an index."""
 RARE = 6
 """How many of a block's rarest tokens pick the anchors of a long region."""
 COMMON = 64
 """A token on more lines than this is too common to pick anchors by."""
 ANCHORS = 4
-"""In a long region, how many of the lines most like one of the block's anchor a window."""
+"""In a long region, the lines most like one of the block's that anchor a window."""
 CROWD = 32
-"""Beyond this many places a step added a block's text at, none is looked into: such text
-(`}`, `return nil, err`) says nothing of where the cited copy went, the citation is flagged
-with the first NAMED places as candidates, and finding moves stays linear in the
-citations and the added lines (not their product)."""
+"""Beyond this many places holding a block's text (`}`), none is looked into: flagged with
+NAMED of them, and finding moves stays linear in citations and added lines."""
 NAMED = 5
-"""How many of a crowd of places (more than CROWD) are named as candidates."""
 
+Lines = tuple[int, int]
+"""A range of lines: (first, last)."""
 Candidate = tuple[str, int, int]
 """(path, start, end) of a place that holds the cited text but was not taken."""
 
 
 class Decision(NamedTuple):
-    """What one step did to one touched range."""
+    """What one step did to one touched range: `kind` re-anchored, changed or gone; `path`
+    another file now holding it; `score` ranks rivals for a line; `placed` by a move or a
+    best match (held to the one-line rule); `lost` (worth looking in other files)."""
 
     kind: str
-    """re-anchored, changed or gone."""
-    lines: tuple[int, int] | None
+    lines: Lines | None
     note: str
     path: str | None = None
-    """Another file that now holds the lines (a split file), or None: the same file."""
     flags: tuple[str, ...] = ()
-    """`ambiguous` (several places, or twins without evidence), `not-found`."""
     candidates: tuple[Candidate, ...] = ()
     score: float = 0.0
-    """How well the destination matches: ranks citations that would share a line."""
     placed: bool = False
-    """Put there by a move or a best match (so held to the one-line rule)."""
     lost: bool = False
-    """Nothing in this file holds the text: worth looking in the step's other files."""
 
     def refused(
         self, note: str, flags: tuple[str, ...], candidates: tuple[Candidate, ...]
     ) -> Decision:
-        """This decision kept where another place was not taken: `note` added, flagged, the
-        place named among the candidates."""
+        """This decision kept where another place was not taken, which is named."""
         return Decision(
             self.kind,
             self.lines,
@@ -93,20 +75,17 @@ def joined(keys: Iterable[str]) -> str:
 
 
 class Text(NamedTuple):
-    """A file at one commit: its lines, their keys (each line by the rule of the kind the
-    comparison uses, `compare.comparable`) and the file's own kind."""
+    """A file at one commit: its lines, their keys by the rule `keyed`
+    (`compare.comparable`), and the file's own kind."""
 
     lines: Sequence[str]
     keys: Sequence[str]
     kind: Kind
     keyed: Kind
-    """The rule the keys follow (Markdown's only where every file compared is Markdown)."""
 
 
-def same(old: Text, lines: tuple[int, int], new: Text, place: tuple[int, int]) -> bool:
-    """Whether old `lines` and new `place` read the same by the rule of both files' kinds
-    (`compare.same_text`, the one rule: Markdown's blank lines, indented code's relative
-    indentation count there, not in the line keys)."""
+def same(old: Text, lines: Lines, new: Text, place: Lines) -> bool:
+    """Whether old `lines` and new `place` read the same by both files' kinds' rule."""
     before = old.lines[lines[0] - 1 : lines[1]]
     after = new.lines[place[0] - 1 : place[1]]
     return all(same_text(before, after, kind) for kind in {old.kind, new.kind})
@@ -127,15 +106,14 @@ class AddedIndex:
                 if keys[line - 1]:
                     self._at.setdefault(keys[line - 1], []).append(line)
 
-    def blocks(self, block: Sequence[str], most: int | None = None) -> list[tuple[int, int]]:
-        """The runs of added lines whose keys are `block`'s (blank lines included), in file
-        order, the first `most` of them when given. They are looked up by the block's
-        rarest line, so a block holding a `}` is not sought at every added `}`."""
+    def blocks(self, block: Sequence[str], most: int | None = None) -> list[Lines]:
+        """The first `most` runs of added lines whose keys are `block`'s, in file order,
+        looked up by the block's rarest line."""
         held = [(len(self._at.get(k, ())), i) for i, k in enumerate(block) if k]
         if not held:
             return []
         rarest = min(held)[1]
-        found: list[tuple[int, int]] = []
+        found: list[Lines] = []
         for line in self._at.get(block[rarest], ()):
             start = line - rarest
             end = start + len(block) - 1
@@ -149,10 +127,9 @@ class AddedIndex:
                     break
         return found
 
-    def anchors(self, block: Sequence[str], region: tuple[int, int]) -> list[int]:
-        """The ANCHORS lines of `region` sharing the most of the block's rarest tokens (an
-        index of the file's tokens, built once): a long region is not read line by line for
-        each citation in it."""
+    def anchors(self, block: Sequence[str], region: Lines) -> list[int]:
+        """The ANCHORS lines of `region` sharing the most of the block's rarest tokens, by an
+        index of the file's tokens built once."""
         if self._tokens is None:
             self._tokens = {}
             for number, key in enumerate(self.keys, 1):
@@ -176,14 +153,10 @@ class AddedIndex:
                 shared[number] = shared.get(number, 0) + 1
         return sorted(shared, key=lambda n: (-shared[n], n))[:ANCHORS]
 
-    def evidence(self, old: Sequence[str], start: int, end: int, place: tuple[int, int]) -> bool:
-        """Whether more than one line says that old lines `start..end` moved to `place`: the
-        block's own lines and the context lines on either side that moved with it (added
-        here too, blank lines passed over) make at least two non-blank lines and as many
-        letters and digits as git's own move detection wants (`git blame -M`: 20), and
-        that run of old lines is the only one of its text in the old file: where the
-        old file repeats it (`if err != nil {` / `return nil, err`), it tells no copy
-        from another."""
+    def evidence(self, old: Sequence[str], start: int, end: int, place: Lines) -> bool:
+        """Whether old lines `start..end` and the context that moved with them to `place`
+        make two non-blank lines of ENOUGH letters and digits, found once in the old file
+        (a repeated run tells no copy from another)."""
         matched = [k for k in old[start - 1 : end] if k]
         run = [start, end]  # the old lines that moved together, context included
         for step in (-1, 1):
@@ -204,8 +177,7 @@ class AddedIndex:
 
 
 def _repeated(keys: Sequence[str], first: int, last: int) -> bool:
-    """Whether the old lines `first..last` read the same somewhere else in the old file
-    (one pass, asked only of a move that has evidence otherwise)."""
+    """Whether the old lines `first..last` read the same elsewhere in the old file."""
     run, size = keys[first - 1 : last], last - first + 1
     head = run[0]
     return any(
@@ -220,17 +192,14 @@ def decide(
     index: AddedIndex,
     start: int,
     end: int,
-    region: tuple[int, int] | None,
+    region: Lines | None,
     removed: bool = True,
     expected: int | None = None,
     gap: tuple[int, int, int] | None = None,
 ) -> Decision:
-    """Where old lines `start..end` went, given the lines that took their place (`region`,
-    None when they were deleted with nothing in their place) and the step's added lines;
-    `removed` False: no cited line was touched, lines were only inserted between them;
-    `expected`: the new line at the first cited line's offset in its hunk (ties go to it);
-    `gap`: for deleted lines, the first and last old lines their hunk deleted and the new
-    line after the place they were deleted from (`Remap.gap`)."""
+    """Where old lines `start..end` went, given the lines put in their place (`region`,
+    None: deleted), whether any was `removed` (not only lines inserted between them), the
+    line at their offset in the hunk (`expected`) and the gap they left (`Remap.gap`)."""
     cited = (start, end)
     block = old.keys[start - 1 : end]
     what = "edited" if region else "deleted"
@@ -238,7 +207,8 @@ def decide(
         return Decision("changed" if region else "gone", region, f"the cited lines were {what}")
     new = index.text
     if region and _may_read_alike(block, new.keys, region) and same(old, cited, new, region):
-        return Decision("re-anchored", region, _only_spacing(old, new), score=1.0)
+        markup = " or markup" if "markdown" in (old.kind, new.kind) else ""
+        return Decision("re-anchored", region, f"edited in spacing{markup} only", score=1.0)
     if region and not removed:  # every cited line is still there, with others between them
         return Decision("changed", region, "lines were inserted between the cited lines")
     found = index.blocks(block, CROWD + 1)
@@ -279,13 +249,11 @@ def decide(
 
 
 def _stays(
-    old: Text, cited: tuple[int, int], index: AddedIndex, gap: tuple[int, int, int] | None
-) -> list[tuple[int, int]]:
-    """Where deleted lines `cited` would be had git's diff slid their deletion (`gap`: the
-    old lines deleted, the new line after them) past them, down or up, when the lines
-    there were kept and read as the cited ones: in periodic code (`if err != nil {` ...)
-    deleting one copy reads as deleting any other, so the text is still where it was and
-    no move to a twin elsewhere can be told from it."""
+    old: Text, cited: Lines, index: AddedIndex, gap: tuple[int, int, int] | None
+) -> list[Lines]:
+    """Where deleted lines `cited` would be had git slid their deletion (`gap`) down or up,
+    when the lines there were kept and read the same: in periodic code the text is still
+    where it was, and no move to a twin elsewhere can be told from it."""
     if gap is None:
         return []
     first, last, after = gap
@@ -301,10 +269,8 @@ def _stays(
     return found
 
 
-def _may_read_alike(block: Sequence[str], keys: Sequence[str], region: tuple[int, int]) -> bool:
-    """Whether `region` is short enough to read as `block` does: its keys, read until they
-    hold more text than the block's, are all that is looked at (a rewrite of thousands of
-    lines is not joined for each citation in it)."""
+def _may_read_alike(block: Sequence[str], keys: Sequence[str], region: Lines) -> bool:
+    """Whether `region`'s keys hold as much text as `block`'s (read no further than that)."""
     wanted = len(joined(block))
     held = 0
     for line in range(region[0], region[1] + 1):
@@ -315,14 +281,9 @@ def _may_read_alike(block: Sequence[str], keys: Sequence[str], region: tuple[int
     return held == wanted
 
 
-def _only_spacing(old: Text, new: Text) -> str:
-    markdown = "markdown" in (old.kind, new.kind)
-    return "edited in spacing or markup only" if markdown else "edited in spacing only"
-
-
 def elsewhere(old: Text, start: int, end: int, indexes: Iterable[AddedIndex]) -> Decision | None:
-    """The one other file of a step that took old lines `start..end` with evidence (a split
-    file), flagged candidates when only twins or several took them, or None."""
+    """The one other file of a step that took old lines `start..end` with evidence, flagged
+    candidates when only twins or several took them, or None."""
     block = old.keys[start - 1 : end]
     places = [(ix, p) for ix in indexes for p in ix.blocks(block, CROWD + 1)][: CROWD + 1]
     crowded = len(places) > CROWD  # nowhere in particular: none is looked into
@@ -345,28 +306,24 @@ def elsewhere(old: Text, start: int, end: int, indexes: Iterable[AddedIndex]) ->
 
 
 def _not_taken(crowded: bool, several: bool) -> str:
-    """Why the places that hold a cited text were not taken (one with evidence would be)."""
     if crowded:
         return f"more than {CROWD} places hold it"
     return "several places hold it" if several else "no context moved with it"
 
 
-Anchors = Callable[[Sequence[str], tuple[int, int]], list[int]]
+Anchors = Callable[[Sequence[str], Lines], list[int]]
 """Lines of a region worth a window around them, for a block (`AddedIndex.anchors`)."""
 
 
 def best_window(
     block: Sequence[str],
     new: Sequence[str],
-    region: tuple[int, int],
+    region: Lines,
     anchors: Anchors | None = None,
     expected: int | None = None,
-) -> tuple[tuple[int, int], float] | None:
-    """The lines of `region` most like `block` (as many lines, one fewer or one more), and
-    how alike (SequenceMatcher ratio, `_units`); None when no window is NEAR alike. In a long
-    region only the windows around its `anchors` are tried (by default, the ANCHORS lines
-    most like one of the block's)."""
-    # An index finds anchors in a region of any length; reading it line by line is capped.
+) -> tuple[Lines, float] | None:
+    """The lines of `region` most like `block` (as many lines, one fewer or one more) and
+    their ratio, or None when none is NEAR alike; a long region is tried around `anchors`."""
     low, high = region[0], region[1] if anchors else min(region[1], region[0] + _WIDEST - 1)
     if high < low:
         return None
@@ -375,12 +332,11 @@ def best_window(
     if high - low + 1 > 3 * size + ANCHORS:
         found = (anchors or _likeliest(new))(block, (low, high))
         starts = sorted({s for a in found for s in range(max(low, a - size), a + 1)})
-    # autojunk (SequenceMatcher's default) treats the most frequent tokens of a long text
-    # (200 tokens or more) as junk, which keeps a paragraph-long line from costing seconds.
+    # autojunk (the default) keeps a paragraph-long line from costing seconds
     matcher = SequenceMatcher(None)
     by_char = len(joined(block)) <= _SHORT
     matcher.set_seq2(_units(block, by_char))
-    best: tuple[tuple[int, int], float] | None = None
+    best: tuple[Lines, float] | None = None
     floor = NEAR - 1e-9  # a window less alike is no better than none
     aim = expected if expected is not None else low
     for length in (size, *sorted({max(1, size - 1), size + 1} - {size})):  # as cited, first
@@ -391,9 +347,7 @@ def best_window(
             if matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor:
                 continue
             ratio = matcher.ratio()
-            # Between equally alike windows, the one where the cited lines' offset in the
-            # hunk puts them (a block re-indented line for line keeps each twin its own);
-            # a window of another length never displaces one as long as the citation.
+            # Ties go to the cited lines' offset in the hunk, among windows of one length.
             closer = (
                 best is not None
                 and length == best[0][1] - best[0][0] + 1
@@ -410,9 +364,7 @@ _SHORT = 240
 
 
 def _units(keys: Sequence[str], by_char: bool) -> str | list[str]:
-    """What SequenceMatcher compares: the characters of a short text (`_initialized` is
-    then most of `initialized`), the tokens of a long one, words and each punctuation mark
-    (characters would cost the square of a paragraph's length)."""
+    """What SequenceMatcher compares: a short text's characters, a long one's tokens."""
     text = joined(keys)
     return text if by_char else _TOKEN.findall(text)
 
@@ -420,27 +372,25 @@ def _units(keys: Sequence[str], by_char: bool) -> str | list[str]:
 def _likeliest(new: Sequence[str]) -> Anchors:
     """The ANCHORS lines of a region most like one of the block's (read line by line)."""
 
-    def anchors(block: Sequence[str], region: tuple[int, int]) -> list[int]:
+    def likeness(block: Sequence[str], line: str) -> float:  # an upper bound, cheap
+        matcher = SequenceMatcher(None, autojunk=False)
+        matcher.set_seq2(_TOKEN.findall(line))
+        best = 0.0
+        for key in block:
+            matcher.set_seq1(_TOKEN.findall(key))
+            best = max(best, matcher.quick_ratio())
+        return best
+
+    def anchors(block: Sequence[str], region: Lines) -> list[int]:
         lines = range(region[0], region[1] + 1)
-        return sorted(lines, key=lambda n: -_line_likeness(block, new[n - 1]))[:ANCHORS]
+        return sorted(lines, key=lambda n: -likeness(block, new[n - 1]))[:ANCHORS]
 
     return anchors
 
 
-def _line_likeness(block: Sequence[str], line: str) -> float:
-    """An upper bound of how alike `line` and the most alike line of `block` are (cheap)."""
-    matcher = SequenceMatcher(None, autojunk=False)
-    matcher.set_seq2(_TOKEN.findall(line))
-    best = 0.0
-    for key in block:
-        matcher.set_seq1(_TOKEN.findall(key))
-        best = max(best, matcher.quick_ratio())
-    return best
-
-
-def overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+def overlap(a: Lines, b: Lines) -> bool:
     return a[0] <= b[1] and b[0] <= a[1]
 
 
-def _named(path: str, places: Sequence[tuple[int, int]]) -> tuple[Candidate, ...]:
+def _named(path: str, places: Sequence[Lines]) -> tuple[Candidate, ...]:
     return tuple((path, a, b) for a, b in places)

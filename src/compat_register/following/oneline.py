@@ -1,24 +1,16 @@
-"""No move puts two citations on one line they did not share before.
-
-A step's moves and best matches place citations by their text; two citations whose lines
-read alike (a function's body and its copy's) can be placed on the same new lines. At most
-one of them can be the lines that went there, and when nothing tells which, both give up
-the place. `one_line_rule` holds it within one file; a step's moves into other files (a
-split file, a body moved into a new file) are held back as `Crossing`s until every file
-took the step, then placed or refused (`settle`).
-"""
+"""No move puts two citations on one line they did not share before: at most one of them
+went there, and when nothing tells which, both give it up. Within one file
+(`one_line_rule`), and across files once every file took the step (`settle`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from ..model.notation import lines_text
-from .moves import Decision, overlap
+from .moves import Decision, Lines, overlap
 from .track import Track
 
-Lines = tuple[int, int]
-Place = tuple[str, int, int]
-"""(path, first line, last line)."""
+Place = tuple[str, int, int]  # (path, first line, last line)
 
 
 def one_line_rule(
@@ -27,10 +19,8 @@ def one_line_rule(
     placed: Sequence[bool],
     scores: Sequence[float],
 ) -> list[int]:
-    """Which citations of one file must give up the place a move or a best match gave
-    them, so that no two share a line they did not share before: of each such pair, the
-    placed one before one that was not, else the one with the lower score, else (placed
-    alike, as well) both."""
+    """Which citations of one file give up the place a move or best match gave them: of two
+    newly sharing a line, the placed one, else the lower score, else both."""
     order = sorted(range(len(after)), key=lambda i: after[i] or (0, 0))
     losers: set[int] = set()
     for a_pos, a in enumerate(order):
@@ -60,9 +50,8 @@ def _losers(a: int, b: int, placed: Sequence[bool], scores: Sequence[float]) -> 
 
 
 class Crossing:
-    """A track's lines found in another file in one step, not yet placed there: where they
-    go (`found`), what the track's own file said (`instead`, with `path` its path after the
-    step), whether that file was deleted in the step, and where the lines were."""
+    """A track's lines found in another file (`found`), placed once the step is done, and
+    what its own file said (`instead`, at `path`)."""
 
     __slots__ = ("track", "found", "instead", "path", "deleted", "before")
 
@@ -76,9 +65,8 @@ class Crossing:
 
 
 def settle(crossings: Sequence[Crossing], others: Sequence[Track], sha: str) -> None:
-    """Place each crossing's track at step `sha`, bar those whose new lines a citation holds
-    there after the step without such a move (`others` hold every other track), or another
-    crossing took too: those keep their own file's word, flagged, the place a candidate."""
+    """Place each crossing's track at step `sha`, bar those landing on lines another track
+    (`others`) or crossing holds: those keep their own file's word, flagged."""
     moving = {c.track for c in crossings}  # a Track is equal only to itself
     staying = [(t.path, *t.lines) for t in others if t.lines is not None and t not in moving]
     moves = [(c.before, (c.found.path or "", *(c.found.lines or (0, 0)))) for c in crossings]
@@ -99,9 +87,8 @@ def _refused(found: Decision, instead: Decision) -> Decision:
 
 
 def crossing_losers(moves: Sequence[tuple[Place, Place]], staying: Sequence[Place]) -> set[int]:
-    """Which of a step's moves into other files (each `(before, after)`) must give up its
-    place: one landing on lines a citation holds there after the step without such a move
-    (`staying`), and both of two landing on one line that did not share one before."""
+    """Which of a step's moves into other files (`(before, after)`) give up their place: one
+    landing on `staying` lines, both of two newly sharing a line."""
     held: dict[str, list[Place]] = {}
     for place in staying:
         held.setdefault(place[0], []).append(place)
@@ -117,5 +104,4 @@ def crossing_losers(moves: Sequence[tuple[Place, Place]], staying: Sequence[Plac
 
 
 def _meet(a: Place, b: Place) -> bool:
-    """Whether two places share a line of one file."""
     return a[0] == b[0] and overlap((a[1], a[2]), (b[1], b[2]))

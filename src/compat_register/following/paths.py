@@ -1,13 +1,8 @@
 """Where a cited file went in one step of history: git's rename pairing, checked.
 
-git pairs renames across the whole commit (or the whole range). Where a specification keeps
-a near-identical copy of each page per revision folder, git has several equally good
-candidates and can pair one revision's page with another revision's copy. So a rename that
-leaves the file's folder or changes its name is checked against the file the step wrote in
-the same folder under the same name (`index.md` -> `index.mdx`): when git scores that pair
-as a rename too, it is preferred. A file that would still leave its revision folder (the
-folder a source's revisions name, `docs/specification/2025-06-18/`) is not followed there:
-the citation is flagged with the candidate.
+git may pair a page with another revision folder's near-identical copy: a file the step
+wrote in the same folder under the same name that git scores as a rename is preferred, and
+a file that would still leave its revision folder is not followed (flagged instead).
 """
 
 from __future__ import annotations
@@ -23,15 +18,14 @@ RENAME_SCORE = 50
 
 
 class Moved(NamedTuple):
-    """What one step did to a file it renamed or deleted."""
+    """What one step did to a file it renamed or deleted (`new_path` None); `left`: the
+    revision folder the new path is outside of (not followed)."""
 
     new_path: str | None
-    """None: deleted."""
     old_blob: str
     new_blob: str
     note: str = ""
     left: str | None = None
-    """The revision folder the new path is outside of (the move is then not followed)."""
 
 
 def revision_folder(path: str, revisions: Collection[str]) -> str | None:
@@ -68,8 +62,7 @@ def successor(
 
 
 def _same_place(step: Changes, path: str, paired: str | None) -> tuple[str, str] | None:
-    """The file `step` added (or renamed to) in `path`'s folder under its name, other than
-    the one git paired it with; None when git's pair is already that, or there is none."""
+    """The one file `step` wrote in `path`'s folder under its name, unless git paired it so."""
     if paired is not None and _stem(paired) == _stem(path):
         return None
     written = {**step.added, **{new: blob for new, _, _, blob in step.renamed.values()}}

@@ -1,17 +1,12 @@
-"""Where a cited line range went when its file changed: pure functions over diff hunks.
-
-A hunk is what `git diff --unified=0` prints, `(old_start, old_count, new_start, new_count)`;
-a side with count 0 starts at the line *before* the gap (0: before the first line). A range
-no hunk touches is carried over (perhaps shifted); one whose lines were edited, or had lines
-inserted between them, is changed; one whose every line was deleted with nothing in its
-place is gone. What a changed or gone range became is read in the texts by `moves`.
-"""
+"""Where a cited line range went when its file changed: pure functions over diff hunks
+(`diffs.Hunk`): carried (perhaps shifted), changed (edited, or lines inserted between), or
+gone (every line deleted); `moves` reads what a changed or gone range became."""
 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
-from itertools import accumulate
+from collections.abc import Iterator, Sequence
+from itertools import accumulate, takewhile
 from typing import NamedTuple
 
 from ..sources.diffs import Hunk
@@ -33,28 +28,27 @@ def remap(start: int, end: int, hunks: Sequence[Hunk]) -> Mapped:
 
 
 class Remap:
-    """One file's hunks (git's order: by old line, none overlapping), indexed once so that
-    each range is mapped in O(log hunks): a file may have hundreds of hunks and citations."""
+    """One file's hunks (in git's order), indexed to map each range in O(log hunks)."""
 
     def __init__(self, hunks: Sequence[Hunk]) -> None:
         self.hunks = list(hunks)
-        # A hunk lies wholly above a line when its last old line (for an insertion, the line
-        # it follows) is before it.
+        # A hunk lies above a line when its last old line (an insertion's: the line before)
+        # is before it.
         self._last = [os if oc == 0 else os + oc - 1 for os, oc, _, _ in self.hunks]
         self._shift = list(accumulate((nc - oc for _, oc, _, nc in self.hunks), initial=0))
 
     def map(self, start: int, end: int) -> Mapped:
-        if not self._touched(start, end):
+        # an insertion after the range's last line does not touch it
+        if not any(oc or os < end for os, oc, _, _ in self._from(start, end)):
             shift = self._shift[bisect_left(self._last, start)]
             return Mapped("carried" if shift == 0 else "re-anchored", (start + shift, end + shift))
-        first, last = self._low(start), self._high(end)
+        first, last = self._new(start)[0], self._new(end)[1]
         if last < first:
             return Mapped("gone", None)
         return Mapped("changed", (first, last))
 
     def borders(self, start: int, end: int) -> list[Hunk]:
-        """The hunks that end right above old lines `start..end` or start right below them
-        (deleted, replaced or inserted lines beside the range, not inside it)."""
+        """The hunks right above or right below old lines `start..end` (not inside them)."""
         found = []
         for i in range(bisect_left(self._last, start - 1), len(self.hunks)):
             hunk = self.hunks[i]
@@ -66,40 +60,28 @@ class Remap:
         return found
 
     def same_offset(self, line: int) -> int | None:
-        """The new line at old `line`'s offset in the hunk that replaced it (None when no
-        hunk replaced it, or the hunk put fewer lines in its place)."""
+        """The new line at old `line`'s offset in the hunk that replaced it, if any."""
         hunk = self._containing(line)
         if hunk is None or line - hunk[0] >= hunk[3]:
             return None
         return hunk[2] + line - hunk[0]
 
     def gap(self, line: int) -> tuple[int, int, int] | None:
-        """For an old `line` a hunk deleted: the first and last old lines that hunk deleted
-        and the new line after the place they were deleted from (None when none did)."""
+        """For an old `line` a hunk deleted: the first and last old lines it deleted and the
+        new line after them."""
         hunk = self._containing(line)
         if hunk is None:
             return None
-        return hunk[0], hunk[0] + hunk[1] - 1, self._low(line)
+        return hunk[0], hunk[0] + hunk[1] - 1, self._new(line)[0]
 
     def removes(self, start: int, end: int) -> bool:
-        """Whether a hunk deleted or replaced any of old lines `start..end` (not only
-        inserted lines between them)."""
-        for i in range(bisect_left(self._last, start), len(self.hunks)):
-            os, oc, _, _ = self.hunks[i]
-            if os > end:
-                return False
-            if oc:
-                return True
-        return False
+        """Whether a hunk deleted or replaced any of old lines `start..end`."""
+        return any(oc for _, oc, _, _ in self._from(start, end))
 
-    def _touched(self, start: int, end: int) -> bool:
-        for i in range(bisect_left(self._last, start), len(self.hunks)):
-            os, oc, _, _ = self.hunks[i]
-            if os > end:
-                return False
-            if oc or os < end:  # an insertion after the range's last line does not touch it
-                return True
-        return False
+    def _from(self, start: int, end: int) -> Iterator[Hunk]:
+        """The hunks not wholly above old line `start` that start by old line `end`."""
+        hunks = (self.hunks[i] for i in range(bisect_left(self._last, start), len(self.hunks)))
+        return takewhile(lambda hunk: hunk[0] <= end, hunks)
 
     def _containing(self, line: int) -> Hunk | None:
         i = bisect_left(self._last, line)
@@ -109,16 +91,10 @@ class Remap:
                 return hunk
         return None
 
-    def _low(self, line: int) -> int:
-        """The new line where an old line's range may start: the first line put in its place."""
+    def _new(self, line: int) -> tuple[int, int]:
+        """The first and last new lines put in an old line's place."""
         hunk = self._containing(line)
         if hunk is None:
-            return line + self._shift[bisect_left(self._last, line)]
-        return hunk[2] if hunk[3] else hunk[2] + 1
-
-    def _high(self, line: int) -> int:
-        """The new line where an old line's range may end: the last line put in its place."""
-        hunk = self._containing(line)
-        if hunk is None:
-            return line + self._shift[bisect_left(self._last, line)]
-        return hunk[2] + hunk[3] - 1 if hunk[3] else hunk[2]
+            new = line + self._shift[bisect_left(self._last, line)]
+            return new, new
+        return (hunk[2], hunk[2] + hunk[3] - 1) if hunk[3] else (hunk[2] + 1, hunk[2])

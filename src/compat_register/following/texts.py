@@ -1,7 +1,5 @@
-"""The texts `follow` compares: each file at each commit once, its lines keyed by the rule
-of the comparison (`compare.comparable`, each line when first looked at), and the lines a
-step added to the files it wrote, indexed for lines that left their own file.
-"""
+"""The texts `follow` compares, each file at each commit read and keyed once, and the lines
+a step added to the files it wrote, indexed for lines that left their own file."""
 
 from __future__ import annotations
 
@@ -14,7 +12,7 @@ from ..sources.checkout import Checkout
 from ..sources.diffs import Changes, Hunk
 from ..sources.git import GitSourceError
 from ..sources.steps import written_lines
-from .moves import AddedIndex, Text
+from .moves import AddedIndex, Lines, Text
 
 Written = tuple[list[Hunk], dict[int, str]]
 """A file's hunks in one step and the text of each line it added."""
@@ -25,17 +23,15 @@ class Texts:
 
     def __init__(self, checkout: Checkout) -> None:
         self.checkout = checkout
-        self.markdown: Sequence[str] = ()
-        """The source's globs of Markdown files (`compare.file_kind`)."""
+        self.markdown: Sequence[str] = ()  # the source's Markdown globs
         self._keys: dict[Kind, dict[str, str]] = {"markdown": {}, "code": {}}
         self._written: dict[str, tuple[dict[str, Written], dict[str, set[str]]]] = {}
         self._index: dict[tuple[str, str, Kind], AddedIndex | None] = {}
         self._files: dict[tuple[str, str, Kind], Text | None] = {}
 
-    def written(self, step: Changes, old: Text, lines: tuple[int, int]) -> list[AddedIndex]:
-        """The added lines of each text file the step wrote that added the first line of old
-        `lines` (one `git diff` of the step, its added lines indexed by `coarse` form), for
-        lines that left their file. Keyed as `old` is."""
+    def written(self, step: Changes, old: Text, lines: Lines) -> list[AddedIndex]:
+        """The added lines, keyed as `old`, of each text file the step wrote that added the
+        first line of old `lines` (found by `coarse` form in one `git diff` of the step)."""
         if step.sha not in self._written:
             by_key: dict[str, set[str]] = {}
             written = written_lines(self.checkout, step)
@@ -45,29 +41,25 @@ class Texts:
             self._written[step.sha] = (written, by_key)
         written, by_key = self._written[step.sha]
         first = next((k for k in old.keys[lines[0] - 1 : lines[1]] if k), None)
-        keyed = old.keyed
         found = []
         for path in sorted(by_key.get(coarse(first), ())) if first else ():
-            if (step.sha, path, keyed) not in self._index:
+            if (key := (step.sha, path, old.keyed)) not in self._index:
                 try:
-                    other = self.text(step.sha, path, keyed)
+                    other = self.text(*key)
                 except GitSourceError:  # binary
                     other = None
-                hunks = written[path][0]
-                made = None if other is None else AddedIndex(path, other, hunks)
-                self._index[step.sha, path, keyed] = made
-            if (ready := self._index[step.sha, path, keyed]) is not None:
+                self._index[key] = other and AddedIndex(path, other, written[path][0])
+            if (ready := self._index[key]) is not None:
                 found.append(ready)
         return found
 
     def keyed(self, *paths: str) -> Kind:
-        """The rule line keys follow when `paths` are compared: Markdown's only when all are
-        Markdown (code's is the stricter, line by line)."""
+        """The rule line keys follow when `paths` are compared: Markdown's only when all are."""
         kinds = {file_kind(p, self.markdown) for p in paths}
         return "markdown" if kinds == {"markdown"} else "code"
 
     def text(self, sha: str, path: str, keyed: Kind) -> Text | None:
-        """A file at `sha`, its lines keyed by the rule `keyed` (each when first needed)."""
+        """A file at `sha`, its lines keyed by the rule `keyed`."""
         if (sha, path, keyed) not in self._files:
             lines = self.checkout.read_text(sha, path)
             kind = file_kind(path, self.markdown)
@@ -80,8 +72,7 @@ class Texts:
 
 
 class Keys(Sequence[str]):
-    """A file's lines as keys, each made when first read: most lines of a file are never
-    looked at, and a line that recurs (across commits) is made once a run."""
+    """A file's lines as keys, each made when first read (most never are) and once a run."""
 
     def __init__(self, lines: Sequence[str], kind: Kind, cache: dict[str, str]) -> None:
         self._lines, self.kind, self._cache = lines, kind, cache
@@ -104,8 +95,7 @@ class Keys(Sequence[str]):
 
 
 def coarse(line: str) -> str:
-    """Letters and digits only: equal for lines whose keys are equal (normalising only drops
-    or changes spaces, markup and quotes), so a cheap index of lines that may match."""
+    """Letters and digits only: equal for lines whose keys are equal (a cheap index)."""
     return _NOT_ALNUM.sub("", line)
 
 

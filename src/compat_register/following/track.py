@@ -1,20 +1,16 @@
-"""A citation on its way through `follow`'s steps, and where it ends: a `Followed`.
-
-`follow` walks each cited file along the history; each citation it walks is a `Track`,
-changed in place by each step's decision, and `result` says at the end where it went. A
-citation whose file no step touches needs no track: `carried` says it stayed.
-"""
+"""A citation on its way through `follow`'s steps (`Track`), and where it ends (`Followed`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..citations.compare import file_kind, same_text
 from ..model.registers import Citation
 from ..sources.checkout import Checkout
 from ..sources.git import GitSourceError
-from .moves import Decision
+from .moves import Decision, Lines
 from .remap import KINDS
 
 Rename = tuple[str, str, str]
@@ -24,48 +20,37 @@ Place = tuple[str, int, int, str]
 
 
 class Followed(NamedTuple):
-    """Where one citation went."""
+    """Where one citation went: its kind (`remap.KINDS`), full path and lines at the new
+    commit (None: gone), why, what could not be decided (`flags`: `ambiguous`,
+    `not-found`, `left-revision`), the places not taken, every rename on the way."""
 
     citation: Citation
     kind: str
-    """carried, re-anchored, changed or gone (`remap.KINDS`)."""
     path: str
-    """The full path at the new commit (the old one when the file is gone)."""
-    lines: tuple[int, int] | None
-    """The lines at the new commit; None when gone."""
+    lines: Lines | None
     note: str = ""
-    """Why, for the report: renamed, moved, edited, deleted, and what could not be decided."""
     file_deleted: bool = False
     flags: tuple[str, ...] = ()
-    """What bump could not decide: `ambiguous` (candidates, none taken), `not-found` (the
-    text is not in the lines that took its place), `left-revision` (its file went to
-    another revision's folder, not followed)."""
     candidates: tuple[Place, ...] = ()
-    """Places holding the cited text that were not taken, at the commit they were found at
-    (a later commit may have moved them: the report names it)."""
     renames: tuple[Rename, ...] = ()
-    """Every rename of its file on the way, in order."""
 
 
+@dataclass(eq=False)  # a Track is equal only to itself
 class Track:
-    """A citation on its way through the steps (changed in place as it goes)."""
+    """A citation on its way through the steps (changed in place as it goes): `notes` say
+    how it got there (each once), `state` what the last step that changed its lines said."""
 
-    __slots__ = (
-        "citation", "path", "lines", "kind", "touched", "file_deleted", "notes", "state",
-        "flags", "candidates", "renames",
-    )  # fmt: skip
-
-    def __init__(self, citation: Citation, path: str, lines: tuple[int, int] | None):
-        self.citation, self.path, self.lines = citation, path, lines
-        self.kind = "carried"
-        self.touched = self.file_deleted = False
-        self.notes: list[str] = []
-        """How it got where it is: renames, moves (each once)."""
-        self.state = ""
-        """What the last step that changed or lost its lines said."""
-        self.flags: list[str] = []
-        self.candidates: list[Place] = []
-        self.renames: list[Rename] = []
+    citation: Citation
+    path: str
+    lines: Lines | None
+    kind: str = "carried"
+    touched: bool = False
+    file_deleted: bool = False
+    notes: list[str] = field(default_factory=list)
+    state: str = ""
+    flags: list[str] = field(default_factory=list)
+    candidates: list[Place] = field(default_factory=list)
+    renames: list[Rename] = field(default_factory=list)
 
     def take(self, decision: Decision, path: str, sha: str) -> None:
         self.kind = max(self.kind, decision.kind, key=KINDS.index)
@@ -84,7 +69,7 @@ def add_note(notes: list[str], note: str) -> None:
 
 
 def carried(citation: Citation) -> Followed:
-    """A citation whose file no step touched: where it was (as `result` would say)."""
+    """A citation whose file no step touched: where it was."""
     return Followed(citation, "carried", repo_path(citation), (citation.start, citation.end))
 
 
@@ -97,8 +82,8 @@ def repo_path(citation: Citation) -> str:
 def result(
     checkout: Checkout, track: Track, shas: tuple[str, str], markdown: Sequence[str]
 ) -> Followed:
-    """The Followed of a track at the end of the walk (a changed range whose text came back
-    unchanged in the end is re-anchored)."""
+    """The Followed of a track at the end (a changed range whose text came back is
+    re-anchored)."""
     citation, kind, state = track.citation, track.kind, track.state
     if kind == "changed" and not track.flags and _restored(checkout, track, shas, markdown):
         kind, state = "re-anchored", "edited, then restored"
@@ -117,8 +102,7 @@ def result(
 def _restored(
     checkout: Checkout, track: Track, shas: tuple[str, str], markdown: Sequence[str]
 ) -> bool:
-    """Whether a changed range reads at the new commit as it did at the old one (by the
-    rule of both files' kinds)."""
+    """Whether a changed range reads at the new commit as it did at the old one."""
     citation = track.citation
     if track.lines is None:
         return False

@@ -1,6 +1,5 @@
 """Rewriting: the plans of `register fix` and `register bump`, and the byte-preserving edits.
 
 Takes a checked register set, citation outcomes and where cited lines went; gives the new
-texts of the register files and the lock (`fix`, `bump`), written all or none (`edit`),
-each read back before it is written (`readback`). Each module's job: docs/architecture.md.
+texts of the register files and the lock, read back, written all or none.
 """

@@ -1,15 +1,11 @@
-"""`register bump`: move a source's pin and carry every citation of it along.
-
-Every cited range of the source is followed from the old commit to the new one through
-git's diff (`follow`). The new texts of the register files, of sources.yaml (the pin) and
-of citations.lock (the stamps, re-keyed) are made in memory; each is parsed, and the
-register files are read back to check that every citation now says what was meant. Only
-then is anything written, all files or none (`edit.write_all`).
+"""`register bump`: move a source's pin and carry every citation of it along (`follow`);
+the register files, sources.yaml and citations.lock made anew, read back, written all or none.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -49,43 +45,33 @@ class UnknownSource(BumpError):
 
 @dataclass
 class Bump:
-    """What moving one source's pin did (or, with --dry-run, would do)."""
+    """What moving one source's pin from full sha `old` to `new` (written `pin`) did, or
+    would do: where its citations (`cited`, in file order) whose file the move touched
+    went (`touched`, `follow_touched`), and each file that changes: (old text, new text)."""
 
     alias: str
     old: str
-    """Full sha of the old pin."""
     new: str
-    """Full sha of the new pin."""
     pin: str
-    """The new `commit:` text (as many hex digits as the old one had)."""
     cited: list[Citation]
-    """Every citation of the source, in file order."""
     touched: list[Followed]
-    """Where those whose file the move touched went, in the same order (`follow_touched`);
-    the others are carried as they are."""
     files: dict[str, tuple[str, str]] = field(default_factory=dict)
-    """Each file that changes: (old text, new text)."""
     written: bool = False
 
     @cached_property
     def followed(self) -> list[Followed]:
-        """Where every citation went, in file order (made only when all are asked for:
-        most of a bump's thousands are carried, with no note, flag or rename)."""
+        """Where every citation went, in file order (made only when all are asked for)."""
         return every_followed(self.cited, self.touched)
 
     @cached_property
     def moved(self) -> list[Followed]:
-        """The citations that did not stay as they were, in file order: what is planned,
-        counted and reported."""
+        """The citations that did not stay as they were: what is planned and reported."""
         return [f for f in self.touched if f.kind != "carried"]
 
     def counts(self) -> dict[str, int]:
         """How many citations of each kind, every kind named."""
-        counts = dict.fromkeys(KINDS, 0)
-        for followed in self.moved:
-            counts[followed.kind] += 1
-        counts["carried"] = len(self.cited) - len(self.moved)
-        return counts
+        counts = {**dict.fromkeys(KINDS, 0), **Counter(f.kind for f in self.moved)}
+        return {**counts, "carried": len(self.cited) - len(self.moved)}
 
     def flagged(self) -> int:
         """How many citations bump could not decide for (`Followed.flags`)."""
@@ -109,9 +95,8 @@ def bump(
     progress: Callable[[str], None] | None = None,
     journal: Journal | None = None,
 ) -> Bump:
-    """Move the pin of `alias` to `rev` (default: the newest commit) and its citations
-    along, their stamps in `lock` (citations.lock as read) with them; the files are written
-    through `journal` when given (`storage.atomic`)."""
+    """Move the pin of `alias` to `rev` (default: the newest commit), its citations and
+    their stamps in `lock` along; written through `journal` unless `dry_run`."""
     source = registers.sources.sources.get(alias)
     if source is None:
         raise UnknownSource(
@@ -163,28 +148,21 @@ def _plan(
 
 
 def _edits(followed: Followed, source: Source, registers: RegisterSet) -> Planned | None:
-    """How to rewrite one citation; ([], as before) when it stays; None when its new
-    path cannot be written in its form (it is then reported for a hand edit)."""
+    """How to rewrite one citation; ([], as before) when it stays; None when its new path
+    cannot be written in its form (reported for a hand edit)."""
     citation, lines = followed.citation, followed.lines
-    unchanged: Planned = ([], (citation.alias, citation.path, citation.start, citation.end))
-    if lines is None or (
-        followed.path == citation.repo_path and lines == (citation.start, citation.end)
-    ):
-        return unchanged
+    where = (citation.start, citation.end)
+    if lines is None or (followed.path == citation.repo_path and lines == where):
+        return [], (citation.alias, citation.path, *where)
     written = _written_path(citation, followed.path, source, registers)
-    if written is None:
-        return None
-    return edit.move_lines(citation, lines, *written)
+    return None if written is None else edit.move_lines(citation, lines, *written)
 
 
 def _written_path(
     citation: Citation, new_path: str, source: Source, registers: RegisterSet
 ) -> tuple[str | None, str] | None:
-    """(alias prefix, path) as the citation must now be written, or None if it cannot be.
-
-    A prefixed path is the full path; an unprefixed one is relative to a claim of the same
-    source, and must stay claimed by it alone (else it gets the `ALIAS:` prefix).
-    """
+    """(alias prefix, path) as the citation must now be written, or None if it cannot be:
+    an unprefixed path must stay claimed by its source alone, else it gets `ALIAS:`."""
     if new_path == citation.repo_path:
         return citation.alias, citation.path
     if citation.alias:
@@ -234,9 +212,8 @@ def short_sha(checkout: Checkout, sha: str, written: str) -> str:
 def _new_places(
     moved: list[Followed], edits: Mapping[CitationKey, Planned]
 ) -> dict[CitationKey, stamps.Place]:
-    """Where each moved citation that is rewritten goes (its stamp goes with it; a
-    changed one keeps its old hash, so that `register verify` reports it `changed` until
-    someone stamps it again)."""
+    """Where each moved citation that is rewritten goes, its stamp with it (hash kept: a
+    changed one is reported until stamped again)."""
     places: dict[CitationKey, stamps.Place] = {}
     for f in moved:
         if f.lines is None or f.citation.key not in edits:

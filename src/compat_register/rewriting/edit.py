@@ -1,11 +1,7 @@
-"""Byte-preserving edits of register files: only line numbers (and paths) change.
+"""Byte-preserving edits of register files: only citation tokens (lines, paths) change.
 
-Used by `register fix` (moved citations) and `register bump` (a moved pin). Each edit
-replaces one `PATH:LINES` token (or a mapping's `lines` or `path` value) where it was
-written. Every new text is made in memory and read back, to check that its citations now
-say what was planned: shown from the old parse when the edits are token swaps that cannot
-change how YAML reads the rest (`readback.proves`), else parsed again in full; only then
-is anything written, all files at once or none (`write_texts`, through `storage.atomic`).
+Every new text is made in memory and read back (`readback.proves`, else parsed again), its
+citations as planned; only then is anything written, all files or none (`write_texts`).
 """
 
 from __future__ import annotations
@@ -62,8 +58,7 @@ Planned = tuple[list[Edit], Reading]
 
 
 def move_lines(citation: Citation, lines: tuple[int, int], alias: str | None, path: str) -> Planned:
-    """The edits that point `citation` at `lines` of `path`, written with the `alias:`
-    prefix when it had none and `alias` is given."""
+    """The edits that point `citation` at `lines` of `path` (`alias:` added if given)."""
     new = lines_text(*lines)
     if is_mapping(citation):
         edits = [Edit(citation.field, citation.token, new, citation.entry)]
@@ -86,7 +81,7 @@ def rewrite_set(
     planned: Mapping[CitationKey, Planned],
 ) -> tuple[dict[str, tuple[str, str]], list[Change]]:
     """Every register file, and exclusions.yaml, that the planned edits change: `{file:
-    (old text, new text)}`, and the changes, file by file (see `rewrite_register`)."""
+    (old text, new text)}`, and the changes, file by file."""
     by_file: dict[str, dict[CitationKey, Planned]] = {}
     for key, plan in planned.items():
         by_file.setdefault(key.file, {})[key] = plan
@@ -99,54 +94,19 @@ def rewrite_set(
         if part.file not in by_file:
             continue  # nothing planned here: nothing changes
         doc = documents[part.file]
-        if isinstance(part, Register):
-            rewritten = rewrite_register(doc, part, by_file[part.file])
-        else:
-            rewritten = rewrite_exclusions(doc, part.citations(), by_file[part.file])
-        if rewritten:
+        if rewritten := _rewrite_file(doc, part, by_file[part.file]):
             files[doc.file] = (doc.text, rewritten[0])
             changes.extend(rewritten[1])
     return files, changes
 
 
-def rewrite_exclusions(
-    doc: Document, citations: list[Citation], planned: Mapping[CitationKey, Planned]
+def _rewrite_file(
+    doc: Document, part: Register | Exclusions, planned: Mapping[CitationKey, Planned]
 ) -> tuple[str, list[Change]] | None:
-    """`rewrite_register` for exclusions.yaml, always read back in full (the cheap proof
-    of `readback.proves` knows a register's walk, not this file's)."""
-    made = _rewritten(doc, citations, planned)
-    if made is None:
-        return None
-    text, changes, _, expected = made
-    found = exclusion_citations(check_yaml(doc.file, text))
-    same_readings(doc.file, citations, found, expected)
-    return text, [change for _, change in changes]
-
-
-def rewrite_register(
-    doc: Document, register: Register, planned: Mapping[CitationKey, Planned]
-) -> tuple[str, list[Change]] | None:
-    """The new text of a register file with the planned edits of its citations (keyed by
-    `Citation.key`) made, and the changes; None when nothing in it changes. Raises
-    EditError when an edit cannot be placed or the result does not read back as planned."""
-    citations = register.citations()
-    made = _rewritten(doc, citations, planned)
-    if made is None:
-        return None
-    text, changes, edits, expected = made
-    swaps = [(offset, change.old, change.new) for offset, change in changes]
-    fields = [e.field for e in edits]
-    if not readback.proves(doc, register.slug, swaps, fields, citations, expected):
-        read_back(check_yaml(doc.file, text), register.slug, citations, expected)
-    return text, [change for _, change in changes]
-
-
-def _rewritten(
-    doc: Document, citations: list[Citation], planned: Mapping[CitationKey, Planned]
-) -> tuple[str, list[tuple[int, Change]], list[Edit], list[Reading | None]] | None:
-    """The planned edits of a file's `citations` made in its text: the new text, the
-    changes (by offset), the edits, and what each citation must read as afterwards (its
-    plan's reading; None: as it read before); None when nothing in it changes."""
+    """The new text of one file with the planned edits of its citations made, and the
+    changes; None when nothing changes. EditError when an edit cannot be placed or the text
+    does not read back as planned (shown from the old parse where `readback.proves` can)."""
+    citations = part.citations()
     # A citation's key is made on each look-up: only those in a planned field are looked up.
     planned_fields = {key.field for key in planned}
     plans = [
@@ -161,7 +121,16 @@ def _rewritten(
     expected: list[Reading | None] = [None] * len(citations)  # None: reads as it did
     for i, plan in plans:
         expected[i] = plan[1]
-    return rewrite(doc.text, changes), changes, edits, expected
+    text = rewrite(doc.text, changes)
+    if isinstance(part, Register):
+        swaps = [(offset, change.old, change.new) for offset, change in changes]
+        fields = [e.field for e in edits]
+        if not readback.proves(doc, part.slug, swaps, fields, citations, expected):
+            read_back(check_yaml(doc.file, text), part.slug, citations, expected)
+    else:  # the cheap proof knows a register's walk, not exclusions.yaml's
+        found = exclusion_citations(check_yaml(doc.file, text))
+        same_readings(doc.file, citations, found, expected)
+    return text, [change for _, change in changes]
 
 
 def _located(citation: Citation, edits: list[Edit]) -> list[Edit]:
@@ -175,20 +144,15 @@ def _located(citation: Citation, edits: list[Edit]) -> list[Edit]:
 def read_back(
     doc: Document, slug: str, citations: list[Citation], expected: Sequence[Reading | None]
 ) -> None:
-    """The full read-back of a rewritten file (`doc`, parsed again): refuse it unless its
-    citations read as `expected` (None: as it read before), in number and order. Run when
-    `readback.proves` cannot show as much from the old parse alone."""
+    """The full read-back of a rewritten register file (`doc`, parsed again): EditError
+    unless its citations read as `expected` (None: as before), in number and order."""
     same_readings(doc.file, citations, register_citations(doc, slug, []), expected)
 
 
 def same_readings(
-    file: str,
-    citations: list[Citation],
-    found: list[Citation],
-    expected: Sequence[Reading | None],
+    file: str, citations: list[Citation], found: list[Citation], expected: Sequence[Reading | None]
 ) -> None:
-    """Refuse a rewrite of `file` whose citations (`found`, read again) do not read as
-    `expected` (None: as the old citation read), in number and order."""
+    """Refuse a rewrite of `file` whose citations (`found`) do not read as `expected`."""
     if len(found) != len(citations):
         raise EditError(f"{file}: the rewrite would change the number of citations")
     for old, new, want in zip(citations, found, expected, strict=True):
@@ -197,8 +161,8 @@ def same_readings(
 
 
 def plan_edits(doc: Document, edits: Iterable[Edit]) -> list[tuple[int, Change]]:
-    """Where each edit goes in `doc.text` (character offset), in order; raises EditError
-    for an edit whose text is not where it was read."""
+    """Where each edit goes in `doc.text` (offset), in order; EditError for an edit whose
+    text is not where it was read."""
     planned: dict[int, Change] = {}
     for edit in edits:
         offset = doc.find(edit.field, edit.old, edit.occurrence)
@@ -230,10 +194,8 @@ def check_yaml(file: str, text: str) -> Document:
 
 
 def write_texts(files: Mapping[str, tuple[str, str]], journal: Journal | None = None) -> None:
-    """Write each file's new text over its old one (`{name: (old text, new text)}`), all
-    or none, through `journal` when given (see `storage.atomic.write_all`). Raises
-    EditError when a file no longer holds its old text or cannot be written (say, a
-    read-only directory)."""
+    """Write each file's new text over its old one (`{name: (old, new)}`), all or none;
+    EditError when a file no longer holds its old text or cannot be written."""
     try:
         write_all(
             [(Path(name), encoded(Path(name), old, new)) for name, (old, new) in files.items()],
@@ -245,10 +207,8 @@ def write_texts(files: Mapping[str, tuple[str, str]], journal: Journal | None = 
 
 
 def encoded(path: Path, old_text: str, new_text: str) -> bytes:
-    """`new_text` as the bytes to write over `path`, which must still hold `old_text`,
-    its text as read: every reader hands on the decoded text with its line ends as they
-    are, so the two compare as they stand (its byte order mark, if any, is kept, and so
-    are its line ends: see `line_ends`)."""
+    """`new_text` as the bytes to write over `path`, which must still hold `old_text` (as
+    decoded, line ends as they are); its byte order mark and line ends are kept."""
     raw = read_bytes(path, MAX_BYTES) if path.exists() else b""
     bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
     on_disk = raw[len(bom) :].decode("utf-8", errors="replace")
@@ -258,10 +218,8 @@ def encoded(path: Path, old_text: str, new_text: str) -> bytes:
 
 
 def line_ends(on_disk: str, new_text: str) -> str:
-    """`new_text` with the file's own line ends: CRLF when every line of the file ends so
-    (Windows editors, `core.autocrlf`), else as made (`\n`, for a new file too). The lock
-    is made anew with `\n`; register files and sources.yaml are edited token by token
-    with their CRLF kept, so for them this changes nothing."""
+    """`new_text` with CRLF when every line of the file on disk ends so (the lock is made
+    anew with `\n`), else as made."""
     if "\n" not in on_disk or on_disk.count("\n") != on_disk.count("\r\n"):
         return new_text
     return new_text.replace("\r\n", "\n").replace("\n", "\r\n")

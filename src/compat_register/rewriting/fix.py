@@ -1,9 +1,5 @@
-"""`register fix`'s plan: every `moved` citation pointed at its proposed lines (pure).
-
-Takes the verified set (its outcomes, documents, diagnostics and citations.lock as read)
-and gives the files' new texts, each token rewritten, and the diagnostics that the fix
-answers taken out; `api.fix` writes the files, all or none.
-"""
+"""`register fix`'s plan: every `moved` citation pointed at its proposed lines (pure);
+`api.fix` writes the files."""
 
 from __future__ import annotations
 
@@ -22,16 +18,13 @@ from . import edit
 
 @dataclass
 class FixPlan:
-    """What `register fix` would write."""
+    """What `register fix` would write (file -> (old text, new text)), each token it
+    rewrites, the citations it fixes, and the diagnostics but theirs."""
 
     files: dict[str, tuple[str, str]]
-    """File -> (old text, new text): the register files and citations.lock."""
     changes: list[edit.Change]
-    """Each token rewritten, file by file."""
     fixed: list[Citation]
-    """The moved citations that then point at their proposed lines."""
     remaining: list[Diagnostic]
-    """The diagnostics but those of the citations fixed."""
 
 
 def plan(
@@ -41,10 +34,8 @@ def plan(
     diagnostics: Sequence[Diagnostic],
     lock: LockText | None,
 ) -> FixPlan:
-    """Point every moved citation at its proposed lines, but those of a source whose pin
-    was moved by hand: a pin moved by hand left every line number behind, and re-pointing
-    its citations by their quotes would hide that (verify says to put the pin back and
-    bump, in one line at the pin). Their stamps in `lock` go with them."""
+    """Point every moved citation at its proposed lines, stamps along, but those of a source
+    whose pin was moved by hand (re-pointing them by their quotes would hide that)."""
     by_hand = {d.id for d in diagnostics if d.code == "pin-moved-by-hand"}
     moves = _moves([o for o in outcomes if o.citation.source not in by_hand])
     planned = {c.key: edit.move_lines(c, lines, c.alias, c.path) for c, lines in moves}

@@ -1,40 +1,18 @@
 """The cheap read-back of a token rewrite: what the new text reads as, shown from the old parse.
 
-`edit` re-reads each rewritten register file before anything is written: parsed again in
-full, every citation built again and compared with the plan. Most rewrites (`fix`, `bump`)
-only swap a citation token (`src/a.go:12-14` -> `src/a.go:15-17`, or a renamed path) for
-another inside one scalar, and for those the same answer follows from the old parse alone:
-
-1. YAML reads the new text as the old one but for those scalars' values. Each token, old
-   and new, is a run of `_TOKEN` characters: no whitespace, line break, quote, backslash,
-   `#`, `,`, bracket or brace, and no `:` at either end. YAML's scanner looks at nothing
-   else inside a scalar (`: ` and ` #` need a blank; flow indicators, quotes and escapes
-   are left out), so such a swap cannot end the scalar, open a comment, a key, a flow
-   item or an escape, whatever the scalar's style; one that starts a plain scalar starts
-   with a letter, digit, `_`, `.` or `/`, never an indicator; none starts a line (where
-   `---`, `...` and `%` mean something). A double-quoted scalar counts only without any
-   backslash (escapes could put text in the value that the source does not show).
-2. The new value is the old value with the same swap. Quoting and folding change only
-   blanks, line breaks and doubled quotes, none of which a token holds, so the n-th
-   occurrence of a token in the written scalar is its n-th occurrence in the value (counted
-   again in both, as a check). A plain scalar's new value is typed as the loader types it:
-   a line number under an integer key (`lines: 12`) is a number; one that it could read as
-   null, a boolean or another number is left to the full read-back.
-3. Citations are read out of each edited part (a `sources` item, a prose field, the
-   summary) by `reading.registerfile` from its new value, the same code the full read-back runs,
-   and must read as planned, in number and order. Other parts are unchanged (1), so are
-   their citations: each must be planned to read as it did.
-
-When any step cannot be shown, `proves` says False and `edit` runs the full read-back: this
-is never weaker. tests/rewriting/test_readback.py holds the two together on generated
-rewrites, most of them ones that break the YAML or change another citation.
+Most rewrites swap one citation token for another inside a scalar. When each token is a run
+of `_TOKEN` characters (nothing YAML's scanner looks at inside a scalar), (1) YAML reads the
+new text as the old but for those scalars' values, (2) each new value is the old one with
+the same swap, typed as the loader types it, and (3) the edited parts' citations, read by
+`reading.registerfile` from their new values, read as planned. When a step cannot be shown
+`proves` says False and `edit` parses the file again: never weaker (tests/rewriting).
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from ..model.diagnostic import Diagnostic
@@ -55,7 +33,7 @@ _TOKEN = re.compile(r"[A-Za-z0-9_./+@~-]+(?::[A-Za-z0-9_./+@~-]+)*")
 _PLAIN_START = re.compile(r"[A-Za-z0-9_./]")
 _LINE_NUMBER = re.compile(f"[1-9][0-9]{{0,{MAX_DIGITS - 1}}}")
 _NOT_TEXT = re.compile(r"[-+]?[0-9]*|~|null|Null|NULL|true|True|TRUE|false|False|FALSE")
-"""A superset of the plain values the loader reads as other than text (see loader.scalar)."""
+"""A superset of the plain values the loader reads as other than text."""
 
 
 def proves(
@@ -66,9 +44,8 @@ def proves(
     citations: Sequence[Citation],
     expected: Sequence[Reading | None],
 ) -> bool:
-    """Whether `doc`'s text with `swaps` made is shown to read as planned: every citation of
-    the file (`citations`, in file order) reading as `expected` (None: as it read before).
-    False: not shown (run the full read-back), never "refused"."""
+    """Whether `doc`'s text with `swaps` made is shown to read as planned: its `citations`
+    (in file order) as `expected` (None: as before). False: not shown, never "refused"."""
     by_scalar: dict[Path_, list[Swap]] = {}
     candidates = list(fields)
     for swap in swaps:
@@ -78,8 +55,7 @@ def proves(
         by_scalar.setdefault(path, []).append(swap)
     values: dict[Path_, str | int] = {}
     for path, made in by_scalar.items():
-        value = _new_value(doc, path, sorted(made))
-        if value is None:
+        if (value := _new_value(doc, path, sorted(made))) is None:
             return False
         values[path] = value
     return _readings_hold(doc, slug, values, citations, expected)
@@ -97,8 +73,8 @@ def _scalar_at(doc: Document, fields: list[Path_], swap: Swap) -> Path_ | None:
 
 
 def _content(doc: Document, path: Path_) -> tuple[int, int] | None:
-    """The span of a scalar's content as written: inside its quotes, below a block
-    scalar's header line (whose comment is not content); None for a tagged scalar."""
+    """The span of a scalar's content as written (inside quotes, below a block scalar's
+    header); None for a tagged scalar."""
     start, end = doc.raw(path)
     style = doc.styles[path]
     first = doc.text[start : start + 1]
@@ -130,8 +106,7 @@ def _local(doc: Document, path: Path_, swap: Swap) -> bool:
 
 
 def _new_value(doc: Document, path: Path_, swaps: list[Swap]) -> str | int | None:
-    """Step 2: the scalar's new value as the loader would read it, or None when it cannot
-    be shown."""
+    """Step 2: the scalar's new value as the loader would read it, or None."""
     value = _value(doc.data, path)
     content = _content(doc, path)
     if content is None:
@@ -160,9 +135,8 @@ def _new_value(doc: Document, path: Path_, swaps: list[Swap]) -> str | int | Non
 
 
 def _as_loaded(text: str, path: Path_) -> str | int | None:
-    """A plain scalar's text as the loader reads it (loader._Builder.scalar): a line number
-    under an integer key (`lines: 12`) is a number; a value it could read as any other
-    non-text (null, a boolean, a signed or zero number) is not shown here."""
+    """A plain scalar's text as the loader reads it: a line number under an integer key is
+    a number; other non-text (null, a boolean, a signed or zero number): None."""
     key = path[-1] if path else None
     if key in integer_keys() and "_meta" not in path and _LINE_NUMBER.fullmatch(text):
         return int(text)
@@ -170,8 +144,7 @@ def _as_loaded(text: str, path: Path_) -> str | int | None:
 
 
 def _occurrences(text: str, token: str, begin: int, end: int) -> list[int]:
-    """Every offset of `token` in text[begin:end], overlapping ones too (as Document.find
-    counts them)."""
+    """Every offset of `token` in text[begin:end], overlapping ones too (as Document.find)."""
     found, at = [], text.find(token, begin, end)
     while at >= 0:
         found.append(at)
@@ -209,8 +182,7 @@ def _readings_hold(
     citations: Sequence[Citation],
     expected: Sequence[Reading | None],
 ) -> bool:
-    """Step 3: the citations of each edited part (a `sources` item, a prose field, the
-    summary), read out of its new value, read as `expected` says its citations must."""
+    """Step 3: the citations of each edited part, read out of its new value, as expected."""
     parts: dict[Path_, list[tuple[Path_, str | int]]] = {}
     for path, value in values.items():
         part = _part(path)
@@ -240,23 +212,17 @@ def _readings_hold(
 
 
 def _to_look_at(
-    citations: Sequence[Citation], expected: Sequence[Reading | None], parts: Iterable[Path_]
+    citations: Sequence[Citation], expected: Sequence[Reading | None], parts: Collection[Path_]
 ) -> list[int]:
-    """The indices, in file order, of the citations step 3 looks at: every one planned to
-    move, and every one of an edited prose part (the summary, an entry's prose field). An
-    entry's are found by bisection, as they come in file order; one missed would leave its
-    part's readings short, and the proof would fail over to the full read-back."""
+    """The indices of the citations step 3 looks at: those planned to move and those of an
+    edited prose part, found by bisection (one missed fails the proof, never passes it)."""
     look = {i for i, want in enumerate(expected) if want is not None}
-    prose = {part[1] if part[0] == "entries" else _SUMMARY for part in parts if not _item(part)}
+    items = [part for part in parts if len(part) == 4 and part[2] == "sources"]
+    prose = {part[1] if part[0] == "entries" else _SUMMARY for part in parts if part not in items}
     for head in prose:
         low = bisect_left(citations, head, key=_head)
         look.update(range(low, bisect_right(citations, head, low, key=_head)))
     return sorted(look)
-
-
-def _item(part: Path_) -> bool:
-    """Whether a part (`_part`) is an entry's `sources` item."""
-    return len(part) == 4 and part[2] == "sources"
 
 
 _SUMMARY = -1
@@ -270,8 +236,8 @@ def _head(citation: Citation) -> int:
 
 
 def _part(path: Path_) -> Path_ | None:
-    """The part of a register document whose citations a value at `path` is read into:
-    the summary, an entry's `sources` item, or the entry's field itself (a prose field)."""
+    """The part whose citations a value at `path` is read into: the summary, an entry's
+    `sources` item, or a prose field."""
     if path[:1] == ("summary",):
         return ("summary",)
     if len(path) < 3 or path[0] != "entries" or not isinstance(path[1], int):

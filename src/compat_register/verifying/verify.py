@@ -1,12 +1,9 @@
-"""Resolve-citations stage: every citation against the file at its source's pinned commit.
-
-`outcome.judge` is pure (a citation and the file's lines in, an `Outcome` out);
-`verify_against` does the I/O: it finds each source's checkout, resolves the pin, and reads
-blobs through `pins.Checkouts`.
-"""
+"""Resolve-citations stage: every citation against the file at its source's pinned commit,
+read through `pins.Checkouts` and judged by `outcome.judge` (pure)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
@@ -37,13 +34,8 @@ def verify_against(
     settings: Settings,
 ) -> tuple[list[Outcome], list[Diagnostic], Preview | None]:
     """Verify every citation: one outcome each, the diagnostics to report, and with
-    `against=(ALIAS, REV)` the outcomes of that source's citations as if its pin were at REV.
-
-    The citations of ALIAS are followed from the pin to REV through git's diff (as
-    `register bump` would move them) and judged there; the `Preview` lists those that
-    the move would make stale. REV is a commit, a branch, a tag or `HEAD` of the checkout.
-    `lock` is citations.lock as read (`reading.folder.read_lock`).
-    """
+    `against=(ALIAS, REV)` a `Preview` of that source's citations followed to REV (as
+    `register bump` would move them) and judged there."""
     skipped = set(skip)
     checkouts = Checkouts(paths, settings)
     preview = None
@@ -56,7 +48,8 @@ def verify_against(
         ]
         if against is not None:
             preview = _preview(registers, checkouts, against, outcomes)
-            outcomes = _in_place_of(outcomes, preview.moved)
+            found = {o.citation.key: o for o in preview.moved}
+            outcomes = [found.get(o.citation.key, o) for o in outcomes]
     finally:
         checkouts.close()
     diagnostics = list(_pin_problems(registers, checkouts, outcomes))
@@ -76,16 +69,10 @@ def verify_against(
     return outcomes, diagnostics, preview
 
 
-def _in_place_of(outcomes: list[Outcome], others: list[Outcome]) -> list[Outcome]:
-    """The outcomes, those of the citations `others` speak of replaced by theirs."""
-    found = {o.citation.key: o for o in others}
-    return [found.get(o.citation.key, o) for o in outcomes]
-
-
 def ask(
     citations: Iterable[Citation], sources: Sources, checkouts: Checkouts, skipped: set[str]
 ) -> None:
-    """Ask each source's checkout for the files `citations` name (not yet asked for)."""
+    """Ask each source's checkout for the files `citations` name."""
     paths: dict[str, set[str]] = {}
     for citation in citations:
         if citation.source and citation.repo_path and citation.source not in skipped:
@@ -117,30 +104,26 @@ def _pin_problems(
     registers: RegisterSet, checkouts: Checkouts, outcomes: list[Outcome]
 ) -> Iterator[Diagnostic]:
     """One line per source that could not be verified, at the source in sources.yaml."""
-    unverified: dict[str, int] = {}
-    for outcome in outcomes:
-        if outcome.outcome == "unverified" and outcome.message != "skipped":
-            alias = outcome.citation.source or ""
-            unverified[alias] = unverified.get(alias, 0) + 1
+    unverified = Counter(
+        o.citation.source or ""
+        for o in outcomes
+        if o.outcome == "unverified" and o.message != "skipped"
+    )
     for alias, number in unverified.items():
         source = registers.sources.sources[alias]
         if check_commit(source.commit) is not None:
             continue  # the schema's error on `commit:` is the one thing to fix
-        where = source.where
-        noun = "citation" if number == 1 else "citations"
         pin = checkouts.pins[alias]
-        message = f"{pin.problem}; {number} {noun} unverified"
-        # Offline by design (no checkout named or synced) or a checkout that fails its pin:
-        # a site build lets the first pass as a notice and fails on the second, as verify.
+        message = f"{pin.problem}; {number} citation{'' if number == 1 else 's'} unverified"
+        # A site build lets the first pass as a notice and fails on the second, as verify.
         code = "source-unavailable" if pin.offline else "checkout-lacks-pin"
-        yield Diagnostic.at(where, id=alias, code=code, message=message)
+        yield Diagnostic.at(source.where, id=alias, code=code, message=message)
 
 
 def _stale(outcomes: list[Outcome]) -> Iterator[Diagnostic]:
     """One line per stale citation, at the citation in its register file."""
     for outcome in outcomes:
-        if outcome.stale and outcome.outcome != "unresolved":
-            # check already said why an unresolved one is
+        if outcome.stale and outcome.outcome != "unresolved":  # check said why that one is
             c = outcome.citation
             code = f"citation-{outcome.outcome}"
             severity: Severity = "error" if outcome.failing else "warning"
@@ -160,18 +143,16 @@ class PreviewError(RegisterError):
 
 @dataclass(frozen=True)
 class Preview:
-    """What `register verify --against ALIAS=REV` found."""
+    """What `register verify --against ALIAS=REV` found: the source's citations at the pin
+    (`baseline`), the same followed to REV's full sha `commit` (`moved`), and those of
+    them that fail where they passed at the pin (`stale`)."""
 
     alias: str
     rev: str
     commit: str
-    """The full sha REV named."""
     baseline: list[Outcome]
-    """The outcomes of the source's citations at the pin."""
     moved: list[Outcome]
-    """The same citations followed to REV and judged there (in the same order)."""
     stale: list[Outcome] = field(default_factory=list)
-    """The outcomes at REV that fail where they passed at the pin."""
 
 
 def _preview(
@@ -208,7 +189,7 @@ def _place(citation: Citation) -> tuple[str, int, int]:
 def _judge_moved(
     followed: Followed, checkouts: Checkouts, target: Pin, label: str, source: Source
 ) -> Outcome:
-    """The outcome of a citation of `source` followed to another commit (`label` names it)."""
+    """The outcome of a citation of `source` followed to the commit `label` names."""
     citation, lines = followed.citation, followed.lines
     was = f"{citation.repo_path}:{citation.lines_text}"
     if lines is None:
@@ -233,21 +214,19 @@ def _judge_moved(
 
 
 class _Stamped(NamedTuple):
-    """The outcomes once the lock is applied, and what applying it found."""
+    """The outcomes once the lock is applied, its problems, the sources moved by hand."""
 
     outcomes: list[Outcome]
     preview: Preview | None
     problems: list[Diagnostic]
     hand_moved: set[str]
-    """The aliases of the sources whose pin was moved by hand since the lock was written."""
 
 
 def _check_stamps(
     read: LockText | None, sources: Sources, outcomes: list[Outcome], preview: Preview | None
 ) -> _Stamped:
-    """The outcomes (and the preview's baseline) with the lock applied, when there is one;
-    the lock's problems, one per source whose pin moved by hand since it was written, and
-    the aliases of those sources."""
+    """The outcomes (and the preview's baseline) with the lock applied, when there is one,
+    and a problem per source whose pin moved by hand since it was written."""
     lock = stamps.lock_of(read)
     if lock is None:
         return _Stamped(outcomes, preview, [], set())
@@ -270,15 +249,13 @@ def _check_stamps(
 
 def hand_moved_pins(locked: Mapping[str, str], sources: Sources) -> dict[str, str]:
     """alias -> the `commit:` the lock recorded, for each source whose pin is now another
-    commit: moved in sources.yaml by hand (bump rewrites the lock's pin as it moves one)."""
+    (moved by hand: bump rewrites the lock's pin)."""
     moved = {}
     for alias, commit in locked.items():
-        source = sources.sources.get(alias)
-        if source is None:
-            continue
-        old, new = commit.lower(), source.commit.lower()
-        if not (old.startswith(new) or new.startswith(old)):
-            moved[alias] = commit
+        if (source := sources.sources.get(alias)) is not None:
+            old, new = commit.lower(), source.commit.lower()
+            if not (old.startswith(new) or new.startswith(old)):
+                moved[alias] = commit
     return moved
 
 
@@ -291,15 +268,11 @@ def _hand_moved(
             f"commit moved from {old} to {new} since citations.lock was written, not by "
             "register bump, so no citation's lines followed it: put back "
             f"commit: {old} and run register bump {alias} {new} "
-            f"({_citations(counts[alias])} of {alias} fail at the new pin; not listed one by "
-            "one, as bump follows them)"
+            f"({counts[alias]} citation{'' if counts[alias] == 1 else 's'} of {alias} fail at"
+            " the new pin; not listed one by one, as bump follows them)"
         )
         where = sources.sources[alias].where
         yield Diagnostic.at(where, id=alias, code="pin-moved-by-hand", message=message)
-
-
-def _citations(count: int) -> str:
-    return f"{count} citation" if count == 1 else f"{count} citations"
 
 
 def _changed_after_hand_move(citation: Citation, moved: Mapping[str, str]) -> str:
@@ -313,12 +286,8 @@ def _changed_after_hand_move(citation: Citation, moved: Mapping[str, str]) -> st
 def apply_stamps(
     outcomes: list[Outcome], lock: Mapping[stamps.Key, str], sources: Sources
 ) -> list[Outcome]:
-    """The outcomes with each `ok` one turned into `changed` or `unstamped` where the lock
-    says so.
-
-    `outcomes` must be in `RegisterSet.citations()` order: a repeated citation's key counts
-    its occurrences in that order, as `register stamp` did.
-    """
+    """The outcomes (in `RegisterSet.citations()` order, as keys count occurrences) with
+    each `ok` one turned `changed` or `unstamped` where the lock says so."""
     keys = stamps.keys(stamps.place(o.citation) for o in outcomes)
     return [_stamped(o, key, lock, sources) for o, key in zip(outcomes, keys, strict=True)]
 
@@ -330,22 +299,15 @@ def _stamped(
         return outcome
     stamp = lock.get(key)
     if stamp is None:
-        return outcome._replace(outcome="unstamped", message=_unstamped(outcome.citation))
+        message = _restamp(outcome.citation, "has no review stamp in citations.lock")
+        return outcome._replace(outcome="unstamped", message=message)
     kind = source_kind(sources.sources.get(key.source), key.path)
     if stamp != stamps.digest(outcome.excerpt, kind):
-        return outcome._replace(outcome="changed", message=_changed(outcome.citation))
+        message = _restamp(outcome.citation, "changed since it was stamped")
+        return outcome._replace(outcome="changed", message=message)
     return outcome
 
 
-def _unstamped(citation: Citation) -> str:
-    return (
-        f"{citation.repo_path}:{citation.lines_text} has no review stamp in citations.lock "
-        f"(read the lines, then run register stamp {citation.entry})"
-    )
-
-
-def _changed(citation: Citation) -> str:
-    return (
-        f"{citation.repo_path}:{citation.lines_text} changed since it was stamped "
-        f"(read the lines, then run register stamp {citation.entry})"
-    )
+def _restamp(citation: Citation, what: str) -> str:
+    where = f"{citation.repo_path}:{citation.lines_text}"
+    return f"{where} {what} (read the lines, then run register stamp {citation.entry})"
