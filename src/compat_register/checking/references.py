@@ -1,9 +1,5 @@
-"""Resolve-references stage: the IDs and ID ranges of prose, checked, and backlinks.
-
-The references are segments of each prose field, found when its register was built
-(`reading.segments`); `resolve` checks them against the register set and finds the
-backlinks; `with_backlinks` hands on the set with them. `scan` lists one text's references.
-"""
+"""Resolve-references stage: the IDs and ID ranges of prose (`reading.segments` found them)
+checked against the register set, and the backlinks they make."""
 
 from __future__ import annotations
 
@@ -22,8 +18,7 @@ from ..reading.ids import ID, PREFIX, Number, number_of, prefix_of
 
 
 def scan(text: str, links: list[LinkPattern]) -> list[Segment]:
-    """References in Markdown `text` (as `reading.segments` parses it), in order: IDs, ID
-    ranges and link pattern matches (`url` set), outside citations and what is not prose."""
+    """The IDs, ID ranges and link pattern matches of Markdown `text`, in order."""
     return segments.of(text, links).of_kind("reference", "range", "pattern")
 
 
@@ -35,10 +30,9 @@ class _Context:
     """Prefix -> register slug."""
     pending: set[str]
     repeated: set[str]
-    """IDs written on more than one entry (rules reports each)."""
+    """IDs written on more than one entry."""
     numbered: dict[str, list[tuple[Number, str]]] = field(default_factory=dict)
-    """Prefix -> (number, ID) of its well-formed entries: a range's targets are looked up
-    here, not by scanning every entry for each range (2,000 ranges x 2,000 entries)."""
+    """Prefix -> (number, ID) of its well-formed entries, where ranges look up targets."""
     known: set[str] = field(default_factory=set)
     """The prefixes a reference may name: published or pending."""
 
@@ -81,8 +75,8 @@ def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Resolved:
 
 
 def with_backlinks(registers: RegisterSet, backlinks: dict[str, list[str]]) -> RegisterSet:
-    """The register set with the backlinks `resolve` found (by ID) given to the entries
-    they name; an ID written twice has them on its last entry (`RegisterSet.entries`)."""
+    """A new register set with the backlinks `resolve` found, by entry key (an ID written
+    twice has them on its last entry)."""
     by_entry = {
         entry.key: backlinks.get(entry_id, []) for entry_id, entry in registers.entries().items()
     }
@@ -90,8 +84,7 @@ def with_backlinks(registers: RegisterSet, backlinks: dict[str, list[str]]) -> R
 
 
 def _prose(register: Register) -> Iterator[tuple[Prose, str]]:
-    """(text, owner) of each prose field: the summary (owned by the register), then each
-    entry's (owned by its ID, or by the `slug[index]` that stands in for a missing one)."""
+    """(text, owner) of each prose field: the summary's (the register's), then each entry's."""
     if isinstance(register.summary, Prose):
         yield register.summary, register.slug
     for entry in register.entries:
@@ -198,8 +191,7 @@ def _nearest(entry_id: str, ctx: _Context) -> str:
 
 
 def _misspelt_prefix(prefix: str, known: set[str]) -> str | None:
-    """The one known prefix `prefix` (two letters or more) is one edit away from (a letter
-    changed, added, removed or two swapped), or None."""
+    """The one known prefix one edit (or swap) away from a `prefix` of two letters or more."""
     if len(prefix) < 2:
         return None  # M-3 is one letter from any two-letter prefix: no guess there
     close = sorted(p for p in known if PREFIX.fullmatch(p) and _one_edit(prefix, p))

@@ -1,4 +1,5 @@
-"""Validate stage: the rules a JSON Schema cannot express. Each check yields diagnostics."""
+"""Validate stage: the rules a JSON Schema cannot express, prose bounds and bidi controls
+among them. Each check yields diagnostics."""
 
 from __future__ import annotations
 
@@ -7,34 +8,37 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from itertools import pairwise
 
+from ..citations.bounds import over_bounds
 from ..concepts import consistency
 from ..model.claims import claimants
 from ..model.diagnostic import Diagnostic
+from ..model.display import BIDI
+from ..model.positions import Path_
 from ..model.registers import Citation, Entry, Register, RegisterSet, Sources, Where
 from ..model.vocabulary import EVIDENCED, RATED
 from ..reading import ids, schema
 from ..reading.document import Document
-from . import prosebounds, resolve
+from . import resolve
 from .safety import check_repo_path, check_repo_url
 
 TIMESTAMP = re.compile(
     schema.python_pattern(schema.load_schema(schema.REGISTER)["$defs"]["timestamp"]["pattern"])
 )
+_BIDI = re.compile(f"[{BIDI}]")
 
 
 def check(
     registers: RegisterSet, documents: dict[str, Document], sources_failed: bool = False
 ) -> Iterator[Diagnostic]:
-    """Every cross-file and semantic rule, over the whole register set. With
-    `sources_failed`, no citation is called unresolved, no alias unknown and no revision
-    undeclared: sources.yaml's own error is the one line that says what is wrong."""
+    """Every cross-file and semantic rule; with `sources_failed`, nothing that sources.yaml's
+    own error explains (an unresolved citation, an unknown alias or revision)."""
     yield from check_sources(registers.sources, documents.get(registers.sources.file))
     yield from check_prefixes(registers)
     yield from check_unique_ids(registers)
     for register in registers.registers:
         doc = documents[register.file]
         yield from check_header(register, registers.sources, doc)
-        yield from prosebounds.check_prose(register, doc)
+        yield from check_prose(register, doc)
         for entry in register.entries:
             yield from check_entry(entry, register, registers.sources, doc, sources_failed)
         if not registers.sources.sources:
@@ -130,12 +134,41 @@ def parse_timestamp(text: str) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
 
 
+def check_prose(register: Register, doc: Document) -> Iterator[Diagnostic]:
+    """A prose field over `citations.bounds` is an error; a bidi control character a
+    warning: it makes text read in another order than it is stored (Trojan Source)."""
+    yield from _check_field(register.description, ("description",), register.slug, doc)
+    for entry in register.entries:
+        for path, text in entry.prose().items():
+            yield from _check_field(text, (*entry.field, *path), entry.id, doc)
+
+
+def _check_field(text: str | None, path: Path_, owner: str, doc: Document) -> Iterator[Diagnostic]:
+    if not text:
+        return
+    problem = over_bounds(text)
+    found = [] if text.isascii() else sorted({f"U+{ord(c):04X}" for c in _BIDI.findall(text)})
+    if not problem and not found:
+        return
+    mark = doc.mark(path)
+    where = Where(doc.file, mark.line, mark.col)
+    if problem:
+        yield Diagnostic.at(where, id=owner, code="prose-too-costly", message=problem)
+    if found:
+        message = (
+            f"bidi control character {', '.join(found)} in prose: it makes the text read in "
+            "another order than it is written; remove it"
+        )
+        yield Diagnostic.at(
+            where, id=owner, code="bidi-control", message=message, severity="warning"
+        )
+
+
 def check_entry(
     entry: Entry, register: Register, sources: Sources, doc: Document, sources_failed: bool = False
 ) -> Iterator[Diagnostic]:
-    """ID prefix; revision names declared and in order (not when sources.yaml, which
-    declares them, has errors and no revisions could be read from it: each name would be
-    one more false error); the evidence rule."""
+    """ID prefix; revision names declared and in order (unless sources.yaml failed and
+    declares none: each name would be a false error); the evidence rule."""
     if entry.named:  # an entry with no string `id` was reported by the schema
         yield from _check_prefix(entry, register)
     if sources.revisions or not sources_failed:
@@ -207,9 +240,8 @@ def _revision_where(entry: Entry, key: RevisionKey, doc: Document) -> Where:
 def check_evidence(
     entry: Entry, register: Register, sources: Sources, doc: Document
 ) -> Iterator[Diagnostic]:
-    """A `done` or `partial` entry cites its register's subject at least once (a listed
-    source or its status note): a warning at the state; not judged while a citation is
-    unresolved (already reported, and maybe the very citation of the subject)."""
+    """A warning unless a `done` or `partial` entry cites its register's subject (listed or
+    in its status note); not judged while a citation is unresolved (reported already)."""
     if entry.status.key not in EVIDENCED or register.subject not in sources.sources:
         return
     cited = [citation.source for citation in evidence(entry)]
@@ -230,8 +262,7 @@ def check_evidence(
 
 
 def evidence(entry: Entry) -> list[Citation]:
-    """The citations that can back an entry's state: its listed sources and those in the
-    status note (a citation in `what` or `detail` speaks of the specification)."""
+    """The citations that can back an entry's state: listed, or in its status note."""
     in_note = [c for c in entry.prose_citations if c.field[2:] == ("status", "note")]
     return [*entry.citations, *in_note]
 
@@ -240,7 +271,9 @@ def check_citation(
     citation: Citation, sources: Sources, sources_failed: bool = False
 ) -> Iterator[Diagnostic]:
     """A prefixed citation names a declared source; an unprefixed one is claimed once; the
-    path is one git may be handed."""
+    path is one git may be handed. A resolved citation is all three."""
+    if citation.source is not None:
+        return
     found = resolve.target(citation, sources)
     if found is None and sources_failed:
         return  # sources.yaml's own error is the cause

@@ -4,7 +4,7 @@ Python-Markdown reads each `[` as a link that may close anywhere after it, and s
 rest of the text for the close: a field of nested or unclosed brackets costs the square of
 its length (20 KB of them took 14-21 s; 40 KB 212 s), while every other stage reads it in
 one pass. So a field is bounded in length and in brackets, and one over a bound is a
-located error (`checking.prosebounds`) and is not converted on the site (`site.markdown`).
+located error (`checking.rules`) and is not converted on the site (`site.markdown`).
 Measured: 100 brackets in 20,000 characters convert in under half a second.
 """
 
