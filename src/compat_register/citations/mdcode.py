@@ -1,26 +1,8 @@
-"""Where Python-Markdown sees code in register prose, as the site's renderer reads it.
-
-The site renders prose with Python-Markdown and pymdownx.superfences, either as a page's own
-paragraphs (a register's summary) or as the rest of a list item (an entry's fields, indented
-under `- **What.** `). Whatever this module calls code reaches the page unescaped, so where
-the model is unsure it says "not code": code taken for text is only escaped twice, while text
-taken for code would let HTML through.
-
-Python-Markdown decides what it can decide on the field's text: fences are
-pymdownx.superfences' own reading (`fences`), and code spans are paired by the pages' own
-backtick processor (`code_spans`). Which blocks hold paragraphs stays a model (`_Page`), from
-the Python-Markdown 3.x sources: Python-Markdown keeps no source position of a block, and the
-site escapes the text around the code before the page is read, which can change a block:
-
-- Blocks are the runs of non-blank lines, a fence standing as one line. One whose lines all
-  start with four spaces, after plain paragraphs or code only, is an indented code block.
-- A block of plain lines is a paragraph, and so is a quote or a one-line heading; a list's
-  items are one paragraph each. Any other block (a list after a paragraph line, a quote
-  inside a paragraph, tables, rules, HTML, link definitions, admonitions, indented lines)
-  is read differently in a page and in a list item, and has no code spans here.
-
-tests/citations/test_prose.py checks all this against Python-Markdown itself, on random text.
-"""
+"""Where Python-Markdown sees code in register prose, in a page and in a list item alike
+(what is called code reaches the page unescaped, so when unsure: not code). Fences are
+superfences' own reading, code spans its backtick processor's; the blocks holding
+paragraphs stay a model (`_Page`): Python-Markdown keeps no source position of a block.
+tests/citations/test_prose.py holds it to Python-Markdown on random text."""
 
 from __future__ import annotations
 
@@ -39,17 +21,14 @@ EXTENSIONS: dict[str, dict[str, Any]] = {
     "pymdownx.inlinehilite": {},
     "pymdownx.superfences": {},
 }
-"""The extensions of the pages' (site.extensions) that decide where code is: superfences asks
-highlight which options a fence may take and attr_list whether `{...}` is attributes, and
-inlinehilite pairs the backticks."""
+"""The pages' extensions (site.extensions) that decide where code is."""
 
 _FENCE_MARKERS = ("```", "~~~")
 _PREFIX = re.compile(r"[ \t>]*")
 _QUOTE = re.compile(r"[ ]{0,3}>[ ]?")
 _ITEM = re.compile(r"[ ]{0,3}(?:[*+-]|[0-9]+\.)[ \t]+")
 _MAYBE_CODE = ("`", "~", "\t", "    ")
-"""What every code span, fence or indented block holds: without it, a text has no code.
-(Looked for with `in`, some ten times faster than one regular expression for all four.)"""
+"""What every code span, fence or indented block holds (`in` is ten times a regex's speed)."""
 _ODD = re.compile(r"[\r\x02\x03]|^[ >]*\t", re.MULTILINE)
 _LINE = re.compile(r"(?P<body>[^\r\n]*)(?P<end>\r\n|\r|\n|\Z)")
 
@@ -91,9 +70,7 @@ def code_ranges(text: str) -> list[Span]:
 
 
 def fences(rows: list[str]) -> dict[int, int]:
-    """First line -> last line of each fenced block pymdownx.superfences finds in `rows`.
-
-    Its own preprocessor reads them, set up as the pages set it up (site.extensions)."""
+    """First line -> last line of each fenced block superfences' own preprocessor finds."""
     if not any(marker in row for marker in _FENCE_MARKERS for row in rows):
         return {}
     md = _markdown().reset()
@@ -104,9 +81,8 @@ def fences(rows: list[str]) -> dict[int, int]:
 
 @cache
 def _markdown() -> markdown.Markdown:
-    """Python-Markdown with the pages' extensions; its superfences preprocessor set to record
-    the line range of each fence it keeps (its `stack`: the only place it says where a fence
-    was) and to neither highlight the code nor put placeholders in the lines (page work)."""
+    """Python-Markdown with the pages' extensions, its superfences preprocessor recording
+    each fence's lines (its `stack`) and neither highlighting nor placing placeholders."""
     md = markdown.Markdown(extensions=list(EXTENSIONS), extension_configs=EXTENSIONS)
     reader: Any = md.preprocessors["fenced_code_block"]
 
@@ -120,11 +96,8 @@ def _markdown() -> markdown.Markdown:
 
 
 def _normalise(text: str) -> tuple[str, list[int] | None]:
-    """The text as Python-Markdown reads it, and where each of its characters came from.
-
-    Line breaks become `\\n`, its placeholder markers (STX, ETX) are dropped, and tabs that
-    indent a line are expanded to stops of four. Tabs inside a line stay one character.
-    """
+    """The text as Python-Markdown reads it (`\\n` breaks, no STX/ETX, indenting tabs
+    expanded), and where each of its characters came from."""
     if not _ODD.search(text):
         return text, None
     out: list[str] = []
@@ -204,10 +177,7 @@ class _Page:
         return len(rows) == len(block) and all(row.startswith("    ") for row in rows)
 
     def _contexts(self, block: Block) -> tuple[str, list[Block]]:
-        """The block's kind and its paragraphs: the lines whose backticks pair together.
-
-        Only blocks read the same way in a page and in a list item have any.
-        """
+        """The block's kind and its paragraphs (none unless read alike in a page and a list)."""
         rows = [self.rows[first] for first, _ in block]
         if all(self._plain(line) for line in block):
             return "paragraph", [block]
@@ -234,8 +204,7 @@ class _Page:
         return not _BLOCK_LINE.match(row)
 
     def _flat(self, block: Block) -> bool:
-        """No line indented or quoted: else a fence may fall in a block that starts indented
-        once a quote or list marker is taken off, and superfences puts it back as text."""
+        """No line indented or quoted (superfences puts a fence there back as text)."""
         for first, _ in block:
             prefix = _PREFIX.match(self.rows[first])
             assert prefix is not None
@@ -244,8 +213,7 @@ class _Page:
         return True
 
     def _spans(self, block: Block) -> list[Span]:
-        """The code spans of one paragraph, its fences blanked: each stands in it as a line
-        holding no backtick (superfences' placeholder)."""
+        """The code spans of one paragraph, its fences blanked (superfences' placeholder)."""
         offset = self.lines[block[0][0]][0]
         pieces = []
         for first, last in block:
@@ -255,12 +223,8 @@ class _Page:
 
 
 def code_spans(text: str) -> list[Span]:
-    """The code spans of one paragraph's text, paired by the pages' own backtick processor
-    (pymdownx.inlinehilite's): its pattern finds a backtick no backslash escapes, its
-    `find_code_spans` the run closing it. The search goes on where Python-Markdown's does
-    (`InlineProcessor.__applyPattern`, private): past the span, or past an unpaired run.
-    Which runs pair depends on backticks and backslashes only, so the text the site puts
-    around the code (escaped) pairs the same."""
+    """The code spans of one paragraph, paired by inlinehilite's own backtick processor,
+    searching on as Python-Markdown does (past a span or an unpaired run)."""
     backtick: Any = _markdown().inlinePatterns["backtick"]
     found: list[Span] = []
     at = 0
@@ -279,7 +243,7 @@ def code_spans(text: str) -> list[Span]:
 
 
 def _intersect(one: list[Span], other: list[Span]) -> list[Span]:
-    """The ranges covered by both sorted lists (disjoint, or one inside another)."""
+    """The ranges covered by both sorted lists."""
     found, index = [], 0
     for start, end in one:
         while index < len(other) and other[index][1] <= start:
