@@ -19,9 +19,8 @@ def revision_of(path: str, revisions: Sequence[str]) -> str | None:
 def statement_files(
     source: Source, paths: Iterable[str], revisions: Sequence[str]
 ) -> dict[str, str]:
-    """path -> revision, for each file of the source's tree whose statements count: it
-    matches `coverage.statements`, is no changelog, can be read, and lies in a revision's
-    folder."""
+    """path -> revision of each readable file matching `coverage.statements`, no changelog,
+    in a revision's folder."""
     found: dict[str, str] = {}
     for path in paths:
         if not any(glob_matches(glob, path) for glob in source.statements):
@@ -49,8 +48,8 @@ def changelog_files(
 
 
 def cited_as(alias: str, path: str, sources: Sources) -> str:
-    """A file's path as a citation writes it: relative to a claim of its source when that
-    claim alone reads it so (`2025-06-18/basic/index.mdx`), else `ALIAS:PATH`."""
+    """A file's path as a citation writes it: relative to its source's claim when that
+    reads back alone (`2025-06-18/basic/index.mdx`), else `ALIAS:PATH`."""
     source = sources.sources.get(alias)
     for claim in source.claims if source else ():
         if path.startswith(claim.under):

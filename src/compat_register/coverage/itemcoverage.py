@@ -1,9 +1,5 @@
-"""A revision's changelog items, each with the entries that cover it. Pure.
-
-An entry covers an item when one of its citations that reads as cited overlaps the
-item's lines, or when its prose names what the item names through a `links:` pattern of
-sources.yaml (`SEP-2575`, `PR #710`: the same pull request, whichever words say it).
-"""
+"""A revision's changelog items, each with the entries covering it (pure): by a citation
+that reads as cited over its lines, or by naming what it names through a `links:` pattern."""
 
 from __future__ import annotations
 
@@ -25,7 +21,7 @@ class Covered:
     item: Item
     entries: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
-    """What the item names through the link patterns (`SEP-2575`), in order."""
+    """What the item names through the link patterns (`SEP-2575`)."""
 
 
 def named(text: str, links: Iterable[LinkPattern]) -> dict[str, str]:

@@ -1,15 +1,12 @@
-"""Coverage at the pins: the statement files read through each source's checkout, their
-statements taken from the cache or parsed, then judged against the citations (`states`).
-
-The one module of `coverage` doing I/O: git through `sources.pins`, the cache through
-`statements.statementcache`.
-"""
+"""Coverage at the pins, the one module of `coverage` doing I/O: the statement files read
+through each source's checkout (or the statements cache), judged by `states`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.exclusions import LABEL
@@ -75,7 +72,7 @@ def measure(
 
 
 def _dropped(path: Path, line: str) -> Diagnostic:
-    """The notice that the statements cache there was not used (it was made anew)."""
+    """The notice that the statements cache there was made anew."""
     return Diagnostic.notice(str(path), id="statements", code="cache-dropped", message=line)
 
 
@@ -97,8 +94,7 @@ def _read_source(
     problems: list[Diagnostic],
 ) -> tuple[dict[str, list[Statement]], dict[str, list[changelogs.Item]]] | None:
     """revision -> statements, and revision -> changelog items, of one source at its pin;
-    None (with the problem) when it cannot be read. Only the files the cache does not
-    know by their blob id are read."""
+    None (with the problem) when it cannot be read."""
     pin = checkouts.pin(source)
     if pin.checkout is None or pin.sha is None:
         problems.append(_unreadable(source, pin.problem or "no checkout"))
@@ -128,23 +124,23 @@ class _Files:
         self.checkout.read_many([(self.sha, path) for path in unknown])
         statements: dict[str, list[Statement]] = {}
         for path, revision in files.items():
-            statements.setdefault(revision, []).extend(self._statements(path))
-        return statements, {revision: self._items(path) for revision, path in logs.items()}
+            statements.setdefault(revision, []).extend(self._kept(path, _reader(path)))
+        items = {revision: self._kept(path, "changelog") for revision, path in logs.items()}
+        return statements, items
 
-    def _statements(self, path: str) -> list[Statement]:
-        name = key(_reader(path), self.blobs[path])
-        found = self.cache.get(name, path)
+    def _kept(self, path: str, reader: str) -> list[Any]:
+        """What `reader` reads in the file at `path`: kept by its blob id, else read and kept."""
+        name = key(reader, self.blobs[path])
+        changelog = reader == "changelog"
+        found = self.cache.get(name, path, changelogs.Item if changelog else Statement)
         if found is None:
-            found = extract.statements(path, self._text(path), self.source.markdown, self.readings)
+            text, markdown = self._text(path), self.source.markdown
+            found = (
+                changelogs.items(path, text)
+                if changelog
+                else extract.statements(path, text, markdown, self.readings)
+            )
             self.cache.put(name, found)
-        return found
-
-    def _items(self, path: str) -> list[changelogs.Item]:
-        name = key("changelog", self.blobs[path])
-        found = self.cache.items(name, path)
-        if found is None:
-            found = changelogs.items(path, self._text(path))
-            self.cache.put_items(name, found)
         return found
 
     def _text(self, path: str) -> str:
@@ -173,9 +169,8 @@ def exclusion_problems(result: Coverage, registers: RegisterSet) -> list[Diagnos
 def threshold_problems(
     result: Coverage, registers: RegisterSet, revisions: Sequence[str], minimum: float | None
 ) -> list[Diagnostic]:
-    """Below `minimum` percent covered, an error per revision; without a minimum, a warning
-    per revision with uncovered statements; at the first statement source in sources.yaml
-    (or, with none, an error saying that no source names statement files)."""
+    """At the first statement source: an error per revision below `minimum` percent
+    covered, or without one a warning per revision with uncovered statements."""
     sources = statement_sources(registers)
     if not sources:
         message = (

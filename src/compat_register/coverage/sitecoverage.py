@@ -29,7 +29,7 @@ class File:
     source: str
     path: str
     shown: str
-    """The path as a citation writes it (`2025-06-18/basic/index.mdx`)."""
+    """The path as a citation writes it."""
     counts: dict[str, int]
     headings: list[Heading] = field(default_factory=list)
 
@@ -50,9 +50,9 @@ class RevisionCoverage:
     counts: dict[str, int]
     files: list[File]
     keywords: list[str]
-    """The keywords its statements hold, in RFC 2119's order (the keyword filter)."""
+    """The keywords its statements hold, in RFC 2119's order."""
     look: list[Row]
-    """Its statements that reword one the revision before cited (they need a look)."""
+    """Its statements that reword one cited the revision before."""
     changelog: list[Covered] = field(default_factory=list)
 
     @property

@@ -1,9 +1,5 @@
-"""Each statement's state: cited, excluded or uncovered, and how it changed. Pure.
-
-*Cited*: a citation of an entry that reads as cited (`ok`, `changed`, `unstamped`)
-overlaps its lines; *excluded*: an exclusion's citation does; else *uncovered*. A stale
-citation covers nothing: verify reports where its lines went; coverage does not guess.
-"""
+"""Each statement's state and change, pure: *cited* when an entry's citation that reads as
+cited overlaps its lines, *excluded* when an exclusion's does, else *uncovered*."""
 
 from __future__ import annotations
 
@@ -46,18 +42,17 @@ class Row:
     statement: Statement
     state: str = "uncovered"
     entries: list[str] = field(default_factory=list)
-    """The entries whose citations cover it, in register order, each once."""
+    """The entries whose citations cover it, each once."""
     exclusion: Exclusion | None = None
     change: Change = field(default_factory=lambda: Change("new"))
     reworded: list[Row] = field(default_factory=list)
-    """The statements of the next revision that reword this one (`changed` against it)."""
+    """The statements of the next revision that reword this one."""
     was: Row | None = None
     """For a changed statement, the row of the statement it rewords."""
 
     @property
     def needs_a_look(self) -> bool:
-        """Cited, and reworded by the next revision: the citing entries may no longer say
-        what that revision requires (OpenFastTrace's "outdated" coverage)."""
+        """Cited, and reworded by the next revision (OpenFastTrace's "outdated")."""
         return self.state == "cited" and bool(self.reworded)
 
 
@@ -68,9 +63,9 @@ class Coverage:
     revisions: list[str]
     rows: list[Row]
     stale: list[Covering] = field(default_factory=list)
-    """Citations of statement files that cover nothing because they do not read as cited."""
+    """Citations that cover nothing, as they do not read as cited."""
     both: list[tuple[Row, Exclusion]] = field(default_factory=list)
-    """Statements both cited and excluded (the exclusion is then left out of the state)."""
+    """Statements both cited and excluded (the exclusion then not counted)."""
     used: set[CitationKey] = field(default_factory=set)
     """The citations of the exclusions that name a statement."""
 
@@ -83,7 +78,7 @@ class Coverage:
 
 
 def tally(rows: Iterable[Row]) -> dict[str, int]:
-    """{statements, cited, excluded, uncovered}: how many `rows` there are in each state."""
+    """How many `rows` there are, and in each state."""
     counts = dict.fromkeys(("statements", *STATES), 0)
     for row in rows:
         counts["statements"] += 1
@@ -102,8 +97,8 @@ def coverage(
     statements: Mapping[str, Sequence[tuple[str, Statement]]],
     coverings: Iterable[Covering],
 ) -> Coverage:
-    """The state of every statement: `statements` maps each revision to its (source alias,
-    statement) pairs, `coverings` are the entries' and exclusions' citations."""
+    """The state of every statement, given revision -> (source alias, statement) pairs and
+    the entries' and exclusions' citations."""
     usable, stale = _split(coverings)
     found = changes(revisions, {r: [s for _, s in pairs] for r, pairs in statements.items()})
     rows = [
@@ -161,8 +156,7 @@ def _state(row: Row, found: list[Covering], result: Coverage) -> None:
 
 
 def exclusion_problems(result: Coverage, exclusions: Iterable[Exclusion]) -> list[Finding]:
-    """(exclusion, code, message) for an exclusion of a statement an entry cites (drop
-    it), and for one that names no statement (no keyword on its lines)."""
+    """An exclusion of a statement an entry cites, or of none."""
     cited = {exclusion.citation.key for _, exclusion in result.both}
     stale = {c.citation.key for c in result.stale}
     found: list[Finding] = []
@@ -182,7 +176,7 @@ def exclusion_problems(result: Coverage, exclusions: Iterable[Exclusion]) -> lis
 
 
 def _place(statement: Statement) -> tuple[str, int, int]:
-    """What names a statement within its revision (cheap to hash, unlike its text)."""
+    """What names a statement within its revision, cheap to hash."""
     return statement.path, statement.line, statement.end
 
 

@@ -1,9 +1,5 @@
-"""A revision's changelog (`changelog.mdx`) -> its items, through markdown-it-py. Pure.
-
-Each item of a list at the top of the page is one change, under the heading it stands in
-("Major changes", "Other schema changes"). Its SEP and pull-request numbers are read from
-its text, not its links: the changelogs link the same pull request under several URLs.
-"""
+"""A revision's changelog -> its items (each of a top-level list, under its heading),
+through markdown-it-py. Pure."""
 
 from __future__ import annotations
 
@@ -21,7 +17,6 @@ class Item:
     line: int
     end: int
     text: str
-    """Its plain text."""
     heading: str
 
 

@@ -13,8 +13,7 @@ TYPESCRIPT_SUFFIXES = frozenset({".ts", ".mts", ".cts"})
 
 
 def readable(path: str, markdown_globs: Sequence[str] = ()) -> bool:
-    """Whether statements can be read from the file at `path`: a Markdown page (by its
-    suffix or the source's `markdown:` globs) or a TypeScript schema."""
+    """Whether the file at `path` is a Markdown page or a TypeScript schema."""
     return _suffix(path) in TYPESCRIPT_SUFFIXES or file_kind(path, markdown_globs) == "markdown"
 
 
@@ -24,8 +23,7 @@ def statements(
     markdown_globs: Sequence[str] = (),
     readings: markdownpages.Readings | None = None,
 ) -> list[Statement]:
-    """The statements of one file, in line order (none for a file of another kind);
-    `readings` keeps what paragraphs read as for the files read after it (one run's)."""
+    """The statements of one file, in line order; `readings`: one run's paragraphs read."""
     if _suffix(path) in TYPESCRIPT_SUFFIXES:
         return typescript.statements(path, text, readings)
     if file_kind(path, markdown_globs) == "markdown":

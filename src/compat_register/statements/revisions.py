@@ -1,10 +1,5 @@
-"""The same statement across revisions: new, changed (reworded) or the same. Pure.
-
-*Same*: equal text once normalised, under the same heading first, else anywhere (a moved
-section). *Changed*: the nearest unmatched statement under the same heading of the page
-reads alike (difflib's ratio at least `ALIKE`). *New* otherwise, and every statement of
-the first revision.
-"""
+"""Each statement against the revision before, pure: *same* (equal text, same heading
+first), *changed* (the nearest unmatched one under its heading reads `ALIKE`), else *new*."""
 
 from __future__ import annotations
 
@@ -64,10 +59,9 @@ def compare(
     new: Sequence[Statement],
     new_texts: list[str],
 ) -> list[Change]:
-    """Each statement of `new` (of `revision`) against those of `old`, in order, with their
-    `normalised` texts. Statements are named by their index: a statement hashes its whole
-    text on every look-up."""
-    used: set[int] = set()  # indices into `old`: a statement is hashed on every look-up
+    """Each statement of `new` against those of `old`, given their `normalised` texts (by
+    index: a statement hashes its whole text on every look-up)."""
+    used: set[int] = set()
     same = _same(old, old_texts, new, new_texts, used)
     groups: dict[tuple[str, str], list[int]] = {}
     for n, statement in enumerate(old):
@@ -95,8 +89,8 @@ def _same(
     new_texts: list[str],
     used: set[int],
 ) -> dict[int, int]:
-    """new index -> old index of each statement an earlier one repeats: under the same
-    heading first, else anywhere; each earlier statement matched once (added to `used`)."""
+    """new index -> old index of each repeated statement, same heading first, each old one
+    matched once (added to `used`)."""
     headed: dict[tuple[str, str], list[int]] = {}
     anywhere: dict[str, list[int]] = {}
     for n, statement in enumerate(old):
@@ -118,9 +112,8 @@ def _unused(candidates: list[int], used: set[int]) -> int | None:
 
 
 def _nearest(text: str, candidates: list[tuple[int, str]]) -> int | None:
-    """The candidate whose words read most like `text`'s, if alike enough; ties: the
-    first. Words, not characters: a rewording swaps words, and a statement is a few dozen
-    words but a few hundred characters (difflib's time grows with their product)."""
+    """The first candidate whose words read most like `text`'s, if alike enough (words:
+    difflib's time grows with the product of the lengths)."""
     best, score = None, ALIKE
     matcher = difflib.SequenceMatcher(autojunk=False)
     matcher.set_seq2(text.split(" "))
