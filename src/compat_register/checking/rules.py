@@ -58,10 +58,8 @@ def check_sources(sources: Sources, doc: Document | None) -> Iterator[Diagnostic
         return
     for alias, source in sources.sources.items():
         if source.repo and (problem := check_repo_url(source.repo)):  # '' is the schema's
-            mark = doc.mark(("sources", alias, "repo"))
-            yield Diagnostic.at(
-                Where(doc.file, mark.line, mark.col), id=alias, code="bad-repo", message=problem
-            )
+            where = _where(doc, ("sources", alias, "repo"))
+            yield Diagnostic.at(where, id=alias, code="bad-repo", message=problem)
 
 
 def check_prefixes(registers: RegisterSet) -> Iterator[Diagnostic]:
@@ -106,8 +104,7 @@ def check_header(register: Register, sources: Sources, doc: Document) -> Iterato
     for key, text in (("created", register.created), ("last-updated", register.last_updated)):
         if not TIMESTAMP.match(text):
             continue  # empty or not of the form: the schema said so
-        mark = doc.mark((key,))
-        where = Where(doc.file, mark.line, mark.col)
+        where = _where(doc, (key,))
         try:
             dates[key] = parse_timestamp(text)
         except ValueError:
@@ -118,14 +115,9 @@ def check_header(register: Register, sources: Sources, doc: Document) -> Iterato
             message = f"'last-updated' {text} is before 'created' {register.created}"
             yield Diagnostic.at(where, id=register.slug, code="date-order", message=message)
     if register.subject and sources.sources and register.subject not in sources.sources:
-        mark = doc.mark(("subject",))
         message = f"subject '{register.subject}' is not a source in sources.yaml{_known(sources)}"
-        yield Diagnostic.at(
-            Where(doc.file, mark.line, mark.col),
-            id=register.slug,
-            code="unknown-source",
-            message=message,
-        )
+        where = _where(doc, ("subject",))
+        yield Diagnostic.at(where, id=register.slug, code="unknown-source", message=message)
 
 
 def parse_timestamp(text: str) -> datetime:
@@ -150,8 +142,7 @@ def _check_field(text: str | None, path: Path_, owner: str, doc: Document) -> It
     found = [] if text.isascii() else sorted({f"U+{ord(c):04X}" for c in _BIDI.findall(text)})
     if not problem and not found:
         return
-    mark = doc.mark(path)
-    where = Where(doc.file, mark.line, mark.col)
+    where = _where(doc, path)
     if problem:
         yield Diagnostic.at(where, id=owner, code="prose-too-costly", message=problem)
     if found:
@@ -194,19 +185,15 @@ def _check_revisions(entry: Entry, sources: Sources, doc: Document) -> Iterator[
     for key, name in named:
         if name not in order:
             message = f"revision '{name}' is not declared in sources.yaml revisions{_list(order)}"
-            yield Diagnostic.at(
-                _revision_where(entry, key, doc),
-                id=entry.id,
-                code="unknown-revision",
-                message=message,
-            )
+            where = _where(doc, (*entry.field, "revisions", *key))
+            yield Diagnostic.at(where, id=entry.id, code="unknown-revision", message=message)
     known = [(key, name) for key, name in named if name in order]
     for (before, first), (key, name) in pairwise(known):
         if order[name] <= order[first]:
             message = f"revision {_label(key)} ({name}) is not after {_label(before)} ({first})"
             if key[0] == "changed" and before[0] == "changed":
                 message += ": list changed revisions oldest first"
-            where = _revision_where(entry, key, doc)
+            where = _where(doc, (*entry.field, "revisions", *key))
             yield Diagnostic.at(where, id=entry.id, code="revision-order", message=message)
             return  # one order problem per entry: the rest follow from it
 
@@ -231,9 +218,9 @@ def _label(key: RevisionKey) -> str:
     return f"changed[{key[1]}]" if len(key) == 2 else key[0]
 
 
-def _revision_where(entry: Entry, key: RevisionKey, doc: Document) -> Where:
-    """Where `revisions.KEY` of `entry` was written."""
-    mark = doc.mark((*entry.field, "revisions", *key))
+def _where(doc: Document, path: Path_) -> Where:
+    """Where the value at `path` of `doc` was written."""
+    mark = doc.mark(path)
     return Where(doc.file, mark.line, mark.col)
 
 
@@ -247,18 +234,12 @@ def check_evidence(
     cited = [citation.source for citation in evidence(entry)]
     if register.subject in cited or None in cited:
         return
-    mark = doc.mark((*entry.field, "status", RATED["status"]))
     message = (
         f"state '{entry.status.key}' cites nothing of the subject {register.subject}: "
         f"list a citation of {register.subject} under sources, or cite it in the status note"
     )
-    yield Diagnostic.at(
-        Where(doc.file, mark.line, mark.col),
-        id=entry.id,
-        code="no-evidence",
-        message=message,
-        severity="warning",
-    )
+    where = _where(doc, (*entry.field, "status", RATED["status"]))
+    yield Diagnostic.at(where, id=entry.id, code="no-evidence", message=message, severity="warning")
 
 
 def evidence(entry: Entry) -> list[Citation]:

@@ -136,8 +136,12 @@ def quoted(quote: str, lines: Sequence[str], kind: Kind) -> bool:
     """Whether cited `lines` (joined by a space) hold `quote` by the rule of `kind`."""
     if not quote_form(quote, kind):
         return False
+    # The quick test: most quotes are copied from one line (whose match, edges and all, is
+    # one in the lines joined and spaced).
     if kind == "markdown" and any(quote in line for line in lines):
-        return True  # the quick test: most quotes are copied verbatim from one line
+        return True
+    if kind != "markdown" and any(find_quote(line, quote, kind) >= 0 for line in lines):
+        return True
     text = comparable(" ".join(lines), kind)
     if find_quote(text, quote, kind) >= 0:
         return True
