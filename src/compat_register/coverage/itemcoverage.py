@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..model.registers import LinkPattern, RegisterSet
-from ..statements.changelog import Item
+from ..statements.markdownpages import Item
 from ..verifying.outcome import AS_CITED
 from .states import Covering
 

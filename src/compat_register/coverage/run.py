@@ -15,9 +15,8 @@ from ..sources.checkout import Checkout
 from ..sources.diffs import listed_blobs
 from ..sources.git import GitSourceError
 from ..sources.pins import Checkouts
-from ..statements import changelog as changelogs
-from ..statements import extract
-from ..statements.markdownpages import Readings
+from ..statements import extract, markdownpages
+from ..statements.markdownpages import Item, Readings
 from ..statements.statement import Statement
 from ..statements.statementcache import StatementCache, key
 from ..verifying.outcome import Outcome
@@ -66,14 +65,12 @@ def measure(
             )
     cache.save()  # a cache that cannot be written costs the next run time, not this one
     if cache.dropped is not None and cache_path is not None:
-        problems.append(_dropped(cache_path, cache.dropped))
+        code, message = "cache-dropped", cache.dropped
+        problems.append(
+            Diagnostic.notice(str(cache_path), id="statements", code=code, message=message)
+        )
     result = coverage(revisions, found, coverings)
     return Measured(result, items, [*problems, *exclusion_problems(result, registers)])
-
-
-def _dropped(path: Path, line: str) -> Diagnostic:
-    """The notice that the statements cache there was made anew."""
-    return Diagnostic.notice(str(path), id="statements", code="cache-dropped", message=line)
 
 
 def _coverings(registers: RegisterSet, outcomes: Iterable[Outcome]) -> Iterable[Covering]:
@@ -92,7 +89,7 @@ def _read_source(
     checkouts: Checkouts,
     cache: StatementCache,
     problems: list[Diagnostic],
-) -> tuple[dict[str, list[Statement]], dict[str, list[changelogs.Item]]] | None:
+) -> tuple[dict[str, list[Statement]], dict[str, list[Item]]] | None:
     """revision -> statements, and revision -> changelog items, of one source at its pin;
     None (with the problem) when it cannot be read."""
     pin = checkouts.pin(source)
@@ -116,7 +113,7 @@ class _Files:
 
     def read(
         self, revisions: Sequence[str]
-    ) -> tuple[dict[str, list[Statement]], dict[str, list[changelogs.Item]]]:
+    ) -> tuple[dict[str, list[Statement]], dict[str, list[Item]]]:
         files = statement_files(self.source, self.blobs, revisions)
         logs = changelog_files(self.source, self.blobs, revisions)
         wanted = [*((p, _reader(p)) for p in files), *((p, "changelog") for p in logs.values())]
@@ -132,11 +129,11 @@ class _Files:
         """What `reader` reads in the file at `path`: kept by its blob id, else read and kept."""
         name = key(reader, self.blobs[path])
         changelog = reader == "changelog"
-        found = self.cache.get(name, path, changelogs.Item if changelog else Statement)
+        found = self.cache.get(name, path, Item if changelog else Statement)
         if found is None:
             text, markdown = self._text(path), self.source.markdown
             found = (
-                changelogs.items(path, text)
+                markdownpages.items(path, text)
                 if changelog
                 else extract.statements(path, text, markdown, self.readings)
             )

@@ -99,7 +99,7 @@ def coverage(
 ) -> Coverage:
     """The state of every statement, given revision -> (source alias, statement) pairs and
     the entries' and exclusions' citations."""
-    usable, stale = _split(coverings)
+    by_file, stale = _by_file(coverings)
     found = changes(revisions, {r: [s for _, s in pairs] for r, pairs in statements.items()})
     rows = [
         Row(alias, revision, statement, change=change)
@@ -109,39 +109,27 @@ def coverage(
         )
     ]
     result = Coverage(list(revisions), rows, stale=stale)
-    index = _Index(usable)
     for row in rows:
-        _state(row, index.covering(row.source, row.statement), result)
+        at, mine = row.statement, by_file.get((row.source, row.statement.path), ())
+        _state(row, [c for c in mine if at.overlaps(c.citation.start, c.citation.end)], result)
     _link_rewordings(rows, revisions)
     return result
 
 
-def _split(coverings: Iterable[Covering]) -> tuple[list[Covering], list[Covering]]:
-    usable: list[Covering] = []
+def _by_file(
+    coverings: Iterable[Covering],
+) -> tuple[dict[tuple[str, str], list[Covering]], list[Covering]]:
+    """The resolved citations that read as cited by (source, path), and the others."""
+    by_file: dict[tuple[str, str], list[Covering]] = {}
     stale: list[Covering] = []
     for covering in coverings:
-        citation = covering.citation
-        if citation.source is None or citation.repo_path is None:
-            continue
-        (usable if covering.outcome in AS_CITED else stale).append(covering)
-    return usable, stale
-
-
-class _Index:
-    """Citations by (source, path), so each statement looks only at its file's."""
-
-    def __init__(self, coverings: list[Covering]) -> None:
-        self.by_file: dict[tuple[str, str], list[Covering]] = {}
-        for covering in coverings:
-            key = (covering.citation.source or "", covering.citation.repo_path or "")
-            self.by_file.setdefault(key, []).append(covering)
-
-    def covering(self, source: str, statement: Statement) -> list[Covering]:
-        return [
-            c
-            for c in self.by_file.get((source, statement.path), ())
-            if statement.overlaps(c.citation.start, c.citation.end)
-        ]
+        source, path = covering.citation.source, covering.citation.repo_path
+        if source is not None and path is not None:
+            if covering.outcome in AS_CITED:
+                by_file.setdefault((source, path), []).append(covering)
+            else:
+                stale.append(covering)
+    return by_file, stale
 
 
 def _state(row: Row, found: list[Covering], result: Coverage) -> None:

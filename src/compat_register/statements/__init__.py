@@ -1,3 +1,3 @@
 """Statements stage, pure. Takes each file of a revision (Markdown, MDX, TypeScript); gives
 each sentence holding a BCP 14 keyword (`extract`), its change across revisions
-(`revisions`), a changelog's items (`changelog`); `statementcache` keeps them by blob id."""
+(`revisions`), a changelog's items (`markdownpages`); `statementcache` keeps them."""

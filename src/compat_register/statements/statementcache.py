@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..storage import jsoncache, shape
-from .changelog import Item
+from .markdownpages import Item
 from .statement import Statement
 
 VERSION = 1
