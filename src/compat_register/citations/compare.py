@@ -83,7 +83,11 @@ def comparable(text: str, kind: Kind) -> str:
 @lru_cache(maxsize=65536)  # a quote is prepared when built, then when judged
 def quote_form(quote: str, kind: Kind) -> str:
     """A quote as `comparable`, with a trailing `…` or `...` (a quote cut short) dropped."""
-    return _without_ellipsis(comparable(quote, kind))
+    text = comparable(quote, kind)
+    for ellipsis in ELLIPSES:
+        if text.endswith(ellipsis):
+            return text[: -len(ellipsis)].rstrip()
+    return text
 
 
 def empty_quote(quote: str) -> bool:
@@ -91,18 +95,6 @@ def empty_quote(quote: str) -> bool:
     if any(char.isalnum() for char in quote):
         return False  # a letter or digit survives every rule: skip the work
     return not quote_form(quote, "markdown")
-
-
-def _without_ellipsis(text: str) -> str:
-    for ellipsis in ELLIPSES:
-        if text.endswith(ellipsis):
-            return text[: -len(ellipsis)].rstrip()
-    return text
-
-
-def cut_short(quote: str) -> bool:
-    """Whether a quote ends in `…` or `...`: it may then end inside a word."""
-    return quote.rstrip().endswith(ELLIPSES)
 
 
 def find_quote(text: str, quote: str, kind: Kind, start: int = 0) -> int:
@@ -114,7 +106,7 @@ def find_quote(text: str, quote: str, kind: Kind, start: int = 0) -> int:
     offset = text.find(needle, start)
     if kind == "markdown":
         return offset
-    whole = not cut_short(quote)
+    whole = not quote.rstrip().endswith(ELLIPSES)  # one cut short may end inside a word
     while offset >= 0 and not _at_edges(text, offset, len(needle), whole):
         offset = text.find(needle, offset + 1)
     return offset
