@@ -27,8 +27,6 @@ _FENCE_MARKERS = ("```", "~~~")
 _PREFIX = re.compile(r"[ \t>]*")
 _QUOTE = re.compile(r"[ ]{0,3}>[ ]?")
 _ITEM = re.compile(r"[ ]{0,3}(?:[*+-]|[0-9]+\.)[ \t]+")
-_MAYBE_CODE = ("`", "~", "\t", "    ")
-"""What every code span, fence or indented block holds (`in` is ten times a regex's speed)."""
 _ODD = re.compile(r"[\r\x02\x03]|^[ >]*\t", re.MULTILINE)
 _LINE = re.compile(r"(?P<body>[^\r\n]*)(?P<end>\r\n|\r|\n|\Z)")
 
@@ -51,7 +49,7 @@ _BLOCK_LINE = re.compile(
 
 def code_ranges(text: str) -> list[Span]:
     """Character ranges of `text` that are code in both a page and a list item."""
-    if not any(mark in text for mark in _MAYBE_CODE):
+    if not ("`" in text or "~" in text or "\t" in text or "    " in text):
         return []  # most fields: no backtick, tilde or indentation, so nothing can be code
     normal, origin = _normalise(text)
     lines = _lines(normal)

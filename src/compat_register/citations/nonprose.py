@@ -31,8 +31,6 @@ _NOT_PROSE = re.compile(
     r"|(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://[^\s<>]*",  # bare URL
     re.MULTILINE,
 )
-_NOT_PROSE_MARKS = ("]:", "<", "://")
-"""What every `_NOT_PROSE` match holds: most fields hold none (`in` is far faster)."""
 
 
 def prose_fields(entry: Mapping[str, Any]) -> list[tuple[Path_, str]]:
@@ -58,7 +56,7 @@ def non_prose_ranges(text: str, code: list[Span] | None = None) -> list[Span]:
     for match in _LINK_TARGET.finditer(text):
         if not overlaps((match.start(), match.start() + 2), code):
             found.append(match.span("target"))
-    if any(mark in text for mark in _NOT_PROSE_MARKS):
+    if "]:" in text or "<" in text or "://" in text:  # what every match holds; most hold none
         found.extend(m.span() for m in _NOT_PROSE.finditer(text) if not overlaps(m.span(), code))
     return merge(found)
 

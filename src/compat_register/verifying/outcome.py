@@ -45,28 +45,32 @@ class Outcome(NamedTuple):
     message: str = ""
     proposed: tuple[int, int] | None = None
     """For `moved`: the lines where the quote is now (the nearest occurrence)."""
-    excerpt: list[str] | None = None
-    """The cited lines at the pinned commit, when the file was read."""
     first_line: int = 0
-    """The line number of `excerpt[0]`."""
+    last_line: int = 0
+    """The cited lines judged, in `file_lines`."""
     commit: str | None = None
     """The full sha the citation was checked at."""
     file_lines: list[str] | None = None
-    """Every line of the cited file (shared, not copied), for context around the excerpt."""
+    """Every line of the cited file when it was read in range (shared, not copied)."""
 
     def __repr__(self) -> str:  # without `file_lines`: a whole file in every message
         fields = self._asdict()
         del fields["file_lines"]
         return f"Outcome({', '.join(f'{name}={value!r}' for name, value in fields.items())})"
 
+    @property
+    def excerpt(self) -> list[str] | None:
+        """The cited lines at the pinned commit, when the file was read (a slice made when
+        asked: tens of thousands of lists kept would each be walked by the collector)."""
+        lines = self.file_lines
+        return None if lines is None else lines[self.first_line - 1 : self.last_line]
+
     def shown(self, context: int = 3) -> tuple[list[str], int]:
         """The cited lines with up to `context` lines either side, and the first one's number."""
-        if self.excerpt is None:
-            return [], 0
         if self.file_lines is None:
-            return self.excerpt, self.first_line
+            return [], 0
         first = max(1, self.first_line - context)
-        last = min(len(self.file_lines), self.first_line + len(self.excerpt) - 1 + context)
+        last = min(len(self.file_lines), self.last_line + context)
         return self.file_lines[first - 1 : last], first
 
     @property
@@ -91,7 +95,7 @@ def judge(
     if end <= len(lines):
         excerpt = lines[start - 1 : end]
         if not quote or quoted(quote, excerpt, kind):
-            return Outcome(citation, "ok", "", None, excerpt, start, commit, lines)
+            return Outcome(citation, "ok", "", None, start, end, commit, lines)
     else:
         excerpt = None
     if quote and (span := text.find_nearest(quote, start, kind)):
@@ -99,13 +103,13 @@ def judge(
         proposed = (span[0], min(len(lines), max(span[1], span[0] + end - start)))
         message = _moved_message(citation, where, proposed, excerpt is not None)
         shared = lines if excerpt is not None else None
-        return Outcome(citation, "moved", message, proposed, excerpt, start, commit, shared)
+        return Outcome(citation, "moved", message, proposed, start, end, commit, shared)
     if excerpt is None:
         cited = f"line {start} is" if start == end else f"lines {start}-{end} are"
         message = f"{cited} outside {where}, which has {len(lines)} lines"
         return Outcome(citation, "out-of-range", message, commit=commit)
     message = _not_found(citation, where, excerpt)
-    return Outcome(citation, "broken", message, None, excerpt, start, commit, lines)
+    return Outcome(citation, "broken", message, None, start, end, commit, lines)
 
 
 def _not_found(citation: Citation, where: str, excerpt: list[str]) -> str:
