@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from ..citations.nonprose import occurrences_before
 from ..model.diagnostic import Diagnostic, Severity
@@ -67,8 +68,8 @@ def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Resolved:
     for register in registers.registers:
         doc = documents[register.file]
         for text, owner in _prose(register):
-            place = _Place(doc, text.field, text, owner)
             for ref in text.of_kind("reference", "range"):
+                place = _Place(doc, text.field, text, owner)
                 diagnostics.extend(_check(ref, ctx, place, backlinks))
     unique = {entry_id: list(dict.fromkeys(owners)) for entry_id, owners in backlinks.items()}
     return Resolved(diagnostics, unique)
@@ -92,8 +93,7 @@ def _prose(register: Register) -> Iterator[tuple[Prose, str]]:
             yield text, entry.id
 
 
-@dataclass(frozen=True)
-class _Place:
+class _Place(NamedTuple):
     """One prose field: where its tokens were written, and whose problems they are."""
 
     doc: Document
