@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..model.notation import MAX_DIGITS, lines_text
 from ..storage.errors import RegisterError
@@ -41,9 +41,9 @@ class CitationSyntaxError(RegisterError, ValueError):
     """A compact citation that cannot be read; the message says how to write it."""
 
 
-@dataclass(frozen=True)
-class Parsed:
-    """The parts of a citation as written, before its source is known."""
+class Parsed(NamedTuple):
+    """The parts of a citation as written, before its source is known (a named tuple: built
+    for every citation of a run)."""
 
     alias: str | None
     path: str
