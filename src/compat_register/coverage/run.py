@@ -83,15 +83,18 @@ def _coverings(registers: RegisterSet, outcomes: Iterable[Outcome]) -> Iterable[
         yield Covering(citation, outcome.outcome, exclusion)
 
 
+_Read = tuple[dict[str, list[Statement]], dict[str, list[Item]]]
+"""revision -> statements, and revision -> changelog items."""
+
+
 def _read_source(
     source: Source,
     revisions: Sequence[str],
     checkouts: Checkouts,
     cache: StatementCache,
     problems: list[Diagnostic],
-) -> tuple[dict[str, list[Statement]], dict[str, list[Item]]] | None:
-    """revision -> statements, and revision -> changelog items, of one source at its pin;
-    None (with the problem) when it cannot be read."""
+) -> _Read | None:
+    """What one source holds at its pin; None (with the problem) when it cannot be read."""
     pin = checkouts.pin(source)
     if pin.checkout is None or pin.sha is None:
         problems.append(_unreadable(source, pin.problem or "no checkout"))
@@ -111,9 +114,7 @@ class _Files:
         self.blobs = listed_blobs(checkout.run_git("ls-tree", "-r", "-z", "--full-tree", sha))
         self.readings = Readings()  # revisions repeat most paragraphs: each is parsed once
 
-    def read(
-        self, revisions: Sequence[str]
-    ) -> tuple[dict[str, list[Statement]], dict[str, list[Item]]]:
+    def read(self, revisions: Sequence[str]) -> _Read:
         files = statement_files(self.source, self.blobs, revisions)
         logs = changelog_files(self.source, self.blobs, revisions)
         wanted = [*((p, _reader(p)) for p in files), *((p, "changelog") for p in logs.values())]
@@ -180,13 +181,13 @@ def threshold_problems(
     where, alias = sources[0].where, sources[0].alias
     found = []
     for revision, counts in result.summary().items():
-        share = percent(counts)
-        if revision not in revisions or (minimum is None and not counts["uncovered"]):
-            continue
-        if minimum is not None and share >= minimum:
+        share, uncovered = percent(counts), counts["uncovered"]
+        if revision not in revisions or (
+            share >= minimum if minimum is not None else not uncovered
+        ):
             continue
         severity: Severity = "error" if minimum is not None else "warning"
-        message = f"{revision}: {share:.1f}% covered, {counts['uncovered']} statements uncovered"
+        message = f"{revision}: {share:.1f}% covered, {uncovered} statements uncovered"
         if minimum is not None:
             message = f"{revision}: {share:.1f}% covered, below --min {minimum:g}%"
         found.append(
