@@ -87,13 +87,9 @@ def prose_citations(
     """The in-prose citations of Markdown `text` outside `skip` (default: what is not prose)."""
     if ":" not in text:
         return iter(())  # every citation holds PATH:LINE; many fields (a risk, a note) hold no ':'
-    return _outside(text, non_prose_ranges(text) if skip is None else skip)
-
-
-def _outside(text: str, skip: Sequence[tuple[int, int]]) -> Iterator[re.Match[str]]:
-    for match in _citation_matches(text):
-        if is_citation_path(match["path"]) and not overlaps(match.span(), skip):
-            yield match
+    skip = non_prose_ranges(text) if skip is None else skip
+    matches = _citation_matches(text)
+    return (m for m in matches if is_citation_path(m["path"]) and not overlaps(m.span(), skip))
 
 
 def _citation_matches(text: str) -> Iterator[re.Match[str]]:
