@@ -2,7 +2,7 @@
 (what is called code reaches the page unescaped, so when unsure: not code). Fences are
 superfences' own reading, code spans its backtick processor's; the blocks holding
 paragraphs stay a model (`_Page`): Python-Markdown keeps no block's position, and
-markdown-it-py, which does, reads blocks otherwise (`para\n- item` is a list there).
+markdown-it-py, which does, reads blocks otherwise (`para\\n- item` is a list there).
 tests/citations/test_prose.py holds it to Python-Markdown on random text."""
 
 from __future__ import annotations
