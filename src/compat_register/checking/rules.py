@@ -160,22 +160,14 @@ def check_entry(
 ) -> Iterator[Diagnostic]:
     """ID prefix; revision names declared and in order (unless sources.yaml failed and
     declares none: each name would be a false error); the evidence rule."""
-    if entry.named:  # an entry with no string `id` was reported by the schema
-        yield from _check_prefix(entry, register)
+    # an entry with no string `id`, or an ID not of its form, the schema reported
+    prefix = ids.prefix_of(entry.id) if entry.named and ids.ID.match(entry.id) else None
+    if prefix and ids.PREFIX.match(register.prefix) and prefix != register.prefix:
+        message = f"ID {entry.id} does not use this register's prefix {register.prefix}"
+        yield Diagnostic.at(entry.where, id=entry.id, code="wrong-prefix", message=message)
     if sources.revisions or not sources_failed:
         yield from _check_revisions(entry, sources, doc)
     yield from check_evidence(entry, register, sources, doc)
-
-
-def _check_prefix(entry: Entry, register: Register) -> Iterator[Diagnostic]:
-    """An ID of the schema's form uses its register's prefix (the schema reports the form)."""
-    if (
-        ids.ID.match(entry.id)
-        and ids.PREFIX.match(register.prefix)
-        and (ids.prefix_of(entry.id) != register.prefix)
-    ):
-        message = f"ID {entry.id} does not use this register's prefix {register.prefix}"
-        yield Diagnostic.at(entry.where, id=entry.id, code="wrong-prefix", message=message)
 
 
 def _check_revisions(entry: Entry, sources: Sources, doc: Document) -> Iterator[Diagnostic]:
@@ -231,7 +223,8 @@ def check_evidence(
     in its status note); not judged while a citation is unresolved (reported already)."""
     if entry.status.key not in EVIDENCED or register.subject not in sources.sources:
         return
-    cited = [citation.source for citation in evidence(entry)]
+    in_note = [c for c in entry.prose_citations if c.field[2:] == ("status", "note")]
+    cited = [citation.source for citation in (*entry.citations, *in_note)]
     if register.subject in cited or None in cited:
         return
     message = (
@@ -240,12 +233,6 @@ def check_evidence(
     )
     where = _where(doc, (*entry.field, "status", RATED["status"]))
     yield Diagnostic.at(where, id=entry.id, code="no-evidence", message=message, severity="warning")
-
-
-def evidence(entry: Entry) -> list[Citation]:
-    """The citations that can back an entry's state: listed, or in its status note."""
-    in_note = [c for c in entry.prose_citations if c.field[2:] == ("status", "note")]
-    return [*entry.citations, *in_note]
 
 
 def check_citation(
@@ -275,17 +262,15 @@ def check_citation(
 def _claim_problem(citation: Citation, sources: Sources) -> str:
     found = claimants(citation.path, sources.claims())
     if not found:
-        return f"no source claims {citation.path}: prefix it with ALIAS: {_aliases(sources)}"
+        aliases = _known(sources, "one of ")
+        return f"no source claims {citation.path}: prefix it with ALIAS:{aliases}"
     names = ", ".join(alias for alias, _ in found)
     return f"{citation.path} is claimed by several sources ({names}): prefix it with ALIAS:"
 
 
-def _known(sources: Sources) -> str:
-    return f" (known: {', '.join(sources.sources)})" if sources.sources else ""
-
-
-def _aliases(sources: Sources) -> str:
-    return f"(one of {', '.join(sources.sources)})" if sources.sources else ""
+def _known(sources: Sources, lead: str = "known: ") -> str:
+    names = ", ".join(sources.sources)
+    return f" ({lead}{names})" if names else ""
 
 
 def _list(order: dict[str, int]) -> str:
