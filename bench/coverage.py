@@ -187,7 +187,7 @@ def git(repo: Path, *args: str) -> str:
 
 
 def _is_page(path: str) -> bool:
-    return not path.endswith(tuple(extract.TYPESCRIPT_SUFFIXES))
+    return extract.reader(path) != "typescript"
 
 
 def exact(result: run.Measured, cold: Callable[[], run.Measured]) -> None:

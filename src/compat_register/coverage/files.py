@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from ..following.paths import revision_folder
 from ..model.claims import claimants, glob_matches
 from ..model.registers import Source, Sources
-from ..statements.extract import readable
+from ..statements.extract import reader
 
 
 def revision_of(path: str, revisions: Sequence[str]) -> str | None:
@@ -25,7 +25,7 @@ def statement_files(
     for path in paths:
         if not any(glob_matches(glob, path) for glob in source.statements):
             continue
-        if is_changelog(source, path) or not readable(path, source.markdown):
+        if is_changelog(source, path) or reader(path, source.markdown) is None:
             continue
         if (revision := revision_of(path, revisions)) is not None:
             found[path] = revision

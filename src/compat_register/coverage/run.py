@@ -117,12 +117,12 @@ class _Files:
     def read(self, revisions: Sequence[str]) -> _Read:
         files = statement_files(self.source, self.blobs, revisions)
         logs = changelog_files(self.source, self.blobs, revisions)
-        wanted = [*((p, _reader(p)) for p in files), *((p, "changelog") for p in logs.values())]
+        wanted = [(p, self._reader(p)) for p in files] + [(p, "changelog") for p in logs.values()]
         unknown = [p for p, reader in wanted if key(reader, self.blobs[p]) not in self.cache.files]
         self.checkout.read_many([(self.sha, path) for path in unknown])
         statements: dict[str, list[Statement]] = {}
         for path, revision in files.items():
-            statements.setdefault(revision, []).extend(self._kept(path, _reader(path)))
+            statements.setdefault(revision, []).extend(self._kept(path, self._reader(path)))
         items = {revision: self._kept(path, "changelog") for revision, path in logs.items()}
         return statements, items
 
@@ -141,13 +141,12 @@ class _Files:
             self.cache.put(name, found)
         return found
 
+    def _reader(self, path: str) -> str:
+        return extract.reader(path, self.source.markdown) or "markdown"
+
     def _text(self, path: str) -> str:
         lines = self.checkout.read_text(self.sha, path)
         return "\n".join(lines) if lines is not None else ""
-
-
-def _reader(path: str) -> str:
-    return "typescript" if path.endswith(tuple(extract.TYPESCRIPT_SUFFIXES)) else "markdown"
 
 
 def _unreadable(source: Source, problem: str) -> Diagnostic:
