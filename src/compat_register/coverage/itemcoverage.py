@@ -8,8 +8,7 @@ from dataclasses import dataclass, field
 
 from ..model.registers import LinkPattern, RegisterSet
 from ..statements.markdownpages import Item
-from ..verifying.outcome import AS_CITED
-from .states import Covering
+from .states import Covering, by_file
 
 
 @dataclass
@@ -43,20 +42,14 @@ def covered(
     """Each item of one revision's changelog with the entries that cover it."""
     links = registers.sources.links
     mentions = _mentions(registers, links)
-    usable = [
-        c
-        for c in coverings
-        if c.exclusion is None and c.outcome in AS_CITED and c.citation.source == source
-    ]
+    cited = by_file(coverings)[0]
     found = []
     for item in items:
         names = named(item.text, links)
         entries = [
             c.citation.entry
-            for c in usable
-            if c.citation.repo_path == item.path
-            and c.citation.start <= item.end
-            and item.line <= c.citation.end
+            for c in cited.get((source, item.path), ())
+            if c.exclusion is None and c.citation.start <= item.end and item.line <= c.citation.end
         ]
         entries += [entry for entry, urls in mentions.items() if urls & names.keys()]
         found.append(

@@ -20,7 +20,7 @@ from ..statements.markdownpages import Item, Readings
 from ..statements.statement import Statement
 from ..statements.statementcache import StatementCache, key
 from ..verifying.outcome import Outcome
-from . import itemcoverage, states
+from . import itemcoverage
 from .files import changelog_files, statement_files
 from .states import Coverage, Covering, coverage, percent
 
@@ -155,12 +155,23 @@ def _unreadable(source: Source, problem: str) -> Diagnostic:
 
 
 def exclusion_problems(result: Coverage, registers: RegisterSet) -> list[Diagnostic]:
-    """`states.exclusion_problems` as warnings at each exclusion in exclusions.yaml."""
-    items = registers.exclusions.items if registers.exclusions else []
-    return [
-        Diagnostic.at(e.where, id=LABEL, code=code, message=message, severity="warning")
-        for e, code, message in states.exclusion_problems(result, items)
-    ]
+    """A warning at each exclusion of a statement an entry cites, or of none."""
+    cited = {exclusion.citation.key for _, exclusion in result.both}
+    stale = {c.citation.key for c in result.stale}
+    found: list[Diagnostic] = []
+    for exclusion in registers.exclusions.items if registers.exclusions else []:
+        key = exclusion.citation.key
+        if key in cited:
+            code, problem = "exclusion-cited", "is cited by an entry too: drop the exclusion"
+        elif key in result.used or key in stale or exclusion.citation.source is None:
+            continue
+        else:
+            code, problem = "exclusion-unused", "names no statement (no keyword on these lines)"
+        message = f"{exclusion.citation.text} {problem}"
+        found.append(
+            Diagnostic.at(exclusion.where, id=LABEL, code=code, message=message, severity="warning")
+        )
+    return found
 
 
 def threshold_problems(

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from ..model.exclusions import Exclusion
 from ..model.registers import Citation, CitationKey
@@ -14,14 +13,6 @@ from ..statements.statement import Statement
 from ..verifying.outcome import AS_CITED
 
 STATES = ("cited", "excluded", "uncovered")
-
-
-class Finding(NamedTuple):
-    """A problem of one exclusion."""
-
-    exclusion: Exclusion
-    code: str
-    message: str
 
 
 @dataclass(frozen=True)
@@ -99,7 +90,7 @@ def coverage(
 ) -> Coverage:
     """The state of every statement, given revision -> (source alias, statement) pairs and
     the entries' and exclusions' citations."""
-    by_file, stale = _by_file(coverings)
+    cited, stale = by_file(coverings)
     found = changes(revisions, {r: [s for _, s in pairs] for r, pairs in statements.items()})
     rows = [
         Row(alias, revision, statement, change=change)
@@ -110,26 +101,26 @@ def coverage(
     ]
     result = Coverage(list(revisions), rows, stale=stale)
     for row in rows:
-        at, mine = row.statement, by_file.get((row.source, row.statement.path), ())
+        at, mine = row.statement, cited.get((row.source, row.statement.path), ())
         _state(row, [c for c in mine if at.overlaps(c.citation.start, c.citation.end)], result)
     _link_rewordings(rows, revisions)
     return result
 
 
-def _by_file(
+def by_file(
     coverings: Iterable[Covering],
 ) -> tuple[dict[tuple[str, str], list[Covering]], list[Covering]]:
     """The resolved citations that read as cited by (source, path), and the others."""
-    by_file: dict[tuple[str, str], list[Covering]] = {}
+    found: dict[tuple[str, str], list[Covering]] = {}
     stale: list[Covering] = []
     for covering in coverings:
         source, path = covering.citation.source, covering.citation.repo_path
         if source is not None and path is not None:
             if covering.outcome in AS_CITED:
-                by_file.setdefault((source, path), []).append(covering)
+                found.setdefault((source, path), []).append(covering)
             else:
                 stale.append(covering)
-    return by_file, stale
+    return found, stale
 
 
 def _state(row: Row, found: list[Covering], result: Coverage) -> None:
@@ -141,26 +132,6 @@ def _state(row: Row, found: list[Covering], result: Coverage) -> None:
         result.both.extend((row, exclusion) for exclusion in exclusions)
     elif exclusions:
         row.state, row.exclusion = "excluded", exclusions[0]
-
-
-def exclusion_problems(result: Coverage, exclusions: Iterable[Exclusion]) -> list[Finding]:
-    """An exclusion of a statement an entry cites, or of none."""
-    cited = {exclusion.citation.key for _, exclusion in result.both}
-    stale = {c.citation.key for c in result.stale}
-    found: list[Finding] = []
-    for exclusion in exclusions:
-        text = exclusion.citation.text
-        if exclusion.citation.key in cited:
-            message = f"{text} is cited by an entry too: drop the exclusion"
-            found.append(Finding(exclusion, code="exclusion-cited", message=message))
-        elif (
-            exclusion.citation.key not in result.used
-            and exclusion.citation.key not in stale
-            and exclusion.citation.source is not None
-        ):
-            message = f"{text} names no statement (no keyword on these lines)"
-            found.append(Finding(exclusion, code="exclusion-unused", message=message))
-    return found
 
 
 def _place(statement: Statement) -> tuple[str, int, int]:
