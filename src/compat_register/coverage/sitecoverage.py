@@ -10,7 +10,8 @@ from ..model.registers import Sources
 from ..statements.sentences import KEYWORDS
 from .files import cited_as
 from .itemcoverage import Covered
-from .states import STATES, Coverage, Row, percent, tally
+from .states import STATES as STATES  # the site shows them in this order
+from .states import Coverage, Row, percent, tally
 
 
 @dataclass
@@ -36,10 +37,6 @@ class File:
     @property
     def percent(self) -> float:
         return percent(self.counts)
-
-    @property
-    def bar_counts(self) -> dict[str, int]:
-        return {state: self.counts[state] for state in STATES}
 
 
 @dataclass

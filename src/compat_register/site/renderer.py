@@ -171,7 +171,7 @@ class Renderer:
                 states=site_coverage.STATES,
                 bar=lambda file: Markup(
                     chart.state_bar(
-                        file.shown, f"file-{file.shown}", file.bar_counts, escape_inline
+                        file.shown, f"file-{file.shown}", _bar_counts(file.counts), escape_inline
                     )
                 ),
                 statement_link=lambda row: Markup(self._statement_link(row)),

@@ -220,12 +220,13 @@ def items(path: str, text: str) -> list[Item]:
     """The items of every top-level list of a changelog page, in order, each under its
     heading."""
     tokens, env = parse(plain_markdown(text))
+    read = Readings().read
     found: list[Item] = []
     heading, depth = "", 0
     current: tuple[int, int, list[str]] | None = None
     for index, token in enumerate(tokens):
         if token.type == "inline" and index and tokens[index - 1].type == "heading_open":
-            heading = _plain(token.content, env)
+            heading = read(token.content, env)[0]
         elif token.type in ("bullet_list_open", "ordered_list_open"):
             depth += 1
         elif token.type in ("bullet_list_close", "ordered_list_close"):
@@ -236,9 +237,5 @@ def items(path: str, text: str) -> list[Item]:
             found.append(Item(path, current[0], current[1], " ".join(current[2]), heading))
             current = None
         elif token.type == "inline" and current is not None:
-            current[2].append(_plain(token.content, env))
+            current[2].append(read(token.content, env)[0])
     return found
-
-
-def _plain(content: str, env: dict[str, Any]) -> str:
-    return " ".join("".join(p.text for p in inline_pieces(content, 0, env)).split())
