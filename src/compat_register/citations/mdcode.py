@@ -25,7 +25,6 @@ EXTENSIONS: dict[str, dict[str, Any]] = {
 """The pages' extensions (site.extensions) that decide where code is."""
 
 _FENCE_MARKERS = ("```", "~~~")
-_PREFIX = re.compile(r"[ \t>]*")
 _QUOTE = re.compile(r"[ ]{0,3}>[ ]?")
 _ITEM = re.compile(r"[ ]{0,3}(?:[*+-]|[0-9]+\.)[ \t]+")
 _ODD = re.compile(r"[\r\x02\x03]|^[ >]*\t", re.MULTILINE)
@@ -150,7 +149,7 @@ class _Page:
             kind, contexts = self._contexts(block)
             for context in contexts:
                 ranges.extend(self._spans(context))
-            if self._flat(block):
+            if all(_shallow(self.rows[first]) for first, _ in block):
                 ranges.extend(self._span(*line) for line in block if line[0] in self.fences)
             plain_so_far = plain_so_far and kind == "paragraph"
         return sorted(ranges)
@@ -194,22 +193,11 @@ class _Page:
         """A line that starts no block, once a `marker` (quote, list item) is taken off."""
         row = self.rows[line[0]]
         if line[0] in self.fences:
-            prefix = _PREFIX.match(row)
-            assert prefix is not None
-            return ">" not in prefix[0] and len(prefix[0]) < 4
+            return _shallow(row)
         found = marker.match(row) if marker else None
         if found:
             return bool(row[found.end() :].strip()) and not _BLOCK_LINE.match(row, found.end())
         return not _BLOCK_LINE.match(row)
-
-    def _flat(self, block: Block) -> bool:
-        """No line indented or quoted (superfences puts a fence there back as text)."""
-        for first, _ in block:
-            prefix = _PREFIX.match(self.rows[first])
-            assert prefix is not None
-            if ">" in prefix[0] or len(prefix[0]) >= 4:
-                return False
-        return True
 
     def _spans(self, block: Block) -> list[Span]:
         """The code spans of one paragraph, its fences blanked (superfences' placeholder)."""
@@ -219,6 +207,12 @@ class _Page:
             start, end = self._span(first, last)
             pieces.append(" " * (end - start) if first in self.fences else self.text[start:end])
         return [(start + offset, end + offset) for start, end in code_spans("\n".join(pieces))]
+
+
+def _shallow(row: str) -> bool:
+    """Neither quoted nor indented (superfences puts a fence there back as text)."""
+    prefix = row[: len(row) - len(row.lstrip(" \t>"))]
+    return ">" not in prefix and len(prefix) < 4
 
 
 def code_spans(text: str) -> list[Span]:
