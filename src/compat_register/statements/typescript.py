@@ -34,8 +34,9 @@ def statements(
         heading, anchor = _heading(declaration, top)
         body = "\n".join(_LEADER.sub("", line, count=1) for line in _bodies(lines, start, stop))
         body = _LINK.sub(lambda m: m[2].strip() or m[1], body)
-        for statement in _comment(body, readings):
-            found.append(_under(statement, path, start, heading, anchor))
+        for s in _comment(body, readings):  # in its file: its path and lines, the declaration
+            line, end = s.line + start, s.end + start
+            found.append(replace(s, path=path, line=line, end=end, heading=heading, anchor=anchor))
     return found
 
 
@@ -85,9 +86,3 @@ def _comment(body: str, readings: markdownpages.Readings) -> list[Statement]:
     if found is None:
         found = readings.pages[body] = markdownpages.statements("", body, 1, readings)
     return found
-
-
-def _under(statement: Statement, path: str, start: int, heading: str, anchor: str) -> Statement:
-    """A comment's statement in its file: its path, its lines, the declaration's heading."""
-    line, end = statement.line + start, statement.end + start
-    return replace(statement, path=path, line=line, end=end, heading=heading, anchor=anchor)
