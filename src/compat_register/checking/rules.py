@@ -174,15 +174,15 @@ def _check_revisions(entry: Entry, sources: Sources, doc: Document) -> Iterator[
     """Every revision named is declared, and they run added < changed... < removed."""
     order = {name: index for index, name in enumerate(sources.revisions)}
     named = _named_revisions(entry)
-    for key, name in named:
+    for key, _, name in named:
         if name not in order:
             message = f"revision '{name}' is not declared in sources.yaml revisions{_list(order)}"
             where = _where(doc, (*entry.field, "revisions", *key))
             yield Diagnostic.at(where, id=entry.id, code="unknown-revision", message=message)
-    known = [(key, name) for key, name in named if name in order]
-    for (before, first), (key, name) in pairwise(known):
+    known = [(key, label, name) for key, label, name in named if name in order]
+    for (before, earlier, first), (key, label, name) in pairwise(known):
         if order[name] <= order[first]:
-            message = f"revision {_label(key)} ({name}) is not after {_label(before)} ({first})"
+            message = f"revision {label} ({name}) is not after {earlier} ({first})"
             if key[0] == "changed" and before[0] == "changed":
                 message += ": list changed revisions oldest first"
             where = _where(doc, (*entry.field, "revisions", *key))
@@ -190,24 +190,18 @@ def _check_revisions(entry: Entry, sources: Sources, doc: Document) -> Iterator[
             return  # one order problem per entry: the rest follow from it
 
 
-RevisionKey = tuple[str] | tuple[str, int]
-"""Where a revision name sits under `revisions`: `("added",)` or `("changed", 1)`."""
-
-
-def _named_revisions(entry: Entry) -> list[tuple[RevisionKey, str]]:
-    """(key, name) of each revision an entry names, in the order they must run."""
+def _named_revisions(entry: Entry) -> list[tuple[Path_, str, str]]:
+    """(place under `revisions`, label, name) of each revision an entry names, in the order
+    they must run: `(("changed", 1), "changed[1]", "2025-06-18")`."""
     revisions = entry.revisions
-    named: list[tuple[RevisionKey, str]] = []
+    named: list[tuple[Path_, str, str]] = [
+        (("changed", i), f"changed[{i}]", name) for i, name in enumerate(revisions.changed)
+    ]
     if revisions.added is not None:
-        named.append((("added",), revisions.added))
-    named.extend((("changed", index), name) for index, name in enumerate(revisions.changed))
+        named.insert(0, (("added",), "added", revisions.added))
     if revisions.removed is not None:
-        named.append((("removed",), revisions.removed))
+        named.append((("removed",), "removed", revisions.removed))
     return named
-
-
-def _label(key: RevisionKey) -> str:
-    return f"changed[{key[1]}]" if len(key) == 2 else key[0]
 
 
 def _where(doc: Document, path: Path_) -> Where:

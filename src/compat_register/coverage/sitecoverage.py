@@ -90,15 +90,6 @@ def summary(coverage: Coverage) -> list[tuple[str, dict[str, int], float]]:
     return [(r, counts, percent(counts)) for r, counts in coverage.summary().items()]
 
 
-def by_entry(coverage: Coverage) -> dict[str, list[Row]]:
-    """entry ID -> the statements its citations cover, revision by revision."""
-    found: dict[str, list[Row]] = {}
-    for row in coverage.rows:
-        for entry in row.entries:
-            found.setdefault(entry, []).append(row)
-    return found
-
-
 @dataclass
 class SiteCoverage:
     """What the site shows of coverage: every statement's state, or why there is none."""
@@ -108,10 +99,12 @@ class SiteCoverage:
     changelogs: dict[str, list[Covered]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     covered: dict[str, list[Row]] = field(init=False, default_factory=dict)
-    """entry ID -> the statements it covers."""
+    """entry ID -> the statements its citations cover, revision by revision."""
 
     def __post_init__(self) -> None:
-        self.covered = by_entry(self.coverage) if self.coverage is not None else {}
+        for row in self.coverage.rows if self.coverage is not None else []:
+            for entry in row.entries:
+                self.covered.setdefault(entry, []).append(row)
 
     def revision(self, name: str, sources: Sources) -> RevisionCoverage | None:
         if self.coverage is None or name not in self.coverage.revisions:

@@ -60,51 +60,34 @@ def compare(
     new_texts: list[str],
 ) -> list[Change]:
     """Each statement of `new` against those of `old`, given their `normalised` texts (by
-    index: a statement hashes its whole text on every look-up)."""
-    used: set[int] = set()
-    same = _same(old, old_texts, new, new_texts, used)
-    groups: dict[tuple[str, str], list[int]] = {}
+    index: a statement hashes its whole text on every look-up); each old one matched once."""
+    headed: dict[tuple[str, str], list[int]] = {}
+    anywhere: dict[str, list[int]] = {}
+    pages: dict[tuple[str, str], list[int]] = {}
     for n, statement in enumerate(old):
-        if n not in used:
-            key = (page(statement.path, old_revision), statement.heading)
-            groups.setdefault(key, []).append(n)
+        headed.setdefault((old_texts[n], statement.heading), []).append(n)
+        anywhere.setdefault(old_texts[n], []).append(n)
+        pages.setdefault((page(statement.path, old_revision), statement.heading), []).append(n)
+    used: set[int] = set()
+    same: dict[int, int] = {}  # repeated statements first, same heading first
+    for m, statement in enumerate(new):
+        match = _unused(headed.get((new_texts[m], statement.heading), []), used)
+        match = _unused(anywhere.get(new_texts[m], []), used) if match is None else match
+        if match is not None:
+            used.add(match)
+            same[m] = match
     result: list[Change] = []
     for m, statement in enumerate(new):
         if m in same:
             result.append(Change("same", old[same[m]]))
             continue
-        group = groups.get((page(statement.path, revision), statement.heading), [])
+        group = pages.get((page(statement.path, revision), statement.heading), [])
         candidates = [(n, old_texts[n]) for n in group if n not in used]
         nearest = _nearest(new_texts[m], candidates)
         if nearest is not None:
             used.add(nearest)
         result.append(Change("changed", old[nearest]) if nearest is not None else Change("new"))
     return result
-
-
-def _same(
-    old: Sequence[Statement],
-    old_texts: list[str],
-    new: Sequence[Statement],
-    new_texts: list[str],
-    used: set[int],
-) -> dict[int, int]:
-    """new index -> old index of each repeated statement, same heading first, each old one
-    matched once (added to `used`)."""
-    headed: dict[tuple[str, str], list[int]] = {}
-    anywhere: dict[str, list[int]] = {}
-    for n, statement in enumerate(old):
-        headed.setdefault((old_texts[n], statement.heading), []).append(n)
-        anywhere.setdefault(old_texts[n], []).append(n)
-    found: dict[int, int] = {}
-    for m, statement in enumerate(new):
-        text = new_texts[m]
-        match = _unused(headed.get((text, statement.heading), []), used)
-        match = _unused(anywhere.get(text, []), used) if match is None else match
-        if match is not None:
-            used.add(match)
-            found[m] = match
-    return found
 
 
 def _unused(candidates: list[int], used: set[int]) -> int | None:

@@ -116,9 +116,7 @@ def _spans(text: str, code: Sequence[bool]) -> Iterator[tuple[int, int]]:
 
 
 def _trimmed(text: str, start: int, stop: int) -> Iterator[tuple[int, int]]:
-    while start < stop and text[start].isspace():
-        start += 1
-    while stop > start and text[stop - 1].isspace():
-        stop -= 1
-    if start < stop:
-        yield start, stop
+    span = text[start:stop]
+    if stripped := span.strip():
+        start += len(span) - len(span.lstrip())
+        yield start, start + len(stripped)
