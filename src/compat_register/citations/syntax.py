@@ -15,7 +15,7 @@ OPEN_QUOTES = {"“": "”", '"': '"'}
 
 _COMPACT = re.compile(
     r"(?:(?P<alias>[A-Za-z][A-Za-z0-9_-]*):(?=[^\s:]))?"
-    r"(?P<path>[^\s:]+):(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))?"
+    r"(?P<token>(?P<path>[^\s:]+):(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))?)"
     r"(?:\s+(?P<rest>.*))?\Z",
     re.DOTALL,
 )
@@ -67,10 +67,7 @@ def parse_compact(text: str) -> Parsed:
         )
     start, end = _range(match["start"], match["end"], text)
     quote = parse_quote(match["rest"]) if match["rest"] else None
-    token = match.string[
-        match.start("path") : match.end("end") if match["end"] else match.end("start")
-    ]
-    return Parsed(match["alias"], match["path"], start, end, quote, token)
+    return Parsed(match["alias"], match["path"], start, end, quote, match["token"])
 
 
 def parse_prose(alias: str | None, token: str, written: str) -> Parsed:
