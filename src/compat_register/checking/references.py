@@ -25,7 +25,6 @@ def scan(text: str, links: list[LinkPattern]) -> list[Segment]:
 
 @dataclass
 class _Context:
-    registers: RegisterSet
     entries: dict[str, Entry]
     published: dict[str, str]
     """Prefix -> register slug."""
@@ -62,7 +61,7 @@ def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Resolved:
     pending = set(registers.sources.pending) - set(published)
     written = Counter(entry.id for register in registers.registers for entry in register.entries)
     repeated = {entry_id for entry_id, times in written.items() if times > 1}
-    ctx = _Context(registers, registers.entries(), published, pending, repeated)
+    ctx = _Context(registers.entries(), published, pending, repeated)
     backlinks: dict[str, list[str]] = {entry_id: [] for entry_id in ctx.entries}
     diagnostics: list[Diagnostic] = []
     for register in registers.registers:

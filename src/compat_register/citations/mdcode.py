@@ -236,15 +236,6 @@ def code_spans(text: str) -> list[Span]:
 
 
 def _intersect(one: list[Span], other: list[Span]) -> list[Span]:
-    """The ranges covered by both sorted lists."""
-    found, index = [], 0
-    for start, end in one:
-        while index < len(other) and other[index][1] <= start:
-            index += 1
-        probe = index
-        while probe < len(other) and other[probe][0] < end:
-            low, high = max(start, other[probe][0]), min(end, other[probe][1])
-            if low < high:
-                found.append((low, high))
-            probe += 1
-    return sorted(set(found))  # a fence inside a code span overlaps it: one range each
+    """The ranges covered by both lists (a fence inside a code span overlaps it: one each)."""
+    pairs = ((max(a, c), min(b, d)) for a, b in one for c, d in other)
+    return sorted({(low, high) for low, high in pairs if low < high})

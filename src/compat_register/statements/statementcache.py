@@ -18,17 +18,13 @@ MADE_BY = jsoncache.made_by(VERSION, "compat-register", "markdown-it-py", "mdit-
 """The key of the whole file: its format, and the tool and Markdown parser that read."""
 
 _INT, _TEXT = {"type": "integer"}, {"type": "string"}
-_ROW = {
-    "anyOf": [
-        {
-            "type": "array",
-            "items": [_INT, _INT, _TEXT, _TEXT, _TEXT, _TEXT],
-            "minItems": 6,
-            "maxItems": 6,
-        },
-        {"type": "array", "items": [_INT, _INT, _TEXT, _TEXT], "minItems": 4, "maxItems": 4},
-    ]
-}
+
+
+def _row(*items: dict[str, str]) -> dict[str, Any]:
+    return {"type": "array", "items": list(items), "minItems": len(items), "maxItems": len(items)}
+
+
+_ROW = {"anyOf": [_row(_INT, _INT, _TEXT, _TEXT, _TEXT, _TEXT), _row(_INT, _INT, _TEXT, _TEXT)]}
 SHAPE = shape.checker(
     shape.record({"made_by": _TEXT, "files": shape.strings({"type": "array", "items": _ROW})})
 )
