@@ -92,16 +92,15 @@ def judge(
     if text is None:
         return Outcome(citation, "missing-file", f"{where} does not exist", commit=commit)
     start, end, quote, lines = citation.start, citation.end, citation.quote, text.lines
-    if end <= len(lines):
-        excerpt = lines[start - 1 : end]
-        if not quote or quoted(quote, excerpt, kind):
-            return Outcome(citation, "ok", "", None, start, end, commit, lines)
-    else:
-        excerpt = None
+    excerpt = lines[start - 1 : end] if end <= len(lines) else None
+    if excerpt is not None and (not quote or quoted(quote, excerpt, kind)):
+        return Outcome(citation, "ok", "", None, start, end, commit, lines)
     if quote and (span := text.find_nearest(quote, start, kind)):
         # As many lines as were cited, where the file has them.
         proposed = (span[0], min(len(lines), max(span[1], span[0] + end - start)))
-        message = _moved_message(citation, where, proposed, excerpt is not None)
+        at = lines_text(*proposed)
+        was = f"no longer at line {citation.lines_text}" if excerpt is not None else "past the end"
+        message = f"quote “{quote}” is {was} of {where}; found at {at} (register fix rewrites it)"
         shared = lines if excerpt is not None else None
         return Outcome(citation, "moved", message, proposed, start, end, commit, shared)
     if excerpt is None:
@@ -124,14 +123,6 @@ def _not_found(citation: Citation, where: str, excerpt: list[str]) -> str:
         f"quote “{citation.quote}” is nowhere in {where} (mistyped, or removed before this "
         f"commit?): {cited} “{shown}”"
     )
-
-
-def _moved_message(
-    citation: Citation, where: str, proposed: tuple[int, int], in_range: bool
-) -> str:
-    lines = lines_text(*proposed)
-    was = f"is no longer at line {citation.lines_text}" if in_range else "is past the end"
-    return f"quote “{citation.quote}” {was} of {where}; found at {lines} (register fix rewrites it)"
 
 
 def summary(outcomes: list[Outcome]) -> dict[str, int]:
