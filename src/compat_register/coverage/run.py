@@ -54,8 +54,11 @@ def measure(
     items: dict[str, list[itemcoverage.Covered]] = {}
     problems: list[Diagnostic] = []
     for source in statement_sources(registers):
-        read = _read_source(source, revisions, checkouts, cache, problems)
-        if read is None:
+        read = _read_source(source, revisions, checkouts, cache)
+        if isinstance(read, str):
+            message = f"cannot read the statements of {source.alias}: {read}"
+            at, code = source.where, "coverage-unreadable"
+            problems.append(Diagnostic.at(at, id=source.alias, code=code, message=message))
             continue
         for revision, statements in read[0].items():
             found[revision].extend((source.alias, s) for s in statements)
@@ -88,22 +91,16 @@ _Read = tuple[dict[str, list[Statement]], dict[str, list[Item]]]
 
 
 def _read_source(
-    source: Source,
-    revisions: Sequence[str],
-    checkouts: Checkouts,
-    cache: StatementCache,
-    problems: list[Diagnostic],
-) -> _Read | None:
-    """What one source holds at its pin; None (with the problem) when it cannot be read."""
+    source: Source, revisions: Sequence[str], checkouts: Checkouts, cache: StatementCache
+) -> _Read | str:
+    """What one source holds at its pin, or why it cannot be read."""
     pin = checkouts.pin(source)
     if pin.checkout is None or pin.sha is None:
-        problems.append(_unreadable(source, pin.problem or "no checkout"))
-        return None
+        return pin.problem or "no checkout"
     try:
         return _Files(pin.checkout, pin.sha, source, cache).read(revisions)
     except GitSourceError as err:
-        problems.append(_unreadable(source, str(err)))
-        return None
+        return str(err)
 
 
 class _Files:
@@ -147,11 +144,6 @@ class _Files:
     def _text(self, path: str) -> str:
         lines = self.checkout.read_text(self.sha, path)
         return "\n".join(lines) if lines is not None else ""
-
-
-def _unreadable(source: Source, problem: str) -> Diagnostic:
-    message = f"cannot read the statements of {source.alias}: {problem}"
-    return Diagnostic.at(source.where, id=source.alias, code="coverage-unreadable", message=message)
 
 
 def exclusion_problems(result: Coverage, registers: RegisterSet) -> list[Diagnostic]:
