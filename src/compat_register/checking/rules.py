@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import datetime, timezone
+from functools import partial
 from itertools import pairwise
 
 from ..citations.bounds import over_bounds
@@ -68,21 +69,14 @@ def check_prefixes(registers: RegisterSet) -> Iterator[Diagnostic]:
     for register in registers.registers:
         if not register.prefix:
             continue
+        at = partial(Diagnostic.at, register.where, id=register.slug)
         if first := seen.get(register.prefix):
             message = f"prefix {register.prefix} is already used by {first.file}"
-            yield Diagnostic.at(
-                register.where, id=register.slug, code="duplicate-prefix", message=message
-            )
+            yield at(code="duplicate-prefix", message=message)
         seen.setdefault(register.prefix, register)
         if register.prefix in registers.sources.pending:
             message = f"prefix {register.prefix} is published here but still listed as pending"
-            yield Diagnostic.at(
-                register.where,
-                id=register.slug,
-                code="pending-published",
-                message=message,
-                severity="warning",
-            )
+            yield at(code="pending-published", message=message, severity="warning")
 
 
 def check_unique_ids(registers: RegisterSet) -> Iterator[Diagnostic]:
@@ -241,16 +235,14 @@ def check_citation(
         return  # sources.yaml's own error is the cause
     if citation.alias and citation.alias not in sources.sources:
         message = f"unknown source alias '{citation.alias}' in {citation.text}{_known(sources)}"
-        yield Diagnostic.at(
-            citation.where, id=citation.entry, code="unknown-source", message=message
-        )
+        code = "unknown-source"
     elif found is None:
-        message = _claim_problem(citation, sources)
-        yield Diagnostic.at(
-            citation.where, id=citation.entry, code="citation-unresolved", message=message
-        )
+        code, message = "citation-unresolved", _claim_problem(citation, sources)
     elif problem := check_repo_path(found[1]):
-        yield Diagnostic.at(citation.where, id=citation.entry, code="bad-path", message=problem)
+        code, message = "bad-path", problem
+    else:
+        return
+    yield Diagnostic.at(citation.where, id=citation.entry, code=code, message=message)
 
 
 def _claim_problem(citation: Citation, sources: Sources) -> str:
