@@ -117,7 +117,7 @@ def measure(registers: Path, env: dict[str, str], repo: Path, options: argparse.
     spec = sources.sources["spec"]
     commit = git(repo, "rev-parse", spec.commit).strip()
     blobs = listed_blobs(git(repo, "ls-tree", "-r", "-z", commit))
-    files = statement_files(spec, blobs, sources.revisions)
+    files = statement_files(spec, blobs, sources.revisions)[0]
     texts = {blobs[p]: git(repo, "cat-file", "blob", blobs[p]) for p in files}
     pages = [plain_markdown(texts[blobs[p]]) for p in dict.fromkeys(files) if _is_page(p)]
     verified = api.verify_citations(

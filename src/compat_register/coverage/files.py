@@ -18,33 +18,25 @@ def revision_of(path: str, revisions: Sequence[str]) -> str | None:
 
 def statement_files(
     source: Source, paths: Iterable[str], revisions: Sequence[str]
-) -> dict[str, str]:
-    """path -> revision of each readable file matching `coverage.statements`, no changelog,
-    in a revision's folder."""
-    found: dict[str, str] = {}
+) -> tuple[dict[str, str], dict[str, str]]:
+    """path -> revision of each readable file in a revision's folder matching
+    `coverage.statements`, and revision -> its changelog page, where the source names one."""
+    files: dict[str, str] = {}
+    changelogs: dict[str, str] = {}
     for path in paths:
-        if not any(glob_matches(glob, path) for glob in source.statements):
+        changelog = source.changelog is not None and glob_matches(source.changelog, path)
+        if not changelog and not (
+            any(glob_matches(glob, path) for glob in source.statements)
+            and reader(path, source.markdown) is not None
+        ):
             continue
-        if is_changelog(source, path) or reader(path, source.markdown) is None:
+        if (revision := revision_of(path, revisions)) is None:
             continue
-        if (revision := revision_of(path, revisions)) is not None:
-            found[path] = revision
-    return found
-
-
-def is_changelog(source: Source, path: str) -> bool:
-    return source.changelog is not None and glob_matches(source.changelog, path)
-
-
-def changelog_files(
-    source: Source, paths: Iterable[str], revisions: Sequence[str]
-) -> dict[str, str]:
-    """revision -> the path of its changelog page, where the source names one."""
-    found: dict[str, str] = {}
-    for path in paths:
-        if is_changelog(source, path) and (revision := revision_of(path, revisions)):
-            found.setdefault(revision, path)
-    return found
+        if changelog:
+            changelogs.setdefault(revision, path)
+        else:
+            files[path] = revision
+    return files, changelogs
 
 
 def cited_as(alias: str, path: str, sources: Sources) -> str:

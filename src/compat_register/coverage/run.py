@@ -21,7 +21,7 @@ from ..statements.statement import Statement
 from ..statements.statementcache import StatementCache, key
 from ..verifying.outcome import Outcome
 from . import itemcoverage
-from .files import changelog_files, statement_files
+from .files import statement_files
 from .states import Coverage, Covering, coverage, percent
 
 
@@ -112,8 +112,7 @@ class _Files:
         self.readings = Readings()  # revisions repeat most paragraphs: each is parsed once
 
     def read(self, revisions: Sequence[str]) -> _Read:
-        files = statement_files(self.source, self.blobs, revisions)
-        logs = changelog_files(self.source, self.blobs, revisions)
+        files, logs = statement_files(self.source, self.blobs, revisions)
         wanted = [(p, self._reader(p)) for p in files] + [(p, "changelog") for p in logs.values()]
         unknown = [p for p, reader in wanted if key(reader, self.blobs[p]) not in self.cache.files]
         self.checkout.read_many([(self.sha, path) for path in unknown])
