@@ -136,17 +136,15 @@ def _check_field(text: str | None, path: Path_, owner: str, doc: Document) -> It
     found = [] if text.isascii() else sorted({f"U+{ord(c):04X}" for c in _BIDI.findall(text)})
     if not problem and not found:
         return
-    where = _where(doc, path)
+    at = partial(Diagnostic.at, _where(doc, path), id=owner)
     if problem:
-        yield Diagnostic.at(where, id=owner, code="prose-too-costly", message=problem)
+        yield at(code="prose-too-costly", message=problem)
     if found:
         message = (
             f"bidi control character {', '.join(found)} in prose: it makes the text read in "
             "another order than it is written; remove it"
         )
-        yield Diagnostic.at(
-            where, id=owner, code="bidi-control", message=message, severity="warning"
-        )
+        yield at(code="bidi-control", message=message, severity="warning")
 
 
 def check_entry(
