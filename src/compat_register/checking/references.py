@@ -12,7 +12,7 @@ from ..citations.nonprose import occurrences_before
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.positions import Path_, Where
 from ..model.prose import Prose, Segment
-from ..model.registers import Entry, LinkPattern, Register, RegisterSet
+from ..model.registers import Entry, LinkPattern, RegisterSet
 from ..reading import segments
 from ..reading.document import Document
 from ..reading.ids import ID, PREFIX, Number, number_of, prefix_of
@@ -66,7 +66,9 @@ def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Resolved:
     diagnostics: list[Diagnostic] = []
     for register in registers.registers:
         doc = documents[register.file]
-        for text, owner in _prose(register):
+        texts = [(register.summary, register.slug)] if isinstance(register.summary, Prose) else []
+        texts += [(text, entry.id) for entry in register.entries for text in entry.texts]
+        for text, owner in texts:  # the summary's (the register's), then each entry's
             for ref in text.of_kind("reference", "range"):
                 place = _Place(doc, text.field, text, owner)
                 diagnostics.extend(_check(ref, ctx, place, backlinks))
@@ -81,15 +83,6 @@ def with_backlinks(registers: RegisterSet, backlinks: dict[str, list[str]]) -> R
         entry.key: backlinks.get(entry_id, []) for entry_id, entry in registers.entries().items()
     }
     return replace(registers, backlinks=by_entry)
-
-
-def _prose(register: Register) -> Iterator[tuple[Prose, str]]:
-    """(text, owner) of each prose field: the summary's (the register's), then each entry's."""
-    if isinstance(register.summary, Prose):
-        yield register.summary, register.slug
-    for entry in register.entries:
-        for text in entry.texts:
-            yield text, entry.id
 
 
 class _Place(NamedTuple):
