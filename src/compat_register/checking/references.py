@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from ..citations.nonprose import occurrences_before
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.positions import Path_, Where
 from ..model.prose import Prose, Segment
-from ..model.registers import Entry, LinkPattern, RegisterSet
+from ..model.registers import LinkPattern, RegisterSet
 from ..reading import segments
 from ..reading.document import Document
 from ..reading.ids import ID, PREFIX, Number, number_of, prefix_of
@@ -23,26 +23,24 @@ def scan(text: str, links: list[LinkPattern]) -> list[Segment]:
     return segments.of(text, links).of_kind("reference", "range", "pattern")
 
 
-@dataclass
 class _Context:
-    entries: dict[str, Entry]
-    published: dict[str, str]
-    """Prefix -> register slug."""
-    pending: set[str]
-    repeated: set[str]
-    """IDs written on more than one entry."""
-    numbered: dict[str, list[tuple[Number, str]]] = field(default_factory=dict)
-    """Prefix -> (number, ID) of its well-formed entries, where ranges look up targets."""
-    known: set[str] = field(default_factory=set)
-    """The prefixes a reference may name: published or pending."""
+    """What a reference is checked against: the register set's entries and prefixes."""
 
-    def __post_init__(self) -> None:
+    def __init__(self, registers: RegisterSet) -> None:
+        self.entries = registers.entries()
+        self.published = {r.prefix: r.slug for r in registers.registers if r.prefix}
+        """Prefix -> register slug."""
+        # a prefix both published and still listed as pending is published (rules warns)
+        self.pending = set(registers.sources.pending) - set(self.published)
         self.known = set(self.published) | self.pending
-        for entry_id in self.entries:
-            if ID.match(entry_id):
-                self.numbered.setdefault(prefix_of(entry_id), []).append(
-                    (number_of(entry_id), entry_id)
-                )
+        """The prefixes a reference may name: published or pending."""
+        written = Counter(e.id for register in registers.registers for e in register.entries)
+        self.repeated = {entry_id for entry_id, times in written.items() if times > 1}
+        """IDs written on more than one entry."""
+        self.numbered: dict[str, list[tuple[Number, str]]] = {}
+        """Prefix -> (number, ID) of its well-formed entries, where ranges look up targets."""
+        for name in filter(ID.match, self.entries):
+            self.numbered.setdefault(prefix_of(name), []).append((number_of(name), name))
 
 
 @dataclass
@@ -56,12 +54,7 @@ class Resolved:
 
 def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Resolved:
     """Check every reference and collect backlinks. Unknown prefixes are plain text."""
-    published = {r.prefix: r.slug for r in registers.registers if r.prefix}
-    # a prefix both published and still listed as pending is published (rules warns)
-    pending = set(registers.sources.pending) - set(published)
-    written = Counter(entry.id for register in registers.registers for entry in register.entries)
-    repeated = {entry_id for entry_id, times in written.items() if times > 1}
-    ctx = _Context(registers.entries(), published, pending, repeated)
+    ctx = _Context(registers)
     backlinks: dict[str, list[str]] = {entry_id: [] for entry_id in ctx.entries}
     diagnostics: list[Diagnostic] = []
     for register in registers.registers:
