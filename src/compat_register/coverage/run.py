@@ -128,7 +128,8 @@ class _Files:
         changelog = reader == "changelog"
         found = self.cache.get(name, path, Item if changelog else Statement)
         if found is None:
-            text, markdown = self._text(path), self.source.markdown
+            lines, markdown = self.checkout.read_text(self.sha, path), self.source.markdown
+            text = "\n".join(lines) if lines is not None else ""
             found = (
                 markdownpages.items(path, text)
                 if changelog
@@ -139,10 +140,6 @@ class _Files:
 
     def _reader(self, path: str) -> str:
         return extract.reader(path, self.source.markdown) or "markdown"
-
-    def _text(self, path: str) -> str:
-        lines = self.checkout.read_text(self.sha, path)
-        return "\n".join(lines) if lines is not None else ""
 
 
 def exclusion_problems(result: Coverage, registers: RegisterSet) -> list[Diagnostic]:
