@@ -3,7 +3,7 @@ that reads as cited over its lines, or by naming what it names through a `links:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ..model.registers import LinkPattern, RegisterSet
@@ -34,27 +34,29 @@ def named(text: str, links: Iterable[LinkPattern]) -> dict[str, str]:
 
 def covered(
     source: str,
-    revision: str,
-    items: Iterable[Item],
+    changelogs: Mapping[str, Iterable[Item]],
     registers: RegisterSet,
     coverings: Iterable[Covering],
-) -> list[Covered]:
-    """Each item of one revision's changelog with the entries that cover it."""
+) -> dict[str, list[Covered]]:
+    """revision -> each item of its changelog with the entries that cover it."""
     links = registers.sources.links
     mentions = _mentions(registers, links)
     cited = by_file(coverings)[0]
-    found = []
-    for item in items:
-        names = named(item.text, links)
-        entries = [
-            c.citation.entry
-            for c in cited.get((source, item.path), ())
-            if c.exclusion is None and c.citation.start <= item.end and item.line <= c.citation.end
-        ]
-        entries += [entry for entry, urls in mentions.items() if urls & names.keys()]
-        found.append(
-            Covered(source, revision, item, list(dict.fromkeys(entries)), list(names.values()))
-        )
+    found: dict[str, list[Covered]] = {}
+    for revision, items in changelogs.items():
+        found[revision] = []
+        for item in items:
+            names = named(item.text, links)
+            entries = [
+                c.citation.entry
+                for c in cited.get((source, item.path), ())
+                if c.exclusion is None
+                and item.line <= c.citation.end
+                and c.citation.start <= item.end
+            ]
+            entries += [entry for entry, urls in mentions.items() if urls & names.keys()]
+            entries = list(dict.fromkeys(entries))
+            found[revision].append(Covered(source, revision, item, entries, list(names.values())))
     return found
 
 

@@ -62,10 +62,7 @@ def measure(
             continue
         for revision, statements in read[0].items():
             found[revision].extend((source.alias, s) for s in statements)
-        for revision, listed in read[1].items():
-            items[revision] = itemcoverage.covered(
-                source.alias, revision, listed, registers, coverings
-            )
+        items.update(itemcoverage.covered(source.alias, read[1], registers, coverings))
     cache.save()  # a cache that cannot be written costs the next run time, not this one
     if cache.dropped is not None and cache_path is not None:
         code, message = "cache-dropped", cache.dropped
