@@ -10,12 +10,6 @@ from ..model.registers import Source, Sources
 from ..statements.extract import reader
 
 
-def revision_of(path: str, revisions: Sequence[str]) -> str | None:
-    """The revision whose folder holds `path` (`docs/specification/2025-06-18/x.mdx`)."""
-    folder = revision_folder(path, revisions)
-    return folder.rstrip("/").rsplit("/", 1)[-1] if folder else None
-
-
 def statement_files(
     source: Source, paths: Iterable[str], revisions: Sequence[str]
 ) -> tuple[dict[str, str], dict[str, str]]:
@@ -30,8 +24,9 @@ def statement_files(
             and reader(path, source.markdown) is not None
         ):
             continue
-        if (revision := revision_of(path, revisions)) is None:
-            continue
+        if not (folder := revision_folder(path, revisions)):
+            continue  # `docs/specification/2025-06-18/x.mdx`: revision 2025-06-18
+        revision = folder.rstrip("/").rsplit("/", 1)[-1]
         if changelog:
             changelogs.setdefault(revision, path)
         else:
