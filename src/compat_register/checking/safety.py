@@ -22,22 +22,19 @@ def check_repo_url(url: str) -> str | None:
     """Why `url` is not an https://, ssh://, scp-like or local repo location, or None."""
     if not url:
         return "repo URL is empty"
-    if any(c in url for c in "\n\r\0"):
-        return f"repo URL {url!r} holds a newline or NUL"
-    if url.startswith("-"):
-        return f"repo URL {url!r} starts with '-', which git would read as an option"
-    if _TRANSPORT.match(url):
-        return f"repo URL {url!r} names a git transport ('...::'); use https, ssh or a path"
     scheme = SCHEME.match(url)
-    if scheme and scheme.group(1) not in _SCHEMES:
-        return f"repo URL {url!r}: '{scheme.group(1)}://' is not allowed; use https, ssh or a path"
-    authority = scheme.group(2) if scheme else scp_host(url)
-    # ssh would read a user or host starting with '-' as an option (CVE-2017-1000117).
-    if authority and any(part.startswith("-") for part in authority.split("@")):
-        return f"repo URL {url!r} has a user or host starting with '-'"
-    if scheme and scheme.group(1) != "file" and not authority:
-        return f"repo URL {url!r} has no host"
-    return None
+    name = scheme.group(1) if scheme else None
+    authority = (scheme.group(2) if scheme else scp_host(url)) or ""
+    problems = (
+        (any(c in url for c in "\n\r\0"), " holds a newline or NUL"),
+        (url.startswith("-"), " starts with '-', which git would read as an option"),
+        (_TRANSPORT.match(url), " names a git transport ('...::'); use https, ssh or a path"),
+        (name not in (None, *_SCHEMES), f": '{name}://' is not allowed; use https, ssh or a path"),
+        # ssh would read a user or host starting with '-' as an option (CVE-2017-1000117).
+        (authority.startswith("-") or "@-" in authority, " has a user or host starting with '-'"),
+        (name not in (None, "file") and not authority, " has no host"),
+    )
+    return next((f"repo URL {url!r}{text}" for bad, text in problems if bad), None)
 
 
 def scp_host(url: str) -> str | None:
