@@ -68,21 +68,17 @@ def revision_coverage(
         if key not in files:
             shown = cited_as(row.source, row.statement.path, sources)
             files[key] = File(row.source, row.statement.path, shown, tally(()))
-        _add(files[key], row)
+        file, statement = files[key], row.statement
+        file.counts["statements"] += 1
+        file.counts[row.state] += 1
+        if not file.headings or file.headings[-1].heading != statement.heading:
+            file.headings.append(Heading(statement.heading, statement.anchor, []))
+        file.headings[-1].rows.append(row)
     held = {row.statement.keyword for row in rows}
     look = [row for row in rows if row.was is not None and row.was.needs_a_look]
     counts = coverage.summary()[revision]
     keywords = [k for k in KEYWORDS if k in held]
     return RevisionCoverage(revision, counts, list(files.values()), keywords, look, list(changelog))
-
-
-def _add(file: File, row: Row) -> None:
-    file.counts["statements"] += 1
-    file.counts[row.state] += 1
-    statement = row.statement
-    if not file.headings or file.headings[-1].heading != statement.heading:
-        file.headings.append(Heading(statement.heading, statement.anchor, []))
-    file.headings[-1].rows.append(row)
 
 
 def summary(coverage: Coverage) -> list[tuple[str, dict[str, int], float]]:
