@@ -15,10 +15,11 @@ from ..model.claims import claimants
 from ..model.diagnostic import Diagnostic
 from ..model.display import BIDI
 from ..model.positions import Path_
-from ..model.registers import Citation, Entry, Register, RegisterSet, Sources, Where
+from ..model.registers import Citation, Entry, Register, RegisterSet, Sources
 from ..model.vocabulary import EVIDENCED, RATED
 from ..reading import ids, schema
 from ..reading.document import Document
+from ..reading.tolerant import where_of
 from . import resolve
 from .safety import check_repo_path, check_repo_url
 
@@ -59,7 +60,7 @@ def check_sources(sources: Sources, doc: Document | None) -> Iterator[Diagnostic
         return
     for alias, source in sources.sources.items():
         if source.repo and (problem := check_repo_url(source.repo)):  # '' is the schema's
-            where = _where(doc, ("sources", alias, "repo"))
+            where = where_of(doc, ("sources", alias, "repo"))
             yield Diagnostic.at(where, id=alias, code="bad-repo", message=problem)
 
 
@@ -98,7 +99,7 @@ def check_header(register: Register, sources: Sources, doc: Document) -> Iterato
     for key, text in (("created", register.created), ("last-updated", register.last_updated)):
         if not TIMESTAMP.match(text):
             continue  # empty or not of the form: the schema said so
-        where = _where(doc, (key,))
+        where = where_of(doc, (key,))
         try:
             dates[key] = parse_timestamp(text)
         except ValueError:
@@ -110,7 +111,7 @@ def check_header(register: Register, sources: Sources, doc: Document) -> Iterato
             yield Diagnostic.at(where, id=register.slug, code="date-order", message=message)
     if register.subject and sources.sources and register.subject not in sources.sources:
         message = f"subject '{register.subject}' is not a source in sources.yaml{_known(sources)}"
-        where = _where(doc, ("subject",))
+        where = where_of(doc, ("subject",))
         yield Diagnostic.at(where, id=register.slug, code="unknown-source", message=message)
 
 
@@ -136,7 +137,7 @@ def _check_field(text: str | None, path: Path_, owner: str, doc: Document) -> It
     found = [] if text.isascii() else sorted({f"U+{ord(c):04X}" for c in _BIDI.findall(text)})
     if not problem and not found:
         return
-    at = partial(Diagnostic.at, _where(doc, path), id=owner)
+    at = partial(Diagnostic.at, where_of(doc, path), id=owner)
     if problem:
         yield at(code="prose-too-costly", message=problem)
     if found:
@@ -169,7 +170,7 @@ def _check_revisions(entry: Entry, sources: Sources, doc: Document) -> Iterator[
     for key, _, name in named:
         if name not in order:
             message = f"revision '{name}' is not declared in sources.yaml revisions{_list(order)}"
-            where = _where(doc, (*entry.field, "revisions", *key))
+            where = where_of(doc, (*entry.field, "revisions", *key))
             yield Diagnostic.at(where, id=entry.id, code="unknown-revision", message=message)
     known = [(key, label, name) for key, label, name in named if name in order]
     for (before, earlier, first), (key, label, name) in pairwise(known):
@@ -177,7 +178,7 @@ def _check_revisions(entry: Entry, sources: Sources, doc: Document) -> Iterator[
             message = f"revision {label} ({name}) is not after {earlier} ({first})"
             if key[0] == "changed" and before[0] == "changed":
                 message += ": list changed revisions oldest first"
-            where = _where(doc, (*entry.field, "revisions", *key))
+            where = where_of(doc, (*entry.field, "revisions", *key))
             yield Diagnostic.at(where, id=entry.id, code="revision-order", message=message)
             return  # one order problem per entry: the rest follow from it
 
@@ -196,12 +197,6 @@ def _named_revisions(entry: Entry) -> list[tuple[Path_, str, str]]:
     return named
 
 
-def _where(doc: Document, path: Path_) -> Where:
-    """Where the value at `path` of `doc` was written."""
-    mark = doc.mark(path)
-    return Where(doc.file, mark.line, mark.col)
-
-
 def check_evidence(
     entry: Entry, register: Register, sources: Sources, doc: Document
 ) -> Iterator[Diagnostic]:
@@ -217,7 +212,7 @@ def check_evidence(
         f"state '{entry.status.key}' cites nothing of the subject {register.subject}: "
         f"list a citation of {register.subject} under sources, or cite it in the status note"
     )
-    where = _where(doc, (*entry.field, "status", RATED["status"]))
+    where = where_of(doc, (*entry.field, "status", RATED["status"]))
     yield Diagnostic.at(where, id=entry.id, code="no-evidence", message=message, severity="warning")
 
 
