@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..model.diagnostic import Diagnostic, Severity
+from ..model.diagnostic import Diagnostic
 from ..model.exclusions import LABEL
 from ..model.registers import RegisterSet, Source, Where
 from ..sources.checkout import Checkout
@@ -173,19 +174,16 @@ def threshold_problems(
         )
         where = Where(registers.sources.file, 1, 1)
         return [Diagnostic.at(where, id="sources", code="coverage-no-statements", message=message)]
-    where, alias = sources[0].where, sources[0].alias
+    at = partial(Diagnostic.at, sources[0].where, id=sources[0].alias, code="coverage-low")
     found = []
     for revision, counts in result.summary().items():
         share, uncovered = percent(counts), counts["uncovered"]
-        if revision not in revisions or (
-            share >= minimum if minimum is not None else not uncovered
-        ):
+        if revision not in revisions:
             continue
-        severity: Severity = "error" if minimum is not None else "warning"
-        message = f"{revision}: {share:.1f}% covered, {uncovered} statements uncovered"
-        if minimum is not None:
+        if minimum is not None and share < minimum:
             message = f"{revision}: {share:.1f}% covered, below --min {minimum:g}%"
-        found.append(
-            Diagnostic.at(where, id=alias, code="coverage-low", message=message, severity=severity)
-        )
+            found.append(at(message=message, severity="error"))
+        elif minimum is None and uncovered:
+            message = f"{revision}: {share:.1f}% covered, {uncovered} statements uncovered"
+            found.append(at(message=message, severity="warning"))
     return found
