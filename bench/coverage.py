@@ -117,7 +117,7 @@ def measure(registers: Path, env: dict[str, str], repo: Path, options: argparse.
     spec = sources.sources["spec"]
     commit = git(repo, "rev-parse", spec.commit).strip()
     blobs = listed_blobs(git(repo, "ls-tree", "-r", "-z", commit))
-    files = statement_files(spec, blobs, sources.revisions)
+    files = statement_files(spec, blobs, sources.revisions)[0]
     texts = {blobs[p]: git(repo, "cat-file", "blob", blobs[p]) for p in files}
     pages = [plain_markdown(texts[blobs[p]]) for p in dict.fromkeys(files) if _is_page(p)]
     verified = api.verify_citations(
@@ -187,7 +187,7 @@ def git(repo: Path, *args: str) -> str:
 
 
 def _is_page(path: str) -> bool:
-    return not path.endswith(tuple(extract.TYPESCRIPT_SUFFIXES))
+    return extract.reader(path) != "typescript"
 
 
 def exact(result: run.Measured, cold: Callable[[], run.Measured]) -> None:

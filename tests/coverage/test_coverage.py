@@ -263,3 +263,13 @@ def test_no_source_naming_statements_is_an_error(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "sources.yaml:1:1: error: sources: no coverage is configured" in result.stdout
     assert "covered)" not in result.stdout  # no counts of nothing
+
+
+def test_a_source_without_a_checkout_is_named_unreadable(
+    spec_project: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    registers, env = spec_project
+    (tmp_path / "empty").mkdir()
+    result = run(registers, {**env, "REGISTER_SOURCE_SPEC": str(tmp_path / "empty")})
+    assert result.exit_code == 1, result.output
+    assert "error: spec: cannot read the statements of spec: " in result.output

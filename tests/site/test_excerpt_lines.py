@@ -51,9 +51,7 @@ def highlighted(tmp_path: Path, data: bytes, start: int, end: int) -> tuple[list
         f"src/x.go:{start}-{end}", None, "src/x.go", start, end, None, False, "t", "T-01",
         Where("t.yaml", 1, 1), ("sources", 0), "src/x.go", source="up", repo_path="src/x.go",
     )  # fmt: skip
-    outcome = Outcome(
-        citation, "ok", excerpt=lines[start - 1 : end], first_line=start, file_lines=lines
-    )
+    outcome = Outcome(citation, "ok", first_line=start, last_line=end, file_lines=lines)
     shown, first = outcome.shown()
     return lines, Highlighter().html(excerpt_block(citation, shown, first)), first
 

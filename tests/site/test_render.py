@@ -255,7 +255,8 @@ def test_an_excerpt_title_is_escaped(fmt: formatter.PageFormatter) -> None:
         where=Where("x.yaml", 1, 1), field=("entries", 0, "sources", 0), token="2",
         source="impl", repo_path=f"internal/{path}",
     )  # fmt: skip
-    outcome = Outcome(citation, "ok", excerpt=["b"], first_line=2, commit="f" * 40)
+    lines = ["a", "b"]
+    outcome = Outcome(citation, "ok", first_line=2, last_line=2, commit="f" * 40, file_lines=lines)
     fmt.outcomes[citation.key] = outcome
     fmt.excerpt_file = "registers/alpha/excerpts.html"
     view = fmt.source(citation)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compat_register.statements.extract import readable, statements
+from compat_register.statements.extract import reader, statements
 
 SCHEMA = """/**
  * A request. Senders MUST set an id.
@@ -42,7 +42,8 @@ def test_doc_comments_are_statements_of_the_schema_under_their_declaration() -> 
 
 
 def test_which_files_are_read() -> None:
-    assert readable("schema/x/schema.ts") and readable("a/b.mdx") and readable("a.md")
-    assert not readable("schema/x/schema.json") and not readable("a.txt")
-    assert readable("a.txt", ["*.txt"])
+    assert reader("schema/x/schema.ts") == "typescript"
+    assert reader("a/b.mdx") == reader("a.md") == "markdown"
+    assert reader("schema/x/schema.json") is None and reader("a.txt") is None
+    assert reader("a.txt", ["*.txt"]) == "markdown"
     assert statements("schema/x/schema.json", '{"MUST": 1}') == []

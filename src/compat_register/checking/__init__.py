@@ -1,6 +1,3 @@
-"""Checking a register set: the rules a schema cannot express, and cross-references.
-
-Takes a loaded `RegisterSet` and its documents; gives diagnostics and, for references,
-the backlinks (`references.with_backlinks`); `resolve` gives each register again with
-its citations' sources.
-"""
+"""Checking a register set. Takes a loaded `RegisterSet` and its documents; gives the
+diagnostics of the rules a schema cannot express, the references' backlinks and each
+citation's source (`resolve`)."""

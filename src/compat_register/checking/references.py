@@ -1,54 +1,46 @@
-"""Resolve-references stage: the IDs and ID ranges of prose, checked, and backlinks.
-
-The references are segments of each prose field, found when its register was built
-(`reading.segments`); `resolve` checks them against the register set and finds the
-backlinks; `with_backlinks` hands on the set with them. `scan` lists one text's references.
-"""
+"""Resolve-references stage: the IDs and ID ranges of prose (`reading.segments` found them)
+checked against the register set, and the backlinks they make."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from ..citations.nonprose import occurrences_before
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.positions import Path_, Where
 from ..model.prose import Prose, Segment
-from ..model.registers import Entry, LinkPattern, Register, RegisterSet
+from ..model.registers import LinkPattern, RegisterSet
 from ..reading import segments
 from ..reading.document import Document
 from ..reading.ids import ID, PREFIX, Number, number_of, prefix_of
 
 
 def scan(text: str, links: list[LinkPattern]) -> list[Segment]:
-    """References in Markdown `text` (as `reading.segments` parses it), in order: IDs, ID
-    ranges and link pattern matches (`url` set), outside citations and what is not prose."""
+    """The IDs, ID ranges and link pattern matches of Markdown `text`, in order."""
     return segments.of(text, links).of_kind("reference", "range", "pattern")
 
 
-@dataclass
 class _Context:
-    registers: RegisterSet
-    entries: dict[str, Entry]
-    published: dict[str, str]
-    """Prefix -> register slug."""
-    pending: set[str]
-    repeated: set[str]
-    """IDs written on more than one entry (rules reports each)."""
-    numbered: dict[str, list[tuple[Number, str]]] = field(default_factory=dict)
-    """Prefix -> (number, ID) of its well-formed entries: a range's targets are looked up
-    here, not by scanning every entry for each range (2,000 ranges x 2,000 entries)."""
-    known: set[str] = field(default_factory=set)
-    """The prefixes a reference may name: published or pending."""
+    """What a reference is checked against: the register set's entries and prefixes."""
 
-    def __post_init__(self) -> None:
+    def __init__(self, registers: RegisterSet) -> None:
+        self.entries = registers.entries()
+        self.published = {r.prefix: r.slug for r in registers.registers if r.prefix}
+        """Prefix -> register slug."""
+        # a prefix both published and still listed as pending is published (rules warns)
+        self.pending = set(registers.sources.pending) - set(self.published)
         self.known = set(self.published) | self.pending
-        for entry_id in self.entries:
-            if ID.match(entry_id):
-                self.numbered.setdefault(prefix_of(entry_id), []).append(
-                    (number_of(entry_id), entry_id)
-                )
+        """The prefixes a reference may name: published or pending."""
+        written = Counter(e.id for register in registers.registers for e in register.entries)
+        self.repeated = {entry_id for entry_id, times in written.items() if times > 1}
+        """IDs written on more than one entry."""
+        self.numbered: dict[str, list[tuple[Number, str]]] = {}
+        """Prefix -> (number, ID) of its well-formed entries, where ranges look up targets."""
+        for name in filter(ID.match, self.entries):
+            self.numbered.setdefault(prefix_of(name), []).append((number_of(name), name))
 
 
 @dataclass
@@ -62,45 +54,31 @@ class Resolved:
 
 def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Resolved:
     """Check every reference and collect backlinks. Unknown prefixes are plain text."""
-    published = {r.prefix: r.slug for r in registers.registers if r.prefix}
-    # a prefix both published and still listed as pending is published (rules warns)
-    pending = set(registers.sources.pending) - set(published)
-    written = Counter(entry.id for register in registers.registers for entry in register.entries)
-    repeated = {entry_id for entry_id, times in written.items() if times > 1}
-    ctx = _Context(registers, registers.entries(), published, pending, repeated)
+    ctx = _Context(registers)
     backlinks: dict[str, list[str]] = {entry_id: [] for entry_id in ctx.entries}
     diagnostics: list[Diagnostic] = []
     for register in registers.registers:
         doc = documents[register.file]
-        for text, owner in _prose(register):
-            place = _Place(doc, text.field, text, owner)
+        texts = [(register.summary, register.slug)] if isinstance(register.summary, Prose) else []
+        texts += [(text, entry.id) for entry in register.entries for text in entry.texts]
+        for text, owner in texts:  # the summary's (the register's), then each entry's
             for ref in text.of_kind("reference", "range"):
+                place = _Place(doc, text.field, text, owner)
                 diagnostics.extend(_check(ref, ctx, place, backlinks))
     unique = {entry_id: list(dict.fromkeys(owners)) for entry_id, owners in backlinks.items()}
     return Resolved(diagnostics, unique)
 
 
 def with_backlinks(registers: RegisterSet, backlinks: dict[str, list[str]]) -> RegisterSet:
-    """The register set with the backlinks `resolve` found (by ID) given to the entries
-    they name; an ID written twice has them on its last entry (`RegisterSet.entries`)."""
+    """A new register set with the backlinks `resolve` found, by entry key (an ID written
+    twice has them on its last entry)."""
     by_entry = {
         entry.key: backlinks.get(entry_id, []) for entry_id, entry in registers.entries().items()
     }
     return replace(registers, backlinks=by_entry)
 
 
-def _prose(register: Register) -> Iterator[tuple[Prose, str]]:
-    """(text, owner) of each prose field: the summary (owned by the register), then each
-    entry's (owned by its ID, or by the `slug[index]` that stands in for a missing one)."""
-    if isinstance(register.summary, Prose):
-        yield register.summary, register.slug
-    for entry in register.entries:
-        for text in entry.texts:
-            yield text, entry.id
-
-
-@dataclass(frozen=True)
-class _Place:
+class _Place(NamedTuple):
     """One prose field: where its tokens were written, and whose problems they are."""
 
     doc: Document
@@ -198,8 +176,7 @@ def _nearest(entry_id: str, ctx: _Context) -> str:
 
 
 def _misspelt_prefix(prefix: str, known: set[str]) -> str | None:
-    """The one known prefix `prefix` (two letters or more) is one edit away from (a letter
-    changed, added, removed or two swapped), or None."""
+    """The one known prefix one edit (or swap) away from a `prefix` of two letters or more."""
     if len(prefix) < 2:
         return None  # M-3 is one letter from any two-letter prefix: no guess there
     close = sorted(p for p in known if PREFIX.fullmatch(p) and _one_edit(prefix, p))

@@ -1,9 +1,5 @@
-"""Resolving citations: each citation's source, as a new register holding resolved ones.
-
-The source and full path come from the `ALIAS:` prefix or the one source whose claims
-match the path; an unknown, ambiguous or unsafe one stays unresolved
-(`rules.check_citation` says why).
-"""
+"""Resolving citations: each citation's source and full path, from its `ALIAS:` prefix or
+the one source claiming it; an unknown, ambiguous or unsafe one stays unresolved."""
 
 from __future__ import annotations
 
@@ -17,8 +13,8 @@ from .safety import check_repo_path
 
 
 def target(citation: Citation, sources: Sources) -> tuple[str, str] | None:
-    """(alias, full repository path) the citation points into, whether or not the path is
-    safe; None when no single declared source is named or claims it."""
+    """(alias, full repository path) the citation points into, safe or not; None when no
+    single declared source is named or claims it."""
     if citation.alias:
         return (citation.alias, citation.path) if citation.alias in sources.sources else None
     found = claimants(citation.path, sources.claims())
@@ -26,9 +22,7 @@ def target(citation: Citation, sources: Sources) -> tuple[str, str] | None:
 
 
 def resolved(register: Register, sources: Sources) -> Register:
-    """The register with each citation's `source` and `repo_path` set, where it has a safe
-    target (the register it was given is left as it was)."""
-    summary = _resolved(register.summary_citations, sources)
+    """A new register, each citation with a safe target resolved."""
     entries = [
         replace(
             entry,
@@ -37,12 +31,12 @@ def resolved(register: Register, sources: Sources) -> Register:
         )
         for entry in register.entries
     ]
+    summary = _resolved(register.summary_citations, sources)
     return replace(register, summary_citations=summary, entries=entries)
 
 
 def resolved_exclusions(exclusions: Exclusions, sources: Sources) -> Exclusions:
-    """exclusions.yaml with each exclusion's citation resolved, as `resolved` does a
-    register's (the value it was given is left as it was)."""
+    """New exclusions, each exclusion's citation resolved as `resolved` does."""
     citations = _resolved(exclusions.citations(), sources)
     items = [
         replace(exclusion, citation=citation)
@@ -52,8 +46,7 @@ def resolved_exclusions(exclusions: Exclusions, sources: Sources) -> Exclusions:
 
 
 def resolved_concepts(concepts: Concepts, sources: Sources) -> Concepts:
-    """concepts.yaml with each concept's statements resolved (the value it was given is
-    left as it was)."""
+    """New concepts, each concept's statements resolved as `resolved` does."""
     items = tuple(
         replace(concept, statements=tuple(_resolved(list(concept.statements), sources)))
         for concept in concepts.concepts

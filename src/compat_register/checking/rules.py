@@ -1,40 +1,45 @@
-"""Validate stage: the rules a JSON Schema cannot express. Each check yields diagnostics."""
+"""Validate stage: the rules a JSON Schema cannot express, prose bounds and bidi controls
+among them. Each check yields diagnostics."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 from datetime import datetime, timezone
+from functools import partial
 from itertools import pairwise
 
+from ..citations.bounds import over_bounds
 from ..concepts import consistency
 from ..model.claims import claimants
 from ..model.diagnostic import Diagnostic
-from ..model.registers import Citation, Entry, Register, RegisterSet, Sources, Where
+from ..model.display import BIDI
+from ..model.positions import Path_
+from ..model.registers import Citation, Entry, Register, RegisterSet, Sources
 from ..model.vocabulary import EVIDENCED, RATED
 from ..reading import ids, schema
 from ..reading.document import Document
-from . import prosebounds, resolve
+from . import resolve
 from .safety import check_repo_path, check_repo_url
 
 TIMESTAMP = re.compile(
     schema.python_pattern(schema.load_schema(schema.REGISTER)["$defs"]["timestamp"]["pattern"])
 )
+_BIDI = re.compile(f"[{BIDI}]")
 
 
 def check(
     registers: RegisterSet, documents: dict[str, Document], sources_failed: bool = False
 ) -> Iterator[Diagnostic]:
-    """Every cross-file and semantic rule, over the whole register set. With
-    `sources_failed`, no citation is called unresolved, no alias unknown and no revision
-    undeclared: sources.yaml's own error is the one line that says what is wrong."""
+    """Every cross-file and semantic rule; with `sources_failed`, nothing that sources.yaml's
+    own error explains (an unresolved citation, an unknown alias or revision)."""
     yield from check_sources(registers.sources, documents.get(registers.sources.file))
     yield from check_prefixes(registers)
     yield from check_unique_ids(registers)
     for register in registers.registers:
         doc = documents[register.file]
         yield from check_header(register, registers.sources, doc)
-        yield from prosebounds.check_prose(register, doc)
+        yield from check_prose(register, doc)
         for entry in register.entries:
             yield from check_entry(entry, register, registers.sources, doc, sources_failed)
         if not registers.sources.sources:
@@ -54,10 +59,8 @@ def check_sources(sources: Sources, doc: Document | None) -> Iterator[Diagnostic
         return
     for alias, source in sources.sources.items():
         if source.repo and (problem := check_repo_url(source.repo)):  # '' is the schema's
-            mark = doc.mark(("sources", alias, "repo"))
-            yield Diagnostic.at(
-                Where(doc.file, mark.line, mark.col), id=alias, code="bad-repo", message=problem
-            )
+            where = doc.where(("sources", alias, "repo"))
+            yield Diagnostic.at(where, id=alias, code="bad-repo", message=problem)
 
 
 def check_prefixes(registers: RegisterSet) -> Iterator[Diagnostic]:
@@ -66,21 +69,14 @@ def check_prefixes(registers: RegisterSet) -> Iterator[Diagnostic]:
     for register in registers.registers:
         if not register.prefix:
             continue
+        at = partial(Diagnostic.at, register.where, id=register.slug)
         if first := seen.get(register.prefix):
             message = f"prefix {register.prefix} is already used by {first.file}"
-            yield Diagnostic.at(
-                register.where, id=register.slug, code="duplicate-prefix", message=message
-            )
+            yield at(code="duplicate-prefix", message=message)
         seen.setdefault(register.prefix, register)
         if register.prefix in registers.sources.pending:
             message = f"prefix {register.prefix} is published here but still listed as pending"
-            yield Diagnostic.at(
-                register.where,
-                id=register.slug,
-                code="pending-published",
-                message=message,
-                severity="warning",
-            )
+            yield at(code="pending-published", message=message, severity="warning")
 
 
 def check_unique_ids(registers: RegisterSet) -> Iterator[Diagnostic]:
@@ -102,8 +98,7 @@ def check_header(register: Register, sources: Sources, doc: Document) -> Iterato
     for key, text in (("created", register.created), ("last-updated", register.last_updated)):
         if not TIMESTAMP.match(text):
             continue  # empty or not of the form: the schema said so
-        mark = doc.mark((key,))
-        where = Where(doc.file, mark.line, mark.col)
+        where = doc.where((key,))
         try:
             dates[key] = parse_timestamp(text)
         except ValueError:
@@ -114,14 +109,9 @@ def check_header(register: Register, sources: Sources, doc: Document) -> Iterato
             message = f"'last-updated' {text} is before 'created' {register.created}"
             yield Diagnostic.at(where, id=register.slug, code="date-order", message=message)
     if register.subject and sources.sources and register.subject not in sources.sources:
-        mark = doc.mark(("subject",))
         message = f"subject '{register.subject}' is not a source in sources.yaml{_known(sources)}"
-        yield Diagnostic.at(
-            Where(doc.file, mark.line, mark.col),
-            id=register.slug,
-            code="unknown-source",
-            message=message,
-        )
+        where = doc.where(("subject",))
+        yield Diagnostic.at(where, id=register.slug, code="unknown-source", message=message)
 
 
 def parse_timestamp(text: str) -> datetime:
@@ -130,148 +120,135 @@ def parse_timestamp(text: str) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
 
 
+def check_prose(register: Register, doc: Document) -> Iterator[Diagnostic]:
+    """A prose field over `citations.bounds` is an error; a bidi control character a
+    warning: it makes text read in another order than it is stored (Trojan Source)."""
+    yield from _check_field(register.description, ("description",), register.slug, doc)
+    for entry in register.entries:
+        for path, text in entry.prose().items():
+            yield from _check_field(text, (*entry.field, *path), entry.id, doc)
+
+
+def _check_field(text: str | None, path: Path_, owner: str, doc: Document) -> Iterator[Diagnostic]:
+    if not text:
+        return
+    problem = over_bounds(text)
+    found = [] if text.isascii() else sorted({f"U+{ord(c):04X}" for c in _BIDI.findall(text)})
+    if not problem and not found:
+        return
+    at = partial(Diagnostic.at, doc.where(path), id=owner)
+    if problem:
+        yield at(code="prose-too-costly", message=problem)
+    if found:
+        message = (
+            f"bidi control character {', '.join(found)} in prose: it makes the text read in "
+            "another order than it is written; remove it"
+        )
+        yield at(code="bidi-control", message=message, severity="warning")
+
+
 def check_entry(
     entry: Entry, register: Register, sources: Sources, doc: Document, sources_failed: bool = False
 ) -> Iterator[Diagnostic]:
-    """ID prefix; revision names declared and in order (not when sources.yaml, which
-    declares them, has errors and no revisions could be read from it: each name would be
-    one more false error); the evidence rule."""
-    if entry.named:  # an entry with no string `id` was reported by the schema
-        yield from _check_prefix(entry, register)
+    """ID prefix; revision names declared and in order (unless sources.yaml failed and
+    declares none: each name would be a false error); the evidence rule."""
+    # an entry with no string `id`, or an ID not of its form, the schema reported
+    prefix = ids.prefix_of(entry.id) if entry.named and ids.ID.match(entry.id) else None
+    if prefix and ids.PREFIX.match(register.prefix) and prefix != register.prefix:
+        message = f"ID {entry.id} does not use this register's prefix {register.prefix}"
+        yield Diagnostic.at(entry.where, id=entry.id, code="wrong-prefix", message=message)
     if sources.revisions or not sources_failed:
         yield from _check_revisions(entry, sources, doc)
     yield from check_evidence(entry, register, sources, doc)
-
-
-def _check_prefix(entry: Entry, register: Register) -> Iterator[Diagnostic]:
-    """An ID of the schema's form uses its register's prefix (the schema reports the form)."""
-    if (
-        ids.ID.match(entry.id)
-        and ids.PREFIX.match(register.prefix)
-        and (ids.prefix_of(entry.id) != register.prefix)
-    ):
-        message = f"ID {entry.id} does not use this register's prefix {register.prefix}"
-        yield Diagnostic.at(entry.where, id=entry.id, code="wrong-prefix", message=message)
 
 
 def _check_revisions(entry: Entry, sources: Sources, doc: Document) -> Iterator[Diagnostic]:
     """Every revision named is declared, and they run added < changed... < removed."""
     order = {name: index for index, name in enumerate(sources.revisions)}
     named = _named_revisions(entry)
-    for key, name in named:
+    for key, _, name in named:
         if name not in order:
             message = f"revision '{name}' is not declared in sources.yaml revisions{_list(order)}"
-            yield Diagnostic.at(
-                _revision_where(entry, key, doc),
-                id=entry.id,
-                code="unknown-revision",
-                message=message,
-            )
-    known = [(key, name) for key, name in named if name in order]
-    for (before, first), (key, name) in pairwise(known):
+            where = doc.where((*entry.field, "revisions", *key))
+            yield Diagnostic.at(where, id=entry.id, code="unknown-revision", message=message)
+    known = [(key, label, name) for key, label, name in named if name in order]
+    for (before, earlier, first), (key, label, name) in pairwise(known):
         if order[name] <= order[first]:
-            message = f"revision {_label(key)} ({name}) is not after {_label(before)} ({first})"
+            message = f"revision {label} ({name}) is not after {earlier} ({first})"
             if key[0] == "changed" and before[0] == "changed":
                 message += ": list changed revisions oldest first"
-            where = _revision_where(entry, key, doc)
+            where = doc.where((*entry.field, "revisions", *key))
             yield Diagnostic.at(where, id=entry.id, code="revision-order", message=message)
             return  # one order problem per entry: the rest follow from it
 
 
-RevisionKey = tuple[str] | tuple[str, int]
-"""Where a revision name sits under `revisions`: `("added",)` or `("changed", 1)`."""
-
-
-def _named_revisions(entry: Entry) -> list[tuple[RevisionKey, str]]:
-    """(key, name) of each revision an entry names, in the order they must run."""
+def _named_revisions(entry: Entry) -> list[tuple[Path_, str, str]]:
+    """(place under `revisions`, label, name) of each revision an entry names, in the order
+    they must run: `(("changed", 1), "changed[1]", "2025-06-18")`."""
     revisions = entry.revisions
-    named: list[tuple[RevisionKey, str]] = []
+    named: list[tuple[Path_, str, str]] = [
+        (("changed", i), f"changed[{i}]", name) for i, name in enumerate(revisions.changed)
+    ]
     if revisions.added is not None:
-        named.append((("added",), revisions.added))
-    named.extend((("changed", index), name) for index, name in enumerate(revisions.changed))
+        named.insert(0, (("added",), "added", revisions.added))
     if revisions.removed is not None:
-        named.append((("removed",), revisions.removed))
+        named.append((("removed",), "removed", revisions.removed))
     return named
-
-
-def _label(key: RevisionKey) -> str:
-    return f"changed[{key[1]}]" if len(key) == 2 else key[0]
-
-
-def _revision_where(entry: Entry, key: RevisionKey, doc: Document) -> Where:
-    """Where `revisions.KEY` of `entry` was written."""
-    mark = doc.mark((*entry.field, "revisions", *key))
-    return Where(doc.file, mark.line, mark.col)
 
 
 def check_evidence(
     entry: Entry, register: Register, sources: Sources, doc: Document
 ) -> Iterator[Diagnostic]:
-    """A `done` or `partial` entry cites its register's subject at least once (a listed
-    source or its status note): a warning at the state; not judged while a citation is
-    unresolved (already reported, and maybe the very citation of the subject)."""
+    """A warning unless a `done` or `partial` entry cites its register's subject (listed or
+    in its status note); not judged while a citation is unresolved (reported already)."""
     if entry.status.key not in EVIDENCED or register.subject not in sources.sources:
         return
-    cited = [citation.source for citation in evidence(entry)]
+    in_note = [c for c in entry.prose_citations if c.field[2:] == ("status", "note")]
+    cited = [citation.source for citation in (*entry.citations, *in_note)]
     if register.subject in cited or None in cited:
         return
-    mark = doc.mark((*entry.field, "status", RATED["status"]))
     message = (
         f"state '{entry.status.key}' cites nothing of the subject {register.subject}: "
         f"list a citation of {register.subject} under sources, or cite it in the status note"
     )
-    yield Diagnostic.at(
-        Where(doc.file, mark.line, mark.col),
-        id=entry.id,
-        code="no-evidence",
-        message=message,
-        severity="warning",
-    )
-
-
-def evidence(entry: Entry) -> list[Citation]:
-    """The citations that can back an entry's state: its listed sources and those in the
-    status note (a citation in `what` or `detail` speaks of the specification)."""
-    in_note = [c for c in entry.prose_citations if c.field[2:] == ("status", "note")]
-    return [*entry.citations, *in_note]
+    where = doc.where((*entry.field, "status", RATED["status"]))
+    yield Diagnostic.at(where, id=entry.id, code="no-evidence", message=message, severity="warning")
 
 
 def check_citation(
     citation: Citation, sources: Sources, sources_failed: bool = False
 ) -> Iterator[Diagnostic]:
     """A prefixed citation names a declared source; an unprefixed one is claimed once; the
-    path is one git may be handed."""
+    path is one git may be handed. A resolved citation is all three."""
+    if citation.source is not None:
+        return
     found = resolve.target(citation, sources)
     if found is None and sources_failed:
         return  # sources.yaml's own error is the cause
     if citation.alias and citation.alias not in sources.sources:
         message = f"unknown source alias '{citation.alias}' in {citation.text}{_known(sources)}"
-        yield Diagnostic.at(
-            citation.where, id=citation.entry, code="unknown-source", message=message
-        )
+        code = "unknown-source"
     elif found is None:
-        message = _claim_problem(citation, sources)
-        yield Diagnostic.at(
-            citation.where, id=citation.entry, code="citation-unresolved", message=message
-        )
+        code, message = "citation-unresolved", _claim_problem(citation, sources)
     elif problem := check_repo_path(found[1]):
-        yield Diagnostic.at(citation.where, id=citation.entry, code="bad-path", message=problem)
+        code, message = "bad-path", problem
+    else:
+        return
+    yield Diagnostic.at(citation.where, id=citation.entry, code=code, message=message)
 
 
 def _claim_problem(citation: Citation, sources: Sources) -> str:
     found = claimants(citation.path, sources.claims())
     if not found:
-        return f"no source claims {citation.path}: prefix it with ALIAS: {_aliases(sources)}"
+        aliases = _known(sources, "one of ")
+        return f"no source claims {citation.path}: prefix it with ALIAS:{aliases}"
     names = ", ".join(alias for alias, _ in found)
     return f"{citation.path} is claimed by several sources ({names}): prefix it with ALIAS:"
 
 
-def _known(sources: Sources) -> str:
-    return f" (known: {', '.join(sources.sources)})" if sources.sources else ""
-
-
-def _aliases(sources: Sources) -> str:
-    return f"(one of {', '.join(sources.sources)})" if sources.sources else ""
+def _known(sources: Sources, lead: str = "known: ") -> str:
+    names = ", ".join(sources.sources)
+    return f" ({lead}{names})" if names else ""
 
 
 def _list(order: dict[str, int]) -> str:

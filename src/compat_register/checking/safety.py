@@ -1,8 +1,5 @@
-"""What may be handed to git: repository locations, commits and paths written by users.
-
-Pure checks, shared by validation (which needs no git) and the git layer, so that a value
-`register check` rejects is the same value `register sync` refuses to run.
-"""
+"""What may be handed to git: repository locations, commits and paths written by users;
+one check for validation and the git layer, so `check` rejects what `sync` refuses."""
 
 from __future__ import annotations
 
@@ -22,27 +19,22 @@ _PLAIN_PATH = re.compile(
 
 
 def check_repo_url(url: str) -> str | None:
-    """An error message if `url` is not an accepted repo location, else None: https://,
-    ssh://, scp-like git@host:path or a local path (file:// too) are; a `<transport>::`
-    form, http://, git://, a leading '-', a newline or NUL are not."""
+    """Why `url` is not an https://, ssh://, scp-like or local repo location, or None."""
     if not url:
         return "repo URL is empty"
-    if any(c in url for c in "\n\r\0"):
-        return f"repo URL {url!r} holds a newline or NUL"
-    if url.startswith("-"):
-        return f"repo URL {url!r} starts with '-', which git would read as an option"
-    if _TRANSPORT.match(url):
-        return f"repo URL {url!r} names a git transport ('...::'); use https, ssh or a path"
     scheme = SCHEME.match(url)
-    if scheme and scheme.group(1) not in _SCHEMES:
-        return f"repo URL {url!r}: '{scheme.group(1)}://' is not allowed; use https, ssh or a path"
-    authority = scheme.group(2) if scheme else scp_host(url)
-    # ssh would read a user or host starting with '-' as an option (CVE-2017-1000117).
-    if authority and any(part.startswith("-") for part in authority.split("@")):
-        return f"repo URL {url!r} has a user or host starting with '-'"
-    if scheme and scheme.group(1) != "file" and not authority:
-        return f"repo URL {url!r} has no host"
-    return None
+    name = scheme.group(1) if scheme else None
+    authority = (scheme.group(2) if scheme else scp_host(url)) or ""
+    problems = (
+        (any(c in url for c in "\n\r\0"), " holds a newline or NUL"),
+        (url.startswith("-"), " starts with '-', which git would read as an option"),
+        (_TRANSPORT.match(url), " names a git transport ('...::'); use https, ssh or a path"),
+        (name not in (None, *_SCHEMES), f": '{name}://' is not allowed; use https, ssh or a path"),
+        # ssh would read a user or host starting with '-' as an option (CVE-2017-1000117).
+        (authority.startswith("-") or "@-" in authority, " has a user or host starting with '-'"),
+        (name not in (None, "file") and not authority, " has no host"),
+    )
+    return next((f"repo URL {url!r}{text}" for bad, text in problems if bad), None)
 
 
 def scp_host(url: str) -> str | None:
@@ -52,22 +44,18 @@ def scp_host(url: str) -> str | None:
 
 
 def is_local_path(repo: str) -> bool:
-    """Whether a repo location is a path on this machine (relative or absolute), as git
-    reads it: neither a URL (`scheme://`) nor scp-like (`host:path`)."""
+    """Whether git reads a repo location as a path here: not `scheme://`, not `host:path`."""
     return not SCHEME.match(repo) and scp_host(repo) is None
 
 
 def check_commit(commit: str) -> str | None:
-    """Error message unless `commit` is 7..40 lowercase/uppercase hex characters."""
-    if _HEX.fullmatch(commit):
-        return None
-    return f"commit {commit!r} is not 7 to 40 hex digits"
+    """Error message unless `commit` is 7..40 hex digits."""
+    return None if _HEX.fullmatch(commit) else f"commit {commit!r} is not 7 to 40 hex digits"
 
 
 @lru_cache(maxsize=65536)  # pure, and asked about each cited path at every stage of a run
 def check_repo_path(path: str) -> str | None:
-    """Error unless a safe repository-relative path: not empty, not absolute, no '..' segment,
-    no leading '-', no NUL/newline, no backslash."""
+    """Error unless a safe, canonical repository-relative path."""
     if _PLAIN_PATH.fullmatch(path):  # the quick answer for nearly every path
         return None
     problems = (
@@ -83,9 +71,8 @@ def check_repo_path(path: str) -> str | None:
 
 
 def _not_canonical(path: str) -> str | None:
-    """Why `path` is not written the one way git names it (`./a`, `a//b`, `a/./b`, `a/`),
-    with that way: git's reader takes such a path relative to where it runs, or not at all,
-    and one such request can end it for every other path of the source."""
+    """Why `path` is not the one way git names it (`./a`, `a//b`): git's reader may take it
+    relative to where it runs, or end on it for every other path of the source."""
     segments = path.split("/")
     if "." not in segments and "" not in segments:
         return None

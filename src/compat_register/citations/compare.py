@@ -1,34 +1,6 @@
-"""What counts as the same text, by file kind: the one rule every comparer uses.
-
-A quote checked by `register verify`, a review stamp (its hash), the text `register bump`
-and `verify --against` compare before and after a move: all of them read cited text
-through this module, so that they agree on what "unchanged" means. Pure functions.
-
-- **markdown** (`.md`, `.mdx`, `.markdown`, and what a source declares under `markdown:`):
-  inline markup does not count (`**MUST**` reads as `MUST`, a code span as its text),
-  curly and straight quotes are equal, and runs of whitespace are one space, so a paragraph
-  re-wrapped or re-indented is the same. Blank lines do count in a block: they separate
-  paragraphs (and a list's items), so deleting one joins two of them.
-- **code** (every other file): characters count exactly; only whitespace does not: each
-  run of it is one space, leading indentation and blank lines do not count, and a line
-  break is whitespace (a formatter realigns, re-indents and re-wraps). `*conn` is not
-  `conn`, `_initialized` is not `initialized`.
-- **indented** (code whose indentation is syntax: Python, YAML, Makefiles, ...): as code,
-  but a block's line breaks count, and each line's indentation relative to the block's
-  first line that holds text: the whole block re-indented is the same (a function moved
-  into a class), a line re-indented against the other lines of the block is not (a
-  statement moved out of its `if`, the `if` cited with it). A one-line block has nothing
-  to measure against: its own re-indent is the same. Relative indentation is compared as
-  characters (a tab is not four spaces), because a Makefile's recipe needs its tab.
-
-A quote is found in a line by the same rule; in code it must also start and end at a word
-edge (`initialized bool` is not in `_initialized bool`), but a quote cut short with `…`
-may end inside a word. A quote of code that holds no backtick may also omit the backticks
-its lines hold (`ProgressToken any json:"progressToken"` is in ``ProgressToken any
-`json:"progressToken"` ``): a hand-written page holds each citation in a code span, where a
-backtick cannot stand, so its quotes lose them. Only the quote rule allows this: a block
-(what bump, stamps and `verify --against` compare) keeps every backtick.
-"""
+"""What counts as the same text, by file kind: the one rule quotes, review stamps, `bump`
+and `verify --against` compare by (docs/pins.md says how markdown, code and indented
+files read). Pure functions."""
 
 from __future__ import annotations
 
@@ -42,7 +14,7 @@ from ..model.claims import glob_matches
 from ..model.registers import Source
 
 Kind = Literal["markdown", "code", "indented"]
-"""How a file's text is compared (the module docstring says how each reads)."""
+"""How a file's text is compared (docs/pins.md)."""
 KINDS: tuple[Kind, ...] = ("markdown", "code", "indented")
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".mdx", ".markdown"})
@@ -56,8 +28,7 @@ INDENTED_SUFFIXES = frozenset(
         ".mk", ".mak",
     }
 )  # fmt: skip
-"""File name endings of languages whose indentation is syntax (Python's blocks, YAML's
-nesting, Haskell's and F#'s layout rule, Make's recipe tab)."""
+"""File name endings of languages whose indentation is syntax."""
 INDENTED_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile", "Snakefile", "BUILD"})
 """Whole file names of such languages."""
 ELLIPSES = ("…", "...")
@@ -65,8 +36,7 @@ ELLIPSES = ("…", "...")
 
 
 def file_kind(path: str, markdown_globs: Sequence[str] = ()) -> Kind:
-    """The kind of the file at `path` (its full path in its repository): Markdown by its
-    suffix or by one of a source's `markdown:` globs, else code, indented or not."""
+    """The kind of the file at full repository path `path`, Markdown also by a glob."""
     return _kind(path, tuple(markdown_globs))
 
 
@@ -89,9 +59,8 @@ def source_kind(source: Source | None, path: str) -> Kind:
 # --- one line, or a quote ------------------------------------------------------------------
 
 _MARKUP = re.compile(r"``*|\*\**|_(?<!\w_)_*|__*(?!\w)")
-"""Runs of backticks or asterisks, and of underscores at either edge of a word: each
-alternative starts with its character (the look-behind comes after the first `_`), so the
-regular expression engine skips to those characters instead of trying every position."""
+"""Runs of backticks or asterisks, and of underscores at a word's edge (each alternative
+starts with its character, so the engine skips to them)."""
 QUOTE_MAP = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
 """Typographic quotes as their plain forms (Markdown only)."""
 
@@ -114,40 +83,30 @@ def comparable(text: str, kind: Kind) -> str:
 @lru_cache(maxsize=65536)  # a quote is prepared when built, then when judged
 def quote_form(quote: str, kind: Kind) -> str:
     """A quote as `comparable`, with a trailing `…` or `...` (a quote cut short) dropped."""
-    return _without_ellipsis(comparable(quote, kind))
-
-
-def empty_quote(quote: str) -> bool:
-    """Whether a quote holds no text by the loosest rule (Markdown's): `“...”` or `“**”`
-    would match any line of a Markdown file, so it is refused whatever the file."""
-    if any(char.isalnum() for char in quote):
-        return False  # a letter or digit survives every rule: skip the work
-    return not quote_form(quote, "markdown")
-
-
-def _without_ellipsis(text: str) -> str:
+    text = comparable(quote, kind)
     for ellipsis in ELLIPSES:
         if text.endswith(ellipsis):
             return text[: -len(ellipsis)].rstrip()
     return text
 
 
-def cut_short(quote: str) -> bool:
-    """Whether a quote ends in `…` or `...`: it may then end inside a word."""
-    return quote.rstrip().endswith(ELLIPSES)
+def empty_quote(quote: str) -> bool:
+    """Whether a quote holds no text by Markdown's rule (`“**”`): refused in any file."""
+    if any(char.isalnum() for char in quote):
+        return False  # a letter or digit survives every rule: skip the work
+    return not quote_form(quote, "markdown")
 
 
 def find_quote(text: str, quote: str, kind: Kind, start: int = 0) -> int:
-    """Where `quote` (as written) first occurs in `text` (a `comparable` form) from
-    `start`, by the rule of `kind`; -1 when nowhere. In code an occurrence must start and
-    end at a word edge, unless the quote was cut short (then only its start must)."""
+    """Where `quote` first occurs in `text` (a `comparable` form) from `start`, or -1; in
+    code at word edges (only its start, when the quote was cut short)."""
     needle = quote_form(quote, kind)
     if not needle:
         return -1
     offset = text.find(needle, start)
     if kind == "markdown":
         return offset
-    whole = not cut_short(quote)
+    whole = not quote.rstrip().endswith(ELLIPSES)  # one cut short may end inside a word
     while offset >= 0 and not _at_edges(text, offset, len(needle), whole):
         offset = text.find(needle, offset + 1)
     return offset
@@ -166,12 +125,15 @@ def _word(char: str) -> bool:
 
 
 def quoted(quote: str, lines: Sequence[str], kind: Kind) -> bool:
-    """Whether cited `lines` hold `quote` by the rule of `kind` (lines joined by a space,
-    so a quote may span them)."""
+    """Whether cited `lines` (joined by a space) hold `quote` by the rule of `kind`."""
     if not quote_form(quote, kind):
         return False
+    # The quick test: most quotes are copied from one line (whose match, edges and all, is
+    # one in the lines joined and spaced).
     if kind == "markdown" and any(quote in line for line in lines):
-        return True  # the quick test: most quotes are copied verbatim from one line
+        return True
+    if kind != "markdown" and any(find_quote(line, quote, kind) >= 0 for line in lines):
+        return True
     text = comparable(" ".join(lines), kind)
     if find_quote(text, quote, kind) >= 0:
         return True
@@ -179,8 +141,8 @@ def quoted(quote: str, lines: Sequence[str], kind: Kind) -> bool:
 
 
 def omits_ticks(quote: str, kind: Kind) -> bool:
-    """Whether `quote` may omit the backticks of its lines: a quote of code holding none
-    (a quote copied from a hand-written page's code span, which cannot hold one)."""
+    """Whether `quote` may omit its lines' backticks: code quoted without any (as a
+    hand-written page's code span must)."""
     return kind != "markdown" and "`" not in quote
 
 
@@ -207,8 +169,8 @@ def same_text(old: Sequence[str], new: Sequence[str], kind: Kind) -> bool:
 
 
 def _paragraphs(lines: Sequence[str]) -> Iterator[list[str]]:
-    """The runs of lines holding text, with an empty run where blank lines stood (at either
-    edge too): `a, '', '', b` gives [a], [], [b]. Two blank lines read as one."""
+    """The runs of lines holding text, an empty run where blank lines stood (at the edges
+    too): `a, '', '', b` gives [a], [], [b]."""
     run: list[str] = []
     blank = False
     for line in lines:
@@ -224,8 +186,7 @@ def _paragraphs(lines: Sequence[str]) -> Iterator[list[str]]:
 
 
 def _indented(lines: Sequence[str]) -> Iterator[str]:
-    """Each line holding text as its indentation relative to the first such line, then
-    its text spaced."""
+    """Each line holding text as its indentation relative to the first, then its text."""
     first: str | None = None
     for line in lines:
         text = line.strip()

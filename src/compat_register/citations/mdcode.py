@@ -1,26 +1,9 @@
-"""Where Python-Markdown sees code in register prose, as the site's renderer reads it.
-
-The site renders prose with Python-Markdown and pymdownx.superfences, either as a page's own
-paragraphs (a register's summary) or as the rest of a list item (an entry's fields, indented
-under `- **What.** `). Whatever this module calls code reaches the page unescaped, so where
-the model is unsure it says "not code": code taken for text is only escaped twice, while text
-taken for code would let HTML through.
-
-Python-Markdown decides what it can decide on the field's text: fences are
-pymdownx.superfences' own reading (`fences`), and code spans are paired by the pages' own
-backtick processor (`code_spans`). Which blocks hold paragraphs stays a model (`_Page`), from
-the Python-Markdown 3.x sources: Python-Markdown keeps no source position of a block, and the
-site escapes the text around the code before the page is read, which can change a block:
-
-- Blocks are the runs of non-blank lines, a fence standing as one line. One whose lines all
-  start with four spaces, after plain paragraphs or code only, is an indented code block.
-- A block of plain lines is a paragraph, and so is a quote or a one-line heading; a list's
-  items are one paragraph each. Any other block (a list after a paragraph line, a quote
-  inside a paragraph, tables, rules, HTML, link definitions, admonitions, indented lines)
-  is read differently in a page and in a list item, and has no code spans here.
-
-tests/citations/test_prose.py checks all this against Python-Markdown itself, on random text.
-"""
+"""Where Python-Markdown sees code in register prose, in a page and in a list item alike
+(what is called code reaches the page unescaped, so when unsure: not code). Fences are
+superfences' own reading, code spans its backtick processor's; the blocks holding
+paragraphs stay a model (`_Page`): Python-Markdown keeps no block's position, and
+markdown-it-py, which does, reads blocks otherwise (`para\\n- item` is a list there).
+tests/citations/test_prose.py holds it to Python-Markdown on random text."""
 
 from __future__ import annotations
 
@@ -39,17 +22,11 @@ EXTENSIONS: dict[str, dict[str, Any]] = {
     "pymdownx.inlinehilite": {},
     "pymdownx.superfences": {},
 }
-"""The extensions of the pages' (site.extensions) that decide where code is: superfences asks
-highlight which options a fence may take and attr_list whether `{...}` is attributes, and
-inlinehilite pairs the backticks."""
+"""The pages' extensions (site.extensions) that decide where code is."""
 
 _FENCE_MARKERS = ("```", "~~~")
-_PREFIX = re.compile(r"[ \t>]*")
 _QUOTE = re.compile(r"[ ]{0,3}>[ ]?")
 _ITEM = re.compile(r"[ ]{0,3}(?:[*+-]|[0-9]+\.)[ \t]+")
-_MAYBE_CODE = ("`", "~", "\t", "    ")
-"""What every code span, fence or indented block holds: without it, a text has no code.
-(Looked for with `in`, some ten times faster than one regular expression for all four.)"""
 _ODD = re.compile(r"[\r\x02\x03]|^[ >]*\t", re.MULTILINE)
 _LINE = re.compile(r"(?P<body>[^\r\n]*)(?P<end>\r\n|\r|\n|\Z)")
 
@@ -72,7 +49,7 @@ _BLOCK_LINE = re.compile(
 
 def code_ranges(text: str) -> list[Span]:
     """Character ranges of `text` that are code in both a page and a list item."""
-    if not any(mark in text for mark in _MAYBE_CODE):
+    if not ("`" in text or "~" in text or "\t" in text or "    " in text):
         return []  # most fields: no backtick, tilde or indentation, so nothing can be code
     normal, origin = _normalise(text)
     lines = _lines(normal)
@@ -91,9 +68,7 @@ def code_ranges(text: str) -> list[Span]:
 
 
 def fences(rows: list[str]) -> dict[int, int]:
-    """First line -> last line of each fenced block pymdownx.superfences finds in `rows`.
-
-    Its own preprocessor reads them, set up as the pages set it up (site.extensions)."""
+    """First line -> last line of each fenced block superfences' own preprocessor finds."""
     if not any(marker in row for marker in _FENCE_MARKERS for row in rows):
         return {}
     md = _markdown().reset()
@@ -104,9 +79,8 @@ def fences(rows: list[str]) -> dict[int, int]:
 
 @cache
 def _markdown() -> markdown.Markdown:
-    """Python-Markdown with the pages' extensions; its superfences preprocessor set to record
-    the line range of each fence it keeps (its `stack`: the only place it says where a fence
-    was) and to neither highlight the code nor put placeholders in the lines (page work)."""
+    """Python-Markdown with the pages' extensions, its superfences preprocessor recording
+    each fence's lines (its `stack`) and neither highlighting nor placing placeholders."""
     md = markdown.Markdown(extensions=list(EXTENSIONS), extension_configs=EXTENSIONS)
     reader: Any = md.preprocessors["fenced_code_block"]
 
@@ -120,11 +94,8 @@ def _markdown() -> markdown.Markdown:
 
 
 def _normalise(text: str) -> tuple[str, list[int] | None]:
-    """The text as Python-Markdown reads it, and where each of its characters came from.
-
-    Line breaks become `\\n`, its placeholder markers (STX, ETX) are dropped, and tabs that
-    indent a line are expanded to stops of four. Tabs inside a line stay one character.
-    """
+    """The text as Python-Markdown reads it (`\\n` breaks, no STX/ETX, indenting tabs
+    expanded), and where each of its characters came from."""
     if not _ODD.search(text):
         return text, None
     out: list[str] = []
@@ -178,7 +149,7 @@ class _Page:
             kind, contexts = self._contexts(block)
             for context in contexts:
                 ranges.extend(self._spans(context))
-            if self._flat(block):
+            if all(_shallow(self.rows[first]) for first, _ in block):
                 ranges.extend(self._span(*line) for line in block if line[0] in self.fences)
             plain_so_far = plain_so_far and kind == "paragraph"
         return sorted(ranges)
@@ -204,10 +175,7 @@ class _Page:
         return len(rows) == len(block) and all(row.startswith("    ") for row in rows)
 
     def _contexts(self, block: Block) -> tuple[str, list[Block]]:
-        """The block's kind and its paragraphs: the lines whose backticks pair together.
-
-        Only blocks read the same way in a page and in a list item have any.
-        """
+        """The block's kind and its paragraphs (none unless read alike in a page and a list)."""
         rows = [self.rows[first] for first, _ in block]
         if all(self._plain(line) for line in block):
             return "paragraph", [block]
@@ -225,27 +193,14 @@ class _Page:
         """A line that starts no block, once a `marker` (quote, list item) is taken off."""
         row = self.rows[line[0]]
         if line[0] in self.fences:
-            prefix = _PREFIX.match(row)
-            assert prefix is not None
-            return ">" not in prefix[0] and len(prefix[0]) < 4
+            return _shallow(row)
         found = marker.match(row) if marker else None
         if found:
             return bool(row[found.end() :].strip()) and not _BLOCK_LINE.match(row, found.end())
         return not _BLOCK_LINE.match(row)
 
-    def _flat(self, block: Block) -> bool:
-        """No line indented or quoted: else a fence may fall in a block that starts indented
-        once a quote or list marker is taken off, and superfences puts it back as text."""
-        for first, _ in block:
-            prefix = _PREFIX.match(self.rows[first])
-            assert prefix is not None
-            if ">" in prefix[0] or len(prefix[0]) >= 4:
-                return False
-        return True
-
     def _spans(self, block: Block) -> list[Span]:
-        """The code spans of one paragraph, its fences blanked: each stands in it as a line
-        holding no backtick (superfences' placeholder)."""
+        """The code spans of one paragraph, its fences blanked (superfences' placeholder)."""
         offset = self.lines[block[0][0]][0]
         pieces = []
         for first, last in block:
@@ -254,13 +209,15 @@ class _Page:
         return [(start + offset, end + offset) for start, end in code_spans("\n".join(pieces))]
 
 
+def _shallow(row: str) -> bool:
+    """Neither quoted nor indented (superfences puts a fence there back as text)."""
+    prefix = row[: len(row) - len(row.lstrip(" \t>"))]
+    return ">" not in prefix and len(prefix) < 4
+
+
 def code_spans(text: str) -> list[Span]:
-    """The code spans of one paragraph's text, paired by the pages' own backtick processor
-    (pymdownx.inlinehilite's): its pattern finds a backtick no backslash escapes, its
-    `find_code_spans` the run closing it. The search goes on where Python-Markdown's does
-    (`InlineProcessor.__applyPattern`, private): past the span, or past an unpaired run.
-    Which runs pair depends on backticks and backslashes only, so the text the site puts
-    around the code (escaped) pairs the same."""
+    """The code spans of one paragraph, paired by inlinehilite's own backtick processor,
+    searching on as Python-Markdown does (past a span or an unpaired run)."""
     backtick: Any = _markdown().inlinePatterns["backtick"]
     found: list[Span] = []
     at = 0
@@ -279,15 +236,6 @@ def code_spans(text: str) -> list[Span]:
 
 
 def _intersect(one: list[Span], other: list[Span]) -> list[Span]:
-    """The ranges covered by both sorted lists (disjoint, or one inside another)."""
-    found, index = [], 0
-    for start, end in one:
-        while index < len(other) and other[index][1] <= start:
-            index += 1
-        probe = index
-        while probe < len(other) and other[probe][0] < end:
-            low, high = max(start, other[probe][0]), min(end, other[probe][1])
-            if low < high:
-                found.append((low, high))
-            probe += 1
-    return sorted(set(found))  # a fence inside a code span overlaps it: one range each
+    """The ranges covered by both lists (a fence inside a code span overlaps it: one each)."""
+    pairs = ((max(a, c), min(b, d)) for a, b in one for c, d in other)
+    return sorted({(low, high) for low, high in pairs if low < high})

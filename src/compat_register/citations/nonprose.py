@@ -1,10 +1,6 @@
-"""Markdown prose as text to scan: which parts are not prose, so nothing there is linked or checked.
-
-Code (`code_ranges`, from mdcode.py), link destinations, autolinks, link definitions and bare
-URLs are not prose: `[the doc](https://example.org/META-99/x)` mentions no META-99. Scanners
-(references, in-prose citations: `reading.segments`) take `non_prose_ranges` once per text
-and skip every match touching one.
-"""
+"""Which parts of Markdown prose are not prose (code, link destinations, autolinks, link
+definitions, bare URLs), so scanners skip what touches them: `[doc](https://x/META-99)`
+mentions no META-99."""
 
 from __future__ import annotations
 
@@ -35,9 +31,6 @@ _NOT_PROSE = re.compile(
     r"|(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://[^\s<>]*",  # bare URL
     re.MULTILINE,
 )
-_NOT_PROSE_MARKS = ("]:", "<", "://")
-"""What every `_NOT_PROSE` match holds (a definition's `]:`, an autolink's `<`, a URL's
-`://`): most fields hold none, and `in` finds that far faster than the pattern's scan."""
 
 
 def prose_fields(entry: Mapping[str, Any]) -> list[tuple[Path_, str]]:
@@ -57,15 +50,13 @@ def prose_fields(entry: Mapping[str, Any]) -> list[tuple[Path_, str]]:
 
 
 def non_prose_ranges(text: str, code: list[Span] | None = None) -> list[Span]:
-    """Sorted, disjoint ranges of `text` that are not prose: code (`code`, when known),
-    link destinations and titles, autolinks, link reference definitions, and bare URLs
-    (`https://...`)."""
+    """Sorted, disjoint ranges of `text` that are not prose (`code`: its code, when known)."""
     code = code_ranges(text) if code is None else code
     found = list(code)
     for match in _LINK_TARGET.finditer(text):
         if not overlaps((match.start(), match.start() + 2), code):
             found.append(match.span("target"))
-    if any(mark in text for mark in _NOT_PROSE_MARKS):
+    if "]:" in text or "<" in text or "://" in text:  # what every match holds; most hold none
         found.extend(m.span() for m in _NOT_PROSE.finditer(text) if not overlaps(m.span(), code))
     return merge(found)
 
@@ -95,17 +86,13 @@ def outside(pattern: Regex[S], text: str, ranges: Sequence[Span]) -> Iterator[S]
 
 
 def occurrences_before(text: str, token: str, start: int) -> int:
-    """How many times `token` occurs in `text` before offset `start`, counted as plain text.
-
-    This is how `Document.find` counts a token in the written scalar, so a token found by a
-    scanner (whole words, outside code) is then found again at the same place in the file.
-    """
+    """How many times `token` occurs in `text` before `start`, counted as plain text, as
+    `Document.find` counts it in the written scalar."""
     return bisect.bisect_left(_offsets(text, token), start)
 
 
 @lru_cache(maxsize=1024)
 def _offsets(text: str, token: str) -> tuple[int, ...]:
-    # Cached: a text citing one file a thousand times asks about each occurrence in turn.
     found, offset = [], text.find(token)
     while offset >= 0:
         found.append(offset)

@@ -1,11 +1,5 @@
-"""A string quoted for another language: a YAML scalar on one line, by DESIGN's rule for
-citations, or a Markdown code span (pure).
-
-YAML cuts a plain scalar at ` #` (a comment) and rejects one holding `: `; it also reads
-`null`, `yes` or `123` as other things than text. A citation (or any one-line string) is
-written plain when YAML reads it back as written, else in single quotes, else (a control
-character) in double quotes, which hold anything.
-"""
+"""A string quoted for another language (pure): a one-line YAML scalar, plain when YAML
+reads it back as written, else single-quoted, else double-quoted; or a Markdown code span."""
 
 from __future__ import annotations
 
@@ -50,11 +44,8 @@ def single_quoted(text: str) -> str:
 
 
 def code_span(text: str) -> str:
-    """`text` as a Markdown code span its own backticks cannot close: a fence longer than
-    any backtick run in it, and a space inside each end when it starts or ends with one.
-
-    On one line: a code span shows a line break as a space anyway, and a break in it could
-    start a heading or an HTML block (or end the paragraph) before the span closes."""
+    """`text` as a one-line Markdown code span its own backticks cannot close (a break in
+    it could start a block before the span closes)."""
     text = " ".join(text.splitlines())
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)

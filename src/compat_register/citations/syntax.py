@@ -1,14 +1,10 @@
-"""Citations as text: parsing the compact form and in-prose tokens, and quotes (how
-quotes are compared with cited lines is `compare`'s).
-
-Pure functions only: nothing here reads a file or talks to git (verify.py does).
-"""
+"""Citations as text, pure: the compact form, in-prose tokens and quotes parsed."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..model.notation import MAX_DIGITS, lines_text
 from ..storage.errors import RegisterError
@@ -19,15 +15,13 @@ OPEN_QUOTES = {"“": "”", '"': '"'}
 
 _COMPACT = re.compile(
     r"(?:(?P<alias>[A-Za-z][A-Za-z0-9_-]*):(?=[^\s:]))?"
-    r"(?P<path>[^\s:]+):(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))?"
+    r"(?P<token>(?P<path>[^\s:]+):(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))?)"
     r"(?:\s+(?P<rest>.*))?\Z",
     re.DOTALL,
 )
 
-# In prose a citation is `[ALIAS:]PATH:LINE[-END]` whose PATH is a file (`is_citation_path`),
-# not inside a word, a path, or an address (`user@host.example.com:22`), and not touching a
-# backtick or after a backslash: rendered as a code span, its backticks would join that run
-# or be escaped, and pair differently.
+# `[ALIAS:]PATH:LINE[-END]`, not inside a word, path or address, nor touching a backtick or
+# after a backslash (as a code span its backticks would pair differently).
 PROSE_CITATION = re.compile(
     r"(?<![\w/.:@`\\-])"
     r"(?:(?P<alias>[A-Za-z][A-Za-z0-9_-]*):)?"
@@ -37,8 +31,7 @@ PROSE_CITATION = re.compile(
 _CITED_LINE = re.compile(r":[0-9]")
 """What every `PROSE_CITATION` match holds: the `:` before its first line number."""
 _TOKEN_BEHIND = re.compile(r"[\w./:-]*")
-"""The characters a citation is made of, matched in the reversed text: from a `:` back to
-the start of the token holding it."""
+"""A citation's characters, matched in the reversed text from a `:` back to its start."""
 _LINES = re.compile(r"(?P<start>[0-9]+)(?:-(?P<end>[0-9]+))?\Z")
 _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]*\Z")
 _HOST_SUFFIX = re.compile(r"\.(?:com|org|net|io|dev)\Z", re.IGNORECASE)
@@ -48,9 +41,9 @@ class CitationSyntaxError(RegisterError, ValueError):
     """A compact citation that cannot be read; the message says how to write it."""
 
 
-@dataclass(frozen=True)
-class Parsed:
-    """The parts of a citation as written, before its source is known."""
+class Parsed(NamedTuple):
+    """The parts of a citation as written, before its source is known (a named tuple: built
+    for every citation of a run)."""
 
     alias: str | None
     path: str
@@ -74,15 +67,11 @@ def parse_compact(text: str) -> Parsed:
         )
     start, end = _range(match["start"], match["end"], text)
     quote = parse_quote(match["rest"]) if match["rest"] else None
-    token = match.string[
-        match.start("path") : match.end("end") if match["end"] else match.end("start")
-    ]
-    return Parsed(match["alias"], match["path"], start, end, quote, token)
+    return Parsed(match["alias"], match["path"], start, end, quote, match["token"])
 
 
 def parse_prose(alias: str | None, token: str, written: str) -> Parsed:
-    """The citation of an in-prose `PROSE_CITATION` match `written`, given its alias and its
-    `PATH:LINES` token (a path holds no `:`); raises `CitationSyntaxError`."""
+    """The citation of an in-prose match `written`, from its alias and `PATH:LINES` token."""
     path, _, lines = token.rpartition(":")
     first, _, last = lines.partition("-")
     start, end = _range(first, last or None, written)
@@ -92,28 +81,17 @@ def parse_prose(alias: str | None, token: str, written: str) -> Parsed:
 def prose_citations(
     text: str, skip: Sequence[tuple[int, int]] | None = None
 ) -> Iterator[re.Match[str]]:
-    """The in-prose citations of Markdown `text`: `PROSE_CITATION` matches whose path is a
-    file, outside code, link destinations and URLs (`skip`: `non_prose_ranges(text)`,
-    computed when not given)."""
+    """The in-prose citations of Markdown `text` outside `skip` (default: what is not prose)."""
     if ":" not in text:
         return iter(())  # every citation holds PATH:LINE; many fields (a risk, a note) hold no ':'
-    return _outside(text, non_prose_ranges(text) if skip is None else skip)
-
-
-def _outside(text: str, skip: Sequence[tuple[int, int]]) -> Iterator[re.Match[str]]:
-    for match in _citation_matches(text):
-        if is_citation_path(match["path"]) and not overlaps(match.span(), skip):
-            yield match
+    skip = non_prose_ranges(text) if skip is None else skip
+    matches = _citation_matches(text)
+    return (m for m in matches if is_citation_path(m["path"]) and not overlaps(m.span(), skip))
 
 
 def _citation_matches(text: str) -> Iterator[re.Match[str]]:
-    """The matches of `PROSE_CITATION.finditer(text)`, found some ten times faster.
-
-    A match is made only of the characters of `_TOKEN_BEHIND`, and the pattern's
-    look-behind refuses each of them before a match: so a match starts where a run of those
-    characters starts, or nowhere in that run. Only the runs holding a `:DIGIT` are tried,
-    each once from its start, instead of the pattern being tried at every word of the text.
-    """
+    """`PROSE_CITATION.finditer(text)` ten times faster: a match can start only where a
+    run of `_TOKEN_BEHIND` characters starts, so only the runs holding `:DIGIT` are tried."""
     reverse, tried = "", -1
     for colon in _CITED_LINE.finditer(text):
         reverse = reverse or text[::-1]
@@ -137,25 +115,18 @@ def parse_lines(value: int | str) -> tuple[int, int]:
 
 
 def _range(first: str, last: str | None, text: str) -> tuple[int, int]:
-    start = _line_number(first)
-    end = _line_number(last) if last else start
-    _check_range(start, end, text)
-    return start, end
-
-
-def _line_number(digits: str) -> int:
-    if len(digits) > MAX_DIGITS:
-        raise CitationSyntaxError(
-            f"number too large: a line number has at most {MAX_DIGITS} digits, not {len(digits)}"
-        )
-    return int(digits)
-
-
-def _check_range(start: int, end: int, text: str) -> None:
+    for digits in (first, last or ""):
+        if len(digits) > MAX_DIGITS:
+            raise CitationSyntaxError(
+                f"number too large: a line number has at most {MAX_DIGITS} digits, "
+                f"not {len(digits)}"
+            )
+    start, end = int(first), int(last or first)
     if start < 1:
         raise CitationSyntaxError(f"line numbers start at 1 in '{text}'")
     if end < start:
         raise CitationSyntaxError(f"reversed line range {start}-{end} in '{text}'")
+    return start, end
 
 
 def parse_quote(rest: str) -> str:
@@ -180,9 +151,8 @@ def parse_quote(rest: str) -> str:
 
 
 def is_citation_path(path: str) -> bool:
-    """Whether an in-prose `PATH:LINE` token is a citation: PATH holds a '/', or ends in a
-    file extension that starts with a letter and is not a host's (`schema.ts:21` is one;
-    `4.5:1` and `api.example.com:443` are not)."""
+    """Whether an in-prose `PATH:LINE` is a citation: PATH holds a '/' or ends in a file
+    extension (`schema.ts:21`; not `4.5:1` nor `api.example.com:443`)."""
     if "/" in path:
         return True
     return _EXTENSION.search(path) is not None and _HOST_SUFFIX.search(path) is None

@@ -1,19 +1,14 @@
-"""A revision's changelog items, each with the entries that cover it. Pure.
-
-An entry covers an item when one of its citations that reads as cited overlaps the
-item's lines, or when its prose names what the item names through a `links:` pattern of
-sources.yaml (`SEP-2575`, `PR #710`: the same pull request, whichever words say it).
-"""
+"""A revision's changelog items, each with the entries covering it (pure): by a citation
+that reads as cited over its lines, or by naming what it names through a `links:` pattern."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ..model.registers import LinkPattern, RegisterSet
-from ..statements.changelog import Item
-from ..verifying.outcome import AS_CITED
-from .states import Covering
+from ..statements.markdownpages import Item
+from .states import Covering, by_file
 
 
 @dataclass
@@ -25,7 +20,7 @@ class Covered:
     item: Item
     entries: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
-    """What the item names through the link patterns (`SEP-2575`), in order."""
+    """What the item names through the link patterns (`SEP-2575`)."""
 
 
 def named(text: str, links: Iterable[LinkPattern]) -> dict[str, str]:
@@ -39,33 +34,29 @@ def named(text: str, links: Iterable[LinkPattern]) -> dict[str, str]:
 
 def covered(
     source: str,
-    revision: str,
-    items: Iterable[Item],
+    changelogs: Mapping[str, Iterable[Item]],
     registers: RegisterSet,
     coverings: Iterable[Covering],
-) -> list[Covered]:
-    """Each item of one revision's changelog with the entries that cover it."""
+) -> dict[str, list[Covered]]:
+    """revision -> each item of its changelog with the entries that cover it."""
     links = registers.sources.links
     mentions = _mentions(registers, links)
-    usable = [
-        c
-        for c in coverings
-        if c.exclusion is None and c.outcome in AS_CITED and c.citation.source == source
-    ]
-    found = []
-    for item in items:
-        names = named(item.text, links)
-        entries = [
-            c.citation.entry
-            for c in usable
-            if c.citation.repo_path == item.path
-            and c.citation.start <= item.end
-            and item.line <= c.citation.end
-        ]
-        entries += [entry for entry, urls in mentions.items() if urls & names.keys()]
-        found.append(
-            Covered(source, revision, item, list(dict.fromkeys(entries)), list(names.values()))
-        )
+    cited = by_file(coverings)[0]
+    found: dict[str, list[Covered]] = {}
+    for revision, items in changelogs.items():
+        found[revision] = []
+        for item in items:
+            names = named(item.text, links)
+            entries = [
+                c.citation.entry
+                for c in cited.get((source, item.path), ())
+                if c.exclusion is None
+                and item.line <= c.citation.end
+                and c.citation.start <= item.end
+            ]
+            entries += [entry for entry, urls in mentions.items() if urls & names.keys()]
+            entries = list(dict.fromkeys(entries))
+            found[revision].append(Covered(source, revision, item, entries, list(names.values())))
     return found
 
 

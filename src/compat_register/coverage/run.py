@@ -1,31 +1,28 @@
-"""Coverage at the pins: the statement files read through each source's checkout, their
-statements taken from the cache or parsed, then judged against the citations (`states`).
-
-The one module of `coverage` doing I/O: git through `sources.pins`, the cache through
-`statements.statementcache`.
-"""
+"""Coverage at the pins, the one module of `coverage` doing I/O: the statement files read
+through each source's checkout (or the statements cache), judged by `states`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Any
 
-from ..model.diagnostic import Diagnostic, Severity
+from ..model.diagnostic import Diagnostic
 from ..model.exclusions import LABEL
 from ..model.registers import RegisterSet, Source, Where
 from ..sources.checkout import Checkout
 from ..sources.diffs import listed_blobs
 from ..sources.git import GitSourceError
 from ..sources.pins import Checkouts
-from ..statements import changelog as changelogs
-from ..statements import extract
-from ..statements.markdownpages import Readings
+from ..statements import extract, markdownpages
+from ..statements.markdownpages import Item, Readings
 from ..statements.statement import Statement
 from ..statements.statementcache import StatementCache, key
 from ..verifying.outcome import Outcome
-from . import itemcoverage, states
-from .files import changelog_files, statement_files
+from . import itemcoverage
+from .files import statement_files
 from .states import Coverage, Covering, coverage, percent
 
 
@@ -58,25 +55,23 @@ def measure(
     items: dict[str, list[itemcoverage.Covered]] = {}
     problems: list[Diagnostic] = []
     for source in statement_sources(registers):
-        read = _read_source(source, revisions, checkouts, cache, problems)
-        if read is None:
+        read = _read_source(source, revisions, checkouts, cache)
+        if isinstance(read, str):
+            message = f"cannot read the statements of {source.alias}: {read}"
+            at, code = source.where, "coverage-unreadable"
+            problems.append(Diagnostic.at(at, id=source.alias, code=code, message=message))
             continue
         for revision, statements in read[0].items():
             found[revision].extend((source.alias, s) for s in statements)
-        for revision, listed in read[1].items():
-            items[revision] = itemcoverage.covered(
-                source.alias, revision, listed, registers, coverings
-            )
+        items.update(itemcoverage.covered(source.alias, read[1], registers, coverings))
     cache.save()  # a cache that cannot be written costs the next run time, not this one
     if cache.dropped is not None and cache_path is not None:
-        problems.append(_dropped(cache_path, cache.dropped))
+        code, message = "cache-dropped", cache.dropped
+        problems.append(
+            Diagnostic.notice(str(cache_path), id="statements", code=code, message=message)
+        )
     result = coverage(revisions, found, coverings)
     return Measured(result, items, [*problems, *exclusion_problems(result, registers)])
-
-
-def _dropped(path: Path, line: str) -> Diagnostic:
-    """The notice that the statements cache there was not used (it was made anew)."""
-    return Diagnostic.notice(str(path), id="statements", code="cache-dropped", message=line)
 
 
 def _coverings(registers: RegisterSet, outcomes: Iterable[Outcome]) -> Iterable[Covering]:
@@ -89,25 +84,21 @@ def _coverings(registers: RegisterSet, outcomes: Iterable[Outcome]) -> Iterable[
         yield Covering(citation, outcome.outcome, exclusion)
 
 
+_Read = tuple[dict[str, list[Statement]], dict[str, list[Item]]]
+"""revision -> statements, and revision -> changelog items."""
+
+
 def _read_source(
-    source: Source,
-    revisions: Sequence[str],
-    checkouts: Checkouts,
-    cache: StatementCache,
-    problems: list[Diagnostic],
-) -> tuple[dict[str, list[Statement]], dict[str, list[changelogs.Item]]] | None:
-    """revision -> statements, and revision -> changelog items, of one source at its pin;
-    None (with the problem) when it cannot be read. Only the files the cache does not
-    know by their blob id are read."""
+    source: Source, revisions: Sequence[str], checkouts: Checkouts, cache: StatementCache
+) -> _Read | str:
+    """What one source holds at its pin, or why it cannot be read."""
     pin = checkouts.pin(source)
     if pin.checkout is None or pin.sha is None:
-        problems.append(_unreadable(source, pin.problem or "no checkout"))
-        return None
+        return pin.problem or "no checkout"
     try:
         return _Files(pin.checkout, pin.sha, source, cache).read(revisions)
     except GitSourceError as err:
-        problems.append(_unreadable(source, str(err)))
-        return None
+        return str(err)
 
 
 class _Files:
@@ -118,64 +109,62 @@ class _Files:
         self.blobs = listed_blobs(checkout.run_git("ls-tree", "-r", "-z", "--full-tree", sha))
         self.readings = Readings()  # revisions repeat most paragraphs: each is parsed once
 
-    def read(
-        self, revisions: Sequence[str]
-    ) -> tuple[dict[str, list[Statement]], dict[str, list[changelogs.Item]]]:
-        files = statement_files(self.source, self.blobs, revisions)
-        logs = changelog_files(self.source, self.blobs, revisions)
-        wanted = [*((p, _reader(p)) for p in files), *((p, "changelog") for p in logs.values())]
+    def read(self, revisions: Sequence[str]) -> _Read:
+        files, logs = statement_files(self.source, self.blobs, revisions)
+        wanted = [(p, self._reader(p)) for p in files] + [(p, "changelog") for p in logs.values()]
         unknown = [p for p, reader in wanted if key(reader, self.blobs[p]) not in self.cache.files]
         self.checkout.read_many([(self.sha, path) for path in unknown])
         statements: dict[str, list[Statement]] = {}
         for path, revision in files.items():
-            statements.setdefault(revision, []).extend(self._statements(path))
-        return statements, {revision: self._items(path) for revision, path in logs.items()}
+            statements.setdefault(revision, []).extend(self._kept(path, self._reader(path)))
+        items = {revision: self._kept(path, "changelog") for revision, path in logs.items()}
+        return statements, items
 
-    def _statements(self, path: str) -> list[Statement]:
-        name = key(_reader(path), self.blobs[path])
-        found = self.cache.get(name, path)
+    def _kept(self, path: str, reader: str) -> list[Any]:
+        """What `reader` reads in the file at `path`: kept by its blob id, else read and kept."""
+        name = key(reader, self.blobs[path])
+        changelog = reader == "changelog"
+        found = self.cache.get(name, path, Item if changelog else Statement)
         if found is None:
-            found = extract.statements(path, self._text(path), self.source.markdown, self.readings)
+            lines, markdown = self.checkout.read_text(self.sha, path), self.source.markdown
+            text = "\n".join(lines) if lines is not None else ""
+            found = (
+                markdownpages.items(path, text)
+                if changelog
+                else extract.statements(path, text, markdown, self.readings)
+            )
             self.cache.put(name, found)
         return found
 
-    def _items(self, path: str) -> list[changelogs.Item]:
-        name = key("changelog", self.blobs[path])
-        found = self.cache.items(name, path)
-        if found is None:
-            found = changelogs.items(path, self._text(path))
-            self.cache.put_items(name, found)
-        return found
-
-    def _text(self, path: str) -> str:
-        lines = self.checkout.read_text(self.sha, path)
-        return "\n".join(lines) if lines is not None else ""
-
-
-def _reader(path: str) -> str:
-    return "typescript" if path.endswith(tuple(extract.TYPESCRIPT_SUFFIXES)) else "markdown"
-
-
-def _unreadable(source: Source, problem: str) -> Diagnostic:
-    message = f"cannot read the statements of {source.alias}: {problem}"
-    return Diagnostic.at(source.where, id=source.alias, code="coverage-unreadable", message=message)
+    def _reader(self, path: str) -> str:
+        return extract.reader(path, self.source.markdown) or "markdown"
 
 
 def exclusion_problems(result: Coverage, registers: RegisterSet) -> list[Diagnostic]:
-    """`states.exclusion_problems` as warnings at each exclusion in exclusions.yaml."""
-    items = registers.exclusions.items if registers.exclusions else []
-    return [
-        Diagnostic.at(e.where, id=LABEL, code=code, message=message, severity="warning")
-        for e, code, message in states.exclusion_problems(result, items)
-    ]
+    """A warning at each exclusion of a statement an entry cites, or of none."""
+    cited = {exclusion.citation.key for _, exclusion in result.both}
+    stale = {c.citation.key for c in result.stale}
+    found: list[Diagnostic] = []
+    for exclusion in registers.exclusions.items if registers.exclusions else []:
+        key = exclusion.citation.key
+        if key in cited:
+            code, problem = "exclusion-cited", "is cited by an entry too: drop the exclusion"
+        elif key in result.used or key in stale or exclusion.citation.source is None:
+            continue
+        else:
+            code, problem = "exclusion-unused", "names no statement (no keyword on these lines)"
+        message = f"{exclusion.citation.text} {problem}"
+        found.append(
+            Diagnostic.at(exclusion.where, id=LABEL, code=code, message=message, severity="warning")
+        )
+    return found
 
 
 def threshold_problems(
     result: Coverage, registers: RegisterSet, revisions: Sequence[str], minimum: float | None
 ) -> list[Diagnostic]:
-    """Below `minimum` percent covered, an error per revision; without a minimum, a warning
-    per revision with uncovered statements; at the first statement source in sources.yaml
-    (or, with none, an error saying that no source names statement files)."""
+    """At the first statement source: an error per revision below `minimum` percent
+    covered, or without one a warning per revision with uncovered statements."""
     sources = statement_sources(registers)
     if not sources:
         message = (
@@ -185,19 +174,16 @@ def threshold_problems(
         )
         where = Where(registers.sources.file, 1, 1)
         return [Diagnostic.at(where, id="sources", code="coverage-no-statements", message=message)]
-    where, alias = sources[0].where, sources[0].alias
+    at = partial(Diagnostic.at, sources[0].where, id=sources[0].alias, code="coverage-low")
     found = []
     for revision, counts in result.summary().items():
-        share = percent(counts)
-        if revision not in revisions or (minimum is None and not counts["uncovered"]):
+        share, uncovered = percent(counts), counts["uncovered"]
+        if revision not in revisions:
             continue
-        if minimum is not None and share >= minimum:
-            continue
-        severity: Severity = "error" if minimum is not None else "warning"
-        message = f"{revision}: {share:.1f}% covered, {counts['uncovered']} statements uncovered"
-        if minimum is not None:
+        if minimum is not None and share < minimum:
             message = f"{revision}: {share:.1f}% covered, below --min {minimum:g}%"
-        found.append(
-            Diagnostic.at(where, id=alias, code="coverage-low", message=message, severity=severity)
-        )
+            found.append(at(message=message, severity="error"))
+        elif minimum is None and uncovered:
+            message = f"{revision}: {share:.1f}% covered, {uncovered} statements uncovered"
+            found.append(at(message=message, severity="warning"))
     return found

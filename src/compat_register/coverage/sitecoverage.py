@@ -10,7 +10,8 @@ from ..model.registers import Sources
 from ..statements.sentences import KEYWORDS
 from .files import cited_as
 from .itemcoverage import Covered
-from .states import STATES, Coverage, Row, percent, tally
+from .states import STATES as STATES  # the site shows them in this order
+from .states import Coverage, Row, percent, tally
 
 
 @dataclass
@@ -29,17 +30,13 @@ class File:
     source: str
     path: str
     shown: str
-    """The path as a citation writes it (`2025-06-18/basic/index.mdx`)."""
+    """The path as a citation writes it."""
     counts: dict[str, int]
     headings: list[Heading] = field(default_factory=list)
 
     @property
     def percent(self) -> float:
         return percent(self.counts)
-
-    @property
-    def bar_counts(self) -> dict[str, int]:
-        return {state: self.counts[state] for state in STATES}
 
 
 @dataclass
@@ -50,9 +47,9 @@ class RevisionCoverage:
     counts: dict[str, int]
     files: list[File]
     keywords: list[str]
-    """The keywords its statements hold, in RFC 2119's order (the keyword filter)."""
+    """The keywords its statements hold, in RFC 2119's order."""
     look: list[Row]
-    """Its statements that reword one the revision before cited (they need a look)."""
+    """Its statements that reword one cited the revision before."""
     changelog: list[Covered] = field(default_factory=list)
 
     @property
@@ -71,7 +68,12 @@ def revision_coverage(
         if key not in files:
             shown = cited_as(row.source, row.statement.path, sources)
             files[key] = File(row.source, row.statement.path, shown, tally(()))
-        _add(files[key], row)
+        file, statement = files[key], row.statement
+        file.counts["statements"] += 1
+        file.counts[row.state] += 1
+        if not file.headings or file.headings[-1].heading != statement.heading:
+            file.headings.append(Heading(statement.heading, statement.anchor, []))
+        file.headings[-1].rows.append(row)
     held = {row.statement.keyword for row in rows}
     look = [row for row in rows if row.was is not None and row.was.needs_a_look]
     counts = coverage.summary()[revision]
@@ -79,27 +81,9 @@ def revision_coverage(
     return RevisionCoverage(revision, counts, list(files.values()), keywords, look, list(changelog))
 
 
-def _add(file: File, row: Row) -> None:
-    file.counts["statements"] += 1
-    file.counts[row.state] += 1
-    statement = row.statement
-    if not file.headings or file.headings[-1].heading != statement.heading:
-        file.headings.append(Heading(statement.heading, statement.anchor, []))
-    file.headings[-1].rows.append(row)
-
-
 def summary(coverage: Coverage) -> list[tuple[str, dict[str, int], float]]:
     """(revision, counts, percent covered) of every revision, in sources.yaml's order."""
     return [(r, counts, percent(counts)) for r, counts in coverage.summary().items()]
-
-
-def by_entry(coverage: Coverage) -> dict[str, list[Row]]:
-    """entry ID -> the statements its citations cover, revision by revision."""
-    found: dict[str, list[Row]] = {}
-    for row in coverage.rows:
-        for entry in row.entries:
-            found.setdefault(entry, []).append(row)
-    return found
 
 
 @dataclass
@@ -111,10 +95,12 @@ class SiteCoverage:
     changelogs: dict[str, list[Covered]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     covered: dict[str, list[Row]] = field(init=False, default_factory=dict)
-    """entry ID -> the statements it covers."""
+    """entry ID -> the statements its citations cover, revision by revision."""
 
     def __post_init__(self) -> None:
-        self.covered = by_entry(self.coverage) if self.coverage is not None else {}
+        for row in self.coverage.rows if self.coverage is not None else []:
+            for entry in row.entries:
+                self.covered.setdefault(entry, []).append(row)
 
     def revision(self, name: str, sources: Sources) -> RevisionCoverage | None:
         if self.coverage is None or name not in self.coverage.revisions:

@@ -1,15 +1,10 @@
-"""Each statement's state: cited, excluded or uncovered, and how it changed. Pure.
-
-*Cited*: a citation of an entry that reads as cited (`ok`, `changed`, `unstamped`)
-overlaps its lines; *excluded*: an exclusion's citation does; else *uncovered*. A stale
-citation covers nothing: verify reports where its lines went; coverage does not guess.
-"""
+"""Each statement's state and change, pure: *cited* when an entry's citation that reads as
+cited overlaps its lines, *excluded* when an exclusion's does, else *uncovered*."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from ..model.exclusions import Exclusion
 from ..model.registers import Citation, CitationKey
@@ -18,14 +13,6 @@ from ..statements.statement import Statement
 from ..verifying.outcome import AS_CITED
 
 STATES = ("cited", "excluded", "uncovered")
-
-
-class Finding(NamedTuple):
-    """A problem of one exclusion."""
-
-    exclusion: Exclusion
-    code: str
-    message: str
 
 
 @dataclass(frozen=True)
@@ -46,18 +33,17 @@ class Row:
     statement: Statement
     state: str = "uncovered"
     entries: list[str] = field(default_factory=list)
-    """The entries whose citations cover it, in register order, each once."""
+    """The entries whose citations cover it, each once."""
     exclusion: Exclusion | None = None
     change: Change = field(default_factory=lambda: Change("new"))
     reworded: list[Row] = field(default_factory=list)
-    """The statements of the next revision that reword this one (`changed` against it)."""
+    """The statements of the next revision that reword this one."""
     was: Row | None = None
     """For a changed statement, the row of the statement it rewords."""
 
     @property
     def needs_a_look(self) -> bool:
-        """Cited, and reworded by the next revision: the citing entries may no longer say
-        what that revision requires (OpenFastTrace's "outdated" coverage)."""
+        """Cited, and reworded by the next revision (OpenFastTrace's "outdated")."""
         return self.state == "cited" and bool(self.reworded)
 
 
@@ -68,9 +54,9 @@ class Coverage:
     revisions: list[str]
     rows: list[Row]
     stale: list[Covering] = field(default_factory=list)
-    """Citations of statement files that cover nothing because they do not read as cited."""
+    """Citations that cover nothing, as they do not read as cited."""
     both: list[tuple[Row, Exclusion]] = field(default_factory=list)
-    """Statements both cited and excluded (the exclusion is then left out of the state)."""
+    """Statements both cited and excluded (the exclusion then not counted)."""
     used: set[CitationKey] = field(default_factory=set)
     """The citations of the exclusions that name a statement."""
 
@@ -83,7 +69,7 @@ class Coverage:
 
 
 def tally(rows: Iterable[Row]) -> dict[str, int]:
-    """{statements, cited, excluded, uncovered}: how many `rows` there are in each state."""
+    """How many `rows` there are, and in each state."""
     counts = dict.fromkeys(("statements", *STATES), 0)
     for row in rows:
         counts["statements"] += 1
@@ -102,9 +88,9 @@ def coverage(
     statements: Mapping[str, Sequence[tuple[str, Statement]]],
     coverings: Iterable[Covering],
 ) -> Coverage:
-    """The state of every statement: `statements` maps each revision to its (source alias,
-    statement) pairs, `coverings` are the entries' and exclusions' citations."""
-    usable, stale = _split(coverings)
+    """The state of every statement, given revision -> (source alias, statement) pairs and
+    the entries' and exclusions' citations."""
+    cited, stale = by_file(coverings)
     found = changes(revisions, {r: [s for _, s in pairs] for r, pairs in statements.items()})
     rows = [
         Row(alias, revision, statement, change=change)
@@ -114,39 +100,27 @@ def coverage(
         )
     ]
     result = Coverage(list(revisions), rows, stale=stale)
-    index = _Index(usable)
     for row in rows:
-        _state(row, index.covering(row.source, row.statement), result)
+        at, mine = row.statement, cited.get((row.source, row.statement.path), ())
+        _state(row, [c for c in mine if at.overlaps(c.citation.start, c.citation.end)], result)
     _link_rewordings(rows, revisions)
     return result
 
 
-def _split(coverings: Iterable[Covering]) -> tuple[list[Covering], list[Covering]]:
-    usable: list[Covering] = []
+def by_file(
+    coverings: Iterable[Covering],
+) -> tuple[dict[tuple[str, str], list[Covering]], list[Covering]]:
+    """The resolved citations that read as cited by (source, path), and the others."""
+    found: dict[tuple[str, str], list[Covering]] = {}
     stale: list[Covering] = []
     for covering in coverings:
-        citation = covering.citation
-        if citation.source is None or citation.repo_path is None:
-            continue
-        (usable if covering.outcome in AS_CITED else stale).append(covering)
-    return usable, stale
-
-
-class _Index:
-    """Citations by (source, path), so each statement looks only at its file's."""
-
-    def __init__(self, coverings: list[Covering]) -> None:
-        self.by_file: dict[tuple[str, str], list[Covering]] = {}
-        for covering in coverings:
-            key = (covering.citation.source or "", covering.citation.repo_path or "")
-            self.by_file.setdefault(key, []).append(covering)
-
-    def covering(self, source: str, statement: Statement) -> list[Covering]:
-        return [
-            c
-            for c in self.by_file.get((source, statement.path), ())
-            if statement.overlaps(c.citation.start, c.citation.end)
-        ]
+        source, path = covering.citation.source, covering.citation.repo_path
+        if source is not None and path is not None:
+            if covering.outcome in AS_CITED:
+                found.setdefault((source, path), []).append(covering)
+            else:
+                stale.append(covering)
+    return found, stale
 
 
 def _state(row: Row, found: list[Covering], result: Coverage) -> None:
@@ -160,29 +134,8 @@ def _state(row: Row, found: list[Covering], result: Coverage) -> None:
         row.state, row.exclusion = "excluded", exclusions[0]
 
 
-def exclusion_problems(result: Coverage, exclusions: Iterable[Exclusion]) -> list[Finding]:
-    """(exclusion, code, message) for an exclusion of a statement an entry cites (drop
-    it), and for one that names no statement (no keyword on its lines)."""
-    cited = {exclusion.citation.key for _, exclusion in result.both}
-    stale = {c.citation.key for c in result.stale}
-    found: list[Finding] = []
-    for exclusion in exclusions:
-        text = exclusion.citation.text
-        if exclusion.citation.key in cited:
-            message = f"{text} is cited by an entry too: drop the exclusion"
-            found.append(Finding(exclusion, code="exclusion-cited", message=message))
-        elif (
-            exclusion.citation.key not in result.used
-            and exclusion.citation.key not in stale
-            and exclusion.citation.source is not None
-        ):
-            message = f"{text} names no statement (no keyword on these lines)"
-            found.append(Finding(exclusion, code="exclusion-unused", message=message))
-    return found
-
-
 def _place(statement: Statement) -> tuple[str, int, int]:
-    """What names a statement within its revision (cheap to hash, unlike its text)."""
+    """What names a statement within its revision, cheap to hash."""
     return statement.path, statement.line, statement.end
 
 

@@ -144,7 +144,7 @@ class Renderer:
             rows=site_coverage.summary(found) if found is not None else [],
             problems=coverage.problems,
             bar_of=lambda revision, counts: _bar(
-                revision, f"coverage-{revision}", {s: counts[s] for s in site_coverage.STATES}
+                revision, f"coverage-{revision}", _bar_counts(counts)
             ),
         )
         pages = {self.layout.coverage_summary: summary}
@@ -155,7 +155,7 @@ class Renderer:
                 view=coverage.revision(revision, sources),
                 first=revision == sources.revisions[0],
                 states=site_coverage.STATES,
-                bar=lambda file: _bar(file.shown, f"file-{file.shown}", file.bar_counts),
+                bar=lambda file: _bar(file.shown, f"file-{file.shown}", _bar_counts(file.counts)),
                 statement_link=lambda row: Markup(self._statement_link(row)),
                 cited_as=self._cited_as,
                 safe_link=lambda url: Markup(link_destination(url) if safe_url(url) else "#"),
@@ -323,6 +323,11 @@ class Renderer:
             title=Markup(yaml_lines(title_meta(f"Citation health: {register.title}"))),
             total=sum(counts_of(groups).values()),
         )
+
+
+def _bar_counts(counts: Mapping[str, int]) -> dict[str, int]:
+    """A revision's or a file's counts as its bar's segments, one per state."""
+    return {state: counts[state] for state in site_coverage.STATES}
 
 
 def _bar(label: str, anchor: str, counts: Mapping[str, int]) -> Markup:

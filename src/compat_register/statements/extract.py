@@ -9,13 +9,14 @@ from ..citations.compare import file_kind
 from . import markdownpages, typescript
 from .statement import Statement
 
-TYPESCRIPT_SUFFIXES = frozenset({".ts", ".mts", ".cts"})
+_TYPESCRIPT = frozenset({".ts", ".mts", ".cts"})
 
 
-def readable(path: str, markdown_globs: Sequence[str] = ()) -> bool:
-    """Whether statements can be read from the file at `path`: a Markdown page (by its
-    suffix or the source's `markdown:` globs) or a TypeScript schema."""
-    return _suffix(path) in TYPESCRIPT_SUFFIXES or file_kind(path, markdown_globs) == "markdown"
+def reader(path: str, markdown_globs: Sequence[str] = ()) -> str | None:
+    """Which reader takes the file at `path`: `typescript` (a schema), `markdown`, or None."""
+    if posixpath.splitext(path)[1].lower() in _TYPESCRIPT:
+        return "typescript"
+    return "markdown" if file_kind(path, markdown_globs) == "markdown" else None
 
 
 def statements(
@@ -24,14 +25,8 @@ def statements(
     markdown_globs: Sequence[str] = (),
     readings: markdownpages.Readings | None = None,
 ) -> list[Statement]:
-    """The statements of one file, in line order (none for a file of another kind);
-    `readings` keeps what paragraphs read as for the files read after it (one run's)."""
-    if _suffix(path) in TYPESCRIPT_SUFFIXES:
+    """The statements of one file, in line order; `readings`: one run's paragraphs read."""
+    kind = reader(path, markdown_globs)
+    if kind == "typescript":
         return typescript.statements(path, text, readings)
-    if file_kind(path, markdown_globs) == "markdown":
-        return markdownpages.statements(path, text, readings=readings)
-    return []
-
-
-def _suffix(path: str) -> str:
-    return posixpath.splitext(path)[1].lower()
+    return markdownpages.statements(path, text, readings=readings) if kind else []

@@ -1,14 +1,6 @@
-"""Markdown and MDX pages -> statements, through markdown-it-py.
-
-The parser decides what is prose: paragraphs (in list items and block quotes too) and
-table cells are read, fenced and indented code, front matter, raw HTML blocks (HTML
-comments among them) and inline HTML are not. A keyword in a code span is no keyword.
-What markdown-it-py does not know is MDX's own syntax, and two small rewrites, each
-keeping every line where it was, make a page plain Markdown first (`plain_markdown`): a
-JSX comment `{/* ... */}` is blanked, and a line holding only a component's tag
-(`<Note>`, `</Warning>`) is blanked, so that the Markdown between them is read as MDX
-reads it (markdown-it-py would take the whole component for one HTML block).
-"""
+"""Markdown and MDX pages -> statements: markdown-it-py says what is prose (paragraphs and
+table cells; no code, front matter or HTML), after MDX's JSX comments and component tag
+lines are blanked (`plain_markdown`), every line kept where it was."""
 
 from __future__ import annotations
 
@@ -26,24 +18,20 @@ from .statement import Statement
 
 _PARSER = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
 _BLOCKS = MarkdownIt("commonmark").enable("table").use(front_matter_plugin).disable("inline")
-"""The same parser, blocks only: a paragraph's inline content is parsed by `inline_pieces`
-alone, and only where it may hold a keyword (the full parse took as long again)."""
+"""Blocks only: `inline_pieces` parses what may hold a keyword (a full parse: twice the time)."""
 _JSX_COMMENT = re.compile(r"\{/\*.*?\*/\}", re.S)
 _JSX_TAG = re.compile(r"[ \t]*</?[A-Z][\w.]*(?:\s[^<>]*)?/?>[ \t]*\Z")
 _MARKS = ("\u205f", "\u2007", "\u3000")
-"""Unicode spaces, one of which ends each line of a paragraph before the inline parse: a
-code span makes its line breaks spaces, so the mark is what keeps each piece's line. A
-space to the parser, the mark changes no emphasis or code span; one the page does not
-hold is chosen."""
+"""Spaces that end each line before the inline parse, to keep each piece's line (a code span
+makes breaks spaces); one the page does not hold is chosen."""
 _PROSE = {"paragraph_open", "th_open", "td_open"}
 
 
 def statements(
     path: str, text: str, first_line: int = 1, readings: Readings | None = None
 ) -> list[Statement]:
-    """The statements of a Markdown or MDX page (`first_line` is the line `text` starts on
-    in its file: a schema's doc comment is read as Markdown too); `readings` keeps what
-    paragraphs read as for the pages read after it."""
+    """The statements of a Markdown or MDX page starting on `first_line` of its file;
+    `readings` keeps what paragraphs read as for the pages after it."""
     if not may_hold_keyword(text):
         return []
     plain = plain_markdown(text)
@@ -53,18 +41,13 @@ def statements(
 
 
 class Readings:
-    """What each paragraph's or heading's inline content reads as (its plain text, and the
-    sentences holding a keyword, their lines counted from 0), kept for the pages of one
-    run: a spec's revisions repeat most of them (at the MCP spec's pin, 904 distinct of
-    the 2,126 paragraphs read and 545 of 2,158 headings), and reading one is an inline
-    parse. A content naming a link label is not kept on a page that defines link
-    references, where its reading depends on them."""
+    """What each inline content reads as (plain text, keyword sentences), kept for one run:
+    revisions repeat most paragraphs. Not kept where it depends on a page's link references."""
 
     def __init__(self) -> None:
         self._kept: dict[str, tuple[str, list[Sentence]]] = {}
         self.pages: dict[str, list[Statement]] = {}
-        """A page's statements by its text, on lines from 1, for pages read in many files
-        (a schema's doc comments: most are the same in every revision)."""
+        """A page's statements by its text (a schema's doc comments repeat across revisions)."""
 
     def read(self, content: str, env: dict[str, Any]) -> tuple[str, list[Sentence]]:
         if "[" in content and env.get("references"):
@@ -81,16 +64,14 @@ def _reading(content: str, env: dict[str, Any]) -> tuple[str, list[Sentence]]:
 
 
 def parse(text: str) -> tuple[list[Token], dict[str, Any]]:
-    """The block tokens of a page and the parser's environment (its link references).
-    An inline token's content is left unparsed (no children): `inline_pieces` reads it."""
+    """The block tokens of a page (inline content unparsed) and the parser's environment."""
     env: dict[str, Any] = {}
     return _BLOCKS.parse(text, env), env
 
 
 def plain_markdown(text: str) -> str:
-    """An MDX page as plain Markdown, every line where it was: JSX comments blanked, each
-    line holding only a component's tag blanked (and the lines inside a component
-    unindented by its own indentation, as MDX reads them)."""
+    """An MDX page as plain Markdown, every line where it was: JSX comments and component tag
+    lines blanked, the lines inside a component unindented."""
     text = _JSX_COMMENT.sub(lambda m: "\n" * m[0].count("\n"), text)
     lines = text.split("\n")
     depth = 0
@@ -192,8 +173,7 @@ def _following_list(tokens: Sequence[Token], index: int) -> int | None:
 
 
 def inline_pieces(content: str, line: int, env: dict[str, Any]) -> list[Piece]:
-    """The plain text of a paragraph's inline content, piece by piece with its line
-    (`line` is the content's first): text, code spans (marked code), no markup, no HTML."""
+    """The plain text of inline content from `line`, piece by piece (code spans marked)."""
     mark = next((m for m in _MARKS if m not in content), None)
     if mark is None:  # every mark in the page: lines of code spans may be off by their breaks
         mark = "\n"
@@ -220,7 +200,42 @@ def _add(pieces: list[Piece], token: Token, line: int, mark: str) -> int:
 
 
 def slug(heading: str) -> str:
-    """A heading's anchor as GitHub and Mintlify make it: lower case, punctuation dropped,
-    spaces as hyphens."""
+    """A heading's anchor as GitHub and Mintlify make it."""
     kept = re.sub(r"[^\w\- ]", "", heading.lower())
     return kept.strip().replace(" ", "-")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One change a changelog lists."""
+
+    path: str
+    line: int
+    end: int
+    text: str
+    heading: str
+
+
+def items(path: str, text: str) -> list[Item]:
+    """The items of every top-level list of a changelog page, in order, each under its
+    heading."""
+    tokens, env = parse(plain_markdown(text))
+    read = Readings().read
+    found: list[Item] = []
+    heading, depth = "", 0
+    current: tuple[int, int, list[str]] | None = None
+    for index, token in enumerate(tokens):
+        if token.type == "inline" and index and tokens[index - 1].type == "heading_open":
+            heading = read(token.content, env)[0]
+        elif token.type in ("bullet_list_open", "ordered_list_open"):
+            depth += 1
+        elif token.type in ("bullet_list_close", "ordered_list_close"):
+            depth -= 1
+        elif token.type == "list_item_open" and depth == 1 and token.map:
+            current = (token.map[0] + 1, token.map[1], [])
+        elif token.type == "list_item_close" and depth == 1 and current is not None:
+            found.append(Item(path, current[0], current[1], " ".join(current[2]), heading))
+            current = None
+        elif token.type == "inline" and current is not None:
+            current[2].append(read(token.content, env)[0])
+    return found

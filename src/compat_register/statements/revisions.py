@@ -1,10 +1,5 @@
-"""The same statement across revisions: new, changed (reworded) or the same. Pure.
-
-*Same*: equal text once normalised, under the same heading first, else anywhere (a moved
-section). *Changed*: the nearest unmatched statement under the same heading of the page
-reads alike (difflib's ratio at least `ALIKE`). *New* otherwise, and every statement of
-the first revision.
-"""
+"""Each statement against the revision before, pure: *same* (equal text, same heading
+first), *changed* (the nearest unmatched one under its heading reads `ALIKE`), else *new*."""
 
 from __future__ import annotations
 
@@ -64,22 +59,29 @@ def compare(
     new: Sequence[Statement],
     new_texts: list[str],
 ) -> list[Change]:
-    """Each statement of `new` (of `revision`) against those of `old`, in order, with their
-    `normalised` texts. Statements are named by their index: a statement hashes its whole
-    text on every look-up."""
-    used: set[int] = set()  # indices into `old`: a statement is hashed on every look-up
-    same = _same(old, old_texts, new, new_texts, used)
-    groups: dict[tuple[str, str], list[int]] = {}
+    """Each statement of `new` against those of `old`, given their `normalised` texts (by
+    index: a statement hashes its whole text on every look-up); each old one matched once."""
+    headed: dict[tuple[str, str], list[int]] = {}
+    anywhere: dict[str, list[int]] = {}
+    pages: dict[tuple[str, str], list[int]] = {}
     for n, statement in enumerate(old):
-        if n not in used:
-            key = (page(statement.path, old_revision), statement.heading)
-            groups.setdefault(key, []).append(n)
+        headed.setdefault((old_texts[n], statement.heading), []).append(n)
+        anywhere.setdefault(old_texts[n], []).append(n)
+        pages.setdefault((page(statement.path, old_revision), statement.heading), []).append(n)
+    used: set[int] = set()
+    same: dict[int, int] = {}  # repeated statements first, same heading first
+    for m, statement in enumerate(new):
+        match = _unused(headed.get((new_texts[m], statement.heading), []), used)
+        match = _unused(anywhere.get(new_texts[m], []), used) if match is None else match
+        if match is not None:
+            used.add(match)
+            same[m] = match
     result: list[Change] = []
     for m, statement in enumerate(new):
         if m in same:
             result.append(Change("same", old[same[m]]))
             continue
-        group = groups.get((page(statement.path, revision), statement.heading), [])
+        group = pages.get((page(statement.path, revision), statement.heading), [])
         candidates = [(n, old_texts[n]) for n in group if n not in used]
         nearest = _nearest(new_texts[m], candidates)
         if nearest is not None:
@@ -88,39 +90,13 @@ def compare(
     return result
 
 
-def _same(
-    old: Sequence[Statement],
-    old_texts: list[str],
-    new: Sequence[Statement],
-    new_texts: list[str],
-    used: set[int],
-) -> dict[int, int]:
-    """new index -> old index of each statement an earlier one repeats: under the same
-    heading first, else anywhere; each earlier statement matched once (added to `used`)."""
-    headed: dict[tuple[str, str], list[int]] = {}
-    anywhere: dict[str, list[int]] = {}
-    for n, statement in enumerate(old):
-        headed.setdefault((old_texts[n], statement.heading), []).append(n)
-        anywhere.setdefault(old_texts[n], []).append(n)
-    found: dict[int, int] = {}
-    for m, statement in enumerate(new):
-        text = new_texts[m]
-        match = _unused(headed.get((text, statement.heading), []), used)
-        match = _unused(anywhere.get(text, []), used) if match is None else match
-        if match is not None:
-            used.add(match)
-            found[m] = match
-    return found
-
-
 def _unused(candidates: list[int], used: set[int]) -> int | None:
     return next((n for n in candidates if n not in used), None)
 
 
 def _nearest(text: str, candidates: list[tuple[int, str]]) -> int | None:
-    """The candidate whose words read most like `text`'s, if alike enough; ties: the
-    first. Words, not characters: a rewording swaps words, and a statement is a few dozen
-    words but a few hundred characters (difflib's time grows with their product)."""
+    """The first candidate whose words read most like `text`'s, if alike enough (words:
+    difflib's time grows with the product of the lengths)."""
     best, score = None, ALIKE
     matcher = difflib.SequenceMatcher(autojunk=False)
     matcher.set_seq2(text.split(" "))

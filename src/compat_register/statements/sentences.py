@@ -1,9 +1,5 @@
-"""Sentences of prose and the BCP 14 keywords in them: pure, on plain text with lines.
-
-The Markdown parser says what is text and what is code; cutting into sentences is
-hand-written, as no library we use does it (NLTK's punkt: a 2 MB model for the one rule
-that `.`, `!` or `?` before a space and a capital ends a sentence).
-"""
+"""Sentences and their BCP 14 keywords, pure, on plain text with lines; hand-cut, as NLTK's
+punkt would be a 2 MB model for one rule (`.`, `!` or `?`, a space, a capital)."""
 
 from __future__ import annotations
 
@@ -36,9 +32,7 @@ _WORDS = ("MUST", "REQUIRED", "SHALL", "SHOULD", "RECOMMENDED", "MAY", "OPTIONAL
 """Each keyword holds one of these (`MUST NOT` holds `MUST`, `NOT RECOMMENDED` `RECOMMENDED`)."""
 _PREFIXES = sorted({w[:n] for w in _WORDS for n in range(1, len(w))}, key=len, reverse=True)
 _DROPPED = r"[*_~\[\]!<&`{\\]"
-"""The characters that open what the reading drops or replaces between two letters: an
-emphasis or strike mark, a link's or image's brackets, inline HTML or an autolink, a
-character reference, a code span, a JSX comment or TypeDoc link, a backslash escape."""
+"""What opens markup the reading drops between two letters (emphasis, link, HTML, code...)."""
 _MAY_HOLD = re.compile(
     "&#|(?=[MROS])(?:" + "|".join(_WORDS) + "|(?:" + "|".join(_PREFIXES) + ")" + _DROPPED + ")"
 )
@@ -65,9 +59,7 @@ class Sentence:
 
 
 def sentences(pieces: Sequence[Piece]) -> Iterator[Sentence]:
-    """Each sentence of a paragraph that holds a keyword outside code, but the BCP 14
-    boilerplate ("The key words "MUST", ... are to be interpreted as described in BCP
-    14"), which names every keyword and requires nothing."""
+    """Each sentence of a paragraph holding a keyword outside code, but BCP 14's boilerplate."""
     chars, lines, code = _flatten(pieces)
     for start, stop in _spans(chars, code):
         keyword = first_keyword(chars, code, start, stop)
@@ -78,12 +70,8 @@ def sentences(pieces: Sequence[Piece]) -> Iterator[Sentence]:
 
 
 def may_hold_keyword(source: str) -> bool:
-    """Whether the plain text read from `source` can hold a keyword: False only when no
-    sentence can be a statement, so the text need not be parsed (parsing is coverage's cost).
-
-    Exact: the plain text's letters are the source's in order (but for numeric character
-    references), so a keyword not in the source as it is has a letter followed by one of
-    `_DROPPED` (`MU**ST**`, `[MU](x)ST`). A superset: `MUSTARD` is parsed, never missed."""
+    """Whether the plain text read from `source` can hold a keyword, so it need be parsed:
+    a keyword split by markup shows a prefix then `_DROPPED` (`MU**ST**`); never missed."""
     return _MAY_HOLD.search(source) is not None
 
 
@@ -128,9 +116,7 @@ def _spans(text: str, code: Sequence[bool]) -> Iterator[tuple[int, int]]:
 
 
 def _trimmed(text: str, start: int, stop: int) -> Iterator[tuple[int, int]]:
-    while start < stop and text[start].isspace():
-        start += 1
-    while stop > start and text[stop - 1].isspace():
-        stop -= 1
-    if start < stop:
-        yield start, stop
+    span = text[start:stop]
+    if stripped := span.strip():
+        start += len(span) - len(span.lstrip())
+        yield start, start + len(stripped)

@@ -13,18 +13,15 @@ class Statement:
     """The file's full path in its repository."""
     line: int
     end: int
-    """Its first and last line (1-based): a sentence may cross line breaks, and a lead-in
-    ending in a colon takes the list that follows it (`Clients MUST:` then items)."""
+    """Its first and last line (a lead-in ending in `:` takes the list after it)."""
     keyword: str
-    """The first keyword in it, spaced as RFC 2119 writes it (`MUST NOT`)."""
+    """The first keyword in it (`MUST NOT`)."""
     text: str
-    """Its plain text: markup dropped (a link as its text, a code span as its content),
-    each run of whitespace one space."""
+    """Its plain text, spaced."""
     heading: str = ""
-    """The heading it stands under ("" before the first); in a schema, the declaration
-    its doc comment documents (`InitializeResult.protocolVersion`)."""
+    """The heading it stands under; in a schema, the declaration its comment documents."""
     anchor: str = ""
-    """That heading's anchor on the published page (`#` not included)."""
+    """That heading's anchor on the published page, without `#`."""
 
     def overlaps(self, start: int, end: int) -> bool:
         """Whether lines `start`..`end` share a line with this statement."""

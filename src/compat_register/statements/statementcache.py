@@ -1,38 +1,30 @@
-"""What each file holds, kept between runs: one JSON file under `.register/cache/`.
-
-Parsing a page costs some thirty times reading it from git, and a file at a pin never
-changes, so its statements are kept by blob id (and reader). A cache that does not read,
-or is not of `SHAPE`, is started afresh (`storage.shape`); one that cannot be written
-costs the next run time, never the run.
-"""
+"""Each file's statements kept by blob id and reader under `.register/cache/` (parsing
+costs thirty times reading from git); a cache not of `SHAPE` is started afresh."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import astuple
 from pathlib import Path
 from typing import Any
 
 from ..storage import shape
-from .changelog import Item
+from .markdownpages import Item
 from .statement import Statement
 
 VERSION = 1
-"""Raised whenever what a file's statements are changes (a reader's rule): an older cache
-is ignored."""
+"""Raised whenever a reader's rule changes: an older cache is ignored."""
 MADE_BY = shape.made_by(VERSION, "compat-register", "markdown-it-py", "mdit-py-plugins")
 """The key of the whole file: its format, and the tool and Markdown parser that read."""
 
 _INT, _TEXT = {"type": "integer"}, {"type": "string"}
-_ROW = {
-    "anyOf": [
-        {
-            "type": "array",
-            "items": [_INT, _INT, _TEXT, _TEXT, _TEXT, _TEXT],
-            "minItems": 6,
-            "maxItems": 6,
-        },
-        {"type": "array", "items": [_INT, _INT, _TEXT, _TEXT], "minItems": 4, "maxItems": 4},
-    ]
-}
+
+
+def _row(*items: dict[str, str]) -> dict[str, Any]:
+    return {"type": "array", "items": list(items), "minItems": len(items), "maxItems": len(items)}
+
+
+_ROW = {"anyOf": [_row(_INT, _INT, _TEXT, _TEXT, _TEXT, _TEXT), _row(_INT, _INT, _TEXT, _TEXT)]}
 SHAPE = shape.checker(
     shape.record({"made_by": _TEXT, "files": shape.strings({"type": "array", "items": _ROW})})
 )
@@ -40,8 +32,7 @@ SHAPE = shape.checker(
 
 
 def key(reader: str, blob: str) -> str:
-    """The cache key of a file (its blob id) as read by `reader` (`markdown`,
-    `typescript`, `changelog`)."""
+    """The cache key of a blob as read by `reader` (`markdown`, `typescript`, `changelog`)."""
     return f"{reader}:{blob}"
 
 
@@ -58,22 +49,13 @@ class StatementCache:
         if found.data is not None:
             self.files = found.data["files"]
 
-    def get(self, key: str, path: str) -> list[Statement] | None:
+    def get(self, key: str, path: str, make: Callable[..., Any] = Statement) -> list[Any] | None:
+        """The statements (or, with `make=Item`, changelog items) kept for `key`, at `path`."""
         rows = self.files.get(key)
-        return None if rows is None else [Statement(path, *row) for row in rows]
+        return None if rows is None else [make(path, *row) for row in rows]
 
-    def put(self, key: str, statements: list[Statement]) -> None:
-        self.files[key] = [
-            [s.line, s.end, s.keyword, s.text, s.heading, s.anchor] for s in statements
-        ]
-        self.dirty = True
-
-    def items(self, key: str, path: str) -> list[Item] | None:
-        rows = self.files.get(key)
-        return None if rows is None else [Item(path, *row) for row in rows]
-
-    def put_items(self, key: str, items: list[Item]) -> None:
-        self.files[key] = [[i.line, i.end, i.text, i.heading] for i in items]
+    def put(self, key: str, values: Sequence[Statement | Item]) -> None:
+        self.files[key] = [list(astuple(value))[1:] for value in values]  # all but the path
         self.dirty = True
 
     def save(self) -> str | None:

@@ -1,10 +1,5 @@
-"""A TypeScript schema's doc comments -> statements (`schema.ts`).
-
-TypeDoc publishes each `/** ... */` comment as Markdown, so its MUSTs bind like prose's:
-each is read by `markdownpages` as a page of its own. Finding comments and declarations is
-hand-written: no TypeScript parser runs in Python without Node, and both sit on lines
-of their own.
-"""
+"""A TypeScript schema's doc comments -> statements, each read as a Markdown page (as
+TypeDoc publishes them); found by hand, as no TypeScript parser runs without Node."""
 
 from __future__ import annotations
 
@@ -28,8 +23,7 @@ def statements(
     path: str, text: str, readings: markdownpages.Readings | None = None
 ) -> list[Statement]:
     """The statements of a schema's doc comments, each under the declaration it documents
-    (`InitializeResult` or `InitializeResult.protocolVersion`); `readings` as for
-    `markdownpages.statements`."""
+    (`InitializeResult.protocolVersion`)."""
     readings = readings or markdownpages.Readings()
     lines = text.split("\n")
     found: list[Statement] = []
@@ -40,8 +34,9 @@ def statements(
         heading, anchor = _heading(declaration, top)
         body = "\n".join(_LEADER.sub("", line, count=1) for line in _bodies(lines, start, stop))
         body = _LINK.sub(lambda m: m[2].strip() or m[1], body)
-        for statement in _comment(body, readings):
-            found.append(_under(statement, path, start, heading, anchor))
+        for s in _comment(body, readings):  # in its file: its path and lines, the declaration
+            line, end = s.line + start, s.end + start
+            found.append(replace(s, path=path, line=line, end=end, heading=heading, anchor=anchor))
     return found
 
 
@@ -70,8 +65,7 @@ def _bodies(lines: list[str], start: int, stop: int) -> list[str]:
 
 
 def _top(lines: list[str], top: str) -> str:
-    """The last top-level declaration in `lines` (those since the last comment), else
-    `top`: the interface a member's comment stands in."""
+    """The last top-level declaration in `lines`, else `top`."""
     for line in reversed(lines):
         if match := _DECLARATION.match(line):
             return match[1]
@@ -92,9 +86,3 @@ def _comment(body: str, readings: markdownpages.Readings) -> list[Statement]:
     if found is None:
         found = readings.pages[body] = markdownpages.statements("", body, 1, readings)
     return found
-
-
-def _under(statement: Statement, path: str, start: int, heading: str, anchor: str) -> Statement:
-    """A comment's statement in its file: its path, its lines, the declaration's heading."""
-    line, end = statement.line + start, statement.end + start
-    return replace(statement, path=path, line=line, end=end, heading=heading, anchor=anchor)
