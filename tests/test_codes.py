@@ -148,6 +148,11 @@ def _code_expressions(
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(_named_code(t) for t in targets):
                 yield node.value, None
+            for target in targets:  # code, message = "bad-path", problem
+                if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
+                    for name, value in zip(target.elts, node.value.elts, strict=False):
+                        if _named_code(name):
+                            yield value, None
 
 
 def _called(node: ast.Call) -> str | None:
