@@ -6,7 +6,6 @@ assembles anything, so every engine publishes the same pages.
 
 from __future__ import annotations
 
-import hashlib
 import html
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
@@ -100,28 +99,23 @@ def _excerpt_documents(
     if options.excerpt_folder is None:
         return excerpts.documents(made, highlighter), {}
     folder = options.excerpt_folder
-    keys = {uri: _made_from(file, highlighter) for uri, file in made.items()}
+    made_from = {uri: (highlighter.settings, file) for uri, file in made.items()}
     last = _written.get(folder, {})
     changed = {
         uri: file
         for uri, file in made.items()
-        if last.get(uri) != keys[uri] or not (folder / uri).is_file()
+        if last.get(uri) != made_from[uri] or not (folder / uri).is_file()
     }
     excerpts.write_documents(changed, highlighter, folder)
     _written.clear()
-    _written[folder] = keys
+    _written[folder] = made_from
     return {}, {uri: folder / uri for uri in made}
 
 
-_written: dict[Path, dict[str, bytes]] = {}
-"""The excerpt files the last build wrote into its folder, by path: the digest of what
-each was made from (`_made_from`). Content-keyed, so it is right for any build."""
-
-
-def _made_from(file: ExcerptFile, highlighter: excerpts.Highlighter) -> bytes:
-    """A digest of what an excerpt file's bytes follow from: its excerpts (values whose
-    `repr` shows every field) and the highlighting's settings."""
-    return hashlib.sha256(repr((highlighter.settings, file)).encode("utf-8")).digest()
+_written: dict[Path, dict[str, tuple[str, ExcerptFile]]] = {}
+"""The excerpt files the last build wrote into its folder, by path: what each was made
+from (the highlighting's settings and its excerpts, values). Content-keyed, so it is right
+for any build."""
 
 
 def _highlighter(options: SiteOptions, folder: Path | None) -> excerpts.Highlighter:

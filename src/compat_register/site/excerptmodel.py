@@ -62,8 +62,12 @@ class Excerpt:
 
     @classmethod
     def of(cls, title: str, block: Block) -> Excerpt:
-        key = "x" + hashlib.sha256(f"{title}\n{block.markdown()}".encode()).hexdigest()[:12]
-        return cls(key, title, block)
+        return cls(_key(title, block), title, block)
+
+
+@lru_cache(maxsize=1 << 16)  # kept by content: a rebuild under `mkdocs serve` makes it again
+def _key(title: str, block: Block) -> str:
+    return "x" + hashlib.sha256(f"{title}\n{block.markdown()}".encode()).hexdigest()[:12]
 
 
 @dataclass
