@@ -11,14 +11,13 @@ from mkdocs.structure.nav import Link, Navigation
 
 def pruned_nav(nav: Navigation) -> Navigation:
     """`nav` with its sections pruned to links (one leading nowhere left out), its pages kept."""
-    items = [item if not item.is_section else _link(item) for item in nav.items]
-    return Navigation([item for item in items if item is not None], nav.pages)
-
-
-def _link(section: Any) -> Link | None:
-    """A link to the section's first page or link, under its title."""
-    url = first_url(section)
-    return None if url is None else Link(section.title, url)
+    items = []
+    for item in nav.items:
+        if not item.is_section:
+            items.append(item)
+        elif (url := first_url(item)) is not None:
+            items.append(Link(item.title, url))
+    return Navigation(items, nav.pages)
 
 
 def first_url(section: Any) -> str | None:
