@@ -72,14 +72,14 @@ DROPPED_WITH_CONTENT = _words(
 )
 """Elements removed with their content: code, or text read differently with scripting off."""
 
+# A heading's: a slug as toc makes it (`_meta`, `meta-07`, `notes_1`); never `__...`, the
+# prefix of material's own globals (`__md_scope`), which a named element would shadow.
+_SLUG = re.compile(r"(?!__)[a-z0-9_][a-z0-9_-]*")
 _ID = {
     "span": re.compile(r"__span-\d+(?:-\d+)?"),
     "title": re.compile(r"(?:chart|state-bar)-[a-z0-9-]+"),  # a chart's name (aria-labelledby)
-    # A slug as toc makes it (`_meta`, `meta-07`, `notes_1`); never `__...`, the prefix of
-    # material's own globals (`__md_scope`), which a named element would shadow.
-    "heading": re.compile(r"(?!__)[a-z0-9_][a-z0-9_-]*"),
+    **{f"h{level}": _SLUG for level in range(1, 7)},
 }
-_HEADINGS = {f"h{level}" for level in range(1, 7)}
 
 
 def _attribute(tag: str, name: str, value: str) -> str | None:
@@ -87,7 +87,7 @@ def _attribute(tag: str, name: str, value: str) -> str | None:
     if name in ("href", "src"):
         return value if safe_url(value) else None
     if name == "id":
-        pattern = _ID["heading"] if tag in _HEADINGS else _ID.get(tag)
+        pattern = _ID.get(tag)
         return value if pattern is not None and pattern.fullmatch(value) else None
     return value
 
