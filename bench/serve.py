@@ -2,27 +2,14 @@
 
     python bench/serve.py [--registers 20] [--citations 3000] [--files 300] [--edits 3]
 
-The plain synthetic set (bench/synthetic.py) with its checkout present, so every citation
-has an excerpt, built as a site with the register plugin (bench/build.py's mkdocs.yml).
-In this one run:
-
-- a cold `mkdocs build` as a child process (wall and CPU, best of --repeat);
-- a real `mkdocs serve --dirty` (the author's loop docs/site.md advises): its first build,
-  then --edits times one register file edited in an entry's title (shown on every page
-  listing entries: the costly edit, which the target is for), then --edits times in its
-  `what` (shown on its page alone), each rebuild timed by MkDocs' own "Documentation built
-  in" line and by the CPU the server used meanwhile (read from /proc); the best rebuild of
-  each kind is compared with the cold build;
-- the same edits under a plain `mkdocs serve`, which builds every page again;
-- from the cold build's site: the HTML of the register pages per citation, the excerpt
-  files fetched when a reader opens an excerpt, and the search index (its size, and
-  whether excerpt code is in it).
-
-Targets: a rebuild at most 15% of the cold build; a third of the page bytes per citation
-and half the search index of a build that inlines the excerpts in the pages. The pages'
-weight is compared with the same pages holding their excerpts (page plus excerpt file bytes,
-this run); the search index with the 2,174 KiB this benchmark measured when the pages still
-held the excerpts (commit 99ff87e), since no build inlines them any more.
+The synthetic set (bench/synthetic.py) with its checkout present (every citation has an
+excerpt), in one run: a cold `mkdocs build` (wall and CPU, best of --repeat); a real `mkdocs
+serve --dirty` (docs/site.md's author's loop) and a plain `mkdocs serve`, each rebuilding
+after --edits edits of an entry's title (on every page listing entries: the costly edit)
+and then of its `what` (its page alone), timed by MkDocs' "Documentation built in" line and
+the server's CPU (/proc); and what a reader downloads from the cold build's site. Targets:
+a rebuild at most 0.15x the cold build; pages at most a third of what they would weigh
+holding their excerpts; no excerpt code in the search index (2,174 KiB when it held it).
 """
 
 from __future__ import annotations
@@ -70,7 +57,7 @@ class Server:
             self.lines.put(raw.decode(errors="replace"))
 
     def built(self, timeout: float = 600) -> float:
-        """Wait for the next "Documentation built in X seconds"; returns X."""
+        """The X of the next "Documentation built in X seconds" logged."""
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -105,9 +92,7 @@ EDITS = {
     "title": r"(\n    title: Entry \S+)",
     "what": r"(\n    what: What \S+ says about the spec; see \S+\.)",
 }
-"""The field each kind of edit changes in the first entry: its title is on the register's
-page and on every page listing entries (the overview, the matrix, the priorities), so that
-is the costly edit; its `what` is on the register's page alone."""
+"""The field of the first entry each kind of edit changes."""
 
 
 def edit(register: Path, kind: str, number: int) -> None:

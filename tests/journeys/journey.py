@@ -16,11 +16,16 @@ import json
 import os
 import re
 import shlex
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -230,6 +235,11 @@ def register_parts(line: str) -> list[str]:
     return [p for p in parts if p.startswith("register ") and not p.startswith("register init")]
 
 
+SERVE_BOUND = 180.0
+"""Seconds `mkdocs serve` may take to show a page, or the page edited: a bound that proves
+it does not hang, generous for a loaded two-core machine; no speed is asserted."""
+
+
 def free_port() -> int:
     """A localhost port nothing listens on now."""
     with socket.socket() as probe:
@@ -333,3 +343,59 @@ def run_steps(
                 name, _, value = line.partition("=")
                 ran.context[f"steps.{step.get('id')}.outputs.{name}"] = value
     return ran
+
+
+class Served(NamedTuple):
+    """A server `serving` started: its address, its process, and the file its output goes to."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+
+@contextmanager
+def serving(shell: Shell, command: str, **env: str) -> Iterator[Served]:
+    """`command` (`mkdocs serve`, ...) run from `shell.cwd` on a free localhost port
+    (`--dev-addr` added: the docs' default port, 8000, may be taken), its output in a file
+    beside the project; its process group is ended when the block leaves."""
+    port = free_port()
+    log = shell.cwd.parent / f"serve-{port}.log"  # a file, not a pipe nobody drains
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            ["bash", "-c", f"exec {command} --dev-addr 127.0.0.1:{port}"],
+            cwd=shell.cwd,
+            env={**shell.env, **env},
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, ended below by its id
+        )
+    try:
+        yield Served(f"http://127.0.0.1:{port}/", process, log)
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=60)
+
+
+def shown(served: Served) -> str:
+    """What the server printed so far."""
+    return served.log.read_text(encoding="utf-8", errors="replace")
+
+
+def fetched(served: Served, path: str, wanted: str) -> str:
+    """The page at `path` once it holds `wanted`, polled until `SERVE_BOUND` runs out."""
+    url = served.url + path
+    deadline = time.monotonic() + SERVE_BOUND
+    body = ""
+    while time.monotonic() < deadline:
+        assert served.process.poll() is None, shown(served)
+        try:
+            with urllib.request.urlopen(url, timeout=30) as response:
+                body = response.read().decode("utf-8")
+        except (urllib.error.URLError, ConnectionError):
+            body = ""
+        if wanted in body:
+            return body
+        time.sleep(0.5)
+    raise AssertionError(
+        f"{url} did not show {wanted!r} within {SERVE_BOUND:g} s:\n{shown(served)}"
+    )

@@ -4,25 +4,24 @@ Zensical project from `register init --engine zensical` to `zensical build --str
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import subprocess
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 import engines
-from journey import Shell, free_port, installed, revisions, sh_lines, stand_in, upstream
+from journey import (
+    Shell,
+    fetched,
+    installed,
+    revisions,
+    serving,
+    sh_lines,
+    stand_in,
+    upstream,
+)
 
 pytestmark = pytest.mark.slow  # a server, and three builds: the long tier
-
-SERVE_BOUND = 180.0
-"""Seconds `mkdocs serve` may take to show a page, or the page edited: a bound that proves
-it does not hang, generous for a loaded two-core machine; no speed is asserted."""
 
 
 def walk(shell: Shell, lines: list[str], tmp_path: Path) -> None:
@@ -41,49 +40,17 @@ def walk(shell: Shell, lines: list[str], tmp_path: Path) -> None:
 
 
 def served(shell: Shell, command: str) -> None:
-    """`command` (`mkdocs serve`, ...) on a free localhost port (`--dev-addr` added: the
-    docs' default port, 8000, may be taken): the example register's page, then the page
-    again once its title is edited in registers/example.yaml, without a restart."""
-    port = free_port()
-    line = f"exec {command} --dev-addr 127.0.0.1:{port}"
-    page = f"http://127.0.0.1:{port}/registers/example/"
+    """`command` (`mkdocs serve`, ...) served (`serving`): the example register's page, then
+    the page again once its title is edited in registers/example.yaml, without a restart."""
     example = shell.cwd / "registers" / "example.yaml"
-    log = shell.cwd.parent / f"serve-{port}.log"  # a file, not a pipe nobody drains
-    with log.open("wb") as output:
-        server = subprocess.Popen(
-            ["bash", "-c", line],
-            cwd=shell.cwd,
-            env=shell.env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group, ended below by its id
-        )
     try:
-        assert "_meta on requests" in fetched(page, "EX-01", server, log)
-        example.write_text(example.read_text().replace("title: Example", "title: Edited title"))
-        assert "Edited title" in fetched(page, "Edited title", server, log)
+        with serving(shell, command) as server:
+            page = "registers/example/"
+            assert "_meta on requests" in fetched(server, page, "EX-01")
+            example.write_text(example.read_text().replace("title: Example", "title: Edited title"))
+            assert "Edited title" in fetched(server, page, "Edited title")
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=60)
         example.write_text(example.read_text().replace("title: Edited title", "title: Example"))
-
-
-def fetched(url: str, wanted: str, server: subprocess.Popen[bytes], log: Path) -> str:
-    """The page at `url` once it holds `wanted`, polled until `SERVE_BOUND` runs out."""
-    deadline = time.monotonic() + SERVE_BOUND
-    body = ""
-    while time.monotonic() < deadline:
-        assert server.poll() is None, log.read_text(encoding="utf-8", errors="replace")
-        try:
-            with urllib.request.urlopen(url, timeout=30) as response:
-                body = response.read().decode("utf-8")
-        except (urllib.error.URLError, ConnectionError):
-            body = ""
-        if wanted in body:
-            return body
-        time.sleep(0.5)
-    shown = log.read_text(encoding="utf-8", errors="replace")
-    raise AssertionError(f"{url} did not show {wanted!r} within {SERVE_BOUND:g} s:\n{shown}")
 
 
 def test_mkdocs_as_publishing_md_prints_it_serves_an_edit_and_builds(tmp_path: Path) -> None:

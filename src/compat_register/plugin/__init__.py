@@ -1,8 +1,6 @@
-"""The `register` MkDocs plugin, an adapter: `on_config` adds the Markdown extensions and
-assets the pages need, `on_files` the files and nav section of the site `api.build_site`
-gives (`register render` writes the same). Each file is written to the plugin's folder only
-when its bytes change, so `mkdocs serve --dirty` builds again only what an edit changed.
-Problems go to the plugin's logger: `mkdocs build --strict` fails on a stale citation."""
+"""The `register` MkDocs plugin, an adapter: `on_config` adds the extensions and assets the
+pages need, `on_files` the files and nav of `api.build_site`'s site, each written only when
+its bytes change (so `mkdocs serve --dirty` builds again only what an edit changed)."""
 
 from __future__ import annotations
 
@@ -55,23 +53,19 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.folder = Path(tempfile.mkdtemp(prefix="register-site-"))
-        """Where the site's files are written: kept while MkDocs keeps this instance."""
+        self.folder = Path(tempfile.mkdtemp(prefix="register-site-"))  # the site's files
         weakref.finalize(self, shutil.rmtree, self.folder, True)
-        self.generated: frozenset[str] = frozenset()
-        """The pages this build generated, by src URI: their HTML is cleaned."""
-        self.unlisted: frozenset[str] = frozenset()
-        """Of those, the pages in no nav (`Site.unlisted`): drawn with the pruned nav."""
+        self.generated: frozenset[str] = frozenset()  # by src URI: their HTML is cleaned
+        self.unlisted: frozenset[str] = frozenset()  # of those, in no nav: the pruned nav
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        """Defined so that `mkdocs serve` keeps this instance, and so its folder, between
-        rebuilds: a file written as it was keeps the time `--dirty` compares."""
+        """Defined so that `mkdocs serve` keeps this instance, and its folder's file times."""
 
     def on_shutdown(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        """Add the extensions the pages need (as mkdocs-autorefs adds its own) and the assets."""
+        """Add the extensions (as mkdocs-autorefs adds its own) and assets the pages need."""
         try:
             api.complete_extensions(config.markdown_extensions, config.mdx_configs)
         except api.ExtensionConflict as err:
@@ -132,8 +126,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
     def on_page_context(
         self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext:
-        """A page in no nav is drawn with the nav pruned: on a page in no section material
-        would draw every register's entry for nothing (`prunednav`)."""
+        """A page in no nav is drawn with the nav pruned (`prunednav`)."""
         if page.file.src_uri in self.unlisted:
             context["nav"] = pruned_nav(nav)
         return context

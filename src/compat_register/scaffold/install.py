@@ -1,9 +1,6 @@
-"""The line of requirements.txt that installs compat-register as this copy was installed.
-
-pip's PEP 610 `direct_url.json` says where a copy came from when not a registry (a VCS
-commit, an archive, a local folder); without one, the line pins the registry version.
-Each line comes with a comment on what CI needs for it.
-"""
+"""The line of requirements.txt that installs compat-register as this copy was: from where
+pip's PEP 610 `direct_url.json` says (importlib.metadata reads it only from Python 3.13),
+else the registry version; each with a comment on what CI needs for it."""
 
 from __future__ import annotations
 
@@ -35,8 +32,8 @@ def _direct_url(text: str | None) -> dict[str, Any] | None:
 
 
 def install_lines(version: str, direct: dict[str, Any] | None) -> str:
-    """The requirement for a copy of `version` installed from `direct` (PEP 610's
-    `direct_url.json`, None for a registry), with its comment (pure)."""
+    """The requirement, with its comment, for `version` installed from `direct` (PEP 610's
+    `direct_url.json`; None for a registry)."""
     if direct is None:
         return _lines(f"{NAME} {version}, as installed from a package index", f"{NAME}=={version}")
     url = direct["url"]

@@ -1,9 +1,5 @@
-"""The files of a new register project, as text (`register init`); nothing here writes.
-
-The templates in `files/` are stored without leading dots so package data globs ship
-them; `TARGETS` says where each goes. A project is for one of `ENGINES`: MkDocs (the
-plugin adds the pages) or Zensical (`register render --out docs` writes them first).
-"""
+"""The files of a new register project, as text (`register init`), for one of `ENGINES`.
+The templates in `files/` have no leading dots, so package data globs ship them."""
 
 from __future__ import annotations
 
@@ -33,8 +29,7 @@ TARGETS = {
 """Path in the project -> template in files/."""
 
 SCHEMA_DIR = "docs/schema"
-"""Where the modelines of the register files point (`../docs/schema/...`), and where the
-site publishes the schemas."""
+"""Where the register files' modelines point and the site publishes the schemas."""
 
 
 ZENSICAL_TEMPLATES = {".github/workflows/registers.yml": "workflow-zensical.yml"}
@@ -42,8 +37,7 @@ ZENSICAL_TEMPLATES = {".github/workflows/registers.yml": "workflow-zensical.yml"
 
 
 def files(name: str, today: datetime.date, engine: str = "mkdocs") -> dict[str, str]:
-    """Every file of a new project called `name` built with `engine` (one of `ENGINES`),
-    by path relative to its folder."""
+    """Every file of a new project called `name` built with `engine`, by relative path."""
     zensical = engine == "zensical"
     config = zensical_config(name) if zensical else mkdocs_config(name)
     texts = {"mkdocs.yml": config, "requirements.txt": requirements(zensical)}
@@ -73,8 +67,8 @@ def mkdocs_config(name: str) -> str:
 
 
 def zensical_config(name: str) -> str:
-    """mkdocs.yml as Zensical reads it: no register plugin (Zensical runs none), the pages'
-    stylesheet and script named, the extensions the pages use."""
+    """mkdocs.yml as Zensical reads it: no register plugin (it runs none), the pages' assets
+    named, the extensions the pages use."""
     built = (
         "# Built with Zensical, which runs no MkDocs plugin: `register render --out docs`"
         " writes the\n# register pages, their excerpt files and assets into docs/ first"
@@ -92,9 +86,9 @@ extra_javascript:
 
 
 def _site_head(name: str, comment: str = "") -> str:
-    """What both engines' mkdocs.yml begin with: the site's name, its docs folder, the theme
-    (after `comment`) and the search plugin, the last item of `plugins:` so far."""
-    return f"""site_name: {_yaml_string(name)}
+    """What both engines' mkdocs.yml begin with, `plugins:` ending with search (the name as a
+    YAML double-quoted scalar: JSON's escapes are YAML's)."""
+    return f"""site_name: {json.dumps(name, ensure_ascii=False)}
 docs_dir: docs
 
 {comment}theme:
@@ -117,12 +111,6 @@ GENERATED = f"""# what `register render --out docs` writes (the register pages a
 
 
 def requirements(zensical: bool = False) -> str:
-    """requirements.txt for CI: compat-register (which brings MkDocs) from where this copy
-    was installed (`install`), and Zensical for a project built with it."""
+    """requirements.txt for CI: compat-register as this copy was installed (and Zensical)."""
     lines = install.requirement()
     return lines + "# the site's engine (docs/publishing.md)\nzensical\n" if zensical else lines
-
-
-def _yaml_string(text: str) -> str:
-    """`text` as a YAML double-quoted scalar (JSON's escapes are YAML's)."""
-    return json.dumps(text, ensure_ascii=False)

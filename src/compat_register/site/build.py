@@ -1,15 +1,12 @@
-"""The one site build: what `api.build_site` read -> every file of the site, as values.
-
-`register render` writes the `Site` and the MkDocs plugin hands it to MkDocs: neither
-assembles anything, so every engine publishes the same pages.
-"""
+"""The one site build: what `api.build_site` read -> every file of the site, as values,
+which `register render` writes and the plugin hands to MkDocs: every engine gets the same."""
 
 from __future__ import annotations
 
-import hashlib
 import html
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +15,6 @@ from ..model.registers import RegisterSet
 from . import excerpts, problems, sanitize
 from .excerptmodel import ExcerptFile
 from .excerptstore import ExcerptStore
-from .extensions import MARKDOWN_EXTENSIONS
 from .jinja import ASSETS, asset
 from .renderer import Renderer
 from .urls import ASSET_DIR, Layout, page_clashes
@@ -53,8 +49,7 @@ class Read:
 
 
 def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -> Site:
-    """The site of `read`; `excerpt_cache` keeps highlighted excerpts between builds, by
-    their text (`excerptstore`)."""
+    """The site of `read`; `excerpt_cache` keeps highlighted excerpts between builds."""
     layout = options.layout
     diagnostics = [*read.diagnostics, *page_clashes(read.registers, layout)]
     renderer = Renderer(
@@ -74,7 +69,8 @@ def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -
     printed = renderer.printed if options.templates is None else None  # a site's: not ours
     pages.update(problems.failure_pages(read.failed, layout, pages))
     pages.update(problems.problem_pages(read.registers, diagnostics, layout, pages))
-    highlighter = _highlighter(options, excerpt_cache)
+    store = None if excerpt_cache is None else partial(ExcerptStore, excerpt_cache)
+    highlighter = excerpts.Highlighter(options.extension_configs, store)
     documents, written = _excerpt_documents(renderer.excerpts, highlighter, options)
     notices = [*read.notices, *_cache_notices(excerpt_cache, highlighter)]
     section, listed = nav_section(read.registers, read.failed, layout, pages)
@@ -94,41 +90,27 @@ def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -
 def _excerpt_documents(
     made: dict[str, ExcerptFile], highlighter: excerpts.Highlighter, options: SiteOptions
 ) -> tuple[dict[str, str], dict[str, Path]]:
-    """The excerpt files' documents, held, or with an `excerpt_folder` written to it
-    (`Site.excerpt_paths`): there, a file this process wrote from the same excerpts with
-    the same settings is not made again (`mkdocs serve`: an edit makes only its own)."""
+    """The excerpt files' documents, held, or written to the `excerpt_folder` where a file
+    this process wrote from the same excerpts is not made again (an edit makes its own)."""
     if options.excerpt_folder is None:
         return excerpts.documents(made, highlighter), {}
     folder = options.excerpt_folder
-    keys = {uri: _made_from(file, highlighter) for uri, file in made.items()}
+    made_from = {uri: (highlighter.settings, file) for uri, file in made.items()}
     last = _written.get(folder, {})
     changed = {
         uri: file
         for uri, file in made.items()
-        if last.get(uri) != keys[uri] or not (folder / uri).is_file()
+        if last.get(uri) != made_from[uri] or not (folder / uri).is_file()
     }
     excerpts.write_documents(changed, highlighter, folder)
     _written.clear()
-    _written[folder] = keys
+    _written[folder] = made_from
     return {}, {uri: folder / uri for uri in made}
 
 
-_written: dict[Path, dict[str, bytes]] = {}
-"""The excerpt files the last build wrote into its folder, by path: the digest of what
-each was made from (`_made_from`). Content-keyed, so it is right for any build."""
-
-
-def _made_from(file: ExcerptFile, highlighter: excerpts.Highlighter) -> bytes:
-    """A digest of what an excerpt file's bytes follow from: its excerpts (values whose
-    `repr` shows every field) and the highlighting's settings."""
-    return hashlib.sha256(repr((highlighter.settings, file)).encode("utf-8")).digest()
-
-
-def _highlighter(options: SiteOptions, folder: Path | None) -> excerpts.Highlighter:
-    """The excerpts' highlighter, with the excerpt cache in `folder`."""
-    store = None if folder is None else (lambda settings: ExcerptStore(folder, settings))
-    configs = options.extension_configs
-    return excerpts.Highlighter(MARKDOWN_EXTENSIONS if configs is None else configs, store)
+_written: dict[Path, dict[str, tuple[str, ExcerptFile]]] = {}
+"""What each excerpt file the last build wrote was made from, by folder and path: values,
+so right for any build."""
 
 
 def nav_section(
@@ -137,45 +119,34 @@ def nav_section(
     layout: Layout,
     pages: Container[str],
 ) -> tuple[list[dict[str, Any]], frozenset[str]]:
-    """The nav section of the generated `pages`, and the pages that tell a hand-written nav
-    lists them already. Titles are HTML-escaped: themes print nav titles as they are."""
+    """The nav section of the generated `pages` (titles HTML-escaped: themes print them as
+    they are), and the pages that tell a hand-written nav lists them already."""
+    escape, names = html.escape, registers.sources.revisions
     section: list[dict[str, Any]] = [{"Overview": layout.overview}]
     if registers.concepts is not None:
         section.append({"Matrix": layout.concept_matrix})
-    for register in registers.registers:
-        section.append({html.escape(register.title): layout.page_of(register.slug)})
-    section.extend(
-        {f"{html.escape(slug)} (does not load)": layout.page_of(slug)} for slug in failed
-    )
-    revisions: list[dict[str, Any]] = [{"Revision matrix": layout.matrix}]
-    for name in registers.sources.revisions:
-        revisions.append({f"What {html.escape(name)} changed": layout.revision_page(name)})
-    section.append({"Revisions": revisions})
+    section += [{escape(r.title): layout.page_of(r.slug)} for r in registers.registers]
+    section += [{f"{escape(slug)} (does not load)": layout.page_of(slug)} for slug in failed]
+    revisions = [{f"What {escape(name)} changed": layout.revision_page(name)} for name in names]
+    section.append({"Revisions": [{"Revision matrix": layout.matrix}, *revisions]})
     if layout.coverage_summary in pages:
-        covered: list[dict[str, Any]] = [{"Every revision": layout.coverage_summary}]
-        for name in registers.sources.revisions:
-            if (page := layout.coverage_page(name)) in pages:
-                covered.append({f"Coverage of {html.escape(name)}": page})
-        section.append({"Coverage": covered})
+        coverage = {name: layout.coverage_page(name) for name in names}
+        covered = [{f"Coverage of {escape(n)}": p} for n, p in coverage.items() if p in pages]
+        section.append({"Coverage": [{"Every revision": layout.coverage_summary}, *covered]})
     section += [{"Priorities": layout.priorities}, {"Citation health": layout.health}]
     if layout.changes in pages:
         section.append({"Changes": layout.changes})
     listed = {layout.overview, layout.matrix, layout.priorities, layout.health, layout.changes}
+    listed.update(layout.page_of(register.slug) for register in registers.registers)
     if registers.concepts is not None:
         listed.add(layout.concept_matrix)
-    listed.update(layout.page_of(register.slug) for register in registers.registers)
     return section, frozenset(listed)
 
 
 def _cache_notices(folder: Path | None, highlighter: excerpts.Highlighter) -> list[Diagnostic]:
-    """The excerpt cache's notices: each file not written (the next build highlights its
-    excerpts again), then each file not used, once."""
+    """The excerpt cache's notices: each file not written, then each file not used, once."""
+    store = highlighter.store
+    found = [("cache-unwritable", line) for line in highlighter.problems]
+    found += [("cache-dropped", line) for line in dict.fromkeys(store.dropped if store else [])]
     where = str(folder or "")
-    notices = [
-        Diagnostic.notice(where, id="excerpts", code="cache-unwritable", message=line)
-        for line in highlighter.problems
-    ]
-    dropped = highlighter.store.dropped if highlighter.store else []
-    for line in dict.fromkeys(dropped):
-        notices.append(Diagnostic.notice(where, id="excerpts", code="cache-dropped", message=line))
-    return notices
+    return [Diagnostic.notice(where, id="excerpts", code=c, message=m) for c, m in found]

@@ -1,5 +1,4 @@
-"""What an excerpt is, as values: the lines a citation shows, in context, and the file of
-each register's excerpts."""
+"""What an excerpt is, as values: the lines a citation shows, and each register's file of them."""
 
 from __future__ import annotations
 
@@ -13,8 +12,8 @@ from functools import lru_cache
 from ..model.registers import Citation
 
 CARRIAGE_RETURN = "\u240d"
-"""How a carriage return inside a line is shown (␍): Python-Markdown and Pygments read a
-lone `\r` as a line end, which git does not, and the line numbers would drift."""
+"""How a lone `\r` inside a line is shown (␍): Python-Markdown and Pygments would end the
+line there, which git does not, and the line numbers would drift."""
 
 
 @dataclass(frozen=True)
@@ -31,13 +30,11 @@ class Block:
     """One per line of the file, whatever it holds, without its line end."""
 
     def code(self) -> str:
-        """The lines as the highlighter takes them: each ended by a newline, so that a
-        blank line at either edge is a line too."""
+        """The lines, each ended by a newline (a blank edge line is a line too)."""
         return "".join(line + "\n" for line in self.lines)
 
     def markdown(self) -> str:
-        """The block as a fenced block of the site's Markdown (with `linenums` and
-        `hl_lines`): what an excerpt's key and its stored HTML are named by."""
+        """The block as a fenced block of the site's Markdown: what names its key and HTML."""
         body = "\n".join(self.lines)
         if self.lines and not self.lines[-1].strip():
             body += "\n"  # the newline before the closing fence ends the block, not a line
@@ -54,16 +51,19 @@ class Excerpt:
     """The cited lines of a citation, in context, as its register's excerpt file holds them."""
 
     key: str
-    """Its anchor in the excerpt file: `x` and the first hex digits of the digest of its
-    title and block, so that a citation of the same lines made twice is one excerpt."""
+    """Its anchor: `x` and a digest of its title and block (the same lines cited twice are one)."""
     title: str
     """`path:lines @ sha`, as plain text."""
     block: Block
 
     @classmethod
     def of(cls, title: str, block: Block) -> Excerpt:
-        key = "x" + hashlib.sha256(f"{title}\n{block.markdown()}".encode()).hexdigest()[:12]
-        return cls(key, title, block)
+        return cls(_key(title, block), title, block)
+
+
+@lru_cache(maxsize=1 << 16)  # kept by content: a rebuild under `mkdocs serve` makes it again
+def _key(title: str, block: Block) -> str:
+    return "x" + hashlib.sha256(f"{title}\n{block.markdown()}".encode()).hexdigest()[:12]
 
 
 @dataclass
@@ -77,8 +77,7 @@ class ExcerptFile:
 
 
 def excerpt_block(citation: Citation, lines: list[str], first_line: int) -> Block:
-    """The cited lines as a block: numbered from `first_line`, the cited lines marked, one
-    line per line of the file (its line end dropped, an inner `\r` as `CARRIAGE_RETURN`)."""
+    """The cited lines as a block numbered from `first_line`, the cited ones marked."""
     shown = tuple(line.rstrip("\r\n").replace("\r", CARRIAGE_RETURN) for line in lines)
     low = citation.start - first_line + 1
     high = min(citation.end - first_line + 1, len(lines))
@@ -90,16 +89,14 @@ def language_of(path: str) -> str:
     """The highlighting language of a file, from its name (`text` when unknown)."""
     name = posixpath.basename(path)
     stem, extension = posixpath.splitext(name)
-    # Cached per extension: Pygments tries every lexer's patterns on each lookup.
     return _language("x" + extension if extension and stem else name)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=1024)  # Pygments tries every lexer's patterns on each lookup
 def _language(name: str) -> str:
     if name.endswith((".md", ".mdx")):
         return "markdown"
-    # Pygments' own table, not find_lexer_class_for_filename: that also loads every lexer
-    # plugin installed (IPython's, for one), which costs seconds.
+    # Pygments' own table: find_lexer_class_for_filename loads every lexer plugin (seconds).
     from pygments.lexers._mapping import LEXERS  # noqa: PLC0415 - only when highlighting
 
     for _module, _name, aliases, patterns, _mimetypes in LEXERS.values():

@@ -1,12 +1,7 @@
-"""Excerpt files: each register's excerpts, highlighted, in one HTML file beside its page.
-
-A register page links each citation to its excerpt here (`registers/meta/excerpts.html#x…`);
-`register.js` shows the block in the page when it is opened, so the page stays light and
-excerpt code never reaches the search index. Blocks are highlighted by Pygments directly, as
-pymdownx.highlight would (`HighlightOptions`; tests/site/test_excerpt_html.py holds the two
-equal), since a Markdown conversion per excerpt cost ten times as much. Every block's HTML is
-cleaned as it is made and again as the store (`excerptstore`, a cache) gives it back.
-"""
+"""Excerpt files: each register's excerpts, highlighted, in one HTML file beside its page,
+which `register.js` shows in the page when one is opened (the page stays light, its search
+index free of code). Hand-written beside pymdownx.highlight, which makes a formatter per
+block (a millisecond each); tests/site/test_excerpt_html.py holds the two equal."""
 
 from __future__ import annotations
 
@@ -39,8 +34,7 @@ TAB_LENGTH = 4
 @dataclass(frozen=True)
 class HighlightOptions:
     """The options of pymdownx.highlight that change how an excerpt looks, as a site sets
-    them (its defaults otherwise). `stripnl`, `auto_title`, `guess_lang` do not apply (an
-    excerpt keeps its edge lines, has its title and language), nor `use_pygments: false`."""
+    them (its defaults otherwise)."""
 
     css_class: str = DEFAULT_CONFIG["css_class"][0]
     pygments_style: str = DEFAULT_CONFIG["pygments_style"][0]
@@ -64,20 +58,15 @@ class HighlightOptions:
         return cls(**known)
 
     def formatter(self) -> BlockHtmlFormatter:
-        """pymdownx.highlight's formatter with these options, for a block to copy: made once,
-        since making one builds its style's class table (a millisecond each, 20,000 times)."""
+        """pymdownx.highlight's formatter with these options, made once for blocks to copy."""
         anchors = self.line_anchors or ("__codelineno" if self.anchor_linenums else "")
         return BlockHtmlFormatter(
             cssclass=self.css_class,
             linenos=self.linenums_style,
-            linenostart=1,
-            linenostep=1,
             linenospecial=max(self.linenums_special, 0),
             style=self.pygments_style,
             noclasses=self.noclasses,
-            hl_lines=[],
             wrapcode=True,
-            filename="",
             linespans=f"{self.line_spans}-0" if self.line_spans else "",
             lineanchors=f"{anchors}-0" if anchors else "",
             anchorlinenos=self.anchor_linenums,
@@ -100,9 +89,8 @@ def _added_languages(given: Mapping[str, Any]) -> Iterable[tuple[str, str, tuple
 
 
 class Highlighter:
-    """Excerpt blocks -> clean HTML, with the highlighting options in a site's `configs`
-    (its `mdx_configs`). With a `store`, a register's excerpts highlighted by an earlier
-    build are read from it (and cleaned again), and what a register gained is written back."""
+    """Excerpt blocks -> clean HTML, with the highlighting options of a site's `mdx_configs`,
+    kept between builds in a `store` (read back cleaned again: not trusted as HTML)."""
 
     def __init__(
         self,
@@ -126,8 +114,7 @@ class Highlighter:
         return sanitize.clean_excerpt(self._highlight(block))
 
     def _highlight(self, block: Block) -> str:
-        """What pymdownx.highlight makes of the block in a page: Pygments' table of line
-        numbers and code, in a `div` naming the language (`language-go highlight`)."""
+        """What pymdownx.highlight makes of the block in a page (`language-go highlight`)."""
         formatter = copy.copy(self._formatter)  # shares the style's tables, not the lines
         formatter.linenostart = block.first_line
         low, high = block.marked
@@ -153,10 +140,9 @@ class Highlighter:
         return self._lexers[name]
 
     def document(self, file: ExcerptFile) -> str:
-        """The file's HTML document (`document`), its excerpts written to the store when
-        they are not what it holds."""
+        """The file's HTML document, its excerpts written to the store if they are new."""
         stored = {}
-        if self.store is not None:  # not trusted as HTML: cleaned as it is read
+        if self.store is not None:
             stored = {k: sanitize.clean_excerpt(h) for k, h in self.store.read(file.slug).items()}
         made = {}
         for excerpt in file.excerpts:
@@ -179,8 +165,7 @@ STYLE = (
     "h2{font-size:1rem;margin-top:2rem}pre{margin:0}td.linenos{padding-right:1rem;opacity:.8}"
     ".hll{font-weight:700;box-shadow:inset .2rem 0 0 #4287ff}"
 )
-"""How an excerpt file looks when it is opened on its own (without JavaScript): the cited
-lines marked as on the page, by a bar and bold text. The page takes only the blocks."""
+"""How an excerpt file looks opened on its own: the cited lines marked as on the page."""
 
 
 def documents(
@@ -194,9 +179,8 @@ def documents(
 def write_documents(
     files: Mapping[str, ExcerptFile], highlighter: Highlighter, folder: Path
 ) -> dict[str, Path]:
-    """Each excerpt file's document written to `folder` / its path as soon as it is made,
-    by path: never all held at once (20,000 excerpts weigh some 60 MB of HTML). A file
-    that holds those bytes already is left as it is (`atomic.write_changed`)."""
+    """Each excerpt file's document written under `folder` when its bytes change, by path, as
+    soon as it is made: never all held at once (20,000 excerpts weigh some 60 MB)."""
     written = {}
     for uri, file in files.items():
         written[uri] = folder / uri
@@ -206,7 +190,7 @@ def write_documents(
 
 def document(file: ExcerptFile, highlight_block: Callable[[Block], str]) -> str:
     """The HTML document of one register's excerpts: a section per excerpt, its `id` the
-    excerpt's key, headed by `path:lines @ sha`, its block as `highlight_block` makes it."""
+    excerpt's key, headed by `path:lines @ sha`."""
     heading = html.escape(f"Excerpts of {file.title}")
     sections = "\n".join(_section(excerpt, highlight_block) for excerpt in file.excerpts)
     return (

@@ -1,9 +1,6 @@
-"""Highlighted excerpts kept between builds: one JSON file per register, under
-`.register/cache/excerpts/<settings>/`, holding each of its excerpts' HTML by the digest of
-the block. A build highlights only the blocks its register's file lacks, then writes the
-file with exactly the register's current excerpts. A file made under other settings or by
-other versions of the libraries is ignored; one that cannot be written costs time only.
-"""
+"""Highlighted excerpts kept between builds: one JSON file per register under
+`.register/cache/excerpts/<settings>/`, its excerpts' HTML by the digest of their block. A
+file of other settings or library versions is ignored; one not written costs time only."""
 
 from __future__ import annotations
 
@@ -40,12 +37,11 @@ class ExcerptStore:
         """Each file read that was not used, as a line naming it (`shape.Cached`)."""
 
     def path(self, slug: str) -> Path:
-        """`<folder>/<settings>/<slug>.json`: two ways of highlighting (a site's own
-        options, `register render`'s) never overwrite each other's files."""
+        """`<folder>/<settings>/<slug>.json`: two highlightings never share a file."""
         return self.folder / self.settings[:16] / f"{slug}.json"
 
     def read(self, slug: str) -> dict[str, str]:
-        """The register's stored excerpts, by block digest; empty when there are none usable."""
+        """The register's stored excerpts by block digest (none when unusable)."""
         found = shape.read(self.path(slug), "settings", self.settings, SHAPE)
         if found.dropped is not None:
             self.dropped.append(found.dropped)

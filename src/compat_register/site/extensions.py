@@ -1,6 +1,5 @@
-"""The Markdown extensions the register pages are written for: the one list of them.
-`register init` writes them into mkdocs.yml and the plugin adds any a site leaves out.
-"""
+"""The Markdown extensions the register pages are written for: `register init` writes them
+into mkdocs.yml and the plugin adds any a site leaves out."""
 
 from __future__ import annotations
 
@@ -26,10 +25,8 @@ MARKDOWN_EXTENSIONS: dict[str, dict[str, Any]] = {
 
 
 SEARCH_SEPARATOR = r"""[\s\-,;:!?=()\[\]{}<>"“”‘’|*`/]+|\.(?=\s|$)|&[lg]t;|&amp;"""
-"""The search plugin's `separator` the register pages are indexed with (docs/site.md,
-Search): whitespace, punctuation and `/` separate words, and a `.` only where a sentence
-ends, so an entry ID is found as the query parser splits it (`META`, `07`), a path by any
-of its parts (`server.go`), and a dotted key whole. `register init` writes it."""
+"""The search plugin's `separator` `register init` writes (docs/site.md, Search): a `.` only
+where a sentence ends, so IDs, paths and dotted keys are found as typed."""
 
 
 def mkdocs_yaml() -> str:
@@ -52,11 +49,10 @@ BUILTIN_PREFIX = "markdown.extensions."
 
 
 def complete(names: list[Any], configs: dict[str, dict[str, Any]]) -> list[str]:
-    """Make a site's `markdown_extensions` (`names`, their options in `configs`) serve the
-    register pages, in place, and return those added: a missing extension or option gets
-    the pages' value. Raises ExtensionConflict when a site sets an option (not LOOKS_ONLY)
-    to another value."""
-    present = {_short(name): name for name in names if isinstance(name, str)}
+    """Add to a site's `markdown_extensions` (`names`, options in `configs`) what the pages
+    need, in place, and return the extensions added; ExtensionConflict when a site sets an
+    option (not LOOKS_ONLY) to another value."""
+    present = {n.removeprefix(BUILTIN_PREFIX): n for n in names if isinstance(n, str)}
     added = []
     for name, needed in MARKDOWN_EXTENSIONS.items():
         if name not in present:
@@ -73,10 +69,6 @@ def complete(names: list[Any], configs: dict[str, dict[str, Any]]) -> list[str]:
                     "remove the option (the register plugin sets it) or set it so"
                 )
     return added
-
-
-def _short(name: str) -> str:
-    return name.removeprefix(BUILTIN_PREFIX)
 
 
 def _yaml_scalar(value: Any) -> str:
