@@ -146,7 +146,8 @@ def nav_section(
 def _cache_notices(folder: Path | None, highlighter: excerpts.Highlighter) -> list[Diagnostic]:
     """The excerpt cache's notices: each file not written, then each file not used, once."""
     store = highlighter.store
-    found = [("cache-unwritable", line) for line in highlighter.problems]
-    found += [("cache-dropped", line) for line in dict.fromkeys(store.dropped if store else [])]
-    where = str(folder or "")
-    return [Diagnostic.notice(where, id="excerpts", code=c, message=m) for c, m in found]
+    notice = partial(Diagnostic.notice, str(folder or ""), id="excerpts")
+    dropped = dict.fromkeys(store.dropped if store else [])
+    return [notice(code="cache-unwritable", message=line) for line in highlighter.problems] + [
+        notice(code="cache-dropped", message=line) for line in dropped
+    ]
