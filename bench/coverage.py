@@ -113,7 +113,9 @@ def main() -> None:
 
 
 def measure(registers: Path, env: dict[str, str], repo: Path, options: argparse.Namespace) -> None:
-    sources = folder.read_sources(Paths.of(registers, env), {}, [])
+    settings = api.Settings.read(env)
+    paths = Paths.of(registers, settings.cache)
+    sources = folder.read_sources(paths, {}, [])
     spec = sources.sources["spec"]
     commit = git(repo, "rev-parse", spec.commit).strip()
     blobs = listed_blobs(git(repo, "ls-tree", "-r", "-z", commit))
@@ -123,15 +125,14 @@ def measure(registers: Path, env: dict[str, str], repo: Path, options: argparse.
     verified = api.verify_citations(
         registers,
         skip=[a for a in sources.sources if a != "spec"],
-        settings=api.Settings.read(env),
+        settings=settings,
     )
-    paths = Paths.of(registers, env)
     cache = paths.statements_cache
 
     def measured(cold: bool) -> run.Measured:
         if cold:
             cache.unlink(missing_ok=True)
-        checkouts = pins.Checkouts(paths, env)
+        checkouts = pins.Checkouts(paths, settings)
         try:
             return run.measure(verified.registers, verified.outcomes, checkouts, cache)
         finally:
