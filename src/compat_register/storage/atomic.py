@@ -13,12 +13,9 @@ import secrets
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
 from . import regular
-
-if TYPE_CHECKING:
-    from .journal import Journal
 
 TOKEN = re.compile(r"[0-9]{1,10}-[0-9a-f]{8}")  # PID-RANDOM: `.NAME.TOKEN.tmp`, `.bak`
 
@@ -44,6 +41,14 @@ class Planned(NamedTuple):
 
 def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+class Journal(Protocol):
+    """What a write records its steps in (`storage.journal.Journal`, which imports this)."""
+
+    def write(self, state: str, planned: list[Planned]) -> None: ...
+
+    def remove(self) -> None: ...
 
 
 def write_all(files: Sequence[tuple[Path, bytes]], journal: Journal | None = None) -> None:
