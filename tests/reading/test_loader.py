@@ -545,3 +545,21 @@ def test_a_syntax_error_comes_before_the_refusals(before: str) -> None:
     """The refusals are looked for in the document once it parses (docs/authoring.md)."""
     end = before.count("\n") + 2  # the line after the unclosed list
     assert error_of(before + "b: [\n")[:3] == (end, 1, "yaml-syntax")
+
+
+def test_the_node_graph_is_freed_as_it_is_walked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A walked entry's nodes are gone before the next is read: a large register's graph is
+    not kept whole (and scanned by every GC pass) until its walk ends."""
+    text = "entries:\n" + "".join(f"  - id: E-{n}\n    what: w{n}\n" for n in range(200))
+    alive: list[int] = []
+    scalar = walker.Walker.scalar
+
+    def counting(self: walker.Walker, node: yaml.ScalarNode, *args: object) -> object:
+        if node.value == "w199":
+            alive.append(sum(isinstance(o, yaml.ScalarNode) for o in gc.get_objects()))
+        return scalar(self, node, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(walker.Walker, "scalar", counting)
+    gc.collect()  # no graph left over from another test
+    assert parse(text).data["entries"][199] == {"id": "E-199", "what": "w199"}
+    assert alive and alive[0] < 50  # of the graph's 401 scalars, the last entry's and a few

@@ -22,6 +22,7 @@ from compat_register.model.registers import Source
 from compat_register.sources import catfile, git
 from compat_register.sources import sourcecache as caching
 from compat_register.sources.checkout import Checkout, _plain_git_dir
+from compat_register.sources.filetext import FileText
 from compat_register.sources.git import GitSourceError
 from compat_register.sources.pins import checkout_places
 from compat_register.sources.sourcecache import SourceCache
@@ -852,3 +853,22 @@ def test_a_pin_that_cannot_be_resolved_closes_its_checkout(
     pin = Checkouts(Paths.of(tmp_path), Settings()).pin(source)
     assert pin.checkout is None and "ambiguous" in (pin.problem or "")
     assert closed == [src.root]
+
+
+@pytest.mark.parametrize(
+    ("data", "lines"),
+    [
+        (b"", []),
+        (b"\n", [""]),
+        (b"a", ["a"]),
+        (b"a\n\n", ["a", ""]),
+        (b"a\r\nb\r\n", ["a", "b"]),
+        (b"a\rb\n\r", ["a\rb", ""]),
+    ],
+)
+def test_a_blob_is_split_on_newlines_only_and_loses_each_line_end(
+    data: bytes, lines: list[str]
+) -> None:
+    """Lines as git and GitHub number them: '\\n' ends a line, a '\\r' before it goes."""
+    text = catfile.text_of(("0" * 40, "blob", data))
+    assert isinstance(text, FileText) and text.lines == lines

@@ -88,7 +88,8 @@ class Walker:
             self.styles[path] = node.style or ""
             return self.scalar(node, in_meta, key)
         if kind is _SEQUENCE:
-            return [self.node(item, (*path, n), in_meta, None) for n, item in enumerate(node.value)]
+            items, node.value = node.value, []  # read once: see `mapping`
+            return [self.node(item, (*path, n), in_meta, None) for n, item in enumerate(items)]
         return self.mapping(node, path, in_meta)
 
     def refuse_deep_nesting(self) -> None:
@@ -143,7 +144,10 @@ class Walker:
     def mapping(self, node: yaml.MappingNode, path: Path_, in_meta: bool) -> dict[str, Any]:
         result: dict[str, Any] = {}
         keys = self.keys
-        for key_node, value_node in node.value:
+        # The graph is read once: each collection lets its nodes go once walked, so a large
+        # document's graph is freed as it is read, not kept (and scanned by the GC) to the end.
+        pairs, node.value = node.value, []
+        for key_node, value_node in pairs:
             offset = key_node.start_mark.index
             if key_node.tag is not None or self.text.startswith(_PROPERTY, offset):
                 self._reject_anchor_and_tag(key_node, self.mark(key_node))

@@ -124,7 +124,8 @@ def text_of(found: tuple[str, str, bytes] | None) -> FileText | str | None:
         return BINARY
     # Split on '\n' only (not str.splitlines, which also splits on \f, \x1c, U+2028, ...) so
     # line numbers agree with git and GitHub.
-    lines = found[2].decode("utf-8", errors="replace").split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    return FileText([line.removesuffix("\r") for line in lines])
+    text = found[2].decode("utf-8", errors="replace")
+    lines = text.removesuffix("\n").split("\n") if text else []
+    if "\r" in text:  # a CRLF file: each line without its '\r'
+        lines = [line.removesuffix("\r") for line in lines]
+    return FileText(lines)
