@@ -4,6 +4,7 @@ and only then; every build gives the pages a build from nothing gives. No MkDocs
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 
 import builder
 from compat_register import api
+from compat_register.reporting import export
 from compat_register.site import memo, renderer
 from gitrepo import GitRepo
 
@@ -108,6 +110,7 @@ def test_an_edit_renders_again_the_pages_that_show_it_and_no_other(
     again = from_nothing(registers)
     assert second.pages == again.pages
     assert second.excerpts == again.excerpts
+    assert second.downloads == again.downloads != first.downloads
 
 
 def test_a_kept_page_is_the_page_a_build_from_nothing_gives(
@@ -123,6 +126,11 @@ def test_a_kept_page_is_the_page_a_build_from_nothing_gives(
     assert not any(rendered[f"registers/health/{slug}.md"] for slug in ("alpha", "beta", "gamma"))
     assert second.pages == first.pages == from_nothing(registers).pages
     assert second.excerpts == first.excerpts
+    exported = export.export(api.check(registers).registers)  # each register's part kept
+    assert (
+        second.downloads["registers/registers.json"]
+        == json.dumps(exported, ensure_ascii=False, indent=2) + "\n"
+    )
 
 
 def test_a_changed_outcome_renders_the_page_again(

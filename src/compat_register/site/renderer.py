@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import posixpath
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -247,8 +248,20 @@ class Renderer:
         """The register set as JSON, as `register export` prints it (path -> text)."""
         if self.layout.download is None:
             return {}
-        data = export.export(self.registers)
-        return {self.layout.download: json.dumps(data, ensure_ascii=False, indent=2) + "\n"}
+        data, path = export.export(self.registers), self.layout.download
+        registers = data["registers"]
+        text = _json({**data, "registers": [None] * len(registers)})
+        if registers:  # each register's part kept by its value (`memo`): the same bytes
+            chunks = [
+                self.tables.page(f"{path}#{n}", part, partial(_json, part))
+                for n, part in enumerate(registers)
+            ]
+            nulls = ",\n".join(["    null"] * len(registers))
+            parts = ",\n".join("    " + chunk.replace("\n", "\n    ") for chunk in chunks)
+            text = text.replace(
+                f'\n  "registers": [\n{nulls}\n  ]', f'\n  "registers": [\n{parts}\n  ]', 1
+            )
+        return {path: text + "\n"}
 
     def overview(self) -> str:
         rows = [(r, entry) for r in self.registers.registers for entry in r.entries]
@@ -365,6 +378,11 @@ class Renderer:
             return text, {}, fmt.printed
 
         return self._kept(page, ("register-health.md.j2", register, groups), render)
+
+
+def _json(data: Any) -> str:
+    """JSON as `register export` prints it."""
+    return json.dumps(data, ensure_ascii=False, indent=2)
 
 
 def _bar_counts(counts: Mapping[str, int]) -> dict[str, int]:
