@@ -19,6 +19,7 @@ import builder
 import sites
 import tiers
 from compat_register.cli import main
+from compat_register.site import memo
 from historyrepo import History, build_history
 
 RunLine = Callable[[Sequence[str]], Result]
@@ -94,6 +95,13 @@ def _without_the_callers_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith("GIT_") or (name.startswith("REGISTER_") and name not in SUITE_SWITCHES):
             monkeypatch.delenv(name)
+
+
+@pytest.fixture(autouse=True)
+def _no_page_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No page kept from another test (`site.memo` keeps pages by their inputs, and a test
+    may patch the code that renders them)."""
+    monkeypatch.setattr(memo, "KEPT", {})
 
 
 @pytest.fixture

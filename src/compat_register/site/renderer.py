@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import posixpath
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,12 +33,17 @@ from .formatter import CELL_WORDS, PageFormatter
 from .health import STALE, counts_of, outcome_groups, register_health
 from .jinja import Trusted, environment, front_matter, render_template, title_meta, yaml_lines
 from .markdown import Linker, escape_inline, link_destination, safe_url
+from .memo import Tables
 from .urls import Layout, edit_link, relative
 
 if TYPE_CHECKING:
     from ..conformance.measurements import Measurements
     from ..history.repository import History
     from ..verifying.verify import Outcome
+
+
+Made = tuple[str, dict[str, ExcerptFile], dict[str, str]]
+"""A kept page: its Markdown, its excerpt file (by path), the prose it printed (by text)."""
 
 
 class Renderer:
@@ -86,24 +92,45 @@ class Renderer:
             name: self.layout.revision_page(name) for name in registers.sources.revisions
         }
         self.prose_citations = prose_citations(registers)
+        self.tables = Tables(
+            outcomes=self.outcomes,
+            entries=self.entry_pages,
+            registers=self.register_pages,
+            revisions=self.revision_pages,
+            backlinks=registers.backlinks,
+            citations=self.prose_citations,
+        )
+        self.made_of = (templates_made_of(templates), self.layout, registers.sources)
+        """What every page kept between builds is made of (`memo`)."""
         self.excerpts: dict[str, ExcerptFile] = {}
         """Excerpt file (`Layout.excerpts_of`) -> its excerpts, of each register page."""
         self.printed: dict[str, str] = {}
         """Each prose Markdown the pages printed -> its page (`PageFormatter.printed`)."""
 
-    def formatter(self, page: str) -> PageFormatter:
+    def formatter(self, page: str, printed: dict[str, str] | None = None) -> PageFormatter:
+        """A page's formatter, its look-ups in the shared tables noted for `memo`."""
+        table = self.tables.table
         linker = Linker(
-            self.registers.sources, self.entry_pages, page, relative, self.prose_citations
+            self.registers.sources, table("entries"), page, relative, table("citations")
         )
         return PageFormatter(
             page,
             linker,
-            self.outcomes,
-            self.register_pages,
-            self.revision_pages,
-            backlinks_of=self.registers.backlinks,
-            printed=self.printed,
+            table("outcomes"),
+            table("registers"),
+            table("revisions"),
+            backlinks_of=table("backlinks"),
+            printed=self.printed if printed is None else printed,
         )
+
+    def _kept(self, page: str, key: tuple[Any, ...], render: Callable[[], Made]) -> str:
+        """A page rendered, or kept from an earlier build made of the same (`memo`): its
+        prose and excerpts go where a rendering would have put them."""
+        text, excerpts, printed = self.tables.page(page, (*self.made_of, *key), render)
+        for placed, where in printed.items():
+            self.printed.setdefault(placed, where)
+        self.excerpts.update(excerpts)
+        return text
 
     def pages(self) -> dict[str, str]:
         """Every generated page: path relative to the docs dir -> Markdown."""
@@ -183,37 +210,58 @@ class Renderer:
 
     def register(self, register: Register) -> str:
         """A register's page; its excerpts go to `self.excerpts`, under its excerpt file."""
-        fmt = self.formatter(self.layout.page_of(register.slug))
-        fmt.excerpt_file = self.layout.excerpts_of(register.slug)
+        page = self.layout.page_of(register.slug)
         changes, conformance, coverage = self.changes, self.conformance, self.coverage
-        text = self._render(
-            "register.md.j2",
-            fmt,
-            register=register,
-            legend=fmt.link(self.layout.legend) if self.layout.legend else None,
-            last_changes=lambda entry: Markup(
-                changes.last_changes(entry.id, fmt) if changes else ""
-            ),
-            last_changed=Markup(changes.last_changed(register.slug, fmt)) if changes else "",
-            counts=prio.state_counts(register),
-            edit_link=lambda entry: Markup(edit_link(self.edit_url, register, entry)),
-            front_matter=front_matter(register),
-            checks_of=lambda entry: conformance.checks_of(entry.id) if conformance else [],
-            statements_of=lambda entry: coverage.statements_of(entry.id) if coverage else [],
-            cited_as=self._cited_as,
-            lines_of=lambda row: lines_text(row.statement.line, row.statement.end),
-        )
-        if fmt.excerpts:
-            excerpts = list(fmt.excerpts.values())
-            self.excerpts[fmt.excerpt_file] = ExcerptFile(register.slug, register.title, excerpts)
-        return text
+        fmt = self.formatter(page)
+        entries = register.entries
+        last = {e.id: Markup(changes.last_changes(e.id, fmt)) for e in entries} if changes else {}
+        changed = Markup(changes.last_changed(register.slug, fmt)) if changes else ""
+        checks = {e.id: conformance.checks_of(e.id) for e in entries} if conformance else {}
+        statements = {e.id: coverage.statements_of(e.id) for e in entries} if coverage else {}
+        key = ("register.md.j2", self.edit_url, register, last, changed, checks, statements)
+
+        def render() -> Made:
+            fmt = self.formatter(page, printed={})
+            fmt.excerpt_file = self.layout.excerpts_of(register.slug)
+            text = self._render(
+                "register.md.j2",
+                fmt,
+                register=register,
+                legend=fmt.link(self.layout.legend) if self.layout.legend else None,
+                last_changes=lambda entry: last.get(entry.id, ""),
+                last_changed=changed,
+                counts=prio.state_counts(register),
+                edit_link=lambda entry: Markup(edit_link(self.edit_url, register, entry)),
+                front_matter=front_matter(register),
+                checks_of=lambda entry: checks.get(entry.id, []),
+                statements_of=lambda entry: statements.get(entry.id, []),
+                cited_as=self._cited_as,
+                lines_of=lambda row: lines_text(row.statement.line, row.statement.end),
+            )
+            found = list(fmt.excerpts.values())
+            made = ExcerptFile(register.slug, register.title, found) if found else None
+            return text, {fmt.excerpt_file: made} if made else {}, fmt.printed
+
+        return self._kept(page, key, render)
 
     def downloads(self) -> dict[str, str]:
         """The register set as JSON, as `register export` prints it (path -> text)."""
         if self.layout.download is None:
             return {}
-        data = export.export(self.registers)
-        return {self.layout.download: json.dumps(data, ensure_ascii=False, indent=2) + "\n"}
+        data, path = export.export(self.registers), self.layout.download
+        registers = data["registers"]
+        text = _json({**data, "registers": [None] * len(registers)})
+        if registers:  # each register's part kept by its value (`memo`): the same bytes
+            chunks = [
+                self.tables.page(f"{path}#{n}", part, partial(_json, part))
+                for n, part in enumerate(registers)
+            ]
+            nulls = ",\n".join(["    null"] * len(registers))
+            parts = ",\n".join("    " + chunk.replace("\n", "\n    ") for chunk in chunks)
+            text = text.replace(
+                f'\n  "registers": [\n{nulls}\n  ]', f'\n  "registers": [\n{parts}\n  ]', 1
+            )
+        return {path: text + "\n"}
 
     def overview(self) -> str:
         rows = [(r, entry) for r in self.registers.registers for entry in r.entries]
@@ -314,15 +362,27 @@ class Renderer:
 
     def register_health(self, register: Register) -> str:
         """One register's health page: each of its citations by outcome, stale first."""
+        page = self.layout.health_of(register.slug)
         groups = outcome_groups(register.citations(), self.outcomes)
-        return self._render(
-            "register-health.md.j2",
-            self.layout.health_of(register.slug),
-            register=register,
-            groups=groups,
-            title=Markup(yaml_lines(title_meta(f"Citation health: {register.title}"))),
-            total=sum(counts_of(groups).values()),
-        )
+
+        def render() -> Made:
+            fmt = self.formatter(page, printed={})
+            text = self._render(
+                "register-health.md.j2",
+                fmt,
+                register=register,
+                groups=groups,
+                title=Markup(yaml_lines(title_meta(f"Citation health: {register.title}"))),
+                total=sum(counts_of(groups).values()),
+            )
+            return text, {}, fmt.printed
+
+        return self._kept(page, ("register-health.md.j2", register, groups), render)
+
+
+def _json(data: Any) -> str:
+    """JSON as `register export` prints it."""
+    return json.dumps(data, ensure_ascii=False, indent=2)
 
 
 def _bar_counts(counts: Mapping[str, int]) -> dict[str, int]:
@@ -338,6 +398,14 @@ def _bar(label: str, anchor: str, counts: Mapping[str, int]) -> Markup:
 def prose_citations(registers: RegisterSet) -> dict[CitationKey, Citation]:
     """The in-prose citations the loader built, resolved, by key (for `Linker.citations`)."""
     return {c.key: c for c in registers.citations() if c.in_prose}
+
+
+def templates_made_of(templates: Path | None) -> tuple[tuple[str, bytes], ...]:
+    """A site's templates folder as a value: each file's path and bytes (ours: none)."""
+    if templates is None:
+        return ()
+    files = sorted(path for path in templates.rglob("*") if path.is_file())
+    return tuple((path.relative_to(templates).as_posix(), path.read_bytes()) for path in files)
 
 
 def tags_of(register: Register, entry: Entry) -> list[str]:

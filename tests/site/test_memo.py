@@ -1,0 +1,157 @@
+"""Pages kept between builds in one process (`site/memo.py`): after an edit of one register,
+a page is rendered again when anything it shows changed, another register's page included,
+and only then; every build gives the pages a build from nothing gives. No MkDocs."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import builder
+from compat_register import api
+from compat_register.reporting import export
+from compat_register.site import memo, renderer
+from gitrepo import GitRepo
+
+GAMMA = """title: Gamma
+prefix: GAM
+description: A register nothing references and that references nothing.
+status: draft
+created: 2026-01-01
+last-updated: 2026-01-01
+increment: 1
+subject: impl
+entries:
+  - id: GAM-01
+    title: Alone
+    what: Says nothing of the others.
+    status: {state: done, note: Done.}
+    value: {level: low}
+    effort: {size: S}
+    risk: None.
+    sources:
+      - impl:internal/server.go:3
+"""
+
+EDITS = {
+    "a title another register's page shows (a backlink to the register's summary)": (
+        "alpha.yaml",
+        "title: Alpha\n",
+        "title: Alpha renamed\n",
+        "registers/beta.md",
+    ),
+    "a reference removed (the referenced entry's page loses its backlink)": (
+        "beta.yaml",
+        "what: Points back at ALP-01..ALP-02.",
+        "what: Points nowhere.",
+        "registers/alpha.md",
+    ),
+}
+
+
+@pytest.fixture
+def registers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The golden registers and Gamma, pinned to a real checkout (so every citation has
+    an outcome and an excerpt)."""
+    repo, sha = builder.source(tmp_path / "impl", builder.IMPL, "impl")
+    monkeypatch.setenv("REGISTER_SOURCE_IMPL", str(repo.root))
+    folder = builder.golden(tmp_path, sha[:12])
+    (folder / "gamma.yaml").write_text(GAMMA, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def rendered(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Each page rendered from its template, counted by path (nothing kept from before)."""
+    counted: Counter[str] = Counter()
+    render = renderer.render_template
+
+    def counting(env: Any, name: str, fmt: Any, **context: Any) -> str:
+        counted[fmt.page] += 1
+        return render(env, name, fmt, **context)
+
+    monkeypatch.setattr(renderer, "render_template", counting)
+    monkeypatch.setattr(memo, "KEPT", {})
+    return counted
+
+
+def from_nothing(registers: Path) -> api.Site:
+    """The site built with no page kept from an earlier build."""
+    kept = dict(memo.KEPT)
+    memo.KEPT.clear()
+    try:
+        return api.build_site(registers)
+    finally:
+        memo.KEPT.clear()
+        memo.KEPT.update(kept)
+
+
+@pytest.mark.parametrize("kind", EDITS)
+def test_an_edit_renders_again_the_pages_that_show_it_and_no_other(
+    registers: Path, rendered: Counter[str], kind: str
+) -> None:
+    file, old, new, shown = EDITS[kind]
+    first = api.build_site(registers)
+    assert rendered["registers/gamma.md"] == 1
+    text = (registers / file).read_text(encoding="utf-8")
+    assert old in text
+    (registers / file).write_text(text.replace(old, new), encoding="utf-8")
+    rendered.clear()
+    second = api.build_site(registers)
+    assert second.pages[shown] != first.pages[shown]  # another register's page changed
+    assert rendered[shown] == 1
+    assert rendered[f"registers/{file.removesuffix('.yaml')}.md"] == 1
+    assert rendered["registers/gamma.md"] == 0  # unrelated: kept
+    assert rendered["registers/health/gamma.md"] == 0
+    again = from_nothing(registers)
+    assert second.pages == again.pages
+    assert second.excerpts == again.excerpts
+    assert second.downloads == again.downloads != first.downloads
+
+
+def test_a_kept_page_is_the_page_a_build_from_nothing_gives(
+    registers: Path, rendered: Counter[str]
+) -> None:
+    """Nothing edited: every register page and health page is kept, byte for byte."""
+    first = api.build_site(registers)
+    rendered.clear()
+    second = api.build_site(registers)
+    kept = [page for page in first.pages if page.startswith(("registers/alpha", "registers/beta"))]
+    assert kept
+    assert not any(rendered[page] for page in kept)
+    assert not any(rendered[f"registers/health/{slug}.md"] for slug in ("alpha", "beta", "gamma"))
+    assert second.pages == first.pages == from_nothing(registers).pages
+    assert second.excerpts == first.excerpts
+    exported = export.export(api.check(registers).registers)  # each register's part kept
+    assert (
+        second.downloads["registers/registers.json"]
+        == json.dumps(exported, ensure_ascii=False, indent=2) + "\n"
+    )
+
+
+def test_a_changed_outcome_renders_the_page_again(
+    registers: Path, rendered: Counter[str], tmp_path: Path
+) -> None:
+    """A cited file changed at a new pin (sources.yaml, which every page is made of): the
+    citing page and its health page follow, though no register file changed."""
+    first = api.build_site(registers)
+    impl = GitRepo(tmp_path / "impl")
+    impl.write("internal/server.go", builder.IMPL["internal/server.go"].replace("line3(", "x3("))
+    sha = impl.commit("edit")
+    builder.edit_sources(registers, first_pin(registers), sha[:12])
+    rendered.clear()
+    second = api.build_site(registers)
+    assert rendered["registers/gamma.md"] == 1
+    assert rendered["registers/health/gamma.md"] == 1
+    assert second.pages["registers/gamma.md"] != first.pages["registers/gamma.md"]
+    assert second.pages == from_nothing(registers).pages
+
+
+def first_pin(registers: Path) -> str:
+    """The pin sources.yaml gives `impl`."""
+    text = (registers / "sources.yaml").read_text(encoding="utf-8")
+    return text.split("commit: ")[-1].split()[0].strip(",}")
