@@ -399,7 +399,7 @@ def served(work: Work, config: str, edits: list[tuple[Path, str, str]]) -> Serve
     server = Server(work.root, config)
     try:
         server.built(WAIT)
-        time.sleep(1.0)  # let the watcher settle before the first edit
+        server.watching(WAIT)
         seconds, cpu = [], []
         for path, old, new in edits:
             text = path.read_text()

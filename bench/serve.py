@@ -69,6 +69,19 @@ class Server:
             if found := BUILT.search(line):
                 return float(found[1])
 
+    def watching(self, timeout: float = 600) -> None:
+        """Wait for MkDocs' "Watching paths" line, and a second more: its polling watcher
+        takes its first look in a thread of its own, and misses an edit made before it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.1, deadline - time.monotonic()))
+            except queue.Empty:
+                raise SystemExit("mkdocs serve watched nothing in time") from None
+            if "Watching paths for changes" in line:
+                break
+        time.sleep(1.0)
+
     def cpu(self) -> float:
         """CPU seconds (user + system) the server has used so far."""
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -113,7 +126,7 @@ def serve(root: Path, edits: int, dirty: bool = True) -> tuple[float, dict[str, 
     rebuilds: dict[str, list[Rebuild]] = {kind: [] for kind in EDITS}
     try:
         first = server.built()
-        time.sleep(1.0)  # let the watcher settle before the first edit
+        server.watching()
         for kind, done in rebuilds.items():
             for number in range(1, edits + 1):
                 cpu, start = server.cpu(), time.monotonic()

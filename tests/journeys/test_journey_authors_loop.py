@@ -29,6 +29,8 @@ pytestmark = pytest.mark.slow  # a server and two builds of a site: the long tie
 
 BUILT = "Documentation built in"
 """What MkDocs logs at the end of each build, the first and every rebuild."""
+WATCHING = "Watching paths for changes"
+"""What MkDocs logs once its watcher has started, after the first build."""
 
 
 def dirty_line() -> str:
@@ -49,6 +51,16 @@ def built(server: Served, times: int) -> None:
         time.sleep(0.2)
 
 
+def settled(server: Served) -> None:
+    """Wait until MkDocs watches the files, and a second more: its polling watcher takes its
+    first look in a thread of its own, and an edit made before that look is never seen."""
+    deadline = time.monotonic() + SERVE_BOUND
+    while WATCHING not in shown(server):
+        assert time.monotonic() < deadline, f"not watching in {SERVE_BOUND:g} s:\n{shown(server)}"
+        time.sleep(0.2)
+    time.sleep(1.0)
+
+
 def test_mkdocs_serve_dirty_as_site_md_prints_it_builds_again_only_what_an_edit_changed(
     tmp_path: Path,
 ) -> None:
@@ -63,6 +75,7 @@ def test_mkdocs_serve_dirty_as_site_md_prints_it_builds_again_only_what_an_edit_
     with serving(shell, dirty_line(), TMPDIR=str(scratch)) as server:
         assert "_meta on requests" in fetched(server, "registers/example/", "EX-01")
         built(server, 1)
+        settled(server)
         (site,) = scratch.glob("mkdocs_*")
         untouched = site / "registers" / "priorities" / "index.html"  # holds no register title
         before = untouched.stat().st_mtime_ns
