@@ -14,7 +14,8 @@ import pytest
 import builder
 from compat_register import api
 from compat_register.reporting import export
-from compat_register.site import memo, renderer
+from compat_register.site import jinja, memo, renderer
+from compat_register.site.values import SiteOptions
 from gitrepo import GitRepo
 
 GAMMA = """title: Gamma
@@ -155,3 +156,39 @@ def first_pin(registers: Path) -> str:
     """The pin sources.yaml gives `impl`."""
     text = (registers / "sources.yaml").read_text(encoding="utf-8")
     return text.split("commit: ")[-1].split()[0].strip(",}")
+
+
+META_EDITS = {
+    "a value's type (1 and true are equal to Python)": (
+        "_meta: {flag: 1}\n",
+        "_meta: {flag: true}\n",
+    ),
+    "the keys' order (a dict's == ignores it)": ("_meta: {a: 1, b: 2}\n", "_meta: {b: 2, a: 1}\n"),
+}
+
+
+@pytest.mark.parametrize("kind", META_EDITS)
+def test_a_meta_edit_a_loose_equality_misses_is_printed(
+    registers: Path, rendered: Counter[str], tmp_path: Path, kind: str
+) -> None:
+    """`_meta` is printed as written (the download, a site's own template): an edit that
+    Python's `==` does not see still makes the page and the download again."""
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    template = (Path(jinja.__file__).parent / "templates" / "register.md.j2").read_text()
+    (templates / "register.md.j2").write_text(template + "\nMeta: {{ register.meta | tojson }}\n")
+    options = SiteOptions(templates=templates)
+    old, new = META_EDITS[kind]
+    gamma = registers / "gamma.yaml"
+    text = gamma.read_text(encoding="utf-8")
+    gamma.write_text(text.replace("entries:\n", old + "entries:\n", 1), encoding="utf-8")
+    api.build_site(registers, options)
+    gamma.write_text(text.replace("entries:\n", new + "entries:\n", 1), encoding="utf-8")
+    second = api.build_site(registers, options)
+    kept = dict(memo.KEPT)
+    memo.KEPT.clear()
+    again = api.build_site(registers, options)
+    memo.KEPT.update(kept)
+    assert second.downloads == again.downloads
+    assert second.pages["registers/gamma.md"] == again.pages["registers/gamma.md"]
+    assert "Meta: {" in second.pages["registers/gamma.md"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from operator import attrgetter
@@ -17,6 +18,20 @@ from .patterns import Regex
 from .positions import Path_, Where
 from .prose import Prose
 from .vocabulary import PROSE
+
+
+class Meta(dict[str, Any]):
+    """A `_meta` map as written, equal to another only when it prints the same: a dict's `==`
+    holds `1 == True` and ignores the keys' order, which the download and a site's own
+    templates print apart (`site.memo` keeps a page while its inputs are equal)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, dict) and json.dumps(self) == json.dumps(other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]  # a dict's: none
 
 
 @dataclass

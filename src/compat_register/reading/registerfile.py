@@ -20,6 +20,7 @@ from ..model.registers import (
     Citation,
     Entry,
     LinkPattern,
+    Meta,
     Note,
     Rated,
     Register,
@@ -58,7 +59,7 @@ def build_register(
         entries=[_build_entry(doc, slug, index, entry, builder) for index, entry in _entries(data)],
         where=doc.where(("prefix",)),
         summary_citations=summary_citations,
-        meta=as_dict(data.get("_meta")),
+        meta=Meta(as_dict(data.get("_meta"))),
     )
 
 
@@ -109,7 +110,7 @@ def build_exclusions(doc: Document, out: list[Diagnostic]) -> Exclusions:
         if citation is not None and reason:
             link = as_opt_text(data.get("link"))
             items.append(Exclusion(citation, reason, link, doc.where(place)))
-    return Exclusions(doc.file, items, as_dict(doc.data.get("_meta")))
+    return Exclusions(doc.file, items, Meta(as_dict(doc.data.get("_meta"))))
 
 
 def exclusion_citations(doc: Document) -> list[Citation]:
@@ -142,7 +143,7 @@ def build_entry(doc: Document, slug: str, index: int, out: list[Diagnostic]) -> 
 def _rated(entry: dict[str, Any], field: RatedField, note: Prose | None) -> Rated:
     data = as_dict(entry.get(field))
     keyword = as_text(data.get(RATED[field]))
-    return Rated(keyword, note, as_dict(data.get("_meta")))
+    return Rated(keyword, note, Meta(as_dict(data.get("_meta"))))
 
 
 def _revisions(data: Any) -> Revisions:
@@ -151,7 +152,7 @@ def _revisions(data: Any) -> Revisions:
         added=revision_name(data.get("added")),
         changed=revision_names(data.get("changed")),
         removed=revision_name(data.get("removed")),
-        meta=as_dict(data.get("_meta")),
+        meta=Meta(as_dict(data.get("_meta"))),
     )
 
 
@@ -196,7 +197,7 @@ def _build_entry(
         where=doc.where(base),
         field=base,
         named=named,
-        meta=as_dict(data.get("_meta")),
+        meta=Meta(as_dict(data.get("_meta"))),
         next_step=texts.get(("next",)),
         texts=tuple(texts.values()),
         concept=as_text(data.get("concept")) or None,
@@ -223,7 +224,7 @@ def build_sources(doc: Document | None, out: list[Diagnostic], display: str) -> 
     links = list(_build_links(doc, out))
     revisions = revision_names(data.get("revisions"))
     pending = [p for p in as_list(data.get("pending")) if isinstance(p, str)]
-    return Sources(doc.file, revisions, sources, links, pending, as_dict(data.get("_meta")))
+    return Sources(doc.file, revisions, sources, links, pending, Meta(as_dict(data.get("_meta"))))
 
 
 def revision_names(value: Any) -> list[str]:
@@ -251,7 +252,7 @@ def _build_source(doc: Document, alias: str, data: dict[str, Any]) -> Source:
         path=as_opt_text(data.get("path")),
         claims=tuple(claims),
         where=doc.where(("sources", alias), at_key=True),
-        meta=as_dict(data.get("_meta")),
+        meta=Meta(as_dict(data.get("_meta"))),
         markdown=_globs(data.get("markdown")),
         statements=_globs(as_dict(data.get("coverage")).get("statements")),
         changelog=as_opt_text(as_dict(data.get("coverage")).get("changelog")),

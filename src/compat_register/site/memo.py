@@ -1,7 +1,8 @@
 """Pages kept between builds in one process (`mkdocs serve`), each under what it was made
 of: its own inputs as one value (its key), and each value it looked up in the site's shared
 tables (an entry's page, a citation's outcome, a backlink) while it rendered. A page is made
-again when its key or any value it looked up differs: never stale, by construction."""
+again when its key or any value it looked up differs. Equal values print the same (a
+`_meta` map compares as it prints: `model.registers.Meta`), so a kept page is never stale."""
 
 from __future__ import annotations
 
@@ -74,6 +75,10 @@ class Table(Mapping[K, V], Generic[K, V]):
         if self.tables.reads is not None:
             self.tables.reads.append((self.name, key, found))
 
+    def _note_whole(self) -> None:
+        if self.tables.reads is not None:  # a copy only while a page is recorded
+            self.tables.reads.append((self.name, WHOLE, dict(self.data)))
+
     def get(self, key: K, default: Any = None) -> Any:
         found = self.data.get(key, MISSING)
         self._note(key, found)
@@ -89,9 +94,9 @@ class Table(Mapping[K, V], Generic[K, V]):
         return self.get(key, MISSING) is not MISSING  # type: ignore[arg-type]
 
     def __iter__(self) -> Iterator[K]:
-        self._note(WHOLE, dict(self.data))
+        self._note_whole()
         return iter(self.data)
 
     def __len__(self) -> int:
-        self._note(WHOLE, dict(self.data))
+        self._note_whole()
         return len(self.data)

@@ -251,9 +251,10 @@ class Renderer:
         data, path = export.export(self.registers), self.layout.download
         registers = data["registers"]
         text = _json({**data, "registers": [None] * len(registers)})
-        if registers:  # each register's part kept by its value (`memo`): the same bytes
+        if registers:  # each register's part kept by its compact JSON (`memo`): exact, and
+            # made by the C encoder, where the indented text is made by Python's
             chunks = [
-                self.tables.page(f"{path}#{n}", part, partial(_json, part))
+                self.tables.page(f"{path}#{n}", json.dumps(part), partial(_json, part))
                 for n, part in enumerate(registers)
             ]
             nulls = ",\n".join(["    null"] * len(registers))
