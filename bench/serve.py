@@ -32,6 +32,7 @@ from build import forget_cache, prepare  # noqa: E402
 from common import best  # noqa: E402
 
 BUILT = re.compile(r"Documentation built in ([\d.]+) seconds")
+WATCHING = re.compile(r"Watching paths for changes")
 EXCERPT_CODE = "# note "
 """Text of every generated source line that no quote holds: found in the search index, it
 means excerpt code was indexed."""
@@ -58,29 +59,27 @@ class Server:
 
     def built(self, timeout: float = 600) -> float:
         """The X of the next "Documentation built in X seconds" logged."""
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.1, deadline - time.monotonic()))
-            except queue.Empty:
-                raise SystemExit("mkdocs serve built nothing in time") from None
-            if "ERROR" in line or "Traceback" in line:
-                raise SystemExit(f"mkdocs serve: {line.strip()}")
-            if found := BUILT.search(line):
-                return float(found[1])
+        return float(self._logged(BUILT, timeout, "built nothing")[1])
 
     def watching(self, timeout: float = 600) -> None:
         """Wait for MkDocs' "Watching paths" line, and a second more: its polling watcher
         takes its first look in a thread of its own, and misses an edit made before it."""
+        self._logged(WATCHING, timeout, "watched nothing")
+        time.sleep(1.0)
+
+    def _logged(self, pattern: re.Pattern[str], timeout: float, missed: str) -> re.Match[str]:
+        """The next line logged that `pattern` finds; an error logged, or none in `timeout`
+        seconds, ends the bench in one line."""
         deadline = time.monotonic() + timeout
         while True:
             try:
                 line = self.lines.get(timeout=max(0.1, deadline - time.monotonic()))
             except queue.Empty:
-                raise SystemExit("mkdocs serve watched nothing in time") from None
-            if "Watching paths for changes" in line:
-                break
-        time.sleep(1.0)
+                raise SystemExit(f"mkdocs serve {missed} in time") from None
+            if "ERROR" in line or "Traceback" in line:
+                raise SystemExit(f"mkdocs serve: {line.strip()}")
+            if found := pattern.search(line):
+                return found
 
     def cpu(self) -> float:
         """CPU seconds (user + system) the server has used so far."""

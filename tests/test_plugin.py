@@ -334,14 +334,23 @@ def test_a_dirty_rebuild_builds_only_the_pages_an_edit_changed(
     assert dirty_build(site) == set()  # nothing changed: no page built
 
 
-def test_an_unexpected_error_is_a_plugin_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    """MkDocs logs a plugin's error as one line and aborts: no traceback."""
+def build_aborts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`mkdocs build` of a site made here, which the plugin's error must abort."""
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort
 
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    site = make_site(tmp_path)
+    config = load_config(str(site / "mkdocs.yml"), site_dir=str(site / "site"))
+    with pytest.raises(Abort, match="BuildError"):
+        mkdocs_build(config)
+
+
+def test_an_unexpected_error_is_a_plugin_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """MkDocs logs a plugin's error as one line and aborts: no traceback."""
     from compat_register import api
 
     def broken(paths: object, **options: object) -> api.Verified:
@@ -349,11 +358,7 @@ def test_an_unexpected_error_is_a_plugin_error(
 
     # build_site calls it
     monkeypatch.setattr("compat_register.api.publishing.verify_citations", broken)
-    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
-    site = make_site(tmp_path)
-    config = load_config(str(site / "mkdocs.yml"), site_dir=str(site / "site"))
-    with pytest.raises(Abort, match="BuildError"):
-        mkdocs_build(config)
+    build_aborts(tmp_path, monkeypatch)
     assert "register plugin: RuntimeError: boom" in caplog.text
 
 
@@ -362,19 +367,12 @@ def test_a_generated_file_it_cannot_write_is_a_plugin_error(
 ) -> None:
     """The plugin writes its files to its own folder: a full or read-only disk is one line
     naming the file, not a traceback."""
-    from mkdocs.commands.build import build as mkdocs_build
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import Abort
 
     def full(path: Path, data: bytes) -> None:
         raise OSError(28, "No space left on device", str(path))
 
     monkeypatch.setattr("compat_register.api.publishing.write_changed", full)
-    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
-    site = make_site(tmp_path)
-    config = load_config(str(site / "mkdocs.yml"), site_dir=str(site / "site"))
-    with pytest.raises(Abort, match="BuildError"):
-        mkdocs_build(config)
+    build_aborts(tmp_path, monkeypatch)
     assert "register plugin: OSError: [Errno 28] No space left on device: '" in caplog.text
     assert "Traceback" not in caplog.text
 
