@@ -93,3 +93,18 @@ def test_an_error_while_renaming_puts_every_file_back(
         )
     monkeypatch.undo()
     assert contents(folder) == OLD and not record.exists()
+
+
+def test_a_new_file_cut_short_by_a_kill_is_removed(tmp_path: Path) -> None:
+    """Killed between creating a new file and writing its bytes (`prepared`): the file is
+    partial, of the tool's own name, and goes; the set stays old (CI saw it left behind)."""
+    folder, record = tmp_path / "registers", tmp_path / "journal"
+    old_set(folder)
+    planned = [atomic._plan(folder / f"f{n}.yaml", f"new {n}\n".encode()) for n in range(FILES)]
+    keeper = journal.Journal(record, {"registers": folder})
+    keeper.write("prepared", planned)
+    planned[0].new.write_bytes(b"")
+    planned[1].new.write_bytes(b"new")
+    recovered = keeper.recover()
+    assert recovered is not None and recovered.left == []
+    assert contents(folder) == OLD and not record.exists()

@@ -93,6 +93,8 @@ class Journal:
             for plan in planned:
                 _undo(plan)
         for plan in planned:
+            if state == "prepared":  # killed while writing it: partial bytes of its own name
+                plan.new.unlink(missing_ok=True)
             _discard(plan.new, plan.made, left)
             if plan.old is not None and plan.was is not None:
                 _discard(plan.old, plan.was, left)
@@ -153,7 +155,8 @@ def _undo(plan: Planned) -> None:
 
 
 def _discard(path: Path, made: str, left: list[str]) -> None:
-    """Remove a new file or backup the write made; another file there is named, kept."""
+    """Remove a new file or backup the write made; another file there is named, kept (once
+    committed, every new file was whole and synced: other bytes are someone else's)."""
     if not os.path.lexists(path):
         return
     if _holds(path, made):
