@@ -219,7 +219,6 @@ def test_a_register_folder_posing_as_a_bare_repository_is_still_seen_tracked(
     assert "tracked by git" in checked.stdout, checked.stdout
 
 
-
 def test_a_project_root_posing_as_a_bare_repository_is_not_trusted(tmp_path: Path) -> None:
     """The project in a folder of a larger repository, a commit putting `HEAD`, `objects/`
     and `refs/` at the project's root beside a planted history cache: git, asked there,
@@ -235,6 +234,7 @@ def test_a_project_root_posing_as_a_bare_repository_is_not_trusted(tmp_path: Pat
     checked = project.register("check")
     assert "git cannot say what it tracks here" in checked.stdout, checked.stdout
     assert "Traceback" not in checked.stderr
+
 
 def _alternates(repo: Path, elsewhere: Path) -> Callable[[], bool]:
     (repo / "objects" / "info" / "alternates").write_text(f"{elsewhere}/objects\n")
