@@ -46,6 +46,7 @@ class Readings:
 
     def __init__(self) -> None:
         self._kept: dict[str, tuple[str, list[Sentence]]] = {}
+        self._last: dict[str, str] = {}
         self.pages: dict[str, list[Statement]] = {}
         """A page's statements by its text (a schema's doc comments repeat across revisions)."""
 
@@ -55,6 +56,16 @@ class Readings:
         found = self._kept.get(content)
         if found is None:
             found = self._kept[content] = _reading(content, env)
+        return found
+
+
+    def last(self, content: str, env: dict[str, Any]) -> str:
+        """The last sentence of an inline content, keyword or not."""
+        if "[" in content and env.get("references"):
+            return last_sentence(inline_pieces(content, 0, env))
+        found = self._last.get(content)
+        if found is None:
+            found = self._last[content] = last_sentence(inline_pieces(content, 0, env))
         return found
 
 
@@ -151,7 +162,7 @@ class _Walk:
     def _lead_in_sentence(self, token: Token, following: int) -> None:
         """Keep the paragraph's last sentence, if it ends in a colon, as the lead-in of the
         list after it: the subject (`Server implementors:`) its items' statements leave out."""
-        last = last_sentence(inline_pieces(token.content, 0, self.env))
+        last = self.readings.last(token.content, self.env)
         if last.endswith(":"):
             self.lead_ins.append((last, following + self.offset - 1))
 
