@@ -65,7 +65,11 @@ CLASSES = (
         "the statement is a list item whose subject, or whose keyword, its "
         "lead-in holds, and the suite writes lead-in and item together",
     ),
-    ("a table cell", "the statement is one cell of a table row, the suite writes the row"),
+    (
+        "a table cell",
+        "the statement is one cell of a table's row, or the lead-in before a table, and the"
+        " suite writes the row, or the lead-in with a row",
+    ),
     (
         "text only in schema.ts",
         "the text stands in schema.ts's comments, not on a page, and no statement holds it",
@@ -262,7 +266,7 @@ def classify(a: Alignment, prose: dict[str, dict[str, str]]) -> str:
         return "no capital keyword"
     if any(in_list(s) for s in a.statements):
         return "a list item"
-    if any(LINES[s.path][s.line - 1].lstrip().startswith("|") for s in a.statements):
+    if any(in_table(s) for s in a.statements):
         return "a table cell"
     verbatim = where_verbatim(a, prose)
     if verbatim == "page" and a.how == "contained":
@@ -274,6 +278,14 @@ def classify(a: Alignment, prose: dict[str, dict[str, str]]) -> str:
 
 LINES: dict[str, list[str]] = {}
 """Each statement file's lines, kept as read."""
+
+
+def in_table(statement: Statement) -> bool:
+    """Whether a statement is a table's cell, or the lead-in right before a table."""
+    lines = LINES[statement.path]
+    after = next((line for line in lines[statement.end :] if line.strip()), "")
+    lead_in = statement.text.endswith(":") and after.lstrip().startswith("|")
+    return lead_in or lines[statement.line - 1].lstrip().startswith("|")
 
 
 def in_list(statement: Statement) -> bool:

@@ -58,7 +58,6 @@ class Readings:
             found = self._kept[content] = _reading(content, env)
         return found
 
-
     def last(self, content: str, env: dict[str, Any]) -> str:
         """The last sentence of an inline content, keyword or not."""
         if "[" in content and env.get("references"):
