@@ -83,8 +83,9 @@ WRONG = [
     b"[" * 100_000,
     b'{"made_by": %s, "files": {"markdown:abc": "not rows"}}',
     b'{"made_by": %s, "files": {"markdown:abc": [[1, 2, 3]]}}',
-    b'{"made_by": %s, "files": {"markdown:abc": [["1", 2, "MUST", "t", "h", "a"]]}}',
-    b'{"made_by": %s, "files": {"markdown:abc": [[1, 2, "MUST", "t", "h", "a", "x"]]}}',
+    b'{"made_by": %s, "files": {"markdown:abc": [["1", 2, "MUST", "t", "h", "a", "c"]]}}',
+    b'{"made_by": %s, "files": {"markdown:abc": [[1, 2, "MUST", "t", "h", "a"]]}}',
+    b'{"made_by": %s, "files": {"markdown:abc": [[1, 2, "MUST", "t", "h", "a", "c", "x"]]}}',
     b'{"made_by": %s, "files": [], "more": 1}',
 ]
 
@@ -102,13 +103,14 @@ def test_a_statements_cache_not_of_its_shape_is_dropped(tmp_path: Path, raw: byt
 def test_a_statements_cache_of_its_shape_is_used(tmp_path: Path) -> None:
     path = tmp_path / "statements.json"
     first = statements.StatementCache(path)
-    first.files["markdown:abc"] = [[1, 2, "MUST", "text", "Heading", "heading"]]
+    first.files["markdown:abc"] = [[1, 2, "MUST", "text", "Heading", "heading", "Servers:"]]
     first.dirty = True
     assert first.save() is None
     again = statements.StatementCache(path)
     assert again.dropped is None
     [found] = again.get("markdown:abc", "spec.md") or []
     assert (found.line, found.keyword, found.anchor) == (1, "MUST", "heading")
+    assert found.context == "Servers:"
 
 
 def test_a_cache_of_other_makers_is_made_anew_without_a_word(tmp_path: Path) -> None:
