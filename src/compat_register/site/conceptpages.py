@@ -16,6 +16,7 @@ from ..views import revisionmatrix as revs
 from ..views.conceptmatrix import NOT_RECORDED, Cell, Matrix, Row, rollup
 from . import badges
 from .formatter import PageFormatter
+from .jinja import title_meta, yaml_lines
 from .urls import Layout
 
 LEGEND = {
@@ -92,6 +93,7 @@ class ConceptPages:
             "concept.md.j2",
             fmt,
             row=row,
+            title=Markup(yaml_lines(title_meta(row.concept.title))),
             parent=parent,
             children=children,
             page_of=lambda other: fmt.link(self.layout.concept_page(other.concept.id)),
