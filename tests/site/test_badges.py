@@ -103,7 +103,7 @@ def test_the_site_hands_out_the_concept_pages_and_badges(monkeypatch) -> None:  
     assert "registers/badges/concept/mcp.meta.trace.svg" in files
     assert "registers/concepts/mcp.meta.trace.md" in site.pages
     matrix = next(item["Matrix"] for item in site.nav if "Matrix" in item)
-    assert matrix[0] == {"Every concept": "registers/matrix.md"}
+    assert matrix[0] == {"Matrix": "registers/matrix.md"}  # its title, as its heading
     assert [next(iter(item.values())) for item in matrix[1:3]] == [
         "registers/concepts/mcp.meta.md",
         "registers/concepts/mcp.meta.progress.md",

@@ -147,10 +147,11 @@ def nav_section(
 def concept_section(
     registers: RegisterSet, layout: Layout, escape: Callable[[str], str]
 ) -> list[dict[str, str]]:
-    """The Matrix, then a page per concept (in the matrix's row order, once each)."""
+    """The Matrix section: the page, then each concept's (in the matrix's row order, once
+    each)."""
     rows = grouped(registers.concepts.concepts if registers.concepts else ())
     pages = [{escape(concept.title): layout.concept_page(concept.id)} for concept, _ in rows]
-    return [{"Every concept": layout.concept_matrix}, *pages]
+    return [{"Matrix": layout.concept_matrix}, *pages]
 
 
 def _cache_notices(folder: Path | None, highlighter: excerpts.Highlighter) -> list[Diagnostic]:
