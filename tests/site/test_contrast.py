@@ -109,3 +109,26 @@ def test_links_in_prose_are_underlined() -> None:
         if any(" a:not(" in s and ":is(p, li, td" in s for s in selectors)
     ]
     assert underlined and underlined[0]["text-decoration"] == "underline"
+
+
+FILLED_CELLS = ("done", "partial", "missing")
+"""The Matrix page's cells drawn as a filled block (n/a and unknown are outlined)."""
+
+
+@pytest.mark.parametrize("state", FILLED_CELLS)
+def test_a_matrix_cell_reads_at_4_5_to_1_and_is_its_badge_s_colour(state: str) -> None:
+    """A filled cell's words and links (which inherit its colour) on its fill; the fill is
+    the state badge's, so the legend, the cells and the badges agree, and the SVG badges
+    (site/badges.py) use the same."""
+    from compat_register.site import badges
+
+    found = {}
+    for selectors, declarations in rules(CSS):
+        if f".md-typeset .reg-mcell--{state}" in selectors:
+            found.update(declarations)
+    text, fill = found["color"], found["background-color"]
+    assert ratio(text, fill) >= 4.5, (state, text, fill)
+    assert (text, fill) == colours(f"reg-state--{state}", "default")
+    assert badges.COLOURS[state] == fill and ratio("#ffffff", badges.LABEL) >= 4.5
+    # the other states of an SVG badge: white words on each fill, too
+    assert all(ratio("#ffffff", colour) >= 4.5 for colour in badges.COLOURS.values())

@@ -46,6 +46,8 @@ PAGES = [
     "registers/priorities",
     "registers/revisions",
     "registers/revisions/2025-06-18",
+    "registers/matrix",
+    "registers/concepts/hos.thing",
 ]
 MARKER = "__pwned"
 

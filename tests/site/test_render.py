@@ -79,8 +79,12 @@ def test_the_site_names_a_subject_by_its_source_s_title(monkeypatch: pytest.Monk
         in (pages["registers/client.md"])
     )
     matrix = pages["registers/matrix.md"]
-    assert "| Concept | A client | A server | Done |" in matrix
-    assert '<label>A client <select data-filter="A client">' in matrix  # the header's text
+    assert (
+        '| Concept | A client <span class="reg-version">1111111</span> |'
+        ' A server <span class="reg-version">2222222</span> | Done |'
+    ) in matrix
+    # the filter names its column by the header's text
+    assert '<label>A client <select data-filter="A client 1111111">' in matrix
     priorities = pages["registers/priorities.md"]
     assert "### A server { #subject-server }" in priorities
     assert not re.search(r"(?<!A )\b(client|server) @", server + matrix + priorities)

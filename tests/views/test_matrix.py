@@ -136,7 +136,7 @@ def test_matrix_markdown_is_a_table_for_a_readme(run_line: RunLine) -> None:
     result = run_line(["matrix", "--registers", str(CASE), "--format", "markdown"])
     assert result.exit_code == 0, result.output
     assert result.stdout == (
-        "| Concept | A client | A server | Done |\n"
+        "| Concept | A client 1111111 | A server 2222222 | Done |\n"
         "|---|---|---|---:|\n"
         "| \\_meta (`mcp.meta`) | _not recorded_ | _not recorded_ | 0/2 |\n"
         "| ↳ progressToken (`mcp.meta.progress`) | **done** CLI-01 "
@@ -159,7 +159,13 @@ def test_matrix_text_and_a_set_without_concepts(run_line: RunLine, tmp_path: Pat
     ]
     builder.registers(tmp_path, (CASE / "sources.yaml").read_text())
     empty = run_line(["matrix", "--registers", str(tmp_path), "--format", "json"])
-    assert json.loads(empty.stdout) == {"subjects": [], "names": {}, "rows": [], "unnamed": []}
+    assert json.loads(empty.stdout) == {
+        "subjects": [],
+        "names": {},
+        "versions": {},
+        "rows": [],
+        "unnamed": [],
+    }
 
 
 def test_matrix_fails_as_check_does(run_line: RunLine, tmp_path: Path) -> None:
@@ -170,7 +176,10 @@ def test_matrix_fails_as_check_does(run_line: RunLine, tmp_path: Path) -> None:
     assert "unknown concept 'mcp.meta.progress': no concepts.yaml" in result.stderr
 
 
-def test_a_cell_on_the_page_says_stale_and_since_in_words() -> None:
+def test_a_cell_on_the_page_says_state_ids_value_effort_and_stale_in_words() -> None:
+    """Each entry of a cell by its ID, value and effort as text (no hover, no title), the
+    cell's state first; since when is the concept page's, said once there."""
+    from compat_register.site import conceptpages
     from compat_register.site import renderer as render
 
     registers = api.check(CASE).registers
@@ -183,12 +192,21 @@ def test_a_cell_on_the_page_says_stale_and_since_in_words() -> None:
     progress = next(row for row in shown.rows if row.concept.id == "mcp.meta.progress")
     fmt = render.Renderer(registers).formatter("registers/matrix.md")
     text = fmt.concept_cell(progress.cells[1])
-    assert text.startswith('[<span class="reg-badge reg-state reg-state--partial" data-rank="1">')
-    assert '"SRV-01: done, value high, effort M; SRV-02: missing, value med, effort L"' in text
-    assert "([SRV-01](server.md#srv-01), [SRV-02](server.md#srv-02))" in text
-    assert '<span class="reg-stale">stale citation in SRV-02</span>' in text
-    # the subject as the site names it: its source's title, not its alias `server`
-    assert text.endswith('<span class="reg-since">since 2026-10-02 at A server def1234</span>')
+    assert text.startswith(
+        '<span class="reg-mcell reg-mcell--partial">'
+        '<span class="reg-badge reg-state reg-state--partial" data-rank="1">partial</span>'
+    )
+    assert (
+        '<span class="reg-mentry">[SRV-01](server.md#srv-01) '
+        '<span class="reg-rated">done, value high, effort M</span></span>'
+    ) in text
+    assert '[SRV-02](server.md#srv-02) <span class="reg-rated">missing, value med' in text
+    assert text.endswith('<span class="reg-stale">stale citation in SRV-02</span>')
+    assert "since" not in text and "title" not in text
+    single = fmt.concept_cell(progress.cells[0])  # one entry: its state is the cell's
+    assert '[CLI-01](client.md#cli-01) <span class="reg-rated">value high, effort S' in single
+    assert conceptpages.since_text(progress.cells[1]) == "since 2026-10-02, at pin def1234"
+    assert conceptpages.since_text(progress.cells[0]) == ""
 
 
 def test_a_register_named_matrix_clashes_with_the_matrix_page(

@@ -54,6 +54,13 @@ class Source:
     """`coverage.statements`: globs of the files whose normative statements count."""
     changelog: str | None = None
     """`coverage.changelog`: a glob of each revision's changelog page."""
+    version: str | None = None
+    """The release or date the pin stands for, shown beside a subject's name; None: the commit."""
+
+    @property
+    def version_text(self) -> str:
+        """`version`, else the short commit: what the Matrix page's header says of the pin."""
+        return self.version or self.commit[:7]
 
     def blob_url(self, path: str, start: int, end: int) -> str | None:
         """Permalink to the cited lines at the pinned commit, when the repo is public."""

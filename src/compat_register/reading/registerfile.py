@@ -256,6 +256,7 @@ def _build_source(doc: Document, alias: str, data: dict[str, Any]) -> Source:
         markdown=_globs(data.get("markdown")),
         statements=_globs(as_dict(data.get("coverage")).get("statements")),
         changelog=as_opt_text(as_dict(data.get("coverage")).get("changelog")),
+        version=as_opt_text(data.get("version")),
     )
 
 

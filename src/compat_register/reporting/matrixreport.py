@@ -49,10 +49,13 @@ def matrix_text(data: dict[str, Any]) -> str:
 
 def matrix_markdown(data: dict[str, Any]) -> str:
     """A Markdown table for a README: concept, one column per subject (named as the site
-    names it: its source's title), done."""
-    subjects, names = data["subjects"], data["names"]
+    names it: its source's title, then what its pin stands for), done."""
+    subjects, names, versions = data["subjects"], data["names"], data.get("versions", {})
+    headers = [
+        " ".join([md(names[s]), *([md(versions[s])] if s in versions else [])]) for s in subjects
+    ]
     lines = [
-        "| Concept | " + " | ".join(md(names[s]) for s in subjects) + " | Done |",
+        "| Concept | " + " | ".join(headers) + " | Done |",
         "|---|" + "---|" * len(subjects) + "---:|",
     ]
     for row in data["rows"]:

@@ -4,7 +4,7 @@ which `register render` writes and the plugin hands to MkDocs: every engine gets
 from __future__ import annotations
 
 import html
-from collections.abc import Container, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.diagnostic import Diagnostic
 from ..model.registers import RegisterSet
+from ..views.conceptmatrix import grouped
 from . import excerpts, problems, sanitize
 from .excerptmodel import ExcerptFile
 from .excerptstore import ExcerptStore
@@ -78,7 +79,7 @@ def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -
         pages=pages,
         excerpts=documents,
         excerpt_paths=written,
-        downloads=renderer.downloads(),
+        downloads={**renderer.downloads(), **renderer.badges()},
         assets={f"{ASSET_DIR}/{name}": asset(name, options.templates) for name in ASSETS},
         nav=section,
         nav_pages=listed,
@@ -124,7 +125,7 @@ def nav_section(
     escape, names = html.escape, registers.sources.revisions
     section: list[dict[str, Any]] = [{"Overview": layout.overview}]
     if registers.concepts is not None:
-        section.append({"Matrix": layout.concept_matrix})
+        section.append({"Matrix": concept_section(registers, layout, escape)})
     section += [{escape(r.title): layout.page_of(r.slug)} for r in registers.registers]
     section += [{f"{escape(slug)} (does not load)": layout.page_of(slug)} for slug in failed]
     revisions = [{f"What {escape(name)} changed": layout.revision_page(name)} for name in names]
@@ -141,6 +142,16 @@ def nav_section(
     if registers.concepts is not None:
         listed.add(layout.concept_matrix)
     return section, frozenset(listed)
+
+
+def concept_section(
+    registers: RegisterSet, layout: Layout, escape: Callable[[str], str]
+) -> list[dict[str, str]]:
+    """The Matrix section: the page, then each concept's (in the matrix's row order, once
+    each)."""
+    rows = grouped(registers.concepts.concepts if registers.concepts else ())
+    pages = [{escape(concept.title): layout.concept_page(concept.id)} for concept, _ in rows]
+    return [{"Matrix": layout.concept_matrix}, *pages]
 
 
 def _cache_notices(folder: Path | None, highlighter: excerpts.Highlighter) -> list[Diagnostic]:

@@ -55,9 +55,6 @@ CELL_WORDS = {"unrecorded": "not recorded"}
 MAX_DEPTH = 3
 """The deepest concept indent the stylesheet draws (deeper concepts share it)."""
 
-_NOT_TITLE = re.compile(r"[^A-Za-z0-9 ,:;/._?-]+")
-"""What a link's title leaves out (an ID may hold anything): the cell's words say it all."""
-
 
 @dataclass
 class SourceView:
@@ -231,23 +228,39 @@ class PageFormatter:
         url = source.commit_url()
         return f"[{text}]({link_destination(url)})" if url and safe_url(url) else text
 
+    def subject_version(self, alias: str) -> str:
+        """What a subject's pin stands for: its `version:`, else the short commit (plain)."""
+        source = self.linker.sources.sources.get(alias)
+        return source.version_text if source is not None else ""
+
+    def subject_header(self, alias: str) -> str:
+        """A Matrix column's header: the subject's name and what its pin stands for, told
+        once for the whole column."""
+        version = escape_inline(self.subject_version(alias))
+        shown = f' <span class="reg-version">{version}</span>' if version else ""
+        return self.subject_name(alias) + shown
+
+    def snippet(self, alt: str, target: str) -> str:
+        """The Markdown that embeds the badge `target` (its path in the site), as code a
+        reader copies; register.js puts the badge's address where the page is served."""
+        alt = re.sub(r"[\[\]\n]+", " ", alt)  # the image's text ends at `]`
+        markdown = f"![{alt}]({url_path(target)})"
+        return f"{code_span(markdown)}{{ .reg-snippet }}"
+
     def concept_cell(self, shown: Cell) -> Markup:
-        """A Matrix page cell: the rolled-up state linked to the (first) entry, each entry in
-        words (on hover or focus, and as the link's title), its IDs, stale, checks, since."""
+        """A Matrix page cell: a block in its state's colour holding the state in words and,
+        for each entry, its ID (a link), value and effort as text; then stale, checks."""
         if not shown.recorded:
             rank = len(STATES) + 1  # after every state
             return Markup(
-                f'<span class="reg-badge reg-cell reg-cell--unrecorded" '
-                f'data-rank="{rank}">{NOT_RECORDED}</span>'
+                f'<span class="reg-mcell reg-mcell--unrecorded"><span class="reg-badge reg-cell '
+                f'reg-cell--unrecorded" data-rank="{rank}">{NOT_RECORDED}</span></span>'
             )
-        words = "; ".join(_detail(entry) for entry in shown.entries)
-        inner = self.badge("state", shown.state)
-        inner += f'<span class="reg-cell-detail"> {escape_inline(words)}</span>'
-        url = self.linker.entry_link(shown.entries[0].id)
-        title = _NOT_TITLE.sub(" ", words)
-        parts = [f'[{inner}]({url} "{title}"){{ .reg-cell-link }}' if url else inner]
-        if len(shown.entries) > 1:
-            parts.append("(" + ", ".join(self.entry_link(e.id) for e in shown.entries) + ")")
+        several = len(shown.entries) > 1
+        lines = "".join(self._cell_entry(entry, several) for entry in shown.entries)
+        css = re.sub(r"[^a-z0-9]+", "-", shown.state).strip("-")
+        block = f'<span class="reg-mcell reg-mcell--{css}">{self.badge("state", shown.state)}'
+        parts = [f"{block}{lines}</span>"]
         if shown.stale:
             ids = escape_inline(", ".join(shown.stale))
             parts.append(f'<span class="reg-stale">stale citation in {ids}</span>')
@@ -256,17 +269,23 @@ class PageFormatter:
                 f"{check} {status or 'not run'}" for check, status in shown.checks.items()
             )
             parts.append(f'<span class="reg-checks">checks: {escape_inline(measured)}</span>')
-        if shown.since is not None and shown.since.get("date"):
-            pin = shown.since.get("pin")
-            at = f" at {self.linker.sources.name_of(shown.subject)} {str(pin)[:7]}" if pin else ""
-            since = escape_inline(f"since {shown.since.get('date')}{at}")
-            parts.append(f'<span class="reg-since">{since}</span>')
         return Markup(" ".join(parts))
 
-    def concept(self, row: Row) -> Markup:
-        """A Matrix page row's concept and its ID, indented under its parent (named in words
-        too, for a reader who does not see the indent)."""
+    def _cell_entry(self, entry: Entry, with_state: bool) -> str:
+        """One entry of a Matrix cell: `META-07 value med, effort S` (its state too when
+        the cell rolls up several)."""
+        words = _detail(entry) if with_state else _rated(entry)
+        return (
+            f'<span class="reg-mentry">{self.entry_link(entry.id)} '
+            f'<span class="reg-rated">{escape_inline(words)}</span></span>'
+        )
+
+    def concept(self, row: Row, page: str | None = None) -> Markup:
+        """A Matrix page row's concept, linked to its `page`, and its ID, indented under its
+        parent (named in words too, for a reader who does not see the indent)."""
         title = escape_inline(row.concept.title)
+        if page is not None:
+            title = f"[{title}]({self.link(page)})"
         parent = ""
         if row.concept.parent and row.depth:
             under = escape_inline(row.concept.parent)
@@ -279,6 +298,10 @@ class PageFormatter:
 
 
 def _detail(entry: Entry) -> str:
-    """`META-07: missing, value med, effort S`: what a Matrix cell says of one entry."""
-    value, effort = entry.value.key or "?", entry.effort.key or "?"
-    return f"{entry.id}: {entry.status.key}, value {value}, effort {effort}"
+    """`missing, value med, effort S`: what a Matrix cell of several says of one entry."""
+    return f"{entry.status.key}, {_rated(entry)}"
+
+
+def _rated(entry: Entry) -> str:
+    """`value med, effort S`."""
+    return f"value {entry.value.key or '?'}, effort {entry.effort.key or '?'}"

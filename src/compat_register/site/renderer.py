@@ -21,13 +21,14 @@ from ..coverage.sitecoverage import SiteCoverage
 from ..coverage.states import Row
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, Entry, Register, RegisterSet
-from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, STATES, counted
+from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, counted
 from ..reporting import export
 from ..views import conceptmatrix as concepts_view
 from ..views import priorities as prio
 from ..views import revisionmatrix as revs
 from . import chart
 from .changes import ChangesView
+from .conceptpages import ConceptPages
 from .excerptmodel import ExcerptFile
 from .formatter import CELL_WORDS, PageFormatter
 from .health import STALE, counts_of, outcome_groups, register_health
@@ -106,6 +107,7 @@ class Renderer:
         """Excerpt file (`Layout.excerpts_of`) -> its excerpts, of each register page."""
         self.printed: dict[str, str] = {}
         """Each prose Markdown the pages printed -> its page (`PageFormatter.printed`)."""
+        self._concepts: ConceptPages | None = None
 
     def formatter(self, page: str, printed: dict[str, str] | None = None) -> PageFormatter:
         """A page's formatter, its look-ups in the shared tables noted for `memo`."""
@@ -151,8 +153,8 @@ class Renderer:
                 revision, before, after
             )
         pages[self.layout.priorities] = self.priorities()
-        if self.registers.concepts is not None:
-            pages[self.layout.concept_matrix] = self.concept_matrix()
+        if (concepts := self.concept_pages()) is not None:
+            pages.update(concepts.pages())
         if self.coverage is not None:
             pages.update(self.coverage_pages(self.coverage))
         return pages
@@ -324,24 +326,29 @@ class Renderer:
             registers=list({i.register.slug: i.register for g in groups for i in g.items}.values()),
         )
 
-    def concept_matrix(self) -> str:
-        """The Matrix page; a cell on a stale citation says so once citations were verified."""
-        outcomes = {key: o.outcome for key, o in self.outcomes.items()}
-        records = self.conformance.records if self.conformance else None
-        shown = concepts_view.matrix(self.registers, outcomes, self.since, self.subject, records)
-        fmt = self.formatter(self.layout.concept_matrix)
-        present = {cell.state for row in shown.rows for cell in row.cells}
-        return self._render(
-            "concept-matrix.md.j2",
-            fmt,
-            rows=shown.rows,
-            subjects=shown.subjects,
-            unnamed=shown.unnamed,
-            states=[state for state in STATES if state in present],
-            cell_of=fmt.concept_cell,
-            concept_of=fmt.concept,
-            stale_known=any(o.outcome != "unverified" for o in self.outcomes.values()),
-        )
+    def concept_pages(self) -> ConceptPages | None:
+        """The Matrix page, each concept's page and the badges, when concepts.yaml exists;
+        a cell on a stale citation says so once citations were verified."""
+        if self.registers.concepts is None:
+            return None
+        if self._concepts is None:
+            outcomes = {key: o.outcome for key, o in self.outcomes.items()}
+            records = self.conformance.records if self.conformance else None
+            self._concepts = ConceptPages(
+                concepts_view.matrix(self.registers, outcomes, self.since, self.subject, records),
+                self.registers,
+                self.layout,
+                self._render,
+                self.formatter,
+                stale_known=any(o.outcome != "unverified" for o in self.outcomes.values()),
+                last_changes=self.changes.last_changes if self.changes else None,
+            )
+        return self._concepts
+
+    def badges(self) -> dict[str, str]:
+        """Each subject's and concept's badge (SVG), by path; none without concepts."""
+        concepts = self.concept_pages()
+        return concepts.badges() if concepts else {}
 
     def health(self) -> str:
         """The health page: every register's counts by outcome, and every stale citation."""

@@ -35,6 +35,8 @@ class Layout:
     download: str | None = "registers/registers.json"
     concept_matrix: str = "registers/matrix.md"
     coverage: str = "registers/coverage"
+    concepts: str = "registers/concepts"
+    badges: str = "registers/badges"
 
     def page_of(self, slug: str) -> str:
         return posixpath.join(self.pages, f"{slug}.md")
@@ -61,11 +63,28 @@ class Layout:
     def coverage_page(self, name: str) -> str:
         return posixpath.join(self.coverage, _page_name(name))
 
+    def concept_page(self, concept_id: str) -> str:
+        """A concept's own page: `registers/concepts/mcp.meta.md`."""
+        return posixpath.join(self.concepts, _page_name(concept_id))
+
+    def subject_badge(self, alias: str) -> str:
+        """A subject's badge: `registers/badges/mcpx.svg`."""
+        return posixpath.join(self.badges, _file_name(alias, ".svg"))
+
+    def concept_badge(self, concept_id: str) -> str:
+        """A concept's badge: `registers/badges/concept/mcp.meta.svg`."""
+        return posixpath.join(self.badges, "concept", _file_name(concept_id, ".svg"))
+
 
 def _page_name(name: str) -> str:
-    """A revision's page name: one that is no file name made into one, never `index`."""
+    """A revision's or a concept's page name: one that is no file name made into one,
+    never `index`."""
+    return _file_name(name, ".md")
+
+
+def _file_name(name: str, suffix: str) -> str:
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "revision"
-    return f"{stem}-.md" if stem == "index" else f"{stem}.md"
+    return f"{stem}-{suffix}" if stem == "index" else f"{stem}{suffix}"
 
 
 @lru_cache(maxsize=4096)

@@ -71,6 +71,8 @@ class Matrix:
     rows: tuple[Row, ...]
     unnamed: tuple[Concept, ...]
     names: Mapping[str, str] = field(default_factory=dict)
+    versions: Mapping[str, str] = field(default_factory=dict)
+    """What each subject's pin stands for: its `version:`, else the short commit."""
 
 
 def rollup(states: list[str]) -> str:
@@ -117,7 +119,9 @@ def matrix(
     used = {concept_id for concept_id, _ in named}
     unnamed = tuple(concept for concept, _ in concepts if concept.id not in used)
     names = {subject: registers.sources.name_of(subject) for subject in subjects}
-    return Matrix(subjects, rows, unnamed, names)
+    pins = registers.sources.sources
+    versions = {s: pins[s].version_text for s in subjects if s in pins}
+    return Matrix(subjects, rows, unnamed, names, versions)
 
 
 def grouped(concepts: tuple[Concept, ...]) -> list[tuple[Concept, int]]:
@@ -185,11 +189,13 @@ def _cell(
 
 def matrix_data(shown: Matrix) -> dict[str, Any]:
     """The matrix as plain data (`register matrix --format json`): the subjects and their
-    names, each row's concept, parent, depth, done count and cells (each cell's first
-    entry, state, since, all its entries, the stale ones, its checks), the unnamed IDs."""
+    names and versions (a source's `version:`, else its short commit), each row's concept,
+    parent, depth, done count and cells (each cell's first entry, state, since, all its
+    entries, the stale ones, its checks), the unnamed IDs."""
     return {
         "subjects": list(shown.subjects),
         "names": dict(shown.names),
+        "versions": dict(shown.versions),
         "rows": [_row_data(row) for row in shown.rows],
         "unnamed": [concept.id for concept in shown.unnamed],
     }

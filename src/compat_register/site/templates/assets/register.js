@@ -456,9 +456,21 @@
     });
   }
 
+  /* A badge's Markdown (the Matrix and concept pages) names the badge by its path in the
+     site; where the page is served, the badge beside it has its full address, which a
+     README elsewhere can follow. */
+  function absoluteSnippets(root) {
+    Array.prototype.forEach.call(root.querySelectorAll("code.reg-snippet"), function (code) {
+      var image = code.parentNode.querySelector("img.reg-badge-image");
+      if (!image) return;
+      code.textContent = code.textContent.replace(/\]\([^()\s]+\)$/, "](" + image.src + ")");
+    });
+  }
+
   function start() {
     setup();
     setupCards();
+    absoluteSnippets(document);
     nameSearchDialog();
     focusScrollingCode(document);
     watchHighlights();

@@ -1,0 +1,137 @@
+"""The Matrix page, a page per concept and the badges: one matrix (`views.conceptmatrix`)
+drawn three ways. A concept's page holds its state per subject and per revision, the
+entries and citations behind each cell, since when, its statements and checks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+
+from ..model.registers import RegisterSet
+from ..model.vocabulary import STATES
+from ..views import revisionmatrix as revs
+from ..views.conceptmatrix import NOT_RECORDED, Cell, Matrix, Row, rollup
+from . import badges
+from .formatter import PageFormatter
+from .jinja import title_meta, yaml_lines
+from .urls import Layout
+
+LEGEND = {
+    "done": "all of it is there",
+    "partial": "some of it",
+    "missing": "none of it",
+    "n/a": "does not apply to the subject",
+    "unknown": "not yet found out",
+    NOT_RECORDED: "no entry names the concept",
+}
+"""The Matrix page's legend: each state's word and what it says of a subject."""
+
+ABSENT = "absent"
+"""A revision where none of a cell's entries applies (its word in the per-revision table)."""
+
+
+@dataclass
+class ConceptPages:
+    """Draws one matrix: `render(template, fmt, **context)` renders a page, `formatter`
+    makes a page's, `last_changes` (when the registers' history was read) an entry's."""
+
+    shown: Matrix
+    registers: RegisterSet
+    layout: Layout
+    render: Callable[..., str]
+    formatter: Callable[[str], PageFormatter]
+    stale_known: bool
+    last_changes: Callable[[str, PageFormatter], str] | None = None
+
+    def pages(self) -> dict[str, str]:
+        """The Matrix page and each concept's, by path."""
+        pages = {self.layout.concept_matrix: self.matrix_page()}
+        for row in self.shown.rows:
+            pages[self.layout.concept_page(row.concept.id)] = self.concept_page(row)
+        return pages
+
+    def badges(self) -> dict[str, str]:
+        """Each subject's and each concept's badge (SVG text), by path."""
+        return badges.badges(self.shown, self.layout)
+
+    def matrix_page(self) -> str:
+        fmt = self.formatter(self.layout.concept_matrix)
+        present = {cell.state for row in self.shown.rows for cell in row.cells}
+        return self.render(
+            "concept-matrix.md.j2",
+            fmt,
+            rows=self.shown.rows,
+            subjects=self.shown.subjects,
+            unnamed=self.shown.unnamed,
+            states=[state for state in STATES if state in present],
+            cell_of=fmt.concept_cell,
+            concept_of=lambda row: fmt.concept(row, self.layout.concept_page(row.concept.id)),
+            header_of=lambda subject: Markup(fmt.subject_header(subject)),
+            version_of=fmt.subject_version,
+            badge_of=lambda subject: fmt.link(self.layout.subject_badge(subject)),
+            snippet_of=lambda subject: Markup(
+                fmt.snippet(
+                    self.shown.names.get(subject, subject), self.layout.subject_badge(subject)
+                )
+            ),
+            legend=LEGEND,
+            stale_known=self.stale_known,
+        )
+
+    def concept_page(self, row: Row) -> str:
+        page = self.layout.concept_page(row.concept.id)
+        fmt = self.formatter(page)
+        known = {other.concept.id: other for other in self.shown.rows}
+        parent = known.get(row.concept.parent or "")
+        children = [other for other in self.shown.rows if other.concept.parent == row.concept.id]
+        revisions = self.registers.sources.revisions
+        badge_path = self.layout.concept_badge(row.concept.id)
+        return self.render(
+            "concept.md.j2",
+            fmt,
+            row=row,
+            title=Markup(yaml_lines(title_meta(row.concept.title))),
+            parent=parent,
+            children=children,
+            page_of=lambda other: fmt.link(self.layout.concept_page(other.concept.id)),
+            matrix=fmt.link(self.layout.concept_matrix),
+            badge=fmt.link(badge_path),
+            snippet=Markup(fmt.snippet(row.concept.title, badge_path)),
+            header_of=lambda subject: Markup(fmt.subject_header(subject)),
+            revisions=revisions,
+            by_revision={c.subject: by_revision(c, revisions) for c in row.cells},
+            since_of=since_text,
+            changes_of=lambda entry: Markup(
+                self.last_changes(entry.id, fmt) if self.last_changes else ""
+            ),
+            not_recorded=NOT_RECORDED,
+        )
+
+
+def by_revision(cell: Cell, revisions: tuple[str, ...] | list[str]) -> list[str]:
+    """A cell's state in each revision: the roll-up of its entries that apply there (an
+    entry recording no revisions applies in all), `absent` where none does."""
+    if not cell.recorded:
+        return [NOT_RECORDED] * len(revisions)
+    kinds = [revs.cells(entry.revisions, list(revisions)) for entry in cell.entries]
+    shown = []
+    for number in range(len(revisions)):
+        applying = [
+            entry.status.key
+            for entry, cells in zip(cell.entries, kinds, strict=True)
+            if cells[number] not in (ABSENT, "removed")
+        ]
+        shown.append(rollup(applying) if applying else ABSENT)
+    return shown
+
+
+def since_text(cell: Cell) -> str:
+    """`since 2026-11-30, at pin 05c78b2`, or '' when the history does not say."""
+    since: dict[str, Any] = dict(cell.since or {})
+    if not since.get("date"):
+        return ""
+    pin = f", at pin {str(since['pin'])[:7]}" if since.get("pin") else ""
+    return f"since {since['date']}{pin}"
