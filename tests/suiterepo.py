@@ -3,7 +3,7 @@
 traceability manifest, requirement sets; and results folders as the suite writes them.
 
     repo, pin = suite(tmp_path / "suite")
-    folder = registers(tmp_path / "registers", suite_sources(pin, "../suite"))
+    folder = registers(tmp_path / "registers", suite_sources(pin, "path: ../suite"))
     results(tmp_path / "results", {("server", "tools-list"): ["SUCCESS"]})
 """
 
@@ -137,16 +137,19 @@ def suite(root: Path, files: Mapping[str, str] = FILES) -> tuple[GitRepo, str]:
     return source(root, files, "the suite's requirement files")
 
 
-def suite_sources(pin: str, path: str, subjects: Sequence[str] = ("srv",)) -> str:
-    """sources.yaml: the suite (`suite`, read from `path`) pinned at `pin`, and a subject
-    per name (no checkout: results are recorded for it, nothing of it is read)."""
+def suite_sources(
+    pin: str, place: str, subjects: Sequence[str] = ("srv",), alias: str = "suite"
+) -> str:
+    """sources.yaml: the suite (`alias`, read from `place`: `path: ../suite` or `repo:
+    URL`) pinned at `pin`, and a subject per name (no checkout: results are recorded for
+    it, nothing of it is read)."""
     lines = [
         "revisions: [2025-11-25, 2026-07-28]",
         "sources:",
-        "  suite:",
+        f"  {alias}:",
         "    title: MCP conformance suite",
-        "    repo: null",
-        f"    path: {path}",
+        *([] if place.startswith("repo:") else ["    repo: null"]),
+        f"    {place}",
         f"    commit: {pin}",
         f"    requirements: {REQUIREMENTS}",
     ]

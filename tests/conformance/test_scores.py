@@ -63,7 +63,7 @@ def project(tmp_path: Path) -> Path:
     """A project whose subject `srv` has RUNS recorded (tools-list in its baseline), and
     whose suite's source is a repository beside it."""
     _, pin = suite(tmp_path / "suite")
-    registers(tmp_path / "registers", suite_sources(pin, "../suite"))
+    registers(tmp_path / "registers", suite_sources(pin, "path: ../suite"))
     results(tmp_path / "results", RUNS)
     (tmp_path / "baseline.yml").write_text("server:\n  - tools-list\n", encoding="utf-8")
     done = register(
