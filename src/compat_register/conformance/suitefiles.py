@@ -53,7 +53,7 @@ def read_suite(sources: Sources, checkouts: Checkouts) -> SuiteFiles:
     except GitSourceError as err:
         pin, found = Pin(None, None, str(err)), None
     if found is None:
-        message = f"cannot read the requirement files of {source.alias}: {pin.problem}"
+        message = f"cannot read its requirement files at its pin: {pin.problem}"
         at = Diagnostic.at(
             source.where, id=source.alias, code="requirements-unreadable", message=message
         )
