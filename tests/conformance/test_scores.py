@@ -134,7 +134,7 @@ def test_text_and_markdown_say_the_same_for_one_revision(project: Path) -> None:
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
     assert lines[0] == "## Server srv"
-    assert "| 2025-11-25 | 80.0 % | Tier 2 | 4 | 1 | 0 | 5 server scenarios |" in lines
+    assert "| 2025-11-25 | 80.0 % | Tier 2 | 4 | 1 | 0 | 5 (server) |" in lines
     assert "| SEP-2243 | 50.0 % | 1 | 1 | 1 | 3 |" in lines
 
 

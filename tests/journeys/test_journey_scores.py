@@ -55,5 +55,5 @@ def test_the_docs_score_commands_run_as_printed(tmp_path: Path) -> None:
         first, markdown = (shell.at(folder).run(line).stdout for line in lines)
         assert first == printed[0]
         assert markdown.startswith("## Server go-sdk\n")
-        assert "| 2026-07-28 | 60.0 % | none | 3 | 1 | 1 | 5 server scenarios |" in markdown
+        assert "| 2026-07-28 | 60.0 % | none | 3 | 1 | 1 | 5 (server) |" in markdown
         assert "2025-11-25" not in markdown

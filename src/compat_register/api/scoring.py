@@ -4,16 +4,14 @@ results against each revision's requirement set of the suite's source, at its pi
 from __future__ import annotations
 
 from contextlib import closing
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..conformance.runs import Record
-from ..conformance.scores import Score, SepRate, score, sep_rates
+from ..conformance.scores import Scored, score, sep_rates
 from ..conformance.suitefiles import SuiteFiles, read_suite
 from ..model.diagnostic import Diagnostic, sort_diagnostics
 from ..model.positions import Where
 from ..model.registers import Sources
-from ..model.results import Result
 from ..reading import folder
 from ..sources import pins
 from ..storage.layout import Paths
@@ -21,19 +19,6 @@ from ..storage.settings import DEFAULTS, Settings
 from .loading import project_paths
 from .measuring import UnknownRevision
 from .recording import UnknownSubject, recorded
-
-
-@dataclass
-class Scored(Result):
-    """Each subject's score per revision, and its per-SEP pass rates."""
-
-    scores: list[Score] = field(default_factory=list)
-    """By subject (sources.yaml's order), then revision (its order)."""
-    seps: dict[str, list[SepRate]] = field(default_factory=dict)
-    """subject -> each SEP's checks' pass rate."""
-    suite: SuiteFiles = field(default_factory=SuiteFiles)
-    names: dict[str, str] = field(default_factory=dict)
-    """subject -> the name the site shows for it (its source's title)."""
 
 
 def scores(
@@ -61,7 +46,8 @@ def scores(
     seps = {record.subject: sep_rates(record, suite.requirements) for record in records}
     problems += [*held.diagnostics, *suite.diagnostics, *_unconfigured(sources, suite)]
     names = {record.subject: sources.name_of(record.subject) for record in records}
-    return Scored(found, seps, suite, names, diagnostics=sort_diagnostics(problems))
+    every = sort_diagnostics(problems)
+    return Scored(found, seps, suite.source, names, diagnostics=every)
 
 
 def _chosen(records: dict[str, Record], sources: Sources, subject: str | None) -> list[Record]:
@@ -88,10 +74,12 @@ def _unconfigured(sources: Sources, suite: SuiteFiles) -> list[Diagnostic]:
     return [Diagnostic.at(where, id="sources", code="requirements-none", message=message)]
 
 
-def site_scores(paths: Paths, settings: Settings = DEFAULTS) -> Scored | None:
+def site_scores(paths: Paths, offline: bool, settings: Settings = DEFAULTS) -> Scored | None:
     """The Scores page's data; None when no source names the suite's files or no subject
-    has a record (then there is no page)."""
+    has a record (then there is no page). Offline no checkout is read: the page says so."""
     sources = folder.read_sources(paths, {}, [])
     if not recorded(paths).records or all(s.requirements is None for s in sources.sources.values()):
         return None
+    if offline:
+        return Scored(refused="an offline build: the suite's requirement files were not read")
     return scores(paths, settings=settings)

@@ -5,8 +5,9 @@ rate beside it. Pure: a record and the suite's files in, counts out."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from ..model.results import Result
 from .requirements import NotScored, Requirement, RequirementSet
 from .runs import FAILING, MODES, Record, measured
 
@@ -105,3 +106,18 @@ def sep_rates(record: Record, requirements: Iterable[Requirement]) -> list[SepRa
         failed = sum(1 for name in names if statuses.get(name) in FAILING)
         found.append(SepRate(sep, names, passed, failed))
     return found
+
+
+@dataclass
+class Scored(Result):
+    """`register conformance score`'s result: each subject's score per revision, and its
+    SEPs' pass rates."""
+
+    scores: list[Score] = field(default_factory=list)
+    """By subject (sources.yaml's order), then revision (its order)."""
+    seps: dict[str, list[SepRate]] = field(default_factory=dict)
+    """subject -> each SEP's checks' pass rate."""
+    suite: str | None = None
+    """The source naming the suite's requirement files."""
+    names: dict[str, str] = field(default_factory=dict)
+    """subject -> the name the site shows for it (its source's title)."""

@@ -99,18 +99,20 @@ def score_text(data: dict[str, Any]) -> str:
     return "\n".join(lines) if lines else "no subject has recorded results"
 
 
-def score_markdown(data: dict[str, Any], names: dict[str, str], level: int = 2) -> str:
-    """A section per subject (headed by its source's title at `level`): a table of its
-    revisions, each revision's not-scored scenarios, and a table of its SEPs."""
+def score_markdown(data: dict[str, Any], names: dict[str, str], marker: str = "") -> str:
+    """A section per subject (headed by its source's title): a table of its revisions,
+    each revision's not-scored scenarios, and a table of its SEPs; `marker` is a line
+    before each table (the site's phone layout)."""
     lines: list[str] = []
+    before = [marker, ""] if marker else []
     for subject in data["subjects"]:
         title = md(names.get(subject["subject"], subject["subject"]))
-        lines += [f"{'#' * level} {title}", "", *_revisions_markdown(subject["revisions"])]
+        lines += [f"## {title}", "", *before, *_revisions_markdown(subject["revisions"])]
         for row in subject["revisions"]:
             if row["not_scored"]:
                 lines += ["", f"Not scored for {md(row['revision'])}:", ""]
                 lines += [_not_scored_markdown(item) for item in row["not_scored"]]
-        lines += ["", *_seps_markdown(subject["seps"]), ""]
+        lines += ["", *before, *_seps_markdown(subject["seps"]), ""]
     return "\n".join(lines) if lines else "No subject has recorded results.\n"
 
 
@@ -121,7 +123,7 @@ def _revisions_markdown(rows: list[dict[str, Any]]) -> list[str]:
         lines.append(
             f"| {md(row['revision'])} | {percent(row['rate'])} | {tier_text(row['tier'])} "
             f"| {row['passed']} | {row['failed']} | {row['not_run']} "
-            f"| {row['scored']} {md(legs_text(row['legs']))} scenarios |"
+            f"| {row['scored']} ({md(legs_text(row['legs']))}) |"
         )
     return lines
 
