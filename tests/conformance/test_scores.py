@@ -18,7 +18,7 @@ from compat_register.conformance.runs import Check, Record, Run
 from compat_register.conformance.scores import score
 from compat_register.model.positions import Where
 from gitrepo import git_env
-from suiterepo import FILES, SET_2026, results, suite, suite_sources
+from suiterepo import FILES, REQUIREMENTS, SET_2026, results, suite, suite_sources
 
 REGISTER = Path(sys.executable).parent / "register"
 """The installed console script."""
@@ -215,3 +215,23 @@ def test_the_tier_is_met_at_100_and_at_80_percent(
 
 def _failing(where: Where) -> Check:
     return Check("x", "FAILURE", None, None, None, (), None, where)
+
+
+def test_a_manifest_not_at_the_pin_and_a_second_suite_are_located_errors(
+    project: Path,
+) -> None:
+    sources = project / "registers" / "sources.yaml"
+    text = sources.read_text(encoding="utf-8").replace("seps/traceability.json", "seps/t.json")
+    second = (
+        f"  again: {{title: Again, repo: null, commit: 0123456, requirements: {REQUIREMENTS}}}\n"
+    )
+    sources.write_text(text + second, encoding="utf-8")
+    done = register(project, "conformance", "score")
+    assert done.returncode == 1
+    pin = _pin(project)[:12]
+    assert done.stderr.splitlines() == [
+        "registers/sources.yaml:10:3: error: again: suite names the suite's requirement files "
+        "already: one suite is read (drop requirements: from one of them)",
+        f"suite:src/seps/t.json:1:1: error: suite: no such file at suite's pin {pin}",
+    ]
+    assert "SEP-2243: 50.0 % (1 of 3 checks passed" in done.stdout  # read all the same
