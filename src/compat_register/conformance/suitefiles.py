@@ -4,6 +4,7 @@ problem as `ALIAS:PATH`, as a citation names a file of a source."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..model.claims import glob_matches
@@ -72,16 +73,7 @@ def _read(alias: str, files: RequirementFiles, pin: Pin, checkouts: Checkouts) -
         found = checkouts.text(pin, path)
         return "\n".join(found.lines) if found is not None else ""
 
-    problems: list[Diagnostic] = []
-    statuses: dict[str, str] = {}
-    manifest = files.traceability
-    if manifest is not None and manifest not in paths:
-        where = Where(f"{alias}:{manifest}", 1, 1)
-        message = f"no such file at {alias}'s pin {pin.sha[:12]}"
-        problems.append(Diagnostic.at(where, id=alias, code="requirements-shape", message=message))
-    elif manifest is not None:
-        read, said = read_traceability(text(manifest), f"{alias}:{manifest}")
-        statuses, problems = read or {}, said
+    statuses, problems = _statuses(alias, files.traceability, paths, pin.sha, text)
     requirements: list[Requirement] = []
     for path in (p for p in paths if glob_matches(files.seps, p)):
         found, said = read_sep(text(path), f"{alias}:{path}", statuses)
@@ -94,3 +86,18 @@ def _read(alias: str, files: RequirementFiles, pin: Pin, checkouts: Checkouts) -
         if held is not None:
             sets[held.revision] = held
     return SuiteFiles(alias, tuple(requirements), sets, problems)
+
+
+def _statuses(
+    alias: str, manifest: str | None, paths: list[str], sha: str, text: Callable[[str], str]
+) -> tuple[dict[str, str], list[Diagnostic]]:
+    """Each check's status in the manifest (none without one), and its problems."""
+    if manifest is None:
+        return {}, []
+    file = f"{alias}:{manifest}"
+    if manifest not in paths:
+        message = f"no such file at {alias}'s pin {sha[:12]}"
+        where = Where(file, 1, 1)
+        return {}, [Diagnostic.at(where, id=alias, code="requirements-shape", message=message)]
+    statuses, problems = read_traceability(text(manifest), file)
+    return statuses or {}, problems
