@@ -16,6 +16,7 @@ import builder
 from compat_register import api
 from compat_register.cli import main
 from engines import build_with, config
+from gitrepo import GitRepo
 from suiterepo import FILES, SET_2026, results, suite, suite_sources
 
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -57,6 +58,16 @@ def test_the_scores_page_has_a_section_per_subject_and_a_nav_entry(project: Path
     assert "requirement set (MCP conformance suite at " in page
     assert [next(iter(item)) for item in site.nav][:2] == ["Overview", "Scores"]
     assert "registers/scores.md" in site.nav_pages
+
+
+def test_a_malformed_suite_file_is_named_on_the_page_at_its_line(project: Path) -> None:
+    repo = GitRepo(project.parent / "suite")
+    repo.write("requirements/2025-11-25.yaml", "server: ping\n")
+    builder.edit_sources(project / "registers", repo.git("rev-parse", "HEAD"), repo.commit())
+    page = api.build_site(project / "registers").pages["registers/scores.md"]
+    located = "suite:requirements/2025-11-25.yaml:1:9: error: 2025-11-25: 'server' is a list"
+    assert located in page.replace("\\", "")
+    assert "| 2026-07-28 | 80.0 % |" in page  # the other set is scored all the same
 
 
 def test_no_page_without_a_record_and_offline_it_says_so(project: Path) -> None:

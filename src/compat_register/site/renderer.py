@@ -335,7 +335,7 @@ class Renderer:
         """The Scores page: each subject's section of `register conformance score
         --format markdown` (escaped there), and why the suite could not be read."""
         data, names = scorereport.score_data(scored.scores, scored.seps), scored.names
-        problems = [d.message for d in scored.diagnostics if d.code.startswith("requirements-")]
+        problems = [d.as_text() for d in scored.diagnostics if d.code.startswith("requirements-")]
         suite = scored.suite
         return self._render(
             "scores.md.j2",
