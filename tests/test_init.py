@@ -305,6 +305,7 @@ def test_init_s_sources_yaml_has_an_example_of_every_key(tmp_path: Path, run_lin
         "top": set(data),
         "source": {key for source in sources for key in source},
         "coverage": {key for s in sources for key in s.get("coverage", {})},
+        "requirements": {key for s in sources for key in s.get("requirements", {})},
         "claim": {key for claim in claims for key in claim},
         "link": {key for link in data["links"] for key in link},
     }

@@ -32,6 +32,7 @@ LATER = {
     "publishing": "PlainPages build_site clean_html complete_extensions diff history "
     "render_plain site_edit_url site_log site_watched write_site",
     "recording": "Imported Recorded UnknownSubject import_results recorded with_conformance",
+    "scoring": "Scored scores site_scores",
 }
 """The families imported when one of their names is first used (PEP 562): each loads stages
 (the site's, conformance's, importing's) that `check` and `verify`, run most, never need."""
@@ -62,6 +63,7 @@ if TYPE_CHECKING:  # the same names, for mypy
         recorded,
         with_conformance,
     )
+    from .scoring import Scored, scores, site_scores
 
 
 def __getattr__(name: str) -> object:

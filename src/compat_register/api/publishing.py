@@ -22,6 +22,7 @@ from .comparing import since_of
 from .loading import check, project_paths, verify_citations
 from .measuring import site_coverage
 from .recording import site_conformance
+from .scoring import site_scores
 
 diff = repository.compare
 """`register diff [REV1 [REV2]]`: REV1 (default HEAD) against REV2 (the working tree)."""
@@ -59,6 +60,7 @@ def build_site(
         ),
         site_conformance(checked),
         dated,
+        site_scores(paths, not options.verify, settings),
     )
     return build.build(read, options, paths.excerpt_cache)
 

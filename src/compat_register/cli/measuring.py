@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from .. import api
-from ..reporting import conformancereport, coveragereport, matrixreport
+from ..reporting import conformancereport, coveragereport, matrixreport, scorereport
 from ..reporting import report as reporter
 from .shell import command, echo, formats_option, settings, waiting
 
@@ -128,3 +128,28 @@ def import_command(
         else:
             echo(conformancereport.import_text(imported.record, imported.file, imported.older))
     sys.exit(1 if imported.failed else 0)
+
+
+@command("score", group=conformance)
+@click.option("--subject", metavar="ALIAS", help="Only this subject (default: every recorded one).")
+@click.option("--revision", metavar="REVISION", help="Only this revision's requirement set.")
+@formats_option(("text", "json", "markdown"), "markdown: a section per subject, for a README")
+def score_command(registers_dir: Path, subject: str | None, revision: str | None, fmt: str) -> None:
+    """Each subject's pass rate and tier per revision's requirement set (SEP-1730), with
+    its SEPs' pass rates.
+
+    Reads the suite's requirement files at the pin of the source naming them (requirements:
+    in sources.yaml) and each subject's recorded results (register conformance import).
+    """
+    result = api.scores(registers_dir, subject=subject, revision=revision, settings=settings())
+    for diagnostic in reporter.collapse_runs(result.diagnostics):
+        echo(diagnostic.as_text(), err=True)
+    data = scorereport.score_data(result.scores, result.seps)
+    if fmt == "json":
+        data["diagnostics"] = [asdict(d) for d in result.diagnostics]
+        echo(reporter.dumps(data))
+    elif fmt == "markdown":
+        echo(scorereport.score_markdown(data, result.names), nl=False)
+    else:
+        echo(scorereport.score_text(data))
+    sys.exit(reporter.exit_code(result.diagnostics, False))

@@ -123,6 +123,14 @@ CODES: dict[str, Code] = {
     "results-json": Code(ERROR, "a conformance checks.json that is not JSON (or repeats a key)"),
     "results-shape": Code(ERROR, "a checks.json that is not an array of the suite's checks"),
     "baseline-shape": Code(ERROR, "an expected-failures file that is not server:/client: lists"),
+    "requirements-shape": Code(
+        ERROR, "a suite's SEP, traceability or requirement-set file not in the suite's shape"
+    ),
+    "requirements-unreadable": Code(
+        ERROR, "the source naming the suite's requirement files cannot be read at its pin"
+    ),
+    "requirements-twice": Code(ERROR, "a second source naming the suite's requirement files"),
+    "requirements-none": Code(ERROR, "no source names the suite's requirement files to score by"),
     "conformance-record": Code(
         ERROR, "a recorded results file (conformance/ALIAS.json) not as import writes it"
     ),

@@ -34,6 +34,18 @@ class Meta(dict[str, Any]):
     __hash__ = None  # type: ignore[assignment]  # a dict's: none
 
 
+@dataclass(frozen=True)
+class RequirementFiles:
+    """A conformance suite's requirement files in its repository (`requirements:`)."""
+
+    seps: str
+    """A glob of the SEP traceability files (`src/seps/sep-*.yaml`)."""
+    traceability: str | None
+    """The traceability manifest (`src/seps/traceability.json`), if any."""
+    sets: str
+    """A glob of the requirement sets (`requirements/*.yaml`), each named by its revision."""
+
+
 @dataclass
 class Source:
     """A pinned repository that citations point into."""
@@ -54,6 +66,8 @@ class Source:
     """`coverage.statements`: globs of the files whose normative statements count."""
     changelog: str | None = None
     """`coverage.changelog`: a glob of each revision's changelog page."""
+    requirements: RequirementFiles | None = None
+    """`requirements:`: where a conformance suite's repository holds its requirement files."""
     version: str | None = None
     """The release or date the pin stands for, shown beside a subject's name; None: the commit."""
 

@@ -24,6 +24,7 @@ from ..model.registers import (
     Note,
     Rated,
     Register,
+    RequirementFiles,
     Revisions,
     Source,
     Sources,
@@ -257,7 +258,14 @@ def _build_source(doc: Document, alias: str, data: dict[str, Any]) -> Source:
         statements=_globs(as_dict(data.get("coverage")).get("statements")),
         changelog=as_opt_text(as_dict(data.get("coverage")).get("changelog")),
         version=as_opt_text(data.get("version")),
+        requirements=_requirement_files(as_dict(data.get("requirements"))),
     )
+
+
+def _requirement_files(data: dict[str, Any]) -> RequirementFiles | None:
+    seps, sets = as_text(data.get("seps")), as_text(data.get("sets"))
+    trace = as_opt_text(data.get("traceability")) or None
+    return RequirementFiles(seps, trace, sets) if seps and sets else None
 
 
 def _globs(value: Any) -> tuple[str, ...]:

@@ -23,6 +23,7 @@ from .values import Site, SiteOptions
 
 if TYPE_CHECKING:
     from ..conformance.measurements import Measurements
+    from ..conformance.scores import Scored
     from ..coverage.sitecoverage import SiteCoverage
     from ..history.repository import History
     from ..verifying.verify import Outcome
@@ -47,6 +48,8 @@ class Read:
     """The conformance records' checks and contradictions; None: no subject has one."""
     since: SinceOf | None = None
     """When each entry reached its state (the Matrix page); None: no history read."""
+    scores: Scored | None = None
+    """The Scores page's data (`api.site_scores`); None: no page."""
 
 
 def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -> Site:
@@ -65,6 +68,7 @@ def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -
         coverage=read.coverage,
         conformance=read.conformance,
         since=read.since,
+        scores=read.scores,
     )
     pages = renderer.pages()
     printed = renderer.printed if options.templates is None else None  # a site's: not ours
@@ -126,6 +130,8 @@ def nav_section(
     section: list[dict[str, Any]] = [{"Overview": layout.overview}]
     if registers.concepts is not None:
         section.append({"Matrix": concept_section(registers, layout, escape)})
+    if layout.scores in pages:
+        section.append({"Scores": layout.scores})
     section += [{escape(r.title): layout.page_of(r.slug)} for r in registers.registers]
     section += [{f"{escape(slug)} (does not load)": layout.page_of(slug)} for slug in failed]
     revisions = [{f"What {escape(name)} changed": layout.revision_page(name)} for name in names]
@@ -141,6 +147,8 @@ def nav_section(
     listed.update(layout.page_of(register.slug) for register in registers.registers)
     if registers.concepts is not None:
         listed.add(layout.concept_matrix)
+    if layout.scores in pages:
+        listed.add(layout.scores)
     return section, frozenset(listed)
 
 

@@ -22,7 +22,7 @@ from ..coverage.states import Row
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, Entry, Register, RegisterSet
 from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, counted
-from ..reporting import export
+from ..reporting import export, scorereport
 from ..views import conceptmatrix as concepts_view
 from ..views import priorities as prio
 from ..views import revisionmatrix as revs
@@ -39,10 +39,13 @@ from .urls import Layout, edit_link, relative
 
 if TYPE_CHECKING:
     from ..conformance.measurements import Measurements
+    from ..conformance.scores import Scored
     from ..history.repository import History
     from ..verifying.verify import Outcome
 
 
+CARDS = "<div data-reg-cards></div>"
+"""Before a table: register.js lays it out as cards on a phone."""
 Made = tuple[str, dict[str, ExcerptFile], dict[str, str]]
 """A kept page: its Markdown, its excerpt file (by path), the prose it printed (by text)."""
 
@@ -68,8 +71,10 @@ class Renderer:
         coverage: SiteCoverage | None = None,
         conformance: Measurements | None = None,
         since: concepts_view.SinceOf | None = None,
+        scores: Scored | None = None,
     ):
         self.registers = registers
+        self.scores = scores
         self.since = since
         self.coverage = coverage
         self.conformance = conformance
@@ -157,6 +162,8 @@ class Renderer:
             pages.update(concepts.pages())
         if self.coverage is not None:
             pages.update(self.coverage_pages(self.coverage))
+        if self.scores is not None:
+            pages[self.layout.scores] = self.scores_page(self.scores)
         return pages
 
     def _render(self, name: str, fmt: PageFormatter | str, **context: Any) -> str:
@@ -324,6 +331,20 @@ class Renderer:
             efforts=SIZES,
             open_states=OPEN,
             registers=list({i.register.slug: i.register for g in groups for i in g.items}.values()),
+        )
+
+    def scores_page(self, scored: Scored) -> str:
+        """The Scores page: each subject's section of `register conformance score
+        --format markdown` (escaped there), and why the suite could not be read."""
+        data, names = scorereport.score_data(scored.scores, scored.seps), scored.names
+        problems = [d.as_text() for d in scored.diagnostics if d.code.startswith("requirements-")]
+        suite = scored.suite
+        return self._render(
+            "scores.md.j2",
+            self.layout.scores,
+            body=Markup("" if scored.refused else scorereport.score_markdown(data, names, CARDS)),
+            problems=[scored.refused] if scored.refused else problems,
+            suite=suite and self.registers.sources.sources.get(suite),
         )
 
     def concept_pages(self) -> ConceptPages | None:

@@ -34,6 +34,7 @@ class Layout:
     priorities: str = "registers/priorities.md"
     download: str | None = "registers/registers.json"
     concept_matrix: str = "registers/matrix.md"
+    scores: str = "registers/scores.md"
     coverage: str = "registers/coverage"
     concepts: str = "registers/concepts"
     badges: str = "registers/badges"
@@ -104,6 +105,7 @@ def page_clashes(registers: RegisterSet, layout: Layout) -> list[Diagnostic]:
         served_url(layout.priorities): "priorities page",
         served_url(layout.coverage_summary): "Coverage page",
         served_url(layout.concept_matrix): "Matrix page",
+        served_url(layout.scores): "Scores page",
     }
     clashes = []
     for register in registers.registers:

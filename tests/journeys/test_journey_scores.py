@@ -1,0 +1,59 @@
+"""Scores as docs/conformance.md prints them: its `register conformance score` lines run as
+printed through the installed script, from the project's root and from `registers/`, on
+a suite whose repository (built in tmp, in the real files' shapes) is fetched by `register
+sync` as the doc's `repo:` would be; the first prints the doc's text block."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from builder import registers
+from gitrepo import GitRepo
+from journey import Shell, blocks, sh_lines
+from suiterepo import results, suite, suite_sources
+
+DOC = "docs/conformance.md"
+RUNS = {
+    ("server", "server-stateless"): [
+        ("server-stateless", "SUCCESS"),
+        ("sep-2575-http-server-error-jsonrpc-id", "SUCCESS"),
+    ],
+    ("server", "tools-list"): [
+        ("tools-list", "WARNING"),
+        ("sep-2243-header-name-case-insensitive", "FAILURE"),
+    ],
+    ("server", "prompts-list"): [("prompts-list", "SUCCESS")],
+    ("server", "resources-list"): [
+        ("resources-list", "SUCCESS"),
+        ("sep-2243-server-reject-invalid-headers", "SUCCESS"),
+    ],
+    ("server", "server-initialize"): [
+        ("server-initialize", "SUCCESS"),
+        ("sep-2243-x-mcp-header-not-empty", "SKIPPED"),
+    ],
+    ("server", "ping"): [("ping", "SUCCESS")],
+    ("server", "http-header-validation"): [("http-header-validation", "FAILURE")],
+}
+
+
+def test_the_docs_score_commands_run_as_printed(tmp_path: Path) -> None:
+    repo, pin = suite(tmp_path / "suite")
+    bare = tmp_path / "conformance.git"
+    repo.git("clone", "--quiet", "--bare", str(repo.root), str(bare))
+    project = tmp_path / "project"
+    place = f"repo: {bare}"  # the doc's https URL, stood in for by a local bare clone
+    registers(project / "registers", suite_sources(pin, place, ("go-sdk",), "conformance"))
+    GitRepo(project).commit("a project")
+    results(project / "results", RUNS)
+    shell = Shell(project)
+    shell.run("register sync conformance")
+    shell.run("register conformance import --subject go-sdk results")
+    printed = [b for b in blocks(DOC, "text") if b.startswith("go-sdk\n")]
+    lines = [line for line in sh_lines(DOC, 2) if "conformance score" in line]
+    assert len(lines) == 2 and len(printed) == 1
+    for folder in (project, project / "registers"):
+        first, markdown = (shell.at(folder).run(line).stdout for line in lines)
+        assert first == printed[0]
+        assert markdown.startswith("## Server go-sdk\n")
+        assert "| 2026-07-28 | 60.0 % | none | 3 | 1 | 1 | 5 (server) |" in markdown
+        assert "2025-11-25" not in markdown
