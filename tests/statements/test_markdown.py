@@ -45,6 +45,21 @@ def test_list_items_are_statements_and_a_lead_in_takes_its_list() -> None:
     ]
 
 
+def test_an_item_keeps_the_lead_in_of_its_list_as_its_context() -> None:
+    text = (
+        "Intro. **MCP Clients** that desire tokens:\n\n- **MUST** keep them\n"
+        "- Servers:\n  - MAY drop them\n\nClients MUST:\n\n- retry, or SHOULD log\n\n"
+        "After it, no context MUST remain.\n"
+    )
+    assert [(s.line, s.text, s.context) for s in statements("p.mdx", text)] == [
+        (3, "MUST keep them", "MCP Clients that desire tokens:"),
+        (5, "MAY drop them", "MCP Clients that desire tokens: Servers:"),
+        (9, "retry, or SHOULD log", "Clients MUST:"),
+        (7, "Clients MUST: retry, or SHOULD log", ""),
+        (11, "After it, no context MUST remain.", ""),
+    ]
+
+
 def test_table_cells_are_statements_on_their_row() -> None:
     text = "| field | rule |\n|---|---|\n| `id` | REQUIRED. |\n| `x` | `MUST` in code |\n"
     assert found(text) == [(3, 3, "REQUIRED", "REQUIRED.")]

@@ -13,7 +13,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from .sentences import Piece, Sentence, may_hold_keyword, sentences
+from .sentences import Piece, Sentence, last_sentence, may_hold_keyword, sentences
 from .statement import Statement
 
 _PARSER = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
@@ -92,6 +92,7 @@ class _LeadIn:
     sentence: Sentence
     heading: tuple[str, str]
     end: int
+    context: str
     items: list[str] = field(default_factory=list)
 
 
@@ -106,12 +107,15 @@ class _Walk:
         self.heading = ("", "")
         self.anchors: dict[str, int] = {}
         self.lead_in: _LeadIn | None = None
+        self.lead_ins: list[tuple[str, int]] = []
+        """The lead-in sentence and last line of each list the walk is in, outermost first."""
 
     def run(self, tokens: Sequence[Token]) -> Iterator[Statement]:
         for index, token in enumerate(tokens):
             if token.type != "inline" or token.map is None:
                 continue
             line = token.map[0] + self.offset
+            self.lead_ins = [lead for lead in self.lead_ins if lead[1] >= line]
             if self.lead_in is not None and line > self.lead_in.end:
                 yield self._close_lead_in()
             opener = tokens[index - 1].type if index else ""
@@ -125,21 +129,31 @@ class _Walk:
     def _prose(
         self, token: Token, line: int, tokens: Sequence[Token], index: int
     ) -> Iterator[Statement]:
+        following = _following_list(tokens, index)
+        context = " ".join(lead for lead, _ in self.lead_ins)
+        if following is not None and token.content.rstrip().rstrip("*_").endswith(":"):
+            self._lead_in_sentence(token, following)
         if self.lead_in is None and not may_hold_keyword(token.content):
             return  # no statement in it, and no lead-in's list to take it as an item
         text, read = self.readings.read(token.content, self.env)
         if self.lead_in is not None:
             self.lead_in.items.append(text)
         found = [Sentence(s.line + line, s.end + line, s.keyword, s.text) for s in read]
-        following = _following_list(tokens, index)
         if found and following is not None and found[-1].text.endswith(":"):
             lead = found.pop()
             if self.lead_in is None:  # a lead-in inside a lead-in's list stays in it
-                self.lead_in = _LeadIn(lead, self.heading, following + self.offset - 1)
+                self.lead_in = _LeadIn(lead, self.heading, following + self.offset - 1, context)
             else:
                 found.append(lead)
         for sentence in found:
-            yield self._statement(sentence, self.heading)
+            yield self._statement(sentence, self.heading, context)
+
+    def _lead_in_sentence(self, token: Token, following: int) -> None:
+        """Keep the paragraph's last sentence, if it ends in a colon, as the lead-in of the
+        list after it: the subject (`Server implementors:`) its items' statements leave out."""
+        last = last_sentence(inline_pieces(token.content, 0, self.env))
+        if last.endswith(":"):
+            self.lead_ins.append((last, following + self.offset - 1))
 
     def _close_lead_in(self) -> Statement:
         lead, self.lead_in = self.lead_in, None
@@ -149,11 +163,13 @@ class _Walk:
             end -= 1  # a list's lines run on over the blank lines after it
         text = " ".join([sentence.text, *(item for item in lead.items if item)])
         whole = Sentence(sentence.line, end, sentence.keyword, text)
-        return self._statement(whole, lead.heading)
+        return self._statement(whole, lead.heading, lead.context)
 
-    def _statement(self, sentence: Sentence, heading: tuple[str, str]) -> Statement:
+    def _statement(
+        self, sentence: Sentence, heading: tuple[str, str], context: str = ""
+    ) -> Statement:
         s = sentence
-        return Statement(self.path, s.line, s.end, s.keyword, s.text, *heading)
+        return Statement(self.path, s.line, s.end, s.keyword, s.text, *heading, context)
 
     def _heading(self, token: Token) -> tuple[str, str]:
         text = self.readings.read(token.content, self.env)[0]

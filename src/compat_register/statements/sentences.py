@@ -69,6 +69,13 @@ def sentences(pieces: Sequence[Piece]) -> Iterator[Sentence]:
         yield Sentence(lines[start], lines[stop - 1], keyword, text)
 
 
+def last_sentence(pieces: Sequence[Piece]) -> str:
+    """A paragraph's last sentence, keyword or not, spaced."""
+    chars, _, code = _flatten(pieces)
+    spans = list(_spans(chars, code))
+    return " ".join(chars[spans[-1][0] : spans[-1][1]].split()) if spans else ""
+
+
 def may_hold_keyword(source: str) -> bool:
     """Whether the plain text read from `source` can hold a keyword, so it need be parsed:
     a keyword split by markup shows a prefix then `_DROPPED` (`MU**ST**`); never missed."""

@@ -22,6 +22,9 @@ class Statement:
     """The heading it stands under; in a schema, the declaration its comment documents."""
     anchor: str = ""
     """That heading's anchor on the published page, without `#`."""
+    context: str = ""
+    """The lead-in sentence of each list it stands in (`MCP Clients that desire refresh
+    tokens:`), outermost first: the subject its text may leave out, on other lines."""
 
     def overlaps(self, start: int, end: int) -> bool:
         """Whether lines `start`..`end` share a line with this statement."""

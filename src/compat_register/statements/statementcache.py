@@ -12,7 +12,7 @@ from ..storage import shape
 from .markdownpages import Item
 from .statement import Statement
 
-VERSION = 1
+VERSION = 2
 """Raised whenever a reader's rule changes: an older cache is ignored."""
 MADE_BY = shape.made_by(VERSION, "compat-register", "markdown-it-py", "mdit-py-plugins")
 """The key of the whole file: its format, and the tool and Markdown parser that read."""
@@ -24,7 +24,7 @@ def _row(*items: dict[str, str]) -> dict[str, Any]:
     return {"type": "array", "items": list(items), "minItems": len(items), "maxItems": len(items)}
 
 
-_ROW = {"anyOf": [_row(_INT, _INT, _TEXT, _TEXT, _TEXT, _TEXT), _row(_INT, _INT, _TEXT, _TEXT)]}
+_ROW = {"anyOf": [_row(_INT, _INT, *[_TEXT] * 5), _row(_INT, _INT, _TEXT, _TEXT)]}
 SHAPE = shape.checker(
     shape.record({"made_by": _TEXT, "files": shape.strings({"type": "array", "items": _ROW})})
 )
