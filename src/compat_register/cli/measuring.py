@@ -33,7 +33,7 @@ def coverage(
     result = api.coverage(registers_dir, revisions, minimum=minimum, settings=settings())
     shown = result.measured.coverage
     if fmt == "json":
-        data = coveragereport.json_report(shown, result.revisions, new_only)
+        data = coveragereport.json_report(shown, result.revisions, new_only, result.joined)
         data["diagnostics"] = [asdict(d) for d in result.diagnostics]
         echo(reporter.dumps(data))
     else:

@@ -4,8 +4,10 @@ at, by name; or JSON-ready data (pure)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import asdict
 from typing import Any
 
+from ..conformance.join import Joined, StatementCheck
 from ..coverage.files import cited_as
 from ..coverage.states import STATES, Coverage, Row, percent, tally
 from ..model import display
@@ -72,9 +74,13 @@ def _by_file(rows: Iterable[Row]) -> dict[str, dict[str, int]]:
 
 
 def json_report(
-    coverage: Coverage, revisions: Sequence[str], new_only: bool = False
+    coverage: Coverage,
+    revisions: Sequence[str],
+    new_only: bool = False,
+    joined: Joined | None = None,
 ) -> dict[str, Any]:
-    """`{"summary": {REVISION: counts}, "statements": [...], "reworded": [...]}`."""
+    """`{"summary": {REVISION: counts}, "statements": [...], "reworded": [...]}`, each
+    statement with the suite's checks `joined` with it."""
     rows = [row for r in revisions for row in shown_rows(coverage, r, new_only)]
     summary = {r: tally(shown_rows(coverage, r, new_only)) for r in revisions}
     reworded = [
@@ -82,11 +88,12 @@ def json_report(
         for row in rows
         if row.was is not None and row.was.needs_a_look
     ]
-    return {"summary": summary, "statements": [row_data(r) for r in rows], "reworded": reworded}
+    statements = [row_data(r, joined.of(r) if joined else ()) for r in rows]
+    return {"summary": summary, "statements": statements, "reworded": reworded}
 
 
-def row_data(row: Row) -> dict[str, Any]:
-    """One statement as `register coverage --format json` lists it."""
+def row_data(row: Row, checks: Iterable[StatementCheck] = ()) -> dict[str, Any]:
+    """One statement as `register coverage --format json` lists it, with its checks."""
     s = row.statement
     return {
         **_place(row),
@@ -98,6 +105,21 @@ def row_data(row: Row) -> dict[str, Any]:
         "entries": list(row.entries),
         "reason": row.exclusion.reason if row.exclusion else None,
         "change": row.change.kind,
+        "checks": [check_data(check) for check in checks],
+    }
+
+
+def check_data(check: StatementCheck) -> dict[str, Any]:
+    """A requirement aligned with a statement: its check, the suite's status (and why,
+    when excluded or unlisted), how it is aligned, and each subject's latest result."""
+    requirement = check.requirement
+    return {
+        "check": requirement.check,
+        "sep": requirement.sep,
+        "status": requirement.status,
+        "reason": requirement.reason,
+        "alignment": check.how,
+        "results": [asdict(result) for result in check.results],
     }
 
 

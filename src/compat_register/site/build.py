@@ -21,6 +21,7 @@ from .urls import ASSET_DIR, Layout, page_clashes
 from .values import Site, SiteOptions
 
 if TYPE_CHECKING:
+    from ..conformance.join import Joined
     from ..conformance.measurements import Measurements
     from ..coverage.sitecoverage import SiteCoverage
     from ..history.repository import History
@@ -46,6 +47,8 @@ class Read:
     """The conformance records' checks and contradictions; None: no subject has one."""
     since: SinceOf | None = None
     """When each entry reached its state (the Matrix page); None: no history read."""
+    joined: Joined | None = None
+    """Each statement's checks and results (the Coverage pages); None: no suite named."""
 
 
 def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -> Site:
@@ -64,6 +67,7 @@ def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -
         coverage=read.coverage,
         conformance=read.conformance,
         since=read.since,
+        joined=read.joined,
     )
     pages = renderer.pages()
     printed = renderer.printed if options.templates is None else None  # a site's: not ours
