@@ -182,11 +182,9 @@ def test_the_coverage_page_shows_each_statement_s_join(project: Path) -> None:
     assert "Traceback" not in done.stderr
     page = (project / "out" / "registers" / "coverage" / "draft.md").read_text()
     rows = {line.split(" | ")[0].strip("| "): line for line in page.splitlines() if " | " in line}
-    assert (
-        f'<span class="reg-check">`{CASE}` tested; Server srv FAILURE; Server other SUCCESS</span>'
-        in rows["7"]
-    )
-    assert "Server other not run" in rows["9"]
+    joined = f"`{CASE}` tested; Server srv: FAILURE; Server other: SUCCESS"
+    assert f'<span class="reg-check">{joined}</span>' in rows["7"]
+    assert "Server other: not run" in rows["9"]
     assert f'<span class="reg-check">SEP-2243 excluded: {EXCLUDED}</span>' in rows["11"]
     health = (project / "out" / "registers" / "health.md").read_text()
     assert "done, but conformance check sep-2243-header-name-case-insensitive fails" in health
@@ -236,3 +234,17 @@ def test_claims_that_agree_with_the_results_pass(project: Path) -> None:
     ))  # fmt: skip
     asked = register(project, "verify", "--conformance")
     assert asked.returncode == 0, asked.stdout
+
+
+def test_a_suite_not_read_at_its_pin_is_an_error_and_no_statement_shows_a_check(
+    project: Path,
+) -> None:
+    sources = project / "registers" / "sources.yaml"
+    sources.write_text(sources.read_text().replace("path: ../suite", "path: ../gone"))
+    done = register(project, "coverage", "draft", "--format", "json")
+    assert done.returncode == 1
+    data = json.loads(done.stdout)
+    assert [d["code"] for d in data["diagnostics"] if d["severity"] == "error"] == [
+        "requirements-unreadable"
+    ]
+    assert all(row["checks"] == [] for row in data["statements"])

@@ -274,7 +274,7 @@ class PageFormatter:
             status = f"{held.status}: {held.reason}" if held.reason else held.status
             named = self.code(held.check) if held.check else self.inline(f"SEP-{held.sep}")
             results = [
-                f"{self.subject_name(r.subject)} {self.inline(r.status or 'not run')}"
+                f"{self.subject_name(r.subject)}: {self.inline(r.status or 'not run')}"
                 for r in check.results
             ]
             said = "; ".join([f"{named} {self.inline(status)}", *results])
