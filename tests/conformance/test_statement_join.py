@@ -16,7 +16,7 @@ import pytest
 from builder import registers, source
 from gitrepo import git_env
 from registerfiles import register_head
-from suiterepo import REQUIREMENTS, results, suite
+from suiterepo import FILES, REQUIREMENTS, results, suite
 
 REGISTER = Path(sys.executable).parent / "register"
 """The installed console script."""
@@ -36,14 +36,30 @@ Intermediaries MUST return an appropriate HTTP error status for validation failu
 ## Errors
 
 The server MUST echo the request id in a JSON-RPC error.
+
+## Sessions
+
+Clients MUST send the session header.
+Servers MUST check it.
 """  # noqa: E501  (a page's paragraphs are one line each)
 """The draft's transports page, holding the texts of tests/suiterepo.py's SEP files: line 7
 sep-2243-header-name-case-insensitive, 9 sep-2243-server-reject-invalid-headers, 11 the
-excluded intermediaries requirement, 15 sep-2575-http-server-error-jsonrpc-id."""
-CASE, REJECT, ECHO = (
+excluded intermediaries requirement, 15 sep-2575-http-server-error-jsonrpc-id; and SEP_9999's
+one requirement over the two sentences of lines 19 and 20."""
+SEP_9999 = """\
+sep: 9999
+spec_url: https://modelcontextprotocol.io/specification/draft/basic/transports#sessions
+requirements:
+  - check: sep-9999-session-header
+    text: 'Clients MUST send the session header. Servers MUST check it.'
+"""
+"""A SEP whose check the manifest does not list (so untested) and whose requirement spans
+two statements."""
+CASE, REJECT, ECHO, SPAN = (
     "sep-2243-header-name-case-insensitive",
     "sep-2243-server-reject-invalid-headers",
     "sep-2575-http-server-error-jsonrpc-id",
+    "sep-9999-session-header",
 )
 EXCLUDED = (
     "Intermediary requirement; conformance harness tests clients and servers, not intermediaries."
@@ -70,11 +86,12 @@ sources:
 
 CONCEPTS = f"""concepts:
   - {{id: mcp.headers, title: Request headers, checks: [{CASE}, {REJECT}, {ECHO}]}}
+  - {{id: mcp.sessions, title: Sessions, checks: [{SPAN}]}}
 """
 """Every recorded check named by a concept (none is `conformance-unnamed-check`)."""
 
 
-def entry(entry_id: str, state: str, line: int, concept: str = "") -> str:
+def entry(entry_id: str, state: str, line: int | str, concept: str = "") -> str:
     named = f"\n    concept: {concept}" if concept else ""
     return f"""  - id: {entry_id}
     title: Cites line {line}{named}
@@ -94,6 +111,7 @@ SRV = (
     + entry("SRV-03", "missing", 15)  # srv passes ECHO: a contradiction
     + entry("SRV-04", "done", 11)  # the excluded requirement: no check, none
     + entry("SRV-05", "done", 7, "mcp.headers")  # its concept names CASE: judged by it alone
+    + entry("SRV-06", "done", "19-20")  # srv fails SPAN, aligned with both: one contradiction
 )
 
 
@@ -110,16 +128,17 @@ def register(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A spec and a suite beside the registers; srv's run fails CASE and passes REJECT and
-    ECHO, other's passes CASE alone."""
+    """A spec and a suite beside the registers; srv's run fails CASE and SPAN and passes
+    REJECT and ECHO, other's passes CASE alone."""
     _, spec = source(tmp_path / "spec", {"docs/specification/draft/basic/transports.mdx": PAGE})
-    _, pin = suite(tmp_path / "suite")
+    _, pin = suite(tmp_path / "suite", {**FILES, "src/seps/sep-9999.yaml": SEP_9999})
     sources = SOURCES.format(spec=spec, suite=pin, requirements=REQUIREMENTS)
     registers(tmp_path / "registers", sources, {"srv.yaml": SRV, "concepts.yaml": CONCEPTS})
     runs: dict[str, dict[tuple[str, str], list[tuple[str, str]]]] = {
         "srv": {
             ("server", "http-header-validation"): [(CASE, "FAILURE"), (REJECT, "SUCCESS")],
             ("server", "server-stateless"): [(ECHO, "SUCCESS")],
+            ("server", "sessions"): [(SPAN, "FAILURE")],
         },
         "other": {("server", "http-header-validation"): [(CASE, "SUCCESS")]},
     }
@@ -175,6 +194,11 @@ def test_each_statement_s_checks_status_and_results_in_the_json(project: Path) -
         }
     ]
     assert rows[15]["checks"][0]["check"] == ECHO
+    spanning = [rows[line]["checks"] for line in (19, 20)]
+    assert spanning[0] == spanning[1]
+    assert [(c["check"], c["status"], c["reason"], c["alignment"]) for c in spanning[0]] == [
+        (SPAN, "untested", "not in traceability.json", "spanning")
+    ]
 
 
 def test_the_coverage_page_shows_each_statement_s_join(project: Path) -> None:
@@ -206,14 +230,17 @@ def test_a_claim_a_result_contradicts_is_located_and_fails_verify_conformance(
     assert asked.returncode == 1
     text = (project / "registers" / "srv.yaml").read_text()
     errors = [line for line in asked.stdout.splitlines() if ": error: " in line]
-    at = {n: f"registers/srv.yaml:{state_line(text, n)}:" for n in ("SRV-01", "SRV-03", "SRV-05")}
     said = {
         "SRV-01": f"SRV-01: done, but conformance check {CASE} fails for srv at 0123456 "
         "(FAILURE in http-header-validation); the suite's SEP-2243 aligns it (exact) with the "
         "statement this entry cites, draft docs/specification/draft/basic/transports.mdx:7",
         "SRV-03": f"SRV-03: missing, but conformance check {ECHO} passes for srv",
         "SRV-05": f"SRV-05: done, but conformance check {CASE} fails for srv",
+        "SRV-06": f"SRV-06: done, but conformance check {SPAN} fails for srv at 0123456 "
+        "(FAILURE in sessions); the suite's SEP-9999 aligns it (spanning) with the statement "
+        "this entry cites, draft docs/specification/draft/basic/transports.mdx:19",
     }
+    at = {n: f"registers/srv.yaml:{state_line(text, n)}:" for n in said}
     for error, (entry_id, message) in zip(errors, said.items(), strict=True):
         assert error.startswith(f"{at[entry_id]}21: error: {message}")  # col 21: the state
     as_json = json.loads(register(project, "verify", "--conformance", "--format", "json").stdout)
@@ -221,17 +248,24 @@ def test_a_claim_a_result_contradicts_is_located_and_fails_verify_conformance(
     assert codes == [
         "conformance-done-fails",  # SRV-05, by its concept alone
         "conformance-statement-fails",
+        "conformance-statement-fails",  # SRV-06, once for its two statements
         "conformance-statement-passes",
     ]
 
 
+def with_state(text: str, entry_id: str, state: str) -> str:
+    """A register's text with `entry_id`'s state set to `state`."""
+    head, tail = text.split(f"id: {entry_id}\n", 1)
+    before, after = tail.split("status: {state: ", 1)
+    return f"{head}id: {entry_id}\n{before}status: {{state: {state}}}{after.split('}', 1)[1]}"
+
+
 def test_claims_that_agree_with_the_results_pass(project: Path) -> None:
     srv = project / "registers" / "srv.yaml"
-    text = srv.read_text().replace("state: missing", "state: done")
-    srv.write_text(text.replace("state: done", "state: partial", 1).replace(
-        "concept: mcp.headers\n    what: w.\n    status: {state: done}",
-        "concept: mcp.headers\n    what: w.\n    status: {state: partial}",
-    ))  # fmt: skip
+    text = srv.read_text()
+    for entry_id in ("SRV-01", "SRV-03", "SRV-05", "SRV-06"):
+        text = with_state(text, entry_id, "partial")
+    srv.write_text(text)
     asked = register(project, "verify", "--conformance")
     assert asked.returncode == 0, asked.stdout
 
