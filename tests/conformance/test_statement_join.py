@@ -201,6 +201,27 @@ def test_each_statement_s_checks_status_and_results_in_the_json(project: Path) -
     ]
 
 
+def test_the_text_report_shows_the_join_when_asked(project: Path) -> None:
+    plain = register(project, "coverage", "draft")
+    assert plain.returncode == 0, plain.stdout
+    assert "checks (" not in plain.stdout
+    done = register(project, "coverage", "draft", "--checks")
+    assert done.returncode == 0, done.stdout
+    shown = done.stdout.split("  checks (6 statements):\n", 1)[1].splitlines()
+    assert shown[:6] == [
+        "    draft/basic/transports.mdx:7 MUST Clients and servers MUST use case-insensitive "
+        "comparisons for header names.",
+        f"      {CASE} tested; srv FAILURE; other SUCCESS",
+        "    draft/basic/transports.mdx:9 MUST Servers that process the request body MUST "
+        "reject requests with mismatched or missing standard-header values, returning HTTP "
+        "400 Bad Request.",
+        f"      {REJECT} tested; srv SUCCESS; other not run",
+        "    draft/basic/transports.mdx:11 MUST Intermediaries MUST return an appropriate HTTP "
+        "error status for validation failures.",
+        f"      SEP-2243 excluded: {EXCLUDED}",
+    ]
+
+
 def test_the_coverage_page_shows_each_statement_s_join(project: Path) -> None:
     done = register(project, "render", "--out", "out")
     assert "Traceback" not in done.stderr

@@ -29,12 +29,40 @@ def name(row: Row, sources: Sources) -> str:
 
 
 def text_report(
-    coverage: Coverage, revisions: Sequence[str], sources: Sources, new_only: bool = False
+    coverage: Coverage,
+    revisions: Sequence[str],
+    sources: Sources,
+    new_only: bool = False,
+    joined: Joined | None = None,
 ) -> str:
     """Per revision: its counts, each file's, its uncovered statements and the cited ones
-    it rewords; `new_only`: only the statements it added or changed."""
-    blocks = [_revision_text(coverage, r, sources, new_only) for r in revisions]
+    it rewords, and with `joined` the statements the suite's checks are aligned with;
+    `new_only`: only the statements it added or changed."""
+    blocks = [
+        _revision_text(coverage, r, sources, new_only)
+        + (_checks_text(shown_rows(coverage, r, new_only), joined, sources) if joined else "")
+        for r in revisions
+    ]
     return "\n\n".join(blocks)
+
+
+def _checks_text(rows: Iterable[Row], joined: Joined, sources: Sources) -> str:
+    """`  checks (N statements):`, then each statement the suite's checks are aligned with."""
+    blocks = [_statement_checks(row, joined.of(row), sources) for row in rows if joined.of(row)]
+    return f"\n  checks ({len(blocks)} statements):\n" + "\n".join(blocks) if blocks else ""
+
+
+def _statement_checks(row: Row, checks: Iterable[StatementCheck], sources: Sources) -> str:
+    """A statement by name, then a line per check: the check (its SEP, when excluded), the
+    suite's status and why, each subject's latest result."""
+    lines = [f"    {name(row, sources)}"]
+    for check in checks:
+        held = check.requirement
+        status = f"{held.status}: {held.reason}" if held.reason else held.status
+        results = [f"{r.subject} {r.status or 'not run'}" for r in check.results]
+        said = "; ".join([f"{held.check or f'SEP-{held.sep}'} {status}", *results])
+        lines.append(display.line(f"      {said}"))
+    return "\n".join(lines)
 
 
 def _revision_text(coverage: Coverage, revision: str, sources: Sources, new_only: bool) -> str:
