@@ -42,9 +42,11 @@ class StatementCheck:
     how: str
     """How it is aligned: one of `alignment.KINDS`."""
     results: tuple[SubjectResult, ...]
-    """Each subject with a record, in the records' order; none for an excluded one."""
+    """Each subject with a record, in the order given (`api.joining`: sources.yaml's);
+    none for an excluded requirement."""
 
     def result_of(self, subject: str) -> SubjectResult | None:
+        """`subject`'s result, if its record ran the check."""
         return next((r for r in self.results if r.subject == subject and r.status), None)
 
 
