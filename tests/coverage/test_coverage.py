@@ -47,7 +47,7 @@ def test_each_statement_s_state_keyword_heading_and_change(
         "revision": OLD, "source": "spec", "path": f"docs/specification/{OLD}/basic/index.mdx",
         "line": 12, "end": 13, "keyword": "MUST", "text": "Requests MUST include an integer ID.",
         "heading": "Messages", "state": "cited", "entries": ["T-01"], "reason": None,
-        "change": "new",
+        "change": "new", "checks": [],
     }  # fmt: skip
     excluded = rows[NEW, "index.mdx", 17]
     assert (excluded["state"], excluded["reason"], excluded["change"]) == (

@@ -7,6 +7,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..conformance.join import Joined
 from ..coverage import run
 from ..coverage.sitecoverage import SiteCoverage
 from ..model.diagnostic import sort_diagnostics
@@ -18,7 +19,9 @@ from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
 from ..verifying import verify
+from .joining import joined
 from .loading import project_paths, verify_citations
+from .recording import recorded
 
 
 class UnknownRevision(RegisterError):
@@ -35,6 +38,8 @@ class Covered(Result):
     registers: RegisterSet
     revisions: list[str]
     """The revisions asked for (every one when none was named), in sources.yaml's order."""
+    joined: Joined | None = None
+    """Each statement's checks and results; None when no source names the suite's files."""
 
     @property
     def configured(self) -> bool:
@@ -67,8 +72,11 @@ def coverage(
         measured = run.measure(verified.registers, verified.outcomes, checkouts, cache)
     shown = [r for r in declared if r in asked] if asked else list(declared)
     problems = run.threshold_problems(measured.coverage, verified.registers, shown, minimum)
-    diagnostics = [*verified.diagnostics, *measured.diagnostics, *problems]
-    return Covered(measured, verified.registers, shown, diagnostics=sort_diagnostics(diagnostics))
+    held = recorded(paths)
+    found, said = joined(paths, sources, measured.coverage, held.records, settings)
+    problems += [*said, *held.diagnostics] if found is not None else []
+    diagnostics = sort_diagnostics([*verified.diagnostics, *measured.diagnostics, *problems])
+    return Covered(measured, verified.registers, shown, found, diagnostics=diagnostics)
 
 
 def site_coverage(

@@ -19,6 +19,7 @@ from ..storage.atomic import write_changed
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
 from .comparing import since_of
+from .joining import site_join
 from .loading import check, project_paths, verify_citations
 from .measuring import site_coverage
 from .recording import site_conformance
@@ -48,6 +49,9 @@ def build_site(
     checked = verify_citations(paths, offline=not options.verify, settings=settings)
     found, notices = _site_history(root, paths, options)
     dated = since_of(root, checked.registers, None, found.commits) if found else None
+    outcomes = checked.outcomes if options.verify else None
+    coverage = site_coverage(paths, checked.registers, outcomes, settings)
+    joined, conformance = site_join(checked, coverage, site_conformance(checked), settings)
     read = build.Read(
         checked.registers,
         checked.outcomes,
@@ -55,12 +59,11 @@ def build_site(
         checked.unloaded(),
         found,
         notices,
-        site_coverage(
-            paths, checked.registers, checked.outcomes if options.verify else None, settings
-        ),
-        site_conformance(checked),
+        coverage,
+        conformance,
         dated,
         site_scores(paths, not options.verify, settings),
+        joined,
     )
     return build.build(read, options, paths.excerpt_cache)
 

@@ -19,6 +19,7 @@ from ..reading.document import Document
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
+from .joining import statement_claims
 from .loading import Checked, Verified, Waiting, project_paths, write_files, writer
 
 _COMMIT = re.compile(r"[0-9a-f]{7,40}")
@@ -97,12 +98,14 @@ def recorded(root: Path | Paths, settings: Settings = DEFAULTS) -> Recorded:
     return Recorded(records, diagnostics=sort_diagnostics(problems))
 
 
-def with_conformance(verified: Verified) -> Verified:
+def with_conformance(verified: Verified, settings: Settings = DEFAULTS) -> Verified:
     """`register verify --conformance`: every contradiction between the claims and the
-    recorded results, and every record that does not read, added to the diagnostics."""
+    recorded results (by each entry's concept, and by the checks aligned with the statements
+    it cites), and every record that does not read, added to the diagnostics."""
     held = recorded(verified.paths)
     found = contradictions(verified.registers, verified.documents, held.records)
-    every = sort_diagnostics([*verified.diagnostics, *held.diagnostics, *found])
+    stated = statement_claims(verified, held.records, settings)
+    every = sort_diagnostics([*verified.diagnostics, *held.diagnostics, *found, *stated])
     return dataclasses.replace(verified, diagnostics=every)
 
 

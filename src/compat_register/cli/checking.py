@@ -64,7 +64,7 @@ def verify(
         registers_dir, skip=skip, offline=offline, settings=settings(), against=against
     )
     if conformance:
-        result = api.with_conformance(result)
+        result = api.with_conformance(result, settings())
     extra: dict[str, Any] = {}
     if fmt == "json":
         extra["citations"] = [export.outcome_data(o) for o in result.outcomes]

@@ -26,14 +26,24 @@ from .shell import command, echo, formats_option, settings, waiting
     metavar="PERCENT",
     help="Fail (exit 1) for a revision less covered than this (cited + excluded).",
 )
+@click.option(
+    "--checks",
+    is_flag=True,
+    help="Text: also each statement's conformance checks, their status and every result.",
+)
 def coverage(
-    registers_dir: Path, revisions: tuple[str, ...], fmt: str, new_only: bool, minimum: float | None
+    registers_dir: Path,
+    revisions: tuple[str, ...],
+    fmt: str,
+    new_only: bool,
+    minimum: float | None,
+    checks: bool,
 ) -> None:
     """The spec's normative statements per revision: cited, excluded, uncovered."""
     result = api.coverage(registers_dir, revisions, minimum=minimum, settings=settings())
     shown = result.measured.coverage
     if fmt == "json":
-        data = coveragereport.json_report(shown, result.revisions, new_only)
+        data = coveragereport.json_report(shown, result.revisions, new_only, result.joined)
         data["diagnostics"] = [asdict(d) for d in result.diagnostics]
         echo(reporter.dumps(data))
     else:
@@ -41,7 +51,8 @@ def coverage(
             echo(diagnostic.as_text())
         if result.configured:  # else 0 statements would read as "100.0% covered"
             sources = result.registers.sources
-            echo(coveragereport.text_report(shown, result.revisions, sources, new_only))
+            joined = result.joined if checks else None
+            echo(coveragereport.text_report(shown, result.revisions, sources, new_only, joined))
     sys.exit(reporter.exit_code(result.diagnostics, False))
 
 

@@ -117,9 +117,7 @@ def contradictions(
     statuses = {alias: measured(record) for alias, record in records.items()}
     found: list[Diagnostic] = []
     for register, entry, concept, record in _measuring(registers, records):
-        doc = documents.get(register.file)  # where the state is written, else the entry
-        state = (*entry.field, "status", RATED["status"])
-        where = entry.where if doc is None else doc.where(state)
+        where = state_at(register, entry, documents)
         found.extend(_claim(entry, concept, statuses[register.subject], record, where))
     concepts = registers.concepts.by_id() if registers.concepts else {}
     named = {check for concept in concepts.values() for check in concept.checks}
@@ -127,6 +125,12 @@ def contradictions(
         found.extend(_unnamed(record, statuses[alias], named))
         found.extend(_stale(record))
     return found
+
+
+def state_at(register: Register, entry: Entry, documents: Mapping[str, Document]) -> Where:
+    """Where an entry's state is written (else the entry): where a claim is contradicted."""
+    doc = documents.get(register.file)
+    return entry.where if doc is None else doc.where((*entry.field, "status", RATED["status"]))
 
 
 def _claim(

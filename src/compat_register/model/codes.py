@@ -141,6 +141,12 @@ CODES: dict[str, Code] = {
     "conformance-missing-passes": Code(
         ERROR, "a missing entry whose concept's conformance check passes (a stale claim)"
     ),
+    "conformance-statement-fails": Code(
+        ERROR, "a done entry citing a statement whose aligned conformance check fails"
+    ),
+    "conformance-statement-passes": Code(
+        ERROR, "a missing entry citing a statement whose aligned conformance check passes"
+    ),
     "conformance-unnamed-check": Code(ERROR, "a recorded conformance check no concept names"),
     "conformance-stale-baseline": Code(
         WARNING, "a baseline scenario that passed: the suite's stale-baseline rule"

@@ -4,8 +4,10 @@ at, by name; or JSON-ready data (pure)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import asdict
 from typing import Any
 
+from ..conformance.join import Joined, StatementCheck
 from ..coverage.files import cited_as
 from ..coverage.states import STATES, Coverage, Row, percent, tally
 from ..model import display
@@ -27,12 +29,40 @@ def name(row: Row, sources: Sources) -> str:
 
 
 def text_report(
-    coverage: Coverage, revisions: Sequence[str], sources: Sources, new_only: bool = False
+    coverage: Coverage,
+    revisions: Sequence[str],
+    sources: Sources,
+    new_only: bool = False,
+    joined: Joined | None = None,
 ) -> str:
     """Per revision: its counts, each file's, its uncovered statements and the cited ones
-    it rewords; `new_only`: only the statements it added or changed."""
-    blocks = [_revision_text(coverage, r, sources, new_only) for r in revisions]
+    it rewords, and with `joined` the statements the suite's checks are aligned with;
+    `new_only`: only the statements it added or changed."""
+    blocks = [
+        _revision_text(coverage, r, sources, new_only)
+        + (_checks_text(shown_rows(coverage, r, new_only), joined, sources) if joined else "")
+        for r in revisions
+    ]
     return "\n\n".join(blocks)
+
+
+def _checks_text(rows: Iterable[Row], joined: Joined, sources: Sources) -> str:
+    """`  checks (N statements):`, then each statement the suite's checks are aligned with."""
+    blocks = [_statement_checks(row, joined.of(row), sources) for row in rows if joined.of(row)]
+    return f"\n  checks ({len(blocks)} statements):\n" + "\n".join(blocks) if blocks else ""
+
+
+def _statement_checks(row: Row, checks: Iterable[StatementCheck], sources: Sources) -> str:
+    """A statement by name, then a line per check: the check (its SEP, when excluded), the
+    suite's status and why, each subject's latest result."""
+    lines = [f"    {name(row, sources)}"]
+    for check in checks:
+        held = check.requirement
+        status = f"{held.status}: {held.reason}" if held.reason else held.status
+        results = [f"{r.subject} {r.status or 'not run'}" for r in check.results]
+        said = "; ".join([f"{held.check or f'SEP-{held.sep}'} {status}", *results])
+        lines.append(display.line(f"      {said}"))
+    return "\n".join(lines)
 
 
 def _revision_text(coverage: Coverage, revision: str, sources: Sources, new_only: bool) -> str:
@@ -72,9 +102,13 @@ def _by_file(rows: Iterable[Row]) -> dict[str, dict[str, int]]:
 
 
 def json_report(
-    coverage: Coverage, revisions: Sequence[str], new_only: bool = False
+    coverage: Coverage,
+    revisions: Sequence[str],
+    new_only: bool = False,
+    joined: Joined | None = None,
 ) -> dict[str, Any]:
-    """`{"summary": {REVISION: counts}, "statements": [...], "reworded": [...]}`."""
+    """`{"summary": {REVISION: counts}, "statements": [...], "reworded": [...]}`, each
+    statement with the suite's checks `joined` with it."""
     rows = [row for r in revisions for row in shown_rows(coverage, r, new_only)]
     summary = {r: tally(shown_rows(coverage, r, new_only)) for r in revisions}
     reworded = [
@@ -82,11 +116,12 @@ def json_report(
         for row in rows
         if row.was is not None and row.was.needs_a_look
     ]
-    return {"summary": summary, "statements": [row_data(r) for r in rows], "reworded": reworded}
+    statements = [row_data(r, joined.of(r) if joined else ()) for r in rows]
+    return {"summary": summary, "statements": statements, "reworded": reworded}
 
 
-def row_data(row: Row) -> dict[str, Any]:
-    """One statement as `register coverage --format json` lists it."""
+def row_data(row: Row, checks: Iterable[StatementCheck] = ()) -> dict[str, Any]:
+    """One statement as `register coverage --format json` lists it, with its checks."""
     s = row.statement
     return {
         **_place(row),
@@ -98,6 +133,21 @@ def row_data(row: Row) -> dict[str, Any]:
         "entries": list(row.entries),
         "reason": row.exclusion.reason if row.exclusion else None,
         "change": row.change.kind,
+        "checks": [check_data(check) for check in checks],
+    }
+
+
+def check_data(check: StatementCheck) -> dict[str, Any]:
+    """A requirement aligned with a statement: its check, the suite's status (and why,
+    when excluded or unlisted), how it is aligned, and each subject's latest result."""
+    requirement = check.requirement
+    return {
+        "check": requirement.check,
+        "sep": requirement.sep,
+        "status": requirement.status,
+        "reason": requirement.reason,
+        "alignment": check.how,
+        "results": [asdict(result) for result in check.results],
     }
 
 

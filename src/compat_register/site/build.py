@@ -22,6 +22,7 @@ from .urls import ASSET_DIR, Layout, page_clashes
 from .values import Site, SiteOptions
 
 if TYPE_CHECKING:
+    from ..conformance.join import Joined
     from ..conformance.measurements import Measurements
     from ..conformance.scores import Scored
     from ..coverage.sitecoverage import SiteCoverage
@@ -50,6 +51,8 @@ class Read:
     """When each entry reached its state (the Matrix page); None: no history read."""
     scores: Scored | None = None
     """The Scores page's data (`api.site_scores`); None: no page."""
+    joined: Joined | None = None
+    """Each statement's checks and results (the Coverage pages); None: no suite named."""
 
 
 def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -> Site:
@@ -69,6 +72,7 @@ def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -
         conformance=read.conformance,
         since=read.since,
         scores=read.scores,
+        joined=read.joined,
     )
     pages = renderer.pages()
     printed = renderer.printed if options.templates is None else None  # a site's: not ours

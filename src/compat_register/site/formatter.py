@@ -37,6 +37,7 @@ from .markdown import (
 from .urls import relative
 
 if TYPE_CHECKING:
+    from ..conformance.join import StatementCheck
     from ..verifying.verify import Outcome
 
 
@@ -270,6 +271,23 @@ class PageFormatter:
             )
             parts.append(f'<span class="reg-checks">checks: {escape_inline(measured)}</span>')
         return Markup(" ".join(parts))
+
+    def statement_checks(self, checks: Iterable[StatementCheck]) -> Markup:
+        """A Coverage row's join, a line per requirement of the suite aligned with the
+        statement: its check (its SEP, when excluded), the suite's status and why, and each
+        subject's latest result."""
+        lines = []
+        for check in checks:
+            held = check.requirement
+            status = f"{held.status}: {held.reason}" if held.reason else held.status
+            named = self.code(held.check) if held.check else self.inline(f"SEP-{held.sep}")
+            results = [
+                f"{self.subject_name(r.subject)}: {self.inline(r.status or 'not run')}"
+                for r in check.results
+            ]
+            said = "; ".join([f"{named} {self.inline(status)}", *results])
+            lines.append(f'<span class="reg-check">{said}</span>')
+        return Markup("".join(lines))
 
     def _cell_entry(self, entry: Entry, with_state: bool) -> str:
         """One entry of a Matrix cell: `META-07 value med, effort S` (its state too when

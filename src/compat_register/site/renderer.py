@@ -38,6 +38,7 @@ from .memo import Tables
 from .urls import Layout, edit_link, relative
 
 if TYPE_CHECKING:
+    from ..conformance.join import Joined, StatementCheck
     from ..conformance.measurements import Measurements
     from ..conformance.scores import Scored
     from ..history.repository import History
@@ -72,9 +73,11 @@ class Renderer:
         conformance: Measurements | None = None,
         since: concepts_view.SinceOf | None = None,
         scores: Scored | None = None,
+        joined: Joined | None = None,
     ):
         self.registers = registers
         self.scores = scores
+        self.joined = joined
         self.since = since
         self.coverage = coverage
         self.conformance = conformance
@@ -193,6 +196,7 @@ class Renderer:
                 states=site_coverage.STATES,
                 bar=lambda file: _bar(file.shown, f"file-{file.shown}", _bar_counts(file.counts)),
                 statement_link=lambda row: Markup(self._statement_link(row)),
+                checks_of=self._checks_of,
                 cited_as=self._cited_as,
                 safe_link=lambda url: Markup(link_destination(url) if safe_url(url) else "#"),
             )
@@ -203,6 +207,10 @@ class Renderer:
         lines = escape_inline(lines_text(row.statement.line, row.statement.end))
         url = site_coverage.statement_url(row, self.registers.sources)
         return f"[{lines}]({link_destination(url)})" if url else lines
+
+    def _checks_of(self, row: Row) -> tuple[StatementCheck, ...]:
+        """The suite's checks aligned with a statement, with each subject's result."""
+        return self.joined.of(row) if self.joined is not None else ()
 
     def _cited_as(self, row: Row) -> str:
         return cited_as(row.source, row.statement.path, self.registers.sources)
