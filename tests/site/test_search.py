@@ -87,8 +87,9 @@ def test_an_id_gives_its_entry_first_and_alone(  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_an_id_no_entry_has_finds_nothing(site: str, sized, width: int) -> None:  # type: ignore[no-untyped-def]
-    """PYM-05 names no entry of the site: its 05 matches neither META-05 nor a date."""
-    browsing.type_query(sized, site, "PYM-05")
+    """QQQ-05 names no entry of the site, and no page writes it: its 05 matches neither
+    META-05 nor a date (PYM-05 found "Coverage of 2024-11-05")."""
+    browsing.type_query(sized, site, "QQQ-05")
     shown = (
         "return [document.querySelector('.md-search-result__meta').textContent,"
         " document.querySelectorAll('.md-search-result__item').length]"
@@ -109,8 +110,9 @@ def test_an_id_no_entry_has_finds_nothing(site: str, sized, width: int) -> None:
 def test_a_file_one_entry_cites_gives_that_entry_first_and_alone(  # type: ignore[no-untyped-def]
     site: str, sized, width: int
 ) -> None:
-    (group,) = typed(sized, site, "ask.go")  # internal/mcpserver/ask.go, cited by META-10 only
-    assert group["top"] == ["registers/meta/", "registers/meta/#meta-10"]
+    groups = typed(sized, site, "ask.go")  # internal/mcpserver/ask.go, cited by META-10 only
+    assert groups[0]["top"] == ["registers/meta/", "registers/meta/#meta-10"]
+    assert not [g for g in groups[1:] if g["top"][0].startswith("registers/")], groups
 
 
 SNIPPETS = """
@@ -140,3 +142,12 @@ def test_the_words_of_an_id_are_marked_only_where_it_is_written(site: str, brows
     typed(browser, site, "GOMETA-04")
     for _, text, marks, _ in browser.execute_script(SNIPPETS):
         assert marks.count("04") <= text.lower().count("gometa-04"), (text, marks)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_date_is_one_word_and_its_revision_page_comes_first(site: str, sized, width: int) -> None:  # type: ignore[no-untyped-def]
+    """2025-06-18 was 2025, 06 and 18: GOMETA-06 came first, then META-06."""
+    groups = typed(sized, site, "2025-06-18")
+    assert groups[0]["top"][0] == "registers/revisions/2025-06-18/", groups[0]
+    found = [text for group in groups for _, text in group["sections"]]
+    assert all("2025-06-18" in text for text in found), found

@@ -367,11 +367,25 @@
      it at "-" (a rule of the parser no option changes), so META-07 matches every title
      holding META and every 07: GOMETA-07, META-10. A result is kept only when its title or
      text writes each ID of the query whole, so the entry comes first and alone, followed
-     only by what refers to it. */
+     only by what refers to it. A date or a line range (2024-11-05, 2363-2379) is one word
+     the same way, and a page whose title writes it comes first. */
+  var WHOLE_IN_QUERY = /\b[A-Za-z][A-Za-z0-9_]*-[0-9]+\b|\b[0-9]+(?:-[0-9]+)+\b/g;
+
   function typedIds(query) {
-    var ids = [];
-    query.replace(ID_IN_QUERY, function (id) { ids.push(id.toLowerCase()); return id; });
-    return ids;
+    return (query.match(WHOLE_IN_QUERY) || []).map(function (id) { return id.toLowerCase(); });
+  }
+
+  function titleWrites(item, ids) {
+    return Array.prototype.some.call(item.querySelectorAll("h1, h2"), function (title) {
+      return writesIds(title, ids);
+    });
+  }
+
+  function titledFirst(results, ids) {
+    var items = results.querySelectorAll(".md-search-result__item");
+    if (!items.length || titleWrites(items[0], ids)) return;
+    var titled = Array.prototype.find.call(items, function (item) { return titleWrites(item, ids); });
+    if (titled) items[0].parentNode.insertBefore(titled, items[0]);
   }
 
   function writesIds(element, ids) {
@@ -501,6 +515,7 @@
       var ids = typedIds(input.value);
       if (ids.length) {
         keepResultsWithIds(results, ids);
+        titledFirst(results, ids);
         var groups = results.querySelectorAll(".md-search-result__item").length;
         if (meta && /\d/.test(meta.textContent)) recount(meta, groups, "search.result");
       }
