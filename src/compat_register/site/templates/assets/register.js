@@ -384,7 +384,9 @@
   function titledFirst(results, ids) {
     var items = results.querySelectorAll(".md-search-result__item");
     if (!items.length || titleWrites(items[0], ids)) return;
-    var titled = Array.prototype.find.call(items, function (item) { return titleWrites(item, ids); });
+    var titled = Array.prototype.find.call(items, function (item) {
+      return titleWrites(item, ids);
+    });
     if (titled) items[0].parentNode.insertBefore(titled, items[0]);
   }
 
@@ -400,7 +402,8 @@
   }
 
   function keepResultsWithIds(results, ids) {
-    Array.prototype.forEach.call(results.querySelectorAll(".md-search-result__item"), function (item) {
+    var items = results.querySelectorAll(".md-search-result__item");
+    Array.prototype.forEach.call(items, function (item) {
       var sections = item.querySelectorAll("a.md-search-result__link");
       var kept = 0;
       Array.prototype.forEach.call(sections, function (link, i) {
@@ -429,16 +432,19 @@
   var AROUND = 50;
 
   function snippetOf(article, ids) {
+    var kept = "h1, h2, nav, .md-search-result__terms, .md-search-result__icon, .reg-snippet";
     var parts = Array.prototype.filter.call(article.childNodes, function (node) {
-      return !(node.nodeType === 1 && node.matches("h1, h2, nav, .md-search-result__terms, .md-search-result__icon, .reg-snippet"));
+      return !(node.nodeType === 1 && node.matches(kept));
     });
     if (!parts.length) return;
     var text = "";
     var marks = [];
     parts.forEach(function (part) {
       var walker = document.createTreeWalker(part, NodeFilter.SHOW_TEXT);
-      for (var node = walker.nextNode() || (part.nodeType === 3 ? part : null); node; node = walker.nextNode()) {
-        if (node.parentNode.tagName === "MARK") marks.push([text.length, text.length + node.data.length]);
+      var node = walker.nextNode() || (part.nodeType === 3 ? part : null);
+      for (; node; node = walker.nextNode()) {
+        var end = text.length + node.data.length;
+        if (node.parentNode.tagName === "MARK") marks.push([text.length, end]);
         text += node.data;
       }
       text += " ";
@@ -447,7 +453,8 @@
     var snippet = document.createElement("p");
     snippet.className = "reg-snippet";
     text = text.replace(/\s/g, " ");
-    windows(text, ids.length ? marksInIds(text, marks, ids) : marks).forEach(function (piece) { snippet.appendChild(piece); });
+    marks = ids.length ? marksInIds(text, marks, ids) : marks;
+    windows(text, marks).forEach(function (piece) { snippet.appendChild(piece); });
     article.insertBefore(snippet, article.querySelector("nav, .md-search-result__terms"));
   }
 
@@ -502,7 +509,8 @@
       });
       pieces.push(document.createTextNode(text.slice(at, span[1]) + " "));
     });
-    if (spans[spans.length - 1][1] < text.trim().length) pieces.push(document.createTextNode("…"));
+    var shown = spans[spans.length - 1][1];
+    if (shown < text.trim().length) pieces.push(document.createTextNode("…"));
     return pieces;
   }
 
