@@ -411,6 +411,9 @@
         else if (i > 0) link.remove();  // the first is the page, kept as the group's head
       });
       if (!kept) item.remove();
+      // Material's "Missing: 06 18" names the parts of a date it found whole.
+      var missing = item.querySelectorAll(".md-search-result__terms");
+      Array.prototype.forEach.call(missing, function (terms) { terms.remove(); });
       var more = item.querySelector("details.md-search-result__more");
       if (more) recount(more, more.querySelectorAll("a").length, "search.result.more");
     });
@@ -458,11 +461,15 @@
     article.insertBefore(snippet, article.querySelector("nav, .md-search-result__terms"));
   }
 
-  /* For a query of IDs, the marks of an ID's two words where the text writes that ID, as
-     on the page (trimHighlights); other words' marks all stay. */
+  /* For a query of IDs or dates, the marks of their parts (META, 07; 2025) where the text
+     writes the whole ID or date, as on the page (trimHighlights); other words' marks all
+     stay. */
   function marksInIds(text, marks, ids) {
     var lower = text.toLowerCase();
-    var words = idWords(ids.join(" ").replace(/-/g, " "));
+    var words = {};
+    ids.forEach(function (id) {
+      id.split("-").forEach(function (part) { (words[part] = words[part] || []).push(id); });
+    });
     return marks.filter(function (mark) {
       var marked = lower.slice(mark[0], mark[1]);  // a token may run on: "04..task"
       var of = words[marked] || words[(marked.match(/^[a-z0-9_]+/) || [""])[0]];
