@@ -152,6 +152,10 @@ def test_a_date_is_one_word_and_its_revision_page_comes_first(site: str, sized, 
     assert groups[0]["top"][0] == "registers/revisions/2025-06-18/", groups[0]
     found = [text for group in groups for _, text in group["sections"]]
     assert all("2025-06-18" in text for text in found), found
+    for _, text, marks, _ in sized.execute_script(SNIPPETS):  # not the 2025 of 2025-03-26
+        assert marks.count("2025") <= text.count("2025-06-18"), (text, marks)
+    # nor material's "Missing: 06 18", for a date found whole
+    assert not sized.find_elements("css selector", ".md-search-result__terms")
 
 
 SCHEMES = ["default", "slate"]
