@@ -421,9 +421,13 @@
 
   /* Material's own words for a count ("1 more on this page", "# matching documents"), from
      the page's configuration. */
+  var translations = null;
+
   function recount(element, count, key) {
     var label = element.querySelector("summary div") || element;
-    var words = (JSON.parse(document.getElementById("__config").textContent).translations || {});
+    var config = document.getElementById("__config");
+    translations = translations || (config && JSON.parse(config.textContent).translations) || {};
+    var words = translations;
     var text = count === 0 ? words[key + ".none"]
       : count === 1 ? words[key + ".one"] : (words[key + ".other"] || "#").replace("#", count);
     if (count === 0 && element.tagName === "DETAILS") element.remove();
