@@ -42,13 +42,16 @@ def set_scheme(browser: Any, scheme: str) -> None:
     )
 
 
-def violations(browser: Any, axe: str, whole: bool = False) -> list[dict[str, Any]]:
+def violations(
+    browser: Any, axe: str, whole: bool = False, within: str = ""
+) -> list[dict[str, Any]]:
     """The serious and critical violations axe finds on the page, material's chrome left out
-    unless `whole` (the page as a reader meets it: header, search, sidebars, footer too)."""
+    unless `whole` (the page as a reader meets it: header, search, sidebars, footer too);
+    with `within` (a CSS selector), in those elements only."""
     browser.execute_script(axe)
     context: Any = {"exclude": [[selector] for selector in MATERIAL_CHROME]}
-    if whole:
-        context = {"include": [["html"]]}
+    if whole or within:
+        context = {"include": [[within or "html"]]}
     results = browser.execute_async_script(
         "var done = arguments[arguments.length - 1];"
         "axe.run(arguments[0], {resultTypes: ['violations']}).then(done, e => done(String(e)));",

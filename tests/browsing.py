@@ -140,9 +140,9 @@ def wait(condition, seconds: float = HANG):  # type: ignore[no-untyped-def]
     raise AssertionError("timed out waiting for the page")
 
 
-def search(driver, base: str, query: str) -> list[str]:  # type: ignore[no-untyped-def]
-    """The result links material's search shows for `query`, in order, typed into the search
-    box (behind its button on a phone)."""
+def type_query(driver, base: str, query: str) -> None:  # type: ignore[no-untyped-def]
+    """`query` typed into material's search box on the page at `base` (behind its button
+    on a phone)."""
     from selenium.webdriver.common.by import By
 
     driver.get(base)
@@ -152,6 +152,12 @@ def search(driver, base: str, query: str) -> list[str]:  # type: ignore[no-untyp
         wait(box.is_displayed)
     box.click()
     box.send_keys(query)
+
+
+def search(driver, base: str, query: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The result links material's search shows for `query`, in order, typed into the search
+    box (behind its button on a phone)."""
+    type_query(driver, base, query)
 
     def links() -> list[str]:
         # Read in one script: the list is re-rendered as results arrive (stale elements).

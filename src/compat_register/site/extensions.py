@@ -24,9 +24,13 @@ MARKDOWN_EXTENSIONS: dict[str, dict[str, Any]] = {
 """Extension name -> its options, as mkdocs.yml's `markdown_extensions` would give them."""
 
 
-SEARCH_SEPARATOR = r"""[\s\-,;:!?=()\[\]{}<>"“”‘’|*`/]+|\.(?=\s|$)|&[lg]t;|&amp;"""
+SEARCH_SEPARATOR = (
+    r"""[\s,;:!?=()\[\]{}<>"“”‘’|*`/]+|-(?!\d)|(?<!\d)-|(?<=\d)(?=-\d)|\.(?=\s|$)|&[lg]t;|&amp;"""
+)
 """The search plugin's `separator` `register init` writes (docs/site.md, Search): a `.` only
-where a sentence ends, so IDs, paths and dotted keys are found as typed."""
+where a sentence ends, so paths and dotted keys are found as typed; a `-` between digits
+(a date, a line range) stays on the number after it, so the `05` of `PYM-05` never matches
+`2024-11-05`."""
 
 
 def mkdocs_yaml() -> str:

@@ -30,12 +30,12 @@ def _words(text: str) -> frozenset[str]:
 
 TAGS = _words(
     "a abbr b blockquote br button caption code dd del details div dl dt em h1 h2 h3 h4 h5 h6 "
-    "hr i img ins kbd label li mark ol option p pre q s samp select small span strong sub "
+    "hr i img input ins kbd label li mark ol option p pre q s samp select small span strong sub "
     "summary sup table tbody td tfoot th thead tr u ul var "
     "figure figcaption svg title line polyline rect text"
 )
 """What Python-Markdown, the site's extensions and our templates make (the overview's form,
-the charts' SVG, whose `title` is the chart's accessible name)."""
+a Coverage page's Words box, the charts' SVG, whose `title` is the chart's accessible name)."""
 
 GENERIC_ATTRIBUTES = _words("class title lang role tabindex")
 """Attributes kept on any kept tag (besides `aria-*`)."""
@@ -50,6 +50,7 @@ TAG_ATTRIBUTES: dict[str, frozenset[str]] = {
     "th": _words("colspan rowspan scope style aria-sort"),
     "option": _words("value selected"),
     "select": _words("data-filter"),
+    "input": _words("type data-filter-words"),  # a Coverage page's Words box
     "button": _words("type"),
     "div": _words(
         "data-reg-filters data-reg-wide data-reg-cards data-reg-grid data-reg-noun"

@@ -75,6 +75,15 @@
     });
   }
 
+  /* A Words box (a Coverage page's) keeps the rows whose text holds every word typed, in
+     any case: the page's own search, as its statements are left out of the site's. */
+  function hasWords(row, box) {
+    var text = row.textContent.toLowerCase();
+    return !box || box.value.trim().toLowerCase().split(/\s+/).every(function (word) {
+      return text.indexOf(word) !== -1;
+    });
+  }
+
   function headerIndex(table) {
     var names = {};
     headers(table).forEach(function (th, i) { names[th.textContent.trim()] = i; });
@@ -89,7 +98,7 @@
       var rows = table.tBodies[0].rows;
       var kept = 0;
       Array.prototype.forEach.call(rows, function (row) {
-        var keep = matches(row, view.filters, names);
+        var keep = matches(row, view.filters, names) && hasWords(row, view.words);
         row.hidden = !keep;
         if (keep) kept += 1;
       });
@@ -133,6 +142,7 @@
       });
       select.value = wanted && known ? wanted : "";
     });
+    if (view.words) view.words.value = params.get("words") || "";
     var sort = params.get("sort");
     if (sort) sortTables(view, sort, params.get("order") !== "descending");
   }
@@ -144,6 +154,8 @@
       if (select.value) params.set(key, select.value);
       else params.delete(key);
     });
+    if (view.words && view.words.value.trim()) params.set("words", view.words.value.trim());
+    else params.delete("words");
     var sorted = null;
     view.tables.forEach(function (table) {
       sorted = sorted || table.tHead.querySelector("th[aria-sort]");
@@ -225,6 +237,7 @@
       tables: tables,
       filters: Array.prototype.slice.call(box.querySelectorAll("select[data-filter]")),
       shown: box.querySelector("[data-reg-shown]"),
+      words: box.querySelector("input[data-filter-words]"),
       noun: box.getAttribute("data-reg-noun") || "entries",  // a Coverage page counts statements
     };
     tables.forEach(function (table) {
@@ -242,6 +255,12 @@
         writeState(view);
       });
     });
+    if (view.words) {
+      view.words.addEventListener("input", function () {
+        applyFilters(view);
+        writeState(view);
+      });
+    }
     readState(view);
     applyFilters(view);
     window.addEventListener("popstate", function () {
@@ -344,12 +363,186 @@
     });
   }
 
+  /* An entry ID typed into the search box is one word here. Material's query parser splits
+     it at "-" (a rule of the parser no option changes), so META-07 matches every title
+     holding META and every 07: GOMETA-07, META-10. A result is kept only when its title or
+     text writes each ID of the query whole, so the entry comes first and alone, followed
+     only by what refers to it. A date or a line range (2024-11-05, 2363-2379) is one word
+     the same way, and a page whose title writes it comes first. */
+  var WHOLE_IN_QUERY = /\b[A-Za-z][A-Za-z0-9_]*-[0-9]+\b|\b[0-9]+(?:-[0-9]+)+\b/g;
+
+  function typedIds(query) {
+    return (query.match(WHOLE_IN_QUERY) || []).map(function (id) { return id.toLowerCase(); });
+  }
+
+  function titleWrites(item, ids) {
+    return Array.prototype.some.call(item.querySelectorAll("h1, h2"), function (title) {
+      return writesIds(title, ids);
+    });
+  }
+
+  function titledFirst(results, ids) {
+    var items = results.querySelectorAll(".md-search-result__item");
+    if (!items.length || titleWrites(items[0], ids)) return;
+    var titled = Array.prototype.find.call(items, function (item) {
+      return titleWrites(item, ids);
+    });
+    if (titled) items[0].parentNode.insertBefore(titled, items[0]);
+  }
+
+  function writesIds(element, ids) {
+    var text = element.textContent.toLowerCase();
+    return ids.every(function (id) {
+      for (var at = text.indexOf(id); at !== -1; at = text.indexOf(id, at + 1)) {
+        var around = text.charAt(at - 1) + text.charAt(at + id.length);
+        if (!/[a-z0-9_]/.test(around)) return true;
+      }
+      return false;
+    });
+  }
+
+  function keepResultsWithIds(results, ids) {
+    var items = results.querySelectorAll(".md-search-result__item");
+    Array.prototype.forEach.call(items, function (item) {
+      var sections = item.querySelectorAll("a.md-search-result__link");
+      var kept = 0;
+      Array.prototype.forEach.call(sections, function (link, i) {
+        if (writesIds(link, ids)) kept += 1;
+        else if (i > 0) link.remove();  // the first is the page, kept as the group's head
+      });
+      if (!kept) item.remove();
+      // Material's "Missing: 06 18" names the parts of a date it found whole.
+      var missing = item.querySelectorAll(".md-search-result__terms");
+      Array.prototype.forEach.call(missing, function (terms) { terms.remove(); });
+      var more = item.querySelector("details.md-search-result__more");
+      if (more) recount(more, more.querySelectorAll("a").length, "search.result.more");
+    });
+  }
+
+  /* Material's own words for a count ("1 more on this page", "# matching documents"), from
+     the page's configuration. */
+  var translations = null;
+
+  function recount(element, count, key) {
+    var label = element.querySelector("summary div") || element;
+    var config = document.getElementById("__config");
+    translations = translations || (config && JSON.parse(config.textContent).translations) || {};
+    var words = translations;
+    var text = count === 0 ? words[key + ".none"]
+      : count === 1 ? words[key + ".one"] : (words[key + ".other"] || "#").replace("#", count);
+    if (count === 0 && element.tagName === "DETAILS") element.remove();
+    else if (text && label.textContent !== text) label.textContent = text;
+  }
+
+  /* A result shows its title and the words it matched, a few words either side of each
+     mark, not the whole section material hands it. */
+  var AROUND = 50;
+
+  function snippetOf(article, ids) {
+    var kept = "h1, h2, nav, .md-search-result__terms, .md-search-result__icon, .reg-snippet";
+    var parts = Array.prototype.filter.call(article.childNodes, function (node) {
+      return !(node.nodeType === 1 && node.matches(kept));
+    });
+    if (!parts.length) return;
+    var text = "";
+    var marks = [];
+    parts.forEach(function (part) {
+      var walker = document.createTreeWalker(part, NodeFilter.SHOW_TEXT);
+      var node = walker.nextNode() || (part.nodeType === 3 ? part : null);
+      for (; node; node = walker.nextNode()) {
+        var end = text.length + node.data.length;
+        if (node.parentNode.tagName === "MARK") marks.push([text.length, end]);
+        text += node.data;
+      }
+      text += " ";
+      part.remove();
+    });
+    var snippet = document.createElement("p");
+    snippet.className = "reg-snippet";
+    text = text.replace(/\s/g, " ");
+    marks = ids.length ? marksInIds(text, marks, ids) : marks;
+    windows(text, marks).forEach(function (piece) { snippet.appendChild(piece); });
+    article.insertBefore(snippet, article.querySelector("nav, .md-search-result__terms"));
+  }
+
+  /* For a query of IDs or dates, the marks of their parts (META, 07; 2025) where the text
+     writes the whole ID or date, as on the page (trimHighlights); other words' marks all
+     stay. */
+  function marksInIds(text, marks, ids) {
+    var lower = text.toLowerCase();
+    var words = {};
+    ids.forEach(function (id) {
+      id.split("-").forEach(function (part) { (words[part] = words[part] || []).push(id); });
+    });
+    return marks.filter(function (mark) {
+      var marked = lower.slice(mark[0], mark[1]);  // a token may run on: "04..task"
+      var of = words[marked] || words[(marked.match(/^[a-z0-9_]+/) || [""])[0]];
+      return !of || of.some(function (id) {
+        for (var at = lower.indexOf(id); at !== -1; at = lower.indexOf(id, at + 1)) {
+          if (at <= mark[0] && mark[1] <= at + id.length) return true;
+        }
+        return false;
+      });
+    });
+  }
+
+  /* Whole words: a window starts after a space and ends before one. */
+  function wordStart(text, at) {
+    var space = text.indexOf(" ", at);
+    return at === 0 || space === -1 ? at : space + 1;
+  }
+
+  function wordEnd(text, at) {
+    var space = text.lastIndexOf(" ", at);
+    return at >= text.length || space === -1 ? at : space;
+  }
+
+  function windows(text, marks) {
+    var spans = [];
+    (marks.length ? marks : [[0, AROUND]]).forEach(function (mark) {
+      var from = Math.min(wordStart(text, Math.max(mark[0] - AROUND, 0)), mark[0]);
+      var to = Math.max(wordEnd(text, Math.min(mark[1] + AROUND, text.length)), mark[1]);
+      var last = spans[spans.length - 1];
+      if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+      else spans.push([from, to]);
+    });
+    var pieces = [];
+    spans = spans.slice(0, 3);
+    spans.forEach(function (span) {
+      var at = span[0];
+      pieces.push(document.createTextNode(at > 0 ? "… " : ""));
+      marks.forEach(function (mark) {
+        if (mark[0] < at || mark[1] > span[1]) return;
+        var marked = document.createElement("mark");
+        marked.textContent = text.slice(mark[0], mark[1]);
+        pieces.push(document.createTextNode(text.slice(at, mark[0])), marked);
+        at = mark[1];
+      });
+      pieces.push(document.createTextNode(text.slice(at, span[1]) + " "));
+    });
+    var shown = spans[spans.length - 1][1];
+    if (shown < text.trim().length) pieces.push(document.createTextNode("…"));
+    return pieces;
+  }
+
   function watchSearchResults() {
     var results = document.querySelector(".md-search-result");
     var input = document.querySelector("input.md-search__input");
     if (!results || !input) return;
-    new MutationObserver(function () { pointResultsAtIds(results, input); })
-      .observe(results, { childList: true, subtree: true });
+    var meta = results.querySelector(".md-search-result__meta");
+    new MutationObserver(function () {
+      var ids = typedIds(input.value);
+      if (ids.length) {
+        keepResultsWithIds(results, ids);
+        titledFirst(results, ids);
+        var groups = results.querySelectorAll(".md-search-result__item").length;
+        if (meta && /\d/.test(meta.textContent)) recount(meta, groups, "search.result");
+      }
+      Array.prototype.forEach.call(results.querySelectorAll("article"), function (article) {
+        snippetOf(article, ids);
+      });
+      pointResultsAtIds(results, input);
+    }).observe(results, { childList: true, subtree: true });
   }
 
   /* Excerpts: each citation on a register page that has one ends with a link, `path:lines
