@@ -18,7 +18,7 @@ from markupsafe import Markup
 from ..coverage import sitecoverage as site_coverage
 from ..coverage.files import cited_as
 from ..coverage.sitecoverage import SiteCoverage
-from ..coverage.states import Row
+from ..coverage.states import Row, counts_text
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, Entry, Register, RegisterSet
 from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, STATES, counted
@@ -176,24 +176,46 @@ class Renderer:
         )
         pages = {self.layout.coverage_summary: summary}
         for revision in sources.revisions if found is not None else []:
-            pages[self.layout.coverage_page(revision)] = self._render(
-                "coverage.md.j2",
-                self.layout.coverage_page(revision),
-                view=coverage.revision(revision, sources),
-                first=revision == sources.revisions[0],
-                states=site_coverage.STATES,
-                bar=lambda file: _bar(file.shown, f"file-{file.shown}", _bar_counts(file.counts)),
-                statement_link=lambda row: Markup(self._statement_link(row)),
-                cited_as=self._cited_as,
-                safe_link=lambda url: Markup(link_destination(url) if safe_url(url) else "#"),
-            )
+            view = coverage.revision(revision, sources)
+            assert view is not None
+            page = self.layout.coverage_page(revision)
+            pages[page] = self._coverage_page("coverage.md.j2", page, view=view)
+            for file in view.files:
+                page = self.layout.coverage_file(revision, file.slug)
+                pages[page] = self._coverage_page(
+                    "coverage-file.md.j2",
+                    page,
+                    file=file,
+                    revision=revision,
+                    first=revision == sources.revisions[0],
+                )
         return pages
+
+    def _coverage_page(self, name: str, page: str, **context: Any) -> str:
+        """A revision's or a file's Coverage page, with the helpers both use."""
+        return self._render(
+            name,
+            page,
+            states=site_coverage.STATES,
+            counts_text=counts_text,
+            bar=lambda file: _bar(file.shown, f"file-{file.shown}", _bar_counts(file.counts)),
+            statement_link=lambda row: Markup(self._statement_link(row)),
+            cited_as=self._cited_as,
+            file_page=self._file_page,
+            safe_link=lambda url: Markup(link_destination(url) if safe_url(url) else "#"),
+            **context,
+        )
 
     def _statement_link(self, row: Row) -> str:
         """`[12-13](permalink)`, or the lines as text where the source has no public URL."""
         lines = escape_inline(lines_text(row.statement.line, row.statement.end))
         url = site_coverage.statement_url(row, self.registers.sources)
         return f"[{lines}]({link_destination(url)})" if url else lines
+
+    def _file_page(self, row: Row) -> str:
+        """The Coverage page of the file holding the statement of `row`."""
+        assert self.coverage is not None  # a row comes from it
+        return self.layout.coverage_file(row.revision, self.coverage.slug_of(row))
 
     def _cited_as(self, row: Row) -> str:
         return cited_as(row.source, row.statement.path, self.registers.sources)
@@ -237,6 +259,7 @@ class Renderer:
                 statements_of=lambda entry: statements.get(entry.id, []),
                 cited_as=self._cited_as,
                 lines_of=lambda row: lines_text(row.statement.line, row.statement.end),
+                file_page=self._file_page,
             )
             found = list(fmt.excerpts.values())
             made = ExcerptFile(register.slug, register.title, found) if found else None
@@ -309,6 +332,7 @@ class Renderer:
             if coverage
             else None,
             coverage_summary=coverage is not None,
+            counts_text=counts_text,
         )
 
     def priorities(self) -> str:
