@@ -34,6 +34,9 @@ class File:
     path: str
     shown: str
     """The path as a citation writes it."""
+    tail: str
+    """Its path after the revision's folder (`basic/index.mdx`): the revision's pages say
+    the revision."""
     slug: str
     """Its page's name under the revision's (`file_slugs`)."""
     counts: dict[str, int]
@@ -79,7 +82,8 @@ def revision_coverage(
         key = (row.source, row.statement.path)
         if key not in files:
             shown = cited_as(row.source, row.statement.path, sources)
-            files[key] = File(row.source, row.statement.path, shown, slugs[key], tally(()))
+            tail = _after_revision(row.statement.path, row.revision)
+            files[key] = File(row.source, row.statement.path, shown, tail, slugs[key], tally(()))
         file, statement = files[key], row.statement
         file.counts["statements"] += 1
         file.counts[row.state] += 1
@@ -110,10 +114,16 @@ def file_slugs(rows: Sequence[Row]) -> dict[tuple[str, str], str]:
 
 
 def _stem(path: str, revision: str) -> str:
-    parts = path.split("/")
-    after = parts[len(parts) - parts[::-1].index(revision) :] if revision in parts else parts
-    stem = "/".join(after).rsplit(".", 1)[0]
+    stem = _after_revision(path, revision).rsplit(".", 1)[0]
     return re.sub(r"[^A-Za-z0-9_]+", "-", stem).strip("-") or "file"
+
+
+def _after_revision(path: str, revision: str) -> str:
+    """`path` after its last folder named `revision` (the whole path without one)."""
+    parts = path.split("/")
+    return "/".join(
+        parts[len(parts) - parts[::-1].index(revision) :] if revision in parts else parts
+    )
 
 
 def summary(coverage: Coverage) -> list[tuple[str, dict[str, int], float]]:

@@ -106,7 +106,7 @@ class ChangesView:
     def last_changed(self, slug: str, fmt: PageFormatter) -> str:
         """The day of the last commit that changed a register, linked to the Changes page."""
         series = self.history.counts.get(slug)
-        return f"{self._day_link(series[-1][0], fmt)}{{ .reg-link }}" if series else ""
+        return f"{self._day_link(series[-1][0], fmt)}{{ .reg-link .reg-nowrap }}" if series else ""
 
     def _day_link(self, commit: Commit, fmt: PageFormatter) -> str:
         return f"[{self.day(commit)}]({fmt.link(self.page, self.anchor(commit))})"

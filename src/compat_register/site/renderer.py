@@ -18,7 +18,7 @@ from markupsafe import Markup
 from ..coverage import sitecoverage as site_coverage
 from ..coverage.files import cited_as
 from ..coverage.sitecoverage import SiteCoverage
-from ..coverage.states import Row, counts_text
+from ..coverage.states import OUT, Row, counts_text
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, Entry, Register, RegisterSet
 from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, STATES, counted
@@ -411,8 +411,9 @@ def _json(data: Any) -> str:
 
 
 def _bar_counts(counts: Mapping[str, int]) -> dict[str, int]:
-    """A revision's or a file's counts as its bar's segments, one per state."""
-    return {state: counts[state] for state in site_coverage.STATES}
+    """A revision's or a file's counts as its bar's segments, one per state (out of scope
+    only where a scope leaves any out)."""
+    return {s: counts[s] for s in site_coverage.STATES if s != OUT or counts[s]}
 
 
 def _bar(label: str, anchor: str, counts: Mapping[str, int]) -> Markup:
