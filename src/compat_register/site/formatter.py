@@ -196,6 +196,10 @@ class PageFormatter:
         counts = prio.state_counts(register)
         return chart.state_bar(register.title, register.slug, counts, escape=escape_inline)
 
+    def bar_legend(self, states: Iterable[str]) -> str:
+        """The key of the registers' state bars (`state_bar`), in their order."""
+        return chart.bar_legend(list(states))
+
     def sources(self, entry: Entry) -> list[SourceView]:
         return [self.source(citation) for citation in entry.citations]
 
