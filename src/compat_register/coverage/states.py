@@ -92,12 +92,22 @@ def percent(counts: Mapping[str, int]) -> float:
     return 100.0 if not total else 100.0 * sum(counts[state] for state in COVERED) / total
 
 
+def share(counts: Mapping[str, int]) -> str:
+    """`5.2%` covered, or `none in scope` where a scope leaves out every statement (not
+    100%: nothing of it is covered)."""
+    if counts["statements"] and counts["statements"] == counts.get(OUT, 0):
+        return "none in scope"
+    return f"{percent(counts):.1f}%"
+
+
 def counts_text(counts: Mapping[str, int]) -> str:
     """`290 statements: 12 cited, 3 excluded, 275 uncovered (5.2% covered)`, and `, 40 out
     of scope` after the uncovered where a scope leaves any out."""
     shown = (*COVERED, "uncovered", *([OUT] if counts.get(OUT) else []))
     states = ", ".join(f"{counts[state]} {state}" for state in shown)
-    return f"{counts['statements']} statements: {states} ({percent(counts):.1f}% covered)"
+    found = share(counts)
+    covered = f"{found} covered" if found.endswith("%") else found
+    return f"{counts['statements']} statements: {states} ({covered})"
 
 
 def coverage(

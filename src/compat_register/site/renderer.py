@@ -18,7 +18,7 @@ from markupsafe import Markup
 from ..coverage import sitecoverage as site_coverage
 from ..coverage.files import cited_as
 from ..coverage.sitecoverage import SiteCoverage
-from ..coverage.states import OUT, Row, counts_text
+from ..coverage.states import OUT, Row, counts_text, share
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, Entry, Register, RegisterSet
 from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, STATES, counted
@@ -170,6 +170,7 @@ class Renderer:
             self.layout.coverage_summary,
             rows=site_coverage.summary(found) if found is not None else [],
             problems=coverage.problems,
+            share_of=share,
             bar_of=lambda revision, counts: _bar(
                 revision, f"coverage-{revision}", _bar_counts(counts)
             ),
@@ -198,6 +199,7 @@ class Renderer:
             page,
             states=site_coverage.STATES,
             counts_text=counts_text,
+            share_of=share,
             bar=lambda file: _bar(file.shown, f"file-{file.shown}", _bar_counts(file.counts)),
             statement_link=lambda row: Markup(self._statement_link(row)),
             cited_as=self._cited_as,
