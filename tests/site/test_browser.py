@@ -744,3 +744,20 @@ def test_problems_shown_keep_axe_clean(  # type: ignore[no-untyped-def]
     shot = f"{shots}/problems-{width}-{scheme}" if shots and page.endswith("example/") else ""
     violations = axe_at(browser, axe_script, problem_site + page, scheme, width, shot)
     assert not violations, axecheck.describe(violations)
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_a_register_s_dates_read_as_days_on_one_line(site: str, browser, width: int) -> None:  # type: ignore[no-untyped-def]
+    """`Created 2026-09-30T08:00:00-05:00` reads `Created 2026-09-30` (the whole value its
+    title), and no date of the header breaks over two lines, at 390 px either."""
+    browser.set_window_size(width, 844)
+    try:
+        browser.get(site + "registers/meta/")
+        dates = browser.execute_script(
+            "return Array.from(document.querySelectorAll('article > p .reg-nowrap'))"
+            ".map(e => [e.textContent, e.title, e.getClientRects().length])"
+        )
+    finally:
+        browser.set_window_size(1400, 1000)
+    assert dates[0] == ["2026-09-30", "2026-09-30T08:00:00-05:00", 1]
+    assert all(len(text) == 10 and lines == 1 for text, _, lines in dates), dates
