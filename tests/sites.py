@@ -79,7 +79,10 @@ EDGE_FILES = {
     "internal/blank.go": b"\n",  # one blank line
     "internal/whole.go": b"\na\n\n",  # 1 "", 2 a, 3 ""
     "internal/tail.go": b"a\nb\nc\n\n\n",  # 1 a, 2 b, 3 c, 4-5 "" to the end
+    "internal/long.go": b"// start\n// " + b"a long cited line " * 12 + b"end\n// after\n",
 }
+LONG = "// " + "a long cited line " * 12 + "end"
+"""internal/long.go's line 2: wider than a phone (tests/site/test_browser.py)."""
 EDGE_CITATIONS = {
     # citation: (the line numbers shown, the lines marked, their text as a reader sees it)
     "internal/edges.go:1": (range(1, 5), [1], [""]),  # the first line of the file, blank
@@ -97,6 +100,7 @@ EDGE_CITATIONS = {
     "internal/blank.go:1": (range(1, 2), [1], [""]),  # a file of one blank line
     "internal/whole.go:1-3": (range(1, 4), [1, 2, 3], ["", "a", ""]),  # first line to last
     "internal/tail.go:3": (range(1, 6), [3], ["c"]),  # blank lines after it to the end
+    "internal/long.go:2": (range(1, 4), [2], [LONG]),  # a line wider than a phone
 }
 EDGES = """\
 title: Edges

@@ -39,8 +39,8 @@ def test_each_statement_s_state_keyword_heading_and_change(
     data = statements(*spec_project)
     rows = {(s["revision"], s["path"].split("/")[-1], s["line"]): s for s in data["statements"]}  # type: ignore[index,union-attr]
     assert data["summary"] == {
-        OLD: {"statements": 5, "cited": 1, "excluded": 0, "uncovered": 4},
-        NEW: {"statements": 6, "cited": 1, "excluded": 1, "uncovered": 4},
+        OLD: {"statements": 5, "cited": 1, "excluded": 0, "out of scope": 0, "uncovered": 4},
+        NEW: {"statements": 6, "cited": 1, "excluded": 1, "out of scope": 0, "uncovered": 4},
     }
     cited = rows[OLD, "index.mdx", 12]
     assert cited == {
@@ -118,7 +118,9 @@ def test_new_lists_only_what_a_revision_added_or_changed(
     data = statements(*spec_project, "--new", NEW)
     listed = [(s["path"].split("/")[-1], s["line"]) for s in data["statements"]]  # type: ignore[index,union-attr]
     assert listed == [("index.mdx", 12), ("index.mdx", 16), ("index.mdx", 17), ("index.mdx", 20)]
-    assert data["summary"] == {NEW: {"statements": 4, "cited": 0, "excluded": 1, "uncovered": 3}}
+    assert data["summary"] == {
+        NEW: {"statements": 4, "cited": 0, "excluded": 1, "out of scope": 0, "uncovered": 3}
+    }
 
 
 def test_min_fails_below_the_threshold_and_a_revision_must_be_declared(

@@ -29,15 +29,24 @@ def test_the_pages_with_the_statement_source_s_checkout(tmp_path: Path) -> None:
     env = {"REGISTER_SOURCE_SPEC": str(repo.root), "REGISTER_CACHE": str(tmp_path / "cache")}
     pages = render(registers, tmp_path / "out", env)
     summary = pages["registers/coverage/index.md"]
-    assert f"| [{OLD}]({OLD}.md) | 5 | 1 | 0 | 4 | 20.0% |" in summary
+    assert f"| [{OLD}]({OLD}.md){{ .reg-nowrap }} | 5 | 1 | 0 | 0 | 4 | 20.0% |" in summary
     revision = pages[f"registers/coverage/{NEW}.md"]
-    assert "| 17 | MAY | Clients MAY cancel a request. *(new)* |" in revision
+    assert "## Needs a look" in revision
+    assert f"[basic/index.mdx]({NEW}/basic-index.md) | 5 | 1 excluded, 4 uncovered | 20.0% |" in (
+        revision
+    )
+    assert "Clients MAY cancel" not in revision  # its statements are on the file's page
+    page = pages[f"registers/coverage/{NEW}/basic-index.md"]
+    assert "| 17 | MAY | Clients MAY cancel a request. *(new)* |" in page
     assert (
         "Cancellation is the host's, not the proxy's. ([link](https://example.com/issues/7))"
-        in revision
+        in page
     )
-    assert "## Needs a look" in revision
-    assert f"{OLD}/basic/index.mdx:12-13" in pages["registers/t.md"]
+    assert f"[schema.ts]({NEW}/schema.md)" in revision
+    assert (
+        f"[{OLD}](coverage/{OLD}/basic-index.md){{ .reg-link }} `{OLD}/basic/index.mdx:12-13`"
+        in (pages["registers/t.md"])
+    )
     changelog = pages[f"registers/revisions/{NEW}.md"]
     assert "- IDs may be strings (SEP-12). — [T-01](../t.md#t-01)" in changelog
     assert "- Cancellation (PR \\#40). — *no entry*" in changelog
@@ -95,3 +104,39 @@ def test_the_nav_lists_the_coverage_pages_the_build_made(tmp_path: Path) -> None
     ]
     offline = api.SiteOptions(history=False, verify=False)
     assert coverage_nav(offline) == [{"Every revision": "registers/coverage/index.md"}]
+
+
+def test_out_of_scope_statements_are_counted_apart_on_the_pages(tmp_path: Path) -> None:
+    from test_scope import PAGES, REASON, project
+
+    registers, env = project(tmp_path, PAGES)
+    pages = render(registers, tmp_path / "out", {**env, "REGISTER_CACHE": str(tmp_path / "c")})
+    assert (
+        f"| [{OLD}]({OLD}.md){{ .reg-nowrap }} | 5 | 1 | 0 | 1 | 3 | 25.0% |"
+        in pages["registers/coverage/index.md"]
+    )
+    schema = pages[f"registers/coverage/{OLD}/schema.md"]
+    assert (
+        "1 statements: 0 cited, 0 excluded, 0 uncovered, 1 out of scope (none in scope)" in schema
+    )
+    assert "reg-coverage--out-of-scope" in schema and REASON in schema
+    # a file left out whole is not "100.0%" covered
+    assert (
+        f"[schema.ts]({OLD}/schema.md) | 1 | 1 out of scope | none in scope |"
+        in (pages[f"registers/coverage/{OLD}.md"])
+    )
+
+
+def test_each_file_s_page_name_is_unique_in_its_revision_and_never_index() -> None:
+    from compat_register.coverage.sitecoverage import file_slugs
+    from compat_register.coverage.states import Row
+    from compat_register.site.urls import Layout
+    from compat_register.statements.statement import Statement
+
+    paths = ["docs/R/index.mdx", "docs/R/a/b.mdx", "schema/R/a/b.ts", "README.md"]
+    rows = [Row("spec", "R", Statement(path, 1, 1, "MUST", "x")) for path in paths]
+    slugs = file_slugs(rows)
+    assert list(slugs.values()) == ["index", "a-b", "a-b-2", "README"]
+    assert Layout().coverage_file("R", slugs["spec", "docs/R/index.mdx"]) == (
+        "registers/coverage/R/index-.md"  # `R/index.md` would be the revision's own URL
+    )

@@ -238,3 +238,23 @@ def test_a_damaged_repository_is_one_line(tmp_path: Path) -> None:
     (repo.root / ".git" / "objects" / blob[:2] / blob[2:]).unlink()  # a lost object
     with pytest.raises(repository.HistoryError, match=f"does not hold blob {blob}"):
         repository.read_history(repo.root / "registers", None)
+
+
+def test_a_long_message_is_headed_by_its_first_words(history: History, tmp_path: Path) -> None:
+    """git's subject is the message's whole first paragraph: twenty lines with no blank
+    line make one subject; the heading (and so the table of contents) shows its first 72
+    characters, cut at a word, and the section the whole of it."""
+    copy = clone(history.project, tmp_path / "copy")
+    registers = copy.root / "registers"
+    text = (registers / "t.yaml").read_text(encoding="utf-8")
+    copy.write("registers/t.yaml", text.replace("{state: partial, note:", "{state: done, note:", 1))
+    message = "\n".join(f"Line {n} of a long message about the T-01 change" for n in range(20))
+    copy.commit(message)
+    found = repository.read_history(registers, None)
+    page = render.Renderer(api.check(registers).registers, history=found).pages()
+    [heading] = [h for h in sections(page["registers/changes.md"]) if "Line 0" in h]
+    shown = heading.split(": ", 1)[1].split(" { #")[0]
+    assert shown == "Line 0 of a long message about the T-01 change Line 1 of a long message…"
+    assert len(shown) <= 72
+    whole = " ".join(message.split("\n"))
+    assert f"`: {whole}." in "\n".join(sections(page["registers/changes.md"])[heading])

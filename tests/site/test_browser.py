@@ -559,7 +559,10 @@ def test_an_excerpt_opens_in_place(excerpt_site: str, browser, axe_script: str) 
 
     browser.get(excerpt_site + "registers/alpha/")
     summary = wait(lambda: browser.find_elements(By.CSS_SELECTOR, "details.quote summary"))[0]
-    assert summary.text.startswith("internal/server.go:40 @ ")
+    # Its lines and commit: the path is the citation's, right above it.
+    assert summary.text.startswith("Line 40 @ ")
+    above = summary.find_element(By.XPATH, "../preceding-sibling::*[1]")
+    assert above.text.startswith("internal/server.go:40")
     assert "line40" not in browser.page_source
     summary.click()
     details = summary.find_element(By.XPATH, "..")
@@ -624,8 +627,7 @@ def test_an_excerpt_marks_its_line_at_every_edge(excerpt_site: str, browser, cit
     from selenium.webdriver.common.by import By
 
     browser.get(excerpt_site + "registers/edges/")
-    summaries = wait(lambda: browser.find_elements(By.CSS_SELECTOR, "details.quote summary"))
-    (summary,) = [s for s in summaries if s.text.startswith(f"{citation} @ ")]
+    summary = excerpt_summary(browser, citation)
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
     summary.click()
     details = summary.find_element(By.XPATH, "..")
@@ -633,6 +635,59 @@ def test_an_excerpt_marks_its_line_at_every_edge(excerpt_site: str, browser, cit
     numbers, marked, texts = read_excerpt(details)
     shown, lines, text = EDGE_CITATIONS[citation]
     assert (numbers, marked, texts) == (list(shown), lines, text)
+
+
+def excerpt_summary(browser, citation: str):  # type: ignore[no-untyped-def]
+    """The summary of the excerpt of `citation`, found by its link (`citation @ sha`)."""
+    from selenium.webdriver.common.by import By
+
+    wait(lambda: browser.find_elements(By.CSS_SELECTOR, "details.quote summary"))
+    (summary,) = [
+        details.find_element(By.TAG_NAME, "summary")
+        for details in browser.find_elements(By.CSS_SELECTOR, "details.quote")
+        if details.find_element(By.CSS_SELECTOR, "a.reg-excerpt")
+        .get_attribute("textContent")
+        .startswith(f"{citation} @ ")
+    ]
+    return summary
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_on_a_phone_an_excerpt_s_lines_wrap_inside_it_numbered(  # type: ignore[no-untyped-def]
+    excerpt_site: str, browser, axe_script: str, scheme: str
+) -> None:
+    """A cited line wider than the phone wraps inside the block, each line with its number
+    before it; nothing scrolls sideways, the block or the page."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(390, 844)
+    try:
+        browser.get(excerpt_site + "registers/edges/")
+        summary = excerpt_summary(browser, "internal/long.go:2")
+        assert summary.text.startswith("Line 2 @ ")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+        summary.click()
+        details = summary.find_element(By.XPATH, "..")
+        wait(lambda: details.find_elements(By.CSS_SELECTOR, ".highlight .hll"))
+        axecheck.set_scheme(browser, scheme)
+        shown = browser.execute_script(
+            "var d = arguments[0], code = d.querySelector('.highlight code');"
+            "var lines = Array.from(code.children);"
+            "var cited = d.querySelector('.hll').getBoundingClientRect();"
+            "var e = document.documentElement;"
+            "return {numbers: lines.map(l => getComputedStyle(l, '::before').content),"
+            " cited: lines[1].getClientRects().length > 1 || cited.height > 30,"
+            " inside: cited.right <= d.getBoundingClientRect().right,"
+            " code: code.scrollWidth <= code.clientWidth, page: e.scrollWidth <= e.clientWidth};",
+            details,
+        )
+        violations = axecheck.violations(browser, axe_script)
+    finally:
+        browser.set_window_size(1400, 1000)
+    assert shown == {
+        "numbers": ['"1"', '"2"', '"3"'], "cited": True, "inside": True, "code": True, "page": True,
+    }  # fmt: skip
+    assert not violations, axecheck.describe(violations)
 
 
 def test_without_javascript_the_excerpt_file_marks_every_edge(  # type: ignore[no-untyped-def]
@@ -693,3 +748,20 @@ def test_problems_shown_keep_axe_clean(  # type: ignore[no-untyped-def]
     shot = f"{shots}/problems-{width}-{scheme}" if shots and page.endswith("example/") else ""
     violations = axe_at(browser, axe_script, problem_site + page, scheme, width, shot)
     assert not violations, axecheck.describe(violations)
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_a_register_s_dates_read_as_days_on_one_line(site: str, browser, width: int) -> None:  # type: ignore[no-untyped-def]
+    """`Created 2026-09-30T08:00:00-05:00` reads `Created 2026-09-30` (the whole value its
+    title), and no date of the header breaks over two lines, at 390 px either."""
+    browser.set_window_size(width, 844)
+    try:
+        browser.get(site + "registers/meta/")
+        dates = browser.execute_script(
+            "return Array.from(document.querySelectorAll('article > p .reg-nowrap'))"
+            ".map(e => [e.textContent, e.title, e.getClientRects().length])"
+        )
+    finally:
+        browser.set_window_size(1400, 1000)
+    assert dates[0] == ["2026-09-30", "2026-09-30T08:00:00-05:00", 1]
+    assert all(len(text) == 10 and lines == 1 for text, _, lines in dates), dates

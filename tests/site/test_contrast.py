@@ -18,7 +18,7 @@ KINDS = {
     "status": ("standard", "draft", "retired"),
     "outcome": ("unstamped",),
     "cell": ("added", "changed", "removed"),
-    "coverage": ("cited", "excluded", "uncovered"),
+    "coverage": ("cited", "excluded", "out-of-scope", "uncovered"),
 }
 THEME_COLOURED = {"reg-cell--present", "reg-cell--absent", "reg-cell--unrecorded"}
 """Revision-matrix cells drawn as plain text in material's own text colours (no badge)."""

@@ -23,7 +23,8 @@ pytestmark = browsing.needs_chromium
 PAGES = [
     "registers/coverage/",
     f"registers/coverage/{NEW}/",
-    f"registers/coverage/{OLD}/",
+    f"registers/coverage/{NEW}/basic-index/",
+    f"registers/coverage/{OLD}/schema/",
     f"registers/revisions/{NEW}/",
     "registers/t/",
 ]
@@ -64,8 +65,8 @@ def test_the_summary_links_each_revision_and_the_overview_links_it(
         ".map(r => Array.from(r.cells).slice(0, 6).map(c => c.textContent.trim()))"
     )
     assert cells == [
-        [OLD, "5", "1", "0", "4", "20.0%"],
-        [NEW, "6", "1", "1", "4", "33.3%"],
+        [OLD, "5", "1", "0", "0", "4"],
+        [NEW, "6", "1", "1", "0", "4"],
     ]
     bars = browser.find_elements(By.CSS_SELECTOR, "article svg.reg-bar title")
     assert [b.get_attribute("textContent") for b in bars][1] == (
@@ -80,21 +81,24 @@ def test_a_revision_s_page_groups_by_file_and_heading_and_filters(
     from selenium.webdriver.support.ui import Select
 
     browser.get(coverage_site + f"registers/coverage/{NEW}/")
-    wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
     headings = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "article h2, article h3")]
-    assert headings[:4] == [
-        "Needs a look",
-        f"{NEW}/basic/index.mdx",
-        "Messages",
-        f"schema/{NEW}/schema.ts",
+    assert headings == ["Needs a look", "Files"]
+    files = browser.find_elements(By.CSS_SELECTOR, "#files ~ div table tbody tr td:first-child a")
+    assert [(f.text, f.get_attribute("href")[len(coverage_site) :]) for f in files] == [
+        ("basic/index.mdx", f"registers/coverage/{NEW}/basic-index/"),
+        ("schema.ts", f"registers/coverage/{NEW}/schema/"),
     ]
-    assert len(rows(browser)) == 6
+    files[0].click()
+    wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
+    headings = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "article h1, article h2")]
+    assert headings == [f"basic/index.mdx in {NEW}", "Messages"]
+    assert len(rows(browser)) == 5
     Select(
         browser.find_element(By.CSS_SELECTOR, "select[data-filter='State']")
     ).select_by_visible_text("uncovered")
     shown = rows(browser)
     assert {r["State"] for r in shown} == {"uncovered"} and len(shown) == 4
-    assert browser.find_element(By.CSS_SELECTOR, "[data-reg-shown]").text == "4 of 6 statements"
+    assert browser.find_element(By.CSS_SELECTOR, "[data-reg-shown]").text == "4 of 5 statements"
     Select(
         browser.find_element(By.CSS_SELECTOR, "select[data-filter='Keyword']")
     ).select_by_visible_text("MAY")
@@ -110,7 +114,7 @@ def test_a_revision_s_page_groups_by_file_and_heading_and_filters(
 def test_a_cited_statement_links_its_entry_and_its_lines(coverage_site: str, browser) -> None:  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
 
-    browser.get(coverage_site + f"registers/coverage/{OLD}/")
+    browser.get(coverage_site + f"registers/coverage/{OLD}/basic-index/")
     link = browser.find_element(By.LINK_TEXT, "T-01")
     assert link.get_attribute("href").endswith("/registers/t/#t-01")
     (cited,) = [r for r in rows(browser) if r["State"] == "cited"]
@@ -127,7 +131,7 @@ def test_an_entry_lists_the_statements_it_covers(coverage_site: str, browser) ->
     text = browser.find_element(By.CSS_SELECTOR, "article").text
     assert f"{OLD} {OLD}/basic/index.mdx:12-13 MUST: Requests MUST include an integer ID." in text
     link = browser.find_element(By.LINK_TEXT, OLD)
-    assert link.get_attribute("href").endswith(f"/registers/coverage/{OLD}/")
+    assert link.get_attribute("href").endswith(f"/registers/coverage/{OLD}/basic-index/")
 
 
 def test_a_revision_page_lists_its_changelog_with_the_entries_covering_it(
@@ -152,26 +156,64 @@ def test_a_file_heading_breaks_on_a_phone_by_the_register_css_alone(
 
     browser.set_window_size(390, 844)
     try:
-        browser.get(coverage_site + f"registers/coverage/{NEW}/")
-        wait(lambda: browser.find_elements(By.CSS_SELECTOR, "article h2.reg-file code"))
+        browser.get(coverage_site + f"registers/coverage/{NEW}/basic-index/")
+        wait(lambda: browser.find_elements(By.CSS_SELECTOR, "article h1.reg-file code"))
         browser.execute_script(  # material's own breaking set aside: another theme has none
             "var s = document.createElement('style');"
             "s.textContent = '.md-typeset, .md-typeset code"
             " { overflow-wrap: normal; word-break: normal; }';"
             "document.head.appendChild(s);"
-            "document.querySelectorAll('article h2.reg-file code')"
+            "document.querySelectorAll('article h1.reg-file code')"
             ".forEach(c => { c.textContent = arguments[0] + c.textContent; });",
             LONGER,
         )
         width, page, beyond = browser.execute_script(
-            "var heads = document.querySelectorAll('article h2.reg-file');"
+            "var heads = document.querySelectorAll('article h1.reg-file');"
             "return [document.documentElement.clientWidth, document.documentElement.scrollWidth,"
             " Array.from(heads).map(h => h.scrollWidth - h.clientWidth)];"
         )
     finally:
         browser.set_window_size(1400, 1000)
-    assert len(beyond) == 2 and all(pixels <= 0 for pixels in beyond), beyond
+    assert len(beyond) == 1 and all(pixels <= 0 for pixels in beyond), beyond
     assert page <= width, "nothing to scroll sideways"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_nothing_scrolls_sideways_on_a_phone(coverage_site: str, browser, page: str) -> None:  # type: ignore[no-untyped-def]
+    browser.set_window_size(390, 844)
+    try:
+        browser.get(coverage_site + page)
+        width, scrolled = browser.execute_script(
+            "var e = document.documentElement; return [e.clientWidth, e.scrollWidth];"
+        )
+    finally:
+        browser.set_window_size(1400, 1000)
+    assert scrolled <= width
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_a_revision_s_date_is_never_broken_over_two_lines(
+    coverage_site: str, browser, width: int
+) -> None:  # type: ignore[no-untyped-def]
+    """Every revision name on the Coverage pages keeps to one line (`2024-11-` / `05`
+    read as two); the summary's table is squeezed to show that it would break."""
+    browser.set_window_size(width, 844)
+    try:
+        broken = {}
+        for page in PAGES[:3]:
+            browser.get(coverage_site + page)
+            browser.execute_script(  # the narrowest the cells get: a column of one date
+                "document.querySelectorAll('article td:first-child')"
+                ".forEach(td => { td.style.width = '1px'; });"
+            )
+            broken[page] = browser.execute_script(
+                "return Array.from(document.querySelectorAll('article a, article span'))"
+                ".filter(e => /^\\d{4}-\\d\\d-\\d\\d$/.test(e.textContent.trim()))"
+                ".filter(e => e.getClientRects().length > 1).map(e => e.textContent)"
+            )
+    finally:
+        browser.set_window_size(1400, 1000)
+    assert broken == dict.fromkeys(PAGES[:3], [])
 
 
 @pytest.mark.parametrize(

@@ -107,7 +107,7 @@ def test_an_excerpt_opens_in_place(engine_site: Built, browser) -> None:  # type
 
     browser.get(engine_site.url + "registers/alpha/")
     summary = wait(lambda: browser.find_elements(By.CSS_SELECTOR, "details.quote summary"))[0]
-    assert summary.text.startswith("internal/server.go:40 @ ")
+    assert summary.text.startswith("Line 40 @ ")  # the path is the citation's, above it
     summary.click()
     details = summary.find_element(By.XPATH, "..")
     marked = wait(lambda: details.find_elements(By.CSS_SELECTOR, ".highlight .hll"))

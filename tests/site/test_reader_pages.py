@@ -42,6 +42,17 @@ def test_every_line_runs_to_the_end_of_the_shared_axis() -> None:
     assert ">1970-01-01<" in svg and ">1970-02-10<" in svg  # the axis' two ends
 
 
+def test_lines_of_equal_counts_are_drawn_side_by_side() -> None:
+    """done and partial at 2 each, then all three at 0: no line hides another."""
+    points = [(DAY, {"done": 2, "partial": 2, "missing": 1}), (2 * DAY, {})]
+    done, partial, missing = polylines(chart.svg("R", "r", points))
+    assert [x for x, _ in done] == [x for x, _ in partial] == [x for x, _ in missing]
+    assert all(d + chart.SPREAD == p for (_, d), (_, p) in zip(done, partial, strict=True))
+    assert all(
+        p + chart.SPREAD == m for (_, p), (_, m) in zip(partial[2:], missing[2:], strict=True)
+    )
+
+
 def test_the_changes_page_charts_share_one_axis_and_a_table() -> None:
     from compat_register.history.diffing import Diff
     from compat_register.history.repository import Commit, History
@@ -72,7 +83,8 @@ def test_a_register_page_opens_with_its_counts_and_entries() -> None:
     assert '<div class="reg-entries" data-search-exclude>' in head
     rows = re.findall(r'<tr><td><a href="#([a-z0-9-]+)">([A-Z]+-\d+)</a>', head)
     assert rows == [("alp-01", "ALP-01"), ("alp-02", "ALP-02")]
-    assert "**Last updated** 2026-02-03" in head  # no history: the header's date
+    last = '<span class="reg-nowrap" title="2026-02-03T04:05:06+00:00">2026-02-03</span>'
+    assert f"**Last updated** {last}" in head  # no history: the header's day, on one line
 
 
 def test_an_entry_links_to_its_yaml_line_when_the_site_knows_its_repository() -> None:
@@ -125,3 +137,22 @@ def test_the_site_offers_the_register_set_as_json() -> None:
     overview = renderer.pages()["registers/index.md"]
     assert "[registers.json](registers.json){ .reg-link }" in overview
     assert render.Renderer(registers, layout=layout.Layout(download=None)).downloads() == {}
+
+
+def test_the_overview_s_state_bars_have_a_key_in_words() -> None:
+    registers = api.check(GOLDEN).registers
+    page = render.Renderer(registers).pages()["registers/index.md"]
+    [legend] = re.findall(r'<p class="reg-bar-legend">.*</p>', page)
+    keys = re.findall(r'<rect class="reg-bar--([a-z-]+)"[^>]*></rect></svg>([^<]+)</span>', legend)
+    assert keys == [
+        ("done", "done"),
+        ("partial", "partial"),
+        ("missing", "missing"),
+        ("n-a", "n/a"),
+    ]
+    bars = re.findall(r'<svg class="reg-bar".*?</svg>', page)
+    assert bars and all(
+        re.findall(r'class="reg-bar--([a-z-]+)"', bar)
+        == [k for k, _ in keys if f"reg-bar--{k}" in bar]
+        for bar in bars
+    )  # the key is in the bars' order

@@ -70,7 +70,8 @@ def measure(
         problems.append(
             Diagnostic.notice(str(cache_path), id="statements", code=code, message=message)
         )
-    result = coverage(revisions, found, coverings)
+    scopes = {s.alias: s.scope for s in statement_sources(registers) if s.scope is not None}
+    result = coverage(revisions, found, coverings, scopes)
     return Measured(result, items, [*problems, *exclusion_problems(result, registers)])
 
 

@@ -1,9 +1,12 @@
-"""What the Coverage pages show: each revision's statements by file and heading, a bar
-per file, the summary of every revision, and the statements each entry covers. Pure."""
+"""What the Coverage pages show: the summary of every revision, each revision's files
+with their counts and bars, each file's statements by heading on a page of its own (a
+revision's 684 statements on one page made 550 KB of HTML), and the statements each entry
+covers. Pure."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..model.registers import Sources
@@ -31,12 +34,23 @@ class File:
     path: str
     shown: str
     """The path as a citation writes it."""
+    tail: str
+    """Its path after the revision's folder (`basic/index.mdx`): the revision's pages say
+    the revision."""
+    slug: str
+    """Its page's name under the revision's (`file_slugs`)."""
     counts: dict[str, int]
     headings: list[Heading] = field(default_factory=list)
 
     @property
     def percent(self) -> float:
         return percent(self.counts)
+
+    @property
+    def keywords(self) -> list[str]:
+        """The keywords its statements hold, in RFC 2119's order."""
+        held = {row.statement.keyword for heading in self.headings for row in heading.rows}
+        return [k for k in KEYWORDS if k in held]
 
 
 @dataclass
@@ -62,12 +76,14 @@ def revision_coverage(
 ) -> RevisionCoverage:
     """A revision's statements grouped by file, then by heading, in the order met."""
     rows = coverage.of(revision)
+    slugs = file_slugs(rows)
     files: dict[tuple[str, str], File] = {}
     for row in rows:
         key = (row.source, row.statement.path)
         if key not in files:
             shown = cited_as(row.source, row.statement.path, sources)
-            files[key] = File(row.source, row.statement.path, shown, tally(()))
+            tail = _after_revision(row.statement.path, row.revision)
+            files[key] = File(row.source, row.statement.path, shown, tail, slugs[key], tally(()))
         file, statement = files[key], row.statement
         file.counts["statements"] += 1
         file.counts[row.state] += 1
@@ -79,6 +95,35 @@ def revision_coverage(
     counts = coverage.summary()[revision]
     keywords = [k for k in KEYWORDS if k in held]
     return RevisionCoverage(revision, counts, list(files.values()), keywords, look, list(changelog))
+
+
+def file_slugs(rows: Sequence[Row]) -> dict[tuple[str, str], str]:
+    """(source, path) -> the name of its page among its revision's: the path after the
+    revision's folder, its extension dropped (`basic-transports-streamable-http`), made
+    unique in the revision by a number."""
+    found: dict[tuple[str, str], str] = {}
+    for row in rows:
+        key = (row.source, row.statement.path)
+        if key not in found:
+            stem = slug = _stem(row.statement.path, row.revision)
+            taken, n = set(found.values()), 1
+            while slug in taken:
+                n, slug = n + 1, f"{stem}-{n + 1}"
+            found[key] = slug
+    return found
+
+
+def _stem(path: str, revision: str) -> str:
+    stem = _after_revision(path, revision).rsplit(".", 1)[0]
+    return re.sub(r"[^A-Za-z0-9_]+", "-", stem).strip("-") or "file"
+
+
+def _after_revision(path: str, revision: str) -> str:
+    """`path` after its last folder named `revision` (the whole path without one)."""
+    parts = path.split("/")
+    return "/".join(
+        parts[len(parts) - parts[::-1].index(revision) :] if revision in parts else parts
+    )
 
 
 def summary(coverage: Coverage) -> list[tuple[str, dict[str, int], float]]:
@@ -96,11 +141,19 @@ class SiteCoverage:
     problems: list[str] = field(default_factory=list)
     covered: dict[str, list[Row]] = field(init=False, default_factory=dict)
     """entry ID -> the statements its citations cover, revision by revision."""
+    slugs: dict[tuple[str, str, str], str] = field(init=False, default_factory=dict)
+    """(revision, source, path) -> its file's page name (`file_slugs`)."""
 
     def __post_init__(self) -> None:
-        for row in self.coverage.rows if self.coverage is not None else []:
+        found = self.coverage
+        if found is None:
+            return
+        for row in found.rows:
             for entry in row.entries:
                 self.covered.setdefault(entry, []).append(row)
+        for revision in found.revisions:
+            slugs = file_slugs(found.of(revision))
+            self.slugs.update({(revision, *key): slug for key, slug in slugs.items()})
 
     def revision(self, name: str, sources: Sources) -> RevisionCoverage | None:
         if self.coverage is None or name not in self.coverage.revisions:
@@ -109,6 +162,10 @@ class SiteCoverage:
 
     def statements_of(self, entry_id: str) -> list[Row]:
         return self.covered.get(entry_id, [])
+
+    def slug_of(self, row: Row) -> str:
+        """The name of the page of the file holding `row`."""
+        return self.slugs[row.revision, row.source, row.statement.path]
 
 
 def statement_url(row: Row, sources: Sources) -> str | None:

@@ -61,6 +61,7 @@ CODES: dict[str, Code] = {
     "bad-pattern": Code(
         ERROR, "a link pattern in sources.yaml RE2 cannot run (backreference, lookaround)"
     ),
+    "bad-glob": Code(ERROR, "a coverage scope glob in sources.yaml that RE2 cannot read"),
     # checking: what a schema cannot express
     "bad-repo": Code(ERROR, "a source's repo is not a location git may be given"),
     "unknown-source": Code(ERROR, "a subject, citation or command names no such source"),

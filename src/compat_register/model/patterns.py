@@ -49,6 +49,12 @@ def glob_regex(glob: str) -> Regex[Any]:
     return _NOTHING if isinstance(compiled, str) else compiled
 
 
+def glob_problem(glob: str) -> str | None:
+    """Why `glob` can match nothing (RE2's reason, say a class `[z-a]`), else None."""
+    compiled = compile_pattern("".join(_glob_parts(glob)))
+    return compiled if isinstance(compiled, str) else None
+
+
 _GLOB_TOKEN = re2.compile(r"(\*\*/|\*\*|\*|\?|\[[^\]]*\])")
 
 

@@ -17,6 +17,7 @@ from .exclusions import Exclusions
 from .patterns import Regex
 from .positions import Path_, Where
 from .prose import Prose
+from .scope import Scope
 from .vocabulary import PROSE
 
 
@@ -66,6 +67,8 @@ class Source:
     """`coverage.statements`: globs of the files whose normative statements count."""
     changelog: str | None = None
     """`coverage.changelog`: a glob of each revision's changelog page."""
+    scope: Scope | None = None
+    """`coverage.scope`: the pages and headings the project covers; None: every one."""
     requirements: RequirementFiles | None = None
     """`requirements:`: where a conformance suite's repository holds its requirement files."""
     version: str | None = None

@@ -13,7 +13,7 @@ from ..citations.nonprose import prose_fields
 from ..model.claims import Claim
 from ..model.diagnostic import Diagnostic
 from ..model.exclusions import LABEL, Exclusion, Exclusions
-from ..model.patterns import compile_pattern
+from ..model.patterns import compile_pattern, glob_problem
 from ..model.positions import Path_
 from ..model.prose import Prose
 from ..model.registers import (
@@ -29,6 +29,7 @@ from ..model.registers import (
     Source,
     Sources,
 )
+from ..model.scope import Scope
 from ..model.vocabulary import RATED, RatedField
 from . import schema
 from .citing import CitationBuilder
@@ -218,7 +219,7 @@ def build_sources(doc: Document | None, out: list[Diagnostic], display: str) -> 
         return Sources(display, [], {}, [], [])
     data = doc.data
     sources = {
-        alias: _build_source(doc, alias, value)
+        alias: _build_source(doc, alias, value, out)
         for alias, value in as_dict(data.get("sources")).items()
         if isinstance(value, dict)
     }
@@ -238,7 +239,7 @@ def revision_name(value: Any) -> str | None:
     return value if isinstance(value, str) and _REVISION.match(value) else None
 
 
-def _build_source(doc: Document, alias: str, data: dict[str, Any]) -> Source:
+def _build_source(doc: Document, alias: str, data: dict[str, Any], out: list[Diagnostic]) -> Source:
     claims = []
     for claim in as_list(data.get("claims")):
         if isinstance(claim, str):
@@ -259,6 +260,7 @@ def _build_source(doc: Document, alias: str, data: dict[str, Any]) -> Source:
         changelog=as_opt_text(as_dict(data.get("coverage")).get("changelog")),
         version=as_opt_text(data.get("version")),
         requirements=_requirement_files(as_dict(data.get("requirements"))),
+        scope=_build_scope(doc, alias, as_dict(data.get("coverage")).get("scope"), out),
     )
 
 
@@ -266,6 +268,20 @@ def _requirement_files(data: dict[str, Any]) -> RequirementFiles | None:
     seps, sets = as_text(data.get("seps")), as_text(data.get("sets"))
     trace = as_opt_text(data.get("traceability")) or None
     return RequirementFiles(seps, trace, sets) if seps and sets else None
+
+
+def _build_scope(doc: Document, alias: str, data: Any, out: list[Diagnostic]) -> Scope | None:
+    """`coverage.scope`, with an error at each glob RE2 cannot run (it would match nothing)."""
+    if not isinstance(data, dict):
+        return None
+    covers = _globs(data.get("covers"))
+    for index, pattern in enumerate(as_list(data.get("covers"))):
+        globs = pattern.split("#", 1) if isinstance(pattern, str) else []
+        for reason in filter(None, map(glob_problem, globs)):
+            message = f"scope glob '{pattern}' matches nothing: {reason}"
+            where = doc.where(("sources", alias, "coverage", "scope", "covers", index))
+            out.append(Diagnostic.at(where, id=alias, code="bad-glob", message=message))
+    return Scope(covers, as_text(data.get("reason")))
 
 
 def _globs(value: Any) -> tuple[str, ...]:

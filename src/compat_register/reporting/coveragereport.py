@@ -9,16 +9,10 @@ from typing import Any
 
 from ..conformance.join import Joined, StatementCheck
 from ..coverage.files import cited_as
-from ..coverage.states import STATES, Coverage, Row, percent, tally
+from ..coverage.states import Coverage, Row, counts_text, tally
 from ..model import display
 from ..model.notation import lines_text
 from ..model.registers import Sources
-
-
-def counts_text(counts: dict[str, int]) -> str:
-    """`290 statements: 12 cited, 3 excluded, 275 uncovered (5.2% covered)`."""
-    states = ", ".join(f"{counts[state]} {state}" for state in STATES)
-    return f"{counts['statements']} statements: {states} ({percent(counts):.1f}% covered)"
 
 
 def name(row: Row, sources: Sources) -> str:
@@ -131,7 +125,7 @@ def row_data(row: Row, checks: Iterable[StatementCheck] = ()) -> dict[str, Any]:
         "heading": s.heading,
         "state": row.state,
         "entries": list(row.entries),
-        "reason": row.exclusion.reason if row.exclusion else None,
+        "reason": row.reason,
         "change": row.change.kind,
         "checks": [check_data(check) for check in checks],
     }

@@ -57,9 +57,14 @@ def files(name: str, today: datetime.date, engine: str = "mkdocs") -> dict[str, 
 
 
 def mkdocs_config(name: str) -> str:
-    """mkdocs.yml: the material theme, the register plugin, the extensions its pages use."""
+    """mkdocs.yml: the material theme, the register plugin, the extensions its pages use;
+    a nav of the home page, to which the plugin appends its section (the overview first,
+    the registers, then the pages it makes)."""
     plugin = """  - register:
       registers: registers    # sources.yaml and the register files
+
+nav:
+  - Home: index.md          # your pages; the plugin appends its Registers section after them
 
 # What the register pages are written for (the plugin adds any that are missing).
 """
@@ -93,9 +98,16 @@ docs_dir: docs
 
 {comment}theme:
   name: material
+  font: false   # the system's fonts: viewing a page asks no other host for anything
   features:
     - navigation.sections
+    - navigation.indexes
     - content.code.copy
+  palette:
+    - scheme: default
+      toggle: {{icon: material/brightness-7, name: Switch to dark mode}}
+    - scheme: slate
+      toggle: {{icon: material/brightness-4, name: Switch to light mode}}
 
 plugins:
   - search:

@@ -129,15 +129,16 @@ def nav_section(
     pages: Container[str],
 ) -> tuple[list[dict[str, Any]], frozenset[str]]:
     """The nav section of the generated `pages` (titles HTML-escaped: themes print them as
-    they are), and the pages that tell a hand-written nav lists them already."""
+    they are): the overview, the registers, then the pages made of them; and the pages that
+    tell a hand-written nav lists them already."""
     escape, names = html.escape, registers.sources.revisions
     section: list[dict[str, Any]] = [{"Overview": layout.overview}]
+    section += [{escape(r.title): layout.page_of(r.slug)} for r in registers.registers]
+    section += [{f"{escape(slug)} (does not load)": layout.page_of(slug)} for slug in failed]
     if registers.concepts is not None:
         section.append({"Matrix": concept_section(registers, layout, escape)})
     if layout.scores in pages:
         section.append({"Scores": layout.scores})
-    section += [{escape(r.title): layout.page_of(r.slug)} for r in registers.registers]
-    section += [{f"{escape(slug)} (does not load)": layout.page_of(slug)} for slug in failed]
     revisions = [{f"What {escape(name)} changed": layout.revision_page(name)} for name in names]
     section.append({"Revisions": [{"Revision matrix": layout.matrix}, *revisions]})
     if layout.coverage_summary in pages:

@@ -20,6 +20,10 @@ if TYPE_CHECKING:  # types only: a page needs the history's data, not its git re
     from .formatter import PageFormatter
 
 
+HEADLINE = 72
+"""The longest commit subject a heading shows, as git's own tools cut a subject line."""
+
+
 @dataclass
 class Chart:
     """One register's chart (`chart.svg`), its caption, and the table behind it: (day,
@@ -50,6 +54,17 @@ class ChangesView:
     @staticmethod
     def day(commit: Commit) -> str:
         return chart.day(commit.time)
+
+    @staticmethod
+    def headline(commit: Commit) -> str:
+        """A commit's subject as its heading (and the table of contents) shows it: at most
+        `HEADLINE` characters, cut at a word with `…` (git's `%s` is the message's whole
+        first paragraph on one line: a message with no blank line is all subject)."""
+        subject = " ".join(commit.subject.split())
+        if len(subject) <= HEADLINE:
+            return subject
+        words = subject[:HEADLINE].rsplit(" ", 1)[0]  # the words that end before the cut
+        return (words if " " in subject[:HEADLINE] else subject[: HEADLINE - 1]) + "…"
 
     @property
     def start(self) -> Commit | None:
@@ -106,7 +121,7 @@ class ChangesView:
     def last_changed(self, slug: str, fmt: PageFormatter) -> str:
         """The day of the last commit that changed a register, linked to the Changes page."""
         series = self.history.counts.get(slug)
-        return f"{self._day_link(series[-1][0], fmt)}{{ .reg-link }}" if series else ""
+        return f"{self._day_link(series[-1][0], fmt)}{{ .reg-link .reg-nowrap }}" if series else ""
 
     def _day_link(self, commit: Commit, fmt: PageFormatter) -> str:
         return f"[{self.day(commit)}]({fmt.link(self.page, self.anchor(commit))})"

@@ -59,7 +59,7 @@ def svg(
         f'aria-labelledby="{title_id}">',
         f'<title id="{title_id}">{html.escape(chart_title(name, points))}</title>',
         *_axes(top, y_of, start, end),
-        *(_line(state, points, x_of, y_of) for state in CHARTED),
+        *(_line(state, points, x_of, _shifted(y_of, state)) for state in CHARTED),
         "</svg>",
     ]
     return "".join(parts)
@@ -90,6 +90,16 @@ def _axes(top: int, y_of: Callable[[int], float], start: int, end: int) -> list[
     if day(end) != day(start):
         found.append(f'<text x="{right}" y="{HEIGHT - 6}" text-anchor="end">{day(end)}</text>')
     return found
+
+
+SPREAD = 3.0
+"""How far apart the lines are drawn, in the chart's units: two states of equal counts
+show as two lines side by side, neither hiding the other (done above, missing below)."""
+
+
+def _shifted(y_of: Callable[[int], float], state: str) -> Callable[[int], float]:
+    shift = (CHARTED.index(state) - (len(CHARTED) - 1) / 2) * SPREAD
+    return lambda count: y_of(count) + shift
 
 
 def _line(
@@ -143,3 +153,15 @@ def state_bar(
 def _css_suffix(key: str) -> str:
     """`n/a` -> `n-a`: the class suffix the badges use too."""
     return "".join(c if c.isalnum() else "-" for c in key.lower()).strip("-") or "none"
+
+
+def bar_legend(states: Sequence[str]) -> str:
+    """The bars' key, as text: a sample of each state's colour, then its name, in the
+    bars' order (the colour repeats the word; each bar's title holds its numbers)."""
+    keys = "".join(
+        f'<span class="reg-bar-key"><svg class="reg-bar-swatch" width="12" height="12" '
+        f'aria-hidden="true"><rect class="reg-bar--{_css_suffix(state)}" x="0" y="0" '
+        f'width="12" height="12"></rect></svg>{html.escape(state)}</span>'
+        for state in states
+    )
+    return f'<p class="reg-bar-legend">States, left to right: {keys}</p>'

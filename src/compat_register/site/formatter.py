@@ -68,6 +68,10 @@ class SourceView:
     """`path:lines @ sha`, linked to the cited lines in the register's excerpt file."""
 
 
+_DAY = re.compile(r"\d{4}-\d\d-\d\d(?=T|$)")
+"""An ISO date, alone or before a time."""
+
+
 def _badge(kind: str, key: str, text: str) -> str:
     kind = re.sub(r"[^a-z0-9]+", "-", kind.lower()).strip("-") or "none"
     css = re.sub(r"[^a-z0-9]+", "-", key.lower()).strip("-") or "none"
@@ -130,6 +134,19 @@ class PageFormatter:
     def code(self, text: str | None) -> str:
         return code_span(str(text or "")) if text else ""
 
+    def nowrap(self, text: str | None) -> str:
+        """A date or a revision's name kept on one line (`2024-11-` / `05` read as two)."""
+        return f'<span class="reg-nowrap">{escape_inline(str(text or ""))}</span>'
+
+    def day(self, text: str | None) -> str:
+        """A date-time as its day (`2026-09-30T08:00:00-05:00`: `2026-09-30`, the whole
+        value its title), on one line; any other text as written."""
+        value = str(text or "")
+        if not (day := _DAY.match(value)) or day.group(0) == value:
+            return self.nowrap(value)
+        title = html.escape(value, quote=True)
+        return f'<span class="reg-nowrap" title="{title}">{escape_inline(day.group(0))}</span>'
+
     def link(self, target: str, anchor: str = "") -> str:
         """A relative link to another generated page, or a bare anchor on this one."""
         hash_ = "#" + url_path(anchor) if anchor else ""
@@ -176,6 +193,10 @@ class PageFormatter:
         """The register's entries per state as an inline SVG bar, named by its counts."""
         counts = prio.state_counts(register)
         return chart.state_bar(register.title, register.slug, counts, escape=escape_inline)
+
+    def bar_legend(self, states: Iterable[str]) -> str:
+        """The key of the registers' state bars (`state_bar`), in their order."""
+        return chart.bar_legend(list(states))
 
     def sources(self, entry: Entry) -> list[SourceView]:
         return [self.source(citation) for citation in entry.citations]

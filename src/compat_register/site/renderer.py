@@ -18,7 +18,7 @@ from markupsafe import Markup
 from ..coverage import sitecoverage as site_coverage
 from ..coverage.files import cited_as
 from ..coverage.sitecoverage import SiteCoverage
-from ..coverage.states import Row
+from ..coverage.states import OUT, Row, counts_text, share
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, Entry, Register, RegisterSet
 from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, counted
@@ -182,25 +182,44 @@ class Renderer:
             self.layout.coverage_summary,
             rows=site_coverage.summary(found) if found is not None else [],
             problems=coverage.problems,
+            share_of=share,
             bar_of=lambda revision, counts: _bar(
                 revision, f"coverage-{revision}", _bar_counts(counts)
             ),
         )
         pages = {self.layout.coverage_summary: summary}
         for revision in sources.revisions if found is not None else []:
-            pages[self.layout.coverage_page(revision)] = self._render(
-                "coverage.md.j2",
-                self.layout.coverage_page(revision),
-                view=coverage.revision(revision, sources),
-                first=revision == sources.revisions[0],
-                states=site_coverage.STATES,
-                bar=lambda file: _bar(file.shown, f"file-{file.shown}", _bar_counts(file.counts)),
-                statement_link=lambda row: Markup(self._statement_link(row)),
-                checks_of=self._checks_of,
-                cited_as=self._cited_as,
-                safe_link=lambda url: Markup(link_destination(url) if safe_url(url) else "#"),
-            )
+            view = coverage.revision(revision, sources)
+            assert view is not None
+            page = self.layout.coverage_page(revision)
+            pages[page] = self._coverage_page("coverage.md.j2", page, view=view)
+            for file in view.files:
+                page = self.layout.coverage_file(revision, file.slug)
+                pages[page] = self._coverage_page(
+                    "coverage-file.md.j2",
+                    page,
+                    file=file,
+                    revision=revision,
+                    first=revision == sources.revisions[0],
+                )
         return pages
+
+    def _coverage_page(self, name: str, page: str, **context: Any) -> str:
+        """A revision's or a file's Coverage page, with the helpers both use."""
+        return self._render(
+            name,
+            page,
+            states=site_coverage.STATES,
+            counts_text=counts_text,
+            share_of=share,
+            bar=lambda file: _bar(file.shown, f"file-{file.shown}", _bar_counts(file.counts)),
+            statement_link=lambda row: Markup(self._statement_link(row)),
+            cited_as=self._cited_as,
+            checks_of=self._checks_of,
+            file_page=self._file_page,
+            safe_link=lambda url: Markup(link_destination(url) if safe_url(url) else "#"),
+            **context,
+        )
 
     def _statement_link(self, row: Row) -> str:
         """`[12-13](permalink)`, or the lines as text where the source has no public URL."""
@@ -211,6 +230,11 @@ class Renderer:
     def _checks_of(self, row: Row) -> tuple[StatementCheck, ...]:
         """The suite's checks aligned with a statement, with each subject's result."""
         return self.joined.of(row) if self.joined is not None else ()
+
+    def _file_page(self, row: Row) -> str:
+        """The Coverage page of the file holding the statement of `row`."""
+        assert self.coverage is not None  # a row comes from it
+        return self.layout.coverage_file(row.revision, self.coverage.slug_of(row))
 
     def _cited_as(self, row: Row) -> str:
         return cited_as(row.source, row.statement.path, self.registers.sources)
@@ -254,6 +278,7 @@ class Renderer:
                 statements_of=lambda entry: statements.get(entry.id, []),
                 cited_as=self._cited_as,
                 lines_of=lambda row: lines_text(row.statement.line, row.statement.end),
+                file_page=self._file_page,
             )
             found = list(fmt.excerpts.values())
             made = ExcerptFile(register.slug, register.title, found) if found else None
@@ -326,6 +351,7 @@ class Renderer:
             if coverage
             else None,
             coverage_summary=coverage is not None,
+            counts_text=counts_text,
         )
 
     def priorities(self) -> str:
@@ -423,8 +449,9 @@ def _json(data: Any) -> str:
 
 
 def _bar_counts(counts: Mapping[str, int]) -> dict[str, int]:
-    """A revision's or a file's counts as its bar's segments, one per state."""
-    return {state: counts[state] for state in site_coverage.STATES}
+    """A revision's or a file's counts as its bar's segments, one per state (out of scope
+    only where a scope leaves any out)."""
+    return {s: counts[s] for s in site_coverage.STATES if s != OUT or counts[s]}
 
 
 def _bar(label: str, anchor: str, counts: Mapping[str, int]) -> Markup:

@@ -76,6 +76,11 @@ class Layout:
         """A concept's badge: `registers/badges/concept/mcp.meta.svg`."""
         return posixpath.join(self.badges, "concept", _file_name(concept_id, ".svg"))
 
+    def coverage_file(self, revision: str, slug: str) -> str:
+        """A statement file's Coverage page, under its revision's: `registers/coverage/
+        2026-07-28/basic-index.md` (never `index.md`, which is the revision's own URL)."""
+        return posixpath.join(self.coverage, _page_name(revision)[:-3], _page_name(slug))
+
 
 def _page_name(name: str) -> str:
     """A revision's or a concept's page name: one that is no file name made into one,

@@ -579,6 +579,7 @@
       var block = section && section.querySelector(".highlight");
       if (!block) throw new Error("no excerpt " + key);
       details.appendChild(document.importNode(block, true));
+      numberLines(details);
       holder.hidden = true;
       focusScrollingCode(details);
     }).catch(function () {
@@ -592,12 +593,35 @@
     });
   }
 
+  /* On a phone an excerpt's lines wrap (register.css) rather than run off its right edge;
+     the line numbers, a column that wrapped lines would leave behind, are then written
+     before each line: each line of the code gets its number as `data-line`. */
+  function numberLines(root) {
+    Array.prototype.forEach.call(root.querySelectorAll(".highlighttable"), function (table) {
+      var numbers = table.querySelectorAll("td.linenos pre > span:not(:empty)");
+      var lines = table.querySelectorAll("td.code code > span");
+      if (!lines.length || numbers.length !== lines.length) return;
+      Array.prototype.forEach.call(lines, function (line, index) {
+        line.setAttribute("data-line", numbers[index].textContent);
+      });
+      table.setAttribute("data-reg-numbered", "");
+    });
+  }
+
+  /* An excerpt's title: its lines and commit (`Lines 12-14 @ abc1234`); the path is the
+     citation's, written right above it. */
+  function excerptTitle(text) {
+    var found = /:(\d+)(-\d+)? @ (\S+)$/.exec(text);
+    if (!found) return text;
+    return (found[2] ? "Lines " : "Line ") + found[1] + (found[2] || "") + " @ " + found[3];
+  }
+
   function collapse(link) {
     var details = document.createElement("details");
     var summary = document.createElement("summary");
     var holder = document.createElement("p");
     details.className = "quote";
-    summary.textContent = link.textContent;
+    summary.textContent = excerptTitle(link.textContent);
     details.appendChild(summary);
     var line = link.parentNode;
     (line.tagName === "P" ? line.parentNode : line).insertBefore(
