@@ -231,16 +231,16 @@ def test_statements_are_searched_on_their_page_not_in_the_site_s_search(
 ) -> None:  # type: ignore[no-untyped-def]
     """The statements are left out of the site's search index (they were most of it): the
     search box finds an entry's quote of a statement, not the Coverage pages; the Words
-    box of a revision's page finds the statement's row."""
+    box of a file's page finds the statement's row."""
     from selenium.webdriver.common.by import By
 
     found = browsing.search(browser, coverage_site, "MUST")
     assert any("/registers/t/" in href for href in found), found
     assert not any("/registers/coverage/" in href for href in found), found
-    browser.get(coverage_site + f"registers/coverage/{NEW}/")
+    browser.get(coverage_site + f"registers/coverage/{NEW}/basic-index/")
     wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
     browser.find_element(By.CSS_SELECTOR, "input[data-filter-words]").send_keys("Reply 30")
     (row,) = wait(lambda: len(rows(browser)) == 1 and rows(browser))
     assert row["Statement"].startswith("Servers SHOULD reply within 30 seconds."), row
-    assert browser.find_element(By.CSS_SELECTOR, "[data-reg-shown]").text == "1 of 6 statements"
+    assert browser.find_element(By.CSS_SELECTOR, "[data-reg-shown]").text == "1 of 5 statements"
     assert "words=Reply+30" in browser.current_url  # a search that can be shared

@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import json
 import posixpath
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from ..coverage import sitecoverage as site_coverage
-from ..coverage.files import cited_as
 from ..coverage.sitecoverage import SiteCoverage
-from ..coverage.states import OUT, Row, counts_text, share
+from ..coverage.states import counts_text
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, Entry, Register, RegisterSet
 from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, counted
@@ -26,19 +24,19 @@ from ..reporting import export, scorereport
 from ..views import conceptmatrix as concepts_view
 from ..views import priorities as prio
 from ..views import revisionmatrix as revs
-from . import chart
 from .changes import ChangesView
 from .conceptpages import ConceptPages
+from .coveragepages import CoveragePages
 from .excerptmodel import ExcerptFile
 from .formatter import CELL_WORDS, PageFormatter
 from .health import STALE, counts_of, outcome_groups, register_health
 from .jinja import Trusted, environment, front_matter, render_template, title_meta, yaml_lines
-from .markdown import Linker, escape_inline, link_destination, safe_url
+from .markdown import Linker
 from .memo import Tables
 from .urls import Layout, edit_link, relative
 
 if TYPE_CHECKING:
-    from ..conformance.join import Joined, StatementCheck
+    from ..conformance.join import Joined
     from ..conformance.measurements import Measurements
     from ..conformance.scores import Scored
     from ..history.repository import History
@@ -163,8 +161,8 @@ class Renderer:
         pages[self.layout.priorities] = self.priorities()
         if (concepts := self.concept_pages()) is not None:
             pages.update(concepts.pages())
-        if self.coverage is not None:
-            pages.update(self.coverage_pages(self.coverage))
+        if (coverage := self.coverage_pages()) is not None:
+            pages.update(coverage.pages())
         if self.scores is not None:
             pages[self.layout.scores] = self.scores_page(self.scores)
         return pages
@@ -174,70 +172,12 @@ class Renderer:
         fmt = self.formatter(fmt) if isinstance(fmt, str) else fmt
         return render_template(self.env, name, fmt, layout=self.layout, **context)
 
-    def coverage_pages(self, coverage: SiteCoverage) -> dict[str, str]:
-        """The summary of every revision's coverage, and each revision's Coverage page."""
-        sources, found = self.registers.sources, coverage.coverage
-        summary = self._render(
-            "coverage-summary.md.j2",
-            self.layout.coverage_summary,
-            rows=site_coverage.summary(found) if found is not None else [],
-            problems=coverage.problems,
-            share_of=share,
-            bar_of=lambda revision, counts: _bar(
-                revision, f"coverage-{revision}", _bar_counts(counts)
-            ),
-        )
-        pages = {self.layout.coverage_summary: summary}
-        for revision in sources.revisions if found is not None else []:
-            view = coverage.revision(revision, sources)
-            assert view is not None
-            page = self.layout.coverage_page(revision)
-            pages[page] = self._coverage_page("coverage.md.j2", page, view=view)
-            for file in view.files:
-                page = self.layout.coverage_file(revision, file.slug)
-                pages[page] = self._coverage_page(
-                    "coverage-file.md.j2",
-                    page,
-                    file=file,
-                    revision=revision,
-                    first=revision == sources.revisions[0],
-                )
-        return pages
-
-    def _coverage_page(self, name: str, page: str, **context: Any) -> str:
-        """A revision's or a file's Coverage page, with the helpers both use."""
-        return self._render(
-            name,
-            page,
-            states=site_coverage.STATES,
-            counts_text=counts_text,
-            share_of=share,
-            bar=lambda file: _bar(file.shown, f"file-{file.shown}", _bar_counts(file.counts)),
-            statement_link=lambda row: Markup(self._statement_link(row)),
-            cited_as=self._cited_as,
-            checks_of=self._checks_of,
-            file_page=self._file_page,
-            safe_link=lambda url: Markup(link_destination(url) if safe_url(url) else "#"),
-            **context,
-        )
-
-    def _statement_link(self, row: Row) -> str:
-        """`[12-13](permalink)`, or the lines as text where the source has no public URL."""
-        lines = escape_inline(lines_text(row.statement.line, row.statement.end))
-        url = site_coverage.statement_url(row, self.registers.sources)
-        return f"[{lines}]({link_destination(url)})" if url else lines
-
-    def _checks_of(self, row: Row) -> tuple[StatementCheck, ...]:
-        """The suite's checks aligned with a statement, with each subject's result."""
-        return self.joined.of(row) if self.joined is not None else ()
-
-    def _file_page(self, row: Row) -> str:
-        """The Coverage page of the file holding the statement of `row`."""
-        assert self.coverage is not None  # a row comes from it
-        return self.layout.coverage_file(row.revision, self.coverage.slug_of(row))
-
-    def _cited_as(self, row: Row) -> str:
-        return cited_as(row.source, row.statement.path, self.registers.sources)
+    def coverage_pages(self) -> CoveragePages | None:
+        """The Coverage pages, when coverage was asked for."""
+        if self.coverage is None:
+            return None
+        sources = self.registers.sources
+        return CoveragePages(self.coverage, sources, self.layout, self._render, self.joined)
 
     def changes_page(self, view: ChangesView) -> str:
         return self._render(
@@ -260,6 +200,7 @@ class Renderer:
         checks = {e.id: conformance.checks_of(e.id) for e in entries} if conformance else {}
         statements = {e.id: coverage.statements_of(e.id) for e in entries} if coverage else {}
         key = ("register.md.j2", self.edit_url, register, last, changed, checks, statements)
+        covering = self.coverage_pages()
 
         def render() -> Made:
             fmt = self.formatter(page, printed={})
@@ -276,9 +217,9 @@ class Renderer:
                 front_matter=front_matter(register),
                 checks_of=lambda entry: checks.get(entry.id, []),
                 statements_of=lambda entry: statements.get(entry.id, []),
-                cited_as=self._cited_as,
+                cited_as=covering and covering.cited_as,
                 lines_of=lambda row: lines_text(row.statement.line, row.statement.end),
-                file_page=self._file_page,
+                file_page=covering and covering.file_page,
             )
             found = list(fmt.excerpts.values())
             made = ExcerptFile(register.slug, register.title, found) if found else None
@@ -446,17 +387,6 @@ class Renderer:
 def _json(data: Any) -> str:
     """JSON as `register export` prints it."""
     return json.dumps(data, ensure_ascii=False, indent=2)
-
-
-def _bar_counts(counts: Mapping[str, int]) -> dict[str, int]:
-    """A revision's or a file's counts as its bar's segments, one per state (out of scope
-    only where a scope leaves any out)."""
-    return {s: counts[s] for s in site_coverage.STATES if s != OUT or counts[s]}
-
-
-def _bar(label: str, anchor: str, counts: Mapping[str, int]) -> Markup:
-    """A state bar in a Markdown table cell, its title escaped as Markdown text."""
-    return Markup(chart.state_bar(label, anchor, dict(counts), escape_inline))
 
 
 def prose_citations(registers: RegisterSet) -> dict[CitationKey, Citation]:
