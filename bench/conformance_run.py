@@ -267,8 +267,8 @@ def _compare(recorded: Path, rerun: Path) -> None:
         moved = ", ".join(
             f"{c} {old.get(c, 'not run')} -> {new.get(c, 'not run')}" for c in changed
         )
-        raise Failed(f"the re-run differs from {recorded.relative_to(PROJECT)}: {moved}")
-    print(f"same status for each check as {recorded.relative_to(PROJECT)}")
+        raise Failed(f"the re-run differs from {os.path.relpath(recorded)}: {moved}")
+    print(f"same status for each check as {os.path.relpath(recorded)}")
 
 
 if __name__ == "__main__":
