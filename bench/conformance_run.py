@@ -81,8 +81,8 @@ def run(subject: str, checkout: Path | None, compare: bool) -> None:
             _wait_for(port, server, log)
             _suite(bin_dir, port, work)
         finally:
-            server.terminate()
-            server.wait(timeout=30)
+            server.kill()  # one process (node, or python -m): nothing of it outlives this
+            server.wait()
     registers = _registers(work) if compare else PROJECT / "registers"
     _import(subject, commit, registers, work)
     if compare:
@@ -94,6 +94,8 @@ def run(subject: str, checkout: Path | None, compare: bool) -> None:
 
 def install_node() -> Path:
     """Node 22, the suite and the reference server in the cache; the folder of their commands."""
+    if shutil.which("npm") is None:
+        raise Failed("no npm on PATH: the machine's Node.js and npm install Node 22 from npm")
     CACHE.mkdir(parents=True, exist_ok=True)
     done = subprocess.run(
         [
@@ -114,8 +116,8 @@ def install_node() -> Path:
     )
     bin_dir = CACHE / "node_modules" / ".bin"
     if done.returncode != 0:
-        said = (done.stderr.strip().splitlines() or ["(nothing)"])[-1]
-        raise Failed(f"could not install Node 22 ({NODE}), {SUITE}, {REFERENCE} from npm: {said}")
+        why = _said(done.stderr)
+        raise Failed(f"could not install Node 22 ({NODE}), {SUITE}, {REFERENCE} from npm: {why}")
     version = subprocess.run([bin_dir / "node", "--version"], capture_output=True, text=True)
     if not version.stdout.startswith("v22."):
         raise Failed(f"{NODE} installed no Node 22 at {bin_dir}: {version.stdout.strip()!r}")
@@ -157,9 +159,17 @@ def _python_sdk_venv() -> Path:
         text=True,
     )
     if done.returncode != 0:
-        said = (done.stderr.strip().splitlines() or ["(nothing)"])[-1]
-        raise Failed(f"could not install {PYTHON_SDK}: {said}")
+        raise Failed(f"could not install {PYTHON_SDK}: {_said(done.stderr)}")
     return venv / "bin" / "python"
+
+
+def _said(stderr: str) -> str:
+    """Why a command failed, from its error output: its first two lines less npm's stack,
+    log and errno lines."""
+    lines = (line.removeprefix("npm error").strip() for line in stderr.splitlines())
+    skip = ("at ", "A complete log", "syscall", "errno")
+    why = [line for line in lines if line and not line.startswith(skip)]
+    return "; ".join(why[:2]) or "(nothing said)"
 
 
 def _head(checkout: Path) -> str:
@@ -231,9 +241,11 @@ def _registers(work: Path) -> Path:
 
 def _import(subject: str, commit: str | None, registers: Path, work: Path) -> None:
     """`register conformance import`, from `work` so each run's file reads results/..."""
-    register = Path(sys.executable).parent / "register"
+    register = shutil.which("register")
+    if register is None:
+        raise Failed("no register command on PATH: pip install -e . first")
     command = [
-        str(register),
+        register,
         "conformance",
         "import",
         "--registers",
