@@ -66,14 +66,14 @@ def _arguments() -> argparse.ArgumentParser:
 def run(subject: str, checkout: Path | None, compare: bool) -> None:
     """Install, serve, run the suite, and import (or compare) the results of `subject`."""
     bin_dir = install_node()
-    command, env, commit = _server(subject, checkout, bin_dir)
-    work = Path(tempfile.mkdtemp(prefix="conformance-run-"))
     port = _free_port()
+    command, env, commit = _server(subject, checkout, bin_dir, port)
+    work = Path(tempfile.mkdtemp(prefix="conformance-run-"))
     log = work / "server.log"
     with log.open("wb") as out:
         server = subprocess.Popen(
-            [*command, *(["--port", str(port)] if subject == "python-sdk" else [])],
-            env={**env, "PORT": str(port)},
+            command,
+            env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
         )
@@ -125,18 +125,24 @@ def install_node() -> Path:
 
 
 def _server(
-    subject: str, checkout: Path | None, bin_dir: Path
+    subject: str, checkout: Path | None, bin_dir: Path, port: int
 ) -> tuple[list[str], dict[str, str], str | None]:
-    """The server's command, its environment (Node 22 first on PATH), and the commit to
-    record (None: the subject's pin in sources.yaml)."""
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    """The server's command on `port`, its environment, and the commit to record (None:
+    the subject's pin in sources.yaml)."""
+    env = _node_env(bin_dir)
     if subject == "server-everything":
+        env["PORT"] = str(port)
         return [str(bin_dir / "mcp-server-everything"), "streamableHttp"], env, None
     if checkout is None or not (checkout / EXAMPLE).is_dir():
         raise Failed(f"python-sdk needs a python-sdk checkout holding {EXAMPLE}: got {checkout}")
     python = _python_sdk_venv()
     env["PYTHONPATH"] = str((checkout / EXAMPLE).resolve())
-    return [str(python), "-m", "mcp_everything_server"], env, _head(checkout)
+    return [str(python), "-m", "mcp_everything_server", "--port", str(port)], env, _head(checkout)
+
+
+def _node_env(bin_dir: Path) -> dict[str, str]:
+    """This environment with Node 22's folder first on PATH."""
+    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
 
 
 def _python_sdk_venv() -> Path:
@@ -222,14 +228,15 @@ def _suite(bin_dir: Path, port: int, work: Path) -> None:
         cwd=work,
         capture_output=True,
         text=True,
-        env={**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"},
+        env=_node_env(bin_dir),
     )
     if not any((work / "results").glob("*/checks.json")):
         raise Failed(
             f"the suite wrote no results (exit {done.returncode}): {done.stderr.strip()[-300:]}"
         )
     totals = [line for line in done.stdout.splitlines() if line.startswith("Total:")]
-    print(f"suite: {totals[-1] if totals else '(no total printed)'} (exit {done.returncode})")
+    total = totals[-1] if totals else "(no total printed)"
+    print(f"suite: {total} (exit {done.returncode}), in {work / 'results'}")
 
 
 def _registers(work: Path) -> Path:
