@@ -368,8 +368,15 @@
      holding META and every 07: GOMETA-07, META-10. A result is kept only when its title or
      text writes each ID of the query whole, so the entry comes first and alone, followed
      only by what refers to it. A date or a line range (2024-11-05, 2363-2379) is one word
-     the same way, and a page whose title writes it comes first. */
-  var WHOLE_IN_QUERY = /\b[A-Za-z][A-Za-z0-9_]*-[0-9]+\b|\b[0-9]+(?:-[0-9]+)+\b/g;
+     the same way, and a page whose title writes it comes first. So is a cited file's name
+     or path (conn.go, internal/mcpserver/conn.go): material matches any of its words, and
+     a register citing many files under mcpserver/ would come before the entry citing it. */
+  var WHOLE_IN_QUERY = new RegExp([
+    "[A-Za-z0-9_][\\w.-]*(?:/[\\w.-]+)+",  // a path
+    "\\b[\\w-]+\\.[A-Za-z][A-Za-z0-9]*\\b",  // a file's name
+    "\\b[A-Za-z][A-Za-z0-9_]*-[0-9]+\\b",  // an ID
+    "\\b[0-9]+(?:-[0-9]+)+\\b",  // a date, a line range
+  ].join("|"), "g");
 
   function typedIds(query) {
     return (query.match(WHOLE_IN_QUERY) || []).map(function (id) { return id.toLowerCase(); });
