@@ -70,7 +70,6 @@ from histories import cite_history, git_dir  # noqa: E402
 from synthetic import add_history, commit_files, generate  # noqa: E402
 
 from compat_register.following.follow import follow  # noqa: E402
-from compat_register.model.positions import Where  # noqa: E402
 from compat_register.model.registers import Citation  # noqa: E402
 from compat_register.sources.checkout import Checkout  # noqa: E402
 
@@ -420,10 +419,9 @@ def two_commits(repo: Path, old: str, new: str) -> tuple[str, str]:
 
 
 def citation_of(path: str, line: int) -> Citation:
-    where = Where("bench.yaml", line, 1)
     return Citation(
-        f"{path}:{line}", None, path, line, line, None, False, "bench", "B-01", where,
-        ("x",), f"{path}:{line}", source="code", repo_path=path,
+        f"{path}:{line}", None, path, line, line, None, False, "bench", "B-01",
+        "bench.yaml", line, 1, ("x",), f"{path}:{line}", source="code", repo_path=path,
     )  # fmt: skip
 
 

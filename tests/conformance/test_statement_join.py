@@ -225,8 +225,8 @@ def test_the_text_report_shows_the_join_when_asked(project: Path) -> None:
 def test_the_coverage_page_shows_each_statement_s_join(project: Path) -> None:
     done = register(project, "render", "--out", "out")
     assert "Traceback" not in done.stderr
-    coverage = project / "out" / "registers" / "coverage"
-    page = (coverage / "draft" / "basic-transports.md").read_text()
+    pages = project / "out" / "registers" / "coverage"
+    page = (pages / "draft" / "basic-transports.md").read_text()
     rows = {line.split(" | ")[0].strip("| "): line for line in page.splitlines() if " | " in line}
     joined = f"`{CASE}` tested; Server srv: FAILURE; Server other: SUCCESS"
     assert f'<span class="reg-check">{joined}</span>' in rows["7"]

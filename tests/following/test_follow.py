@@ -9,7 +9,6 @@ import pytest
 
 import builder
 from compat_register.following.follow import Followed, follow
-from compat_register.model.positions import Where
 from compat_register.model.registers import Citation
 from compat_register.sources.checkout import Checkout
 from gitrepo import GitRepo
@@ -20,9 +19,9 @@ REVISIONS = ("2025-06-18", "2025-11-25", "draft")
 def cite(path: str, start: int, end: int | None = None, entry: str = "T-01") -> Citation:
     end = end or start
     lines = f"{start}-{end}" if end != start else str(start)
-    where = Where("t.yaml", start, 1)
+    where = ("t.yaml", start, 1)  # file, line, col
     return Citation(
-        f"{path}:{lines}", None, path, start, end, None, False, "t", entry, where,
+        f"{path}:{lines}", None, path, start, end, None, False, "t", entry, *where,
         ("x",), f"{path}:{lines}", source="up", repo_path=path,
     )  # fmt: skip
 

@@ -50,5 +50,5 @@ def test_each_cell_says_since_when_its_entry_holds_its_state(
     )
     assert json.loads(undated.stdout)["rows"][0]["cells"]["up"]["since"] is None
     site = api.build_site(registers, api.SiteOptions(verify=False))
-    page = next(text for uri, text in site.pages.items() if "Ping" in text and "matrix" in uri)
-    assert f"since {date} at Up {pin[:7]}" in page
+    page = next(text for uri, text in site.pages.items() if "Ping" in text and "concepts/" in uri)
+    assert f"since {date}, at pin {pin[:7]}" in page  # the concept's page: since, on demand

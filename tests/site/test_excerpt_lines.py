@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 import builder
-from compat_register.model.positions import Where
 from compat_register.model.registers import Citation
 from compat_register.site.excerptmodel import CARRIAGE_RETURN, excerpt_block
 from compat_register.site.excerpts import Highlighter, HighlightOptions
@@ -49,7 +48,7 @@ def highlighted(tmp_path: Path, data: bytes, start: int, end: int) -> tuple[list
     lines = text.lines
     citation = Citation(
         f"src/x.go:{start}-{end}", None, "src/x.go", start, end, None, False, "t", "T-01",
-        Where("t.yaml", 1, 1), ("sources", 0), "src/x.go", source="up", repo_path="src/x.go",
+        "t.yaml", 1, 1, ("sources", 0), "src/x.go", source="up", repo_path="src/x.go",
     )  # fmt: skip
     outcome = Outcome(citation, "ok", first_line=start, last_line=end, file_lines=lines)
     shown, first = outcome.shown()

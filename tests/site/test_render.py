@@ -23,7 +23,7 @@ from click.testing import CliRunner
 import builder
 from compat_register import api
 from compat_register.cli import main
-from compat_register.model.registers import Citation, Where
+from compat_register.model.registers import Citation
 from compat_register.site import excerptmodel, excerpts, formatter, values
 from compat_register.site import renderer as render
 from compat_register.site import urls as layout
@@ -218,7 +218,7 @@ def test_a_citation_path_is_percent_encoded(linker: Linker) -> None:
     path = "dir (1)/a b#c?d%e.md"
     citation = Citation(
         text=f"spec:{path}:3-4 “q”", alias="spec", path=path, start=3, end=4, quote="q",
-        in_prose=False, register="alpha", entry="ALP-01", where=Where("x.yaml", 1, 1),
+        in_prose=False, register="alpha", entry="ALP-01", file="x.yaml", line=1, col=1,
         field=("entries", 0, "sources", 0), token="3-4", source="spec", repo_path=path,
     )  # fmt: skip
     link = citation_link(citation, linker.sources)
@@ -256,7 +256,7 @@ def test_an_excerpt_title_is_escaped(fmt: formatter.PageFormatter) -> None:
     citation = Citation(
         text=f"internal/{path}:2", alias=None, path=f"internal/{path}", start=2, end=2,
         quote=None, in_prose=False, register="alpha", entry="ALP-01",
-        where=Where("x.yaml", 1, 1), field=("entries", 0, "sources", 0), token="2",
+        file="x.yaml", line=1, col=1, field=("entries", 0, "sources", 0), token="2",
         source="impl", repo_path=f"internal/{path}",
     )  # fmt: skip
     lines = ["a", "b"]

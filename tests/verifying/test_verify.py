@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 import builder
 from compat_register.cli import main
-from compat_register.model.registers import Citation, Where
+from compat_register.model.registers import Citation
 from compat_register.sources.filetext import FileText
 from compat_register.verifying.verify import judge
 from gitrepo import GitRepo
@@ -360,9 +360,9 @@ def test_sync_then_verify_from_cache(tmp_path: Path, two_commits: tuple[GitRepo,
 
 def cited(lines: str, quote: str) -> Citation:
     start, _, end = lines.partition("-")
-    where = Where("t.yaml", 1, 1)
+    where = ("t.yaml", 1, 1)  # file, line, col
     return Citation(
-        lines, None, "a.md", int(start), int(end or start), quote, False, "t", "T-01", where,
+        lines, None, "a.md", int(start), int(end or start), quote, False, "t", "T-01", *where,
         ("x",), lines, source="up", repo_path="a.md",
     )  # fmt: skip
 

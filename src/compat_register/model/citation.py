@@ -34,7 +34,11 @@ class Citation(NamedTuple):
     in_prose: bool
     register: str
     entry: str
-    where: Where
+    file: str
+    """The register file it is written in, and where (`where`), 1-based: three plain
+    fields, not a `Where` each, which the collector would walk on tens of thousands."""
+    line: int
+    col: int
     field: Path_
     """The scalar holding it in its document."""
     token: str
@@ -46,14 +50,18 @@ class Citation(NamedTuple):
     repo_path: str | None = None
 
     @property
+    def where(self) -> Where:
+        return Where(self.file, self.line, self.col)
+
+    @property
     def lines_text(self) -> str:
         return lines_text(self.start, self.end)
 
     def resolved(self, source: str, repo_path: str) -> Citation:
         """This citation with its source known (`_replace`, without its cost)."""
-        return Citation(*self[:13], source, repo_path)
+        return Citation(*self[:15], source, repo_path)
 
     @property
     def key(self) -> CitationKey:
         """This citation's stable key (two in one field differ in token or occurrence)."""
-        return CitationKey(self.where.file, self.field, self.token, self.occurrence)
+        return CitationKey(self.file, self.field, self.token, self.occurrence)

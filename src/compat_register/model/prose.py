@@ -29,8 +29,10 @@ class Segment(NamedTuple):
 
 class Prose(str):
     """A prose field's text (a `str`, so stages that read text read it as before), with its
-    segments in order of their start and the file and scalar holding it."""
+    segments in order of their start and the file and scalar holding it (slots: no `__dict__`
+    for the collector to walk on each of tens of thousands)."""
 
+    __slots__ = ("segments", "own_line", "file", "field")
     segments: tuple[Segment, ...]
     own_line: Prose | None
     """The text as read on a line of its own, when it opens with a fenced block there."""

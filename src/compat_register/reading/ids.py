@@ -17,10 +17,14 @@ PREFIX = re.compile(_PREFIX_BODY)
 """A whole register prefix: `META`."""
 
 _IN_TEXT = _ID_BODY.removeprefix("^").removesuffix(r"\Z").removesuffix("$")
+_SPLIT = re.fullmatch(r"(\[[^\]]+\])(.*)", _IN_TEXT)
+assert _SPLIT is not None, "the schema's ID pattern starts with a character class"
+_LEAD, _REST = _SPLIT.groups()
 # Whole words, where a word is letters, digits and '-': `GOMETA-04` is not META-04, but
-# `_META-04_` (emphasis) is.
+# `_META-04_` (emphasis) is. The ID's first character class leads, the look behind at the
+# one before it: `re` then skips to that class, twice as fast as trying every position.
 REFERENCE = re.compile(
-    rf"(?<![A-Za-z0-9-])(?P<first>{_IN_TEXT})(?:\.\.(?P<last>{_IN_TEXT}))?(?![A-Za-z0-9-])"
+    rf"(?P<first>{_LEAD}(?<![A-Za-z0-9-].){_REST})(?:\.\.(?P<last>{_IN_TEXT}))?(?![A-Za-z0-9-])"
 )
 """An ID or an ID range (`META-01..META-03`) in prose."""
 

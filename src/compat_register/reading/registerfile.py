@@ -61,7 +61,7 @@ def build_register(
         entries=[_build_entry(doc, slug, index, entry, builder) for index, entry in _entries(data)],
         where=doc.where(("prefix",)),
         summary_citations=summary_citations,
-        meta=Meta(as_dict(data.get("_meta"))),
+        meta=_meta(data),
     )
 
 
@@ -112,12 +112,19 @@ def build_exclusions(doc: Document, out: list[Diagnostic]) -> Exclusions:
         if citation is not None and reason:
             link = as_opt_text(data.get("link"))
             items.append(Exclusion(citation, reason, link, doc.where(place)))
-    return Exclusions(doc.file, items, Meta(as_dict(doc.data.get("_meta"))))
+    return Exclusions(doc.file, items, _meta(doc.data))
 
 
 def exclusion_citations(doc: Document) -> list[Citation]:
     """The citations of an exclusions document (what an edit's read-back compares)."""
     return build_exclusions(doc, []).citations()
+
+
+def _meta(data: dict[str, Any]) -> dict[str, Any]:
+    """The `_meta` map written in `data` as a `Meta`; a plain `{}` when there is none (most
+    items), which the garbage collector does not track."""
+    written = as_dict(data.get("_meta"))
+    return Meta(written) if written else {}
 
 
 def _entries(data: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -145,7 +152,7 @@ def build_entry(doc: Document, slug: str, index: int, out: list[Diagnostic]) -> 
 def _rated(entry: dict[str, Any], field: RatedField, note: Prose | None) -> Rated:
     data = as_dict(entry.get(field))
     keyword = as_text(data.get(RATED[field]))
-    return Rated(keyword, note, Meta(as_dict(data.get("_meta"))))
+    return Rated(keyword, note, _meta(data))
 
 
 def _revisions(data: Any) -> Revisions:
@@ -154,7 +161,7 @@ def _revisions(data: Any) -> Revisions:
         added=revision_name(data.get("added")),
         changed=revision_names(data.get("changed")),
         removed=revision_name(data.get("removed")),
-        meta=Meta(as_dict(data.get("_meta"))),
+        meta=_meta(data),
     )
 
 
@@ -199,7 +206,7 @@ def _build_entry(
         where=doc.where(base),
         field=base,
         named=named,
-        meta=Meta(as_dict(data.get("_meta"))),
+        meta=_meta(data),
         next_step=texts.get(("next",)),
         texts=tuple(texts.values()),
         concept=as_text(data.get("concept")) or None,
@@ -226,7 +233,7 @@ def build_sources(doc: Document | None, out: list[Diagnostic], display: str) -> 
     links = list(_build_links(doc, out))
     revisions = revision_names(data.get("revisions"))
     pending = [p for p in as_list(data.get("pending")) if isinstance(p, str)]
-    return Sources(doc.file, revisions, sources, links, pending, Meta(as_dict(data.get("_meta"))))
+    return Sources(doc.file, revisions, sources, links, pending, _meta(data))
 
 
 def revision_names(value: Any) -> list[str]:
@@ -254,7 +261,7 @@ def _build_source(doc: Document, alias: str, data: dict[str, Any], out: list[Dia
         path=as_opt_text(data.get("path")),
         claims=tuple(claims),
         where=doc.where(("sources", alias), at_key=True),
-        meta=Meta(as_dict(data.get("_meta"))),
+        meta=_meta(data),
         markdown=_globs(data.get("markdown")),
         statements=_globs(as_dict(data.get("coverage")).get("statements")),
         changelog=as_opt_text(as_dict(data.get("coverage")).get("changelog")),

@@ -53,10 +53,11 @@ class Checkout:
         return None if text is None else text.lines
 
     def file_text(self, sha: str, path: str) -> FileText | None:
-        """`read_text`'s lines as a `FileText` (its quote index built once)."""
-        require_sha(sha)
-        require(check_repo_path(path))
+        """`read_text`'s lines as a `FileText` (its quote index built once); a (sha, path)
+        in the cache was checked as it was read (verify asks once per citation)."""
         if (sha, path) not in self._texts:
+            require_sha(sha)
+            require(check_repo_path(path))
             self._texts[sha, path] = text_of(self._object(f"{sha}:{path}"))
         text = self._texts[sha, path]
         if isinstance(text, str):

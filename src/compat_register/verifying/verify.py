@@ -183,7 +183,7 @@ def _preview(
 
 
 def _place(citation: Citation) -> tuple[str, int, int]:
-    return citation.where.file, citation.where.line, citation.where.col
+    return citation.file, citation.line, citation.col
 
 
 def _judge_moved(
