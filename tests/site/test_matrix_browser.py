@@ -39,10 +39,10 @@ def test_every_cell_says_its_state_and_ids_in_words(site: str, browser, width: i
         texts = opened(browser, site + MATRIX, width).execute_script(CELLS)
     finally:
         browser.set_window_size(1400, 1000)
-    assert len(texts) == 135, len(texts)  # 27 concepts x 5 subjects
+    assert len(texts) == 200, len(texts)  # 40 concepts x 5 subjects
     states = ("done", "partial", "missing", "n/a", "unknown")
     recorded = [text for text in texts if text != "not recorded"]
-    assert len(recorded) == 25, len(recorded)  # META 7, GOMETA 7, PYSDK 8, EVERY 3 cells
+    assert len(recorded) == 26, len(recorded)  # META 7, GOMETA 7, PYSDK 8, EVERY 4 cells
     for text in recorded:
         state, *entries = text.split("\n")
         assert state in states, text
