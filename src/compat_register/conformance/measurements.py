@@ -160,7 +160,7 @@ def _claim(
             code = "conformance-missing-passes"
             message = (
                 f"missing, but conformance check {check_id} passes for {at} ({ran}): "
-                "the state is stale, as a baseline entry that passes is"
+                "the state is stale, as an expected failure that now passes is"
             )
         else:
             continue
