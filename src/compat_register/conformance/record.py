@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from ..model.diagnostic import Diagnostic
@@ -37,7 +37,9 @@ def _baseline_data(baseline: Baseline | None) -> dict[str, Any] | None:
 
 
 def _run_data(run: Run) -> dict[str, Any]:
+    revision = {} if run.revision is None else {"revision": run.revision}
     return {
+        **revision,
         "mode": run.mode,
         "scenario": run.scenario,
         "timestamp": run.timestamp,
@@ -60,9 +62,12 @@ def check_data(check: Check) -> dict[str, Any]:
     return data
 
 
-def read_record(text: str, file: str) -> tuple[Record | None, list[Diagnostic]]:
+def read_record(
+    text: str, file: str, revisions: Collection[str] | None = None
+) -> tuple[Record | None, list[Diagnostic]]:
     """The record in `text`; None and the located problems when it is not what
-    `register conformance import` writes."""
+    `register conformance import` writes, or a run's revision is not one of `revisions`
+    (sources.yaml's; None: any)."""
     try:
         parsed = parse(text, file)
     except JsonProblem as err:
@@ -73,7 +78,7 @@ def read_record(text: str, file: str) -> tuple[Record | None, list[Diagnostic]]:
     problems: list[Diagnostic] = []
     subject, commit = (_string(parsed, (key,), problems) for key in ("subject", "commit"))
     baseline = _baseline(parsed, problems)
-    runs = _runs(parsed, problems)
+    runs = _runs(parsed, problems, revisions)
     if problems or subject is None or commit is None:
         return None, problems
     return Record(subject, commit, runs, baseline, file), []
@@ -103,7 +108,9 @@ def _baseline(parsed: Parsed, problems: list[Diagnostic]) -> Baseline | None:
     return Baseline(file or "", tuple(listed))
 
 
-def _runs(parsed: Parsed, problems: list[Diagnostic]) -> tuple[Run, ...]:
+def _runs(
+    parsed: Parsed, problems: list[Diagnostic], revisions: Collection[str] | None
+) -> tuple[Run, ...]:
     runs = parsed.data.get("runs")
     if not isinstance(runs, list):
         problems.append(_shape(parsed, ("runs",), "'runs' is an array of runs"))
@@ -120,18 +127,38 @@ def _runs(parsed: Parsed, problems: list[Diagnostic]) -> tuple[Run, ...]:
         if timestamp is not None and not isinstance(timestamp, str):
             problems.append(_shape(parsed, (*path, "timestamp"), "a timestamp is a string"))
         checks = read_checks(parsed, (*path, "checks"), problems, "conformance-record")
+        revision = _revision(parsed, (*path, "revision"), problems, revisions)
         if scenario and file and checks is not None and mode in MODES:
-            found.append(Run(mode, scenario, timestamp, file, checks, parsed.at(path)))
+            found.append(Run(mode, scenario, timestamp, file, checks, parsed.at(path), revision))
     return tuple(found)
+
+
+def _revision(
+    parsed: Parsed, path: Path_, problems: list[Diagnostic], revisions: Collection[str] | None
+) -> str | None:
+    """A run's optional `revision`: a string, one of `revisions` when they are known."""
+    value = value_at(parsed.data, path)
+    if value is None or (isinstance(value, str) and (revisions is None or value in revisions)):
+        return value
+    known = ", ".join(revisions or ()) or "none"
+    said = f"'{value}' is not" if isinstance(value, str) else "it is not"
+    problems.append(
+        _shape(
+            parsed, path, f"a run's revision is one of sources.yaml's revisions ({known}): {said}"
+        )
+    )
+    return None
 
 
 def _shape(parsed: Parsed, path: Path_, message: str) -> Diagnostic:
     return shape(parsed, path, message, "conformance-record")
 
 
-def records_of(texts: Iterable[RecordText]) -> tuple[dict[str, Record], list[Diagnostic]]:
+def records_of(
+    texts: Iterable[RecordText], revisions: Collection[str] | None = None
+) -> tuple[dict[str, Record], list[Diagnostic]]:
     """Subject alias -> its record; the problems of those that do not read back (or whose
-    `subject` is not their file's name)."""
+    `subject` is not their file's name, or a run's revision not one of `revisions`)."""
     records: dict[str, Record] = {}
     problems: list[Diagnostic] = []
     for found in texts:
@@ -140,7 +167,7 @@ def records_of(texts: Iterable[RecordText]) -> tuple[dict[str, Record], list[Dia
             said = found.problem or "unreadable"
             problems.append(located_problem(top, "conformance-record", said))
             continue
-        record, trouble = read_record(found.text, found.file)
+        record, trouble = read_record(found.text, found.file, revisions)
         problems.extend(trouble)
         if record is None:
             continue

@@ -54,6 +54,9 @@ class Run:
     """The checks.json it was read from, as it was named on the command line."""
     checks: tuple[Check, ...]
     where: Where
+    revision: str | None = None
+    """The specification revision whose wire the run spoke (`import --revision`); None:
+    not said, a run at an unknown wire."""
 
     @property
     def failed(self) -> bool:
@@ -92,7 +95,8 @@ class Record:
     commit: str
     """The subject's commit the runs measured (its pin when imported, by default)."""
     runs: tuple[Run, ...]
-    """The latest run of each scenario, by mode then scenario."""
+    """The latest run of each scenario per revision, by revision (untagged first), mode,
+    scenario."""
     baseline: Baseline | None
     file: str
 
@@ -122,10 +126,19 @@ def latest_runs(runs: Iterable[Run]) -> list[Run]:
     return [latest[key] for key in sorted(latest)]
 
 
+def at_revision(runs: Iterable[Run], revision: str) -> tuple[list[Run], bool]:
+    """The runs made at `revision`'s wire, and True; when none is tagged with it, the
+    untagged runs (at an unknown wire), and False."""
+    given = list(runs)
+    tagged = [run for run in given if run.revision == revision]
+    return (tagged, True) if tagged else ([run for run in given if run.revision is None], False)
+
+
 def measured(record: Record) -> dict[str, Measured]:
-    """Check ID -> its worst latest status, in the order the record first emits each."""
+    """Check ID -> its worst latest status, in the order the record first emits each: of a
+    scenario run at several revisions' wires, its latest run (as the suite last saw it)."""
     found: dict[str, Measured] = {}
-    for run in record.runs:
+    for run in latest_runs(record.runs):
         listed = record.baseline is not None and record.baseline.lists(run.mode, run.scenario)
         for check in run.checks:
             first = Measured(check.id, check.status, listed, (), check.where)
@@ -143,7 +156,7 @@ def stale(record: Record) -> list[tuple[Listed, Run]]:
     entries`); a listed scenario not run is not judged."""
     if record.baseline is None:
         return []
-    runs = {(run.mode, run.scenario): run for run in record.runs}
+    runs = {(run.mode, run.scenario): run for run in latest_runs(record.runs)}
     return [
         (item, run)
         for item in record.baseline.listed

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..model.results import Result
 from .requirements import NotScored, Requirement, RequirementSet
-from .runs import FAILING, MODES, Record, measured
+from .runs import FAILING, MODES, Record, at_revision, measured
 
 PASSED, FAILED, NOT_RUN = "passed", "failed", "not run"
 """A scenario's outcome in a record: its latest run passed or failed as the suite judges it
@@ -36,6 +36,10 @@ class Score:
     """Each scored scenario of those legs; one not run counts as failed."""
     not_scored: tuple[tuple[NotScored, str], ...]
     """Each `not_scored` scenario with the suite's reason, and its outcome: never counted."""
+    wire_known: bool = True
+    """Whether the runs scored were made at this revision's wire (imported with
+    `--revision`); False: the record holds none, and its untagged runs were scored (True
+    when nothing was run)."""
 
     def count(self, outcome: str) -> int:
         return sum(1 for item in self.scored if item.outcome == outcome)
@@ -77,9 +81,11 @@ class SepRate:
 
 
 def score(record: Record, held: RequirementSet) -> Score:
-    """`record`'s subject against the set `held`."""
-    runs = {(run.mode, run.scenario): run for run in record.runs}
-    legs = tuple(mode for mode in MODES if any(run.mode == mode for run in record.runs))
+    """`record`'s subject against the set `held`: by its runs at that revision's wire, or
+    its untagged runs when it holds none."""
+    chosen, tagged = at_revision(record.runs, held.revision)
+    runs = {(run.mode, run.scenario): run for run in chosen}
+    legs = tuple(mode for mode in MODES if any(run.mode == mode for run in chosen))
 
     def outcome(mode: str, scenario: str) -> str:
         run = runs.get((mode, scenario))
@@ -89,7 +95,7 @@ def score(record: Record, held: RequirementSet) -> Score:
         Outcome(name, mode, outcome(mode, name)) for mode in legs for name in held.scored(mode)
     )
     apart = tuple((item, outcome(item.mode, item.scenario)) for item in held.not_scored)
-    return Score(record.subject, held.revision, legs, scored, apart)
+    return Score(record.subject, held.revision, legs, scored, apart, tagged or not chosen)
 
 
 def sep_rates(record: Record, requirements: Iterable[Requirement]) -> list[SepRate]:

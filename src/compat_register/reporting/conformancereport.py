@@ -25,7 +25,8 @@ def import_text(record: Record, file: str, older: list[Run]) -> str:
     ]
     for run in record.runs:
         when = f" at {run.timestamp}" if run.timestamp else ""
-        lines.append(f"  {run.mode} {run.scenario}{when}: {statuses_text(run)}")
+        wire = f"{run.revision} " if run.revision else ""
+        lines.append(f"  {wire}{run.mode} {run.scenario}{when}: {statuses_text(run)}")
     if record.baseline is not None:
         count = counted(len(record.baseline.listed), "expected failure")
         lines.append(f"baseline {record.baseline.file}: {count}")
@@ -55,6 +56,7 @@ def import_data(record: Record, file: str, older: list[Run]) -> dict[str, Any]:
 
 def _run_data(run: Run) -> dict[str, Any]:
     return {
+        "revision": run.revision,
         "mode": run.mode,
         "scenario": run.scenario,
         "timestamp": run.timestamp,

@@ -33,6 +33,7 @@ def _score(found: Score) -> dict[str, Any]:
         "passed": found.count(PASSED),
         "failed": found.count(FAILED),
         "not_run": found.count(NOT_RUN),
+        "wire_known": found.wire_known,
         "scenarios": [
             {"scenario": s.scenario, "mode": s.mode, "outcome": s.outcome} for s in found.scored
         ],
@@ -83,7 +84,7 @@ def score_text(data: dict[str, Any]) -> str:
                 f"  {display.line(row['revision'])}: {percent(row['rate'])}, "
                 f"{tier_text(row['tier'])} ({row['passed']} of {row['scored']} scored "
                 f"scenarios passed, {row['failed']} failed, {row['not_run']} not run; "
-                f"{legs_text(row['legs'])})"
+                f"{legs_text(row['legs'])}){_unknown_wire(row)}"
             )
             lines += [
                 f"    not scored: {display.line(item['scenario'])} ({item['mode']}, "
@@ -97,6 +98,13 @@ def score_text(data: dict[str, Any]) -> str:
             for sep in subject["seps"]
         ]
     return "\n".join(lines) if lines else "no subject has recorded results"
+
+
+UNKNOWN_WIRE = "runs at an unknown wire: imported without --revision"
+
+
+def _unknown_wire(row: dict[str, Any]) -> str:
+    return "" if row["wire_known"] else f"; {UNKNOWN_WIRE}"
 
 
 def score_markdown(data: dict[str, Any], names: dict[str, str], marker: str = "") -> str:
@@ -125,6 +133,9 @@ def _revisions_markdown(rows: list[dict[str, Any]]) -> list[str]:
             f"| {row['passed']} | {row['failed']} | {row['not_run']} "
             f"| {row['scored']} ({md(legs_text(row['legs']))}) |"
         )
+    unknown = [md(row["revision"]) for row in rows if not row["wire_known"]]
+    if unknown:
+        lines += ["", f"Scored from {UNKNOWN_WIRE} ({', '.join(unknown)})."]
     return lines
 
 
