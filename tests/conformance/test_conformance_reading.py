@@ -3,6 +3,7 @@ written and read back; every malformed file one located problem."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -11,7 +12,15 @@ import pytest
 from compat_register.conformance import collect
 from compat_register.conformance.jsontext import JsonProblem, parse
 from compat_register.conformance.record import read_record, record_text
-from compat_register.conformance.runs import Baseline, Record, latest_runs, measured, stale
+from compat_register.conformance.runs import (
+    Baseline,
+    Record,
+    Run,
+    at_revision,
+    latest_runs,
+    measured,
+    stale,
+)
 from compat_register.conformance.suite import read_baseline, read_run, scenario_of
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "conformance"
@@ -212,3 +221,45 @@ def test_a_record_not_as_import_writes_it_is_located(change, words: str) -> None
     assert record is None and problems
     assert all(p.code == "conformance-record" for p in problems)
     assert any(words in p.message for p in problems), problems
+
+
+def _at(run: Run, revision: str, timestamp: str, status: str) -> Run:
+    """`run` as made at `revision`'s wire at `timestamp`, its checks all of `status`."""
+    checks = tuple(dataclasses.replace(check, status=status) for check in run.checks)
+    return dataclasses.replace(run, revision=revision, timestamp=timestamp, checks=checks)
+
+
+def test_a_scenario_run_at_two_wires_shows_its_latest_run_and_each_revision_its_own() -> None:
+    """Statuses (matrix cells, contradictions, the join, SEP rates, stale baseline) come from
+    each scenario's latest run across revisions; a revision's runs are its wire's."""
+    ping = next(run for run in all_runs().runs if run.scenario == "ping")
+    old = _at(ping, "2025-11-25", "2026-10-02T09:00:00.000Z", "SUCCESS")
+    new = _at(ping, "2026-07-28", "2026-10-02T10:00:00.000Z", "FAILURE")
+    record = dataclasses.replace(all_runs(), runs=(old, new), baseline=None)
+    assert measured(record)["ping"].status == "FAILURE"
+    earlier = dataclasses.replace(new, timestamp="2026-10-02T08:00:00.000Z")
+    assert measured(dataclasses.replace(record, runs=(old, earlier)))["ping"].status == "SUCCESS"
+    assert at_revision(record.runs, "2025-11-25") == ([old], True)
+    untagged = dataclasses.replace(ping, revision=None)
+    assert at_revision((untagged, new), "2025-11-25") == ([untagged], False)
+
+
+def test_a_runs_revision_is_written_and_read_back_and_checked_against_the_revisions() -> None:
+    ping = next(run for run in all_runs().runs if run.scenario == "ping")
+    tagged = dataclasses.replace(ping, revision="2026-07-28")
+    text = record_text(dataclasses.replace(all_runs(), runs=(tagged,)))
+    assert '"revision": "2026-07-28"' in text
+    again, problems = read_record(text, "c/go-sdk.json", ["2025-11-25", "2026-07-28"])
+    assert problems == [] and again is not None and again.runs[0].revision == "2026-07-28"
+    _, problems = read_record(text, "c/go-sdk.json", ["2025-11-25"])
+    assert [(p.code, p.line, p.message) for p in problems] == [
+        (
+            "conformance-record",
+            text.splitlines().index('      "revision": "2026-07-28",') + 1,
+            "a run's revision is one of sources.yaml's revisions (2025-11-25): '2026-07-28' is not",
+        )
+    ]
+    # a record with no revision key reads as it always did: its runs untagged
+    plain, problems = read_record(record_text(all_runs()), "c/go-sdk.json", ["2025-11-25"])
+    assert problems == [] and plain is not None
+    assert {run.revision for run in plain.runs} == {None}
