@@ -141,3 +141,21 @@ def test_a_recorded_run_of_an_unknown_revision_is_a_located_record_error(project
         f"registers/conformance/srv.json:{line}:19: error: srv: a run's revision "
         "is one of sources.yaml's revisions (2025-11-25, 2026-07-28): '2099-01-01' is not"
     ) in done.stderr.splitlines()
+
+
+def test_a_tagged_import_keeps_the_baseline_and_refuses_over_a_record_that_does_not_read(
+    project: Path,
+) -> None:
+    (project / "baseline.yml").write_text("server:\n  - tools-list\n", encoding="utf-8")
+    imported(project, "--revision", "2025-11-25", "--baseline", "baseline.yml", "old")
+    imported(project, "--revision", "2026-07-28", "new")
+    assert record(project)["baseline"]["server"] == ["tools-list"]
+    path = project / "registers/conformance/srv.json"
+    path.write_text('{"format": 1}\n', encoding="utf-8")
+    done = register(project, "conformance", "import", "--subject", "srv", "--revision",
+                    "2026-07-28", "new")  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == (
+        "register: nothing recorded: a record held does not read (fix or remove it)"
+    )
+    assert path.read_text(encoding="utf-8") == '{"format": 1}\n'
