@@ -86,14 +86,14 @@ def import_results(
     kept = [dataclasses.replace(run, revision=revision) for run in latest]
     pin = commit or sources.sources[subject].commit
     record = Record(subject, pin, tuple(kept), listed, file)
-    if revision is not None:
-        held = recorded(paths)
-        if held.diagnostics:
-            refused = "nothing recorded: a record held does not read (fix or remove it)"
-            return Imported(diagnostics=held.diagnostics, refused=refused)
-        record = _beside(record, held.records.get(subject), revision)
     command = f"register conformance import --subject {subject}"
     with writer(paths, command, settings, on_wait) as journal:
+        if revision is not None:  # read under the lock: no other import between
+            held = recorded(paths)
+            if held.diagnostics:
+                refused = "nothing recorded: a record held does not read (fix or remove it)"
+                return Imported(diagnostics=held.diagnostics, refused=refused)
+            record = _beside(record, held.records.get(subject), revision)
         write_files(
             {paths.conformance(subject): record_text(record)}, make_folders=True, journal=journal
         )
