@@ -81,6 +81,16 @@ class Server:
             if found := pattern.search(line):
                 return found
 
+    def settle(self, quiet: float = 1.0) -> None:
+        """Wait until the server has logged nothing for `quiet` seconds, and forget what it
+        logged: an edit seen twice by the watcher builds twice, and the second build's line
+        must not be taken for the next edit's."""
+        while True:
+            try:
+                self.lines.get(timeout=quiet)
+            except queue.Empty:
+                return
+
     def cpu(self) -> float:
         """CPU seconds (user + system) the server has used so far."""
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
