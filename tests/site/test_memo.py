@@ -13,6 +13,7 @@ import pytest
 
 import builder
 from compat_register import api
+from compat_register.reading import readmemo
 from compat_register.reporting import export
 from compat_register.site import jinja, memo, renderer
 from compat_register.site.values import SiteOptions
@@ -81,14 +82,18 @@ def rendered(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
 
 
 def from_nothing(registers: Path) -> api.Site:
-    """The site built with no page kept from an earlier build."""
-    kept = dict(memo.KEPT)
+    """The site built with no page and no register file's reading kept from an earlier
+    build."""
+    kept, read = dict(memo.KEPT), dict(readmemo._LAST)
     memo.KEPT.clear()
+    readmemo._LAST.clear()
     try:
         return api.build_site(registers)
     finally:
         memo.KEPT.clear()
         memo.KEPT.update(kept)
+        readmemo._LAST.clear()
+        readmemo._LAST.update(read)
 
 
 @pytest.mark.parametrize("kind", EDITS)
