@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 import posixpath
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
+from dataclasses import replace
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,7 @@ from ..coverage.files import cited_as
 from ..coverage.sitecoverage import SiteCoverage
 from ..coverage.states import Row
 from ..model.notation import lines_text
+from ..model.positions import Where
 from ..model.registers import Citation, CitationKey, Entry, Register, RegisterSet
 from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, counted
 from ..reporting import export, scorereport
@@ -281,15 +283,37 @@ class Renderer:
             )
         return {path: text + "\n"}
 
+    def _listing(self, page: str, draw: Callable[[RegisterSet, PageFormatter | str], str]) -> str:
+        """A page listing every entry, drawn from what it shows of them (`listed`) and kept
+        while that is the same (`memo`): an edit of an entry's prose draws none again. A
+        site's own templates may show any field: their pages are drawn every time."""
+        if self.made_of[0]:
+            return draw(self.registers, page)
+        shown = self.listed
+
+        def render() -> Made:
+            fmt = self.formatter(page, printed={})
+            return draw(shown, fmt), {}, fmt.printed
+
+        return self._kept(page, (shown, self.subject, self.coverage is not None), render)
+
+    @cached_property
+    def listed(self) -> RegisterSet:
+        """What the pages listing every entry draw from (`listed`)."""
+        return listed(self.registers)
+
     def overview(self) -> str:
-        rows = [(r, entry) for r in self.registers.registers for entry in r.entries]
+        return self._listing(self.layout.overview, self._overview)
+
+    def _overview(self, registers: RegisterSet, fmt: PageFormatter | str) -> str:
+        rows = [(r, entry) for r in registers.registers for entry in r.entries]
         path = self.layout.download
         return self._render(
             "overview.md.j2",
-            self.layout.overview,
+            fmt,
             download={"name": posixpath.basename(path), "path": path} if path else None,
             rows=rows,
-            registers=self.registers.registers,
+            registers=registers.registers,
             states=counted(e.status.key for _, e in rows),
             tags=sorted({t for r, e in rows for t in tags_of(r, e)}),
             tags_of=tags_of,
@@ -297,13 +321,16 @@ class Renderer:
         )
 
     def matrix(self) -> str:
-        rows = revs.matrix(self.registers)
+        return self._listing(self.layout.matrix, self._matrix)
+
+    def _matrix(self, registers: RegisterSet, fmt: PageFormatter | str) -> str:
+        rows = revs.matrix(registers)
         return self._render(
             "matrix.md.j2",
-            self.layout.matrix,
+            fmt,
             rows=rows,
-            revisions=self.registers.sources.revisions,
-            registers=self.registers.registers,
+            revisions=registers.sources.revisions,
+            registers=registers.registers,
             states=counted(row.entry.status.key for row in rows),
             cells=revs.CELLS,
             cell_words=CELL_WORDS,
@@ -329,10 +356,13 @@ class Renderer:
         )
 
     def priorities(self) -> str:
-        groups = prio.priorities(self.registers, prio.own_subject(self.registers, self.subject))
+        return self._listing(self.layout.priorities, self._priorities)
+
+    def _priorities(self, registers: RegisterSet, fmt: PageFormatter | str) -> str:
+        groups = prio.priorities(registers, prio.own_subject(registers, self.subject))
         return self._render(
             "priorities.md.j2",
-            self.layout.priorities,
+            fmt,
             groups=groups,
             grid=prio.grid(groups),
             values=LEVELS,
@@ -430,6 +460,41 @@ def _bar_counts(counts: Mapping[str, int]) -> dict[str, int]:
 def _bar(label: str, anchor: str, counts: Mapping[str, int]) -> Markup:
     """A state bar in a Markdown table cell, its title escaped as Markdown text."""
     return Markup(chart.state_bar(label, anchor, dict(counts), escape_inline))
+
+
+def listed(registers: RegisterSet) -> RegisterSet:
+    """What the pages listing every entry draw from: the register set less each entry's
+    prose, citations, backlinks and positions (an edit of an entry's `what` moves the lines
+    below it) and the concepts, so a kept listing page's key changes only with what it
+    shows."""
+    nowhere = Where("", 1, 1)
+    return replace(
+        registers,
+        registers=[
+            replace(
+                register,
+                summary=None,
+                summary_citations=[],
+                where=nowhere,
+                entries=[
+                    replace(
+                        entry,
+                        what="",
+                        detail=None,
+                        notes=[],
+                        citations=[],
+                        prose_citations=[],
+                        texts=(),
+                        where=nowhere,
+                    )
+                    for entry in register.entries
+                ],
+            )
+            for register in registers.registers
+        ],
+        backlinks={},
+        concepts=None,  # none of the three shows one (and a concept compares by identity)
+    )
 
 
 def prose_citations(registers: RegisterSet) -> dict[CitationKey, Citation]:
