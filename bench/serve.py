@@ -138,11 +138,11 @@ def serve(root: Path, edits: int, dirty: bool = True) -> tuple[float, dict[str, 
         server.watching()
         for kind, done in rebuilds.items():
             for number in range(1, edits + 1):
+                server.settle()
                 cpu, start = server.cpu(), time.monotonic()
                 edit(root / "registers" / "r000.yaml", kind, number)
                 seconds = server.built()
                 done.append((seconds, time.monotonic() - start, server.cpu() - cpu))
-                time.sleep(0.5)
     finally:
         server.stop()
     return first, rebuilds
