@@ -406,7 +406,7 @@ def served(work: Work, config: str, edits: list[tuple[Path, str, str]]) -> Serve
             server.settle()
             before = server.cpu()
             path.write_text(text.replace(old, new, 1))
-            seconds.append(server.built(WAIT))
+            seconds.append(server.rebuilt(WAIT))
             cpu.append(server.cpu() - before)
         return seconds, cpu, peak_memory(server.proc.pid)
     finally:
