@@ -7,9 +7,7 @@ they call; `site.build` gathers the pages into the site. Nothing here writes a f
 from __future__ import annotations
 
 import json
-import posixpath
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,18 +19,17 @@ from ..coverage.files import cited_as
 from ..coverage.sitecoverage import SiteCoverage
 from ..coverage.states import Row
 from ..model.notation import lines_text
-from ..model.positions import Where
-from ..model.registers import Citation, CitationKey, Entry, Register, RegisterSet
-from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, counted
+from ..model.registers import Citation, CitationKey, Register, RegisterSet
+from ..model.vocabulary import CHARTED
 from ..reporting import export, scorereport
 from ..views import conceptmatrix as concepts_view
 from ..views import priorities as prio
 from ..views import revisionmatrix as revs
-from . import chart
+from . import chart, listing
 from .changes import ChangesView
 from .conceptpages import ConceptPages
 from .excerptmodel import ExcerptFile
-from .formatter import CELL_WORDS, PageFormatter
+from .formatter import PageFormatter
 from .health import STALE, counts_of, outcome_groups, register_health
 from .jinja import Trusted, environment, front_matter, render_template, title_meta, yaml_lines
 from .markdown import Linker, escape_inline, link_destination, safe_url
@@ -283,60 +280,32 @@ class Renderer:
             )
         return {path: text + "\n"}
 
-    def _listing(self, page: str, draw: Callable[[RegisterSet, PageFormatter | str], str]) -> str:
-        """A page listing every entry, drawn from what it shows of them (`listed`) and kept
-        while that is the same (`memo`): an edit of an entry's prose draws none again. A
-        site's own templates may show any field: their pages are drawn every time."""
+    def _listing(self, page: str, draw: Callable[..., str]) -> str:
+        """A page listing every entry (`listing`), drawn from what it shows of them and kept
+        while that is the same (`memo`). A site's own templates may show any field: their
+        pages are drawn every time."""
         if self.made_of[0]:
-            return draw(self.registers, page)
+            return draw(self._render, self.registers, page)
         shown = self.listed
 
         def render() -> Made:
             fmt = self.formatter(page, printed={})
-            return draw(shown, fmt), {}, fmt.printed
+            return draw(self._render, shown, fmt), {}, fmt.printed
 
         return self._kept(page, (shown, self.subject, self.coverage is not None), render)
 
     @cached_property
     def listed(self) -> RegisterSet:
-        """What the pages listing every entry draw from (`listed`)."""
-        return listed(self.registers)
+        """What the pages listing every entry draw from (`listing.listed`)."""
+        return listing.listed(self.registers)
 
     def overview(self) -> str:
-        return self._listing(self.layout.overview, self._overview)
-
-    def _overview(self, registers: RegisterSet, fmt: PageFormatter | str) -> str:
-        rows = [(r, entry) for r in registers.registers for entry in r.entries]
-        path = self.layout.download
-        return self._render(
-            "overview.md.j2",
-            fmt,
-            download={"name": posixpath.basename(path), "path": path} if path else None,
-            rows=rows,
-            registers=registers.registers,
-            states=counted(e.status.key for _, e in rows),
-            tags=sorted({t for r, e in rows for t in tags_of(r, e)}),
-            tags_of=tags_of,
-            coverage=self.coverage is not None,
-        )
+        coverage = self.coverage is not None
+        draw = partial(listing.overview, download=self.layout.download, coverage=coverage)
+        return self._listing(self.layout.overview, draw)
 
     def matrix(self) -> str:
-        return self._listing(self.layout.matrix, self._matrix)
-
-    def _matrix(self, registers: RegisterSet, fmt: PageFormatter | str) -> str:
-        rows = revs.matrix(registers)
-        return self._render(
-            "matrix.md.j2",
-            fmt,
-            rows=rows,
-            revisions=registers.sources.revisions,
-            registers=registers.registers,
-            states=counted(row.entry.status.key for row in rows),
-            cells=revs.CELLS,
-            cell_words=CELL_WORDS,
-            tags=sorted({t for row in rows for t in tags_of(row.register, row.entry)}),
-            tags_of=tags_of,
-        )
+        return self._listing(self.layout.matrix, listing.matrix)
 
     def revision(
         self, changes: revs.RevisionChanges, before: str | None = None, after: str | None = None
@@ -356,20 +325,8 @@ class Renderer:
         )
 
     def priorities(self) -> str:
-        return self._listing(self.layout.priorities, self._priorities)
-
-    def _priorities(self, registers: RegisterSet, fmt: PageFormatter | str) -> str:
-        groups = prio.priorities(registers, prio.own_subject(registers, self.subject))
-        return self._render(
-            "priorities.md.j2",
-            fmt,
-            groups=groups,
-            grid=prio.grid(groups),
-            values=LEVELS,
-            efforts=SIZES,
-            open_states=OPEN,
-            registers=list({i.register.slug: i.register for g in groups for i in g.items}.values()),
-        )
+        draw = partial(listing.priorities, subject=self.subject)
+        return self._listing(self.layout.priorities, draw)
 
     def scores_page(self, scored: Scored) -> str:
         """The Scores page: each subject's section of `register conformance score
@@ -462,41 +419,6 @@ def _bar(label: str, anchor: str, counts: Mapping[str, int]) -> Markup:
     return Markup(chart.state_bar(label, anchor, dict(counts), escape_inline))
 
 
-def listed(registers: RegisterSet) -> RegisterSet:
-    """What the pages listing every entry draw from: the register set less each entry's
-    prose, citations, backlinks and positions (an edit of an entry's `what` moves the lines
-    below it) and the concepts, so a kept listing page's key changes only with what it
-    shows."""
-    nowhere = Where("", 1, 1)
-    return replace(
-        registers,
-        registers=[
-            replace(
-                register,
-                summary=None,
-                summary_citations=[],
-                where=nowhere,
-                entries=[
-                    replace(
-                        entry,
-                        what="",
-                        detail=None,
-                        notes=[],
-                        citations=[],
-                        prose_citations=[],
-                        texts=(),
-                        where=nowhere,
-                    )
-                    for entry in register.entries
-                ],
-            )
-            for register in registers.registers
-        ],
-        backlinks={},
-        concepts=None,  # none of the three shows one (and a concept compares by identity)
-    )
-
-
 def prose_citations(registers: RegisterSet) -> dict[CitationKey, Citation]:
     """The in-prose citations the loader built, resolved, by key (for `Linker.citations`)."""
     return {c.key: c for c in registers.citations() if c.in_prose}
@@ -508,8 +430,3 @@ def templates_made_of(templates: Path | None) -> tuple[tuple[str, bytes], ...]:
         return ()
     files = sorted(path for path in templates.rglob("*") if path.is_file())
     return tuple((path.relative_to(templates).as_posix(), path.read_bytes()) for path in files)
-
-
-def tags_of(register: Register, entry: Entry) -> list[str]:
-    """An entry's tags for filtering: its own and its register's."""
-    return list(dict.fromkeys([*entry.tags, *register.tags]))
