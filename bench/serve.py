@@ -33,6 +33,9 @@ from common import best  # noqa: E402
 
 BUILT = re.compile(r"Documentation built in ([\d.]+) seconds")
 BUILDING = re.compile(r"Building documentation")
+ENDED = re.compile(r"Documentation built in ([\d.]+) seconds|Reloading browsers")
+"""A build's end: MkDocs logs no message twice in a process (its `DuplicateFilter`), so a
+rebuild as long as an earlier one to the hundredth ends with the live server's line alone."""
 WATCHING = re.compile(r"Watching paths for changes")
 EXCERPT_CODE = "# note "
 """Text of every generated source line that no quote holds: found in the search index, it
@@ -66,7 +69,9 @@ class Server:
         """The X of the first build that starts after now (`built`): one already under way
         when an edit was made ends first, and is not the edit's."""
         self._logged(BUILDING, timeout, "started no build")
-        return self.built(timeout)
+        start = time.monotonic()
+        ended = self._logged(ENDED, timeout, "ended no build")
+        return float(ended[1]) if ended[1] else time.monotonic() - start
 
     def watching(self, timeout: float = 600) -> None:
         """Wait for MkDocs' "Watching paths" line, and a second more: its polling watcher
