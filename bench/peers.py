@@ -56,7 +56,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -404,11 +403,11 @@ def served(work: Work, config: str, edits: list[tuple[Path, str, str]]) -> Serve
         for path, old, new in edits:
             text = path.read_text()
             assert old in text, (path, old)
+            server.settle()
             before = server.cpu()
             path.write_text(text.replace(old, new, 1))
-            seconds.append(server.built(WAIT))
+            seconds.append(server.rebuilt(WAIT))
             cpu.append(server.cpu() - before)
-            time.sleep(0.5)
         return seconds, cpu, peak_memory(server.proc.pid)
     finally:
         server.stop()

@@ -32,6 +32,10 @@ from build import forget_cache, prepare  # noqa: E402
 from common import best  # noqa: E402
 
 BUILT = re.compile(r"Documentation built in ([\d.]+) seconds")
+BUILDING = re.compile(r"Building documentation")
+ENDED = re.compile(r"Documentation built in ([\d.]+) seconds|Reloading browsers")
+"""A build's end: MkDocs logs no message twice in a process (its `DuplicateFilter`), so a
+rebuild as long as an earlier one to the hundredth ends with the live server's line alone."""
 WATCHING = re.compile(r"Watching paths for changes")
 EXCERPT_CODE = "# note "
 """Text of every generated source line that no quote holds: found in the search index, it
@@ -61,6 +65,14 @@ class Server:
         """The X of the next "Documentation built in X seconds" logged."""
         return float(self._logged(BUILT, timeout, "built nothing")[1])
 
+    def rebuilt(self, timeout: float = 600) -> float:
+        """The X of the first build that starts after now (`built`): one already under way
+        when an edit was made ends first, and is not the edit's."""
+        self._logged(BUILDING, timeout, "started no build")
+        start = time.monotonic()
+        ended = self._logged(ENDED, timeout, "ended no build")
+        return float(ended[1]) if ended[1] else time.monotonic() - start
+
     def watching(self, timeout: float = 600) -> None:
         """Wait for MkDocs' "Watching paths" line, and a second more: its polling watcher
         takes its first look in a thread of its own, and misses an edit made before it."""
@@ -80,6 +92,16 @@ class Server:
                 raise SystemExit(f"mkdocs serve: {line.strip()}")
             if found := pattern.search(line):
                 return found
+
+    def settle(self, quiet: float = 1.0) -> None:
+        """Wait until the server has logged nothing for `quiet` seconds, and forget what it
+        logged: an edit seen twice by the watcher builds twice, and the second build's line
+        must not be taken for the next edit's."""
+        while True:
+            try:
+                self.lines.get(timeout=quiet)
+            except queue.Empty:
+                return
 
     def cpu(self) -> float:
         """CPU seconds (user + system) the server has used so far."""
@@ -128,11 +150,11 @@ def serve(root: Path, edits: int, dirty: bool = True) -> tuple[float, dict[str, 
         server.watching()
         for kind, done in rebuilds.items():
             for number in range(1, edits + 1):
+                server.settle()
                 cpu, start = server.cpu(), time.monotonic()
                 edit(root / "registers" / "r000.yaml", kind, number)
-                seconds = server.built()
+                seconds = server.rebuilt()
                 done.append((seconds, time.monotonic() - start, server.cpu() - cpu))
-                time.sleep(0.5)
     finally:
         server.stop()
     return first, rebuilds

@@ -13,6 +13,7 @@ import pytest
 
 import builder
 from compat_register import api
+from compat_register.reading import readmemo
 from compat_register.reporting import export
 from compat_register.site import jinja, memo, renderer
 from compat_register.site.values import SiteOptions
@@ -81,14 +82,18 @@ def rendered(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
 
 
 def from_nothing(registers: Path) -> api.Site:
-    """The site built with no page kept from an earlier build."""
-    kept = dict(memo.KEPT)
+    """The site built with no page and no register file's reading kept from an earlier
+    build."""
+    kept, read = dict(memo.KEPT), dict(readmemo._LAST)
     memo.KEPT.clear()
+    readmemo._LAST.clear()
     try:
         return api.build_site(registers)
     finally:
         memo.KEPT.clear()
         memo.KEPT.update(kept)
+        readmemo._LAST.clear()
+        readmemo._LAST.update(read)
 
 
 @pytest.mark.parametrize("kind", EDITS)
@@ -192,3 +197,57 @@ def test_a_meta_edit_a_loose_equality_misses_is_printed(
     assert second.downloads == again.downloads
     assert second.pages["registers/gamma.md"] == again.pages["registers/gamma.md"]
     assert "Meta: {" in second.pages["registers/gamma.md"]
+
+
+LISTING = ("registers/index.md", "registers/priorities.md", "registers/revisions/index.md")
+"""The pages that list every entry: the overview, the priorities, the revision matrix."""
+LISTED_EDITS = {
+    "an entry's what (on its register's page alone)": (
+        "what: Says nothing of the others.",
+        "what: Says nothing of the others, at length.\n    detail: And more.",
+        False,
+    ),
+    "an entry's title": ("title: Alone", "title: Alone renamed", True),
+    "an entry's risk": ("risk: None.", "risk: Some.", True),
+    "an entry's state": ("state: done, note: Done.", "state: partial, note: Half.", True),
+    "the register's title": ("title: Gamma", "title: Gamma renamed", True),
+}
+
+
+@pytest.mark.parametrize("kind", LISTED_EDITS)
+def test_the_listing_pages_are_drawn_again_when_what_they_show_changes(
+    registers: Path, rendered: Counter[str], kind: str
+) -> None:
+    old, new, shown = LISTED_EDITS[kind]
+    first = api.build_site(registers)
+    gamma = registers / "gamma.yaml"
+    assert old in gamma.read_text(encoding="utf-8")
+    gamma.write_text(gamma.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+    rendered.clear()
+    second = api.build_site(registers)
+    assert [rendered[page] for page in LISTING] == [int(shown)] * len(LISTING)
+    assert second.pages == from_nothing(registers).pages
+    assert (second.pages["registers/index.md"] != first.pages["registers/index.md"]) == shown
+
+
+def test_a_sites_own_templates_draw_the_listing_pages_every_time(
+    registers: Path, rendered: Counter[str], tmp_path: Path
+) -> None:
+    """A site's template may show any field of an entry, its `what` too."""
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "overview.md.j2").write_text(
+        "# Registers\n{% for r in registers %}{% for e in r.entries %}\n- {{ e.what }}"
+        "{% endfor %}{% endfor %}\n",
+        encoding="utf-8",
+    )
+    options = SiteOptions(templates=templates)
+    api.build_site(registers, options)
+    gamma = registers / "gamma.yaml"
+    gamma.write_text(
+        gamma.read_text(encoding="utf-8").replace("Says nothing", "Says little"), encoding="utf-8"
+    )
+    rendered.clear()
+    second = api.build_site(registers, options)
+    assert rendered["registers/index.md"] == 1
+    assert "Says little of the others." in second.pages["registers/index.md"]

@@ -29,7 +29,7 @@ LATER = {
     "authoring": "Imports InitError Initialised cite cite_grep import_pages init",
     "comparing": "Matrixed matrix",
     "measuring": "Covered UnknownRevision coverage site_coverage",
-    "publishing": "PlainPages build_site clean_html complete_extensions diff history "
+    "publishing": "PlainPages build_site clean_html complete_extensions diff history keep_reads "
     "render_plain site_edit_url site_log site_watched write_site",
     "recording": "Imported Recorded UnknownSubject import_results recorded with_conformance",
     "scoring": "Scored scores site_scores",
@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # the same names, for mypy
         complete_extensions,
         diff,
         history,
+        keep_reads,
         render_plain,
         site_edit_url,
         site_log,

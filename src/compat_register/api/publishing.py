@@ -10,6 +10,7 @@ from ..history import repository
 from ..history.repository import History, HistoryError, NoRepository
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.results import Result
+from ..reading import readmemo
 from ..reporting import report
 from ..site import build, extensions, sanitize, urls
 from ..site.jinja import PACKAGED_TEMPLATES
@@ -31,6 +32,8 @@ complete_extensions = extensions.complete
 """A site's Markdown extensions made to serve the register pages, in place."""
 clean_html = sanitize.clean
 """A generated page's HTML kept to the site's allowlist."""
+keep_reads = readmemo.keep_between_loads
+"""Whether this process keeps register files' readings between builds: `mkdocs serve` does."""
 
 
 def history(root: Path, settings: Settings = DEFAULTS) -> History:

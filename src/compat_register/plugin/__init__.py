@@ -59,7 +59,9 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         self.unlisted: frozenset[str] = frozenset()  # of those, in no nav: the pruned nav
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        """Defined so that `mkdocs serve` keeps this instance, and its folder's file times."""
+        """Defined so that `mkdocs serve` keeps this instance, and its folder's file times;
+        a server keeps register files' readings between builds, a build none."""
+        api.keep_reads(command == "serve")
 
     def on_shutdown(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)

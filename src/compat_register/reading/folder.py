@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +23,9 @@ from ..storage.layout import (
     Paths,
     is_register_file,
 )
-from . import schema
+from . import readmemo, schema
 from .document import Document
-from .loader import load_file
+from .loader import file_bytes, load_bytes
 from .registerfile import build_exclusions, build_register, build_sources
 from .tolerant import value_at
 
@@ -83,10 +84,28 @@ def read_registers(
     """Each register file that loads, typed (prose parsed with `links`), as soon as it is built;
     problems go to `out`, each file's `Document` to `documents`."""
     out.extend(_not_read(paths.registers))
+    reads = readmemo.Reads()
     for path in _register_files(paths.registers):
-        doc = read_document(path, schema.REGISTER, documents, out, paths.inside)
-        if doc is not None:
-            yield build_register(doc, path.stem, out, links)
+        display = display_path(path)
+        raw = file_bytes(path, display, paths.inside)
+        if isinstance(raw, Diagnostic):
+            out.append(raw)
+            continue
+        read = reads.read(readmemo.key(display, raw, links), partial(_register, raw, path, links))
+        out.extend(read.diagnostics)
+        if read.document is not None:
+            documents[display] = read.document
+        if read.register is not None:
+            yield read.register
+    reads.keep()
+
+
+def _register(raw: bytes, path: Path, links: Sequence[LinkPattern]) -> readmemo.FileRead:
+    """One register file's bytes read: its document, register and problems."""
+    out: list[Diagnostic] = []
+    doc = _document(raw, display_path(path), schema.REGISTER, path.stem, out)
+    register = None if doc is None else build_register(doc, path.stem, out, links)
+    return readmemo.FileRead(doc, register, tuple(out))
 
 
 def unloaded(paths: Paths, registers: RegisterSet, diagnostics: list[Diagnostic]) -> dict[str, str]:
@@ -98,7 +117,7 @@ def unloaded(paths: Paths, registers: RegisterSet, diagnostics: list[Diagnostic]
 
 
 def _register_files(root: Path) -> list[Path]:
-    """The register files under `root`, in name order: whatever is named like one (`load_file`
+    """The register files under `root`, in name order: whatever is named like one (`file_bytes`
     reports a directory, a FIFO or a device without opening it)."""
     named = sorted(root.glob(f"*{REGISTER_SUFFIX}"))
     return [path for path in named if is_register_file(path.name)]
@@ -157,12 +176,25 @@ def read_document(
             )
         )
         return None
-    loaded = load_file(path, display, schema.integer_keys(), within)
+    raw = file_bytes(path, display, within)
+    if isinstance(raw, Diagnostic):
+        out.append(raw)
+        return None
+    doc = _document(raw, display, schema_name, path.stem, out)
+    if doc is not None:
+        documents[display] = doc
+    return doc
+
+
+def _document(
+    raw: bytes, display: str, schema_name: str, stem: str, out: list[Diagnostic]
+) -> Document | None:
+    """A file's bytes loaded and checked against its schema; None when they do not load."""
+    loaded = load_bytes(raw, display, schema.integer_keys())
     if isinstance(loaded, Diagnostic):
         out.append(loaded)
         return None
-    documents[display] = loaded
-    out.extend(schema.validate(loaded, schema_name, owner_of(loaded, path.stem)))
+    out.extend(schema.validate(loaded, schema_name, owner_of(loaded, stem)))
     return loaded
 
 

@@ -35,6 +35,12 @@ def load_file(
 ) -> Document | Diagnostic:
     """Read and parse one file; a problem comes back as a `Diagnostic`, never raised. A
     link leading out of `within` (when given) is refused (`regular.read_bytes`)."""
+    raw = file_bytes(path, display, within)
+    return raw if isinstance(raw, Diagnostic) else load_bytes(raw, display, integer_keys)
+
+
+def file_bytes(path: Path, display: str, within: Sequence[Path] = ()) -> bytes | Diagnostic:
+    """One file's bytes (`_read`), or why it cannot be read."""
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
@@ -43,11 +49,23 @@ def load_file(
                 "MB limit for one register file: split it"
             )
             raise LoadError(Mark(1, 1), "file-too-large", message)
-        return parse(_decode(_read(path, within)), display, integer_keys)
+        return _read(path, within)
     except LoadError as err:
-        error = err
+        return _located(display, err)
     except OSError as err:
-        error = LoadError(Mark(1, 1), "unreadable", f"cannot read file: {err.strerror or err}")
+        message = f"cannot read file: {err.strerror or err}"
+        return _located(display, LoadError(Mark(1, 1), "unreadable", message))
+
+
+def load_bytes(raw: bytes, display: str, integer_keys: frozenset[str]) -> Document | Diagnostic:
+    """A file's bytes parsed into a `Document`, or the located problem."""
+    try:
+        return parse(_decode(raw), display, integer_keys)
+    except LoadError as err:
+        return _located(display, err)
+
+
+def _located(display: str, error: LoadError) -> Diagnostic:
     where = Where(display, error.mark.line, error.mark.col)
     return Diagnostic.at(where, id=Path(display).stem, code=error.code, message=error.message)
 

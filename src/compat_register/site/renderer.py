@@ -7,9 +7,8 @@ they call; `site.build` gathers the pages into the site. Nothing here writes a f
 from __future__ import annotations
 
 import json
-import posixpath
 from collections.abc import Callable, Sequence
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,17 +17,18 @@ from markupsafe import Markup
 from ..coverage.sitecoverage import SiteCoverage
 from ..coverage.states import counts_text
 from ..model.notation import lines_text
-from ..model.registers import Citation, CitationKey, Entry, Register, RegisterSet
-from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, counted
+from ..model.registers import Citation, CitationKey, Register, RegisterSet
+from ..model.vocabulary import CHARTED
 from ..reporting import export, scorereport
 from ..views import conceptmatrix as concepts_view
 from ..views import priorities as prio
 from ..views import revisionmatrix as revs
+from . import listing
 from .changes import ChangesView
 from .conceptpages import ConceptPages
 from .coveragepages import CoveragePages
 from .excerptmodel import ExcerptFile
-from .formatter import CELL_WORDS, PageFormatter
+from .formatter import PageFormatter
 from .health import STALE, counts_of, outcome_groups, register_health
 from .jinja import Trusted, environment, front_matter, render_template, title_meta, yaml_lines
 from .markdown import Linker
@@ -247,35 +247,32 @@ class Renderer:
             )
         return {path: text + "\n"}
 
+    def _listing(self, page: str, draw: Callable[..., str]) -> str:
+        """A page listing every entry (`listing`), drawn from what it shows of them and kept
+        while that is the same (`memo`). A site's own templates may show any field: their
+        pages are drawn every time."""
+        if self.made_of[0]:
+            return draw(self._render, self.registers, page)
+        shown = self.listed
+
+        def render() -> Made:
+            fmt = self.formatter(page, printed={})
+            return draw(self._render, shown, fmt), {}, fmt.printed
+
+        return self._kept(page, (shown, self.subject, self.coverage is not None), render)
+
+    @cached_property
+    def listed(self) -> RegisterSet:
+        """What the pages listing every entry draw from (`listing.listed`)."""
+        return listing.listed(self.registers)
+
     def overview(self) -> str:
-        rows = [(r, entry) for r in self.registers.registers for entry in r.entries]
-        path = self.layout.download
-        return self._render(
-            "overview.md.j2",
-            self.layout.overview,
-            download={"name": posixpath.basename(path), "path": path} if path else None,
-            rows=rows,
-            registers=self.registers.registers,
-            states=counted(e.status.key for _, e in rows),
-            tags=sorted({t for r, e in rows for t in tags_of(r, e)}),
-            tags_of=tags_of,
-            coverage=self.coverage is not None,
-        )
+        coverage = self.coverage is not None
+        draw = partial(listing.overview, download=self.layout.download, coverage=coverage)
+        return self._listing(self.layout.overview, draw)
 
     def matrix(self) -> str:
-        rows = revs.matrix(self.registers)
-        return self._render(
-            "matrix.md.j2",
-            self.layout.matrix,
-            rows=rows,
-            revisions=self.registers.sources.revisions,
-            registers=self.registers.registers,
-            states=counted(row.entry.status.key for row in rows),
-            cells=revs.CELLS,
-            cell_words=CELL_WORDS,
-            tags=sorted({t for row in rows for t in tags_of(row.register, row.entry)}),
-            tags_of=tags_of,
-        )
+        return self._listing(self.layout.matrix, listing.matrix)
 
     def revision(
         self, changes: revs.RevisionChanges, before: str | None = None, after: str | None = None
@@ -296,17 +293,8 @@ class Renderer:
         )
 
     def priorities(self) -> str:
-        groups = prio.priorities(self.registers, prio.own_subject(self.registers, self.subject))
-        return self._render(
-            "priorities.md.j2",
-            self.layout.priorities,
-            groups=groups,
-            grid=prio.grid(groups),
-            values=LEVELS,
-            efforts=SIZES,
-            open_states=OPEN,
-            registers=list({i.register.slug: i.register for g in groups for i in g.items}.values()),
-        )
+        draw = partial(listing.priorities, subject=self.subject)
+        return self._listing(self.layout.priorities, draw)
 
     def scores_page(self, scored: Scored) -> str:
         """The Scores page: each subject's section of `register conformance score
@@ -400,8 +388,3 @@ def templates_made_of(templates: Path | None) -> tuple[tuple[str, bytes], ...]:
         return ()
     files = sorted(path for path in templates.rglob("*") if path.is_file())
     return tuple((path.relative_to(templates).as_posix(), path.read_bytes()) for path in files)
-
-
-def tags_of(register: Register, entry: Entry) -> list[str]:
-    """An entry's tags for filtering: its own and its register's."""
-    return list(dict.fromkeys([*entry.tags, *register.tags]))
