@@ -272,3 +272,28 @@ RECORDED_SETS = {
     "requirements/2025-11-25.yaml": RECORDED_SET_2025,
     "requirements/2026-07-28.yaml": RECORDED_SET_2026,
 }
+
+
+# A subject's recorded runs, (mode, scenario) -> [(check, status)]: scored against SET_2026
+# by hand in tests/conformance/test_scores.py, printed by docs/conformance.md's score block.
+RUNS = {
+    ("server", "server-stateless"): [
+        ("server-stateless", "SUCCESS"),
+        ("sep-2575-http-server-error-jsonrpc-id", "SUCCESS"),
+    ],
+    ("server", "tools-list"): [
+        ("tools-list", "WARNING"),
+        ("sep-2243-header-name-case-insensitive", "FAILURE"),
+    ],
+    ("server", "prompts-list"): [("prompts-list", "SUCCESS")],
+    ("server", "resources-list"): [
+        ("resources-list", "SUCCESS"),
+        ("sep-2243-server-reject-invalid-headers", "SUCCESS"),
+    ],
+    ("server", "server-initialize"): [
+        ("server-initialize", "SUCCESS"),
+        ("sep-2243-x-mcp-header-not-empty", "SKIPPED"),
+    ],
+    ("server", "ping"): [("ping", "SUCCESS"), ("ping-trace", "INFO")],
+    ("server", "http-header-validation"): [("http-header-validation", "FAILURE")],
+}

@@ -18,32 +18,11 @@ from compat_register.conformance.runs import Check, Record, Run
 from compat_register.conformance.scores import score
 from compat_register.model.positions import Where
 from gitrepo import git_env
-from suiterepo import FILES, REQUIREMENTS, SET_2026, results, suite, suite_sources
+from suiterepo import FILES, REQUIREMENTS, RUNS, SET_2026, results, suite, suite_sources
 
 REGISTER = Path(sys.executable).parent / "register"
 """The installed console script."""
 
-RUNS = {
-    ("server", "server-stateless"): [
-        ("server-stateless", "SUCCESS"),
-        ("sep-2575-http-server-error-jsonrpc-id", "SUCCESS"),
-    ],
-    ("server", "tools-list"): [
-        ("tools-list", "WARNING"),
-        ("sep-2243-header-name-case-insensitive", "FAILURE"),
-    ],
-    ("server", "prompts-list"): [("prompts-list", "SUCCESS")],
-    ("server", "resources-list"): [
-        ("resources-list", "SUCCESS"),
-        ("sep-2243-server-reject-invalid-headers", "SUCCESS"),
-    ],
-    ("server", "server-initialize"): [
-        ("server-initialize", "SUCCESS"),
-        ("sep-2243-x-mcp-header-not-empty", "SKIPPED"),
-    ],
-    ("server", "ping"): [("ping", "SUCCESS"), ("ping-trace", "INFO")],
-    ("server", "http-header-validation"): [("http-header-validation", "FAILURE")],
-}
 """A server's run: tools-list fails (a WARNING and a FAILURE), caching is never run, and
 http-header-validation (not scored) fails; no client scenario is run."""
 

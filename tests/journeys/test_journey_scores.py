@@ -11,30 +11,9 @@ from pathlib import Path
 from builder import registers
 from gitrepo import GitRepo
 from journey import Shell, blocks, sh_lines
-from suiterepo import results, suite, suite_sources
+from suiterepo import RUNS, results, suite, suite_sources
 
 DOC = "docs/conformance.md"
-RUNS = {
-    ("server", "server-stateless"): [
-        ("server-stateless", "SUCCESS"),
-        ("sep-2575-http-server-error-jsonrpc-id", "SUCCESS"),
-    ],
-    ("server", "tools-list"): [
-        ("tools-list", "WARNING"),
-        ("sep-2243-header-name-case-insensitive", "FAILURE"),
-    ],
-    ("server", "prompts-list"): [("prompts-list", "SUCCESS")],
-    ("server", "resources-list"): [
-        ("resources-list", "SUCCESS"),
-        ("sep-2243-server-reject-invalid-headers", "SUCCESS"),
-    ],
-    ("server", "server-initialize"): [
-        ("server-initialize", "SUCCESS"),
-        ("sep-2243-x-mcp-header-not-empty", "SKIPPED"),
-    ],
-    ("server", "ping"): [("ping", "SUCCESS")],
-    ("server", "http-header-validation"): [("http-header-validation", "FAILURE")],
-}
 
 
 def test_the_docs_score_commands_run_as_printed(tmp_path: Path) -> None:
