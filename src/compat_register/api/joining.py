@@ -11,7 +11,7 @@ from contextlib import closing
 from ..conformance import join
 from ..conformance.measurements import Measurements
 from ..conformance.runs import Record
-from ..conformance.suitefiles import read_suite
+from ..conformance.suitefiles import SuiteFiles, read_suite
 from ..coverage import run
 from ..coverage.sitecoverage import SiteCoverage
 from ..coverage.states import Coverage
@@ -28,23 +28,34 @@ def suite_named(sources: Sources) -> bool:
     return any(s.requirements is not None for s in sources.sources.values())
 
 
+def suite_at_pin(paths: Paths, sources: Sources, settings: Settings = DEFAULTS) -> SuiteFiles:
+    """The suite's requirement files, read at their source's pin."""
+    with closing(pins.Checkouts(paths, settings)) as checkouts:
+        return read_suite(sources, checkouts)
+
+
+def in_sources_order(records: Mapping[str, Record], sources: Sources) -> dict[str, Record]:
+    """`records` by subject in sources.yaml's order, any subject it does not name after."""
+    order = [alias for alias in sources.sources if alias in records]
+    return {alias: records[alias] for alias in [*order, *sorted(set(records) - set(order))]}
+
+
 def joined(
     paths: Paths,
     sources: Sources,
     coverage: Coverage | None,
     records: Mapping[str, Record],
     settings: Settings = DEFAULTS,
+    suite: SuiteFiles | None = None,
 ) -> tuple[join.Joined | None, list[Diagnostic]]:
     """Each statement's checks and results (the subjects in sources.yaml's order), and the
-    problems of reading the suite's files; None when there is no coverage or no source
-    names them."""
+    problems of reading the suite's files (`suite`, when read already); None when there is
+    no coverage or no source names them."""
     if coverage is None or not suite_named(sources):
         return None, []
-    with closing(pins.Checkouts(paths, settings)) as checkouts:
-        suite = read_suite(sources, checkouts)
-    order = [alias for alias in sources.sources if alias in records]
-    ordered = {alias: records[alias] for alias in [*order, *sorted(set(records) - set(order))]}
-    return join.join(coverage, suite.requirements, ordered), suite.diagnostics
+    suite = suite or suite_at_pin(paths, sources, settings)
+    found = join.join(coverage, suite.requirements, in_sources_order(records, sources))
+    return found, suite.diagnostics
 
 
 def statement_claims(
@@ -69,14 +80,16 @@ def site_join(
     checked: Checked,
     coverage: SiteCoverage | None,
     conformance: Measurements | None,
-    settings: Settings = DEFAULTS,
+    suite: SuiteFiles | None,
 ) -> tuple[join.Joined | None, Measurements | None]:
     """The Coverage pages' checks (None: no coverage or no suite), and the measurements
     with the claims their results contradict among the health page's contradictions. The
     suite's unreadable files are `register coverage`'s to report: the pages show no checks."""
     shown = coverage.coverage if coverage is not None else None
     records = conformance.records if conformance is not None else {}
-    found, _ = joined(checked.paths, checked.registers.sources, shown, records, settings)
+    if suite is None:
+        return None, conformance
+    found, _ = joined(checked.paths, checked.registers.sources, shown, records, suite=suite)
     if found is None or shown is None or conformance is None:
         return found, conformance
     said = join.contradictions(found, shown, checked.registers, checked.documents)

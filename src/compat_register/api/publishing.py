@@ -20,10 +20,10 @@ from ..storage.atomic import write_changed
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
 from .comparing import since_of
-from .joining import site_join
+from .joining import site_join, suite_at_pin, suite_named
 from .loading import check, project_paths, verify_citations
 from .measuring import site_coverage
-from .recording import site_conformance
+from .recording import recorded, site_conformance
 from .scoring import site_scores
 
 diff = repository.compare
@@ -54,7 +54,10 @@ def build_site(
     dated = since_of(root, checked.registers, None, found.commits) if found else None
     outcomes = checked.outcomes if options.verify else None
     coverage = site_coverage(paths, checked.registers, outcomes, settings)
-    joined, conformance = site_join(checked, coverage, site_conformance(checked), settings)
+    held, sources = recorded(paths), checked.registers.sources
+    online_suite = options.verify and suite_named(sources)  # read once, for both pages
+    suite = suite_at_pin(paths, sources, settings) if online_suite else None
+    joined, conformance = site_join(checked, coverage, site_conformance(checked, held), suite)
     read = build.Read(
         checked.registers,
         checked.outcomes,
@@ -65,7 +68,7 @@ def build_site(
         coverage,
         conformance,
         dated,
-        site_scores(paths, not options.verify, settings),
+        site_scores(sources, held, suite, not options.verify),
         joined,
     )
     return build.build(read, options, paths.excerpt_cache)

@@ -144,9 +144,8 @@ def with_conformance(verified: Verified, settings: Settings = DEFAULTS) -> Verif
     return dataclasses.replace(verified, diagnostics=every)
 
 
-def site_conformance(checked: Checked) -> Measurements | None:
-    """What a site shows of the recorded results; None when no subject has a record."""
-    held = recorded(checked.paths)
+def site_conformance(checked: Checked, held: Recorded) -> Measurements | None:
+    """What a site shows of the recorded results `held`; None when no subject has a record."""
     if not held.records and not held.diagnostics:
         return None
     return measurements(checked.registers, checked.documents, held.records, held.diagnostics)
