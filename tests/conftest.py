@@ -133,6 +133,16 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     yield from browsing.chromium(tmp_path_factory.mktemp("chromium-profile"))
 
 
+@pytest.fixture
+def sized(browser, request):  # type: ignore[no-untyped-def]
+    """The browser at the width the test is parametrized with (`width`)."""
+    browser.set_window_size(request.getfixturevalue("width"), 900)
+    try:
+        yield browser
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
 @pytest.fixture(scope="module")
 def browser_without_js(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     yield from browsing.chromium(tmp_path_factory.mktemp("chromium-profile"), javascript=False)

@@ -20,16 +20,6 @@ WIDTHS = [1400, 390]
 SCHEMES = ["default", "slate"]
 
 
-@pytest.fixture
-def sized(browser, request):  # type: ignore[no-untyped-def]
-    """The browser at the width the test is parametrized with (`width`)."""
-    browser.set_window_size(request.getfixturevalue("width"), 900)
-    try:
-        yield browser
-    finally:
-        browser.set_window_size(1400, 1000)
-
-
 def results_for(driver, base: str, query: str) -> list[str]:  # type: ignore[no-untyped-def]
     """The result links material's search shows for `query`, as the site's paths with their
     anchors, in order."""

@@ -27,16 +27,6 @@ return Array.from(document.querySelectorAll('.md-search-result__item')).map(li =
 """
 
 
-@pytest.fixture
-def sized(browser, request):  # type: ignore[no-untyped-def]
-    """The browser at the width the test is parametrized with (`width`)."""
-    browser.set_window_size(request.getfixturevalue("width"), 900)
-    try:
-        yield browser
-    finally:
-        browser.set_window_size(1400, 1000)
-
-
 def typed(driver, base: str, query: str) -> list[dict[str, list]]:  # type: ignore[no-untyped-def, type-arg]
     """The result groups for `query` typed into the search box: each group's links shown
     at its top (its page, then the sections not folded under "N more on this page") and
