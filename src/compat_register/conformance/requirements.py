@@ -1,22 +1,20 @@
-"""The suite's requirement files -> values: its traceability manifest (`traceability.json`:
-each check tested or untested), a SEP's traceability file (`sep-NNNN.yaml`: each requirement's
-text, check and URL, or why it is excluded) and a revision's requirement set
-(`requirements/REVISION.yaml`: the scored `server:` and `client:` scenarios, `not_scored:` ones
-with a reason). Pure: text in, values and located problems out."""
+"""The suite's requirement files -> values: `traceability.json` (each check tested or not),
+a SEP's `sep-NNNN.yaml` (each requirement's text, check and URL, or why it is excluded) and
+`requirements/REVISION.yaml` (the scored scenarios per leg, and those not scored). Pure."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from ..model.diagnostic import Diagnostic
 from ..model.positions import Path_, Where
 from ..reading.document import Document, LoadError
 from ..reading.loader import parse as parse_yaml
 from ..reading.tolerant import value_at
-from .jsontext import JsonProblem, Parsed, parse
+from .jsontext import JsonProblem, parse
 from .runs import MODES
+from .suite import located_problem
 
 TESTED, UNTESTED, EXCLUDED = "tested", "untested", "excluded"
 UNLISTED = "not in traceability.json"
@@ -29,13 +27,13 @@ class Requirement:
 
     sep: int
     check: str | None
-    """The suite's check ID; None for an excluded requirement."""
+    """None for an excluded requirement."""
     text: str
     """The specification's sentence, as the suite quotes it."""
     url: str
-    """The page and anchor it stands at: the entry's `url:`, else the SEP's `spec_url:`."""
+    """The entry's `url:`, else the SEP's `spec_url:`."""
     status: str
-    """tested or untested (traceability.json), or excluded (no check is possible)."""
+    """tested or untested (traceability.json), or excluded."""
     reason: str | None
     """Why excluded (or untested when the manifest does not list the check)."""
     where: Where
@@ -47,7 +45,7 @@ class NotScored:
 
     scenario: str
     mode: str
-    """server or client: the suite's `leg:`."""
+    """The suite's `leg:`."""
     reason: str
     note: str | None
 
@@ -57,7 +55,7 @@ class RequirementSet:
     """The scenarios conformance to one revision requires."""
 
     revision: str
-    """From the file's name: `2026-07-28.yaml` is 2026-07-28."""
+    """The file's name without `.yaml`."""
     server: tuple[str, ...]
     client: tuple[str, ...]
     not_scored: tuple[NotScored, ...]
@@ -83,26 +81,19 @@ def read_traceability(text: str, file: str) -> tuple[dict[str, str] | None, list
     for key in seps:
         items = value_at(parsed.data, ("seps", key, "requirements"))
         for index, item in enumerate(items if isinstance(items, list) else [None]):
-            _status(parsed, ("seps", key, "requirements", index), item, statuses, problems)
+            status = item.get("status") if isinstance(item, dict) else None
+            if status in (TESTED, UNTESTED) and isinstance(item.get("check"), str):
+                statuses[item["check"]] = status
+                continue
+            message = "a manifest requirement is {check, status: tested|untested, text}"
+            problems.append(_problem(parsed.at(("seps", key, "requirements", index)), message))
     return (None, problems) if problems else (statuses, [])
-
-
-def _status(
-    parsed: Parsed, path: Path_, item: Any, into: dict[str, str], problems: list[Diagnostic]
-) -> None:
-    ok = isinstance(item, dict) and isinstance(item.get("check"), str)
-    if not ok or item.get("status") not in (TESTED, UNTESTED):
-        message = "a manifest requirement is {check, status: tested|untested, text}"
-        problems.append(_problem(parsed.at(path), message))
-        return
-    into[item["check"]] = item["status"]
 
 
 def read_sep(
     text: str, file: str, statuses: Mapping[str, str]
 ) -> tuple[tuple[Requirement, ...] | None, list[Diagnostic]]:
-    """The requirements of the SEP traceability file `text`, each check's status from
-    `statuses` (`read_traceability`)."""
+    """The requirements of the SEP file `text`, each check's status from `statuses`."""
     doc, problems = _yaml(text, file)
     if doc is None:
         return None, problems
@@ -207,5 +198,4 @@ def _wrong(doc: Document, path: Path_, message: str, at_key: bool = False) -> Di
 
 
 def _problem(where: Where, message: str) -> Diagnostic:
-    stem = where.file.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    return Diagnostic.at(where, id=stem, code="requirements-shape", message=message)
+    return located_problem(where, "requirements-shape", message)
