@@ -1,20 +1,18 @@
-"""Each statement joined with the suite's checks, pure: the requirements aligned with it
-(`statements.alignment`), the suite's status of each (tested, untested, excluded with its
-reason) and each subject's latest result; and the claims a result contradicts: an entry
-citing the statement says `done` while its subject fails the check, or `missing` while
-its subject passes it."""
+"""Each statement joined with the suite's checks: the requirements aligned with it, their
+status in the suite and each subject's latest result; and the claims a result contradicts
+(an entry citing the statement `done` while its subject fails the check, `missing` while it
+passes). Pure."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..coverage.states import Coverage, Row
-from ..model.concepts import Concept
 from ..model.diagnostic import Diagnostic
 from ..model.notation import lines_text
-from ..model.registers import Entry, Register, RegisterSet
+from ..model.registers import RegisterSet
 from ..reading.document import Document
 from ..statements import alignment
 from ..statements.statement import Statement
@@ -42,11 +40,9 @@ class StatementCheck:
     how: str
     """How it is aligned: one of `alignment.KINDS`."""
     results: tuple[SubjectResult, ...]
-    """Each subject with a record, in the order given (`api.joining`: sources.yaml's);
-    none for an excluded requirement."""
+    """Each subject with a record, in the order given; none for an excluded requirement."""
 
     def result_of(self, subject: str) -> SubjectResult | None:
-        """`subject`'s result, if its record ran the check."""
         return next((r for r in self.results if r.subject == subject and r.status), None)
 
 
@@ -120,36 +116,23 @@ def contradictions(
     concepts = registers.concepts.by_id() if registers.concepts else {}
     found: dict[tuple[str, str], Diagnostic] = {}
     for row in coverage.rows:
-        for check, (register, entry) in _cited(joined.of(row), row, owners):
-            concept = concepts.get(entry.concept) if entry.concept else None
-            result = check.result_of(register.subject)
-            state = entry.status.key
-            if result is None or (state, result.status) not in CLAIMS:
-                continue
-            if check.requirement.check in _named(concept):
-                continue
-            code = (
-                "conformance-statement-fails" if state == "done" else "conformance-statement-passes"
-            )
-            where = state_at(register, entry, documents)
-            message = _message(state, check, result, row)
-            key = (entry.id, check.requirement.check or "")
-            found.setdefault(key, Diagnostic.at(where, id=entry.id, code=code, message=message))
+        for check in joined.of(row):  # an excluded requirement has no result
+            for register, entry in (owners[e] for e in row.entries if e in owners):
+                result, state = check.result_of(register.subject), entry.status.key
+                if result is None or (state, result.status) not in CLAIMS:
+                    continue
+                concept = concepts.get(entry.concept) if entry.concept else None
+                if concept is not None and check.requirement.check in concept.checks:
+                    continue
+                key = (entry.id, check.requirement.check or "")
+                if key in found:
+                    continue
+                fails = state == "done"
+                code = "conformance-statement-fails" if fails else "conformance-statement-passes"
+                message = _message(state, check, result, row)
+                where = state_at(register, entry, documents)
+                found[key] = Diagnostic.at(where, id=entry.id, code=code, message=message)
     return list(found.values())
-
-
-def _named(concept: Concept | None) -> tuple[str, ...]:
-    return concept.checks if concept is not None else ()
-
-
-def _cited(
-    checks: Sequence[StatementCheck], row: Row, owners: Mapping[str, tuple[Register, Entry]]
-) -> Iterator[tuple[StatementCheck, tuple[Register, Entry]]]:
-    """Each check of the statement with each entry citing it."""
-    for check in checks:
-        for entry_id in row.entries:
-            if entry_id in owners and check.requirement.check is not None:
-                yield check, owners[entry_id]
 
 
 def _message(state: str | None, check: StatementCheck, result: SubjectResult, row: Row) -> str:

@@ -1,7 +1,7 @@
-"""What the recorded conformance results say of each entry (its concept's checks in its
-subject's record), for the matrix cells and the entry pages, and where a claim and a
-measurement disagree: `done` while a named check fails or is baselined, `missing` while
-one passes; a measuring check no concept names, a baseline scenario that passed. Pure."""
+"""What the recorded results say of each entry (its concept's checks in its subject's record),
+for the matrix cells and the entry pages, and where a claim and a result disagree: `done`
+while a named check fails or is baselined, `missing` while one passes; a check no concept
+names, a baseline scenario that passed. Pure."""
 
 from __future__ import annotations
 
@@ -16,20 +16,19 @@ from ..model.vocabulary import RATED
 from ..reading.document import Document
 from .runs import Measured, Record, measured, stale
 
+UNMEASURED = frozenset({"INFO"})
+"""Statuses that measure nothing: a check emitted only with these needs no concept."""
+
 
 def cell_status(
     entry: Entry | None, concept: Concept | None, results: Record | None
 ) -> dict[str, str | None]:
-    """A matrix cell's measurement: check ID -> its latest status (None: not run) for each
-    check the concept names; empty without all three."""
-    if entry is None or concept is None or results is None or not concept.checks:
+    """A matrix cell: check ID -> its latest status (None: not run) for each check the
+    concept names; empty without all three."""
+    if entry is None or concept is None or results is None:
         return {}
     statuses = measured(results)
-    return {check: _status(statuses.get(check)) for check in concept.checks}
-
-
-def _status(check: Measured | None) -> str | None:
-    return None if check is None else check.status
+    return {check: getattr(statuses.get(check), "status", None) for check in concept.checks}
 
 
 @dataclass(frozen=True)
@@ -42,44 +41,6 @@ class EntryCheck:
     scenarios: tuple[str, ...]
     subject: str
     commit: str
-
-
-def entry_checks(
-    registers: RegisterSet, records: Mapping[str, Record]
-) -> dict[str, list[EntryCheck]]:
-    """Entry ID -> the checks its concept names, measured for its subject (entries whose
-    concept names checks and whose subject has a record)."""
-    statuses = {alias: measured(record) for alias, record in records.items()}
-    return {
-        entry.id: [
-            _entry_check(check, statuses[register.subject].get(check), record)
-            for check in concept.checks
-        ]
-        for register, entry, concept, record in _measuring(registers, records)
-    }
-
-
-def _measuring(
-    registers: RegisterSet, records: Mapping[str, Record]
-) -> Iterator[tuple[Register, Entry, Concept, Record]]:
-    """Each entry whose concept names checks and whose subject has a record, with them."""
-    concepts = registers.concepts.by_id() if registers.concepts else {}
-    for register in registers.registers:
-        record = records.get(register.subject)
-        if record is None:
-            continue
-        for entry in register.entries:
-            concept = concepts.get(entry.concept) if entry.concept else None
-            if concept is not None and concept.checks:
-                yield register, entry, concept, record
-
-
-def _entry_check(check: str, seen: Measured | None, record: Record) -> EntryCheck:
-    if seen is None:
-        return EntryCheck(check, None, False, (), record.subject, record.commit)
-    return EntryCheck(
-        check, seen.status, seen.baselined, seen.scenarios, record.subject, record.commit
-    )
 
 
 @dataclass(frozen=True)
@@ -106,8 +67,27 @@ def measurements(
     return Measurements(entry_checks(registers, records), every, records)
 
 
-UNMEASURED = frozenset({"INFO"})
-"""Statuses that measure nothing: a check emitted only with these needs no concept."""
+def entry_checks(
+    registers: RegisterSet, records: Mapping[str, Record]
+) -> dict[str, list[EntryCheck]]:
+    """Entry ID -> the checks its concept names, measured for its subject (entries whose
+    concept names checks and whose subject has a record)."""
+    statuses = {alias: measured(record) for alias, record in records.items()}
+    return {
+        entry.id: [
+            _entry_check(check, statuses[record.subject].get(check), record)
+            for check in concept.checks
+        ]
+        for _, entry, concept, record in _measuring(registers, records)
+    }
+
+
+def _entry_check(check: str, seen: Measured | None, record: Record) -> EntryCheck:
+    if seen is None:
+        return EntryCheck(check, None, False, (), record.subject, record.commit)
+    return EntryCheck(
+        check, seen.status, seen.baselined, seen.scenarios, record.subject, record.commit
+    )
 
 
 def contradictions(
@@ -127,6 +107,20 @@ def contradictions(
     return found
 
 
+def _measuring(
+    registers: RegisterSet, records: Mapping[str, Record]
+) -> Iterator[tuple[Register, Entry, Concept, Record]]:
+    """Each entry whose concept names checks and whose subject has a record, with them."""
+    concepts = registers.concepts.by_id() if registers.concepts else {}
+    for register in registers.registers:
+        if (record := records.get(register.subject)) is None:
+            continue
+        for entry in register.entries:
+            concept = concepts.get(entry.concept) if entry.concept else None
+            if concept is not None and concept.checks:
+                yield register, entry, concept, record
+
+
 def state_at(register: Register, entry: Entry, documents: Mapping[str, Document]) -> Where:
     """Where an entry's state is written (else the entry): where a claim is contradicted."""
     doc = documents.get(register.file)
@@ -134,17 +128,11 @@ def state_at(register: Register, entry: Entry, documents: Mapping[str, Document]
 
 
 def _claim(
-    entry: Entry,
-    concept: Concept,
-    statuses: Mapping[str, Measured],
-    record: Record,
-    where: Where,
+    entry: Entry, concept: Concept, statuses: Mapping[str, Measured], record: Record, where: Where
 ) -> Iterator[Diagnostic]:
-    state = entry.status.key
-    at = f"{record.subject} at {record.commit[:12]}"
+    state, at = entry.status.key, f"{record.subject} at {record.commit[:12]}"
     for check_id in concept.checks:
-        check = statuses.get(check_id)
-        if check is None:
+        if (check := statuses.get(check_id)) is None:
             continue
         ran = f"{check.status} in {', '.join(check.scenarios)}"
         if state == "done" and check.status == "FAILURE":
