@@ -65,9 +65,8 @@ def check_data(check: Check) -> dict[str, Any]:
 def read_record(
     text: str, file: str, revisions: Collection[str] | None = None
 ) -> tuple[Record | None, list[Diagnostic]]:
-    """The record in `text`; None and the located problems when it is not what
-    `register conformance import` writes, or a run's revision is not one of `revisions`
-    (sources.yaml's; None: any)."""
+    """The record in `text`; None and the located problems when it is not what `register
+    conformance import` writes, or a run's revision is not one of `revisions` (None: any)."""
     try:
         parsed = parse(text, file)
     except JsonProblem as err:
@@ -142,11 +141,8 @@ def _revision(
         return value
     known = ", ".join(revisions or ()) or "none"
     said = f"'{value}' is not" if isinstance(value, str) else "it is not"
-    problems.append(
-        _shape(
-            parsed, path, f"a run's revision is one of sources.yaml's revisions ({known}): {said}"
-        )
-    )
+    message = f"a run's revision is one of sources.yaml's revisions ({known}): {said}"
+    problems.append(_shape(parsed, path, message))
     return None
 
 
@@ -158,14 +154,15 @@ def records_of(
     texts: Iterable[RecordText], revisions: Collection[str] | None = None
 ) -> tuple[dict[str, Record], list[Diagnostic]]:
     """Subject alias -> its record; the problems of those that do not read back (or whose
-    `subject` is not their file's name, or a run's revision not one of `revisions`)."""
+    `subject` is not their file's name)."""
     records: dict[str, Record] = {}
     problems: list[Diagnostic] = []
     for found in texts:
         top = Where(found.file, 1, 1)
         if found.text is None:
-            said = found.problem or "unreadable"
-            problems.append(located_problem(top, "conformance-record", said))
+            problems.append(
+                located_problem(top, "conformance-record", found.problem or "unreadable")
+            )
             continue
         record, trouble = read_record(found.text, found.file, revisions)
         problems.extend(trouble)

@@ -1,6 +1,6 @@
 """The suite's files -> values: a results folder's name and its checks.json (a `Run`), an
-expected-failures baseline's YAML (empty, or `server:` and `client:` lists of scenario
-names: a `Baseline`, read by the project's own YAML loader). Pure."""
+expected-failures baseline's YAML (a `Baseline`: empty, or `server:` and `client:` lists of
+scenario names). Pure."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ CHECK_TEXTS = {
 
 
 def scenario_of(folder: str) -> tuple[str, str, str | None]:
-    """(mode, scenario, ISO timestamp or None) of a results folder's path from the one given
+    """(mode, scenario, ISO timestamp or None) of a results folder's path
     (`server-tools-list-2026-10-02T09-14-03-512Z`, `auth/basic-dcr-...`); a folder not named
     as the suite names it is a client scenario's name."""
     head, _, last = folder.rpartition("/")
@@ -80,22 +80,19 @@ def read_check(parsed: Parsed, path: Path_, problems: list[Diagnostic], code: st
         problems.append(shape(parsed, path, message, code))
         return None
     count = len(problems)
-    check_id = item.get("id")
+    check_id, status = item.get("id"), item.get("status")
     if not isinstance(check_id, str) or not check_id:
         problems.append(shape(parsed, (*path, "id"), "a check's id is a non-empty string", code))
-    status = item.get("status")
     if status not in STATUSES:
         message = f"status {status!r}: not one of {', '.join(STATUSES)}"
         problems.append(shape(parsed, (*path, "status"), message, code))
-    texts = {}
-    for key, attribute in CHECK_TEXTS.items():
-        value = item.get(key)
-        if value is not None and not isinstance(value, str):
+    for key in CHECK_TEXTS:
+        if not isinstance(item.get(key), str | None):
             problems.append(shape(parsed, (*path, key), f"a check's {key} is a string", code))
-        texts[attribute] = value
     references = read_references(parsed, (*path, "specReferences"), problems, code)
     if len(problems) > count:
         return None
+    texts = {attribute: item.get(key) for key, attribute in CHECK_TEXTS.items()}
     where = parsed.at(path)
     return Check(str(check_id), str(status), **texts, spec_references=references, where=where)
 
@@ -112,11 +109,10 @@ def read_references(
     found = []
     for index, item in enumerate(items):
         ok = isinstance(item, dict) and isinstance(item.get("id"), str)
-        url = item.get("url") if isinstance(item, dict) else None
-        if not ok or not (url is None or isinstance(url, str)):
+        if not ok or not isinstance(item.get("url"), str | None):
             problems.append(shape(parsed, (*path, index), "a spec reference is {id, url}", code))
             continue
-        found.append(SpecReference(item["id"], url))
+        found.append(SpecReference(item["id"], item.get("url")))
     return tuple(found)
 
 
@@ -130,8 +126,7 @@ def located_problem(where: Where, code: str, message: str) -> Diagnostic:
 
 
 def read_baseline(text: str, file: str) -> tuple[Baseline | None, list[Diagnostic]]:
-    """The baseline in `text`; None and the located problems when it is not what the suite
-    reads."""
+    """The baseline in `text`; None and the located problems when the suite would not read it."""
     try:
         doc = parse_yaml(text, file, frozenset())
     except LoadError as err:
@@ -146,9 +141,7 @@ def read_baseline(text: str, file: str) -> tuple[Baseline | None, list[Diagnosti
         for key in doc.data
         if key not in MODES
     ]
-    listed: list[Listed] = []
-    for mode in MODES:
-        listed.extend(_listed(doc, mode, problems))
+    listed = [item for mode in MODES for item in _listed(doc, mode, problems)]
     return (None, problems) if problems else (Baseline(file, tuple(listed)), [])
 
 
@@ -169,5 +162,4 @@ def _listed(doc: Document, mode: str, problems: list[Diagnostic]) -> list[Listed
 
 
 def _wrong(doc: Document, path: Path_, message: str, at_key: bool = False) -> Diagnostic:
-    where = doc.where(path, at_key)
-    return located_problem(where, "baseline-shape", message)
+    return located_problem(doc.where(path, at_key), "baseline-shape", message)
