@@ -81,18 +81,15 @@ class _Walker:
         return Where(self.file, line, offset - self.starts[line - 1] + 1)
 
     def space(self, i: int) -> int:
-        match = _SPACE.match(self.text, i)
-        return match.end() if match else i
+        return _SPACE.match(self.text, i).end()  # type: ignore[union-attr]  # matches nothing too
 
     def value(self, i: int, path: Path_) -> int:
         """Record the value starting at (or after spaces from) `i`; its end offset."""
         i = self.space(i)
         self.places[path] = self.where(i)
         char = self.text[i]
-        if char == "{":
-            return self.mapping(i + 1, path)
-        if char == "[":
-            return self.sequence(i + 1, path)
+        if char in "{[":
+            return self.items(i + 1, path, "}" if char == "{" else "]")
         if char == '"':
             return self.string(i)[1]
         match = _SCALAR.match(self.text, i)
@@ -109,34 +106,24 @@ class _Walker:
             raise JsonProblem(self.where(i), f"a lone surrogate {escape} in a string: no character")
         return found, end
 
-    def mapping(self, i: int, path: Path_) -> int:
+    def items(self, i: int, path: Path_, close: str) -> int:
+        """Record the members of the object or array (closed by `close`) from `i`; its end."""
         seen: set[str] = set()
-        i = self.space(i)
-        if self.text[i] == "}":
-            return i + 1
-        while True:
-            i = self.space(i)
-            key, end = self.string(i)
-            if key in seen:
-                raise JsonProblem(self.where(i), f"key '{key}' given twice in one object")
-            seen.add(key)
-            i = self.value(self.space(end) + 1, (*path, key))  # past the colon
-            i = self.space(i)
-            if self.text[i] == "}":
-                return i + 1
-            i += 1  # the comma
-
-    def sequence(self, i: int, path: Path_) -> int:
-        i = self.space(i)
-        if self.text[i] == "]":
-            return i + 1
-        index = 0
-        while True:
-            i = self.space(self.value(i, (*path, index)))
+        index, i = 0, self.space(i)
+        while self.text[i] != close:
+            if close == "}":
+                key, end = self.string(i)
+                if key in seen:
+                    raise JsonProblem(self.where(i), f"key '{key}' given twice in one object")
+                seen.add(key)
+                i = self.value(self.space(end) + 1, (*path, key))  # past the colon
+            else:
+                i = self.value(i, (*path, index))
             index += 1
-            if self.text[i] == "]":
-                return i + 1
-            i += 1  # the comma
+            i = self.space(i)
+            if self.text[i] == ",":
+                i = self.space(i + 1)
+        return i + 1
 
 
 def _unbounded(literal: str) -> str | None:
