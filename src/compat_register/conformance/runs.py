@@ -1,9 +1,9 @@
-"""The values of a conformance run, as the suite writes them and a record keeps them, and
-what a record measured: each check's latest status, and the baseline's rule. Pure."""
+"""A conformance run's values, as the suite writes them and a record keeps them, and what a
+record measured: each check's latest status, and the baseline's rule. Pure."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..model.positions import Where
@@ -38,7 +38,7 @@ class Check:
     timestamp: str | None
     spec_references: tuple[SpecReference, ...]
     error: str | None
-    """The suite's `errorMessage`: why it failed."""
+    """The suite's `errorMessage`."""
     where: Where
 
 
@@ -49,18 +49,17 @@ class Run:
     mode: str
     scenario: str
     timestamp: str | None
-    """When the run was made (ISO 8601), from its folder's name when the suite named it."""
+    """ISO 8601, from its folder's name when the suite named it."""
     file: str
-    """The checks.json it was read from, as it was named on the command line."""
+    """The checks.json it was read from, as named on the command line."""
     checks: tuple[Check, ...]
     where: Where
     revision: str | None = None
-    """The specification revision whose wire the run spoke (`import --revision`); None:
-    not said, a run at an unknown wire."""
+    """The revision whose wire the run spoke (`import --revision`); None: unknown."""
 
     @property
     def failed(self) -> bool:
-        """Whether the scenario failed, by the suite's baseline rule."""
+        """By the suite's baseline rule."""
         return any(check.status in FAILING for check in self.checks)
 
 
@@ -93,10 +92,9 @@ class Record:
 
     subject: str
     commit: str
-    """The subject's commit the runs measured (its pin when imported, by default)."""
+    """The subject's commit the runs measured (by default its pin when imported)."""
     runs: tuple[Run, ...]
-    """The latest run of each scenario per revision, by revision (untagged first), mode,
-    scenario."""
+    """The latest run of each scenario per revision, by revision, mode, scenario."""
     baseline: Baseline | None
     file: str
 
@@ -111,12 +109,12 @@ class Measured:
     """Whether a scenario that emitted it is in the expected-failures baseline."""
     scenarios: tuple[str, ...]
     where: Where
-    """Where the record holds it first (its worst occurrence)."""
+    """Its worst occurrence's first place in the record."""
 
 
 def latest_runs(runs: Iterable[Run]) -> list[Run]:
-    """The latest run of each (mode, scenario), sorted; a run of no known time is older
-    than one with a time, and of two alike the later given wins."""
+    """The latest run of each (mode, scenario), sorted; a run of no known time is older than
+    one with a time; of two alike the later given wins."""
     latest: dict[tuple[str, str], Run] = {}
     for run in runs:
         key = (run.mode, run.scenario)
@@ -126,12 +124,10 @@ def latest_runs(runs: Iterable[Run]) -> list[Run]:
     return [latest[key] for key in sorted(latest)]
 
 
-def at_revision(runs: Iterable[Run], revision: str) -> tuple[list[Run], bool]:
-    """The runs made at `revision`'s wire, and True; when none is tagged with it, the
-    untagged runs (at an unknown wire), and False."""
-    given = list(runs)
-    tagged = [run for run in given if run.revision == revision]
-    return (tagged, True) if tagged else ([run for run in given if run.revision is None], False)
+def at_revision(runs: Sequence[Run], revision: str) -> tuple[list[Run], bool]:
+    """The runs made at `revision`'s wire, and True; when none is, the untagged runs and False."""
+    tagged = [run for run in runs if run.revision == revision]
+    return (tagged, True) if tagged else ([run for run in runs if run.revision is None], False)
 
 
 def measured(record: Record) -> dict[str, Measured]:

@@ -30,16 +30,14 @@ class Score:
     subject: str
     revision: str
     legs: tuple[str, ...]
-    """The modes scored: those of the set the record holds a run of (a server alone has no
-    client run, and is scored as a server)."""
+    """The modes the record holds a run of (a server alone is scored as a server)."""
     scored: tuple[Outcome, ...]
     """Each scored scenario of those legs; one not run counts as failed."""
     not_scored: tuple[tuple[NotScored, str], ...]
-    """Each `not_scored` scenario with the suite's reason, and its outcome: never counted."""
+    """Each `not_scored` scenario and its outcome: never counted."""
     wire_known: bool = True
-    """Whether the runs scored were made at this revision's wire (imported with
-    `--revision`); False: the record holds none, and its untagged runs were scored (True
-    when nothing was run)."""
+    """False when the record holds no run at this revision's wire (`--revision`) and its
+    untagged runs were scored."""
 
     def count(self, outcome: str) -> int:
         return sum(1 for item in self.scored if item.outcome == outcome)
@@ -67,7 +65,7 @@ class SepRate:
     passed: int
     """Checks whose latest status is `SUCCESS`."""
     failed: int
-    """Checks whose latest status is `FAILURE` or `WARNING`."""
+    """`FAILURE` or `WARNING`."""
 
     @property
     def not_run(self) -> int:
@@ -116,8 +114,7 @@ def sep_rates(record: Record, requirements: Iterable[Requirement]) -> list[SepRa
 
 @dataclass
 class Scored(Result):
-    """`register conformance score`'s result: each subject's score per revision, and its
-    SEPs' pass rates."""
+    """`register conformance score`'s result."""
 
     scores: list[Score] = field(default_factory=list)
     """By subject (sources.yaml's order), then revision (its order)."""

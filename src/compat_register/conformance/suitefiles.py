@@ -1,10 +1,8 @@
 """The suite's requirement files read at its source's pin (`requirements:` in sources.yaml),
-the one module of `conformance` reading a checkout: each file by `requirements`, named in a
-problem as `ALIAS:PATH`, as a citation names a file of a source."""
+the one module of `conformance` reading a checkout; a problem names a file `ALIAS:PATH`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..model.claims import glob_matches
@@ -73,10 +71,17 @@ def _read(alias: str, files: RequirementFiles, pin: Pin, checkouts: Checkouts) -
         found = checkouts.text(pin, path)
         return "\n".join(found.lines) if found is not None else ""
 
-    statuses, problems = _statuses(alias, files.traceability, paths, pin.sha, text)
+    statuses: dict[str, str] | None = {}
+    problems: list[Diagnostic] = []
+    if (manifest := files.traceability) is not None and manifest not in paths:
+        message = f"no such file at {alias}'s pin {pin.sha[:12]}"
+        where = Where(f"{alias}:{manifest}", 1, 1)
+        problems.append(Diagnostic.at(where, id=alias, code="requirements-shape", message=message))
+    elif manifest is not None:
+        statuses, problems = read_traceability(text(manifest), f"{alias}:{manifest}")
     requirements: list[Requirement] = []
     for path in (p for p in paths if glob_matches(files.seps, p)):
-        found, said = read_sep(text(path), f"{alias}:{path}", statuses)
+        found, said = read_sep(text(path), f"{alias}:{path}", statuses or {})
         requirements.extend(found or ())
         problems.extend(said)
     sets: dict[str, RequirementSet] = {}
@@ -86,18 +91,3 @@ def _read(alias: str, files: RequirementFiles, pin: Pin, checkouts: Checkouts) -
         if held is not None:
             sets[held.revision] = held
     return SuiteFiles(alias, tuple(requirements), sets, problems)
-
-
-def _statuses(
-    alias: str, manifest: str | None, paths: list[str], sha: str, text: Callable[[str], str]
-) -> tuple[dict[str, str], list[Diagnostic]]:
-    """Each check's status in the manifest (none without one), and its problems."""
-    if manifest is None:
-        return {}, []
-    file = f"{alias}:{manifest}"
-    if manifest not in paths:
-        message = f"no such file at {alias}'s pin {sha[:12]}"
-        where = Where(file, 1, 1)
-        return {}, [Diagnostic.at(where, id=alias, code="requirements-shape", message=message)]
-    statuses, problems = read_traceability(text(manifest), file)
-    return statuses or {}, problems
