@@ -46,7 +46,7 @@ from common import best_call  # noqa: E402
 
 from compat_register import api  # noqa: E402
 from compat_register.coverage import run  # noqa: E402
-from compat_register.coverage.files import statement_files  # noqa: E402
+from compat_register.coverage.run import statement_files  # noqa: E402
 from compat_register.reading import folder  # noqa: E402
 from compat_register.sources import pins  # noqa: E402
 from compat_register.sources.diffs import listed_blobs  # noqa: E402

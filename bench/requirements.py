@@ -5,7 +5,7 @@
 
 The spec is read at this repository's pin (registers/sources.yaml's `spec`; --commit for
 another), the revisions the requirements' URLs name, its statement
-files chosen and read as `register coverage` reads them (`coverage.files`, `extract`). The
+files chosen and read as `register coverage` reads them (`coverage.run`, `extract`). The
 suite's `src/seps/sep-*.yaml` are read at --ref of its git directory: each requirement's and
 exclusion's text, and its `url:` (else the file's `spec_url:`). Those whose URL lies in the
 specification's pages are aligned (`statements.alignment`) and measured:
@@ -39,7 +39,7 @@ from pathlib import Path
 
 import yaml
 
-from compat_register.coverage.files import statement_files
+from compat_register.coverage.run import statement_files
 from compat_register.reading import folder
 from compat_register.sources.diffs import listed_blobs
 from compat_register.statements import alignment, extract

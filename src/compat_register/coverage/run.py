@@ -1,5 +1,6 @@
-"""Coverage at the pins, the one module of `coverage` doing I/O: the statement files read
-through each source's checkout (or the statements cache), judged by `states`."""
+"""Coverage at the pins, the one module of `coverage` doing I/O: which files of a source hold
+statements of which revision, read through its checkout (or the statements cache), judged
+by `states`."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from ..following.paths import revision_folder
+from ..model.claims import glob_matches
 from ..model.diagnostic import Diagnostic
 from ..model.exclusions import LABEL
 from ..model.registers import RegisterSet, Source, Where
@@ -21,9 +24,7 @@ from ..statements.markdownpages import Item, Readings
 from ..statements.statement import Statement
 from ..statements.statementcache import StatementCache, key
 from ..verifying.outcome import Outcome
-from . import itemcoverage
-from .files import statement_files
-from .states import Coverage, Covering, coverage, percent
+from .states import Coverage, Covered, Covering, coverage, covered, percent
 
 
 @dataclass
@@ -31,7 +32,7 @@ class Measured:
     """Every statement's state, the changelogs' items, and the problems met."""
 
     coverage: Coverage
-    changelogs: dict[str, list[itemcoverage.Covered]] = field(default_factory=dict)
+    changelogs: dict[str, list[Covered]] = field(default_factory=dict)
     """revision -> its changelog's items, each with the entries covering it."""
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
@@ -39,6 +40,30 @@ class Measured:
 def statement_sources(registers: RegisterSet) -> list[Source]:
     """The sources that name statement files (`coverage:` in sources.yaml)."""
     return [s for s in registers.sources.sources.values() if s.statements]
+
+
+def statement_files(
+    source: Source, paths: Iterable[str], revisions: Sequence[str]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """path -> revision of each readable file in a revision's folder matching
+    `coverage.statements`, and revision -> its changelog page, where the source names one."""
+    files: dict[str, str] = {}
+    changelogs: dict[str, str] = {}
+    for path in paths:
+        changelog = source.changelog is not None and glob_matches(source.changelog, path)
+        if not changelog and not (
+            any(glob_matches(glob, path) for glob in source.statements)
+            and extract.reader(path, source.markdown) is not None
+        ):
+            continue
+        if not (folder := revision_folder(path, revisions)):
+            continue  # `docs/specification/2025-06-18/x.mdx`: revision 2025-06-18
+        revision = folder.rstrip("/").rsplit("/", 1)[-1]
+        if changelog:
+            changelogs.setdefault(revision, path)
+        else:
+            files[path] = revision
+    return files, changelogs
 
 
 def measure(
@@ -52,7 +77,7 @@ def measure(
     coverings = list(_coverings(registers, outcomes))
     cache = StatementCache(cache_path)
     found: dict[str, list[tuple[str, Statement]]] = {r: [] for r in revisions}
-    items: dict[str, list[itemcoverage.Covered]] = {}
+    items: dict[str, list[Covered]] = {}
     problems: list[Diagnostic] = []
     for source in statement_sources(registers):
         read = _read_source(source, revisions, checkouts, cache)
@@ -63,7 +88,7 @@ def measure(
             continue
         for revision, statements in read[0].items():
             found[revision].extend((source.alias, s) for s in statements)
-        items.update(itemcoverage.covered(source.alias, read[1], registers, coverings))
+        items.update(covered(source.alias, read[1], registers, coverings))
     cache.save()  # a cache that cannot be written costs the next run time, not this one
     if cache.dropped is not None and cache_path is not None:
         code, message = "cache-dropped", cache.dropped

@@ -9,12 +9,11 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ..model.claims import claimants
 from ..model.registers import Sources
 from ..statements.sentences import KEYWORDS
-from .files import cited_as
-from .itemcoverage import Covered
 from .states import STATES as STATES  # the site shows them in this order
-from .states import Coverage, Row, percent, tally
+from .states import Coverage, Covered, Row, percent, tally
 
 
 @dataclass
@@ -124,6 +123,18 @@ def _after_revision(path: str, revision: str) -> str:
     return "/".join(
         parts[len(parts) - parts[::-1].index(revision) :] if revision in parts else parts
     )
+
+
+def cited_as(alias: str, path: str, sources: Sources) -> str:
+    """A file's path as a citation writes it: relative to its source's claim when that
+    reads back alone (`2025-06-18/basic/index.mdx`), else `ALIAS:PATH`."""
+    source = sources.sources.get(alias)
+    for claim in source.claims if source else ():
+        if path.startswith(claim.under):
+            relative = path[len(claim.under) :]
+            if claimants(relative, sources.claims()) == [(alias, path)]:
+                return relative
+    return f"{alias}:{path}"
 
 
 def summary(coverage: Coverage) -> list[tuple[str, dict[str, int], float]]:

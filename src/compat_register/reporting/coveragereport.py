@@ -8,7 +8,7 @@ from dataclasses import asdict
 from typing import Any
 
 from ..conformance.join import Joined, StatementCheck
-from ..coverage.files import cited_as
+from ..coverage.sitecoverage import cited_as
 from ..coverage.states import Coverage, Row, counts_text, tally
 from ..model import display
 from ..model.notation import lines_text

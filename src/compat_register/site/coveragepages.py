@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 
 from ..coverage import sitecoverage as site_coverage
-from ..coverage.files import cited_as
-from ..coverage.sitecoverage import SiteCoverage
+from ..coverage.sitecoverage import SiteCoverage, cited_as
 from ..coverage.states import OUT, Row, counts_text, share
 from ..model.notation import lines_text
 from ..model.registers import Sources
