@@ -122,48 +122,41 @@ def _read_source(
     if pin.checkout is None or pin.sha is None:
         return pin.problem or "no checkout"
     try:
-        return _Files(pin.checkout, pin.sha, source, cache).read(revisions)
+        return _read_tree(pin.checkout, pin.sha, source, revisions, cache)
     except GitSourceError as err:
         return str(err)
 
 
-class _Files:
-    """One source's tree at its pin, its statement and changelog files by blob id."""
+def _read_tree(
+    checkout: Checkout, sha: str, source: Source, revisions: Sequence[str], cache: StatementCache
+) -> _Read:
+    """One source's statement and changelog files at `sha`, each kept in the cache by its
+    blob id; those it does not hold read in one batch."""
+    blobs = listed_blobs(checkout.run_git("ls-tree", "-r", "-z", "--full-tree", sha))
+    files, logs = statement_files(source, blobs, revisions)
+    readers = {path: extract.reader(path, source.markdown) or "markdown" for path in files}
+    readers.update((path, "changelog") for path in logs.values())
+    unknown = [p for p, reader in readers.items() if key(reader, blobs[p]) not in cache.files]
+    checkout.read_many([(sha, path) for path in unknown])
+    readings = Readings()  # revisions repeat most paragraphs: each is parsed once
 
-    def __init__(self, checkout: Checkout, sha: str, source: Source, cache: StatementCache):
-        self.checkout, self.sha, self.source, self.cache = checkout, sha, source, cache
-        self.blobs = listed_blobs(checkout.run_git("ls-tree", "-r", "-z", "--full-tree", sha))
-        self.readings = Readings()  # revisions repeat most paragraphs: each is parsed once
-
-    def read(self, revisions: Sequence[str]) -> _Read:
-        files, logs = statement_files(self.source, self.blobs, revisions)
-        wanted = [(p, self._reader(p)) for p in files] + [(p, "changelog") for p in logs.values()]
-        unknown = [p for p, reader in wanted if key(reader, self.blobs[p]) not in self.cache.files]
-        self.checkout.read_many([(self.sha, path) for path in unknown])
-        statements: dict[str, list[Statement]] = {}
-        for path, revision in files.items():
-            statements.setdefault(revision, []).extend(self._kept(path, self._reader(path)))
-        items = {revision: self._kept(path, "changelog") for revision, path in logs.items()}
-        return statements, items
-
-    def _kept(self, path: str, reader: str) -> list[Any]:
-        """What `reader` reads in the file at `path`: kept by its blob id, else read and kept."""
-        name = key(reader, self.blobs[path])
-        changelog = reader == "changelog"
-        found = self.cache.get(name, path, Item if changelog else Statement)
+    def kept(path: str) -> list[Any]:
+        name, changelog = key(readers[path], blobs[path]), readers[path] == "changelog"
+        found = cache.get(name, path, Item if changelog else Statement)
         if found is None:
-            lines, markdown = self.checkout.read_text(self.sha, path), self.source.markdown
+            lines = checkout.read_text(sha, path)
             text = "\n".join(lines) if lines is not None else ""
-            found = (
-                markdownpages.items(path, text)
-                if changelog
-                else extract.statements(path, text, markdown, self.readings)
-            )
-            self.cache.put(name, found)
+            if changelog:
+                found = markdownpages.items(path, text)
+            else:
+                found = extract.statements(path, text, source.markdown, readings)
+            cache.put(name, found)
         return found
 
-    def _reader(self, path: str) -> str:
-        return extract.reader(path, self.source.markdown) or "markdown"
+    statements: dict[str, list[Statement]] = {}
+    for path, revision in files.items():
+        statements.setdefault(revision, []).extend(kept(path))
+    return statements, {revision: kept(path) for revision, path in logs.items()}
 
 
 def exclusion_problems(result: Coverage, registers: RegisterSet) -> list[Diagnostic]:
@@ -203,9 +196,9 @@ def threshold_problems(
     at = partial(Diagnostic.at, sources[0].where, id=sources[0].alias, code="coverage-low")
     found = []
     for revision, counts in result.summary().items():
-        share, uncovered = percent(counts), counts["uncovered"]
         if revision not in revisions:
             continue
+        share, uncovered = percent(counts), counts["uncovered"]
         if minimum is not None and share < minimum:
             message = f"{revision}: {share:.1f}% covered, below --min {minimum:g}%"
             found.append(at(message=message, severity="error"))
