@@ -1,7 +1,6 @@
-"""What the Coverage pages show: the summary of every revision, each revision's files
-with their counts and bars, each file's statements by heading on a page of its own (a
-revision's 684 statements on one page made 550 KB of HTML), and the statements each entry
-covers. Pure."""
+"""What the Coverage pages show: the summary of every revision, each revision's files with
+their counts, each file's statements by heading on a page of its own (a revision's 684
+statements on one page made 550 KB of HTML), and the statements each entry covers. Pure."""
 
 from __future__ import annotations
 
@@ -37,7 +36,7 @@ class File:
     """Its path after the revision's folder (`basic/index.mdx`): the revision's pages say
     the revision."""
     slug: str
-    """Its page's name under the revision's (`file_slugs`)."""
+    """Its page's name (`file_slugs`)."""
     counts: dict[str, int]
     headings: list[Heading] = field(default_factory=list)
 
@@ -47,9 +46,7 @@ class File:
 
     @property
     def keywords(self) -> list[str]:
-        """The keywords its statements hold, in RFC 2119's order."""
-        held = {row.statement.keyword for heading in self.headings for row in heading.rows}
-        return [k for k in KEYWORDS if k in held]
+        return _keywords(row for heading in self.headings for row in heading.rows)
 
 
 @dataclass
@@ -60,7 +57,6 @@ class RevisionCoverage:
     counts: dict[str, int]
     files: list[File]
     keywords: list[str]
-    """The keywords its statements hold, in RFC 2119's order."""
     look: list[Row]
     """Its statements that reword one cited the revision before."""
     changelog: list[Covered] = field(default_factory=list)
@@ -89,11 +85,15 @@ def revision_coverage(
         if not file.headings or file.headings[-1].heading != statement.heading:
             file.headings.append(Heading(statement.heading, statement.anchor, []))
         file.headings[-1].rows.append(row)
-    held = {row.statement.keyword for row in rows}
     look = [row for row in rows if row.was is not None and row.was.needs_a_look]
-    counts = coverage.summary()[revision]
-    keywords = [k for k in KEYWORDS if k in held]
-    return RevisionCoverage(revision, counts, list(files.values()), keywords, look, list(changelog))
+    by_file = list(files.values())
+    return RevisionCoverage(revision, tally(rows), by_file, _keywords(rows), look, list(changelog))
+
+
+def _keywords(rows: Iterable[Row]) -> list[str]:
+    """The keywords `rows` hold, in RFC 2119's order."""
+    held = {row.statement.keyword for row in rows}
+    return [k for k in KEYWORDS if k in held]
 
 
 def file_slugs(rows: Sequence[Row]) -> dict[tuple[str, str], str]:
@@ -181,7 +181,5 @@ class SiteCoverage:
 
 def statement_url(row: Row, sources: Sources) -> str | None:
     """The pinned permalink of a statement's lines, when its source's repo is public."""
-    source = sources.sources.get(row.source)
-    if source is None:
-        return None
-    return source.blob_url(row.statement.path, row.statement.line, row.statement.end)
+    source, at = sources.sources.get(row.source), row.statement
+    return None if source is None else source.blob_url(at.path, at.line, at.end)
