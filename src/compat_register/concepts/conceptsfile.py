@@ -18,26 +18,23 @@ from ..storage.layout import Paths
 def read_concepts(
     paths: Paths, documents: dict[str, Document], out: list[Diagnostic]
 ) -> Concepts | None:
-    """The concepts of a registers folder; None without concepts.yaml, none when it does
-    not load (`out` says why), tolerant as registers are (an item without a string ID is
-    left out: the schema said why)."""
+    """The concepts of a registers folder; None without concepts.yaml, none when it does not
+    load (`out` says why); an item without a string ID is left out (the schema says why)."""
     path = paths.concepts
     if not path.exists() and not path.is_symlink():
         return None
     doc = read_document(path, schema.CONCEPTS, documents, out, paths.inside)
     if doc is None:
         return Concepts(display_path(path))
-    concepts = tuple(
-        concept for index, data in _items(doc) if (concept := _concept(doc, index, data, out))
-    )
-    meta = doc.data.get("_meta") if isinstance(doc.data, dict) else None
+    data = doc.data if isinstance(doc.data, dict) else {}
+    items = enumerate(as_list(data.get("concepts")))
+    concepts = tuple(c for n, item in items if (c := _concept(doc, n, item, out)) is not None)
+    meta = data.get("_meta")
     return Concepts(doc.file, concepts, meta if isinstance(meta, dict) else {})
 
 
-def _concept(
-    doc: Document, index: int, data: dict[str, Any], out: list[Diagnostic]
-) -> Concept | None:
-    concept_id = data.get("id")
+def _concept(doc: Document, index: int, data: Any, out: list[Diagnostic]) -> Concept | None:
+    concept_id = data.get("id") if isinstance(data, dict) else None
     if not isinstance(concept_id, str) or not concept_id:
         return None
     base = ("concepts", index)
@@ -57,8 +54,3 @@ def _concept(
         meta=data["_meta"] if isinstance(data.get("_meta"), dict) else {},
         parent_where=doc.where((*base, "parent")) if "parent" in data else None,
     )
-
-
-def _items(doc: Document) -> list[tuple[int, dict[str, Any]]]:
-    data = doc.data.get("concepts") if isinstance(doc.data, dict) else None
-    return [(index, item) for index, item in enumerate(as_list(data)) if isinstance(item, dict)]

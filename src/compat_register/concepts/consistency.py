@@ -33,9 +33,8 @@ def check_unique(concepts: Concepts) -> Iterator[Diagnostic]:
     for concept in concepts.concepts:
         if (seen := first.setdefault(concept.id, concept)) is not concept:
             message = f"duplicate concept ID {concept.id} (first defined at line {seen.where.line})"
-            yield Diagnostic.at(
-                concept.where, id=concept.id, code="duplicate-concept", message=message
-            )
+            code = "duplicate-concept"
+            yield Diagnostic.at(concept.where, id=concept.id, code=code, message=message)
 
 
 def check_parents(concepts: Concepts) -> Iterator[Diagnostic]:
@@ -83,19 +82,13 @@ def check_named(
 def check_note(entry: Entry, doc: Document) -> Iterator[Diagnostic]:
     """A `partial` or `n/a` state needs a note (a warning), but for a `note:` beside
     `status:`, whose unknown-field error says it all."""
-    if entry.status.key not in NOTED or (entry.status.note and entry.status.note.strip()):
-        return
-    if (*entry.field, "note") in doc.values:
+    noted = entry.status.note and entry.status.note.strip()
+    if entry.status.key not in NOTED or noted or (*entry.field, "note") in doc.values:
         return
     say = "what is there and what is not" if entry.status.key == "partial" else "why not"
     message = f"state '{entry.status.key}' needs a note: say {say}"
-    yield Diagnostic.at(
-        doc.where((*entry.field, "status", RATED["status"])),
-        id=entry.id,
-        code="note-required",
-        message=message,
-        severity="warning",
-    )
+    where, code = doc.where((*entry.field, "status", RATED["status"])), "note-required"
+    yield Diagnostic.at(where, id=entry.id, code=code, message=message, severity="warning")
 
 
 def _guess(name: str, known: dict[str, Concept]) -> str:
