@@ -102,8 +102,9 @@ def _baseline(parsed: Parsed, problems: list[Diagnostic]) -> Baseline | None:
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             problems.append(_shape(parsed, ("baseline", mode), f"'{mode}' lists scenario names"))
             continue
-        places = (parsed.at(("baseline", mode, index)) for index in range(len(names)))
-        listed.extend(Listed(mode, name, where) for name, where in zip(names, places, strict=True))
+        listed.extend(
+            Listed(mode, name, parsed.at(("baseline", mode, n))) for n, name in enumerate(names)
+        )
     return Baseline(file or "", tuple(listed))
 
 

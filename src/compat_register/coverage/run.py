@@ -79,7 +79,8 @@ def measure(
     found: dict[str, list[tuple[str, Statement]]] = {r: [] for r in revisions}
     items: dict[str, list[Covered]] = {}
     problems: list[Diagnostic] = []
-    for source in statement_sources(registers):
+    sources = statement_sources(registers)
+    for source in sources:
         read = _read_source(source, revisions, checkouts, cache)
         if isinstance(read, str):
             message = f"cannot read the statements of {source.alias}: {read}"
@@ -95,7 +96,7 @@ def measure(
         problems.append(
             Diagnostic.notice(str(cache_path), id="statements", code=code, message=message)
         )
-    scopes = {s.alias: s.scope for s in statement_sources(registers) if s.scope is not None}
+    scopes = {s.alias: s.scope for s in sources if s.scope is not None}
     result = coverage(revisions, found, coverings, scopes)
     return Measured(result, items, [*problems, *exclusion_problems(result, registers)])
 
