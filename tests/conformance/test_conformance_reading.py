@@ -11,7 +11,13 @@ import pytest
 
 from compat_register.conformance import collect
 from compat_register.conformance.jsontext import JsonProblem, parse
-from compat_register.conformance.record import read_record, record_text
+from compat_register.conformance.record import (
+    read_baseline,
+    read_record,
+    read_run,
+    record_text,
+    scenario_of,
+)
 from compat_register.conformance.runs import (
     Baseline,
     Record,
@@ -21,7 +27,6 @@ from compat_register.conformance.runs import (
     measured,
     stale,
 )
-from compat_register.conformance.suite import read_baseline, read_run, scenario_of
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "conformance"
 RESULTS = FIXTURES / "results"

@@ -12,8 +12,8 @@ from ..model.positions import Where
 from ..reading.folder import display_path
 from ..storage import regular
 from ..storage.errors import RegisterError
+from .record import located_problem, read_baseline, read_run
 from .runs import Baseline, Run
-from .suite import located_problem, read_baseline, read_run
 
 CHECKS_FILE = "checks.json"
 """What the suite names each scenario's results."""

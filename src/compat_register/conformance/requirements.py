@@ -13,8 +13,8 @@ from ..reading.document import Document, LoadError
 from ..reading.loader import parse as parse_yaml
 from ..reading.tolerant import value_at
 from .jsontext import JsonProblem, parse
+from .record import located_problem
 from .runs import MODES
-from .suite import located_problem
 
 TESTED, UNTESTED, EXCLUDED = "tested", "untested", "excluded"
 UNLISTED = "not in traceability.json"
