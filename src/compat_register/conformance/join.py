@@ -16,20 +16,9 @@ from ..model.registers import RegisterSet
 from ..reading.document import Document
 from ..statements import alignment
 from ..statements.statement import Statement
-from .measurements import state_at
+from .measurements import SubjectResult, result, state_at
 from .requirements import Requirement
-from .runs import Measured, Record, measured
-
-
-@dataclass(frozen=True)
-class SubjectResult:
-    """One subject's latest result for a check (`status` None: its record never ran it)."""
-
-    subject: str
-    commit: str
-    status: str | None
-    baselined: bool
-    scenarios: tuple[str, ...]
+from .runs import Record, measured
 
 
 @dataclass(frozen=True)
@@ -73,7 +62,7 @@ def join(
             continue
         requirement = requirements[int(aligned.requirement.key)]
         results = tuple(
-            _result(record, statuses[alias].get(requirement.check))
+            result(record, statuses[alias].get(requirement.check))
             for alias, record in records.items()
             if requirement.check is not None
         )
@@ -92,12 +81,6 @@ def _aligned(
     """`alignment.align`, kept for the same requirements and statements: a served site's
     rebuild aligns again only when a pin moves (it costs half a second on the real spec)."""
     return alignment.align(asked, dict(statements))
-
-
-def _result(record: Record, seen: Measured | None) -> SubjectResult:
-    if seen is None:
-        return SubjectResult(record.subject, record.commit, None, False, ())
-    return SubjectResult(record.subject, record.commit, seen.status, seen.baselined, seen.scenarios)
 
 
 CLAIMS = frozenset({("done", "FAILURE"), ("missing", "SUCCESS")})

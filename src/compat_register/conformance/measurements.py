@@ -32,15 +32,28 @@ def cell_status(
 
 
 @dataclass(frozen=True)
-class EntryCheck:
-    """One check an entry's concept names, as its page shows it (no status: not run)."""
+class SubjectResult:
+    """One subject's latest result for a check (`status` None: its record never ran it)."""
 
-    id: str
+    subject: str
+    commit: str
     status: str | None
     baselined: bool
     scenarios: tuple[str, ...]
-    subject: str
-    commit: str
+
+
+@dataclass(frozen=True)
+class EntryCheck(SubjectResult):
+    """One check an entry's concept names, as its page shows it."""
+
+    id: str
+
+
+def result(record: Record, seen: Measured | None) -> SubjectResult:
+    """`record`'s subject's result for a check it measured as `seen` (None: not run)."""
+    if seen is None:
+        return SubjectResult(record.subject, record.commit, None, False, ())
+    return SubjectResult(record.subject, record.commit, seen.status, seen.baselined, seen.scenarios)
 
 
 @dataclass(frozen=True)
@@ -75,19 +88,11 @@ def entry_checks(
     statuses = {alias: measured(record) for alias, record in records.items()}
     return {
         entry.id: [
-            _entry_check(check, statuses[record.subject].get(check), record)
+            EntryCheck(**vars(result(record, statuses[register.subject].get(check))), id=check)
             for check in concept.checks
         ]
-        for _, entry, concept, record in _measuring(registers, records)
+        for register, entry, concept, record in _measuring(registers, records)
     }
-
-
-def _entry_check(check: str, seen: Measured | None, record: Record) -> EntryCheck:
-    if seen is None:
-        return EntryCheck(check, None, False, (), record.subject, record.commit)
-    return EntryCheck(
-        check, seen.status, seen.baselined, seen.scenarios, record.subject, record.commit
-    )
 
 
 def contradictions(
