@@ -111,9 +111,7 @@ def read_sep(
     found = [
         _requirement(doc, sep, spec_url, index, statuses, problems) for index in range(len(items))
     ]
-    if problems:
-        return None, problems
-    return tuple(item for item in found if item is not None), []
+    return (None, problems) if problems else (tuple(item for item in found if item), [])
 
 
 def _requirement(
@@ -153,8 +151,8 @@ def read_set(text: str, file: str) -> tuple[RequirementSet | None, list[Diagnost
     if problems:
         return None, problems
     revision = file.rsplit("/", 1)[-1].removesuffix(".yaml")
-    where = Where(file, 1, 1)
-    return RequirementSet(revision, lists["server"], lists["client"], not_scored, where), []
+    held = RequirementSet(revision, lists["server"], lists["client"], not_scored, Where(file, 1, 1))
+    return held, []
 
 
 def _names(doc: Document, mode: str, problems: list[Diagnostic]) -> tuple[str, ...]:
