@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..citations.nonprose import prose_fields
-from ..model.claims import Claim
+from ..model.claims import Claim, Scope
 from ..model.diagnostic import Diagnostic
 from ..model.exclusions import LABEL, Exclusion, Exclusions
 from ..model.patterns import compile_pattern, glob_problem
@@ -28,7 +28,6 @@ from ..model.registers import (
     Source,
     Sources,
 )
-from ..model.scope import Scope
 from ..model.vocabulary import RATED, RatedField
 from . import schema
 from .citing import CitationBuilder
