@@ -14,8 +14,7 @@ from ..storage.errors import RegisterError
 
 
 class Mark(NamedTuple):
-    """A 1-based position in a file, with its character offset (a named tuple: the loader
-    makes tens of thousands)."""
+    """A 1-based position in a file, with its character offset."""
 
     line: int
     col: int
@@ -24,8 +23,8 @@ class Mark(NamedTuple):
 
 @dataclass
 class Document:
-    """One loaded YAML file: its data and the character offsets of its parts, by path (made a
-    `Mark` only when a message asks: most values never are)."""
+    """One loaded YAML file: its data and its parts' character offsets by path (made a `Mark`
+    only when a message asks)."""
 
     file: str
     text: str
