@@ -123,22 +123,24 @@ def _register_files(root: Path) -> list[Path]:
 
 
 @dataclass(frozen=True)
-class LockText:
-    """citations.lock as read: its path as messages show it (`file`), its text with its line
-    ends as they are (None when unreadable), or why not (`cannot read: ...`)."""
+class FileText:
+    """citations.lock or a conformance record as read: its path as messages show it (`file`),
+    its text with its line ends as they are (None when unreadable), or why not."""
 
     path: Path
     file: str
     text: str | None
     problem: str | None = None
 
+    @property
+    def alias(self) -> str:
+        """A conformance record's subject: `conformance/ALIAS.json`."""
+        return self.path.name.removesuffix(CONFORMANCE_SUFFIX)
 
-def read_lock(paths: Paths) -> LockText | None:
+
+def read_lock(paths: Paths) -> FileText | None:
     """The review stamps' file, None when there is none (stamps are then not checked)."""
-    path = paths.lock
-    if not path.exists():
-        return None
-    return LockText(path, display_path(path), *_read_text(path, paths))
+    return _read_text(paths.lock, paths) if paths.lock.exists() else None
 
 
 def _not_read(root: Path) -> list[Diagnostic]:
@@ -205,41 +207,24 @@ def owner_of(doc: Document, stem: str) -> Any:
     return owner
 
 
-@dataclass(frozen=True)
-class RecordText:
-    """`conformance/ALIAS.json` as read (`conformance.record` parses it): the path as messages
-    show it, its text (None when unreadable) or why not."""
-
-    alias: str
-    file: str
-    text: str | None
-    problem: str | None = None
-
-
-def read_records(paths: Paths) -> list[RecordText]:
+def read_records(paths: Paths) -> list[FileText]:
     """Each subject's recorded results, by alias; none when `conformance/` does not exist."""
     folder = paths.conformance_dir
     if not folder.is_dir():
         return []
     return [
-        RecordText(
-            path.name.removesuffix(CONFORMANCE_SUFFIX),
-            display_path(path),
-            *_read_text(path, paths, "not UTF-8"),
-        )
+        _read_text(path, paths, "not UTF-8")
         for path in sorted(folder.glob(f"*{CONFORMANCE_SUFFIX}"))
         if not path.name.startswith(".")  # an editor's or a writer's own file beside it
     ]
 
 
-def _read_text(
-    path: Path, paths: Paths, undecoded: str | None = None
-) -> tuple[str | None, str | None]:
+def _read_text(path: Path, paths: Paths, undecoded: str | None = None) -> FileText:
     """A regular file's text in the project (a byte order mark dropped), or None and why not
     (`undecoded` when it is not UTF-8, else the decoder's words)."""
     try:
         raw = regular.read_bytes(path, regular.MAX_BYTES, within=paths.inside)
-        return raw.decode("utf-8-sig"), None
+        return FileText(path, display_path(path), raw.decode("utf-8-sig"))
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) else undecoded
-        return None, f"cannot read: {reason or err}"
+        return FileText(path, display_path(path), None, f"cannot read: {reason or err}")
