@@ -14,7 +14,8 @@ from ..storage.errors import RegisterError
 
 
 class Mark(NamedTuple):
-    """A 1-based position in a file, with its character offset."""
+    """A 1-based position in a file, with its character offset (a named tuple: the loader
+    makes tens of thousands)."""
 
     line: int
     col: int

@@ -1,7 +1,7 @@
 """Register files as this process last read them, by their bytes, path shown and link
-patterns: `mkdocs serve` parses again only the files an edit changed. Each load keeps
-exactly the files it read; only a process that loads again keeps them
-(`keep_between_loads`): a command or a cold build would hold every document for nothing."""
+patterns: `mkdocs serve` parses again only the files an edit changed. Each load keeps exactly
+the files it read (bounded by one folder; a kept read is the value a fresh one gives), and
+only a process that loads again keeps them (`keep_between_loads`)."""
 
 from __future__ import annotations
 
