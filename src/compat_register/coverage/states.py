@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..model.claims import Scope
 from ..model.exclusions import Exclusion
 from ..model.registers import Citation, CitationKey, LinkPattern, RegisterSet
-from ..model.scope import Scope
 from ..statements.markdownpages import Item
 from ..statements.revisions import Change, changes
 from ..statements.statement import Statement

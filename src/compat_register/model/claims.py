@@ -1,4 +1,5 @@
-"""Claims: which source owns an unprefixed cited path, by the globs in sources.yaml."""
+"""sources.yaml's globs: which source owns an unprefixed cited path (claims), and what a
+project covers of a specification (`coverage.scope`). Pure."""
 
 from __future__ import annotations
 
@@ -48,3 +49,23 @@ def _claimants(path: str, compiled: Claims) -> Iterator[tuple[str, str]]:
 def glob_matches(glob: str, path: str) -> bool:
     """Whether `path` matches `glob` as claims read it."""
     return glob_regex(glob).fullmatch(path) is not None
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The pages and headings a project covers; every other statement is out of scope, for
+    the one `reason` given."""
+
+    covers: tuple[str, ...]
+    """`GLOB` (a page) or `GLOB#ANCHOR` (its statements under that heading; the anchor a
+    glob too), of full paths in the source's repository."""
+    reason: str
+
+    def holds(self, path: str, anchor: str) -> bool:
+        """Whether a statement of the page at `path`, under the heading `anchor`, is in scope."""
+        return any(_in_scope(pattern, path, anchor) for pattern in self.covers)
+
+
+def _in_scope(pattern: str, path: str, anchor: str) -> bool:
+    page, _, heading = pattern.partition("#")
+    return glob_matches(page, path) and (not heading or glob_matches(heading, anchor))

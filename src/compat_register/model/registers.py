@@ -11,13 +11,12 @@ from urllib.parse import quote
 
 from .citation import Citation as Citation  # most stages import the two from here
 from .citation import CitationKey as CitationKey
-from .claims import Claim, Claims
+from .claims import Claim, Claims, Scope
 from .concepts import Concepts
 from .exclusions import Exclusions
 from .patterns import Regex
 from .positions import Path_, Where
 from .prose import Prose
-from .scope import Scope
 from .vocabulary import PROSE
 
 

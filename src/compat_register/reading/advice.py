@@ -11,8 +11,8 @@ from .document import Document, LoadError, Mark
 from .walker import tokens_before
 
 LOOKBACK = 2
-"""How many tokens before the failure a value left open may end: it fails at the text right
-after its closing quote (a scalar, or the `:` of what reads as a key)."""
+"""How many tokens before the failure a value left open may end: it fails right after its
+closing quote (a scalar, or the `:` of what reads as a key)."""
 
 
 def syntax_error(doc: Document, err: yaml.MarkedYAMLError) -> LoadError:
@@ -50,10 +50,16 @@ def syntax_error(doc: Document, err: yaml.MarkedYAMLError) -> LoadError:
 _KEY_LINE = re.compile(r"( *)(?:- +)?([^\s:#'\"-][^:#]*?):(?: |$)")
 
 
+def _line(text: str, index: int) -> tuple[int, int]:
+    """The start and end of the line holding `index`."""
+    end = text.find("\n", index)
+    return text.rfind("\n", 0, index) + 1, len(text) if end < 0 else end
+
+
 def _deeper_key(doc: Document, index: int) -> LoadError | None:
     """A key indented deeper than the key above it, whose plain value it then continues:
     libyaml sees a ': ' inside that value ("mapping values are not allowed")."""
-    start = doc.text.rfind("\n", 0, index) + 1
+    start = _line(doc.text, index)[0]
     key = _KEY_LINE.fullmatch(doc.text[start : index + 2].rstrip("\n"))
     if key is None or doc.text[index] != ":":
         return None
@@ -81,10 +87,8 @@ def _deeper_item(doc: Document, err: yaml.MarkedYAMLError) -> LoadError | None:
     `context_mark`): libyaml finds no '-' where it expects the next item."""
     if err.problem_mark is None or err.context_mark is None:
         return None
-    at = err.problem_mark.index
-    start = doc.text.rfind("\n", 0, at) + 1
-    end = doc.text.find("\n", at)
-    line = doc.text[start : end if end >= 0 else None]
+    start, end = _line(doc.text, err.problem_mark.index)
+    line = doc.text[start:end]
     indent = len(line) - len(line.lstrip(" "))
     opened = doc.position(err.context_mark.index)
     if not line.lstrip(" ").startswith("- ") or indent + 1 <= opened.col:
@@ -97,8 +101,7 @@ def _deeper_item(doc: Document, err: yaml.MarkedYAMLError) -> LoadError | None:
 
 
 def _line_above(doc: Document, start: int) -> tuple[int, str] | None:
-    """(how many lines up, text) of the nearest line above that is neither blank nor a
-    comment, or None."""
+    """(how many lines up, text) of the nearest line above neither blank nor a comment."""
     up, end = 0, start - 1
     while end > 0:
         begin = doc.text.rfind("\n", 0, end) + 1
@@ -113,10 +116,9 @@ def _line_above(doc: Document, start: int) -> tuple[int, str] | None:
 def _closed_early(doc: Document, index: int) -> LoadError | None:
     """A quoted value that ended at a quote meant as text inside it, with more text after
     it on the line: libyaml then finds no key or '-' where that text starts."""
-    start = doc.text.rfind("\n", 0, index) + 1
+    start, end = _line(doc.text, index)
     before = doc.text[start:index].rstrip(" ")
-    end = doc.text.find("\n", index)
-    after = doc.text[index : len(doc.text) if end < 0 else end].strip()
+    after = doc.text[index:end].strip()
     if not before or before[-1] not in "'\"" or not after or after.startswith("#"):
         return None
     quote = before[-1]
@@ -152,15 +154,14 @@ def reader_error(doc: Document, err: yaml.reader.ReaderError) -> LoadError:
 
 
 def unclosed_opening(text: str, err: yaml.MarkedYAMLError) -> tuple[int, int | None] | None:
-    """(offset of a quote left open on its line, line of the quote YAML took as its close, or
-    None at the end of the file) when one caused the failure: YAML reads a quoted value across
-    lines, so it fails lines further down; the scanner's tokens say which value ran on."""
+    """(offset of a quote left open on its line, line of the quote YAML took as its close or
+    None at the end of the file) when one caused the failure: YAML fails lines further down,
+    and the scanner's tokens say which value ran on."""
     problem, context = err.problem or "", err.context or ""
     if "end of stream" in problem and "quoted scalar" in context and err.context_mark:
         return err.context_mark.index, None
     failed_at = err.problem_mark.index if err.problem_mark else len(text)
-    tokens = tokens_before(text, failed_at)
-    for token in tokens[-LOOKBACK:]:
+    for token in tokens_before(text, failed_at)[-LOOKBACK:]:
         if (
             isinstance(token, yaml.ScalarToken)
             and token.style in ("'", '"')
@@ -172,10 +173,9 @@ def unclosed_opening(text: str, err: yaml.MarkedYAMLError) -> tuple[int, int | N
 
 
 def _opens_a_line_value(text: str, index: int) -> bool:
-    """Whether the quote at `index` starts a value on its line (after `key: ` or `- `), as a
-    one-line value would: a value meant to span lines is rarely quoted."""
-    start = text.rfind("\n", 0, index) + 1
-    before = text[start:index].rstrip(" ")
+    """Whether the quote at `index` starts a value on its line (after `key: ` or `- `): a
+    value meant to span lines is rarely quoted."""
+    before = text[_line(text, index)[0] : index].rstrip(" ")
     return before == "" or before.endswith((":", "-"))
 
 

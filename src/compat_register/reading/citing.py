@@ -34,16 +34,6 @@ _LINES = re.compile(
 _UNCLOSED = re.compile(r"quote opens with (.) but never closes")
 
 
-def _parse_lines(text: str) -> tuple[int, int]:
-    """A mapping citation's `lines`, refused when a number is too long to be a line."""
-    longest = max(len(number) for number in text.split("-"))
-    if longest > MAX_DIGITS:
-        raise CitationSyntaxError(
-            f"number too large: a line number has at most {MAX_DIGITS} digits, not {longest}"
-        )
-    return parse_lines(text)
-
-
 class CitationBuilder:
     """Reads citations out of one document, reporting syntax errors where they were written."""
 
@@ -64,16 +54,19 @@ class CitationBuilder:
             self._report(self.doc.mark(path), entry_id, message)
         return None
 
+    def _plain(self, path: Path_) -> tuple[int, int] | None:
+        """The span of the plain (unquoted, not block) scalar at `path`, else None."""
+        plain = not self.doc.styles.get(path) and path in self.doc.values
+        return self.doc.raw(path) if plain else None
+
     def _run_on_item(self, path: Path_) -> str | None:
         """A plain list item that runs on over a deeper line starting with '- ', which YAML reads
         as more of its text (the citation's own complaint would point at the wrong thing)."""
-        if self.doc.styles.get(path) or path not in self.doc.values:
+        span = self._plain(path)
+        run_on = span and re.search(r"\n([ \t]*)- ", self.doc.text[span[0] : span[1]])
+        if not span or not run_on:
             return None
-        start, end = self.doc.raw(path)
-        written = self.doc.text[start:end]
-        run_on = re.search(r"\n([ \t]*)- ", written)
-        if run_on is None:
-            return None
+        start = span[0]
         line = self.doc.position(start + run_on.start(1) + 1).line
         column = self.doc.mark(path[:-1]).col  # the list's first '-', where every '-' starts
         return (
@@ -93,11 +86,10 @@ class CitationBuilder:
 
     def _cut_by_comment(self, path: Path_) -> bool:
         """Whether the plain scalar at `path` is followed by a comment on its last line."""
-        if self.doc.styles.get(path) or path not in self.doc.values:
+        if (span := self._plain(path)) is None:
             return False
-        _, end = self.doc.raw(path)
-        line_end = self.doc.text.find("\n", end)
-        rest = self.doc.text[end : None if line_end < 0 else line_end]
+        line_end = self.doc.text.find("\n", span[1])
+        rest = self.doc.text[span[1] : None if line_end < 0 else line_end]
         return rest.lstrip(" \t").startswith("#")
 
     def _report(self, mark: Mark, entry_id: str, message: str) -> None:
@@ -108,8 +100,12 @@ class CitationBuilder:
         lines = item.get("lines")
         if not isinstance(item.get("path"), str) or not _LINES.match(str(lines)):
             return None  # the schema refuses these (the same pattern) and has said why
-        try:
-            start, end = _parse_lines(str(lines))
+        longest = max(len(number) for number in str(lines).split("-"))
+        try:  # the longer of two numbers is named (parse_lines names the first)
+            if longest > MAX_DIGITS:
+                message = f"a line number has at most {MAX_DIGITS} digits, not {longest}"
+                raise CitationSyntaxError(f"number too large: {message}")
+            start, end = parse_lines(str(lines))
         except CitationSyntaxError as err:
             self._report(self.doc.mark((*path, "lines")), entry_id, str(err))
             return None

@@ -24,8 +24,8 @@ class Mark(NamedTuple):
 
 @dataclass
 class Document:
-    """One loaded YAML file: its data and the character offsets of its parts, by path (made a
-    `Mark` only when a message asks: most values never are)."""
+    """One loaded YAML file: its data and its parts' character offsets by path (made a `Mark`
+    only when a message asks)."""
 
     file: str
     text: str

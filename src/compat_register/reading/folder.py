@@ -1,6 +1,5 @@
-"""The one reader of the registers folder: sources.yaml, each register file and exclusions.yaml
-(loaded and checked for shape), citations.lock's and conformance records' text; paths from
-`storage.layout`."""
+"""The one reader of the registers folder: sources.yaml, register files and exclusions.yaml
+(loaded and checked for shape), citations.lock's and conformance records' text."""
 
 from __future__ import annotations
 
@@ -66,8 +65,7 @@ def read_sources(paths: Paths, documents: dict[str, Document], out: list[Diagnos
 def read_exclusions(
     paths: Paths, documents: dict[str, Document], out: list[Diagnostic]
 ) -> Exclusions | None:
-    """The exclusions of a registers folder; None when it has no exclusions.yaml (an
-    empty `Exclusions` when the file does not load: `out` says why)."""
+    """The exclusions; None without an exclusions.yaml, empty when it does not load."""
     path = paths.exclusions
     if not path.exists() and not path.is_symlink():
         return None
@@ -91,7 +89,7 @@ def read_registers(
         if isinstance(raw, Diagnostic):
             out.append(raw)
             continue
-        read = reads.read(readmemo.key(display, raw, links), partial(_register, raw, path, links))
+        read = reads.read(display, raw, links, partial(_register, raw, display, path.stem, links))
         out.extend(read.diagnostics)
         if read.document is not None:
             documents[display] = read.document
@@ -100,11 +98,12 @@ def read_registers(
     reads.keep()
 
 
-def _register(raw: bytes, path: Path, links: Sequence[LinkPattern]) -> readmemo.FileRead:
-    """One register file's bytes read: its document, register and problems."""
+def _register(
+    raw: bytes, display: str, slug: str, links: Sequence[LinkPattern]
+) -> readmemo.FileRead:
     out: list[Diagnostic] = []
-    doc = _document(raw, display_path(path), schema.REGISTER, path.stem, out)
-    register = None if doc is None else build_register(doc, path.stem, out, links)
+    doc = _document(raw, display, schema.REGISTER, slug, out)
+    register = None if doc is None else build_register(doc, slug, out, links)
     return readmemo.FileRead(doc, register, tuple(out))
 
 
@@ -117,29 +116,31 @@ def unloaded(paths: Paths, registers: RegisterSet, diagnostics: list[Diagnostic]
 
 
 def _register_files(root: Path) -> list[Path]:
-    """The register files under `root`, in name order: whatever is named like one (`file_bytes`
+    """Whatever under `root` is named like a register file, in name order (`file_bytes`
     reports a directory, a FIFO or a device without opening it)."""
     named = sorted(root.glob(f"*{REGISTER_SUFFIX}"))
     return [path for path in named if is_register_file(path.name)]
 
 
 @dataclass(frozen=True)
-class LockText:
-    """citations.lock as read: its path as messages show it (`file`), its text with its line
-    ends as they are (None when unreadable), or why not (`cannot read: ...`)."""
+class FileText:
+    """citations.lock or a conformance record as read: its path as messages show it (`file`),
+    its text with its line ends as they are (None when unreadable), or why not."""
 
     path: Path
     file: str
     text: str | None
     problem: str | None = None
 
+    @property
+    def alias(self) -> str:
+        """A conformance record's subject: `conformance/ALIAS.json`."""
+        return self.path.name.removesuffix(CONFORMANCE_SUFFIX)
 
-def read_lock(paths: Paths) -> LockText | None:
+
+def read_lock(paths: Paths) -> FileText | None:
     """The review stamps' file, None when there is none (stamps are then not checked)."""
-    path = paths.lock
-    if not path.exists():
-        return None
-    return LockText(path, display_path(path), *_read_text(path, paths))
+    return _read_text(paths.lock, paths) if paths.lock.exists() else None
 
 
 def _not_read(root: Path) -> list[Diagnostic]:
@@ -170,13 +171,11 @@ def read_document(
     display = display_path(path)
     if path.name == SOURCES_FILE and not path.exists():
         message = f"{path.name} not found in {display_path(path.parent)}"
-        out.append(
-            Diagnostic.notice(
-                display, id=path.stem, code="missing-file", message=message, severity="error"
-            )
+        raw: bytes | Diagnostic = Diagnostic.notice(
+            display, id=path.stem, code="missing-file", message=message, severity="error"
         )
-        return None
-    raw = file_bytes(path, display, within)
+    else:
+        raw = file_bytes(path, display, within)
     if isinstance(raw, Diagnostic):
         out.append(raw)
         return None
@@ -189,7 +188,6 @@ def read_document(
 def _document(
     raw: bytes, display: str, schema_name: str, stem: str, out: list[Diagnostic]
 ) -> Document | None:
-    """A file's bytes loaded and checked against its schema; None when they do not load."""
     loaded = load_bytes(raw, display, schema.integer_keys())
     if isinstance(loaded, Diagnostic):
         out.append(loaded)
@@ -209,41 +207,24 @@ def owner_of(doc: Document, stem: str) -> Any:
     return owner
 
 
-@dataclass(frozen=True)
-class RecordText:
-    """`conformance/ALIAS.json` as read (`conformance.record` parses it): the path as messages
-    show it, its text (None when unreadable) or why not."""
-
-    alias: str
-    file: str
-    text: str | None
-    problem: str | None = None
-
-
-def read_records(paths: Paths) -> list[RecordText]:
+def read_records(paths: Paths) -> list[FileText]:
     """Each subject's recorded results, by alias; none when `conformance/` does not exist."""
     folder = paths.conformance_dir
     if not folder.is_dir():
         return []
     return [
-        RecordText(
-            path.name.removesuffix(CONFORMANCE_SUFFIX),
-            display_path(path),
-            *_read_text(path, paths, "not UTF-8"),
-        )
+        _read_text(path, paths, "not UTF-8")
         for path in sorted(folder.glob(f"*{CONFORMANCE_SUFFIX}"))
         if not path.name.startswith(".")  # an editor's or a writer's own file beside it
     ]
 
 
-def _read_text(
-    path: Path, paths: Paths, undecoded: str | None = None
-) -> tuple[str | None, str | None]:
-    """A file's text (a byte order mark is no line), a regular file's in the project only, or
-    None and why not (`undecoded` when it is not UTF-8, else the decoder's words)."""
+def _read_text(path: Path, paths: Paths, undecoded: str | None = None) -> FileText:
+    """A regular file's text in the project (a byte order mark dropped), or None and why not
+    (`undecoded` when it is not UTF-8, else the decoder's words)."""
     try:
         raw = regular.read_bytes(path, regular.MAX_BYTES, within=paths.inside)
-        return raw.decode("utf-8-sig"), None
+        return FileText(path, display_path(path), raw.decode("utf-8-sig"))
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) else undecoded
-        return None, f"cannot read: {reason or err}"
+        return FileText(path, display_path(path), None, f"cannot read: {reason or err}")

@@ -23,7 +23,7 @@ _ODD_BREAKS = {
     "\u2029": "paragraph separator U+2029",
 }
 """Characters libyaml (YAML 1.1) reads as line breaks and YAML 1.2 tools as text."""
-_ODD_BREAK = re.compile("[\x85\u2028\u2029]")
+_ODD_BREAK = re.compile(f"[{''.join(_ODD_BREAKS)}]")
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 """Larger files are refused: a register is hand-written, and a runaway generated one would
@@ -33,28 +33,33 @@ cost seconds on every `mkdocs serve` reload."""
 def load_file(
     path: Path, display: str, integer_keys: frozenset[str], within: Sequence[Path] = ()
 ) -> Document | Diagnostic:
-    """Read and parse one file; a problem comes back as a `Diagnostic`, never raised. A
-    link leading out of `within` (when given) is refused (`regular.read_bytes`)."""
+    """One file read and parsed, or its problem (never raised); a link leading out of
+    `within` (when given) is refused."""
     raw = file_bytes(path, display, within)
     return raw if isinstance(raw, Diagnostic) else load_bytes(raw, display, integer_keys)
 
 
 def file_bytes(path: Path, display: str, within: Sequence[Path] = ()) -> bytes | Diagnostic:
-    """One file's bytes (`_read`), or why it cannot be read."""
+    """One file's bytes, or why it cannot be read: a regular file's only, at most the limit
+    (it may grow after the size was asked); a device, FIFO or socket is refused unread."""
     try:
         size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            message = (
-                f"file is {size / 1024 / 1024:.1f} MB, over the {MAX_FILE_BYTES // 1024 // 1024} "
-                "MB limit for one register file: split it"
-            )
-            raise LoadError(Mark(1, 1), "file-too-large", message)
-        return _read(path, within)
-    except LoadError as err:
-        return _located(display, err)
+        if size <= MAX_FILE_BYTES:
+            return regular.read_bytes(path, MAX_FILE_BYTES, within=within)
+        message = (
+            f"file is {size / 1024 / 1024:.1f} MB, over the {MAX_FILE_BYTES // 1024 // 1024} "
+            "MB limit for one register file: split it"
+        )
+        error = LoadError(Mark(1, 1), "file-too-large", message)
+    except regular.Refused as err:
+        code = {errno.EFBIG: "file-too-large", errno.EXDEV: "link-outside"}.get(
+            err.errno or 0, "not-a-file"
+        )
+        error = LoadError(Mark(1, 1), code, err.strerror or str(err))
     except OSError as err:
         message = f"cannot read file: {err.strerror or err}"
-        return _located(display, LoadError(Mark(1, 1), "unreadable", message))
+        error = LoadError(Mark(1, 1), "unreadable", message)
+    return _located(display, error)
 
 
 def load_bytes(raw: bytes, display: str, integer_keys: frozenset[str]) -> Document | Diagnostic:
@@ -68,18 +73,6 @@ def load_bytes(raw: bytes, display: str, integer_keys: frozenset[str]) -> Docume
 def _located(display: str, error: LoadError) -> Diagnostic:
     where = Where(display, error.mark.line, error.mark.col)
     return Diagnostic.at(where, id=Path(display).stem, code=error.code, message=error.message)
-
-
-def _read(path: Path, within: Sequence[Path]) -> bytes:
-    """The file's bytes: a regular file's only, at most the limit (it may grow after the
-    size was asked); a device, FIFO or socket is refused without being read."""
-    try:
-        return regular.read_bytes(path, MAX_FILE_BYTES, within=within)
-    except regular.Refused as err:
-        code = "file-too-large" if err.errno == errno.EFBIG else "not-a-file"
-        if err.errno == errno.EXDEV:
-            code = "link-outside"
-        raise LoadError(Mark(1, 1), code, err.strerror or str(err)) from None
 
 
 def _decode(raw: bytes) -> str:

@@ -23,11 +23,7 @@ def registers_folder(
 ) -> Path | None:
     """The registers folder to read: `given`, else `$REGISTER_DIR`, else the nearest project
     at or above `start` (the working directory); None when there is none."""
-    if given is not None:
-        return given
-    if settings.registers is not None:
-        return settings.registers
-    return find_above(Path.cwd() if start is None else start)
+    return given or settings.registers or find_above(start or Path.cwd())
 
 
 def find_above(start: Path) -> Path | None:
@@ -61,8 +57,7 @@ def _plugin_registers(mkdocs_yml: Path) -> str | None:
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return None
     plugins = config.get("plugins") if isinstance(config, dict) else None
-    for plugin in _plugin_items(plugins):
-        name, options = plugin
+    for name, options in _plugin_items(plugins):
         if name == "register":
             value = options.get("registers", DEFAULT) if isinstance(options, dict) else DEFAULT
             return value if isinstance(value, str) and value else DEFAULT

@@ -1,7 +1,6 @@
 """Build stage: a loaded, schema-checked register, sources.yaml or exclusions document -> its
 typed `Register`, `Sources` or `Exclusions`, a field with a schema error read as empty
-(`tolerant`); citations are read by `citing` (an exclusion's `statement` as an entry's
-`sources:` item)."""
+(`tolerant`); citations are read by `citing`."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..citations.nonprose import prose_fields
-from ..model.claims import Claim
+from ..model.claims import Claim, Scope
 from ..model.diagnostic import Diagnostic
 from ..model.exclusions import LABEL, Exclusion, Exclusions
 from ..model.patterns import compile_pattern, glob_problem
@@ -29,7 +28,6 @@ from ..model.registers import (
     Source,
     Sources,
 )
-from ..model.scope import Scope
 from ..model.vocabulary import RATED, RatedField
 from . import schema
 from .citing import CitationBuilder
@@ -58,7 +56,11 @@ def build_register(
         increment=data.get("increment") if isinstance(data.get("increment"), int) else 0,
         subject=as_text(data.get("subject")),
         summary=summary,
-        entries=[_build_entry(doc, slug, index, entry, builder) for index, entry in _entries(data)],
+        entries=[
+            _build_entry(doc, slug, index, entry, builder)
+            for index, entry in enumerate(as_list(data.get("entries")))
+            if isinstance(entry, dict)
+        ],
         where=doc.where(("prefix",)),
         summary_citations=summary_citations,
         meta=_meta(data),
@@ -100,8 +102,8 @@ def listed_citation(
 
 
 def build_exclusions(doc: Document, out: list[Diagnostic]) -> Exclusions:
-    """The typed exclusions of a loaded, schema-checked document (an item with a schema error
-    is left out, the schema having said why)."""
+    """The typed exclusions of a schema-checked document (an item with a schema error left
+    out: the schema said why)."""
     items = []
     for index, data in enumerate(as_list(doc.data.get("exclusions"))):
         if not isinstance(data, dict):
@@ -115,23 +117,11 @@ def build_exclusions(doc: Document, out: list[Diagnostic]) -> Exclusions:
     return Exclusions(doc.file, items, _meta(doc.data))
 
 
-def exclusion_citations(doc: Document) -> list[Citation]:
-    """The citations of an exclusions document (what an edit's read-back compares)."""
-    return build_exclusions(doc, []).citations()
-
-
 def _meta(data: dict[str, Any]) -> dict[str, Any]:
-    """The `_meta` map written in `data` as a `Meta`; a plain `{}` when there is none (most
-    items), which the garbage collector does not track."""
+    """`data`'s `_meta` as a `Meta`; a plain `{}` when there is none, which the garbage
+    collector does not track."""
     written = as_dict(data.get("_meta"))
     return Meta(written) if written else {}
-
-
-def _entries(data: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Each entry mapping of a register document, with its index (others are the schema's)."""
-    for index, entry in enumerate(as_list(data.get("entries"))):
-        if isinstance(entry, dict):
-            yield index, entry
 
 
 def _entry_id(slug: str, index: int, data: dict[str, Any]) -> tuple[str, bool]:
@@ -141,8 +131,8 @@ def _entry_id(slug: str, index: int, data: dict[str, Any]) -> tuple[str, bool]:
 
 
 def build_entry(doc: Document, slug: str, index: int, out: list[Diagnostic]) -> Entry | None:
-    """The typed entry `entries[index]`, built alone as `build_register` builds it; None when
-    there is no such mapping."""
+    """The typed entry `entries[index]` as `build_register` builds it; None when there is
+    no such mapping."""
     data = value_at(doc.data, ("entries", index))
     if not isinstance(data, dict):
         return None
@@ -151,8 +141,7 @@ def build_entry(doc: Document, slug: str, index: int, out: list[Diagnostic]) -> 
 
 def _rated(entry: dict[str, Any], field: RatedField, note: Prose | None) -> Rated:
     data = as_dict(entry.get(field))
-    keyword = as_text(data.get(RATED[field]))
-    return Rated(keyword, note, _meta(data))
+    return Rated(as_text(data.get(RATED[field])), note, _meta(data))
 
 
 def _revisions(data: Any) -> Revisions:
@@ -242,33 +231,35 @@ def revision_names(value: Any) -> list[str]:
 
 
 def revision_name(value: Any) -> str | None:
-    """`value` when it is a revision name the schema allows, else None."""
     return value if isinstance(value, str) and _REVISION.match(value) else None
 
 
 def _build_source(doc: Document, alias: str, data: dict[str, Any], out: list[Diagnostic]) -> Source:
-    claims = []
-    for claim in as_list(data.get("claims")):
-        if isinstance(claim, str):
-            claims.append(Claim(claim))
-        elif isinstance(claim, dict) and isinstance(claim.get("glob"), str):
-            claims.append(Claim(claim["glob"], as_text(claim.get("under"))))
+    coverage = as_dict(data.get("coverage"))
     return Source(
         alias=alias,
         title=as_text(data.get("title")) or alias,
         repo=as_opt_text(data.get("repo")),
         commit=as_text(data.get("commit")),
         path=as_opt_text(data.get("path")),
-        claims=tuple(claims),
+        claims=tuple(_claims(data.get("claims"))),
         where=doc.where(("sources", alias), at_key=True),
         meta=_meta(data),
         markdown=_globs(data.get("markdown")),
-        statements=_globs(as_dict(data.get("coverage")).get("statements")),
-        changelog=as_opt_text(as_dict(data.get("coverage")).get("changelog")),
+        statements=_globs(coverage.get("statements")),
+        changelog=as_opt_text(coverage.get("changelog")),
         version=as_opt_text(data.get("version")),
         requirements=_requirement_files(as_dict(data.get("requirements"))),
-        scope=_build_scope(doc, alias, as_dict(data.get("coverage")).get("scope"), out),
+        scope=_build_scope(doc, alias, coverage.get("scope"), out),
     )
+
+
+def _claims(data: Any) -> Iterator[Claim]:
+    for claim in as_list(data):
+        if isinstance(claim, str):
+            yield Claim(claim)
+        elif isinstance(claim, dict) and isinstance(claim.get("glob"), str):
+            yield Claim(claim["glob"], as_text(claim.get("under")))
 
 
 def _requirement_files(data: dict[str, Any]) -> RequirementFiles | None:

@@ -16,21 +16,18 @@ if TYPE_CHECKING:  # imported when a document is invalid: valid runs never load 
 
 from ..model.diagnostic import Diagnostic
 from ..model.positions import Path_
-from ..model.vocabulary import REGISTER_SCHEMA, SOURCES_SCHEMA, packaged_schema
+from ..model.vocabulary import REGISTER_SCHEMA as REGISTER
+from ..model.vocabulary import SOURCES_SCHEMA as SOURCES
+from ..model.vocabulary import packaged_schema as load_schema
 from .document import Document
 
-REGISTER = REGISTER_SCHEMA
-SOURCES = SOURCES_SCHEMA
 EXCLUSIONS = "exclusions.schema.json"
 CONCEPTS = "concepts.schema.json"
 
 
-load_schema = packaged_schema
-
-
 @cache
 def _inlined(name: str) -> dict[str, Any]:
-    # jsonschema resolves each `$ref` anew on every use: half its time on a large register.
+    """The schema `name`, its `$ref`s inlined: jsonschema resolves each anew on every use."""
     schema = load_schema(name)
     inlined: dict[str, Any] = _prepared(schema, schema.get("$defs", {}))
     return inlined
@@ -45,8 +42,8 @@ def _validator(name: str) -> Draft202012Validator:
 
 @cache
 def _fast_check(name: str) -> Callable[[Any], bool]:
-    """The same schema's verdict alone, compiled by fastjsonschema: twenty times faster on the
-    valid documents of nearly every run (tests/reading/test_schema_gate.py: same verdicts)."""
+    """The schema's verdict alone, by fastjsonschema: twenty times faster on the valid
+    documents of nearly every run (tests/reading/test_schema_gate.py: same verdicts)."""
     schema = {**_inlined(name), "$schema": "http://json-schema.org/draft-07/schema#"}
     validate = fastjsonschema.compile(schema, detailed_exceptions=False)
 
@@ -97,23 +94,17 @@ def published_pattern(pattern: str) -> str:
 def integer_keys() -> frozenset[str]:
     """The properties the schemas type as integers: only there is a plain decimal scalar
     made an int, so a commit such as 1234567 stays the text its author wrote."""
-    found: set[str] = set()
-    for name in (REGISTER, SOURCES):
-        _collect_integer_keys(load_schema(name), found)
-    return frozenset(found)
+    return frozenset(_integer_keys([load_schema(REGISTER), load_schema(SOURCES)]))
 
 
-def _collect_integer_keys(node: Any, found: set[str]) -> None:
+def _integer_keys(node: Any) -> Iterator[str]:
     if isinstance(node, dict):
         for key, sub in node.get("properties", {}).items():
-            kind = sub.get("type") if isinstance(sub, dict) else None
-            if kind == "integer" or (isinstance(kind, list) and "integer" in kind):
-                found.add(key)
-        for value in node.values():
-            _collect_integer_keys(value, found)
-    elif isinstance(node, list):
-        for value in node:
-            _collect_integer_keys(value, found)
+            if "integer" in _kinds(sub.get("type") if isinstance(sub, dict) else None):
+                yield key
+        node = list(node.values())
+    for value in node if isinstance(node, list) else ():
+        yield from _integer_keys(value)
 
 
 def validate(doc: Document, name: str, owner: Any) -> Iterator[Diagnostic]:
@@ -143,13 +134,12 @@ def validate(doc: Document, name: str, owner: Any) -> Iterator[Diagnostic]:
 
 def _is_typo(error: ValidationError, typos: set[Path_]) -> bool:
     """A missing required field whose misspelling beside it is already reported."""
-    if error.validator != "required":
-        return False
-    return (*error.absolute_path, str(error.message).split("'")[1]) in typos
+    missing = str(error.message).split("'")[1] if error.validator == "required" else None
+    return missing is not None and (*error.absolute_path, missing) in typos
 
 
 def _empty_for_pattern(error: ValidationError) -> bool:
-    """A pattern failed by an empty value whose `minLength` error already says so."""
+    """A pattern failed by an empty value, whose `minLength` error says so."""
     return error.validator == "pattern" and error.instance == "" and "minLength" in error.schema
 
 
@@ -215,7 +205,7 @@ def _describe(error: ValidationError) -> Iterator[Described]:
         message = f"name '{_shown(error.instance)}' in {_field(where)} must match {pattern}"
         yield Described((*path, error.instance), "bad-value", message, at_key=True)
     elif kind == "uniqueItems":
-        index = _first_repeat(error.instance)
+        index = next((i for i, item in enumerate(error.instance) if item in error.instance[:i]), 0)
         message = f"{_field(where)} lists '{_shown(error.instance[index])}' twice"
         yield Described((*path, index), "duplicate-item", message, at_key=False)
     elif kind == "enum":
@@ -240,8 +230,8 @@ def _unknown_fields(error: ValidationError, path: Path_) -> Iterator[Described]:
 
 
 def _dedented_from(error: ValidationError, key: str) -> str | None:
-    """The key just above `key` when its value is a mapping that takes `key` (a `note:`
-    dedented out of `status:`): the likelier mistake than a misspelling."""
+    """The key above `key` when its mapping value takes `key` (a `note:` dedented out of
+    `status:`): likelier than a misspelling."""
     keys = [str(k) for k in error.instance]
     index = keys.index(key)
     if index == 0 or not isinstance(error.instance[keys[index - 1]], dict):
@@ -317,10 +307,6 @@ def _pattern_hint(error: ValidationError) -> str:
     return ""
 
 
-def _first_repeat(items: list[Any]) -> int:
-    return next((i for i, item in enumerate(items) if item in items[:i]), 0)
-
-
 def _expected_form(schema: dict[str, Any]) -> str | None:
     """What a pattern stands for, in words: the schema's own `description` says it."""
     description = schema.get("description")
@@ -354,19 +340,24 @@ def _field(where: str) -> str:
     return f"'{where}'" if where else "the file"
 
 
+_KINDS = {
+    "string": "a string",
+    "integer": "an integer",
+    "object": "a mapping",
+    "array": "a list",
+    "null": "null",
+    "boolean": "true or false",
+    "number": "a number",
+}
+
+
+def _kinds(expected: Any) -> list[Any]:
+    """A schema's `type`, one name or a list of them, as a list."""
+    return expected if isinstance(expected, list) else [expected]
+
+
 def _kind(expected: Any) -> str:
-    names: dict[str, str] = {
-        "string": "a string",
-        "integer": "an integer",
-        "object": "a mapping",
-        "array": "a list",
-        "null": "null",
-        "boolean": "true or false",
-        "number": "a number",
-    }
-    if isinstance(expected, list):
-        return " or ".join(names.get(str(e), str(e)) for e in expected)
-    return names.get(expected, str(expected))
+    return " or ".join(_KINDS.get(str(e), str(e)) for e in _kinds(expected))
 
 
 def _describe_value(value: Any) -> str:

@@ -19,8 +19,8 @@ except ImportError:  # pragma: no cover
     from yaml import SafeLoader as Loader  # type: ignore[assignment]
 
 MAX_DEPTH = 50
-"""Deeper nesting is refused: a register needs six levels, and thousands would exhaust
-Python's recursion limit here and in the schema validator."""
+"""Deeper nesting is refused: a register needs six levels; thousands would exhaust Python's
+recursion limit here and in the schema validator."""
 SAFE_NESTING = 1_000
 """Nesting libyaml's composer is given as it is: it recurses in C, and far deeper overflows
 the stack; a text that could nest deeper is first read event by event."""
@@ -53,8 +53,7 @@ class Walker:
         self.ends, self.styles = doc.ends, doc.styles
 
     def mark(self, node: yaml.Node | yaml.Event) -> Mark:
-        start: Any = node.start_mark
-        return self.doc.position(start.index)
+        return self.doc.position(node.start_mark.index)  # type: ignore[union-attr]
 
     def build(self, composer: Composer) -> Any:
         """The document's data; raises `LoadError` on a construct registers refuse."""
@@ -131,7 +130,7 @@ class Walker:
         return value
 
     def integer(self, node: yaml.ScalarNode, value: str, key: str | None) -> int:
-        """`value` as a number, refused when it has more digits than `key` takes."""
+        """`value` as a number, refused with more digits than `key` (else `_meta`) takes."""
         digits = len(value.lstrip("+-"))
         limit = MAX_DIGITS if key else MAX_META_DIGITS
         if digits <= limit:
@@ -144,8 +143,8 @@ class Walker:
     def mapping(self, node: yaml.MappingNode, path: Path_, in_meta: bool) -> dict[str, Any]:
         result: dict[str, Any] = {}
         keys = self.keys
-        # The graph is read once: each collection lets its nodes go once walked, so a large
-        # document's graph is freed as it is read, not kept (and scanned by the GC) to the end.
+        # Each collection lets its nodes go once walked, so a large document's graph is freed
+        # as it is read, not kept (and scanned by the GC) to the end.
         pairs, node.value = node.value, []
         for key_node, value_node in pairs:
             offset = key_node.start_mark.index
@@ -172,8 +171,8 @@ def nesting_bound(text: str) -> int:
 
 
 def first_anchor_or_alias(doc: Document) -> LoadError | None:
-    """The refusal of the first anchor or alias in `doc`, for when the composer fails on one
-    (an alias to no anchor, an anchor given twice)."""
+    """The refusal of the first anchor or alias in `doc`, when the composer fails on one (an
+    alias to no anchor, an anchor given twice)."""
     for token in tokens_before(doc.text, len(doc.text)):
         if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
             sign = "&" if isinstance(token, yaml.AnchorToken) else "*"

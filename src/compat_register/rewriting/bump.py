@@ -17,7 +17,7 @@ from ..following.track import Rename
 from ..model.claims import claimants
 from ..model.registers import Citation, CitationKey, RegisterSet, Source
 from ..reading.document import Document
-from ..reading.folder import LockText
+from ..reading.folder import FileText
 from ..sources.checkout import Checkout
 from ..sources.git import GitSourceError
 from ..sources.pins import open_moved
@@ -86,7 +86,7 @@ def bump(
     registers: RegisterSet,
     documents: Mapping[str, Document],
     paths: Paths,
-    lock: LockText | None,
+    lock: FileText | None,
     alias: str,
     rev: str | None = None,
     *,
@@ -117,7 +117,7 @@ def bump(
 def _plan(
     registers: RegisterSet,
     documents: Mapping[str, Document],
-    lock: LockText | None,
+    lock: FileText | None,
     source: Source,
     checkout: Checkout,
     old: str,

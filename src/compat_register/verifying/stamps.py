@@ -19,7 +19,7 @@ from ..citations.compare import Kind, block, source_kind
 from ..model.diagnostic import Diagnostic
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, Sources
-from ..reading.folder import LockText
+from ..reading.folder import FileText
 from ..storage.errors import EditError
 from .outcome import AS_CITED, Outcome
 
@@ -192,7 +192,7 @@ def at_lock(file: str, code: str, message: str, line: int = 1) -> Diagnostic:
     )
 
 
-def lock_of(found: LockText | None) -> Lock | None:
+def lock_of(found: FileText | None) -> Lock | None:
     """The lock as `reading.folder.read_lock` found it, or None (stamps are not checked)."""
     if found is None:
         return None
@@ -203,7 +203,7 @@ def lock_of(found: LockText | None) -> Lock | None:
     return Lock(found.path, found.file, stamps, problems, found.text, parse_pins(found.text))
 
 
-def to_rewrite(found: LockText | None) -> Lock | None:
+def to_rewrite(found: FileText | None) -> Lock | None:
     """`lock_of`, refusing (EditError) a lock that cannot be read rather than rewrite it."""
     lock = lock_of(found)
     if lock is not None and lock.text is None:
@@ -212,7 +212,7 @@ def to_rewrite(found: LockText | None) -> Lock | None:
 
 
 def carry_lock(
-    found: LockText | None,
+    found: FileText | None,
     citations: Sequence[Citation],
     moved: Mapping[CitationKey, Place],
     pins: Mapping[str, str] | None = None,
@@ -254,7 +254,7 @@ class StampPlan(NamedTuple):  # not a dataclass: see `Key`
 
 
 def plan(
-    outcomes: Sequence[Outcome], sources: Sources, lock: LockText | None, chosen: set[str] | None
+    outcomes: Sequence[Outcome], sources: Sources, lock: FileText | None, chosen: set[str] | None
 ) -> StampPlan:
     """Stamp the citations of the `chosen` entries (None: all), given every citation's
     outcome in `RegisterSet.citations()` order; EditError when the lock cannot be read."""

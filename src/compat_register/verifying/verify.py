@@ -13,7 +13,7 @@ from ..citations.compare import source_kind
 from ..following.follow import Followed, follow
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.registers import Citation, RegisterSet, Source, Sources
-from ..reading.folder import LockText
+from ..reading.folder import FileText
 from ..sources.git import GitSourceError
 from ..sources.pins import Checkouts, Pin
 from ..storage.errors import RegisterError
@@ -26,7 +26,7 @@ from .outcome import OUTCOMES, WARNINGS, Outcome, judge, summary  # noqa: F401 -
 def verify_against(
     registers: RegisterSet,
     paths: Paths,
-    lock: LockText | None,
+    lock: FileText | None,
     against: tuple[str, str] | None,
     *,
     skip: Iterable[str] = (),
@@ -223,7 +223,7 @@ class _Stamped(NamedTuple):
 
 
 def _check_stamps(
-    read: LockText | None, sources: Sources, outcomes: list[Outcome], preview: Preview | None
+    read: FileText | None, sources: Sources, outcomes: list[Outcome], preview: Preview | None
 ) -> _Stamped:
     """The outcomes (and the preview's baseline) with the lock applied, when there is one,
     and a problem per source whose pin moved by hand since it was written."""
