@@ -86,11 +86,10 @@ class Journal:
             raise self.error(f"cannot read the journal: {err.strerror or err}") from None
         state, planned = self._parse(raw)
         left: list[str] = []
-        if state == "committed":
-            for plan in planned:
-                _finish(plan)
-        elif state == "rolling back":
-            for plan in planned:
+        for plan in planned:
+            if state == "committed" and _holds(plan.new, plan.made):
+                os.replace(plan.new, plan.target)
+            elif state == "rolling back":
                 _undo(plan)
         for plan in planned:
             if state == "prepared":  # killed while writing it: partial bytes of its own name
@@ -105,15 +104,19 @@ class Journal:
         return JournalError(f"{self.path}: {message}")
 
     def _entry(self, plan: Planned) -> dict[str, Any]:
-        place, file = self._place_of(plan.target)
-        return {"in": place, "file": file, "token": plan.token, "made": plan.made, "was": plan.was}
-
-    def _place_of(self, target: Path) -> tuple[str, str]:
         for place, folder in self.places.items():
-            file = os.path.relpath(os.path.abspath(target), os.path.abspath(folder))
+            file = os.path.relpath(os.path.abspath(plan.target), os.path.abspath(folder))
             if not file.startswith(".."):
-                return place, PurePosixPath(Path(file)).as_posix()
-        raise self.error(f"{target} is outside {', '.join(map(str, self.places.values()))}")
+                file = PurePosixPath(Path(file)).as_posix()
+                return {
+                    "in": place,
+                    "file": file,
+                    "token": plan.token,
+                    "made": plan.made,
+                    "was": plan.was,
+                }
+        places = ", ".join(map(str, self.places.values()))
+        raise self.error(f"{plan.target} is outside {places}")
 
     def _parse(self, raw: bytes) -> tuple[str, list[Planned]]:
         try:
@@ -139,11 +142,6 @@ class Journal:
         if (linked := regular.linked_folder(folder, file)) is not None:
             raise self.error(f"names {linked}, a symbolic link; nothing done: remove it")
         return folder / file
-
-
-def _finish(plan: Planned) -> None:
-    if _holds(plan.new, plan.made):
-        os.replace(plan.new, plan.target)
 
 
 def _undo(plan: Planned) -> None:

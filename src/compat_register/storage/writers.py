@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import journal, regular
 from .errors import StorageError
-from .layout import EXCERPT_CACHE, JOURNAL_FILE, WRITER_LOCK, Paths
+from .layout import EXCERPT_CACHE, Paths
 
 FINISH = "register sync"  # any writer finishes it; this one changes nothing else
 
@@ -40,7 +40,9 @@ def refusal(paths: Paths, tracked: Sequence[str], unknown: str | None = None) ->
             return found
     if unknown is not None:
         return f"{paths.state}: git cannot say what it tracks here ({unknown}); not used"
-    tracked = [path for path in tracked if path != WRITER_LOCK]  # written, never read back
+    tracked = [
+        path for path in tracked if path != paths.writer_lock.name
+    ]  # written, never read back
     if tracked:
         more = f" (and {len(tracked) - 1} more)" if len(tracked) > 1 else ""
         return (
@@ -129,7 +131,7 @@ def unfinished(paths: Paths, wait: float) -> str | None:
         if not os.path.lexists(paths.journal):  # the writer at work ended, its write done
             return None
     return (
-        f"{paths.state / JOURNAL_FILE}: a write was interrupted, so what is read may be part "
+        f"{paths.journal}: a write was interrupted, so what is read may be part "
         f"old, part new: run `{FINISH}` (or any command that writes) to finish it"
     )
 
@@ -153,7 +155,7 @@ def _open_lock(path: Path, flags: int) -> int:
     try:
         fd = regular.open_regular(path, flags)
     except regular.Refused as err:
-        tail = "" if err.errno == errno.ELOOP else "; remove it"  # `a_link` says it already
+        tail = "" if err.errno == errno.ELOOP else "; remove it"  # the link message says it already
         raise StorageError(f"{path}: cannot lock: {err.strerror}{tail}") from None
     except OSError as err:
         raise StorageError(f"{path}: cannot lock: {err.strerror or err}") from None
