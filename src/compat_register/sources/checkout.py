@@ -66,8 +66,8 @@ class Checkout:
         return None if text is None else text.lines
 
     def file_text(self, sha: str, path: str) -> FileText | None:
-        """`read_text`'s lines as a `FileText` (its quote index built once); a (sha, path)
-        in the cache was checked as it was read (verify asks once per citation)."""
+        """`read_text`'s lines as a `FileText`; a (sha, path) in the cache was checked as it
+        was read (verify asks once per citation)."""
         if (sha, path) not in self._texts:
             require_sha(sha)
             require(check_repo_path(path))
@@ -204,8 +204,7 @@ def text_of(found: Found) -> FileText | str | None:
 def _git_dir(root: Path) -> str:
     """The absolute git directory of the work tree or bare repository at `root`: seen on
     disk when plainly one, else asked of git, told not to look above `root`."""
-    plain = _plain_git_dir(root)
-    if plain is not None:
+    if (plain := _plain_git_dir(root)) is not None:
         return plain
     ceiling = {"GIT_CEILING_DIRECTORIES": os.path.dirname(os.path.realpath(root))}
     try:
@@ -229,11 +228,8 @@ def _plain_git_dir(root: Path) -> str | None:
     candidate = dot if os.path.lexists(dot) else root
     try:
         owners = {os.stat(root).st_uid, os.stat(candidate).st_uid}
-        if owners != {os.geteuid()} or not os.path.isdir(candidate):
-            return None
-        if os.path.lexists(candidate / "commondir"):
-            return None
-        if not (os.path.isdir(candidate / "objects") and os.path.isdir(candidate / "refs")):
+        plain = os.path.isdir(candidate / "objects") and os.path.isdir(candidate / "refs")
+        if owners != {os.geteuid()} or not plain or os.path.lexists(candidate / "commondir"):
             return None
         with open(candidate / "HEAD", "rb") as head:
             headref = head.read(100)

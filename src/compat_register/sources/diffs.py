@@ -46,11 +46,15 @@ def parse_hunks(text: str) -> list[Hunk]:
 
 def parse_patch_log(text: str) -> dict[str, str]:
     """{commit: its patch} of `git log -p RECORD_FORMAT` output."""
-    found: dict[str, str] = {}
+    records = (record.partition("\n") for record in text.split(_RECORD)[1:])
+    return {sha.strip(): patch for sha, _, patch in records}
+
+
+def _records(text: str) -> Iterator[tuple[str, list[str]]]:
+    """Each commit's header line and other lines, in a log of one of the formats here."""
     for record in text.split(_RECORD)[1:]:
-        sha, _, patch = record.partition("\n")
-        found[sha.strip()] = patch
-    return found
+        header, *lines = record.split("\n")
+        yield header, lines
 
 
 def _files(text: str) -> list[str]:
@@ -104,8 +108,7 @@ class LoggedCommit:
 def parse_log(text: str) -> list[LoggedCommit]:
     """The commits of `git log LOG_FORMAT --raw --no-abbrev` output, in its order."""
     found = []
-    for record in text.split(_RECORD)[1:]:
-        header, *lines = record.split("\n")
+    for header, lines in _records(text):
         sha, parents, time, subject = header.split(_FIELD, 3)
         changes = [(path, old, new) for old, new, _, _, path, _ in _raw(lines)]
         found.append(LoggedCommit(sha, _first(parents), int(time), subject, changes))
@@ -190,8 +193,7 @@ CHANGES_FORMAT = f"--format={_RECORD}%H{_FIELD}%P"  # what `parse_changes_log` r
 def parse_changes_log(text: str) -> list[Changes]:
     """The commits of `git log CHANGES_FORMAT --raw -M --no-abbrev`; a root's parent is ''."""
     found = []
-    for record in text.split(_RECORD)[1:]:
-        header, *lines = record.split("\n")
+    for header, lines in _records(text):
         sha, _, parents = header.partition(_FIELD)
         found.append(Changes(_first(parents) or "", sha).read_raw(lines))
     return found
