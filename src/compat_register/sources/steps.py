@@ -47,9 +47,9 @@ def first_parent_steps(checkout: Checkout, old: str, new: str) -> list[Changes] 
     return steps
 
 
-def range_step(checkout: Checkout, old: str, new: str) -> Changes:
-    """One step from `old` to `new`: what a single `git diff -M` says changed."""
-    text = checkout.run_git("diff", "--raw", "-M", "--no-abbrev", *_PLAIN, old, new, "--")
+def range_step(checkout: Checkout, old: str, new: str, *paths: str) -> Changes:
+    """One step from `old` to `new`: what a single `git diff -M` says changed (to `paths`)."""
+    text = checkout.run_git("diff", "--raw", "-M", "--no-abbrev", *_PLAIN, old, new, "--", *paths)
     return Changes(old, new).read_raw(text.split("\n"))
 
 
@@ -89,11 +89,7 @@ def pair_score(checkout: Checkout, step: Changes, old_path: str, new_path: str) 
     percent; 0 when it would not pair them."""
     if check_repo_path(old_path) or check_repo_path(new_path):
         return 0
-    text = checkout.run_git(
-        "diff", "--raw", "-M", "--no-abbrev", *_PLAIN, step.parent, step.sha, "--",
-        old_path, new_path,
-    )  # fmt: skip
-    found = Changes(step.parent, step.sha).read_raw(text.split("\n")).renamed.get(old_path)
+    found = range_step(checkout, step.parent, step.sha, old_path, new_path).renamed.get(old_path)
     return found[1] if found is not None and found[0] == new_path else 0
 
 
