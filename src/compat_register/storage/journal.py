@@ -104,19 +104,15 @@ class Journal:
         return JournalError(f"{self.path}: {message}")
 
     def _entry(self, plan: Planned) -> dict[str, Any]:
+        place, file = self._place_of(plan.target)
+        return {"in": place, "file": file, "token": plan.token, "made": plan.made, "was": plan.was}
+
+    def _place_of(self, target: Path) -> tuple[str, str]:
         for place, folder in self.places.items():
-            file = os.path.relpath(os.path.abspath(plan.target), os.path.abspath(folder))
+            file = os.path.relpath(os.path.abspath(target), os.path.abspath(folder))
             if not file.startswith(".."):
-                file = PurePosixPath(Path(file)).as_posix()
-                return {
-                    "in": place,
-                    "file": file,
-                    "token": plan.token,
-                    "made": plan.made,
-                    "was": plan.was,
-                }
-        places = ", ".join(map(str, self.places.values()))
-        raise self.error(f"{plan.target} is outside {places}")
+                return place, PurePosixPath(Path(file)).as_posix()
+        raise self.error(f"{target} is outside {', '.join(map(str, self.places.values()))}")
 
     def _parse(self, raw: bytes) -> tuple[str, list[Planned]]:
         try:
