@@ -29,11 +29,11 @@ from compat_register.sources.checkout import (
     chunks,
     text_of,
 )
+from compat_register.sources.diffs import first_parent_steps, pair_hunks, range_step, step_hunks
 from compat_register.sources.filetext import FileText
 from compat_register.sources.git import GitSourceError
 from compat_register.sources.pins import checkout_places
 from compat_register.sources.sourcecache import SourceCache
-from compat_register.sources.steps import first_parent_steps, pair_hunks, range_step, step_hunks
 from compat_register.storage.layout import Paths
 from compat_register.storage.settings import Settings
 from gitrepo import EPOCH, GitRepo, git_env
@@ -723,7 +723,7 @@ KILLER = """
 import os, signal, sys
 from pathlib import Path
 from compat_register.sources.sourcecache import SourceCache
-from compat_register.sources.steps import first_parent_steps, pair_hunks, range_step, step_hunks
+from compat_register.sources.diffs import first_parent_steps, pair_hunks, range_step, step_hunks
 from compat_register.storage.layout import Paths
 def die(line):
     os.killpg(0, signal.SIGKILL)  # this process and its git, as a cancelled CI job
