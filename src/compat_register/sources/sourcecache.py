@@ -120,7 +120,8 @@ def foreign(repo_dir: Path) -> str | None:
     names = set(os.listdir(repo_dir))
     if not {"HEAD", "config", "objects", "refs"} <= names:
         return "is not a git repository"
-    odd = sorted(names - MADE)[:4] or [n for n in ELSEWHERE if os.path.lexists(repo_dir / n)][:1]
+    borrowed = [name for name in ELSEWHERE if os.path.lexists(repo_dir / name)]
+    odd = sorted(names - MADE)[:4] or borrowed[:1]
     if odd:
         return f"holds {', '.join(odd)}, which register sync never writes"
     special = _not_plain(repo_dir)
