@@ -19,14 +19,21 @@ from commands import HANG_GUARD
 from compat_register.checking.safety import check_commit, check_repo_path, check_repo_url
 from compat_register.model.positions import Where
 from compat_register.model.registers import Source
-from compat_register.sources import catfile, git
+from compat_register.sources import git
 from compat_register.sources import sourcecache as caching
-from compat_register.sources.checkout import Checkout, _plain_git_dir
+from compat_register.sources.checkout import (
+    CHUNK,
+    CHUNK_BYTES,
+    Checkout,
+    _plain_git_dir,
+    chunks,
+    text_of,
+)
+from compat_register.sources.diffs import first_parent_steps, pair_hunks, range_step, step_hunks
 from compat_register.sources.filetext import FileText
 from compat_register.sources.git import GitSourceError
 from compat_register.sources.pins import checkout_places
 from compat_register.sources.sourcecache import SourceCache
-from compat_register.sources.steps import first_parent_steps, pair_hunks, range_step, step_hunks
 from compat_register.storage.layout import Paths
 from compat_register.storage.settings import Settings
 from gitrepo import EPOCH, GitRepo, git_env
@@ -395,12 +402,12 @@ def test_many_long_names_read_in_one_pass_never_stall(src: GitRepo) -> None:
 @given(st.lists(st.integers(1, 9_000), max_size=300))
 def test_a_chunk_of_names_fits_a_pipe_unless_it_is_one_name(lengths: list[int]) -> None:
     names = ["n" * length for length in lengths]
-    chunks = list(catfile.chunks(names))
-    assert [name for chunk in chunks for name in chunk] == list(enumerate(names))
-    for chunk in chunks:
+    chunked = list(chunks(names))
+    assert [name for chunk in chunked for name in chunk] == list(enumerate(names))
+    for chunk in chunked:
         written = sum(len(name) + 1 for _, name in chunk)
-        assert len(chunk) <= catfile.CHUNK
-        assert written <= catfile.CHUNK_BYTES or len(chunk) == 1
+        assert len(chunk) <= CHUNK
+        assert written <= CHUNK_BYTES or len(chunk) == 1
 
 
 def test_reading_at_a_pin_never_imports_gitpython(src: GitRepo) -> None:
@@ -716,7 +723,7 @@ KILLER = """
 import os, signal, sys
 from pathlib import Path
 from compat_register.sources.sourcecache import SourceCache
-from compat_register.sources.steps import first_parent_steps, pair_hunks, range_step, step_hunks
+from compat_register.sources.diffs import first_parent_steps, pair_hunks, range_step, step_hunks
 from compat_register.storage.layout import Paths
 def die(line):
     os.killpg(0, signal.SIGKILL)  # this process and its git, as a cancelled CI job
@@ -870,5 +877,5 @@ def test_a_blob_is_split_on_newlines_only_and_loses_each_line_end(
     data: bytes, lines: list[str]
 ) -> None:
     """Lines as git and GitHub number them: '\\n' ends a line, a '\\r' before it goes."""
-    text = catfile.text_of(("0" * 40, "blob", data))
+    text = text_of(("0" * 40, "blob", data))
     assert isinstance(text, FileText) and text.lines == lines

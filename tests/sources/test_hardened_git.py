@@ -12,9 +12,9 @@ import pytest
 
 import builder
 from compat_register.sources.checkout import Checkout
+from compat_register.sources.diffs import first_parent_steps, range_step, step_hunks
 from compat_register.sources.projectrepo import ProjectRepo, repository_of
 from compat_register.sources.sourcecache import SourceCache
-from compat_register.sources.steps import first_parent_steps, range_step, step_hunks
 
 
 def test_a_callers_repository_and_index_are_never_the_ones_read(

@@ -6,8 +6,7 @@ import ast
 from pathlib import Path
 
 from compat_register.storage import settings
-from compat_register.storage.lock import DEFAULT_WAIT
-from compat_register.storage.settings import Settings, source_variable
+from compat_register.storage.settings import DEFAULT_WAIT, Settings, source_variable
 
 
 def test_each_variable_read_and_an_empty_one_unset() -> None:

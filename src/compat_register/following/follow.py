@@ -11,9 +11,9 @@ from collections.abc import Collection, Sequence
 from ..model.notation import lines_text
 from ..model.registers import Citation
 from ..sources.checkout import Checkout
-from ..sources.diffs import Changes, Hunk
-from ..sources.git import GitSourceError
-from ..sources.steps import (
+from ..sources.diffs import (
+    Changes,
+    Hunk,
     files_holding,
     first_parent_steps,
     pair_hunks,
@@ -21,6 +21,7 @@ from ..sources.steps import (
     range_step,
     step_hunks,
 )
+from ..sources.git import GitSourceError
 from .moves import AddedIndex, Decision, Lines, Text, decide, elsewhere, overlap
 from .oneline import Crossing, one_line_rule, settle
 from .paths import Moved, revision_folder, successor

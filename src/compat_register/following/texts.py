@@ -9,9 +9,8 @@ from typing import overload
 
 from ..citations.compare import Kind, comparable, file_kind
 from ..sources.checkout import Checkout
-from ..sources.diffs import Changes, Hunk
+from ..sources.diffs import Changes, Hunk, written_lines
 from ..sources.git import GitSourceError
-from ..sources.steps import written_lines
 from .moves import AddedIndex, Lines, Text
 
 Written = tuple[list[Hunk], dict[int, str]]

@@ -1,18 +1,30 @@
-"""A git repository read at pinned commits, touching no work tree: blobs through one
-`git cat-file --batch` (`catfile`), trees, diffs and logs through the runner (`git`)."""
+"""A git repository read at pinned commits, touching no work tree: objects through one
+`git cat-file --batch` for the repository's life, asked one name or one chunk of names at a
+time; trees, diffs and logs through the runner (`git`)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
-from collections.abc import Iterable
+import subprocess
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import IO
 
 from ..checking.safety import check_commit, check_repo_path
 from . import git
-from .catfile import CatFile, Texts, text_of
 from .filetext import FileText
-from .git import FULL_SHA, GitSourceError, check_rev, require, require_sha
+from .git import FULL_SHA, DamagedRepository, GitSourceError, check_rev, require, require_sha
+
+BINARY = "binary"  # a blob with a NUL byte in its first 8000 bytes (git's test)
+CHUNK = 100  # most requests written before reading their answers
+CHUNK_BYTES = 8192
+"""Most bytes of requests written before reading their answers, unless one request alone:
+they fit whole in any pipe's buffer (64 KiB on Linux, 16 KiB on macOS). Past it, git,
+blocked writing answers nobody reads yet, would stop reading the names we still write."""
+
+Found = tuple[str, str, bytes] | None  # an object's (sha, type, data), None when missing
 
 
 class Checkout:
@@ -22,8 +34,9 @@ class Checkout:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.git_dir = _git_dir(root)
-        self._texts: Texts = {}
-        self._reader = CatFile(self.git_dir, root)
+        self._texts: dict[tuple[str, str], FileText | str | None] = {}
+        """(full commit sha, path) -> the file's text, `BINARY`, or None."""
+        self._process: subprocess.Popen[bytes] | None = None
 
     def resolve(self, commit: str) -> str | None:
         """Full sha of the commit the hex prefix `commit` names, None when this repository
@@ -53,8 +66,8 @@ class Checkout:
         return None if text is None else text.lines
 
     def file_text(self, sha: str, path: str) -> FileText | None:
-        """`read_text`'s lines as a `FileText` (its quote index built once); a (sha, path)
-        in the cache was checked as it was read (verify asks once per citation)."""
+        """`read_text`'s lines as a `FileText`; a (sha, path) in the cache was checked as it
+        was read (verify asks once per citation)."""
         if (sha, path) not in self._texts:
             require_sha(sha)
             require(check_repo_path(path))
@@ -78,8 +91,8 @@ class Checkout:
         self.read_many((sha, path) for path in paths)
 
     def read_many(self, wanted: Iterable[tuple[str, str]]) -> None:
-        """Read many (full commit sha, path) files a chunk at a time, for `read_text` to find;
-        a name that is no full sha or safe path is left to `read_text`."""
+        """Read many (full commit sha, path) files, a round trip per chunk of requests, for
+        `read_text` to find; a name that is no full sha or safe path is left to `read_text`."""
         todo = [
             (sha, path)
             for sha, path in dict.fromkeys(wanted)
@@ -87,7 +100,10 @@ class Checkout:
             and FULL_SHA.fullmatch(sha)
             and check_repo_path(path) is None
         ]
-        self._reader.read_many(todo, self._texts)
+        for chunk in chunks([f"{sha}:{path}" for sha, path in todo]):
+            answers = self._ask([name for _, name in chunk])
+            for (n, _), found in zip(chunk, answers, strict=True):
+                self._texts[todo[n]] = text_of(found)
 
     def run_git(self, *args: str) -> str:
         """`git ARGS` here, decoded; callers pass full shas only, never a user's text."""
@@ -101,7 +117,12 @@ class Checkout:
         return git.run(["-c", "core.quotePath=true", *args], git_dir=self.git_dir, cwd=self.root)
 
     def close(self) -> None:
-        self._reader.close()
+        """End the cat-file reader: its pipes closed, so git ends, and waited for."""
+        process, self._process = self._process, None
+        if process is not None:
+            with contextlib.suppress(BrokenPipeError), process:  # one already dead: a broken pipe
+                if process.stdin is not None:
+                    process.stdin.close()
 
     def __enter__(self) -> Checkout:
         return self
@@ -109,16 +130,81 @@ class Checkout:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _object(self, name: str) -> tuple[str, str, bytes] | None:
-        """(sha, type, data) of the object `name`, None if git says it is missing."""
-        return self._reader.object(name)
+    def _object(self, name: str) -> Found:
+        return self._ask([name])[0]
+
+    def _ask(self, names: list[str]) -> list[Found]:
+        """git's answer to each name (`<sha> <type> <size>` and the data, `<name> missing`,
+        `<name> ambiguous`); one that cannot be trusted ends the reader, started anew next."""
+        if self._process is None:
+            pipe = subprocess.PIPE
+            self._process = git.start(
+                ["cat-file", "--batch"], stdin=pipe, stdout=pipe, git_dir=self.git_dir
+            )
+        reader = self._process
+        assert reader.stdin is not None and reader.stdout is not None
+        try:
+            reader.stdin.write(b"".join(os.fsencode(name) + b"\n" for name in names))
+            reader.stdin.flush()
+            return [self._answer(reader.stdout, name) for name in names]
+        except OSError as exc:
+            self.close()
+            raise GitSourceError(f"git cannot read {self.root}: {exc}") from exc
+        except GitSourceError:
+            self.close()
+            raise
+
+    def _answer(self, stream: IO[bytes], name: str) -> Found:
+        header = stream.readline().split()
+        if header[-1:] == [b"missing"]:  # the name itself may hold spaces: look at the end
+            return None
+        if header[-1:] == [b"ambiguous"]:
+            raise GitSourceError(f"commit {name!r} is ambiguous in {self.root}")
+        if len(header) != 3 or not header[2].isdigit():
+            reply = b" ".join(header).decode(errors="replace") or "no answer"
+            raise GitSourceError(f"git cannot read {self.root}: cat-file said {reply!r}")
+        size = int(header[2])
+        data = stream.read(size + 1)[:-1]  # and the newline after
+        if len(data) != size:  # git stopped inside the object: it could not unpack it
+            raise DamagedRepository(f"{self.root} is damaged: git cannot unpack {name}")
+        return os.fsdecode(header[0]), os.fsdecode(header[1]), data
+
+
+def chunks(names: list[str]) -> Iterator[list[tuple[int, str]]]:
+    """The names, numbered, in chunks of at most `CHUNK` names and `CHUNK_BYTES` bytes (a
+    longer name alone: git answers it once it has read all of it)."""
+    chunk: list[tuple[int, str]] = []
+    size = 0
+    for n, name in enumerate(names):
+        written = len(os.fsencode(name)) + 1
+        if chunk and (len(chunk) == CHUNK or size + written > CHUNK_BYTES):
+            yield chunk
+            chunk, size = [], 0
+        chunk.append((n, name))
+        size += written
+    if chunk:
+        yield chunk
+
+
+def text_of(found: Found) -> FileText | str | None:
+    """What the cache holds for an object: its text, BINARY, or None (no blob)."""
+    if found is None or found[1] != "blob":
+        return None
+    if b"\0" in found[2][:8000]:
+        return BINARY
+    # Split on '\n' only (not str.splitlines, which also splits on \f, \x1c, U+2028, ...) so
+    # line numbers agree with git and GitHub.
+    text = found[2].decode("utf-8", errors="replace")
+    lines = text.removesuffix("\n").split("\n") if text else []
+    if "\r" in text:  # a CRLF file: each line without its '\r'
+        lines = [line.removesuffix("\r") for line in lines]
+    return FileText(lines)
 
 
 def _git_dir(root: Path) -> str:
     """The absolute git directory of the work tree or bare repository at `root`: seen on
     disk when plainly one, else asked of git, told not to look above `root`."""
-    plain = _plain_git_dir(root)
-    if plain is not None:
+    if (plain := _plain_git_dir(root)) is not None:
         return plain
     ceiling = {"GIT_CEILING_DIRECTORIES": os.path.dirname(os.path.realpath(root))}
     try:
@@ -142,11 +228,8 @@ def _plain_git_dir(root: Path) -> str | None:
     candidate = dot if os.path.lexists(dot) else root
     try:
         owners = {os.stat(root).st_uid, os.stat(candidate).st_uid}
-        if owners != {os.geteuid()} or not os.path.isdir(candidate):
-            return None
-        if os.path.lexists(candidate / "commondir"):
-            return None
-        if not (os.path.isdir(candidate / "objects") and os.path.isdir(candidate / "refs")):
+        plain = os.path.isdir(candidate / "objects") and os.path.isdir(candidate / "refs")
+        if owners != {os.geteuid()} or not plain or os.path.lexists(candidate / "commondir"):
             return None
         with open(candidate / "HEAD", "rb") as head:
             headref = head.read(100)

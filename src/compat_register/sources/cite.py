@@ -19,8 +19,7 @@ from ..storage.errors import RegisterError
 LONGEST_QUOTE = 72  # characters of a quote before it is shortened (the `…` included)
 _TEXT = re.compile(r"[^\W_]")
 
-Read = Callable[[str], Sequence[str] | None]
-"""A file's lines at the pin, or None (no such file, or binary)."""
+Read = Callable[[str], Sequence[str] | None]  # a file's lines at the pin, None: none or binary
 
 
 class CiteError(RegisterError):
@@ -111,10 +110,8 @@ def cite(named: Target, lines: Sequence[str] | None, claims: Claims) -> Cited:
 
 
 def cited(named: Target, quote: str | None, claims: Claims) -> Cited:
-    written = written_path(named.source, named.path, claims)
-    text = f"{written}:{lines_text(named.start, named.end)}"
-    if quote:
-        text += f" “{quote}”"
+    text = f"{written_path(named.source, named.path, claims)}:{lines_text(named.start, named.end)}"
+    text += f" “{quote}”" if quote else ""
     return Cited(named.source, named.path, named.start, named.end, quote, text)
 
 
@@ -144,7 +141,9 @@ def shortened(line: str, near: int = 0) -> str:
     if len(text) <= LONGEST_QUOTE:
         return text
     room = LONGEST_QUOTE - 1
-    start = text.rfind(" ", 0, _collapsed_offset(line, near)) + 1
+    before = line[:near].split()  # where character `near` lands once white space collapses
+    collapsed = len(" ".join(before)) + (1 if before and line[near - 1].isspace() else 0)
+    start = text.rfind(" ", 0, collapsed) + 1
     if start > len(text) - room:  # the end is in view: the first word that still reaches it
         start = max(text.find(" ", len(text) - room - 1) + 1, 0)
     piece = text[start : start + room]
@@ -152,14 +151,6 @@ def shortened(line: str, near: int = 0) -> str:
         return piece
     cut = piece.rfind(" ")
     return (piece[:cut] if cut > room // 2 else piece).rstrip() + "…"
-
-
-def _collapsed_offset(line: str, offset: int) -> int:
-    """Where character `offset` of `line` lands once its white space runs are collapsed."""
-    before = line[:offset].split()
-    if not before:
-        return 0
-    return len(" ".join(before)) + (1 if line[offset - 1].isspace() else 0)
 
 
 @dataclass

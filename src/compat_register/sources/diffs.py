@@ -1,12 +1,17 @@
-"""git's output as data: diffs' hunks and added lines, logs' commits and what each changed
-(`Changes`, `LoggedCommit`), trees' blobs. Pure."""
+"""The history between two pins as git tells it, one `git` per call (`following.follow`
+walks it): the first-parent commits and what each did to files (`Changes`), their hunks and
+added lines; and the parse of git's output, pure: logs (`LoggedCommit`), diffs, trees' blobs."""
 
 from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
+
+from ..checking.safety import check_repo_path
+from .checkout import Checkout
+from .git import GitSourceError
 
 Hunk = tuple[int, int, int, int]
 """(old_start, old_count, new_start, new_count); a side of count 0 starts before the gap."""
@@ -46,11 +51,15 @@ def parse_hunks(text: str) -> list[Hunk]:
 
 def parse_patch_log(text: str) -> dict[str, str]:
     """{commit: its patch} of `git log -p RECORD_FORMAT` output."""
-    found: dict[str, str] = {}
+    records = (record.partition("\n") for record in text.split(_RECORD)[1:])
+    return {sha.strip(): patch for sha, _, patch in records}
+
+
+def _records(text: str) -> Iterator[tuple[str, list[str]]]:
+    """Each commit's header line and other lines, in a log of one of the formats here."""
     for record in text.split(_RECORD)[1:]:
-        sha, _, patch = record.partition("\n")
-        found[sha.strip()] = patch
-    return found
+        header, *lines = record.split("\n")
+        yield header, lines
 
 
 def _files(text: str) -> list[str]:
@@ -104,8 +113,7 @@ class LoggedCommit:
 def parse_log(text: str) -> list[LoggedCommit]:
     """The commits of `git log LOG_FORMAT --raw --no-abbrev` output, in its order."""
     found = []
-    for record in text.split(_RECORD)[1:]:
-        header, *lines = record.split("\n")
+    for header, lines in _records(text):
         sha, parents, time, subject = header.split(_FIELD, 3)
         changes = [(path, old, new) for old, new, _, _, path, _ in _raw(lines)]
         found.append(LoggedCommit(sha, _first(parents), int(time), subject, changes))
@@ -190,8 +198,103 @@ CHANGES_FORMAT = f"--format={_RECORD}%H{_FIELD}%P"  # what `parse_changes_log` r
 def parse_changes_log(text: str) -> list[Changes]:
     """The commits of `git log CHANGES_FORMAT --raw -M --no-abbrev`; a root's parent is ''."""
     found = []
-    for record in text.split(_RECORD)[1:]:
-        header, *lines = record.split("\n")
+    for header, lines in _records(text):
         sha, _, parents = header.partition(_FIELD)
         found.append(Changes(_first(parents) or "", sha).read_raw(lines))
     return found
+
+
+# The parse must not depend on the user's config: no colour, external diff or textconv, the
+# `a/` and `b/` prefixes whatever diff.noprefix says, and --text so that a `-diff` attribute
+# does not turn hunks into "Binary files differ".
+_PLAIN = (
+    *("--no-color", "--no-ext-diff", "--no-textconv", "--text"),
+    *("--src-prefix=a/", "--dst-prefix=b/"),
+)
+_FIRST_PARENT = ("--first-parent", "--diff-merges=first-parent")
+_MOST_COMMITS = 20_000  # beyond this many, the range is followed as one diff
+_DIFF = ("diff", "--unified=0", "--no-renames", *_PLAIN)
+
+
+def first_parent_steps(checkout: Checkout, old: str, new: str) -> list[Changes] | None:
+    """The commits after `old` up to `new` along first parents, oldest first, with what each
+    did to files; None when the chain does not lead back to `old` (then: one diff)."""
+    try:
+        text = checkout.run_git(
+            "log", *_FIRST_PARENT, "--reverse", "--raw", "-M", "--no-abbrev", *_PLAIN,
+            CHANGES_FORMAT, f"--max-count={_MOST_COMMITS}", f"{old}..{new}", "--",
+        )  # fmt: skip
+    except GitSourceError:
+        return None
+    steps = parse_changes_log(text)
+    if not steps or steps[0].parent != old or steps[-1].sha != new:
+        return None
+    return steps
+
+
+def range_step(checkout: Checkout, old: str, new: str, *paths: str) -> Changes:
+    """One step from `old` to `new`: what a single `git diff -M` says changed (to `paths`)."""
+    text = checkout.run_git("diff", "--raw", "-M", "--no-abbrev", *_PLAIN, old, new, "--", *paths)
+    return Changes(old, new).read_raw(text.split("\n"))
+
+
+def step_hunks(
+    checkout: Checkout, steps: list[Changes], paths: Collection[str], *, commits: bool
+) -> dict[str, dict[str, list[Hunk]]]:
+    """{step's sha: {path: hunks}} of each modified file among `paths` (renames: `pair_hunks`):
+    one `git log -p` when the steps are `commits`, else one `git diff` per step."""
+    wanted = sorted(p for p in paths if check_repo_path(p) is None)
+    if not wanted or not steps:
+        return {}
+    if not commits:
+        return {
+            step.sha: _modified(checkout.run_git(*_DIFF, step.parent, step.sha, "--", *wanted))
+            for step in steps
+        }
+    text = checkout.run_git(
+        "log", *_FIRST_PARENT, "--full-history", "-p", *_DIFF[1:], RECORD_FORMAT,
+        f"{steps[0].parent}..{steps[-1].sha}", "--", *wanted,
+    )  # fmt: skip
+    return {sha: _modified(patch) for sha, patch in parse_patch_log(text).items()}
+
+
+def _modified(diff: str) -> dict[str, list[Hunk]]:
+    return {path: hunks for path, (hunks, _) in parse_files(diff).items() if hunks}
+
+
+def pair_hunks(checkout: Checkout, old_blob: str, new_blob: str) -> list[Hunk]:
+    """The hunks of `git diff --unified=0` between two blobs (a renamed file's two sides)."""
+    if old_blob == new_blob:
+        return []
+    return parse_hunks(checkout.run_git("diff", "--unified=0", *_PLAIN, old_blob, new_blob))
+
+
+def pair_score(checkout: Checkout, step: Changes, old_path: str, new_path: str) -> int:
+    """How similar git's rename detection finds `old_path` and `new_path` in `step`, in
+    percent; 0 when it would not pair them."""
+    if check_repo_path(old_path) or check_repo_path(new_path):
+        return 0
+    found = range_step(checkout, step.parent, step.sha, old_path, new_path).renamed.get(old_path)
+    return found[1] if found is not None and found[0] == new_path else 0
+
+
+def written_lines(
+    checkout: Checkout, step: Changes
+) -> dict[str, tuple[list[Hunk], dict[int, str]]]:
+    """{path: (hunks, {line: text})} of the lines `step` added to each file (renames not
+    paired), to find where deleted lines went."""
+    files = parse_files(checkout.run_git(*_DIFF, step.parent, step.sha))
+    return {path: found for path, found in files.items() if found[0]}
+
+
+def files_holding(checkout: Checkout, sha: str, text: str) -> list[str]:
+    """The files of commit `sha` holding `text` on one line (`git grep -F`): whether a text
+    is a block's own or boilerplate."""
+    if not text or "\n" in text:
+        return []
+    try:
+        out = checkout.run_git("grep", "-l", "-F", "-I", "-e", text, sha, "--")
+    except GitSourceError:  # git grep exits 1 when nothing matches
+        return []
+    prefix = f"{sha}:"
+    return [line.removeprefix(prefix) for line in out.split("\n") if line]

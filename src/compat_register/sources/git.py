@@ -1,9 +1,7 @@
-"""The one git runner: every git process the tool starts, starts here, hardened, as a
-repository read may be a pull request's: no hook, fsmonitor, pager, signature program,
-unnamed bare repository, transport but https/ssh/file, system config, replace ref, or
-repository of the caller's environment. A failure is a `GitSourceError` of git's own line;
-what a user wrote is checked (`check_*`, `require`) before it reaches git.
-"""
+"""The one git runner: every git process starts here, hardened (a repository read may be a
+pull request's): no hook, fsmonitor, pager, signature program, unnamed bare repository,
+transport but https/ssh/file, system config, replace ref, nor the caller's repository. A
+failure is a `GitSourceError` of git's own line; a user's text is checked before git sees it."""
 
 from __future__ import annotations
 

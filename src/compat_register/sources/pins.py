@@ -16,7 +16,7 @@ from ..storage.layout import Paths
 from ..storage.settings import Settings, source_variable
 from .checkout import Checkout
 from .filetext import FileText
-from .git import DamagedRepository, GitSourceError
+from .git import DamagedRepository, GitSourceError, check_alias, require
 from .sourcecache import SourceCache
 
 
@@ -57,16 +57,16 @@ class Checkouts:
         tried: list[str] = []
         cloned = True
         for root, where in places:
-            why = self.cache.foreign(source.alias) if where == CACHE_PLACE else None
-            if why:
-                why = f"{why}, so commit {source.commit} cannot be read"
-            pin, found = (Pin(None, None, why), True) if why else _open_at(root, source)
-            if pin.checkout is not None or pin.problem is None:
+            if where == CACHE_PLACE and (why := self.cache.foreign(source.alias)):
+                tried.append(f"{where} {why}, so commit {source.commit} cannot be read")
+                continue
+            pin, found = _open_at(root, source)
+            if pin.checkout is not None:
                 return pin
             tried.append(f"{where} {pin.problem}")
-            if where != CACHE_PLACE:
-                cloned = found
-        return Pin(None, None, f"{'; then '.join(tried)}: {_remedy(source, places, cloned)}")
+            cloned = found if where != CACHE_PLACE else cloned
+        remedy = _remedy(source, _named(source, self.paths, self.settings), cloned)
+        return Pin(None, None, f"{'; then '.join(tried)}: {remedy}")
 
     def ask(self, source: Source, paths: Iterable[str]) -> None:
         """Read files at a source's pin in one pass; a failed read is left to `text`, where a
@@ -103,20 +103,25 @@ CACHE_PLACE = "the cache:"
 def checkout_places(
     source: Source, paths: Paths, cache: SourceCache, settings: Settings
 ) -> list[tuple[Path, str]]:
-    """Where a source may be read, in order, each with how it was named: REGISTER_SOURCE_<ALIAS>
-    else `path:`, then the cache when it holds anything for it (a link too: refused later)."""
-    places: list[tuple[Path, str]] = []
-    variable = source_variable(source.alias)
-    if variable in settings.clones:
-        named = settings.clones[variable]
-        places.append((Path(named), f"{variable}={named}:"))
-    elif source.path:
-        places.append((paths.written(source.path), f"path: {source.path}:"))
+    """Where a source may be read, in order, each with how it was named: the local checkout
+    (`_named`), then the cache when it holds anything for it (a link too: refused later)."""
+    named = _named(source, paths, settings)
+    places = [] if named is None else [named]
     cached = cache.repo_dir(source.alias)
     refused = paths.refused is not None and paths.own_cache  # nothing read through it
     if os.path.lexists(cached) and not refused:
         places.append((cached, CACHE_PLACE))
     return places
+
+
+def _named(source: Source, paths: Paths, settings: Settings) -> tuple[Path, str] | None:
+    """The local checkout REGISTER_SOURCE_<ALIAS> names, else `path:`, with how it was named
+    (GitSourceError for an alias that can name no cache)."""
+    require(check_alias(source.alias))
+    variable = source_variable(source.alias)
+    if variable in settings.clones:
+        return Path(settings.clones[variable]), f"{variable}={settings.clones[variable]}:"
+    return (paths.written(source.path), f"path: {source.path}:") if source.path else None
 
 
 def _open_at(root: Path, source: Source) -> tuple[Pin, bool]:
@@ -141,22 +146,16 @@ def _open_at(root: Path, source: Source) -> tuple[Pin, bool]:
     return Pin(checkout, sha), True
 
 
-def _remedy(source: Source, places: list[tuple[Path, str]], cloned: bool) -> str:
+def _remedy(source: Source, local: tuple[Path, str] | None, cloned: bool) -> str:
     """What to run when no place serves the pin: clone or fetch into a named checkout, or
     sync the cache."""
-    local = _local(places)
     sync = f"run register sync {source.alias}"
     if local is None:
         return sync
     variable = source_variable(source.alias)
-    there = f"fetch it there (git -C {local} fetch)" if cloned else "clone the repository there"
+    there = f"fetch it there (git -C {local[0]} fetch)" if cloned else "clone the repository there"
     also = f", or {sync}" if source.repo else ""
     return f"{there}, or set {variable} to a clone that holds it{also}"
-
-
-def _local(places: list[tuple[Path, str]]) -> Path | None:
-    """The local checkout among `places` (the first, when there is one)."""
-    return places[0][0] if places and places[0][1] != CACHE_PLACE else None
 
 
 def _no_checkout(source: Source) -> str:
@@ -187,7 +186,7 @@ def sync_all(
     synced: list[Synced] = []
     problems: list[Diagnostic] = []
     for source in _chosen(sources, aliases, problems):
-        local = _held_locally(source, paths, cache, settings)
+        local = _held_locally(source, paths, settings)
         if local is not None:
             synced.append(local)
             continue
@@ -209,17 +208,15 @@ def _said(source: Source, code: str, message: str, severity: Severity = "error")
     )
 
 
-def _held_locally(
-    source: Source, paths: Paths, cache: SourceCache, settings: Settings
-) -> Synced | None:
-    local = _local(checkout_places(source, paths, cache, settings))
+def _held_locally(source: Source, paths: Paths, settings: Settings) -> Synced | None:
+    local = _named(source, paths, settings)
     if local is None:
         return None
-    pin, _ = _open_at(local, source)
+    pin, _ = _open_at(local[0], source)
     if pin.checkout is None or pin.sha is None:
         return None
     pin.checkout.close()
-    return Synced(source.alias, pin.sha, local)
+    return Synced(source.alias, pin.sha, local[0])
 
 
 def _chosen(sources: Sources, aliases: list[str], problems: list[Diagnostic]) -> list[Source]:
@@ -254,10 +251,10 @@ def open_moved(
 ) -> tuple[Checkout, str, str]:
     """A checkout holding `source`'s pin and `rev`, and their full shas: a local checkout as
     it is (`rev` by default HEAD), else the cache, both fetched (`rev` the default branch)."""
-    cache = SourceCache(paths.cache)
-    local = _local(checkout_places(source, paths, cache, settings))
+    local = _named(source, paths, settings)
     if local is not None:  # used as it is
-        return _open_local(local, source, rev or "HEAD")
+        return _open_local(local[0], source, rev or "HEAD")
+    cache = SourceCache(paths.cache)
     repo = _repo(source, paths)
     old = cache.sync(source.alias, repo, source.commit, progress)
     if rev is not None and check_commit(rev) is None:

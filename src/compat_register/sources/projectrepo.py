@@ -65,15 +65,10 @@ class ProjectRepo(Checkout):
 
     def shallow_roots(self) -> set[str]:
         """The commits whose parents this clone does not hold (a shallow clone's edge)."""
-        try:
-            path = Path(os.fsdecode(self.git("rev-parse", "--git-path", "shallow").rstrip(b"\n")))
-        except GitSourceError:
-            return set()
-        if not path.is_absolute():
-            path = self.root / path
-        try:
-            return set(path.read_text(encoding="ascii").split())
-        except OSError:
+        try:  # a path from the work tree, or absolute
+            path = os.fsdecode(self.git("rev-parse", "--git-path", "shallow").rstrip(b"\n"))
+            return set((self.root / path).read_text(encoding="ascii").split())
+        except (GitSourceError, OSError):
             return set()
 
 

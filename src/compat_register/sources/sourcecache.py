@@ -54,24 +54,38 @@ class SourceCache:
         """Make the cache hold `commit` of `repo` (a full sha fetched alone if the server
         allows, else all branches and tags); its full sha. Safe to interrupt and to run
         twice at once."""
-        require(check_repo_url(repo))
-        require(check_commit(commit))
-        return self._update(alias, lambda repo_dir: _fetch_into(repo_dir, repo, commit, progress))
+        require(check_repo_url(repo) or check_commit(commit))
+
+        def fetch(repo_dir: Path) -> str:
+            if (sha := _resolved(repo_dir, commit)) is not None:
+                return sha
+            _fetch_from(repo_dir, repo, commit, lambda: _fetch(repo_dir, commit.lower(), progress))
+            missing = f"commit {commit} not found in {repo}"
+            return _kept(repo_dir, _resolved(repo_dir, commit), missing)
+
+        return self._update(alias, fetch)
 
     def fetch_ref(self, alias: str, repo: str, ref: str = "HEAD", progress: Progress = None) -> str:
         """Fetch the commit `ref` (a branch, a tag, or `HEAD`: the remote's default branch)
         names in `repo`, alone (`--depth=1`), into the cache; its full sha."""
-        require(check_repo_url(repo))
-        require(check_ref(ref))
-        return self._update(alias, lambda repo_dir: _fetch_ref_into(repo_dir, repo, ref, progress))
+        require(check_repo_url(repo) or check_ref(ref))
+
+        def fetch(repo_dir: Path) -> str:
+            refspec = ["origin", f"+{ref}:{_TIP}"]
+            _fetch_from(
+                repo_dir, repo, ref, lambda: _run_fetch(repo_dir, refspec, progress, shallow=True)
+            )
+            with Checkout(repo_dir) as checkout:
+                sha = checkout.resolve_rev(_TIP)
+            return _kept(repo_dir, sha, f"{ref} of {repo} is not a commit")
+
+        return self._update(alias, fetch)
 
     def foreign(self, alias: str) -> str | None:
         """Why the cached repository of `alias` is not one the tool made ("PATH is a
         symbolic link ..."); None when it is, or when there is none."""
         repo_dir = self.repo_dir(alias)
-        if not os.path.lexists(repo_dir):
-            return None
-        why = foreign(repo_dir)
+        why = foreign(repo_dir) if os.path.lexists(repo_dir) else None
         return f"{repo_dir} {why}" if why else None
 
     def _update(self, alias: str, fetch: Callable[[Path], str]) -> str:
@@ -106,12 +120,10 @@ def foreign(repo_dir: Path) -> str | None:
     names = set(os.listdir(repo_dir))
     if not {"HEAD", "config", "objects", "refs"} <= names:
         return "is not a git repository"
-    odd = sorted(names - MADE)
+    borrowed = [name for name in ELSEWHERE if os.path.lexists(repo_dir / name)]
+    odd = sorted(names - MADE)[:4] or borrowed[:1]
     if odd:
-        return f"holds {', '.join(odd[:4])}, which register sync never writes"
-    borrowed = next((name for name in ELSEWHERE if os.path.lexists(repo_dir / name)), None)
-    if borrowed:
-        return f"holds {borrowed}, which register sync never writes"
+        return f"holds {', '.join(odd)}, which register sync never writes"
     special = _not_plain(repo_dir)
     if special:
         return f"holds {special}, a symbolic link or special file"
@@ -126,8 +138,7 @@ def foreign(repo_dir: Path) -> str | None:
 
 
 def _not_plain(folder: Path) -> str | None:
-    """The first entry under `folder` that is neither a plain file nor a folder (a link, a
-    FIFO, a device), as a path from `folder`; links are not followed."""
+    """The first entry under `folder` neither a plain file nor a folder (a link, a FIFO)."""
     with os.scandir(folder) as entries:
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
@@ -150,7 +161,6 @@ def sound(repo_dir: Path) -> bool:
 
 
 def _in_cache(repo_dir: Path, *args: str) -> None:
-    """`git ARGS` in a cached repository (named, so a GIT_DIR of the environment is not it)."""
     try:
         git.run(args, git_dir=repo_dir)
     except GitSourceError as exc:
@@ -196,18 +206,6 @@ def _remove_tree(path: Path, seconds: float = 5.0) -> None:
         time.sleep(0.05)
 
 
-def _fetch_into(repo_dir: Path, repo: str, commit: str, progress: Progress) -> str:
-    sha = _resolved(repo_dir, commit)
-    if sha is not None:
-        return sha
-    _set_origin(repo_dir, repo)
-    try:
-        _fetch(repo_dir, commit.lower(), progress)
-    except GitSourceError as exc:
-        raise GitSourceError(f"cannot fetch {commit} from {repo}: {exc}") from exc
-    return _kept(repo_dir, _resolved(repo_dir, commit), f"commit {commit} not found in {repo}")
-
-
 def _resolved(repo_dir: Path, commit: str) -> str | None:
     with Checkout(repo_dir) as checkout:
         return checkout.resolve(commit)
@@ -221,22 +219,16 @@ def _kept(repo_dir: Path, sha: str | None, missing: str) -> str:
     return sha
 
 
-def _set_origin(repo_dir: Path, repo: str) -> None:
+def _fetch_from(repo_dir: Path, repo: str, what: str, fetch: Callable[[], None]) -> None:
+    """Set `repo` as the cache's origin, then `fetch` from it."""
     # `git remote add` has no `--` before its URL; a config value is never read as an option.
     # A relative local path is meant from the current directory, not from the cache.
     url = os.path.abspath(repo) if is_local_path(repo) else repo
     _in_cache(repo_dir, "config", "--", "remote.origin.url", url)
-
-
-def _fetch_ref_into(repo_dir: Path, repo: str, ref: str, progress: Progress) -> str:
-    _set_origin(repo_dir, repo)
     try:
-        _run_fetch(repo_dir, ["origin", f"+{ref}:{_TIP}"], progress, shallow=True)
+        fetch()
     except GitSourceError as exc:
-        raise GitSourceError(f"cannot fetch {ref} from {repo}: {exc}") from exc
-    with Checkout(repo_dir) as checkout:
-        sha = checkout.resolve_rev(_TIP)
-    return _kept(repo_dir, sha, f"{ref} of {repo} is not a commit")
+        raise GitSourceError(f"cannot fetch {what} from {repo}: {exc}") from exc
 
 
 def _fetch(repo_dir: Path, commit: str, progress: Progress) -> None:

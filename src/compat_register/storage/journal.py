@@ -86,11 +86,10 @@ class Journal:
             raise self.error(f"cannot read the journal: {err.strerror or err}") from None
         state, planned = self._parse(raw)
         left: list[str] = []
-        if state == "committed":
-            for plan in planned:
-                _finish(plan)
-        elif state == "rolling back":
-            for plan in planned:
+        for plan in planned:
+            if state == "committed" and _holds(plan.new, plan.made):
+                os.replace(plan.new, plan.target)
+            elif state == "rolling back":
                 _undo(plan)
         for plan in planned:
             if state == "prepared":  # killed while writing it: partial bytes of its own name
@@ -139,11 +138,6 @@ class Journal:
         if (linked := regular.linked_folder(folder, file)) is not None:
             raise self.error(f"names {linked}, a symbolic link; nothing done: remove it")
         return folder / file
-
-
-def _finish(plan: Planned) -> None:
-    if _holds(plan.new, plan.made):
-        os.replace(plan.new, plan.target)
 
 
 def _undo(plan: Planned) -> None:

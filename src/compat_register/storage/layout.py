@@ -9,22 +9,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SOURCES_FILE = "sources.yaml"
-LOCK_FILE = "citations.lock"  # the review stamps
 EXCLUSIONS_FILE = "exclusions.yaml"
-CONFORMANCE_DIR = "conformance"  # each subject's recorded results, `conformance/ALIAS.json`
-CONFORMANCE_SUFFIX = ".json"
+CONFORMANCE_SUFFIX = ".json"  # each subject's recorded results, `conformance/ALIAS.json`
 CONCEPTS_FILE = "concepts.yaml"
 REGISTER_SUFFIX = ".yaml"
 NOT_REGISTERS = frozenset({SOURCES_FILE, EXCLUSIONS_FILE, CONCEPTS_FILE})
 """Files of the registers folder named like a register that are none."""
 
-STATE_DIR = ".register"
-WRITER_LOCK = "lock"
-JOURNAL_FILE = "journal.json"
-CACHE_DIR = "cache"
-HISTORY_CACHE = "history.json"
-STATEMENTS_CACHE = "statements.json"
-EXCERPT_CACHE = "excerpts"
+EXCERPT_CACHE = "excerpts"  # in the cache, beside history.json and statements.json
 
 
 def is_register_file(name: str) -> bool:
@@ -44,7 +36,7 @@ def slug_of(name: str) -> str:
 
 def state_dir(registers: Path) -> Path:
     """`<registers>/../.register` (normpath, not .parent: the parent of "." is ".")."""
-    return Path(os.path.normpath(registers / ".." / STATE_DIR))
+    return Path(os.path.normpath(registers / ".." / ".register"))
 
 
 @dataclass(frozen=True)
@@ -60,7 +52,7 @@ class Paths:
 
     @classmethod
     def of(cls, registers: Path, cache: Path | None = None) -> Paths:
-        return cls(registers, cache or state_dir(registers) / CACHE_DIR)
+        return cls(registers, cache or state_dir(registers) / "cache")
 
     @property
     def sources(self) -> Path:
@@ -68,7 +60,7 @@ class Paths:
 
     @property
     def lock(self) -> Path:
-        return self.registers / LOCK_FILE
+        return self.registers / "citations.lock"  # the review stamps
 
     @property
     def exclusions(self) -> Path:
@@ -76,7 +68,7 @@ class Paths:
 
     @property
     def conformance_dir(self) -> Path:
-        return self.registers / CONFORMANCE_DIR
+        return self.registers / "conformance"
 
     def conformance(self, alias: str) -> Path:
         return self.conformance_dir / (alias + CONFORMANCE_SUFFIX)
@@ -110,19 +102,19 @@ class Paths:
 
     @property
     def writer_lock(self) -> Path:
-        return self.state / WRITER_LOCK
+        return self.state / "lock"
 
     @property
     def journal(self) -> Path:
-        return self.state / JOURNAL_FILE
+        return self.state / "journal.json"
 
     @property
     def history_cache(self) -> Path | None:
-        return None if self.refused else self.cache / HISTORY_CACHE
+        return None if self.refused else self.cache / "history.json"
 
     @property
     def statements_cache(self) -> Path | None:
-        return None if self.refused else self.cache / STATEMENTS_CACHE
+        return None if self.refused else self.cache / "statements.json"
 
     @property
     def excerpt_cache(self) -> Path | None:

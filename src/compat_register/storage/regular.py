@@ -35,14 +35,18 @@ def open_regular(path: Path, flags: int = os.O_RDONLY, *, follow: bool = False) 
         fd = os.open(path, flags, 0o644)
     except OSError as err:
         if err.errno == errno.ELOOP and os.path.islink(path):  # O_NOFOLLOW met a link
-            raise Refused(errno.ELOOP, a_link(path), str(path)) from None
+            link = f"a symbolic link (to {os.readlink(path)!r}): the tool never reads its own files"
+            raise Refused(errno.ELOOP, f"{link} through a link; remove it", str(path)) from None
         raise
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
         if stat.S_ISDIR(mode):  # as reading one always said
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-        raise Refused(errno.EINVAL, not_regular(path, mode), str(path))
+        kind = KINDS.get(stat.S_IFMT(mode), "not a regular file")
+        via = f" (a symbolic link to {os.readlink(path)!r})" if os.path.islink(path) else ""
+        why = f"{kind}{via}, not a regular file: only regular files are read"
+        raise Refused(errno.EINVAL, why, str(path))
     return fd
 
 
@@ -55,7 +59,11 @@ def read_bytes(
     fd = open_regular(path, follow=follow)
     with os.fdopen(fd, "rb") as handle:
         if within and not _inside(path, within):
-            raise Refused(errno.EXDEV, leads_out(path), str(path))
+            how = "inside a linked folder that leads"
+            if os.path.islink(path):
+                how = f"a symbolic link to {os.readlink(path)!r}, which leads"
+            why = f"{how} outside the project: only files inside it are read"
+            raise Refused(errno.EXDEV, why, str(path))
         os.set_blocking(fd, True)
         data = handle.read(limit + 1)
     if len(data) > limit:
@@ -68,22 +76,6 @@ def _inside(path: Path, folders: Sequence[Path]) -> bool:
     return any(real.startswith(os.path.join(os.path.realpath(f), "")) for f in folders)
 
 
-def a_link(path: Path) -> str:
-    return (
-        f"a symbolic link (to {os.readlink(path)!r}): the tool never reads its own files "
-        "through a link; remove it"
-    )
-
-
-def leads_out(path: Path) -> str:
-    return (
-        f"a symbolic link to {os.readlink(path)!r}, which leads outside the project: "
-        "only files inside it are read"
-        if os.path.islink(path)
-        else "inside a linked folder that leads outside the project: only files inside it are read"
-    )
-
-
 def linked_folder(folder: Path, relative: Path | str) -> Path | None:
     """The first folder on the way from `folder` to the file `relative` that is a link (a
     write there would land wherever it leads); None when none is."""
@@ -92,14 +84,6 @@ def linked_folder(folder: Path, relative: Path | str) -> Path | None:
         if os.path.islink(folder):
             return folder
     return None
-
-
-def not_regular(path: Path, mode: int) -> str:
-    kind = KINDS.get(stat.S_IFMT(mode), "not a regular file")
-    via = ""
-    if os.path.islink(path):
-        via = f" (a symbolic link to {os.readlink(path)!r})"
-    return f"{kind}{via}, not a regular file: only regular files are read"
 
 
 def too_large(limit: int) -> str:

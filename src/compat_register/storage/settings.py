@@ -9,12 +9,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .lock import DEFAULT_WAIT
-
 REGISTERS_VARIABLE = "REGISTER_DIR"  # `--registers DIR` wins
 CACHE_VARIABLE = "REGISTER_CACHE"
 WAIT_VARIABLE = "REGISTER_LOCK_WAIT"
 SOURCE_PREFIX = "REGISTER_SOURCE_"  # and a source's alias: a local clone of it
+DEFAULT_WAIT = 30.0  # seconds a writer waits for another
 
 
 @dataclass(frozen=True)
