@@ -639,6 +639,24 @@ def test_sync_a_short_sha_fetches_all_refs(src: GitRepo, cache: SourceCache) -> 
     assert read_cached(cache, "spec", first, "a.md") == ["a"]
 
 
+def test_a_pin_fetched_with_its_branch_outlives_the_branch(
+    src: GitRepo, cache: SourceCache
+) -> None:
+    src.write("a.md", "a\n")
+    first = src.commit()
+    src.write("a.md", "b\n")
+    second = src.commit()
+    cache.sync("spec", src.url, first[:9])  # a short sha fetches every branch: `second` too
+    assert cache.sync("spec", src.url, second) == second  # already there: nothing fetched
+    src.git("reset", "--hard", first)  # the branch is force-pushed: `second` is on none
+    src.write("a.md", "c\n")
+    third = src.commit()
+    cache.sync("spec", src.url, third[:9])  # every branch fetched again, `main` moved
+    git_dir = str(cache.repo_dir("spec"))
+    subprocess.run(["git", "--git-dir", git_dir, "gc", "--prune=now", "-q"], check=True)
+    assert read_cached(cache, "spec", second, "a.md") == ["b"]
+
+
 def test_sync_moves_to_a_new_commit_in_place(src: GitRepo, cache: SourceCache) -> None:
     src.write("a.md", "a\n")
     first = src.commit()

@@ -58,7 +58,7 @@ class SourceCache:
 
         def fetch(repo_dir: Path) -> str:
             if (sha := _resolved(repo_dir, commit)) is not None:
-                return sha
+                return _kept(repo_dir, sha, "")  # it may have come with a branch that moves
             _fetch_from(repo_dir, repo, commit, lambda: _fetch(repo_dir, commit.lower(), progress))
             missing = f"commit {commit} not found in {repo}"
             return _kept(repo_dir, _resolved(repo_dir, commit), missing)
