@@ -87,8 +87,7 @@ def _committed(project: Project, registers: RegisterSet, head: str) -> dict[str,
         if files.get(name) == _blob_on_disk(project.root / name):
             states.update(now)
             continue
-        summary = project.summary(name, files[name]) if name in files else None
-        committed = (summary or {}).get("entries", {})
+        committed = project.summary(name, files[name]).get("entries", {}) if name in files else {}
         states.update(
             (entry_id, state)
             for entry_id, state in now.items()
@@ -107,9 +106,7 @@ def _blob_on_disk(path: Path) -> str | None:
 def _pins(project: Project, sha: str) -> dict[str, str]:
     """Alias -> pin in sources.yaml at commit `sha` (none when it did not load)."""
     blob = project.repo.tree(sha, project.folder).get(SOURCES_FILE)
-    summary = project.summary(SOURCES_FILE, blob) if blob else None
-    pins = (summary or {}).get("pins")
-    return dict(pins) if isinstance(pins, dict) else {}
+    return project.summary(SOURCES_FILE, blob).get("pins", {}) if blob else {}
 
 
 def _date(seconds: int) -> str:
