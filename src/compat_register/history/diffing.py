@@ -267,7 +267,7 @@ def match_citations(
     old: list[Cited], new: list[Cited]
 ) -> tuple[list[str], list[str], list[tuple[str, str]]]:
     """(added, removed, moved) between two lists of citations, each in file order."""
-    gone, came = _unmatched(old, new), _unmatched(new, old)
+    _, gone, came = _pair(old, new, _identity)  # those it still holds are no change
     moved: list[tuple[str, str]] = []
     for key in (_same_file, _same_field):  # a move within a file first, then from its field
         pairs, gone, came = _pair(gone, came, key)
@@ -279,19 +279,6 @@ def _identity(cited: Cited) -> tuple[Any, ...]:
     """Listed or in prose, and what it cites (not its field: a citation moved down the list
     is unchanged)."""
     return (cited[0].startswith("sources"), *cited[2:])
-
-
-def _unmatched(mine: list[Cited], theirs: list[Cited]) -> list[Cited]:
-    """The citations of `mine` that `theirs` does not hold (as many times)."""
-    left = Counter(map(_identity, theirs))
-    found = []
-    for cited in mine:
-        key = _identity(cited)
-        if left[key]:
-            left[key] -= 1
-        else:
-            found.append(cited)
-    return found
 
 
 def _same_file(cited: Cited) -> tuple[Any, ...]:
