@@ -46,13 +46,10 @@ def first_commits(commits: list[Commit], states: Mapping[str, str]) -> dict[str,
         for change in commit.diff.entries:
             if change.id in settled or change.id not in states:
                 continue
-            state = change.fields.get(STATE)
-            reached = change.change == "added" or (
-                change.change == "changed" and state is not None and state[1] == states[change.id]
-            )
-            if reached:
+            state = change.fields.get(STATE)  # only a change "changed" has fields
+            if change.change == "added" or (state is not None and state[1] == states[change.id]):
                 found[change.id] = commit
-            if reached or change.change == "removed" or STATE in change.fields:
+            if change.change != "changed" or STATE in change.fields:
                 settled.add(change.id)
     return found
 
