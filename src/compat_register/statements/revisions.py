@@ -71,8 +71,8 @@ def compare(
     used: set[int] = set()
     same: dict[int, int] = {}  # repeated statements first, same heading first
     for m, statement in enumerate(new):
-        match = _unused(headed.get((new_texts[m], statement.heading), []), used)
-        match = _unused(anywhere.get(new_texts[m], []), used) if match is None else match
+        groups = (headed.get((new_texts[m], statement.heading), []), anywhere.get(new_texts[m], []))
+        match = next((n for group in groups for n in group if n not in used), None)
         if match is not None:
             used.add(match)
             same[m] = match
@@ -88,10 +88,6 @@ def compare(
             used.add(nearest[0])
         result.append(Change("changed", old[nearest[0]]) if nearest else Change("new"))
     return result
-
-
-def _unused(candidates: list[int], used: set[int]) -> int | None:
-    return next((n for n in candidates if n not in used), None)
 
 
 def most_alike(
