@@ -90,14 +90,10 @@ def _entry_texts(doc: Document) -> list[tuple[int, str]]:
     """(column, text) of each item of `entries` as written, up to the next one's start (the
     same lines read differently from another column)."""
     entries = doc.data.get("entries")
-    marks = (
-        [doc.mark(("entries", n)) for n in range(len(entries))] if isinstance(entries, list) else []
-    )
-    starts = [mark.offset if mark else 0 for mark in marks] + [len(doc.text)]
-    return [
-        (mark.col if mark else 0, doc.text[starts[i] : starts[i + 1]])
-        for i, mark in enumerate(marks)
-    ]
+    count = len(entries) if isinstance(entries, list) else 0
+    marks = [doc.mark(("entries", index)) for index in range(count)]
+    starts = [mark.offset for mark in marks] + [len(doc.text)]
+    return [(mark.col, doc.text[starts[i] : starts[i + 1]]) for i, mark in enumerate(marks)]
 
 
 def _entry_summary(entry: Entry) -> dict[str, Any]:

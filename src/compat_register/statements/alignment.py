@@ -9,14 +9,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .revisions import most_alike
+from .revisions import ALIKE, most_alike
 from .statement import Statement
 
 SPECIFICATION = "https://modelcontextprotocol.io/specification/"
 """Where a revision's pages are published: `SPECIFICATION + REVISION/PAGE#anchor`."""
-SIMILAR = 0.6
-"""The least difflib ratio (on words) at which a statement is a requirement's rewording: the
-measure and threshold a statement's rewording across revisions is judged by."""
+SIMILAR = ALIKE
+"""The least difflib ratio (on words) at which a statement is a requirement's rewording, as a
+statement's rewording across revisions is judged."""
 SHARE = 1 / 3
 """The least share of a requirement's words the statements inside it must hold: a fragment
 (`MUST NOT be empty`) inside a long requirement does not stand for it."""
