@@ -112,7 +112,7 @@ class _Lines:
 
     def end(self) -> Spot:
         """Where the page ends, for `... missing` messages."""
-        return Spot(len(self.lines), len(self.lines[-1]) + 1 if self.lines else 1)
+        return Spot(len(self.lines), len(self.lines[-1]) + 1)  # split: one line at least
 
 
 def _title(reader: _Lines) -> str:

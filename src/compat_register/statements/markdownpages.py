@@ -25,7 +25,7 @@ _MARKS = ("\u205f", "\u2007", "\u3000")
 """Spaces that end each line before the inline parse, to keep each piece's line (a code span
 makes breaks spaces); one the page does not hold is chosen."""
 _PROSE = {"paragraph_open", "th_open", "td_open"}
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 
 def statements(
@@ -61,8 +61,8 @@ class Readings:
 
 
 def _kept(
-    kept: dict[str, T], content: str, env: dict[str, Any], read: Callable[[list[Piece]], T]
-) -> T:
+    kept: dict[str, _T], content: str, env: dict[str, Any], read: Callable[[list[Piece]], _T]
+) -> _T:
     if "[" in content and env.get("references"):
         return read(inline_pieces(content, 0, env))
     found = kept.get(content)
