@@ -142,7 +142,11 @@ class _Walk:
         following = _following_list(tokens, index)
         context = " ".join(lead for lead, _ in self.lead_ins)
         if following is not None and token.content.rstrip().rstrip("*_").endswith(":"):
-            self._lead_in_sentence(token, following)
+            # Its last sentence, ending in a colon, leads in the list after it: the subject
+            # (`Server implementors:`) its items' statements leave out.
+            last = self.readings.last(token.content, self.env)
+            if last.endswith(":"):
+                self.lead_ins.append((last, following + self.offset - 1))
         if self.lead_in is None and not may_hold_keyword(token.content):
             return  # no statement in it, and no lead-in's list to take it as an item
         text, read = self.readings.read(token.content, self.env)
@@ -157,13 +161,6 @@ class _Walk:
         if ends_in_colon and following is not None and self.lead_in is None:  # else in its list
             self.lead_in = _LeadIn(found.pop(), following + self.offset - 1)
         yield from found
-
-    def _lead_in_sentence(self, token: Token, following: int) -> None:
-        """Keep the paragraph's last sentence, if it ends in a colon, as the lead-in of the
-        list after it: the subject (`Server implementors:`) its items' statements leave out."""
-        last = self.readings.last(token.content, self.env)
-        if last.endswith(":"):
-            self.lead_ins.append((last, following + self.offset - 1))
 
     def _close_lead_in(self) -> Statement:
         lead, self.lead_in = self.lead_in, None
