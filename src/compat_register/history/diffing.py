@@ -7,7 +7,7 @@ alias, quote and file, or alias, quote and field.
 from __future__ import annotations
 
 import hashlib
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -289,14 +289,14 @@ def _pair(
     gone: list[Cited], came: list[Cited], key: Callable[[Cited], tuple[Any, ...]]
 ) -> tuple[list[tuple[Cited, Cited]], list[Cited], list[Cited]]:
     """Pair the k-th gone and k-th come citation of each key, in file order."""
-    waiting: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+    waiting: dict[tuple[Any, ...], deque[int]] = defaultdict(deque)
     for index, cited in enumerate(came):
         waiting[key(cited)].append(index)
     pairs, paired, left = [], set(), []
     for cited in gone:
         if queue := waiting.get(key(cited)):
             paired.add(queue[0])
-            pairs.append((cited, came[queue.pop(0)]))
+            pairs.append((cited, came[queue.popleft()]))
         else:
             left.append(cited)
     return pairs, left, [c for i, c in enumerate(came) if i not in paired]
