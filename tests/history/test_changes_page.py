@@ -12,7 +12,7 @@ import pytest
 import builder
 from compat_register import api
 from compat_register.history import repository
-from compat_register.history.snapshot import summarise
+from compat_register.history.diffing import summarise
 from compat_register.site import renderer as render
 from gitrepo import GitRepo, git_env
 from historyrepo import History

@@ -20,8 +20,8 @@ from compat_register.history.diffing import (
     diff_data,
     diff_from_data,
     diff_sets,
+    summarise,
 )
-from compat_register.history.snapshot import summarise
 from compat_register.model.vocabulary import STATES
 from registerfiles import register_head
 

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from markdown_it.common.entities import entities
 
 import tiers
+from compat_register.statements import extract
 from compat_register.statements import markdownpages as markdown
-from compat_register.statements import typescript
 from compat_register.statements.markdownpages import Readings
 from compat_register.statements.sentences import may_hold_keyword
 from compat_register.statements.statement import Statement
@@ -147,7 +147,7 @@ def test_a_doc_comment_read_once_has_each_file_s_own_lines() -> None:
     first, second = comment, "// moved\n\n" + comment
     readings = Readings()
     lines = [
-        [(s.path, s.line, s.heading) for s in typescript.statements(p, t, readings)]
+        [(s.path, s.line, s.heading) for s in extract.schema_statements(p, t, readings)]
         for p, t in (("a.ts", first), ("b.ts", second))
     ]
     assert lines == [[("a.ts", 2, "Request")], [("b.ts", 4, "Request")]]

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from planted import make_project, snapshot
 
 from compat_register.cli import main
-from compat_register.history.historycache import MADE_BY
+from compat_register.history.repository import CACHE_MADE_BY as MADE_BY
 
 PLACES = [
     "journal.json",

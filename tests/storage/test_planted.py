@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from planted import digest, journal, make_project, one_line_error, plant, register, snapshot
 
-from compat_register.history.historycache import MADE_BY
+from compat_register.history.repository import CACHE_MADE_BY as MADE_BY
 
 ABSOLUTE = '{{"state": "rolling back", "files": [["{0}", "{1}", null]]}}'
 """A journal of the format main wrote before issue 35 (absolute paths, no digests)."""

@@ -1,6 +1,7 @@
 """The registers' own repository: register sets at commits and the folder's history (the
-stage's I/O; each file summarised once per run by blob id, diffs kept in a `HistoryCache`).
-"""
+stage's I/O; each file summarised once per run by blob id), and the history cache, one JSON
+file of each diff by its two blob ids and each register blob's state counts, so a rebuild
+reads only the blobs of commits it has not seen."""
 
 from __future__ import annotations
 
@@ -9,28 +10,27 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 from ..model.diagnostic import Diagnostic
+from ..model.positions import Where
 from ..model.results import Result
 from ..reading.folder import display_path
 from ..sources.diffs import ZERO_SHA, LoggedCommit
 from ..sources.git import GitSourceError
 from ..sources.projectrepo import ProjectRepo, blob_id, repository_of
-from ..storage import regular
+from ..storage import regular, shape
 from ..storage.errors import RegisterError
-from ..storage.layout import (
-    REGISTER_SUFFIX,
-    SOURCES_FILE,
-    is_register_file,
-    register_file,
-    slug_of,
-)
-from .diffing import Diff, diff_data, diff_from_data, diff_sets
-from .historycache import HistoryCache
-from .snapshot import EntryMemo, Summary, summarise
+from ..storage.layout import REGISTER_SUFFIX, SOURCES_FILE, is_register_file, register_file, slug_of
+from .diffing import Diff, EntryMemo, Summary, diff_data, diff_from_data, diff_sets, summarise
 
 WORKTREE = "worktree"
 """The `to` side of a diff against the files as they are on disk."""
+
+
+CACHE_VERSION = 3
+"""Raised whenever what a summary or a diff holds changes: an older cache is ignored."""
+CACHE_MADE_BY = shape.made_by(CACHE_VERSION, "compat-register", "PyYAML")
 
 
 class HistoryError(RegisterError):
@@ -87,11 +87,9 @@ class Project:
             raise HistoryError(f"no commit '{rev}' in {self.repo.root}{hint}")
         return sha
 
-    def summary(self, name: str, blob: str, data: bytes | None = None) -> Summary | None:
+    def summary(self, name: str, blob: str, data: bytes | None = None) -> Summary:
         """The summary of blob `blob` read as file `name` (from `data`, else from the
-        repository), once per run; None for ZERO_SHA."""
-        if blob == ZERO_SHA:
-            return None
+        repository), once per run."""
         key = (SOURCES_FILE if name == SOURCES_FILE else "register", blob)
         if key not in self._summaries:
             data = self.repo.blob(blob) if data is None else data
@@ -102,27 +100,22 @@ class Project:
 
     def commit_set(self, sha: str) -> dict[str, Summary]:
         """Every register file and sources.yaml at commit `sha`, summarised."""
-        files = self.repo.tree(sha, self.folder)
-        return {
-            name: summary
-            for name, blob in sorted(files.items())
-            if is_register_name(name) and (summary := self.summary(name, blob)) is not None
-        }
+        files = sorted(self.repo.tree(sha, self.folder).items())
+        return {name: self.summary(name, blob) for name, blob in files if is_register_name(name)}
 
     def worktree_set(self) -> dict[str, Summary]:
         """Every register file and sources.yaml as they are on disk, summarised."""
         found = {}
         for path in sorted(self.root.glob(f"*{REGISTER_SUFFIX}")):
-            if not is_register_name(path.name) or not os.path.isfile(path):
-                continue
-            try:
-                data = regular.read_bytes(path, regular.MAX_BYTES)
-            except OSError as err:
-                raise HistoryError(f"cannot read {display_path(path)}: {err.strerror}") from None
-            # Keyed by the id git would give these bytes: a file as committed is read once.
-            summary = self.summary(path.name, blob_id(data), data)
-            if summary is not None:
-                found[path.name] = summary
+            if is_register_name(path.name) and os.path.isfile(path):
+                try:
+                    data = regular.read_bytes(path, regular.MAX_BYTES)
+                except OSError as err:
+                    raise HistoryError(
+                        f"cannot read {display_path(path)}: {err.strerror}"
+                    ) from None
+                # Keyed by the id git would give these bytes: a file as committed is read once.
+                found[path.name] = self.summary(path.name, blob_id(data), data)
         return found
 
 
@@ -158,7 +151,11 @@ def _located(root: Path, diff: Diff, sides: dict[str, str]) -> list[tuple[str, D
     places.append((SOURCES_FILE, diff.source_problems))
     for name, problems in places:
         file = display_path(root / name)
-        found += [(p.side, p.located(file, shown[p.side])) for p in problems]
+        for p in problems:
+            where, message = Where(file, p.line, p.col), f"{p.message} (at {shown[p.side]})"
+            found.append(
+                (p.side, Diagnostic.at(where, id=slug_of(file), code=p.code, message=message))
+            )
     return found
 
 
@@ -196,16 +193,13 @@ def read_history(root: Path, cache_file: Path | None) -> History:
         logged = project.repo.log(project.folder)
         edges = project.repo.shallow_roots()
         commits, counts = _walk(project, cache, logged, edges)
-    unsaved = cache.save()
-    notices = [] if cache_file is None else _notices(cache_file, cache.dropped, unsaved)
+    said = (("cache-dropped", cache.dropped), ("cache-unwritable", cache.save()))
+    notices = [
+        Diagnostic.notice(display_path(cache_file), id="history", code=code, message=message)
+        for code, message in said
+        if cache_file is not None and message
+    ]
     return History(commits, bool(edges), counts, diagnostics=notices)
-
-
-def _notices(cache_file: Path, dropped: str | None, unsaved: str | None) -> list[Diagnostic]:
-    """The notices that the history cache was not used, or not written."""
-    found = (("cache-dropped", dropped), ("cache-unwritable", unsaved))
-    file = display_path(cache_file)
-    return [Diagnostic.notice(file, id="history", code=c, message=m) for c, m in found if m]
 
 
 def _walk(
@@ -213,12 +207,12 @@ def _walk(
 ) -> tuple[list[Commit], dict[str, list[tuple[Commit, dict[str, int]]]]]:
     commits: list[Commit] = []
     counts: dict[str, list[tuple[Commit, dict[str, int]]]] = {}
+    # File name -> the last version of it that loaded: a commit mending a file that did not
+    # load (its counts None) is compared with that version, so no change made meanwhile is lost.
     loaded: dict[str, str] = {}
-    """File name -> the last version of it that loaded: a commit mending a file that did
-    not load is compared with that version, so no change made meanwhile goes unseen."""
     for entry in reversed(logged):  # oldest first: the counts are a series in time
         changes = [
-            (name, loaded.get(name, old) if _broken(cache, name, old) else old, new)
+            (name, loaded.get(name, old) if cache.counts.get(old, {}) is None else old, new)
             for path, old, new in entry.changes
             if is_register_name(name := os.path.basename(path))
         ]
@@ -245,18 +239,12 @@ def _diff_of(
     for name, old, new in changes:
         key = f"{name}:{old}..{new}"
         if key not in cache.diffs:
-            before, after = project.summary(name, old), project.summary(name, new)
-            part = diff_sets({name: before} if before else {}, {name: after} if after else {})
-            cache.diffs[key] = diff_data(part)
+            sides = [{name: project.summary(name, b)} if b != ZERO_SHA else {} for b in (old, new)]
+            cache.diffs[key] = diff_data(diff_sets(*sides))
         part = diff_from_data(cache.diffs[key])
         for kind in fields(Diff):
             getattr(total, kind.name).extend(getattr(part, kind.name))
     return total
-
-
-def _broken(cache: HistoryCache, name: str, blob: str) -> bool:
-    """Whether a register file's version did not load (its counts are None)."""
-    return name != SOURCES_FILE and blob in cache.counts and cache.counts[blob] is None
 
 
 def _counts(project: Project, cache: HistoryCache, name: str, blob: str) -> dict[str, int] | None:
@@ -265,6 +253,63 @@ def _counts(project: Project, cache: HistoryCache, name: str, blob: str) -> dict
     if blob == ZERO_SHA:
         return {}
     if blob not in cache.counts:
-        summary = project.summary(name, blob) or {}
-        cache.counts[blob] = summary.get("counts")
+        cache.counts[blob] = project.summary(name, blob).get("counts")
     return cache.counts[blob]
+
+
+_TEXT, _INT = {"type": "string"}, {"type": "integer"}
+
+
+def _list_of(items: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "items": items}
+
+
+_PROBLEMS = _list_of(
+    shape.record(dict.fromkeys(("side", "code", "message"), _TEXT) | {"line": _INT, "col": _INT})
+)
+_FIELDS = shape.strings({"anyOf": [{"enum": ["changed"]}, shape.record({"from": {}, "to": {}})]})
+_CITATIONS = {"added": _list_of(_TEXT), "removed": _list_of(_TEXT)} | {
+    "moved": _list_of(shape.record({"from": _TEXT, "to": _TEXT}))
+}
+_REGISTER = shape.record(
+    {"register": _TEXT, "change": _TEXT}, {"fields": _FIELDS, "problems": _PROBLEMS}
+)
+_ENTRY = shape.record(
+    dict.fromkeys(("register", "id", "change", "title"), _TEXT)
+    | {"fields": _FIELDS, "citations": shape.record(_CITATIONS)}
+)
+_SOURCE = shape.record(
+    {"alias": _TEXT, "change": _TEXT, "from": shape.nullable(_TEXT), "to": shape.nullable(_TEXT)}
+)
+_DIFF = shape.record(
+    {"registers": _list_of(_REGISTER), "entries": _list_of(_ENTRY), "sources": _list_of(_SOURCE)}
+    | {"source_problems": _PROBLEMS}
+)
+_COUNTS = shape.nullable(shape.strings({"type": "integer", "minimum": 0}))
+CACHE_SHAPE = shape.checker(
+    shape.record(
+        {"made_by": _TEXT, "diffs": shape.strings(_DIFF), "counts": shape.strings(_COUNTS)}
+    )
+)
+"""What `HistoryCache.save` writes: anything else is not used."""
+
+
+class HistoryCache:
+    """Diffs by `NAME:OLD..NEW` and state counts by blob id (None: it does not load), read
+    once; `dropped` says why the file was not used."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        found = shape.read(path, "made_by", CACHE_MADE_BY, CACHE_SHAPE) if path else None
+        self.dropped = found.dropped if found else None
+        data = found.data if found and found.data else {"diffs": {}, "counts": {}}
+        self.diffs: dict[str, dict[str, Any]] = data["diffs"]
+        self.counts: dict[str, dict[str, int] | None] = data["counts"]
+        self._read = len(self.diffs), len(self.counts)  # entries are only ever added
+
+    def save(self) -> str | None:
+        """Write the cache if it gained anything; a message when that failed."""
+        if self.path is None or (len(self.diffs), len(self.counts)) == self._read:
+            return None
+        data = {"made_by": CACHE_MADE_BY, "diffs": self.diffs, "counts": self.counts}
+        return shape.write(self.path, data, "the history cache")

@@ -46,13 +46,10 @@ def first_commits(commits: list[Commit], states: Mapping[str, str]) -> dict[str,
         for change in commit.diff.entries:
             if change.id in settled or change.id not in states:
                 continue
-            state = change.fields.get(STATE)
-            reached = change.change == "added" or (
-                change.change == "changed" and state is not None and state[1] == states[change.id]
-            )
-            if reached:
+            state = change.fields.get(STATE)  # only a change "changed" has fields
+            if change.change == "added" or (state is not None and state[1] == states[change.id]):
                 found[change.id] = commit
-            if reached or change.change == "removed" or STATE in change.fields:
+            if change.change != "changed" or STATE in change.fields:
                 settled.add(change.id)
     return found
 
@@ -87,8 +84,7 @@ def _committed(project: Project, registers: RegisterSet, head: str) -> dict[str,
         if files.get(name) == _blob_on_disk(project.root / name):
             states.update(now)
             continue
-        summary = project.summary(name, files[name]) if name in files else None
-        committed = (summary or {}).get("entries", {})
+        committed = project.summary(name, files[name]).get("entries", {}) if name in files else {}
         states.update(
             (entry_id, state)
             for entry_id, state in now.items()
@@ -107,9 +103,7 @@ def _blob_on_disk(path: Path) -> str | None:
 def _pins(project: Project, sha: str) -> dict[str, str]:
     """Alias -> pin in sources.yaml at commit `sha` (none when it did not load)."""
     blob = project.repo.tree(sha, project.folder).get(SOURCES_FILE)
-    summary = project.summary(SOURCES_FILE, blob) if blob else None
-    pins = (summary or {}).get("pins")
-    return dict(pins) if isinstance(pins, dict) else {}
+    return project.summary(SOURCES_FILE, blob).get("pins", {}) if blob else {}
 
 
 def _date(seconds: int) -> str:

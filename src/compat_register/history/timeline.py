@@ -42,23 +42,6 @@ def citation_counts(change: EntryChange) -> list[str]:
     return [f"{len(c)} citation{'s' * (len(c) != 1)} {verb}" for verb, c in counts if c]
 
 
-def entry_phrase(change: EntryChange) -> str:
-    """`added`, `removed`, or what changed, the state first without its field name
-    (`missing -> partial; what changed`)."""
-    if change.change != "changed":
-        return change.change
-    parts: list[str] = []
-    for name, value in change.fields.items():
-        if name == "status.state" and value is not None:
-            parts.insert(0, f"{shown(value[0])}{ARROW}{shown(value[1])}")
-        elif value is None:
-            parts.append(f"{name} changed")
-        else:
-            parts.append(field_phrase(name, value))
-    parts.extend(citation_counts(change))
-    return "; ".join(parts)
-
-
 @dataclass(frozen=True)
 class EntryEvent:
     """One change of one entry, for the entry's own list of last changes."""
@@ -68,7 +51,20 @@ class EntryEvent:
 
     @property
     def phrase(self) -> str:
-        return entry_phrase(self.change)
+        """`added`, `removed`, or what changed, the state first without its field name
+        (`missing -> partial; what changed`)."""
+        change = self.change
+        if change.change != "changed":
+            return change.change
+        parts: list[str] = []
+        for name, value in change.fields.items():
+            if name == "status.state" and value is not None:
+                parts.insert(0, f"{shown(value[0])}{ARROW}{shown(value[1])}")
+            elif value is None:
+                parts.append(f"{name} changed")
+            else:
+                parts.append(field_phrase(name, value))
+        return "; ".join([*parts, *citation_counts(change)])
 
 
 def entry_events(commits: list[Commit], limit: int = 5) -> dict[str, list[EntryEvent]]:

@@ -6,7 +6,7 @@ A state is taken only from the page's words; an entry without one is `Imported.u
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,8 +68,9 @@ def register_data(page: Page) -> Imported:
     seen: set[str] = set()
     for entry in page.entries:
         if entry.id in seen:
-            message = f"{entry.id} is given twice on this page"
-            imported.errors.append(PageError(entry.at, message, entry.id))
+            imported.errors.append(
+                PageError(entry.at, f"{entry.id} is given twice on this page", entry.id)
+            )
         seen.add(entry.id)
     register = {"title": page.title, "prefix": prefix, **header, "subject": page.subject}
     register |= {"summary": page.summary, "entries": entries}
@@ -157,14 +158,19 @@ def _field(page: Page, entry: PageEntry, bullet: Bullet, key: str, imported: Imp
     """A bullet's value; a ValueError of its reader is located at the bullet's text."""
     if key == "status":
         return _status(page, entry, bullet, imported)
+    if key == "sources":
+        return _citations(bullet, entry.id)
+    if key == "notes":
+        return {"title": bullet.label, "text": bullet.text}
+    reader = {"effort": _effort, "tags": _tags, "revisions": _revisions, "value": _value}.get(key)
     try:
-        return _READERS.get(key, _as_written)(bullet, entry.id)
+        return reader(bullet.text) if reader else bullet.text
     except ValueError as err:
         raise PageError(bullet.text_at, str(err), entry.id) from None
 
 
-def _value(bullet: Bullet, entry_id: str) -> dict[str, str]:
-    match = _VALUE.fullmatch(bullet.text)
+def _value(text: str) -> dict[str, str]:
+    match = _VALUE.fullmatch(text)
     if match is None:
         raise ValueError(
             f"expected '+ LEVEL.' or '+ LEVEL: note', LEVEL one of {', '.join(LEVELS)}"
@@ -172,8 +178,8 @@ def _value(bullet: Bullet, entry_id: str) -> dict[str, str]:
     return _rated("value", match["level"], match["note"])
 
 
-def _effort(bullet: Bullet, entry_id: str) -> dict[str, str]:
-    match = _EFFORT.fullmatch(bullet.text)
+def _effort(text: str) -> dict[str, str]:
+    match = _EFFORT.fullmatch(text)
     if match is None:
         raise ValueError(f"expected 'SIZE.' or 'SIZE — note', SIZE one of {', '.join(SIZES)}")
     rest = match["rest"]
@@ -216,10 +222,10 @@ def _state_from_effort(entry: PageEntry, data: dict[str, Any], imported: Importe
         del imported.unstated[entry.id]
 
 
-def _revisions(bullet: Bullet, entry_id: str) -> dict[str, Any]:
+def _revisions(text: str) -> dict[str, Any]:
     """`added R1; changed R2, R3; removed R4.` -> {added: R1, changed: [R2, R3], removed: R4}."""
     found: dict[str, Any] = {}
-    for part in re.split(r";[ \t]+", bullet.text.removesuffix(".")):
+    for part in re.split(r";[ \t]+", text.removesuffix(".")):
         match = _REVISION.fullmatch(part.strip())
         several = match is not None and match["kind"] != "changed" and "," in match["names"]
         if match is None or several or match["kind"] in found:
@@ -244,18 +250,6 @@ def _citations(bullet: Bullet, entry_id: str) -> list[str]:
             raise PageError(at, str(err), entry_id) from None
         found.append(item)
     return found
-
-
-_READERS: dict[str, Callable[[Bullet, str], Any]] = {
-    "sources": _citations,
-    "effort": _effort,
-    "tags": lambda bullet, _: _tags(bullet.text),
-    "revisions": _revisions,
-    "value": _value,
-    "notes": lambda bullet, _: {"title": bullet.label, "text": bullet.text},
-}
-"""The fields read from a bullet alone (any other, its text as written)."""
-_as_written: Callable[[Bullet, str], Any] = lambda bullet, _: bullet.text  # noqa: E731
 
 
 def split_items(text: str, end: int) -> Iterator[tuple[int, int]]:

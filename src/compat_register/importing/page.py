@@ -17,7 +17,7 @@ HEADER_KEYS = ("created", "last-updated", "increment", "status", "tags", "descri
 """The header lines a page may hold; `file` names the register file it imports into."""
 REQUIRED_HEADER = ("created", "last-updated", "increment", "status", "description")
 
-_HEADING = re.compile(r"#{1,6}[ \t]+")
+_HEADING = re.compile(r"\A#{1,6}[ \t]+")
 _HEADER_LINE = re.compile(r"(?:[-*•][ \t]+)?(?P<key>[a-z][a-z-]*):(?P<gap>[ \t]+)(?P<value>\S.*)")
 _STATUS_LINE = re.compile(
     r"Status column:[ \t]+`?(?P<alias>[^\s@`]+)[ \t]+@[ \t]+(?P<commit>[0-9A-Fa-f]{7,40})`?\."
@@ -87,14 +87,10 @@ def parse_page(text: str) -> Page:
 
 @dataclass
 class _Lines:
-    """The page's lines with a cursor (`index`, 0-based; `number`, 1-based)."""
+    """The page's lines with a cursor (`index`, 0-based)."""
 
     lines: list[str]
     index: int = 0
-
-    @property
-    def number(self) -> int:
-        return self.index + 1
 
     def done(self) -> bool:
         return self.index >= len(self.lines)
@@ -112,11 +108,11 @@ class _Lines:
         return index
 
     def error(self, message: str, id: str = "") -> PageError:
-        return PageError(Spot(self.number, 1), message, id)
+        return PageError(Spot(self.index + 1, 1), message, id)
 
     def end(self) -> Spot:
         """Where the page ends, for `... missing` messages."""
-        return Spot(len(self.lines), len(self.lines[-1]) + 1 if self.lines else 1)
+        return Spot(len(self.lines), len(self.lines[-1]) + 1)  # split: one line at least
 
 
 def _title(reader: _Lines) -> str:
@@ -124,16 +120,15 @@ def _title(reader: _Lines) -> str:
     if reader.done():
         raise PageError(Spot(1, 1), "empty page: expected a title line")
     line = reader.current()
-    heading = _HEADING.match(line)
     if _HEADER_LINE.fullmatch(line) or _ENTRY.fullmatch(line):
         raise reader.error("expected the register's title as the first line")
     reader.index += 1
-    return (line[heading.end() :] if heading else line).strip()
+    return _HEADING.sub("", line, count=1).strip()
 
 
 def _header(reader: _Lines) -> dict[str, tuple[str, Spot]]:
     """The `key: value` lines after the title, up to the first blank line."""
-    title_line = reader.number - 1
+    title_line = reader.index
     reader.skip_blank()
     header: dict[str, tuple[str, Spot]] = {}
     while not reader.done() and reader.current().strip():
@@ -201,38 +196,27 @@ def _entries(reader: _Lines) -> list[PageEntry]:
         match = _ENTRY.fullmatch(reader.current())
         if match is None:  # only ever the first line: an entry's bullets end at the next
             raise reader.error("expected an entry heading 'PREFIX-NN Title'")
-        entry = PageEntry(
-            match["id"], match["title"].strip(), Spot(reader.number, match.start("id") + 1)
-        )
+        at = Spot(reader.index + 1, match.start("id") + 1)
+        entry = PageEntry(match["id"], match["title"].strip(), at)
         reader.index += 1
-        entry.bullets = _bullets(reader, entry.id)
+        reader.skip_blank()
+        while not reader.done() and not _ENTRY.fullmatch(reader.current()):  # its bullets
+            bullet = _BULLET.fullmatch(reader.current())
+            if bullet is None:
+                raise reader.error(OUTSIDE_BULLET, entry.id)
+            entry.bullets.append(_bullet(reader, bullet, entry.id))
+            reader.skip_blank()
         if not entry.bullets:
             raise PageError(entry.at, f"entry {entry.id} holds no bullets", entry.id)
         entries.append(entry)
-        reader.skip_blank()
     if not entries:
         message = "no entries: expected 'PREFIX-NN Title' blocks after the status line"
         raise PageError(reader.end(), message)
     return entries
 
 
-def _bullets(reader: _Lines, entry_id: str) -> list[Bullet]:
-    bullets: list[Bullet] = []
-    reader.skip_blank()
-    while not reader.done():
-        line = reader.current()
-        match = _BULLET.fullmatch(line)
-        if _ENTRY.fullmatch(line):
-            break
-        if match is None:
-            raise reader.error(OUTSIDE_BULLET, entry_id)
-        bullets.append(_bullet(reader, match, entry_id))
-        reader.skip_blank()
-    return bullets
-
-
 def _bullet(reader: _Lines, match: re.Match[str], entry_id: str) -> Bullet:
-    number, indent, content = reader.number, len(match["marker"]), match["content"]
+    number, indent, content = reader.index + 1, len(match["marker"]), match["content"]
     label = _LABEL.match(content)
     if label is None:
         message = "a bullet starts with a label ending in a full stop ('What.')"

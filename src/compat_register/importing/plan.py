@@ -21,6 +21,9 @@ from .fields import FILE_KEY, Imported, register_data
 from .page import Page, PageError, Spot, parse_page
 from .yamlout import register_text
 
+_FILE_STEM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+_TOP = Spot(1, 1)
+
 
 @dataclass(frozen=True)
 class PageText:
@@ -44,7 +47,6 @@ class Planned:
     """The page's data, and where in its words each entry's state was found (or not)."""
     unstated: list[Diagnostic] = field(default_factory=list)
     """`register check`'s report of each entry the page gives no state, in the new file."""
-    warnings: list[Diagnostic] = field(default_factory=list)
 
 
 @dataclass
@@ -72,12 +74,11 @@ def plan(
     problems: list[Diagnostic] = []
     taken = _Taken(folder, force)
     for page in pages:
-        found = _plan_page(page, folder, name, taken)
-        if isinstance(found, Planned):
+        found, problem = _plan_page(page, name, taken)
+        problems.extend(problem)
+        if found is not None:
             planned.append(found)
-            problems.extend(found.warnings)
-        else:
-            problems.extend(found)
+            taken.claim(found)
     return planned, problems
 
 
@@ -100,28 +101,30 @@ class _Taken:
                 ids.update({e.id: register.file for e in register.entries if e.named})
         return ids, prefixes
 
+    def claim(self, planned: Planned) -> None:
+        data = planned.imported.data
+        self.files[planned.file] = planned.page
+        self.prefixes[data["prefix"]] = planned.file
+        self.ids.update({entry["id"]: planned.file for entry in data["entries"]})
+
 
 def _plan_page(
-    page: PageText, folder: Folder, name: str | None, taken: _Taken
-) -> Planned | list[Diagnostic]:
+    page: PageText, name: str | None, taken: _Taken
+) -> tuple[Planned | None, list[Diagnostic]]:
+    """The page's register file (None when it has an error), and its problems."""
     try:
         read = parse_page(page.text)
     except PageError as err:
-        return [_at(page.file, err)]
+        return None, [_problem(page.file, err.at, err.message, err.id)]
     imported = register_data(read)
-    problems = [_at(page.file, err) for err in imported.errors]
+    problems = [_problem(page.file, err.at, err.message, err.id) for err in imported.errors]
     stem, misnamed = _stem(read, name)
     if misnamed is not None:
-        return [*problems, _at(page.file, misnamed)]
-    problems.extend(_folder_problems(page, read, imported, folder, stem, taken))
+        return None, [*problems, _problem(page.file, misnamed.at, misnamed.message)]
+    problems.extend(_folder_problems(page.file, read, imported, stem, taken))
     if any(p.failing for p in problems):
-        return problems
-    planned = _written(page, read, imported, stem, folder.file_of(stem))
-    if isinstance(planned, list):
-        return planned
-    planned.warnings = problems
-    _claim(taken, planned)
-    return planned
+        return None, problems
+    return _written(page.file, read, imported, stem, taken.folder.file_of(stem), problems)
 
 
 def _stem(read: Page, name: str | None) -> tuple[str, PageError | None]:
@@ -137,46 +140,45 @@ def _stem(read: Page, name: str | None) -> tuple[str, PageError | None]:
     return stem, None
 
 
-_FILE_STEM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
-
-
-def _at(file: str, err: PageError, severity: Severity = "error") -> Diagnostic:
-    where, id = Where(file, err.at.line, err.at.col), err.id or "page"
-    return Diagnostic.at(where, id=id, code="import-page", message=err.message, severity=severity)
+def _problem(
+    file: str, at: Spot, message: str, id: str = "", severity: Severity = "error"
+) -> Diagnostic:
+    where, id = Where(file, at.line, at.col), id or "page"
+    return Diagnostic.at(where, id=id, code="import-page", message=message, severity=severity)
 
 
 def _folder_problems(
-    page: PageText, read: Page, imported: Imported, folder: Folder, stem: str, taken: _Taken
+    file: str, read: Page, imported: Imported, stem: str, taken: _Taken
 ) -> list[Diagnostic]:
-    problems = _subject_problems(page, read, folder.sources)
-    target = folder.file_of(stem)
+    problems = _subject_problems(file, read, taken.folder.sources)
+    target, clash = taken.folder.file_of(stem), ""
     if not stem:
-        problems.append(_error(page.file, Spot(1, 1), "no file name in the title: give --name"))
+        clash = "no file name in the title: give --name"
     elif target in taken.files:
-        message = f"{target} is written from {taken.files[target]} already"
-        problems.append(_error(page.file, Spot(1, 1), message))
-    elif folder.exists(stem) and not taken.force:
-        message = f"{target} exists: give --force to overwrite it"
-        problems.append(_error(page.file, Spot(1, 1), message))
+        clash = f"{target} is written from {taken.files[target]} already"
+    elif taken.folder.exists(stem) and not taken.force:
+        clash = f"{target} exists: give --force to overwrite it"
+    if clash:
+        problems.append(_problem(file, _TOP, clash))
     ids, prefixes = taken.held(stem)
-    prefix = imported.data["prefix"]
+    prefix, first = imported.data["prefix"], read.entries[0]
     if prefix in prefixes:
-        at = read.entries[0].at
         message = f"prefix {prefix} is the prefix of {prefixes[prefix]}"
-        problems.append(_error(page.file, at, message, read.entries[0].id))
-    for entry in read.entries:
-        if entry.id in ids:
-            message = f"{entry.id} is already in {ids[entry.id]}"
-            problems.append(_error(page.file, entry.at, message, entry.id))
+        problems.append(_problem(file, first.at, message, first.id))
+    problems += [
+        _problem(file, entry.at, f"{entry.id} is already in {ids[entry.id]}", entry.id)
+        for entry in read.entries
+        if entry.id in ids
+    ]
     return problems
 
 
-def _subject_problems(page: PageText, read: Page, sources: Sources) -> list[Diagnostic]:
+def _subject_problems(file: str, read: Page, sources: Sources) -> list[Diagnostic]:
     source = sources.sources.get(read.subject)
     if source is None:
         known = ", ".join(sources.sources) or "none"
         message = f"no source '{read.subject}' in sources.yaml (known: {known}): add it first"
-        return [_error(page.file, read.status_at, message)]
+        return [_problem(file, read.status_at, message)]
     pinned, said = source.commit.lower(), read.commit.lower()
     if pinned.startswith(said) or said.startswith(pinned):
         return []
@@ -184,18 +186,12 @@ def _subject_problems(page: PageText, read: Page, sources: Sources) -> list[Diag
         f"the page's status column is at {read.commit}, sources.yaml pins {read.subject} at "
         f"{source.commit}: citations are verified at the pin (register bump moves it)"
     )
-    return [_error(page.file, read.status_at, message, severity="warning")]
-
-
-def _error(
-    file: str, at: Spot, message: str, id: str = "page", severity: Severity = "error"
-) -> Diagnostic:
-    return _at(file, PageError(at, message, id), severity)
+    return [_problem(file, read.status_at, message, severity="warning")]
 
 
 def _written(
-    page: PageText, read: Page, imported: Imported, stem: str, target: str
-) -> Planned | list[Diagnostic]:
+    file: str, read: Page, imported: Imported, stem: str, target: str, warnings: list[Diagnostic]
+) -> tuple[Planned | None, list[Diagnostic]]:
     """The register file's text, read back: the loader must give the data it was made of."""
     text = register_text(
         imported.data, commit=read.commit, unstated=imported.unstated, cues=imported.cues
@@ -204,27 +200,16 @@ def _written(
         doc = parse(text, target, schema.integer_keys())
     except LoadError as err:
         message = f"internal: the register file would not load: {err.message}"
-        return [_error(page.file, Spot(1, 1), message)]
+        return None, [_problem(file, _TOP, message)]
     if doc.data != imported.data:
         message = "internal: the register file would not read back as imported"
-        return [_error(page.file, Spot(1, 1), message)]
+        return None, [_problem(file, _TOP, message)]
     found = list(schema.validate(doc, schema.REGISTER, owner_of(doc, stem)))
     unstated = [d for d in found if d.id in imported.unstated and "'state'" in d.message]
-    others = [d for d in found if d not in unstated]
+    entries = {entry.id: entry.at for entry in read.entries}
+    others = [  # a schema problem of the register, at its entry's heading in the page
+        _problem(file, entries.get(d.id, _TOP), d.message, d.id) for d in found if d not in unstated
+    ]
     if others:
-        return [_schema_problem(page.file, read, d) for d in others]
-    return Planned(page.file, stem, target, text, imported, unstated)
-
-
-def _schema_problem(file: str, read: Page, found: Diagnostic) -> Diagnostic:
-    """A schema problem of the register, located at its entry's heading in the page."""
-    entry = next((e for e in read.entries if e.id == found.id), None)
-    at = entry.at if entry else Spot(1, 1)
-    return _error(file, at, found.message, found.id)
-
-
-def _claim(taken: _Taken, planned: Planned) -> None:
-    data = planned.imported.data
-    taken.files[planned.file] = planned.page
-    taken.prefixes[data["prefix"]] = planned.file
-    taken.ids.update({entry["id"]: planned.file for entry in data["entries"]})
+        return None, others
+    return Planned(file, stem, target, text, imported, unstated), warnings

@@ -70,8 +70,6 @@ def _entry(
         elif key == "sources":
             lines.append("    sources:")
             lines.extend(f"      - {yaml_scalar(c)}" for c in value)
-        elif key in ("value", "effort", "revisions"):
-            lines.extend(_small_mapping(key, value, 4))
         else:
             lines.extend(_field(key, value, 4))
     return _item(lines)
@@ -103,24 +101,18 @@ def _status(value: Mapping[str, Any], unstated: str | None, cue: str | None) -> 
     return lines
 
 
-def _small_mapping(key: str, value: Mapping[str, Any], indent: int) -> list[str]:
-    """`{level: med, note: ...}` when it fits on one line, else a block mapping."""
-    pad = " " * indent
-    items = {
-        k: _flow_list(v) if isinstance(v, list) else str(v) if plain_ok(str(v), flow=True) else None
-        for k, v in value.items()
-    }
-    if all(text is not None for text in items.values()):
-        line = f"{pad}{key}: {{{', '.join(f'{k}: {v}' for k, v in items.items())}}}"
-        if len(line) <= LONGEST:
-            return [line]
-    return [f"{pad}{key}:", *_mapping(value, indent + 2)]
-
-
-def _flow_list(items: list[Any]) -> str | None:
-    """`[2025-06-18, 2025-11-25]`, or None when an item needs quotes."""
-    texts = [str(item) for item in items]
-    return f"[{', '.join(texts)}]" if all(plain_ok(t, flow=True) for t in texts) else None
+def _flow(value: Any) -> str | None:
+    """`value` in flow style (`[2025-06-18, 2025-11-25]`, `{level: med, note: ...}`), or
+    None when a scalar of it is not plain there."""
+    if isinstance(value, list):
+        texts = [str(item) for item in value]
+        return f"[{', '.join(texts)}]" if all(plain_ok(t, flow=True) for t in texts) else None
+    if isinstance(value, dict):
+        items = {key: _flow(item) for key, item in value.items()}
+        if any(text is None for text in items.values()):
+            return None
+        return f"{{{', '.join(f'{key}: {text}' for key, text in items.items())}}}"
+    return str(value) if plain_ok(str(value), flow=True) else None
 
 
 def _mapping(value: Mapping[str, Any], indent: int) -> list[str]:
@@ -132,8 +124,8 @@ def _field(key: str, value: Any, indent: int) -> list[str]:
     pad = " " * indent
     if isinstance(value, int):
         return [f"{pad}{key}: {value}"]
-    if isinstance(value, list):
-        return _list(key, value, indent)
+    if isinstance(value, list | dict):
+        return _collection(key, value, indent)
     text = str(value)
     if plain_ok(text) and len(f"{pad}{key}: {text}") <= LONGEST:
         return [f"{pad}{key}: {text}"]
@@ -144,11 +136,14 @@ def _field(key: str, value: Any, indent: int) -> list[str]:
     return [f"{pad}{key}: {json.dumps(text, ensure_ascii=False)}"]
 
 
-def _list(key: str, value: list[Any], indent: int) -> list[str]:
+def _collection(key: str, value: list[Any] | dict[str, Any], indent: int) -> list[str]:
+    """In flow style when that fits on the line, else in block style."""
     pad = " " * indent
-    flow = _flow_list(value)
+    flow = _flow(value)
     if flow is not None and len(f"{pad}{key}: {flow}") <= LONGEST:
         return [f"{pad}{key}: {flow}"]
+    if isinstance(value, dict):
+        return [f"{pad}{key}:", *_mapping(value, indent + 2)]
     return [f"{pad}{key}:", *(f"{pad}  - {yaml_scalar(str(v))}" for v in value)]
 
 

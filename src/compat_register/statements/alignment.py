@@ -4,19 +4,19 @@ it, and the statements of those pages that no requirement names."""
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from .revisions import ALIKE, most_alike
 from .statement import Statement
 
 SPECIFICATION = "https://modelcontextprotocol.io/specification/"
 """Where a revision's pages are published: `SPECIFICATION + REVISION/PAGE#anchor`."""
-SIMILAR = 0.6
-"""The least difflib ratio (on words) at which a statement is a requirement's rewording: the
-measure and threshold a statement's rewording across revisions is judged by."""
+SIMILAR = ALIKE
+"""The least difflib ratio (on words) at which a statement is a requirement's rewording, as a
+statement's rewording across revisions is judged."""
 SHARE = 1 / 3
 """The least share of a requirement's words the statements inside it must hold: a fragment
 (`MUST NOT be empty`) inside a long requirement does not stand for it."""
@@ -115,10 +115,7 @@ def _compared(statement: Statement) -> tuple[str, str]:
 
 
 def _aligned(
-    requirement: Requirement,
-    where: Target,
-    mine: Sequence[Statement],
-    compared: Forms,
+    requirement: Requirement, where: Target, mine: Sequence[Statement], compared: Forms
 ) -> Alignment:
     """The strongest kind found, nearest scope first; the best `similar` one, else none.
     Exact, contained and similar compare a statement with its context too."""
@@ -136,8 +133,11 @@ def _aligned(
     indices = _inside(text, texts, mine, scopes)
     if indices:
         held = tuple(mine[n] for n in indices)
-        return Alignment(requirement, "contained", held, _nearest(scopes, indices))
-    best = _similar(text, compared, scopes)
+        nearest = SCOPES[min(scopes[n] for n in indices)]
+        return Alignment(requirement, "contained", held, nearest)
+    forms = sorted(range(len(compared)), key=lambda n: scopes[n])  # on a tie, the nearest scope's
+    pairs = ((n, form.split()) for n in forms for form in dict.fromkeys(compared[n]))
+    best = most_alike(text.split(), pairs, SIMILAR)  # alone or after its context
     if best is None:
         return Alignment(requirement, "none")
     n, ratio = best
@@ -148,10 +148,6 @@ def _scope(statement: Statement, where: Target) -> int:
     if not on_page(statement, where):
         return 2
     return 0 if where.anchor and statement.anchor == where.anchor else 1
-
-
-def _nearest(scopes: list[int], indices: list[int]) -> str:
-    return SCOPES[min(scopes[n] for n in indices)]
 
 
 def _exact(text: str, compared: Forms, indices: list[int], _: list[str]) -> list[int]:
@@ -198,24 +194,6 @@ def _inside(text: str, texts: list[str], mine: Sequence[Statement], scopes: list
             if sum(len(texts[n].split()) for n in held) >= SHARE * len(text.split()):
                 return held
     return []
-
-
-def _similar(text: str, compared: Forms, scopes: list[int]) -> tuple[int, float] | None:
-    """The statement whose words (alone or after its context) read most like the
-    requirement's, at least `SIMILAR`; on a tie, the nearest scope's."""
-    best: tuple[int, float] | None = None
-    matcher = difflib.SequenceMatcher(autojunk=False)
-    matcher.set_seq2(text.split())
-    for n in sorted(range(len(compared)), key=lambda n: scopes[n]):
-        for form in dict.fromkeys(compared[n]):
-            matcher.set_seq1(form.split())
-            floor = best[1] if best else SIMILAR
-            if matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor:
-                continue
-            ratio = matcher.ratio()
-            if ratio >= floor and (best is None or ratio > best[1]):
-                best = (n, ratio)
-    return best
 
 
 def unnamed(

@@ -5,9 +5,9 @@ lines are blanked (`plain_markdown`), every line kept where it was."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -25,6 +25,7 @@ _MARKS = ("\u205f", "\u2007", "\u3000")
 """Spaces that end each line before the inline parse, to keep each piece's line (a code span
 makes breaks spaces); one the page does not hold is chosen."""
 _PROSE = {"paragraph_open", "th_open", "td_open"}
+_T = TypeVar("_T")
 
 
 def statements(
@@ -45,31 +46,32 @@ class Readings:
     revisions repeat most paragraphs. Not kept where it depends on a page's link references."""
 
     def __init__(self) -> None:
-        self._kept: dict[str, tuple[str, list[Sentence]]] = {}
+        self._read: dict[str, tuple[str, list[Sentence]]] = {}
         self._last: dict[str, str] = {}
         self.pages: dict[str, list[Statement]] = {}
         """A page's statements by its text (a schema's doc comments repeat across revisions)."""
 
     def read(self, content: str, env: dict[str, Any]) -> tuple[str, list[Sentence]]:
-        if "[" in content and env.get("references"):
-            return _reading(content, env)
-        found = self._kept.get(content)
-        if found is None:
-            found = self._kept[content] = _reading(content, env)
-        return found
+        """Its plain text, spaced, and its sentences holding a keyword."""
+        return _kept(self._read, content, env, _reading)
 
     def last(self, content: str, env: dict[str, Any]) -> str:
         """The last sentence of an inline content, keyword or not."""
-        if "[" in content and env.get("references"):
-            return last_sentence(inline_pieces(content, 0, env))
-        found = self._last.get(content)
-        if found is None:
-            found = self._last[content] = last_sentence(inline_pieces(content, 0, env))
-        return found
+        return _kept(self._last, content, env, last_sentence)
 
 
-def _reading(content: str, env: dict[str, Any]) -> tuple[str, list[Sentence]]:
-    pieces = inline_pieces(content, 0, env)
+def _kept(
+    kept: dict[str, _T], content: str, env: dict[str, Any], read: Callable[[list[Piece]], _T]
+) -> _T:
+    if "[" in content and env.get("references"):
+        return read(inline_pieces(content, 0, env))
+    found = kept.get(content)
+    if found is None:
+        found = kept[content] = read(inline_pieces(content, 0, env))
+    return found
+
+
+def _reading(pieces: list[Piece]) -> tuple[str, list[Sentence]]:
     return " ".join("".join(p.text for p in pieces).split()), list(sentences(pieces))
 
 
@@ -97,12 +99,10 @@ def plain_markdown(text: str) -> str:
 
 @dataclass
 class _LeadIn:
-    """A sentence ending in a colon, with the list after it (its lines, its items' text)."""
+    """A statement ending in a colon, with the list after it (its last line, its items' text)."""
 
-    sentence: Sentence
-    heading: tuple[str, str]
+    statement: Statement
     end: int
-    context: str
     items: list[str] = field(default_factory=list)
 
 
@@ -142,44 +142,34 @@ class _Walk:
         following = _following_list(tokens, index)
         context = " ".join(lead for lead, _ in self.lead_ins)
         if following is not None and token.content.rstrip().rstrip("*_").endswith(":"):
-            self._lead_in_sentence(token, following)
+            # Its last sentence, ending in a colon, leads in the list after it: the subject
+            # (`Server implementors:`) its items' statements leave out.
+            last = self.readings.last(token.content, self.env)
+            if last.endswith(":"):
+                self.lead_ins.append((last, following + self.offset - 1))
         if self.lead_in is None and not may_hold_keyword(token.content):
             return  # no statement in it, and no lead-in's list to take it as an item
         text, read = self.readings.read(token.content, self.env)
         if self.lead_in is not None:
             self.lead_in.items.append(text)
-        found = [Sentence(s.line + line, s.end + line, s.keyword, s.text) for s in read]
-        if found and following is not None and found[-1].text.endswith(":"):
-            lead = found.pop()
-            if self.lead_in is None:  # a lead-in inside a lead-in's list stays in it
-                self.lead_in = _LeadIn(lead, self.heading, following + self.offset - 1, context)
-            else:
-                found.append(lead)
-        for sentence in found:
-            yield self._statement(sentence, self.heading, context)
-
-    def _lead_in_sentence(self, token: Token, following: int) -> None:
-        """Keep the paragraph's last sentence, if it ends in a colon, as the lead-in of the
-        list after it: the subject (`Server implementors:`) its items' statements leave out."""
-        last = self.readings.last(token.content, self.env)
-        if last.endswith(":"):
-            self.lead_ins.append((last, following + self.offset - 1))
+        path, heading = self.path, self.heading
+        found = [
+            Statement(path, s.line + line, s.end + line, s.keyword, s.text, *heading, context)
+            for s in read
+        ]
+        ends_in_colon = bool(found) and found[-1].text.endswith(":")
+        if ends_in_colon and following is not None and self.lead_in is None:  # else in its list
+            self.lead_in = _LeadIn(found.pop(), following + self.offset - 1)
+        yield from found
 
     def _close_lead_in(self) -> Statement:
         lead, self.lead_in = self.lead_in, None
         assert lead is not None
-        sentence, end = lead.sentence, lead.end
-        while end > sentence.end and not self.lines[end - self.offset].strip():
+        end = lead.end
+        while end > lead.statement.end and not self.lines[end - self.offset].strip():
             end -= 1  # a list's lines run on over the blank lines after it
-        text = " ".join([sentence.text, *(item for item in lead.items if item)])
-        whole = Sentence(sentence.line, end, sentence.keyword, text)
-        return self._statement(whole, lead.heading, lead.context)
-
-    def _statement(
-        self, sentence: Sentence, heading: tuple[str, str], context: str = ""
-    ) -> Statement:
-        s = sentence
-        return Statement(self.path, s.line, s.end, s.keyword, s.text, *heading, context)
+        text = " ".join([lead.statement.text, *(item for item in lead.items if item)])
+        return replace(lead.statement, end=end, text=text)
 
     def _heading(self, token: Token) -> tuple[str, str]:
         text = self.readings.read(token.content, self.env)[0]

@@ -4,7 +4,7 @@ first), *changed* (the nearest unmatched one under its heading reads `ALIKE`), e
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..citations.compare import QUOTE_MAP, spaced
@@ -71,8 +71,8 @@ def compare(
     used: set[int] = set()
     same: dict[int, int] = {}  # repeated statements first, same heading first
     for m, statement in enumerate(new):
-        match = _unused(headed.get((new_texts[m], statement.heading), []), used)
-        match = _unused(anywhere.get(new_texts[m], []), used) if match is None else match
+        groups = (headed.get((new_texts[m], statement.heading), []), anywhere.get(new_texts[m], []))
+        match = next((n for group in groups for n in group if n not in used), None)
         if match is not None:
             used.add(match)
             same[m] = match
@@ -82,29 +82,27 @@ def compare(
             result.append(Change("same", old[same[m]]))
             continue
         group = pages.get((page(statement.path, revision), statement.heading), [])
-        candidates = [(n, old_texts[n]) for n in group if n not in used]
-        nearest = _nearest(new_texts[m], candidates)
+        candidates = ((n, old_texts[n].split(" ")) for n in group if n not in used)
+        nearest = most_alike(new_texts[m].split(" "), candidates, ALIKE)
         if nearest is not None:
-            used.add(nearest)
-        result.append(Change("changed", old[nearest]) if nearest is not None else Change("new"))
+            used.add(nearest[0])
+        result.append(Change("changed", old[nearest[0]]) if nearest else Change("new"))
     return result
 
 
-def _unused(candidates: list[int], used: set[int]) -> int | None:
-    return next((n for n in candidates if n not in used), None)
-
-
-def _nearest(text: str, candidates: list[tuple[int, str]]) -> int | None:
-    """The first candidate whose words read most like `text`'s, if alike enough (words:
-    difflib's time grows with the product of the lengths)."""
-    best, score = None, ALIKE
+def most_alike(
+    words: list[str], candidates: Iterable[tuple[int, list[str]]], floor: float
+) -> tuple[int, float] | None:
+    """The first candidate (index, words) whose words read most like `words`, and difflib's
+    ratio, if at least `floor` (words: difflib's time grows with the product of lengths)."""
+    best: tuple[int, float] | None = None
     matcher = difflib.SequenceMatcher(autojunk=False)
-    matcher.set_seq2(text.split(" "))
+    matcher.set_seq2(words)
     for n, candidate in candidates:
-        matcher.set_seq1(candidate.split(" "))
-        if matcher.real_quick_ratio() < score or matcher.quick_ratio() < score:
-            continue
-        ratio = matcher.ratio()
-        if ratio >= score and (best is None or ratio > score):
-            best, score = n, ratio
+        matcher.set_seq1(candidate)
+        least = best[1] if best else floor
+        if matcher.real_quick_ratio() >= least and matcher.quick_ratio() >= least:
+            ratio = matcher.ratio()
+            if ratio >= least and (best is None or ratio > best[1]):
+                best = (n, ratio)
     return best

@@ -41,13 +41,11 @@ class StatementCache:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self.files: dict[str, list[list[Any]]] = {}
-        self.dirty = False
         found = shape.read(path, "made_by", MADE_BY, SHAPE) if path else shape.Cached(None)
         self.dropped = found.dropped
         """Why the file there was not used (one line naming it), None when it was."""
-        if found.data is not None:
-            self.files = found.data["files"]
+        self.files: dict[str, list[list[Any]]] = found.data["files"] if found.data else {}
+        self.dirty = False
 
     def get(self, key: str, path: str, make: Callable[..., Any] = Statement) -> list[Any] | None:
         """The statements (or, with `make=Item`, changelog items) kept for `key`, at `path`."""
@@ -63,7 +61,4 @@ class StatementCache:
         if self.path is None or not self.dirty:
             return None
         data = {"made_by": MADE_BY, "files": self.files}
-        failed = shape.write(self.path, data, "the statements cache")
-        if failed is None:
-            self.dirty = False
-        return failed
+        return shape.write(self.path, data, "the statements cache")
