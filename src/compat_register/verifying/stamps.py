@@ -136,8 +136,7 @@ def parse(text: str, file: str) -> tuple[dict[Key, str], list[Diagnostic]]:
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
-        match = _LINE.match(line)
-        if match is None:
+        if (match := _LINE.match(line)) is None:
             message = (
                 "not a stamp line (ENTRY SOURCE PATH:LINES v2:sha256:HASH): run register stamp"
             )
@@ -168,11 +167,6 @@ def same_lines(new: str, old: str) -> bool:
     return new.splitlines() == old.splitlines()
 
 
-def parse_pins(text: str) -> dict[str, str]:
-    """The `# pin ALIAS COMMIT` lines of a lock's text, by alias."""
-    return {m[1]: m[2] for line in text.splitlines() if (m := _PIN.match(line))}
-
-
 class Lock(NamedTuple):  # not a dataclass: see `Key`
     """A register set's lock file as read (`text` None: unreadable), `file` as messages
     show it, and each stamped source's `commit:` when it was written (`pins`)."""
@@ -200,7 +194,8 @@ def lock_of(found: LockText | None) -> Lock | None:
         problem = at_lock(found.file, "bad-stamp", found.problem or "cannot read")
         return Lock(found.path, found.file, {}, [problem])
     stamps, problems = parse(found.text, found.file)
-    return Lock(found.path, found.file, stamps, problems, found.text, parse_pins(found.text))
+    pins = {m[1]: m[2] for line in found.text.splitlines() if (m := _PIN.match(line))}
+    return Lock(found.path, found.file, stamps, problems, found.text, pins)
 
 
 def to_rewrite(found: LockText | None) -> Lock | None:

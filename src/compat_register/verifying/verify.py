@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
 
 from ..checking.safety import check_commit
 from ..citations.compare import source_kind
@@ -53,9 +52,10 @@ def verify_against(
     finally:
         checkouts.close()
     diagnostics = list(_pin_problems(registers, checkouts, outcomes))
-    stamped = _check_stamps(lock, registers.sources, outcomes, preview)
-    outcomes, preview, hand_moved = stamped.outcomes, stamped.preview, stamped.hand_moved
-    diagnostics.extend(stamped.problems)
+    outcomes, preview, problems, hand_moved = _check_stamps(
+        lock, registers.sources, outcomes, preview
+    )
+    diagnostics.extend(problems)
     # A pin moved by hand is the one cause of its citations' staleness: said once, at the
     # source, with their count (their outcomes stay, for --format json and the site).
     diagnostics.extend(_stale([o for o in outcomes if o.citation.source not in hand_moved]))
@@ -213,23 +213,15 @@ def _judge_moved(
 # --- review stamps ------------------------------------------------------------------------
 
 
-class _Stamped(NamedTuple):
-    """The outcomes once the lock is applied, its problems, the sources moved by hand."""
-
-    outcomes: list[Outcome]
-    preview: Preview | None
-    problems: list[Diagnostic]
-    hand_moved: set[str]
-
-
 def _check_stamps(
     read: LockText | None, sources: Sources, outcomes: list[Outcome], preview: Preview | None
-) -> _Stamped:
+) -> tuple[list[Outcome], Preview | None, list[Diagnostic], set[str]]:
     """The outcomes (and the preview's baseline) with the lock applied, when there is one,
-    and a problem per source whose pin moved by hand since it was written."""
+    its problems and one per source whose pin moved by hand since it was written, and
+    those sources."""
     lock = stamps.lock_of(read)
     if lock is None:
-        return _Stamped(outcomes, preview, [], set())
+        return outcomes, preview, [], set()
     outcomes = apply_stamps(outcomes, lock.stamps, sources)
     if preview is not None:
         preview = replace(preview, baseline=apply_stamps(preview.baseline, lock.stamps, sources))
@@ -244,7 +236,7 @@ def _check_stamps(
     ]
     counts = {a: sum(o.failing for o in outcomes if o.citation.source == a) for a in moved}
     found = [*lock.problems, *_hand_moved(sources, moved, counts)]
-    return _Stamped(outcomes, preview, found, set(moved))
+    return outcomes, preview, found, set(moved)
 
 
 def hand_moved_pins(locked: Mapping[str, str], sources: Sources) -> dict[str, str]:
