@@ -87,11 +87,8 @@ def rewrite_set(
         by_file.setdefault(key.file, {})[key] = plan
     files: dict[str, tuple[str, str]] = {}
     changes: list[Change] = []
-    parts: list[Register | Exclusions] = list(registers.registers)
-    if registers.exclusions is not None:
-        parts.append(registers.exclusions)
-    for part in parts:
-        if part.file not in by_file:
+    for part in (*registers.registers, registers.exclusions):
+        if part is None or part.file not in by_file:
             continue  # nothing planned here: nothing changes
         doc = documents[part.file]
         if rewritten := _rewrite_file(doc, part, by_file[part.file]):

@@ -209,12 +209,12 @@ def to_rewrite(found: LockText | None) -> Lock | None:
 def carry_lock(
     found: LockText | None,
     citations: Sequence[Citation],
-    moved: Mapping[CitationKey, Place],
+    moved: Mapping[CitationKey, tuple[str, int, int]],
     pins: Mapping[str, str] | None = None,
 ) -> tuple[str, str, str] | None:
     """(file, old text, new text) of the lock once the citations in `moved` went to new
-    places (`carry`) and `pins` moved; None when there is none or it stays. A lock holding
-    lines that are not stamps is refused (EditError), not rewritten without them."""
+    (path, start, end) (`carry`) and `pins` moved; None when there is none or it stays. A
+    lock holding lines that are not stamps is refused (EditError), not rewritten without them."""
     lock = to_rewrite(found) if moved or pins else None
     if lock is None or lock.text is None:
         return None
@@ -224,7 +224,7 @@ def carry_lock(
     # Only the citations in a moved field are looked up: a key is made anew on each look-up.
     fields = {key.field for key in moved}
     after = [
-        moved.get(c.key, old) if c.field in fields else old
+        (*old[:2], *moved[c.key]) if old and c.field in fields and c.key in moved else old
         for c, old in zip(citations, before, strict=True)
     ]
     text = format_lock(carry(lock.stamps, before, after), {**lock.pins, **(pins or {})})
