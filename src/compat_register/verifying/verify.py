@@ -234,8 +234,7 @@ def _check_stamps(
         else o
         for o in outcomes
     ]
-    counts = {a: sum(o.failing for o in outcomes if o.citation.source == a) for a in moved}
-    found = [*lock.problems, *_hand_moved(sources, moved, counts)]
+    found = [*lock.problems, *_hand_moved(sources, moved, outcomes)]
     return outcomes, preview, found, set(moved)
 
 
@@ -252,15 +251,16 @@ def hand_moved_pins(locked: Mapping[str, str], sources: Sources) -> dict[str, st
 
 
 def _hand_moved(
-    sources: Sources, moved: Mapping[str, str], counts: Mapping[str, int]
+    sources: Sources, moved: Mapping[str, str], outcomes: list[Outcome]
 ) -> Iterator[Diagnostic]:
     for alias, old in moved.items():
         new = sources.sources[alias].commit
+        failing = sum(o.failing for o in outcomes if o.citation.source == alias)
         message = (
             f"commit moved from {old} to {new} since citations.lock was written, not by "
             "register bump, so no citation's lines followed it: put back "
             f"commit: {old} and run register bump {alias} {new} "
-            f"({counts[alias]} citation{'' if counts[alias] == 1 else 's'} of {alias} fail at"
+            f"({failing} citation{'' if failing == 1 else 's'} of {alias} fail at"
             " the new pin; not listed one by one, as bump follows them)"
         )
         where = sources.sources[alias].where
