@@ -275,8 +275,7 @@ def stampable(outcome: Outcome) -> bool:
 
 
 def _digest(outcome: Outcome, sources: Sources) -> str | None:
-    citation = outcome.citation
-    if not stampable(outcome) or outcome.excerpt is None or citation.repo_path is None:
+    excerpt, path = outcome.excerpt, outcome.citation.repo_path
+    if outcome.outcome not in AS_CITED or excerpt is None or path is None:
         return None
-    kind = source_kind(sources.sources.get(citation.source or ""), citation.repo_path)
-    return digest(outcome.excerpt, kind)
+    return digest(excerpt, source_kind(sources.sources.get(outcome.citation.source or ""), path))

@@ -19,7 +19,7 @@ from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import Settings
 from . import stamps
-from .outcome import OUTCOMES, WARNINGS, Outcome, judge, summary  # noqa: F401 - verify.X
+from .outcome import Outcome, judge, summary  # noqa: F401 - verify.summary
 
 
 def verify_against(
@@ -64,7 +64,7 @@ def verify_against(
         moved = [now[o.citation.key] for o in preview.moved]  # stamped with the rest
         pairs = zip(preview.baseline, moved, strict=True)
         stale = [new for old, new in pairs if new.failing and not old.failing]
-        stale.sort(key=lambda o: _place(o.citation))
+        stale.sort(key=lambda o: (o.citation.file, o.citation.line, o.citation.col))
         preview = replace(preview, moved=moved, stale=stale)
     return outcomes, diagnostics, preview
 
@@ -180,10 +180,6 @@ def _preview(
     label = f"{alias} {rev} ({sha[:7]})"
     moved = [_judge_moved(f, checkouts, target, label, source) for f in followed]
     return Preview(alias, rev, sha, [outcomes[i] for i in mine], moved)
-
-
-def _place(citation: Citation) -> tuple[str, int, int]:
-    return citation.file, citation.line, citation.col
 
 
 def _judge_moved(
