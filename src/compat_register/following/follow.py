@@ -184,18 +184,17 @@ class _Walk:
         nothing, gone = Decision("gone", None, ""), Decision("gone", None, moved.note)
         for track in tracks:
             assert track.lines is not None
-            found = None
+            found = nothing
             if old is not None:
-                found = elsewhere(old, *track.lines, self.texts.written(step, old, track.lines))
-            if old is not None and found is not None:
+                written = self.texts.written(step, old, track.lines)
+                found = elsewhere(old, *track.lines, written) or nothing
                 found = self._kept_in_folder(path, found, nothing)
                 found = self._own_text(step, path, old, track.lines, found, nothing)
-            if found is not None and found.kind == "re-anchored":
+            if found.kind == "re-anchored":
                 found = found._replace(note=f"{found.note} ({moved.note})")
                 self._crossing.append(Crossing(track, found, gone, path, deleted=True))
                 continue
             track.file_deleted = True
-            found = found or nothing
             track.take(gone.refused(found.note, found.flags, found.candidates), path, step.sha)
 
     def _lines(
@@ -203,13 +202,14 @@ class _Walk:
     ) -> None:
         """Map each cited range of one file through one step's hunks, and decide the touched."""
         remapped = Remap(hunks)
-        mapped = [remapped.map(*t.lines) for t in tracks if t.lines is not None]
+        before = [t.lines or (0, 0) for t in tracks]  # a walked track has lines
+        mapped = [remapped.map(*lines) for lines in before]
         touched = [i for i, m in enumerate(mapped) if m.kind in ("changed", "gone")]
-        before = [t.lines or (0, 0) for t in tracks]
-        for i, m in enumerate(mapped):
-            if i not in touched:
-                tracks[i].lines, tracks[i].path = m.lines, new_path
-        carried = [(i, before[i]) for i in range(len(tracks)) if i not in touched]
+        carried = [
+            (i, before[i]) for i, m in enumerate(mapped) if m.kind not in ("changed", "gone")
+        ]
+        for i, _ in carried:
+            tracks[i].lines, tracks[i].path = mapped[i].lines, new_path
         self._bare_lines(step, (path, new_path), tracks, carried, remapped)
         if not touched:
             return

@@ -97,11 +97,13 @@ class AddedIndex:
     def __init__(self, path: str, text: Text, hunks: Sequence[Hunk]) -> None:
         self.path, self.text, self.keys = path, text, text.keys
         self._tokens: dict[str, list[int]] | None = None
-        self.added = {line for _, _, start, count in hunks for line in range(start, start + count)}
+        self.added: set[int] = set()
         self._at: dict[str, list[int]] = {}
-        for line in sorted(self.added):
-            if key := self.keys[line - 1]:
-                self._at.setdefault(key, []).append(line)
+        for _, _, start, count in hunks:
+            for line in range(start, start + count):
+                self.added.add(line)
+                if key := self.keys[line - 1]:
+                    self._at.setdefault(key, []).append(line)
 
     def blocks(self, block: Sequence[str], most: int | None = None) -> list[Lines]:
         """The first `most` runs of added lines whose keys are `block`'s, in file order,
