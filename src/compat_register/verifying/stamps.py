@@ -224,7 +224,7 @@ def carry_lock(
     # Only the citations in a moved field are looked up: a key is made anew on each look-up.
     fields = {key.field for key in moved}
     after = [
-        (*old[:2], *moved[c.key]) if old and c.field in fields and c.key in moved else old
+        (*old[:2], *new) if old and c.field in fields and (new := moved.get(c.key)) else old
         for c, old in zip(citations, before, strict=True)
     ]
     text = format_lock(carry(lock.stamps, before, after), {**lock.pins, **(pins or {})})
