@@ -59,8 +59,8 @@ def follow_touched(
     steps = first_parent_steps(checkout, old_sha, new_sha)
     walk = _Walk(checkout, steps or [range_step(checkout, old_sha, new_sha)], revisions)
     walk.texts.markdown, walk.commits = markdown, steps is not None  # one step over a range
-    paths = {c.repo_path for c in citations if c.repo_path is not None}
-    touched = walk.learn(paths)
+    walk.learn({c.repo_path for c in citations if c.repo_path is not None}, 0)
+    touched = set().union(*walk.moves, *walk.hunks.values())
     tracks = [Track(c, repo_path(c), (c.start, c.end)) for c in citations if c.repo_path in touched]
     walk.run(tracks)
     return [result(checkout, track, (old_sha, new_sha), markdown) for track in tracks]
@@ -90,19 +90,9 @@ class _Walk:
         self._holders: dict[tuple[str, str], list[str]] = {}
         self._crossing: list[Crossing] = []  # moves into other files, placed after the step
         self.commits = True
-        self._moves: list[dict[str, Moved]] = [{} for _ in self.steps]
-        self._hunks: dict[str, dict[str, list[Hunk]]] = {}
+        self.moves: list[dict[str, Moved]] = [{} for _ in self.steps]
+        self.hunks: dict[str, dict[str, list[Hunk]]] = {}
         self._known: set[str] = set()
-
-    def learn(self, paths: set[str]) -> set[str]:
-        """Learn what the steps do to `paths`; returns those some step renames, deletes or
-        changes."""
-        if not paths:
-            return set()
-        self._learn(paths, 0)
-        touched = {p for moves in self._moves for p in moves}
-        touched.update(p for files in self._hunks.values() for p in files)
-        return paths & touched
 
     def run(self, tracks: list[Track]) -> None:
         """Walk the tracks (of learned paths) through the steps."""
@@ -111,50 +101,32 @@ class _Walk:
             live.setdefault(track.path, []).append(track)
         for i, step in enumerate(self.steps):
             if unknown := set(live) - self._known:  # the first step, or a split's new file
-                self._learn(unknown, i)
-            moves, changed = self._moves[i], self._hunks.get(step.sha, {})
+                self.learn(unknown, i)
+            moves, changed = self.moves[i], self.hunks.get(step.sha, {})
             paths = [p for p in live if p in moves or p in changed]
-            self._prefetch(step, paths, moves)
+            # both sides of every cited file the step changed, read in one round trip
+            news = [moves[p].new_path or p if p in moves else p for p in paths]
+            self.checkout.read_many(
+                [*((step.parent, p) for p in paths), *((step.sha, p) for p in news)]
+            )
             # Every file's tracks take this step before any moves on to another file.
             walked: list[Track] = []
             for path in paths:
                 tracks = live.pop(path)
                 self._step(step, path, moves.get(path), changed.get(path), tracks)
                 walked += tracks
-            self._settle(step, walked, live)
+            if crossings := self._crossing:  # placed once every file took the step
+                self._crossing = []
+                settle(crossings, [*walked, *(t for ts in live.values() for t in ts)], step.sha)
             for track in walked:
                 if track.lines is not None:
                     live.setdefault(track.path, []).append(track)
 
-    def _settle(self, step: Changes, walked: list[Track], live: dict[str, list[Track]]) -> None:
-        """Place the tracks this step moved into other files (`oneline.settle`)."""
-        crossings, self._crossing = self._crossing, []
-        if crossings:
-            settle(crossings, [*walked, *(t for tracks in live.values() for t in tracks)], step.sha)
-
-    def _prefetch(self, step: Changes, paths: list[str], moves: dict[str, Moved]) -> None:
-        """Read both sides of every cited file a step changed, in one round trip."""
-        wanted = [(step.parent, p) for p in paths]
-        wanted += [(step.sha, moves[p].new_path or p if p in moves else p) for p in paths]
-        self.checkout.read_many(wanted)
-
-    def _learn(self, paths: set[str], start: int) -> None:
-        """What the steps from `start` on do to `paths` and their hunks: one `git log` for
-        the renames, one for the hunks."""
-        names = self._routes(paths, start)
-        self._known |= names
-        steps = self.steps[start:]
-        # Only a file some step names can have hunks: git is asked for those alone.
-        named = set().union(*(step.paths() for step in steps))
-        hunks = step_hunks(self.checkout, steps, names & named, commits=self.commits)
-        for sha, files in hunks.items():
-            self._hunks.setdefault(sha, {}).update(files)
-
-    def _routes(self, paths: set[str], start: int) -> set[str]:
-        """Record each rename or deletion of `paths` from step `start` on; returns every
-        path those files had on the way."""
+    def learn(self, paths: set[str], start: int) -> None:
+        """Record what the steps from `start` on do to `paths`: each rename or deletion, then
+        the hunks of every path those files had on the way (one `git log`)."""
         live, names = set(paths), set(paths)
-        for step, found in zip(self.steps[start:], self._moves[start:], strict=True):
+        for step, found in zip(self.steps[start:], self.moves[start:], strict=True):
             for path in [p for p in live if p in step.renamed or p in step.deleted]:
                 score = lambda old, new, s=step: pair_score(self.checkout, s, old, new)  # noqa: E731
                 moved = successor(step, path, score, self.revisions)
@@ -164,7 +136,13 @@ class _Walk:
                     if moved.new_path is not None and moved.left is None:
                         live.add(moved.new_path)
                         names.add(moved.new_path)
-        return names
+        self._known |= names
+        steps = self.steps[start:]
+        # Only a file some step names can have hunks: git is asked for those alone.
+        named = set().union(*(step.paths() for step in steps))
+        hunks = step_hunks(self.checkout, steps, names & named, commits=self.commits)
+        for sha, files in hunks.items():
+            self.hunks.setdefault(sha, {}).update(files)
 
     def _step(
         self,
@@ -207,18 +185,17 @@ class _Walk:
         nothing, gone = Decision("gone", None, ""), Decision("gone", None, moved.note)
         for track in tracks:
             assert track.lines is not None
-            found = None
+            found = nothing
             if old is not None:
-                found = elsewhere(old, *track.lines, self.texts.written(step, old, track.lines))
-            if old is not None and found is not None:
+                written = self.texts.written(step, old, track.lines)
+                found = elsewhere(old, *track.lines, written) or nothing
                 found = self._kept_in_folder(path, found, nothing)
                 found = self._own_text(step, path, old, track.lines, found, nothing)
-            if found is not None and found.kind == "re-anchored":
+            if found.kind == "re-anchored":
                 found = found._replace(note=f"{found.note} ({moved.note})")
                 self._crossing.append(Crossing(track, found, gone, path, deleted=True))
                 continue
             track.file_deleted = True
-            found = found or nothing
             track.take(gone.refused(found.note, found.flags, found.candidates), path, step.sha)
 
     def _lines(
@@ -226,13 +203,14 @@ class _Walk:
     ) -> None:
         """Map each cited range of one file through one step's hunks, and decide the touched."""
         remapped = Remap(hunks)
-        mapped = [remapped.map(*t.lines) for t in tracks if t.lines is not None]
+        before = [t.lines or (0, 0) for t in tracks]  # a walked track has lines
+        mapped = [remapped.map(*lines) for lines in before]
         touched = [i for i, m in enumerate(mapped) if m.kind in ("changed", "gone")]
-        before = [t.lines or (0, 0) for t in tracks]
-        for i, m in enumerate(mapped):
-            if i not in touched:
-                tracks[i].lines, tracks[i].path = m.lines, new_path
-        carried = [(i, before[i]) for i in range(len(tracks)) if i not in touched]
+        carried = [
+            (i, before[i]) for i, m in enumerate(mapped) if m.kind not in ("changed", "gone")
+        ]
+        for i, _ in carried:
+            tracks[i].lines, tracks[i].path = mapped[i].lines, new_path
         self._bare_lines(step, (path, new_path), tracks, carried, remapped)
         if not touched:
             return

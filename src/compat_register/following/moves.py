@@ -97,14 +97,13 @@ class AddedIndex:
     def __init__(self, path: str, text: Text, hunks: Sequence[Hunk]) -> None:
         self.path, self.text, self.keys = path, text, text.keys
         self._tokens: dict[str, list[int]] | None = None
-        keys = text.keys
         self.added: set[int] = set()
         self._at: dict[str, list[int]] = {}
         for _, _, start, count in hunks:
             for line in range(start, start + count):
                 self.added.add(line)
-                if keys[line - 1]:
-                    self._at.setdefault(keys[line - 1], []).append(line)
+                if key := self.keys[line - 1]:
+                    self._at.setdefault(key, []).append(line)
 
     def blocks(self, block: Sequence[str], most: int | None = None) -> list[Lines]:
         """The first `most` runs of added lines whose keys are `block`'s, in file order,
@@ -115,15 +114,10 @@ class AddedIndex:
         rarest = min(held)[1]
         found: list[Lines] = []
         for line in self._at.get(block[rarest], ()):
-            start = line - rarest
-            end = start + len(block) - 1
-            if start < 1 or end > len(self.keys):
-                continue
-            if all(n in self.added for n in range(start, end + 1)) and all(
-                self.keys[start - 1 + i] == k for i, k in enumerate(block)
-            ):
-                found.append((start, end))
-                if most is not None and len(found) >= most:
+            start = line - rarest  # an added line is in the file: its key can be read
+            if all(n in self.added and self.keys[n - 1] == k for n, k in enumerate(block, start)):
+                found.append((start, start + len(block) - 1))
+                if len(found) == most:
                     break
         return found
 
@@ -141,8 +135,8 @@ class AddedIndex:
         held = [t for t in wanted if 0 < len(tokens.get(t, ())) <= COMMON]
         rare = sorted(held, key=lambda t: len(tokens[t]))[:RARE]
         if not rare:
-            return _likeliest(self.keys)(
-                block, (region[0], min(region[1], region[0] + _WIDEST - 1))
+            return _likeliest(
+                self.keys, block, (region[0], min(region[1], region[0] + _WIDEST - 1))
             )
         shared: dict[int, int] = {}
         for token in rare:
@@ -211,19 +205,15 @@ def decide(
         return Decision("re-anchored", region, f"edited in spacing{markup} only", score=1.0)
     if region and not removed:  # every cited line is still there, with others between them
         return Decision("changed", region, "lines were inserted between the cited lines")
-    found = index.blocks(block, CROWD + 1)
-    crowded = len(found) > CROWD  # nowhere in particular: none is looked into
-    far = [p for p in found if not (region and overlap(p, region)) and same(old, cited, new, p)]
-    strong = [] if crowded else [p for p in far if index.evidence(old.keys, start, end, p)]
+    far, strong, why = _twins(old, start, end, [index], region)
     near = best_window(block, new.keys, region, index.anchors, expected) if region else None
-    path = index.path
     if near is not None:
         if same(old, cited, new, near[0]):
             return Decision("re-anchored", near[0], "lines were added beside it", score=1.0)
         flags = ("ambiguous",) if strong else ()
         also = "; its text was also added elsewhere with context: not taken" if strong else ""
         note = "the cited lines were edited" + also
-        return Decision("changed", near[0], note, flags=flags, candidates=_named(path, strong),
+        return Decision("changed", near[0], note, flags=flags, candidates=_named(strong),
                         score=near[1], placed=True)  # fmt: skip
     stays = _stays(old, cited, index, gap) if region is None else []
     if stays:  # the text is still where it was: git's diff deleted a twin of it (a slider)
@@ -231,15 +221,16 @@ def decide(
             "the cited lines were deleted, but lines of the same text stay where they were:"
             " which of them survived is the diff's guess"
         )
+        places = [*((index, p) for p in stays), *strong]
         return Decision("changed", stays[0], note, flags=("ambiguous",),
-                        candidates=_named(path, [*stays, *strong]))  # fmt: skip
+                        candidates=_named(places))  # fmt: skip
     if len(strong) == 1:
-        return Decision("re-anchored", strong[0], "moved within the file", score=2.0, placed=True)
+        return Decision("re-anchored", strong[0][1], "moved within the file", score=2.0,
+                        placed=True)  # fmt: skip
     if far:
-        why = _not_taken(crowded, bool(strong))
         note = f"the cited lines were {what}; its text was added elsewhere: not taken ({why})"
         return Decision("changed" if region else "gone", region, note, flags=("ambiguous",),
-                        candidates=_named(path, far[:NAMED] if crowded else far))  # fmt: skip
+                        candidates=_named(far))  # fmt: skip
     if region:
         note = (
             "the cited lines were edited; its text was not found in the lines that took its place"
@@ -284,31 +275,38 @@ def _may_read_alike(block: Sequence[str], keys: Sequence[str], region: Lines) ->
 def elsewhere(old: Text, start: int, end: int, indexes: Iterable[AddedIndex]) -> Decision | None:
     """The one other file of a step that took old lines `start..end` with evidence, flagged
     candidates when only twins or several took them, or None."""
-    block = old.keys[start - 1 : end]
-    places = [(ix, p) for ix in indexes for p in ix.blocks(block, CROWD + 1)][: CROWD + 1]
-    crowded = len(places) > CROWD  # nowhere in particular: none is looked into
-    found = [
-        (ix, p, not crowded and ix.evidence(old.keys, start, end, p))
-        for ix, p in places
-        if same(old, (start, end), ix.text, p)
-    ]
+    found, strong, why = _twins(old, start, end, indexes)
     if not found:
         return None
-    strong = [(ix, p) for ix, p, ev in found if ev]
     if len(strong) == 1:
         (ix, place) = strong[0]
         return Decision("re-anchored", place, f"moved to {ix.path}", path=ix.path, score=2.0,
                         placed=True)  # fmt: skip
-    named = tuple((ix.path, *p) for ix, p, _ in (found[:NAMED] if crowded else found))
-    why = _not_taken(crowded, bool(strong))
     return Decision("gone", None, f"its text was added to other files: not taken ({why})",
-                    flags=("ambiguous",), candidates=named)  # fmt: skip
+                    flags=("ambiguous",), candidates=_named(found))  # fmt: skip
 
 
-def _not_taken(crowded: bool, several: bool) -> str:
+Found = tuple[AddedIndex, Lines]
+
+
+def _twins(
+    old: Text, start: int, end: int, indexes: Iterable[AddedIndex], region: Lines | None = None
+) -> tuple[list[Found], list[Found], str]:
+    """The added places outside `region` that read as old lines `start..end` (the first
+    NAMED when more than CROWD: none is looked into), those with evidence, and why none is
+    taken."""
+    block = old.keys[start - 1 : end]
+    places = [(ix, p) for ix in indexes for p in ix.blocks(block, CROWD + 1)][: CROWD + 1]
+    crowded = len(places) > CROWD
+    found = [
+        (ix, p)
+        for ix, p in places
+        if not (region and overlap(p, region)) and same(old, (start, end), ix.text, p)
+    ]
     if crowded:
-        return f"more than {CROWD} places hold it"
-    return "several places hold it" if several else "no context moved with it"
+        return found[:NAMED], [], f"more than {CROWD} places hold it"
+    strong = [(ix, p) for ix, p in found if ix.evidence(old.keys, start, end, p)]
+    return found, strong, "several places hold it" if strong else "no context moved with it"
 
 
 Anchors = Callable[[Sequence[str], Lines], list[int]]
@@ -330,7 +328,7 @@ def best_window(
     size = len(block)
     starts: Iterable[int] = range(low, high + 1)
     if high - low + 1 > 3 * size + ANCHORS:
-        found = (anchors or _likeliest(new))(block, (low, high))
+        found = anchors(block, (low, high)) if anchors else _likeliest(new, block, (low, high))
         starts = sorted({s for a in found for s in range(max(low, a - size), a + 1)})
     # autojunk (the default) keeps a paragraph-long line from costing seconds
     matcher = SequenceMatcher(None)
@@ -369,11 +367,11 @@ def _units(keys: Sequence[str], by_char: bool) -> str | list[str]:
     return text if by_char else _TOKEN.findall(text)
 
 
-def _likeliest(new: Sequence[str]) -> Anchors:
-    """The ANCHORS lines of a region most like one of the block's (read line by line)."""
+def _likeliest(new: Sequence[str], block: Sequence[str], region: Lines) -> list[int]:
+    """The ANCHORS lines of `region` most like one of the block's (read line by line)."""
+    matcher = SequenceMatcher(None, autojunk=False)
 
-    def likeness(block: Sequence[str], line: str) -> float:  # an upper bound, cheap
-        matcher = SequenceMatcher(None, autojunk=False)
+    def likeness(line: str) -> float:  # an upper bound, cheap
         matcher.set_seq2(_TOKEN.findall(line))
         best = 0.0
         for key in block:
@@ -381,16 +379,13 @@ def _likeliest(new: Sequence[str]) -> Anchors:
             best = max(best, matcher.quick_ratio())
         return best
 
-    def anchors(block: Sequence[str], region: Lines) -> list[int]:
-        lines = range(region[0], region[1] + 1)
-        return sorted(lines, key=lambda n: -likeness(block, new[n - 1]))[:ANCHORS]
-
-    return anchors
+    lines = range(region[0], region[1] + 1)
+    return sorted(lines, key=lambda n: -likeness(new[n - 1]))[:ANCHORS]
 
 
 def overlap(a: Lines, b: Lines) -> bool:
     return a[0] <= b[1] and b[0] <= a[1]
 
 
-def _named(path: str, places: Sequence[Lines]) -> tuple[Candidate, ...]:
-    return tuple((path, a, b) for a, b in places)
+def _named(places: Iterable[Found]) -> tuple[Candidate, ...]:
+    return tuple((ix.path, *p) for ix, p in places)

@@ -72,18 +72,14 @@ def settle(crossings: Sequence[Crossing], others: Sequence[Track], sha: str) -> 
     moves = [(c.before, (c.found.path or "", *(c.found.lines or (0, 0)))) for c in crossings]
     losers = crossing_losers(moves, staying)
     for i, crossing in enumerate(crossings):
+        found, track = crossing.found, crossing.track
         if i in losers:
-            crossing.track.file_deleted = crossing.deleted
-            crossing.track.take(_refused(crossing.found, crossing.instead), crossing.path, sha)
-        else:
-            crossing.track.take(crossing.found, crossing.path, sha)
-
-
-def _refused(found: Decision, instead: Decision) -> Decision:
-    assert found.path is not None and found.lines is not None
-    where = f"{found.path} ({lines_text(*found.lines)})"
-    note = f"its text was added to {where}, where other cited lines went: not taken"
-    return instead.refused(note, ("ambiguous",), ((found.path, *found.lines),))
+            assert found.path is not None and found.lines is not None
+            where = f"{found.path} ({lines_text(*found.lines)})"
+            note = f"its text was added to {where}, where other cited lines went: not taken"
+            found = crossing.instead.refused(note, ("ambiguous",), ((found.path, *found.lines),))
+            track.file_deleted = crossing.deleted
+        track.take(found, crossing.path, sha)
 
 
 def crossing_losers(moves: Sequence[tuple[Place, Place]], staying: Sequence[Place]) -> set[int]:

@@ -54,11 +54,16 @@ def successor(
     if twin is not None and score(path, twin[0]) >= RENAME_SCORE:
         paired = f"; git paired it with {renamed[0]}" if renamed else ""
         note = f"renamed from {path} (the same folder and name preferred{paired})"
-        return _checked(Moved(twin[0], old_blob, twin[1], note), path, revisions)
-    if renamed is None:
+        new_path, new_blob = twin
+    elif renamed is None:
         return Moved(None, old_blob, "", "the file was deleted")
-    moved = Moved(renamed[0], old_blob, renamed[3], f"renamed from {path}")
-    return _checked(moved, path, revisions)
+    else:
+        new_path, new_blob, note = renamed[0], renamed[3], f"renamed from {path}"
+    folder = revision_folder(path, revisions)
+    if folder is None or new_path.startswith(folder):
+        return Moved(new_path, old_blob, new_blob, note)
+    note = f"its file was renamed to {new_path}, out of its revision folder {folder}"
+    return Moved(new_path, old_blob, new_blob, note, left=folder)
 
 
 def _same_place(step: Changes, path: str, paired: str | None) -> tuple[str, str] | None:
@@ -68,11 +73,3 @@ def _same_place(step: Changes, path: str, paired: str | None) -> tuple[str, str]
     written = {**step.added, **{new: blob for new, _, _, blob in step.renamed.values()}}
     found = [(p, b) for p, b in written.items() if p != paired and _stem(p) == _stem(path)]
     return found[0] if len(found) == 1 else None
-
-
-def _checked(moved: Moved, path: str, revisions: Collection[str]) -> Moved:
-    folder = revision_folder(path, revisions)
-    if folder is None or moved.new_path is None or moved.new_path.startswith(folder):
-        return moved
-    note = f"its file was renamed to {moved.new_path}, out of its revision folder {folder}"
-    return Moved(moved.new_path, moved.old_blob, moved.new_blob, note, left=folder)

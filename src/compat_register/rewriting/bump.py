@@ -15,7 +15,7 @@ from ..following.follow import Followed, every_followed, follow_touched
 from ..following.remap import KINDS
 from ..following.track import Rename
 from ..model.claims import claimants
-from ..model.registers import Citation, CitationKey, RegisterSet, Source
+from ..model.registers import Citation, RegisterSet, Source
 from ..reading.document import Document
 from ..reading.folder import FileText
 from ..sources.checkout import Checkout
@@ -136,7 +136,12 @@ def _plan(
     result = Bump(source.alias, old, new, pin, citations, touched)
     edits = {key: found for key, found in plans.items() if found is not None and found[0]}
     result.files, _ = edit.rewrite_set(registers, documents, edits)
-    places = _new_places(result.moved, edits)
+    # each rewritten citation's stamp goes with it (hash kept: a changed one is reported)
+    places = {
+        f.citation.key: (f.path, *f.lines)
+        for f in result.moved
+        if f.lines and f.citation.key in edits
+    }
     pins = {source.alias: result.pin}
     if carried := stamps.carry_lock(lock, every, places, pins):
         result.files[carried[0]] = carried[1:]
@@ -207,21 +212,3 @@ def short_sha(checkout: Checkout, sha: str, written: str) -> str:
         except GitSourceError:  # ambiguous at this length
             continue
     return sha
-
-
-def _new_places(
-    moved: list[Followed], edits: Mapping[CitationKey, Planned]
-) -> dict[CitationKey, stamps.Place]:
-    """Where each moved citation that is rewritten goes, its stamp with it (hash kept: a
-    changed one is reported until stamped again)."""
-    places: dict[CitationKey, stamps.Place] = {}
-    for f in moved:
-        if f.lines is None or f.citation.key not in edits:
-            continue
-        place = stamps.place(f.citation)
-        if place is None:
-            continue
-        new = (f.citation.entry, place[1], f.path, *f.lines)
-        if new != place:
-            places[f.citation.key] = new
-    return places

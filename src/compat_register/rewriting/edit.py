@@ -87,11 +87,8 @@ def rewrite_set(
         by_file.setdefault(key.file, {})[key] = plan
     files: dict[str, tuple[str, str]] = {}
     changes: list[Change] = []
-    parts: list[Register | Exclusions] = list(registers.registers)
-    if registers.exclusions is not None:
-        parts.append(registers.exclusions)
-    for part in parts:
-        if part.file not in by_file:
+    for part in (*registers.registers, registers.exclusions):
+        if part is None or part.file not in by_file:
             continue  # nothing planned here: nothing changes
         doc = documents[part.file]
         if rewritten := _rewrite_file(doc, part, by_file[part.file]):
@@ -208,18 +205,13 @@ def write_texts(files: Mapping[str, tuple[str, str]], journal: Journal | None = 
 
 def encoded(path: Path, old_text: str, new_text: str) -> bytes:
     """`new_text` as the bytes to write over `path`, which must still hold `old_text` (as
-    decoded, line ends as they are); its byte order mark and line ends are kept."""
+    decoded, line ends as they are); its byte order mark is kept, and CRLF when every line
+    of it ends so (the lock is made anew with `\n`)."""
     raw = read_bytes(path, MAX_BYTES) if path.exists() else b""
     bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
     on_disk = raw[len(bom) :].decode("utf-8", errors="replace")
     if on_disk != old_text:
         raise EditError(f"{path} changed since it was read; run the command again")
-    return bom + line_ends(on_disk, new_text).encode("utf-8")
-
-
-def line_ends(on_disk: str, new_text: str) -> str:
-    """`new_text` with CRLF when every line of the file on disk ends so (the lock is made
-    anew with `\n`), else as made."""
-    if "\n" not in on_disk or on_disk.count("\n") != on_disk.count("\r\n"):
-        return new_text
-    return new_text.replace("\r\n", "\n").replace("\n", "\r\n")
+    if "\n" in on_disk and on_disk.count("\n") == on_disk.count("\r\n"):
+        new_text = new_text.replace("\r\n", "\n").replace("\n", "\r\n")
+    return bom + new_text.encode("utf-8")

@@ -40,7 +40,7 @@ def plan(
     moves = _moves([o for o in outcomes if o.citation.source not in by_hand])
     planned = {c.key: edit.move_lines(c, lines, c.alias, c.path) for c, lines in moves}
     files, changes = edit.rewrite_set(registers, documents, planned)
-    places = {c.key: (*p[:3], *lines) for c, lines in moves if (p := stamps.place(c))}
+    places = {c.key: (c.repo_path, *lines) for c, lines in moves if c.repo_path}
     if carried := stamps.carry_lock(lock, registers.citations(), places):
         files[carried[0]] = carried[1:]
     done = {(c.where, c.entry) for c, _ in moves}

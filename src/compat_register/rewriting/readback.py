@@ -1,10 +1,9 @@
 """The cheap read-back of a token rewrite: what the new text reads as, shown from the old parse.
 
-Most rewrites swap one citation token for another inside a scalar. When each token is a run
-of `_TOKEN` characters (nothing YAML's scanner looks at inside a scalar), (1) YAML reads the
-new text as the old but for those scalars' values, (2) each new value is the old one with
-the same swap, typed as the loader types it, and (3) the edited parts' citations, read by
-`reading.registerfile` from their new values, read as planned. When a step cannot be shown
+When each swapped token is a run of `_TOKEN` characters (nothing YAML's scanner reads inside a
+scalar), (1) YAML reads the new text as the old but for those scalars' values, (2) each is the
+old value with the same swap, typed as the loader types it, and (3) the edited parts'
+citations, read from their new values, read as planned. When a step cannot be shown,
 `proves` says False and `edit` parses the file again: never weaker (tests/rewriting).
 """
 

@@ -136,8 +136,7 @@ def parse(text: str, file: str) -> tuple[dict[Key, str], list[Diagnostic]]:
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
-        match = _LINE.match(line)
-        if match is None:
+        if (match := _LINE.match(line)) is None:
             message = (
                 "not a stamp line (ENTRY SOURCE PATH:LINES v2:sha256:HASH): run register stamp"
             )
@@ -168,11 +167,6 @@ def same_lines(new: str, old: str) -> bool:
     return new.splitlines() == old.splitlines()
 
 
-def parse_pins(text: str) -> dict[str, str]:
-    """The `# pin ALIAS COMMIT` lines of a lock's text, by alias."""
-    return {m[1]: m[2] for line in text.splitlines() if (m := _PIN.match(line))}
-
-
 class Lock(NamedTuple):  # not a dataclass: see `Key`
     """A register set's lock file as read (`text` None: unreadable), `file` as messages
     show it, and each stamped source's `commit:` when it was written (`pins`)."""
@@ -200,7 +194,8 @@ def lock_of(found: FileText | None) -> Lock | None:
         problem = at_lock(found.file, "bad-stamp", found.problem or "cannot read")
         return Lock(found.path, found.file, {}, [problem])
     stamps, problems = parse(found.text, found.file)
-    return Lock(found.path, found.file, stamps, problems, found.text, parse_pins(found.text))
+    pins = {m[1]: m[2] for line in found.text.splitlines() if (m := _PIN.match(line))}
+    return Lock(found.path, found.file, stamps, problems, found.text, pins)
 
 
 def to_rewrite(found: FileText | None) -> Lock | None:
@@ -214,12 +209,12 @@ def to_rewrite(found: FileText | None) -> Lock | None:
 def carry_lock(
     found: FileText | None,
     citations: Sequence[Citation],
-    moved: Mapping[CitationKey, Place],
+    moved: Mapping[CitationKey, tuple[str, int, int]],
     pins: Mapping[str, str] | None = None,
 ) -> tuple[str, str, str] | None:
     """(file, old text, new text) of the lock once the citations in `moved` went to new
-    places (`carry`) and `pins` moved; None when there is none or it stays. A lock holding
-    lines that are not stamps is refused (EditError), not rewritten without them."""
+    (path, start, end) (`carry`) and `pins` moved; None when there is none or it stays. A
+    lock holding lines that are not stamps is refused (EditError), not rewritten without them."""
     lock = to_rewrite(found) if moved or pins else None
     if lock is None or lock.text is None:
         return None
@@ -229,7 +224,7 @@ def carry_lock(
     # Only the citations in a moved field are looked up: a key is made anew on each look-up.
     fields = {key.field for key in moved}
     after = [
-        moved.get(c.key, old) if c.field in fields else old
+        (*old[:2], *new) if old and c.field in fields and (new := moved.get(c.key)) else old
         for c, old in zip(citations, before, strict=True)
     ]
     text = format_lock(carry(lock.stamps, before, after), {**lock.pins, **(pins or {})})
@@ -280,8 +275,7 @@ def stampable(outcome: Outcome) -> bool:
 
 
 def _digest(outcome: Outcome, sources: Sources) -> str | None:
-    citation = outcome.citation
-    if not stampable(outcome) or outcome.excerpt is None or citation.repo_path is None:
+    excerpt, path = outcome.excerpt, outcome.citation.repo_path
+    if outcome.outcome not in AS_CITED or excerpt is None or path is None:
         return None
-    kind = source_kind(sources.sources.get(citation.source or ""), citation.repo_path)
-    return digest(outcome.excerpt, kind)
+    return digest(excerpt, source_kind(sources.sources.get(outcome.citation.source or ""), path))

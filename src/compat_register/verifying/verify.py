@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
 
 from ..checking.safety import check_commit
 from ..citations.compare import source_kind
@@ -20,7 +19,7 @@ from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import Settings
 from . import stamps
-from .outcome import OUTCOMES, WARNINGS, Outcome, judge, summary  # noqa: F401 - verify.X
+from .outcome import Outcome, judge, summary  # noqa: F401 - verify.summary
 
 
 def verify_against(
@@ -53,9 +52,10 @@ def verify_against(
     finally:
         checkouts.close()
     diagnostics = list(_pin_problems(registers, checkouts, outcomes))
-    stamped = _check_stamps(lock, registers.sources, outcomes, preview)
-    outcomes, preview, hand_moved = stamped.outcomes, stamped.preview, stamped.hand_moved
-    diagnostics.extend(stamped.problems)
+    outcomes, preview, problems, hand_moved = _check_stamps(
+        lock, registers.sources, outcomes, preview
+    )
+    diagnostics.extend(problems)
     # A pin moved by hand is the one cause of its citations' staleness: said once, at the
     # source, with their count (their outcomes stay, for --format json and the site).
     diagnostics.extend(_stale([o for o in outcomes if o.citation.source not in hand_moved]))
@@ -64,7 +64,7 @@ def verify_against(
         moved = [now[o.citation.key] for o in preview.moved]  # stamped with the rest
         pairs = zip(preview.baseline, moved, strict=True)
         stale = [new for old, new in pairs if new.failing and not old.failing]
-        stale.sort(key=lambda o: _place(o.citation))
+        stale.sort(key=lambda o: (o.citation.file, o.citation.line, o.citation.col))
         preview = replace(preview, moved=moved, stale=stale)
     return outcomes, diagnostics, preview
 
@@ -182,10 +182,6 @@ def _preview(
     return Preview(alias, rev, sha, [outcomes[i] for i in mine], moved)
 
 
-def _place(citation: Citation) -> tuple[str, int, int]:
-    return citation.file, citation.line, citation.col
-
-
 def _judge_moved(
     followed: Followed, checkouts: Checkouts, target: Pin, label: str, source: Source
 ) -> Outcome:
@@ -213,23 +209,15 @@ def _judge_moved(
 # --- review stamps ------------------------------------------------------------------------
 
 
-class _Stamped(NamedTuple):
-    """The outcomes once the lock is applied, its problems, the sources moved by hand."""
-
-    outcomes: list[Outcome]
-    preview: Preview | None
-    problems: list[Diagnostic]
-    hand_moved: set[str]
-
-
 def _check_stamps(
     read: FileText | None, sources: Sources, outcomes: list[Outcome], preview: Preview | None
-) -> _Stamped:
+) -> tuple[list[Outcome], Preview | None, list[Diagnostic], set[str]]:
     """The outcomes (and the preview's baseline) with the lock applied, when there is one,
-    and a problem per source whose pin moved by hand since it was written."""
+    its problems and one per source whose pin moved by hand since it was written, and
+    those sources."""
     lock = stamps.lock_of(read)
     if lock is None:
-        return _Stamped(outcomes, preview, [], set())
+        return outcomes, preview, [], set()
     outcomes = apply_stamps(outcomes, lock.stamps, sources)
     if preview is not None:
         preview = replace(preview, baseline=apply_stamps(preview.baseline, lock.stamps, sources))
@@ -242,9 +230,8 @@ def _check_stamps(
         else o
         for o in outcomes
     ]
-    counts = {a: sum(o.failing for o in outcomes if o.citation.source == a) for a in moved}
-    found = [*lock.problems, *_hand_moved(sources, moved, counts)]
-    return _Stamped(outcomes, preview, found, set(moved))
+    found = [*lock.problems, *_hand_moved(sources, moved, outcomes)]
+    return outcomes, preview, found, set(moved)
 
 
 def hand_moved_pins(locked: Mapping[str, str], sources: Sources) -> dict[str, str]:
@@ -260,15 +247,16 @@ def hand_moved_pins(locked: Mapping[str, str], sources: Sources) -> dict[str, st
 
 
 def _hand_moved(
-    sources: Sources, moved: Mapping[str, str], counts: Mapping[str, int]
+    sources: Sources, moved: Mapping[str, str], outcomes: list[Outcome]
 ) -> Iterator[Diagnostic]:
     for alias, old in moved.items():
         new = sources.sources[alias].commit
+        failing = sum(o.failing for o in outcomes if o.citation.source == alias)
         message = (
             f"commit moved from {old} to {new} since citations.lock was written, not by "
             "register bump, so no citation's lines followed it: put back "
             f"commit: {old} and run register bump {alias} {new} "
-            f"({counts[alias]} citation{'' if counts[alias] == 1 else 's'} of {alias} fail at"
+            f"({failing} citation{'' if failing == 1 else 's'} of {alias} fail at"
             " the new pin; not listed one by one, as bump follows them)"
         )
         where = sources.sources[alias].where
