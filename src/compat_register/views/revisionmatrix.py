@@ -9,7 +9,6 @@ from ..model.registers import Entry, Register, RegisterSet, Revisions
 
 CELLS = ("added", "changed", "removed", "present", "absent", "unrecorded")
 """What a matrix cell says of an entry in one revision; also their sort rank."""
-
 EVENTS = ("added", "changed", "removed")
 """The cells where a revision did something to the entry."""
 
@@ -30,10 +29,8 @@ def cells(
 
 
 def _cell(number: int, added: int, changed: set[int], removed: int) -> str:
-    if number == added:
-        return "added"
-    if number == removed:
-        return "removed"
+    if number in (added, removed):
+        return "added" if number == added else "removed"
     if number < added or number > removed:
         return "absent"
     return "changed" if number in changed else "present"
@@ -76,13 +73,9 @@ def changes(registers: RegisterSet) -> list[RevisionChanges]:
     found = {name: RevisionChanges(name) for name in registers.sources.revisions}
     for register in registers.registers:
         for entry in register.entries:
-            for kind, name in _events(entry.revisions):
+            revisions = entry.revisions
+            events = [("added", revisions.added), *(("changed", n) for n in revisions.changed)]
+            for kind, name in [*events, ("removed", revisions.removed)]:
                 if name in found:
                     getattr(found[name], kind).append((register, entry))
     return list(found.values())
-
-
-def _events(revisions: Revisions) -> list[tuple[str, str]]:
-    events = [("added", revisions.added), *(("changed", n) for n in revisions.changed)]
-    events.append(("removed", revisions.removed))
-    return [(kind, name) for kind, name in events if name]
