@@ -96,9 +96,8 @@ def check(root: Path | Paths, settings: Settings = DEFAULTS) -> Checked:
     sources_file = loaded.registers.sources.file
     sources_failed = any(d.file == sources_file and d.severity == "error" for d in diagnostics)
     diagnostics.extend(rules.check(loaded.registers, loaded.documents, sources_failed))
-    found = references.resolve(loaded.registers, loaded.documents)
-    diagnostics.extend(found.diagnostics)
-    registers = references.with_backlinks(loaded.registers, found.backlinks)
+    found, registers = references.resolve(loaded.registers, loaded.documents)
+    diagnostics.extend(found)
     diagnostics = sort_diagnostics(diagnostics)
     return Checked(paths, registers, loaded.documents, diagnostics=diagnostics)
 
