@@ -10,15 +10,9 @@ from ..conformance.runs import STATUSES, Record, Run
 from .report import counted
 
 
-def statuses_text(run: Run) -> str:
-    """`3 checks: 2 SUCCESS, 1 FAILURE` (the suite's statuses, in its order)."""
-    counts = Counter(check.status for check in run.checks)
-    parts = [f"{counts[status]} {status}" for status in STATUSES if counts[status]]
-    return counted(len(run.checks), "check") + (f": {', '.join(parts)}" if parts else "")
-
-
 def import_text(record: Record, file: str, older: list[Run]) -> str:
-    """What was recorded, a line per run; the baseline's scenarios; the runs left out."""
+    """What was recorded, a line per run with its checks' statuses (`3 checks: 2 SUCCESS, 1
+    FAILURE`, in the suite's order); the baseline's scenarios; the runs left out."""
     lines = [
         f"recorded {counted(len(record.runs), 'run')} of {record.subject} at "
         f"{record.commit[:12]} in {file}"
@@ -26,7 +20,10 @@ def import_text(record: Record, file: str, older: list[Run]) -> str:
     for run in record.runs:
         when = f" at {run.timestamp}" if run.timestamp else ""
         wire = f"{run.revision} " if run.revision else ""
-        lines.append(f"  {wire}{run.mode} {run.scenario}{when}: {statuses_text(run)}")
+        counts = Counter(check.status for check in run.checks)
+        parts = [f"{counts[status]} {status}" for status in STATUSES if counts[status]]
+        statuses = counted(len(run.checks), "check") + (f": {', '.join(parts)}" if parts else "")
+        lines.append(f"  {wire}{run.mode} {run.scenario}{when}: {statuses}")
     if record.baseline is not None:
         count = counted(len(record.baseline.listed), "expected failure")
         lines.append(f"baseline {record.baseline.file}: {count}")

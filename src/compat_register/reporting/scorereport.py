@@ -11,6 +11,8 @@ from ..model import display
 from .diffreport import md
 from .report import counted
 
+UNKNOWN_WIRE = "runs at an unknown wire: imported without --revision"
+
 
 def score_data(scores: list[Score], seps: dict[str, list[SepRate]]) -> dict[str, Any]:
     """Each subject's scores, revision by revision, and its SEPs' pass rates."""
@@ -66,11 +68,11 @@ def percent(rate: float | None) -> str:
     return "-" if rate is None else f"{rate * 100:.1f} %"
 
 
-def tier_text(tier: int | None) -> str:
+def _tier(tier: int | None) -> str:
     return "none" if tier is None else f"Tier {tier}"
 
 
-def legs_text(legs: list[str]) -> str:
+def _legs(legs: list[str]) -> str:
     return " and ".join(legs) if legs else "no run"
 
 
@@ -80,11 +82,12 @@ def score_text(data: dict[str, Any]) -> str:
     for subject in data["subjects"]:
         lines.append(display.line(subject["subject"]))
         for row in subject["revisions"]:
+            unknown = "" if row["wire_known"] else f"; {UNKNOWN_WIRE}"
             lines.append(
                 f"  {display.line(row['revision'])}: {percent(row['rate'])}, "
-                f"{tier_text(row['tier'])} ({row['passed']} of {row['scored']} scored "
+                f"{_tier(row['tier'])} ({row['passed']} of {row['scored']} scored "
                 f"scenarios passed, {row['failed']} failed, {row['not_run']} not run; "
-                f"{legs_text(row['legs'])}){_unknown_wire(row)}"
+                f"{_legs(row['legs'])}){unknown}"
             )
             lines += [
                 f"    not scored: {display.line(item['scenario'])} ({item['mode']}, "
@@ -100,17 +103,10 @@ def score_text(data: dict[str, Any]) -> str:
     return "\n".join(lines) if lines else "no subject has recorded results"
 
 
-UNKNOWN_WIRE = "runs at an unknown wire: imported without --revision"
-
-
-def _unknown_wire(row: dict[str, Any]) -> str:
-    return "" if row["wire_known"] else f"; {UNKNOWN_WIRE}"
-
-
 def score_markdown(data: dict[str, Any], names: dict[str, str], marker: str = "") -> str:
-    """A section per subject (headed by its source's title): a table of its revisions,
-    each revision's not-scored scenarios, and a table of its SEPs; `marker` is a line
-    before each table (the site's phone layout)."""
+    """A section per subject (headed by its source's title): a table of its revisions, each
+    one's not-scored scenarios, a table of its SEPs; `marker` is a line before each table
+    (the site's phone layout)."""
     lines: list[str] = []
     before = [marker, ""] if marker else []
     for subject in data["subjects"]:
@@ -119,7 +115,10 @@ def score_markdown(data: dict[str, Any], names: dict[str, str], marker: str = ""
         for row in subject["revisions"]:
             if row["not_scored"]:
                 lines += ["", f"Not scored for {md(row['revision'])}:", ""]
-                lines += [_not_scored_markdown(item) for item in row["not_scored"]]
+            for item in row["not_scored"]:
+                note = f" ({md(item['note'])})" if item["note"] else ""
+                said = f"{md(item['reason'])}{note}; {item['outcome']}"
+                lines.append(f"- {code_span(item['scenario'])} ({item['mode']}): {said}")
         lines += ["", *before, *_seps_markdown(subject["seps"]), ""]
     return "\n".join(lines) if lines else "No subject has recorded results.\n"
 
@@ -129,20 +128,13 @@ def _revisions_markdown(rows: list[dict[str, Any]]) -> list[str]:
     lines = [head, "|---|---:|---|---:|---:|---:|---|"]
     for row in rows:
         lines.append(
-            f"| {md(row['revision'])} | {percent(row['rate'])} | {tier_text(row['tier'])} "
+            f"| {md(row['revision'])} | {percent(row['rate'])} | {_tier(row['tier'])} "
             f"| {row['passed']} | {row['failed']} | {row['not_run']} "
-            f"| {row['scored']} ({md(legs_text(row['legs']))}) |"
+            f"| {row['scored']} ({md(_legs(row['legs']))}) |"
         )
-    unknown = [md(row["revision"]) for row in rows if not row["wire_known"]]
-    if unknown:
+    if unknown := [md(row["revision"]) for row in rows if not row["wire_known"]]:
         lines += ["", f"Scored from {UNKNOWN_WIRE} ({', '.join(unknown)})."]
     return lines
-
-
-def _not_scored_markdown(item: dict[str, Any]) -> str:
-    note = f" ({md(item['note'])})" if item["note"] else ""
-    scenario = code_span(item["scenario"])
-    return f"- {scenario} ({item['mode']}): {md(item['reason'])}{note}; {item['outcome']}"
 
 
 def _seps_markdown(seps: list[dict[str, Any]]) -> list[str]:
