@@ -120,17 +120,10 @@ def _read(paths: Paths) -> folder.Loaded:
     """The folder loaded, exclusions.yaml and concepts.yaml with it, each citation resolved."""
     loaded = folder.load(paths)
     documents, diagnostics = loaded.documents, loaded.diagnostics
-    sources = loaded.registers.sources
-    registers = [resolve.resolved(register, sources) for register in loaded.registers.registers]
     exclusions = read_exclusions(paths, documents, diagnostics)
-    if exclusions is not None:
-        exclusions = resolve.resolved_exclusions(exclusions, sources)
     concepts = read_concepts(paths, documents, diagnostics)
-    if concepts is not None:
-        concepts = resolve.resolved_concepts(concepts, sources)
-    return folder.Loaded(
-        RegisterSet(sources, registers, exclusions, concepts), documents, diagnostics
-    )
+    read = replace(loaded.registers, exclusions=exclusions, concepts=concepts)
+    return folder.Loaded(resolve.resolved(read), documents, diagnostics)
 
 
 @dataclass
