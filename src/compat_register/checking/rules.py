@@ -31,26 +31,24 @@ _BIDI = re.compile(f"[{BIDI}]")
 def check(
     registers: RegisterSet, documents: dict[str, Document], sources_failed: bool = False
 ) -> Iterator[Diagnostic]:
-    """Every cross-file and semantic rule; with `sources_failed`, nothing that sources.yaml's
-    own error explains (an unresolved citation, an unknown alias or revision)."""
-    yield from check_sources(registers.sources, documents.get(registers.sources.file))
+    """Every cross-file and semantic rule, in no order (the caller sorts); with
+    `sources_failed`, nothing that sources.yaml's own error explains (an unresolved
+    citation, an unknown alias or revision)."""
+    sources = registers.sources
+    yield from check_sources(sources, documents.get(sources.file))
     yield from check_prefixes(registers)
     yield from check_unique_ids(registers)
     for register in registers.registers:
         doc = documents[register.file]
-        yield from check_header(register, registers.sources, doc)
+        yield from check_header(register, sources, doc)
         yield from check_prose(register, doc)
         for entry in register.entries:
-            yield from check_entry(entry, register, registers.sources, doc, sources_failed)
-        if not registers.sources.sources:
-            continue  # sources.yaml is missing, unreadable or empty: reported there, once
-        for citation in register.citations():
-            yield from check_citation(citation, registers.sources, sources_failed)
+            yield from check_entry(entry, register, sources, doc, sources_failed)
     yield from consistency.check(registers, documents)
-    for side in (registers.exclusions, registers.concepts):
-        if side is not None and registers.sources.sources:
-            for citation in side.citations():
-                yield from check_citation(citation, registers.sources, sources_failed)
+    if sources.sources:  # else sources.yaml is missing, unreadable or empty: reported there
+        concepts = registers.concepts.citations() if registers.concepts else []
+        for citation in [*registers.citations(), *concepts]:
+            yield from check_citation(citation, sources, sources_failed)
 
 
 def check_sources(sources: Sources, doc: Document | None) -> Iterator[Diagnostic]:
