@@ -12,10 +12,9 @@ from ..conformance.measurements import cell_status
 from ..conformance.runs import Record
 from ..model.concepts import MAX_DEPTH, Concept
 from ..model.registers import CitationKey, Entry, RegisterSet
+from ..reporting.matrixreport import NOT_RECORDED
 from ..verifying.outcome import NOT_STALE
 from .priorities import own_subject
-
-NOT_RECORDED = "not recorded"
 
 Since = Mapping[str, Any]
 """When an entry reached its current state, as the JSON says it: `{"date", "commit", "pin"}`."""
