@@ -142,9 +142,9 @@ def parse_quote(rest: str) -> str:
             f"quote opens with {opener} but never closes: YAML ends a plain value at ' #' "
             "(a comment); write the whole citation in single quotes"
         )
-    if empty_quote(rest[1:-1]):
+    if empty_quote(quote := rest[1:-1]):
         raise CitationSyntaxError("empty quote: quote the cited text, or leave the quote out")
-    return rest[1:-1]
+    return quote
 
 
 def is_citation_path(path: str) -> bool:

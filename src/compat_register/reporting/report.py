@@ -175,12 +175,12 @@ def followed_text(followed: Followed, new: str = "") -> str:
     note = followed.note
     if followed.flags:
         found = followed.candidates
-        shown = [
+        first = [
             f"{p}:{lines_text(a, b)}" + ("" if sha == new else f" at {sha[:12]}")
             for p, a, b, sha in found[:5]
         ]
         more = f" and {len(found) - 5} more" if len(found) > 5 else ""
-        named = f": candidates {', '.join(shown)}{more}" if shown else ""
+        named = f": candidates {', '.join(first)}{more}" if first else ""
         note += f" [flagged {', '.join(followed.flags)}{named}]"
     if followed.kind == "changed":
         return display.line(f"{line}: {note}; read them, then register stamp {c.entry}")
