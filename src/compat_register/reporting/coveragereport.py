@@ -68,14 +68,12 @@ def _revision_text(coverage: Coverage, revision: str, sources: Sources, new_only
     if uncovered := [row for row in rows if row.state == "uncovered"]:
         lines.append(f"  uncovered ({len(uncovered)}):")
         lines.extend(f"    {name(row, sources)}" for row in uncovered)
-    if look := [row for row in rows if row.was is not None and row.was.needs_a_look]:
+    if look := [(row, row.was) for row in rows if row.was is not None and row.was.needs_a_look]:
         lines.append(f"  cited in the revision before, reworded here ({len(look)}; needs a look):")
-        for row in look:
-            was = row.was
-            assert was is not None
-            by = ", ".join(was.entries)
+        for row, was in look:
             old = cited_as(was.source, was.statement.path, sources)
             where = f"{old}:{lines_text(was.statement.line, was.statement.end)}"
+            by = ", ".join(was.entries)
             lines.append(f"    {name(row, sources)} (was {where}, cited by {by})")
     return "\n".join(lines)
 
