@@ -106,7 +106,7 @@ def check_header(register: Register, sources: Sources, doc: Document) -> Iterato
             message = f"'last-updated' {text} is before 'created' {register.created}"
             yield at(code="date-order", message=message)
     if register.subject and sources.sources and register.subject not in sources.sources:
-        known = _listed(sources.sources)
+        known = _listed(sources.sources, "known: ")
         message = f"subject '{register.subject}' is not a source in sources.yaml{known}"
         where = doc.where(("subject",))
         yield Diagnostic.at(where, id=register.slug, code="unknown-source", message=message)
@@ -170,9 +170,8 @@ def _check_revisions(entry: Entry, sources: Sources, doc: Document) -> Iterator[
         named.append((("removed",), "removed", revisions.removed))
     for key, _, name in named:
         if name not in order:
-            message = (
-                f"revision '{name}' is not declared in sources.yaml revisions{_listed(order, '')}"
-            )
+            listed = _listed(order)
+            message = f"revision '{name}' is not declared in sources.yaml revisions{listed}"
             where = doc.where((*entry.field, "revisions", *key))
             yield Diagnostic.at(where, id=entry.id, code="unknown-revision", message=message)
     known = [(key, label, name) for key, label, name in named if name in order]
@@ -216,7 +215,7 @@ def check_citation(
     if found is None and sources_failed:
         return  # sources.yaml's own error is the cause
     if citation.alias and citation.alias not in sources.sources:
-        known = _listed(sources.sources)
+        known = _listed(sources.sources, "known: ")
         message = f"unknown source alias '{citation.alias}' in {citation.text}{known}"
         code = "unknown-source"
     elif found is None:
@@ -237,6 +236,6 @@ def _claim_problem(citation: Citation, sources: Sources) -> str:
     return f"{citation.path} is claimed by several sources ({names}): prefix it with ALIAS:"
 
 
-def _listed(names: Iterable[str], lead: str = "known: ") -> str:
+def _listed(names: Iterable[str], lead: str = "") -> str:
     text = ", ".join(names)
     return f" ({lead}{text})" if text else ""
