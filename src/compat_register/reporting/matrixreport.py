@@ -62,7 +62,8 @@ def matrix_markdown(data: dict[str, Any]) -> str:
         concept = code_span(row["concept"]).replace("|", "\\|")  # a table's cell ends at `|`
         lines.append(f"| {title} ({concept}) | {cells} | {row['done']}/{len(subjects)} |")
     if data["unnamed"]:
-        lines += ["", f"Named by no entry: {', '.join(map(code_span, data['unnamed']))}."]
+        named = ", ".join(code_span(concept) for concept in data["unnamed"])
+        lines += ["", f"Named by no entry: {named}."]
     return "\n".join(lines) + "\n"
 
 

@@ -61,7 +61,7 @@ def priorities(registers: RegisterSet, first: str | None = None) -> list[Group]:
     for register in registers.registers:
         by_subject.setdefault(register.subject, []).append(register)
     groups = []
-    for subject in sorted(by_subject, key=lambda subject: subject != first):  # stable
+    for subject in sorted(by_subject, key=lambda subject: subject != first):  # stable: file order
         members = by_subject[subject]
         items = [Item(r, e) for r in members for e in r.entries if e.status.key in OPEN]
         items.sort(key=_priority)

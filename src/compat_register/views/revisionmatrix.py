@@ -9,6 +9,7 @@ from ..model.registers import Entry, Register, RegisterSet, Revisions
 
 CELLS = ("added", "changed", "removed", "present", "absent", "unrecorded")
 """What a matrix cell says of an entry in one revision; also their sort rank."""
+
 EVENTS = ("added", "changed", "removed")
 """The cells where a revision did something to the entry."""
 
@@ -29,8 +30,10 @@ def cells(
 
 
 def _cell(number: int, added: int, changed: set[int], removed: int) -> str:
-    if number in (added, removed):
-        return "added" if number == added else "removed"
+    if number == added:
+        return "added"
+    if number == removed:
+        return "removed"
     if number < added or number > removed:
         return "absent"
     return "changed" if number in changed else "present"
