@@ -96,9 +96,8 @@ def check(root: Path | Paths, settings: Settings = DEFAULTS) -> Checked:
     sources_file = loaded.registers.sources.file
     sources_failed = any(d.file == sources_file and d.severity == "error" for d in diagnostics)
     diagnostics.extend(rules.check(loaded.registers, loaded.documents, sources_failed))
-    found = references.resolve(loaded.registers, loaded.documents)
-    diagnostics.extend(found.diagnostics)
-    registers = references.with_backlinks(loaded.registers, found.backlinks)
+    found, registers = references.resolve(loaded.registers, loaded.documents)
+    diagnostics.extend(found)
     diagnostics = sort_diagnostics(diagnostics)
     return Checked(paths, registers, loaded.documents, diagnostics=diagnostics)
 
@@ -121,17 +120,10 @@ def _read(paths: Paths) -> folder.Loaded:
     """The folder loaded, exclusions.yaml and concepts.yaml with it, each citation resolved."""
     loaded = folder.load(paths)
     documents, diagnostics = loaded.documents, loaded.diagnostics
-    sources = loaded.registers.sources
-    registers = [resolve.resolved(register, sources) for register in loaded.registers.registers]
     exclusions = read_exclusions(paths, documents, diagnostics)
-    if exclusions is not None:
-        exclusions = resolve.resolved_exclusions(exclusions, sources)
     concepts = read_concepts(paths, documents, diagnostics)
-    if concepts is not None:
-        concepts = resolve.resolved_concepts(concepts, sources)
-    return folder.Loaded(
-        RegisterSet(sources, registers, exclusions, concepts), documents, diagnostics
-    )
+    read = replace(loaded.registers, exclusions=exclusions, concepts=concepts)
+    return folder.Loaded(resolve.resolved(read), documents, diagnostics)
 
 
 @dataclass

@@ -1,11 +1,11 @@
-"""Resolve-references stage: the IDs and ID ranges of prose (`reading.segments` found them)
-checked against the register set, and the backlinks they make."""
+"""Resolve-references stage: the IDs and ranges of prose checked against the register set,
+and the backlinks they make."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import NamedTuple
 
 from ..citations.nonprose import occurrences_before
@@ -24,36 +24,28 @@ def scan(text: str, links: list[LinkPattern]) -> list[Segment]:
 
 
 class _Context:
-    """What a reference is checked against: the register set's entries and prefixes."""
+    """What a reference is checked against: the entries, the prefixes published (-> slug),
+    pending or either, the IDs written twice, each prefix's (number, ID) for ranges."""
 
     def __init__(self, registers: RegisterSet) -> None:
         self.entries = registers.entries()
         self.published = {r.prefix: r.slug for r in registers.registers if r.prefix}
-        """Prefix -> register slug."""
         # a prefix both published and still listed as pending is published (rules warns)
         self.pending = set(registers.sources.pending) - set(self.published)
         self.known = set(self.published) | self.pending
-        """The prefixes a reference may name: published or pending."""
         written = Counter(e.id for register in registers.registers for e in register.entries)
         self.repeated = {entry_id for entry_id, times in written.items() if times > 1}
-        """IDs written on more than one entry."""
         self.numbered: dict[str, list[tuple[Number, str]]] = {}
-        """Prefix -> (number, ID) of its well-formed entries, where ranges look up targets."""
         for name in filter(ID.match, self.entries):
             self.numbered.setdefault(prefix_of(name), []).append((number_of(name), name))
 
 
-@dataclass
-class Resolved:
-    """What resolving the references of a register set found."""
-
-    diagnostics: list[Diagnostic]
-    backlinks: dict[str, list[str]]
-    """Entry ID -> the IDs (or register slugs) whose prose references it, in file order."""
-
-
-def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Resolved:
-    """Check every reference and collect backlinks. Unknown prefixes are plain text."""
+def resolve(
+    registers: RegisterSet, documents: dict[str, Document]
+) -> tuple[list[Diagnostic], RegisterSet]:
+    """Every reference checked (an unknown prefix is plain text), and a new register set
+    with the backlinks: the IDs (or register slugs) whose prose references each entry, in
+    file order, by entry key (an ID written twice has them on its last entry)."""
     ctx = _Context(registers)
     backlinks: dict[str, list[str]] = {entry_id: [] for entry_id in ctx.entries}
     diagnostics: list[Diagnostic] = []
@@ -65,17 +57,8 @@ def resolve(registers: RegisterSet, documents: dict[str, Document]) -> Resolved:
             for ref in text.of_kind("reference", "range"):
                 place = _Place(doc, text.field, text, owner)
                 diagnostics.extend(_check(ref, ctx, place, backlinks))
-    unique = {entry_id: list(dict.fromkeys(owners)) for entry_id, owners in backlinks.items()}
-    return Resolved(diagnostics, unique)
-
-
-def with_backlinks(registers: RegisterSet, backlinks: dict[str, list[str]]) -> RegisterSet:
-    """A new register set with the backlinks `resolve` found, by entry key (an ID written
-    twice has them on its last entry)."""
-    by_entry = {
-        entry.key: backlinks.get(entry_id, []) for entry_id, entry in registers.entries().items()
-    }
-    return replace(registers, backlinks=by_entry)
+    by_entry = {e.key: list(dict.fromkeys(backlinks[i])) for i, e in ctx.entries.items()}
+    return diagnostics, replace(registers, backlinks=by_entry)
 
 
 class _Place(NamedTuple):
@@ -89,14 +72,12 @@ class _Place(NamedTuple):
     def problem(
         self, token: str, start: int, code: str, message: str, severity: Severity = "error"
     ) -> Diagnostic:
-        """A problem pointing at `token`, found at `start` in the text."""
         occurrence = occurrences_before(self.text, token, start)
         mark = self.doc.token_mark(self.path, token, occurrence)
         where = Where(self.doc.file, mark.line, mark.col)
         return Diagnostic.at(where, id=self.owner, code=code, message=message, severity=severity)
 
     def written(self, segment: Segment) -> str:
-        """The segment as written in the text: `META-03`, `LV-19..LV-22`."""
         return self.text[segment.start : segment.end]
 
 

@@ -3,12 +3,11 @@ the one source claiming it; an unknown, ambiguous or unsafe one stays unresolved
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from ..model.claims import claimants
-from ..model.concepts import Concepts
-from ..model.exclusions import Exclusions
-from ..model.registers import Citation, Register, Sources
+from ..model.registers import Citation, Register, RegisterSet, Sources
 from .safety import check_repo_path
 
 
@@ -21,8 +20,24 @@ def target(citation: Citation, sources: Sources) -> tuple[str, str] | None:
     return found[0] if len(found) == 1 else None
 
 
-def resolved(register: Register, sources: Sources) -> Register:
-    """A new register, each citation with a safe target resolved."""
+def resolved(registers: RegisterSet) -> RegisterSet:
+    """A new register set, each citation with a safe target resolved: the registers', the
+    exclusions' and the concepts' statements."""
+    sources, exclusions, concepts = registers.sources, registers.exclusions, registers.concepts
+    if exclusions is not None:
+        cited = zip(exclusions.items, _resolved(exclusions.citations(), sources), strict=True)
+        exclusions = replace(exclusions, items=[replace(x, citation=c) for x, c in cited])
+    if concepts is not None:
+        items = tuple(
+            replace(concept, statements=tuple(_resolved(concept.statements, sources)))
+            for concept in concepts.concepts
+        )
+        concepts = replace(concepts, concepts=items)
+    found = [_register(register, sources) for register in registers.registers]
+    return replace(registers, registers=found, exclusions=exclusions, concepts=concepts)
+
+
+def _register(register: Register, sources: Sources) -> Register:
     entries = [
         replace(
             entry,
@@ -35,26 +50,7 @@ def resolved(register: Register, sources: Sources) -> Register:
     return replace(register, summary_citations=summary, entries=entries)
 
 
-def resolved_exclusions(exclusions: Exclusions, sources: Sources) -> Exclusions:
-    """New exclusions, each exclusion's citation resolved as `resolved` does."""
-    citations = _resolved(exclusions.citations(), sources)
-    items = [
-        replace(exclusion, citation=citation)
-        for exclusion, citation in zip(exclusions.items, citations, strict=True)
-    ]
-    return replace(exclusions, items=items)
-
-
-def resolved_concepts(concepts: Concepts, sources: Sources) -> Concepts:
-    """New concepts, each concept's statements resolved as `resolved` does."""
-    items = tuple(
-        replace(concept, statements=tuple(_resolved(list(concept.statements), sources)))
-        for concept in concepts.concepts
-    )
-    return replace(concepts, concepts=items)
-
-
-def _resolved(citations: list[Citation], sources: Sources) -> list[Citation]:
+def _resolved(citations: Iterable[Citation], sources: Sources) -> list[Citation]:
     found = []
     for citation in citations:
         where = target(citation, sources)

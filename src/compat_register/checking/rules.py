@@ -1,10 +1,10 @@
 """Validate stage: the rules a JSON Schema cannot express, prose bounds and bidi controls
-among them. Each check yields diagnostics."""
+among them, each yielding diagnostics."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from functools import partial
 from itertools import pairwise
@@ -31,26 +31,24 @@ _BIDI = re.compile(f"[{BIDI}]")
 def check(
     registers: RegisterSet, documents: dict[str, Document], sources_failed: bool = False
 ) -> Iterator[Diagnostic]:
-    """Every cross-file and semantic rule; with `sources_failed`, nothing that sources.yaml's
-    own error explains (an unresolved citation, an unknown alias or revision)."""
-    yield from check_sources(registers.sources, documents.get(registers.sources.file))
+    """Every cross-file and semantic rule, in no order (the caller sorts); with
+    `sources_failed`, nothing that sources.yaml's own error explains (an unresolved
+    citation, an unknown alias or revision)."""
+    sources = registers.sources
+    yield from check_sources(sources, documents.get(sources.file))
     yield from check_prefixes(registers)
     yield from check_unique_ids(registers)
     for register in registers.registers:
         doc = documents[register.file]
-        yield from check_header(register, registers.sources, doc)
+        yield from check_header(register, sources, doc)
         yield from check_prose(register, doc)
         for entry in register.entries:
-            yield from check_entry(entry, register, registers.sources, doc, sources_failed)
-        if not registers.sources.sources:
-            continue  # sources.yaml is missing, unreadable or empty: reported there, once
-        for citation in register.citations():
-            yield from check_citation(citation, registers.sources, sources_failed)
+            yield from check_entry(entry, register, sources, doc, sources_failed)
     yield from consistency.check(registers, documents)
-    for side in (registers.exclusions, registers.concepts):
-        if side is not None and registers.sources.sources:
-            for citation in side.citations():
-                yield from check_citation(citation, registers.sources, sources_failed)
+    if sources.sources:  # else sources.yaml is missing, unreadable or empty: reported there
+        concepts = registers.concepts.citations() if registers.concepts else []
+        for citation in [*registers.citations(), *concepts]:
+            yield from check_citation(citation, sources, sources_failed)
 
 
 def check_sources(sources: Sources, doc: Document | None) -> Iterator[Diagnostic]:
@@ -98,18 +96,18 @@ def check_header(register: Register, sources: Sources, doc: Document) -> Iterato
     for key, text in (("created", register.created), ("last-updated", register.last_updated)):
         if not TIMESTAMP.match(text):
             continue  # empty or not of the form: the schema said so
-        where = doc.where((key,))
+        at = partial(Diagnostic.at, doc.where((key,)), id=register.slug)
         try:
             dates[key] = parse_timestamp(text)
         except ValueError:
-            message = f"'{key}' is not a real date: {text}"
-            yield Diagnostic.at(where, id=register.slug, code="bad-date", message=message)
+            yield at(code="bad-date", message=f"'{key}' is not a real date: {text}")
             continue
         if key == "last-updated" and "created" in dates and dates[key] < dates["created"]:
             message = f"'last-updated' {text} is before 'created' {register.created}"
-            yield Diagnostic.at(where, id=register.slug, code="date-order", message=message)
+            yield at(code="date-order", message=message)
     if register.subject and sources.sources and register.subject not in sources.sources:
-        message = f"subject '{register.subject}' is not a source in sources.yaml{_known(sources)}"
+        known = _listed(sources.sources, "known: ")
+        message = f"subject '{register.subject}' is not a source in sources.yaml{known}"
         where = doc.where(("subject",))
         yield Diagnostic.at(where, id=register.slug, code="unknown-source", message=message)
 
@@ -132,14 +130,10 @@ def check_prose(register: Register, doc: Document) -> Iterator[Diagnostic]:
 def _check_field(text: str | None, path: Path_, owner: str, doc: Document) -> Iterator[Diagnostic]:
     if not text:
         return
-    problem = over_bounds(text)
-    found = [] if text.isascii() else sorted({f"U+{ord(c):04X}" for c in _BIDI.findall(text)})
-    if not problem and not found:
-        return
     at = partial(Diagnostic.at, doc.where(path), id=owner)
-    if problem:
+    if problem := over_bounds(text):
         yield at(code="prose-too-costly", message=problem)
-    if found:
+    if not text.isascii() and (found := sorted({f"U+{ord(c):04X}" for c in _BIDI.findall(text)})):
         message = (
             f"bidi control character {', '.join(found)} in prose: it makes the text read in "
             "another order than it is written; remove it"
@@ -165,10 +159,19 @@ def check_entry(
 def _check_revisions(entry: Entry, sources: Sources, doc: Document) -> Iterator[Diagnostic]:
     """Every revision named is declared, and they run added < changed... < removed."""
     order = {name: index for index, name in enumerate(sources.revisions)}
-    named = _named_revisions(entry)
+    revisions = entry.revisions
+    # (place under `revisions`, label, name) of each revision named, in the order they run
+    named: list[tuple[Path_, str, str]] = [
+        (("changed", i), f"changed[{i}]", name) for i, name in enumerate(revisions.changed)
+    ]
+    if revisions.added is not None:
+        named.insert(0, (("added",), "added", revisions.added))
+    if revisions.removed is not None:
+        named.append((("removed",), "removed", revisions.removed))
     for key, _, name in named:
         if name not in order:
-            message = f"revision '{name}' is not declared in sources.yaml revisions{_list(order)}"
+            listed = _listed(order)
+            message = f"revision '{name}' is not declared in sources.yaml revisions{listed}"
             where = doc.where((*entry.field, "revisions", *key))
             yield Diagnostic.at(where, id=entry.id, code="unknown-revision", message=message)
     known = [(key, label, name) for key, label, name in named if name in order]
@@ -180,20 +183,6 @@ def _check_revisions(entry: Entry, sources: Sources, doc: Document) -> Iterator[
             where = doc.where((*entry.field, "revisions", *key))
             yield Diagnostic.at(where, id=entry.id, code="revision-order", message=message)
             return  # one order problem per entry: the rest follow from it
-
-
-def _named_revisions(entry: Entry) -> list[tuple[Path_, str, str]]:
-    """(place under `revisions`, label, name) of each revision an entry names, in the order
-    they must run: `(("changed", 1), "changed[1]", "2025-06-18")`."""
-    revisions = entry.revisions
-    named: list[tuple[Path_, str, str]] = [
-        (("changed", i), f"changed[{i}]", name) for i, name in enumerate(revisions.changed)
-    ]
-    if revisions.added is not None:
-        named.insert(0, (("added",), "added", revisions.added))
-    if revisions.removed is not None:
-        named.append((("removed",), "removed", revisions.removed))
-    return named
 
 
 def check_evidence(
@@ -226,7 +215,8 @@ def check_citation(
     if found is None and sources_failed:
         return  # sources.yaml's own error is the cause
     if citation.alias and citation.alias not in sources.sources:
-        message = f"unknown source alias '{citation.alias}' in {citation.text}{_known(sources)}"
+        known = _listed(sources.sources, "known: ")
+        message = f"unknown source alias '{citation.alias}' in {citation.text}{known}"
         code = "unknown-source"
     elif found is None:
         code, message = "citation-unresolved", _claim_problem(citation, sources)
@@ -240,16 +230,12 @@ def check_citation(
 def _claim_problem(citation: Citation, sources: Sources) -> str:
     found = claimants(citation.path, sources.claims())
     if not found:
-        aliases = _known(sources, "one of ")
+        aliases = _listed(sources.sources, "one of ")
         return f"no source claims {citation.path}: prefix it with ALIAS:{aliases}"
     names = ", ".join(alias for alias, _ in found)
     return f"{citation.path} is claimed by several sources ({names}): prefix it with ALIAS:"
 
 
-def _known(sources: Sources, lead: str = "known: ") -> str:
-    names = ", ".join(sources.sources)
-    return f" ({lead}{names})" if names else ""
-
-
-def _list(order: dict[str, int]) -> str:
-    return f" ({', '.join(order)})" if order else ""
+def _listed(names: Iterable[str], lead: str = "") -> str:
+    text = ", ".join(names)
+    return f" ({lead}{text})" if text else ""

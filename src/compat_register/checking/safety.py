@@ -66,13 +66,10 @@ def check_repo_path(path: str) -> str | None:
         (path.startswith("-"), "starts with '-'"),
         (".." in path.split("/"), "has a '..' segment"),
     )
-    found = next((f"path {path!r} {text}" for bad, text in problems if bad), None)
-    return found or _not_canonical(path)
-
-
-def _not_canonical(path: str) -> str | None:
-    """Why `path` is not the one way git names it (`./a`, `a//b`): git's reader may take it
-    relative to where it runs, or end on it for every other path of the source."""
+    if found := next((f"path {path!r} {text}" for bad, text in problems if bad), None):
+        return found
+    # Not the one way git names it (`./a`, `a//b`): git's reader may take it relative to
+    # where it runs, or end on it for every other path of the source.
     segments = path.split("/")
     if "." not in segments and "" not in segments:
         return None

@@ -1,6 +1,5 @@
-"""What counts as the same text, by file kind: the one rule quotes, review stamps, `bump`
-and `verify --against` compare by (docs/pins.md says how markdown, code and indented
-files read). Pure functions."""
+"""What counts as the same text, by file kind (docs/pins.md): the one rule quotes, review
+stamps, `bump` and `verify --against` compare by. Pure."""
 
 from __future__ import annotations
 
@@ -14,7 +13,6 @@ from ..model.claims import glob_matches
 from ..model.registers import Source
 
 Kind = Literal["markdown", "code", "indented"]
-"""How a file's text is compared (docs/pins.md)."""
 KINDS: tuple[Kind, ...] = ("markdown", "code", "indented")
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".mdx", ".markdown"})
@@ -28,9 +26,8 @@ INDENTED_SUFFIXES = frozenset(
         ".mk", ".mak",
     }
 )  # fmt: skip
-"""File name endings of languages whose indentation is syntax."""
+"""File name endings, then whole names, of languages whose indentation is syntax."""
 INDENTED_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile", "Snakefile", "BUILD"})
-"""Whole file names of such languages."""
 ELLIPSES = ("…", "...")
 """How a quote says it was cut short."""
 
@@ -56,8 +53,6 @@ def source_kind(source: Source | None, path: str) -> Kind:
     return file_kind(path, source.markdown if source is not None else ())
 
 
-# --- one line, or a quote ------------------------------------------------------------------
-
 _MARKUP = re.compile(r"``*|\*\**|_(?<!\w_)_*|__*(?!\w)")
 """Runs of backticks or asterisks, and of underscores at a word's edge (each alternative
 starts with its character, so the engine skips to them)."""
@@ -67,7 +62,7 @@ QUOTE_MAP = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’"
 
 def spaced(text: str) -> str:
     """`text` with each run of whitespace one space, and none at either end."""
-    return " ".join(text.split())  # split() and \s agree on what whitespace is
+    return " ".join(text.split())
 
 
 def markdown_text(text: str) -> str:
@@ -151,9 +146,6 @@ def without_ticks(text: str) -> str:
     return spaced(text.replace("`", "")) if "`" in text else text
 
 
-# --- a block of lines ----------------------------------------------------------------------
-
-
 def block(lines: Sequence[str], kind: Kind) -> str:
     """A block of lines in the form the rule compares (and a stamp hashes)."""
     if kind == "markdown":
@@ -164,13 +156,12 @@ def block(lines: Sequence[str], kind: Kind) -> str:
 
 
 def same_text(old: Sequence[str], new: Sequence[str], kind: Kind) -> bool:
-    """Whether two blocks read the same by the rule of `kind`."""
     return block(old, kind) == block(new, kind)
 
 
 def _paragraphs(lines: Sequence[str]) -> Iterator[list[str]]:
-    """The runs of lines holding text, an empty run where blank lines stood (at the edges
-    too): `a, '', '', b` gives [a], [], [b]."""
+    """The runs of lines holding text, an empty one for blank lines (at the edges too):
+    `a, '', '', b` gives [a], [], [b]."""
     run: list[str] = []
     blank = False
     for line in lines:

@@ -1,9 +1,7 @@
-"""Where Python-Markdown sees code in register prose, in a page and in a list item alike
-(what is called code reaches the page unescaped, so when unsure: not code). Fences are
-superfences' own reading, code spans its backtick processor's; the blocks holding
-paragraphs stay a model (`_Page`): Python-Markdown keeps no block's position, and
-markdown-it-py, which does, reads blocks otherwise (`para\\n- item` is a list there).
-tests/citations/test_prose.py holds it to Python-Markdown on random text."""
+"""Where Python-Markdown sees code in prose, in a page and a list item alike (code reaches
+the page unescaped: when unsure, not code). Fences are superfences' own reading, code spans
+inlinehilite's; blocks stay a model (`_Page`): Python-Markdown keeps no block's position,
+markdown-it-py reads them otherwise. tests/citations/test_prose.py holds it to Markdown."""
 
 from __future__ import annotations
 
@@ -101,26 +99,22 @@ def _normalise(text: str) -> tuple[str, list[int] | None]:
     out: list[str] = []
     origin: list[int] = []
     for line in _LINE.finditer(text):
-        _normalise_line(text, line.start(), line.end("body"), out, origin)
+        column, leading = 0, True
+        for index in range(line.start(), line.end("body")):
+            char = text[index]
+            leading = leading and char in " \t>"
+            if char in "\x02\x03":
+                continue
+            expand = char == "\t" and leading
+            width = 4 - column % 4 if expand else 1
+            out.append(" " * width if expand else char)
+            origin.extend([index] * width)
+            column += width
         if line["end"]:
             out.append("\n")
             origin.append(line.start("end"))
     origin.append(len(text))
     return "".join(out), origin
-
-
-def _normalise_line(text: str, start: int, end: int, out: list[str], origin: list[int]) -> None:
-    column, leading = 0, True
-    for index in range(start, end):
-        char = text[index]
-        leading = leading and char in " \t>"
-        if char in "\x02\x03":
-            continue
-        expand = char == "\t" and leading
-        width = 4 - column % 4 if expand else 1
-        out.append(" " * width if expand else char)
-        origin.extend([index] * width)
-        column += width
 
 
 def _lines(text: str) -> list[Span]:
@@ -133,9 +127,7 @@ class _Page:
     """Text laid out as Python-Markdown reads it: fences first, then blocks of lines."""
 
     def __init__(self, text: str, lines: list[Span], rows: list[str], fences: dict[int, int]):
-        self.text, self.lines, self.rows = text, lines, rows
-        self.fences = fences
-        """First line -> last line of each fence."""
+        self.text, self.lines, self.rows, self.fences = text, lines, rows, fences
 
     def code(self) -> list[Span]:
         """Fences, indented blocks and code spans, in order."""
@@ -158,7 +150,6 @@ class _Page:
         return self.lines[first][0], self.lines[last][1]
 
     def _blocks(self) -> list[Block]:
-        """Runs of non-blank lines, a fence standing as one line: (first, last) line numbers."""
         blocks: list[Block] = [[]]
         number = 0
         while number < len(self.rows):

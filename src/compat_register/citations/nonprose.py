@@ -62,7 +62,7 @@ def non_prose_ranges(text: str, code: list[Span] | None = None) -> list[Span]:
 
 
 def merge(ranges: Iterable[Span]) -> list[Span]:
-    """The same characters as sorted, disjoint ranges, as `overlaps` needs them."""
+    """The same characters as sorted, disjoint ranges (as `overlaps` needs them)."""
     merged: list[Span] = []
     for start, end in sorted(ranges):
         if merged and start <= merged[-1][1]:
@@ -86,8 +86,7 @@ def outside(pattern: Regex[S], text: str, ranges: Sequence[Span]) -> Iterator[S]
 
 
 def occurrences_before(text: str, token: str, start: int) -> int:
-    """How many times `token` occurs in `text` before `start`, counted as plain text, as
-    `Document.find` counts it in the written scalar."""
+    """How many times `token` occurs in `text` before `start`, as `Document.find` counts."""
     return bisect.bisect_left(_offsets(text, token), start)
 
 

@@ -25,9 +25,9 @@ def yaml_scalar(text: str) -> str:
 def plain_ok(text: str, flow: bool = False) -> bool:
     """Whether YAML reads `text` back, written as a plain scalar, as exactly this string
     (inside a flow collection, `[...]` or `{...}`, when `flow`)."""
-    if not text or text != text.strip() or not text.isprintable():
+    if not one_line(text) or text[0] in _INDICATORS:
         return False
-    if text[0] in _INDICATORS or ": " in text or " #" in text or text.endswith(":"):
+    if ": " in text or " #" in text or text.endswith(":"):
         return False
     if flow and (_FLOW_UNSAFE & set(text)):
         return False

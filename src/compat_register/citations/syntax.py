@@ -42,8 +42,7 @@ class CitationSyntaxError(RegisterError, ValueError):
 
 
 class Parsed(NamedTuple):
-    """The parts of a citation as written, before its source is known (a named tuple: built
-    for every citation of a run)."""
+    """The parts of a citation as written, before its source is known."""
 
     alias: str | None
     path: str
@@ -108,8 +107,7 @@ def _citation_matches(text: str) -> Iterator[re.Match[str]]:
 def parse_lines(value: int | str) -> tuple[int, int]:
     """The mapping form's `lines`: 421 or "658-665"."""
     text = str(value)
-    match = _LINES.match(text)
-    if match is None:
+    if (match := _LINES.match(text)) is None:
         raise CitationSyntaxError(f"malformed lines '{text}': expected LINE or LINE-END")
     return _range(match["start"], match["end"], text)
 
@@ -144,8 +142,7 @@ def parse_quote(rest: str) -> str:
             f"quote opens with {opener} but never closes: YAML ends a plain value at ' #' "
             "(a comment); write the whole citation in single quotes"
         )
-    quote = rest[1:-1]
-    if empty_quote(quote):
+    if empty_quote(quote := rest[1:-1]):
         raise CitationSyntaxError("empty quote: quote the cited text, or leave the quote out")
     return quote
 
@@ -153,6 +150,4 @@ def parse_quote(rest: str) -> str:
 def is_citation_path(path: str) -> bool:
     """Whether an in-prose `PATH:LINE` is a citation: PATH holds a '/' or ends in a file
     extension (`schema.ts:21`; not `4.5:1` nor `api.example.com:443`)."""
-    if "/" in path:
-        return True
-    return _EXTENSION.search(path) is not None and _HOST_SUFFIX.search(path) is None
+    return "/" in path or (bool(_EXTENSION.search(path)) and not _HOST_SUFFIX.search(path))

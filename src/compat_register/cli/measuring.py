@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from .. import api
-from ..reporting import conformancereport, coveragereport, matrixreport, scorereport
+from ..reporting import conformancereport, coveragereport, matrixreport
 from ..reporting import report as reporter
 from .shell import command, echo, formats_option, settings, waiting
 
@@ -164,12 +164,12 @@ def score_command(registers_dir: Path, subject: str | None, revision: str | None
     result = api.scores(registers_dir, subject=subject, revision=revision, settings=settings())
     for diagnostic in reporter.collapse_runs(result.diagnostics):
         echo(diagnostic.as_text(), err=True)
-    data = scorereport.score_data(result.scores, result.seps)
+    data = conformancereport.score_data(result.scores, result.seps)
     if fmt == "json":
         data["diagnostics"] = [asdict(d) for d in result.diagnostics]
         echo(reporter.dumps(data))
     elif fmt == "markdown":
-        echo(scorereport.score_markdown(data, result.names), nl=False)
+        echo(conformancereport.score_markdown(data, result.names), nl=False)
     else:
-        echo(scorereport.score_text(data))
+        echo(conformancereport.score_text(data))
     sys.exit(reporter.exit_code(result.diagnostics, False))

@@ -41,21 +41,19 @@ def text_report(
 
 
 def _checks_text(rows: Iterable[Row], joined: Joined, sources: Sources) -> str:
-    """`  checks (N statements):`, then each statement the suite's checks are aligned with."""
-    blocks = [_statement_checks(row, joined.of(row), sources) for row in rows if joined.of(row)]
-    return f"\n  checks ({len(blocks)} statements):\n" + "\n".join(blocks) if blocks else ""
-
-
-def _statement_checks(row: Row, checks: Iterable[StatementCheck], sources: Sources) -> str:
-    """A statement by name, then a line per check: the check (its SEP, when excluded), the
-    suite's status and why, each subject's latest result."""
-    lines = [f"    {name(row, sources)}"]
-    for check in checks:
-        held = check.requirement
-        status = f"{held.status}: {held.reason}" if held.reason else held.status
-        results = [f"{r.subject} {r.status or 'not run'}" for r in check.results]
-        said = "; ".join([f"{held.check or f'SEP-{held.sep}'} {status}", *results])
-        lines.append(display.line(f"      {said}"))
+    """`  checks (N statements):`, then each statement the suite's checks are aligned with,
+    a line per check: the check (its SEP, when excluded), the suite's status and why, each
+    subject's latest result."""
+    aligned = [row for row in rows if joined.of(row)]
+    lines = [f"\n  checks ({len(aligned)} statements):"] if aligned else []
+    for row in aligned:
+        lines.append(f"    {name(row, sources)}")
+        for check in joined.of(row):
+            held = check.requirement
+            status = f"{held.status}: {held.reason}" if held.reason else held.status
+            results = [f"{r.subject} {r.status or 'not run'}" for r in check.results]
+            said = "; ".join([f"{held.check or f'SEP-{held.sep}'} {status}", *results])
+            lines.append(display.line(f"      {said}"))
     return "\n".join(lines)
 
 
@@ -63,21 +61,19 @@ def _revision_text(coverage: Coverage, revision: str, sources: Sources, new_only
     rows = shown_rows(coverage, revision, new_only)
     scope = " (new or changed)" if new_only else ""
     lines = [f"{revision}{scope}: {counts_text(tally(rows))}"]
-    for path, counts in _by_file(rows).items():
-        lines.append(f"  {path}: {counts_text(counts)}")
-    uncovered = [row for row in rows if row.state == "uncovered"]
-    if uncovered:
+    files: dict[str, list[Row]] = {}
+    for row in rows:
+        files.setdefault(row.statement.path, []).append(row)
+    lines += [f"  {path}: {counts_text(tally(found))}" for path, found in files.items()]
+    if uncovered := [row for row in rows if row.state == "uncovered"]:
         lines.append(f"  uncovered ({len(uncovered)}):")
         lines.extend(f"    {name(row, sources)}" for row in uncovered)
-    look = [row for row in rows if row.was is not None and row.was.needs_a_look]
-    if look:
+    if look := [(row, row.was) for row in rows if row.was is not None and row.was.needs_a_look]:
         lines.append(f"  cited in the revision before, reworded here ({len(look)}; needs a look):")
-        for row in look:
-            was = row.was
-            assert was is not None
-            by = ", ".join(was.entries)
+        for row, was in look:
             old = cited_as(was.source, was.statement.path, sources)
             where = f"{old}:{lines_text(was.statement.line, was.statement.end)}"
+            by = ", ".join(was.entries)
             lines.append(f"    {name(row, sources)} (was {where}, cited by {by})")
     return "\n".join(lines)
 
@@ -86,13 +82,6 @@ def shown_rows(coverage: Coverage, revision: str, new_only: bool) -> list[Row]:
     """A revision's rows, only those new or changed with `new_only`."""
     rows = coverage.of(revision)
     return [r for r in rows if r.change.kind != "same"] if new_only else rows
-
-
-def _by_file(rows: Iterable[Row]) -> dict[str, dict[str, int]]:
-    files: dict[str, list[Row]] = {}
-    for row in rows:
-        files.setdefault(row.statement.path, []).append(row)
-    return {path: tally(found) for path, found in files.items()}
 
 
 def json_report(
@@ -132,8 +121,8 @@ def row_data(row: Row, checks: Iterable[StatementCheck] = ()) -> dict[str, Any]:
 
 
 def check_data(check: StatementCheck) -> dict[str, Any]:
-    """A requirement aligned with a statement: its check, the suite's status (and why,
-    when excluded or unlisted), how it is aligned, and each subject's latest result."""
+    """A requirement aligned with a statement: its check, the suite's status and why, how
+    it is aligned, each subject's latest result."""
     requirement = check.requirement
     return {
         "check": requirement.check,

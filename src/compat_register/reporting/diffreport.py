@@ -100,22 +100,16 @@ def diff_markdown(compared: Compared) -> str:
     if diff.empty:
         return "\n".join([*lines, "No changes to the registers."]) + "\n"
     lines += [f"> {md(d.as_text())}" for _, d in compared.problems]
-    if compared.problems:
-        lines.append("")
+    lines += [""] if compared.problems else []
     for source in diff.sources:
         said = _source_phrase(source, code_span, " → ")
         lines.append(f"- source {code_span(source.alias)}: {said}")
-    if diff.sources:
-        lines.append("")
-    for register in _register_order(diff):
+    lines += [""] if diff.sources else []
+    names = [r.register for r in diff.registers] + [e.register for e in diff.entries]
+    for register in dict.fromkeys(names):
         lines += _md_register(diff, register)
     lines.append(f"*{md(summary_line(diff))}*")
     return "\n".join(lines) + "\n"
-
-
-def _register_order(diff: Diff) -> list[str]:
-    names = [r.register for r in diff.registers] + [e.register for e in diff.entries]
-    return list(dict.fromkeys(names))
 
 
 def _md_register(diff: Diff, slug: str) -> list[str]:
@@ -129,22 +123,16 @@ def _md_register(diff: Diff, slug: str) -> list[str]:
         else:
             lines.append(f"- register **{register.change}**")
     for entry in (e for e in diff.entries if e.register == slug):
-        lines.append(f"- **{md(entry.id)}** {md(entry.title)}: {_md_entry(entry)}")
-        for old, new in entry.moved:
-            lines.append(f"    - moved {code_span(old)} → {code_span(new)}")
+        said = f"**{entry.change}**"
+        if entry.change == "changed":
+            fields = [_md_field(name, value) for name, value in entry.fields.items()]
+            said = "; ".join([*fields, *citation_counts(entry)])
+        lines.append(f"- **{md(entry.id)}** {md(entry.title)}: {said}")
+        lines += [f"    - moved {code_span(old)} → {code_span(new)}" for old, new in entry.moved]
         if entry.change == "changed":
             lines += [f"    - added {code_span(c)}" for c in entry.added]
             lines += [f"    - removed {code_span(c)}" for c in entry.removed]
-    lines.append("")
-    return lines
-
-
-def _md_entry(entry: EntryChange) -> str:
-    if entry.change != "changed":
-        return f"**{entry.change}**"
-    parts = [_md_field(name, value) for name, value in entry.fields.items()]
-    parts += citation_counts(entry)
-    return "; ".join(parts)
+    return [*lines, ""]
 
 
 def _md_field(name: str, value: Any) -> str:

@@ -9,12 +9,10 @@ from ..citations.quoting import code_span
 from ..model import display
 from .diffreport import md
 
-INDENT = "  "
-"""A concept's indent per parent above it, in the text table."""
 NOT_RECORDED = "not recorded"
 
 
-def cell_text(cell: dict[str, Any]) -> str:
+def _cell_text(cell: dict[str, Any]) -> str:
     """`done META-07`, `partial META-02 META-03`, `not recorded`; `(stale)` after a cell
     resting on a stale citation."""
     if not cell["entries"]:
@@ -24,15 +22,15 @@ def cell_text(cell: dict[str, Any]) -> str:
 
 
 def matrix_text(data: dict[str, Any]) -> str:
-    """A plain table: one line per concept (indented under its parent), a column per
-    subject, the done count; then the concepts nobody names."""
+    """A plain table: a line per concept (indented two spaces per parent above it), a column
+    per subject, the done count; then the concepts nobody names."""
     subjects = data["subjects"]
     if not data["rows"]:
         return "no concepts: add registers/concepts.yaml and name one in an entry's `concept:`"
     table = [["concept", *subjects, "done"]] + [
         [
-            INDENT * row["depth"] + display.line(row["concept"]),  # a line break stays on its line
-            *(display.line(cell_text(row["cells"][subject])) for subject in subjects),
+            "  " * row["depth"] + display.line(row["concept"]),  # a line break stays on its line
+            *(display.line(_cell_text(row["cells"][subject])) for subject in subjects),
             f"{row['done']}/{len(subjects)}",
         ]
         for row in data["rows"]
@@ -48,8 +46,8 @@ def matrix_text(data: dict[str, Any]) -> str:
 
 
 def matrix_markdown(data: dict[str, Any]) -> str:
-    """A Markdown table for a README: concept, one column per subject (named as the site
-    names it: its source's title, then what its pin stands for), done."""
+    """A Markdown table for a README: concept, a column per subject (named as the site names
+    it), done."""
     subjects, names, versions = data["subjects"], data["names"], data.get("versions", {})
     headers = [
         " ".join([md(names[s]), *([md(versions[s])] if s in versions else [])]) for s in subjects

@@ -19,7 +19,8 @@ from ..coverage.states import counts_text
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, Register, RegisterSet
 from ..model.vocabulary import CHARTED
-from ..reporting import export, scorereport
+from ..reporting import export
+from ..reporting.conformancereport import score_data, score_markdown
 from ..views import conceptmatrix as concepts_view
 from ..views import priorities as prio
 from ..views import revisionmatrix as revs
@@ -299,13 +300,13 @@ class Renderer:
     def scores_page(self, scored: Scored) -> str:
         """The Scores page: each subject's section of `register conformance score
         --format markdown` (escaped there), and why the suite could not be read."""
-        data, names = scorereport.score_data(scored.scores, scored.seps), scored.names
+        data, names = score_data(scored.scores, scored.seps), scored.names
         problems = [d.as_text() for d in scored.diagnostics if d.code.startswith("requirements-")]
         suite = scored.suite
         return self._render(
             "scores.md.j2",
             self.layout.scores,
-            body=Markup("" if scored.refused else scorereport.score_markdown(data, names, CARDS)),
+            body=Markup("" if scored.refused else score_markdown(data, names, CARDS)),
             problems=[scored.refused] if scored.refused else problems,
             suite=suite and self.registers.sources.sources.get(suite),
         )

@@ -1,7 +1,6 @@
-"""The concept x subject matrix: one row per concept of registers/concepts.yaml (each
-followed by those under it), one column per subject, the project's own first; a cell holds
-that subject's entries naming the concept, their states rolled up into one. Pure.
-"""
+"""The concept x subject matrix: a row per concept (each followed by those under it), a
+column per subject (the project's own first), a cell for that subject's entries naming the
+concept, their states rolled up into one. Pure."""
 
 from __future__ import annotations
 
@@ -13,11 +12,9 @@ from ..conformance.measurements import cell_status
 from ..conformance.runs import Record
 from ..model.concepts import MAX_DEPTH, Concept
 from ..model.registers import CitationKey, Entry, RegisterSet
+from ..reporting.matrixreport import NOT_RECORDED
 from ..verifying.outcome import NOT_STALE
 from .priorities import own_subject
-
-NOT_RECORDED = "not recorded"
-"""A cell no entry of its subject fills (its state word on every channel)."""
 
 Since = Mapping[str, Any]
 """When an entry reached its current state, as the JSON says it: `{"date", "commit", "pin"}`."""
@@ -27,9 +24,8 @@ SinceOf = Callable[[Entry], Since | None]
 
 @dataclass(frozen=True)
 class Cell:
-    """One subject's entries for one concept (register then file order), and what they say
-    together: the rolled-up `state`, the IDs of those with a stale citation (known after a
-    verify), when the first reached its state, the concept's checks' latest status."""
+    """One subject's entries for one concept (in file order): their rolled-up `state`, the
+    IDs of those with a stale citation, when the first reached its state, the checks' status."""
 
     subject: str
     entries: tuple[Entry, ...]
@@ -44,7 +40,7 @@ class Cell:
 
     @property
     def entry(self) -> Entry | None:
-        """The cell's first entry, the one it links to (its page lists the others)."""
+        """The entry the cell links to (its page lists the others)."""
         return self.entries[0] if self.entries else None
 
 
@@ -58,14 +54,12 @@ class Row:
 
     @property
     def done(self) -> int:
-        """How many subjects are done (the rollup column)."""
         return sum(cell.state == "done" for cell in self.cells)
 
 
 @dataclass(frozen=True)
 class Matrix:
-    """The whole matrix; the concepts no entry names (listed, not an error); each subject's
-    name on the site (its source's title)."""
+    """The whole matrix, the concepts no entry names, each subject's name on the site."""
 
     subjects: tuple[str, ...]
     rows: tuple[Row, ...]
@@ -76,9 +70,8 @@ class Matrix:
 
 
 def rollup(states: list[str]) -> str:
-    """The one state a cell of several entries shows: `n/a` entries left out (none left is
-    `n/a`); states all alike are that state; else `partial` when any is `done` or
-    `partial` (some of it is there), else `missing`."""
+    """The one state of several: `n/a` ones left out (none left is `n/a`), states all alike
+    that state, else `partial` when any is `done` or `partial`, else `missing`."""
     if not states:
         return NOT_RECORDED
     applying = [state for state in states if state != "n/a"]
@@ -96,38 +89,33 @@ def matrix(
     first: str | None = None,
     records: Mapping[str, Record] | None = None,
 ) -> Matrix:
-    """The matrix of a checked register set; `outcomes` (a citation's key -> its outcome
-    name) mark the cells resting on a stale citation, `since` dates each cell, the subject
-    `first` leads (by default the subject of the most entries), then file order."""
+    """The matrix of a checked set; `outcomes` (citation key -> outcome) mark the cells on a
+    stale citation, `since` dates each cell, the subject `first` leads (by default the one
+    of the most entries), then file order."""
     first = own_subject(registers, first)
     named_subjects = dict.fromkeys(r.subject for r in registers.registers if r.subject)
     subjects = tuple(sorted(named_subjects, key=lambda subject: subject != first))
     concepts = grouped(registers.concepts.concepts if registers.concepts else ())
     named = _named(registers)
     found = records or {}
-    rows = tuple(
-        Row(
-            concept,
-            depth,
-            tuple(
-                _cell(s, named.get((concept.id, s), []), outcomes, since, concept, found.get(s))
-                for s in subjects
-            ),
+    rows = []
+    for concept, depth in concepts:
+        cells = (
+            _cell(s, named.get((concept.id, s), []), outcomes, since, concept, found.get(s))
+            for s in subjects
         )
-        for concept, depth in concepts
-    )
+        rows.append(Row(concept, depth, tuple(cells)))
     used = {concept_id for concept_id, _ in named}
     unnamed = tuple(concept for concept, _ in concepts if concept.id not in used)
     names = {subject: registers.sources.name_of(subject) for subject in subjects}
     pins = registers.sources.sources
     versions = {s: pins[s].version_text for s in subjects if s in pins}
-    return Matrix(subjects, rows, unnamed, names, versions)
+    return Matrix(subjects, tuple(rows), unnamed, names, versions)
 
 
 def grouped(concepts: tuple[Concept, ...]) -> list[tuple[Concept, int]]:
-    """Each concept once, with its depth: those of their own in file order, each followed
-    by those under it, recursively. One whose parent is unknown or in a cycle stands on its
-    own; one deeper than `MAX_DEPTH` is shown at that depth (check reports all three)."""
+    """Each concept once with its depth, roots in file order, each followed by those under it;
+    one of an unknown parent or in a cycle stands on its own, one too deep at `MAX_DEPTH`."""
     ids = {concept.id for concept in concepts}
     children: dict[str, list[Concept]] = {}
     for concept in concepts:
@@ -182,16 +170,12 @@ def _cell(
     )
     when = since(entries[0]) if since is not None else None
     state = rollup([e.status.key for e in entries])
-    return Cell(
-        subject, tuple(entries), state, stale, when, cell_status(entries[0], concept, record)
-    )
+    checks = cell_status(entries[0], concept, record)
+    return Cell(subject, tuple(entries), state, stale, when, checks)
 
 
 def matrix_data(shown: Matrix) -> dict[str, Any]:
-    """The matrix as plain data (`register matrix --format json`): the subjects and their
-    names and versions (a source's `version:`, else its short commit), each row's concept,
-    parent, depth, done count and cells (each cell's first entry, state, since, all its
-    entries, the stale ones, its checks), the unnamed IDs."""
+    """The matrix as plain data, the JSON of `register matrix --format json`."""
     return {
         "subjects": list(shown.subjects),
         "names": dict(shown.names),

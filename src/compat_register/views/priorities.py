@@ -13,9 +13,8 @@ def _rank(order: tuple[str, ...], key: str) -> int:
     return order.index(key) if key in order else len(order)
 
 
-def priority_key(entry: Entry) -> tuple[int, int]:
-    """Value first (high before none), then effort (S before XL); an unknown keyword last."""
-    return _rank(LEVELS, entry.value.key), _rank(SIZES, entry.effort.key)
+def _priority(item: Item) -> tuple[int, int]:
+    return _rank(LEVELS, item.entry.value.key), _rank(SIZES, item.entry.effort.key)
 
 
 @dataclass
@@ -25,7 +24,7 @@ class Item:
 
     @property
     def next_step(self) -> str | None:
-        """What to do next: the entry's `next:`, else its status note (None without either)."""
+        """The entry's `next:`, else its status note (None without either)."""
         return self.entry.next_step or self.entry.status.note
 
 
@@ -45,8 +44,7 @@ class Group:
 
 
 def own_subject(registers: RegisterSet, configured: str | None = None) -> str | None:
-    """The subject listed first: `configured`, else the subject of the most entries (of two
-    alike, the one a register names first)."""
+    """`configured`, else the subject of the most entries (of two alike, the one named first)."""
     if configured:
         return configured
     sizes: Counter[str] = Counter()
@@ -56,25 +54,20 @@ def own_subject(registers: RegisterSet, configured: str | None = None) -> str | 
 
 
 def priorities(registers: RegisterSet, first: str | None = None) -> list[Group]:
-    """The open entries by their register's subject, in priority order (else file order);
-    the subject `first` leads, the others in file order; a subject with none left out."""
+    """The open entries by their register's subject, value first (high before none), then
+    effort (S before XL), an unknown keyword last, else file order; the subject `first`
+    leads, the others in file order; a subject with none left out."""
     by_subject: dict[str, list[Register]] = {}
     for register in registers.registers:
         by_subject.setdefault(register.subject, []).append(register)
-    order = sorted(by_subject, key=lambda subject: subject != first)  # stable: file order
     groups = []
-    for subject in order:
+    for subject in sorted(by_subject, key=lambda subject: subject != first):  # stable: file order
         members = by_subject[subject]
         items = [Item(r, e) for r in members for e in r.entries if e.status.key in OPEN]
+        items.sort(key=_priority)
         if items:
-            items.sort(key=lambda item: priority_key(item.entry))
-            groups.append(Group(subject, members, items, _counts(members)))
+            groups.append(Group(subject, members, items, state_counts(*members)))
     return groups
-
-
-def _counts(members: list[Register]) -> dict[str, int]:
-    counts = Counter(e.status.key for r in members for e in r.entries)
-    return {state: counts[state] for state in counted(counts)}
 
 
 def grid(groups: list[Group]) -> dict[tuple[str, str], int]:
@@ -83,6 +76,7 @@ def grid(groups: list[Group]) -> dict[tuple[str, str], int]:
     return {(value, effort): counts[value, effort] for value in LEVELS for effort in SIZES}
 
 
-def state_counts(register: Register) -> dict[str, int]:
-    """How many entries of a register are in each state (`vocabulary.counted`)."""
-    return _counts([register])
+def state_counts(*registers: Register) -> dict[str, int]:
+    """How many entries of the registers are in each state (`vocabulary.counted`)."""
+    counts = Counter(e.status.key for r in registers for e in r.entries)
+    return {state: counts[state] for state in counted(counts)}

@@ -76,13 +76,9 @@ def changes(registers: RegisterSet) -> list[RevisionChanges]:
     found = {name: RevisionChanges(name) for name in registers.sources.revisions}
     for register in registers.registers:
         for entry in register.entries:
-            for kind, name in _events(entry.revisions):
+            revisions = entry.revisions
+            events = [("added", revisions.added), *(("changed", n) for n in revisions.changed)]
+            for kind, name in [*events, ("removed", revisions.removed)]:
                 if name in found:
                     getattr(found[name], kind).append((register, entry))
     return list(found.values())
-
-
-def _events(revisions: Revisions) -> list[tuple[str, str]]:
-    events = [("added", revisions.added), *(("changed", n) for n in revisions.changed)]
-    events.append(("removed", revisions.removed))
-    return [(kind, name) for kind, name in events if name]
