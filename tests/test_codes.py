@@ -44,20 +44,25 @@ class Emitted:
 
 def parameters(trees: dict[Path, ast.Module], name: str) -> dict[str, int]:
     """{callable: position of its parameter `name`} for every function and class of the
-    package that has one (a class: its `__init__`, or its fields in order)."""
+    package that has one (a class: its `__init__`, or its fields in order); a private one
+    is known by its module too (`_key`), as two modules may each have a `_problem`."""
     found: dict[str, int] = {}
-    for tree in trees.values():
+    for path, tree in trees.items():
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef):
                 names = [a.arg for a in node.args.posonlyargs + node.args.args]
                 names = names[1:] if names[:1] in (["self"], ["cls"]) else names
-                if name in names:
-                    found[node.name] = names.index(name)
             elif isinstance(node, ast.ClassDef):
                 names = _class_parameters(node)
-                if name in names:
-                    found[node.name] = names.index(name)
+            else:
+                continue
+            if name in names:
+                found[_key(path, node.name)] = names.index(name)
     return found
+
+
+def _key(path: Path, name: str) -> str:
+    return f"{path}:{name}" if name.startswith("_") else name
 
 
 def _class_parameters(node: ast.ClassDef) -> list[str]:
@@ -119,7 +124,7 @@ def emitted() -> Emitted:
     out = Emitted()
     for path, tree in trees.items():
         functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-        for expr, severity in _code_expressions(tree, code_at, severity_at):
+        for expr, severity in _code_expressions(path, tree, code_at, severity_at):
             strings, patterns = literals(expr, functions)
             where = f"{path.relative_to(PACKAGE)}:{expr.lineno}"
             severities = literals(severity, functions)[0] if severity is not None else set()
@@ -132,12 +137,13 @@ def emitted() -> Emitted:
 
 
 def _code_expressions(
-    tree: ast.Module, code_at: dict[str, int], severity_at: dict[str, int]
+    path: Path, tree: ast.Module, code_at: dict[str, int], severity_at: dict[str, int]
 ) -> Iterator[tuple[ast.expr, ast.expr | None]]:
     """Each expression written where a code goes, and the severity written beside it."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             name = _called(node)
+            name = name and _key(path, name)
             given = {k.arg: k.value for k in node.keywords if k.arg}
             for key, place in (("code", code_at), ("severity", severity_at)):
                 if key not in given and name in place and len(node.args) > place[name]:
