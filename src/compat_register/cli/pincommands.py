@@ -125,7 +125,7 @@ def cite(
             "ALIAS --grep TEXT [--path GLOB], or register cite PATH --grep TEXT"
         )
     if needle is None:
-        echo(reporter.cite_report(api.cite(registers_dir, target, settings()).cited, fmt))
+        echo(reporter.cite_report(api.cite(registers_dir, target, settings()), fmt))
         return
     hits = api.cite_grep(
         registers_dir,
