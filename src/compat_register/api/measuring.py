@@ -15,19 +15,11 @@ from ..model.registers import RegisterSet
 from ..model.results import Result
 from ..reading import folder
 from ..sources import pins
-from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
 from ..verifying import verify
-from .joining import joined
 from .loading import project_paths, verify_citations
-from .recording import recorded
-
-
-class UnknownRevision(RegisterError):
-    """A revision named on the command line that sources.yaml does not declare."""
-
-    usage = True
+from .recording import UnknownRevision, joined, recorded
 
 
 @dataclass

@@ -1,33 +1,49 @@
-"""`register conformance import`, and the recorded results other commands read."""
+"""The conformance suite's results: `register conformance import` and `score`, the records
+other commands read, and their join with the statements and the suite's checks (for
+`register coverage`, the Coverage and Scores pages and `register verify --conformance`)."""
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..conformance import collect
+from ..conformance import collect, join
 from ..conformance.measurements import Measurements, contradictions, measurements
 from ..conformance.record import record_text, records_of
 from ..conformance.runs import Record, Run, latest_runs
+from ..conformance.scores import Scored, score, sep_rates
+from ..conformance.suitefiles import SuiteFiles, read_suite
+from ..coverage import run
+from ..coverage.sitecoverage import SiteCoverage
+from ..coverage.states import Coverage
 from ..model.diagnostic import Diagnostic, sort_diagnostics
+from ..model.positions import Where
+from ..model.registers import Sources
 from ..model.results import Result
 from ..reading import folder
 from ..reading.document import Document
+from ..sources import pins
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
-from .joining import statement_claims
 from .loading import Checked, Verified, Waiting, project_paths, write_files, writer
 
 _COMMIT = re.compile(r"[0-9a-f]{7,40}")
 
 
 class UnknownSubject(RegisterError):
-    """`--subject` names no source of sources.yaml, `--commit` is not a commit, or
-    `--revision` is not one of sources.yaml's revisions."""
+    """`--subject` names no source of sources.yaml (or no record), `--commit` is not a
+    commit, or `--revision` is not one of sources.yaml's revisions."""
+
+    usage = True
+
+
+class UnknownRevision(RegisterError):
+    """A revision named on the command line that sources.yaml (or the suite) does not declare."""
 
     usage = True
 
@@ -65,16 +81,7 @@ def import_results(
     sources = folder.read_sources(paths, documents, problems)
     if any(p.failing for p in problems):
         return Imported(diagnostics=problems, refused="sources.yaml has errors: fix them first")
-    if subject not in sources.sources:
-        known = ", ".join(sorted(sources.sources)) or "none"
-        raise UnknownSubject(f"--subject {subject}: no such source in sources.yaml ({known})")
-    if commit is not None and not _COMMIT.fullmatch(commit):
-        raise UnknownSubject(f"--commit {commit}: expected 7 to 40 lower-case hex digits")
-    if revision is not None and revision not in sources.revisions:
-        known = ", ".join(sources.revisions) or "none"
-        raise UnknownSubject(
-            f"--revision {revision}: not one of sources.yaml's revisions ({known})"
-        )
+    _check_import_options(sources, subject, commit, revision)
     runs, problems = collect.read_runs(results)
     listed, trouble = collect.read_baseline_file(baseline) if baseline else (None, [])
     file = folder.display_path(paths.conformance(subject))
@@ -82,7 +89,6 @@ def import_results(
         refused = "nothing recorded: a file named is not what the suite writes"
         return Imported(diagnostics=sort_diagnostics([*problems, *trouble]), refused=refused)
     latest = latest_runs(runs)
-    older = [run for run in runs if run not in latest]
     kept = [dataclasses.replace(run, revision=revision) for run in latest]
     pin = commit or sources.sources[subject].commit
     record = Record(subject, pin, tuple(kept), listed, file)
@@ -94,10 +100,24 @@ def import_results(
                 refused = "nothing recorded: a record held does not read (fix or remove it)"
                 return Imported(diagnostics=held.diagnostics, refused=refused)
             record = _beside(record, held.records.get(subject), revision)
-        write_files(
-            {paths.conformance(subject): record_text(record)}, make_folders=True, journal=journal
+        texts = {paths.conformance(subject): record_text(record)}
+        write_files(texts, make_folders=True, journal=journal)
+    return Imported(record=record, file=file, older=[r for r in runs if r not in latest])
+
+
+def _check_import_options(
+    sources: Sources, subject: str, commit: str | None, revision: str | None
+) -> None:
+    if subject not in sources.sources:
+        known = ", ".join(sorted(sources.sources)) or "none"
+        raise UnknownSubject(f"--subject {subject}: no such source in sources.yaml ({known})")
+    if commit is not None and not _COMMIT.fullmatch(commit):
+        raise UnknownSubject(f"--commit {commit}: expected 7 to 40 lower-case hex digits")
+    if revision is not None and revision not in sources.revisions:
+        known = ", ".join(sources.revisions) or "none"
+        raise UnknownSubject(
+            f"--revision {revision}: not one of sources.yaml's revisions ({known})"
         )
-    return Imported(record=record, file=file, older=older)
 
 
 def _beside(record: Record, held: Record | None, revision: str) -> Record:
@@ -139,9 +159,27 @@ def with_conformance(verified: Verified, settings: Settings = DEFAULTS) -> Verif
     it cites), and every record that does not read, added to the diagnostics."""
     held = recorded(verified.paths)
     found = contradictions(verified.registers, verified.documents, held.records)
-    stated = statement_claims(verified, held.records, settings)
+    stated = _statement_claims(verified, held.records, settings)
     every = sort_diagnostics([*verified.diagnostics, *held.diagnostics, *found, *stated])
     return dataclasses.replace(verified, diagnostics=every)
+
+
+def _statement_claims(
+    verified: Verified, records: Mapping[str, Record], settings: Settings
+) -> list[Diagnostic]:
+    """The claims the results of the checks aligned with the statements their entries cite
+    contradict, and the problems of reading the suite's files; nothing when no subject has
+    a record or no source names statement or requirement files."""
+    registers, paths = verified.registers, verified.paths
+    if not records or not suite_named(registers.sources) or not run.statement_sources(registers):
+        return []
+    with closing(pins.Checkouts(paths, settings)) as checkouts:
+        measured = run.measure(registers, verified.outcomes, checkouts, paths.statements_cache)
+    found, problems = joined(paths, registers.sources, measured.coverage, records, settings)
+    if found is None:
+        return problems
+    said = join.contradictions(found, measured.coverage, registers, verified.documents)
+    return [*problems, *said]
 
 
 def site_conformance(checked: Checked, held: Recorded) -> Measurements | None:
@@ -149,3 +187,128 @@ def site_conformance(checked: Checked, held: Recorded) -> Measurements | None:
     if not held.records and not held.diagnostics:
         return None
     return measurements(checked.registers, checked.documents, held.records, held.diagnostics)
+
+
+def suite_named(sources: Sources) -> bool:
+    """Whether a source names the suite's requirement files (else there is no join)."""
+    return any(s.requirements is not None for s in sources.sources.values())
+
+
+def suite_at_pin(paths: Paths, sources: Sources, settings: Settings = DEFAULTS) -> SuiteFiles:
+    """The suite's requirement files, read at their source's pin."""
+    with closing(pins.Checkouts(paths, settings)) as checkouts:
+        return read_suite(sources, checkouts)
+
+
+def in_sources_order(records: Mapping[str, Record], sources: Sources) -> dict[str, Record]:
+    """`records` by subject in sources.yaml's order, any subject it does not name after."""
+    order = [alias for alias in sources.sources if alias in records]
+    return {alias: records[alias] for alias in [*order, *sorted(set(records) - set(order))]}
+
+
+def joined(
+    paths: Paths,
+    sources: Sources,
+    coverage: Coverage | None,
+    records: Mapping[str, Record],
+    settings: Settings = DEFAULTS,
+) -> tuple[join.Joined | None, list[Diagnostic]]:
+    """Each statement's checks and results (the subjects in sources.yaml's order), and the
+    problems of reading the suite's files; None when there is no coverage or no source
+    names them."""
+    if coverage is None or not suite_named(sources):
+        return None, []
+    suite = suite_at_pin(paths, sources, settings)
+    found = join.join(coverage, suite.requirements, in_sources_order(records, sources))
+    return found, suite.diagnostics
+
+
+def site_join(
+    checked: Checked,
+    coverage: SiteCoverage | None,
+    conformance: Measurements | None,
+    suite: SuiteFiles | None,
+) -> tuple[join.Joined | None, Measurements | None]:
+    """The Coverage pages' checks (None: no coverage or no suite read), and the measurements
+    with the claims their results contradict among the health page's contradictions. The
+    suite's unreadable files are `register coverage`'s to report: the pages show no checks."""
+    shown = coverage.coverage if coverage is not None else None
+    if suite is None or shown is None:
+        return None, conformance
+    records = conformance.records if conformance is not None else {}
+    sources = checked.registers.sources
+    found = join.join(shown, suite.requirements, in_sources_order(records, sources))
+    if conformance is None:
+        return found, None
+    said = join.contradictions(found, shown, checked.registers, checked.documents)
+    every = sort_diagnostics([*conformance.contradictions, *said])
+    return found, dataclasses.replace(conformance, contradictions=every)
+
+
+def scores(
+    root: Path | Paths,
+    *,
+    subject: str | None = None,
+    revision: str | None = None,
+    settings: Settings = DEFAULTS,
+) -> Scored:
+    """`register conformance score`: every subject with a record (or `subject`) against
+    every revision with a requirement set (or `revision`). Raises UnknownSubject and
+    UnknownRevision."""
+    paths = project_paths(root, settings)
+    problems: list[Diagnostic] = []
+    sources = folder.read_sources(paths, {}, problems)
+    suite = suite_at_pin(paths, sources, settings)
+    return _scored(sources, recorded(paths), suite, subject, revision, problems)
+
+
+def _scored(
+    sources: Sources,
+    held: Recorded,
+    suite: SuiteFiles,
+    subject: str | None = None,
+    revision: str | None = None,
+    problems: Sequence[Diagnostic] = (),
+) -> Scored:
+    """`held`'s records (or `subject`'s) against the suite's sets (or `revision`'s)."""
+    if subject is not None and subject not in held.records:
+        raise UnknownSubject(
+            f"no recorded results for {subject}: run register conformance import "
+            f"--subject {subject} RESULTS first"
+        )
+    if revision is not None and revision not in suite.sets:
+        named = ", ".join(suite.sets) or "none"
+        raise UnknownRevision(f"no requirement set for {revision} (the suite's: {named})")
+    ordered = in_sources_order(held.records, sources)
+    records = [record for alias, record in ordered.items() if subject in (None, alias)]
+    sets = [s for name, s in suite.sets.items() if revision in (None, name)]
+    found = [score(record, held_set) for record in records for held_set in sets]
+    seps = {record.subject: sep_rates(record, suite.requirements) for record in records}
+    every = [*problems, *held.diagnostics, *suite.diagnostics, *_unconfigured(sources, suite)]
+    names = {record.subject: sources.name_of(record.subject) for record in records}
+    return Scored(found, seps, suite.source, names, diagnostics=sort_diagnostics(every))
+
+
+def _unconfigured(sources: Sources, suite: SuiteFiles) -> list[Diagnostic]:
+    """An error when no source names the suite's requirement files: nothing to score by."""
+    if suite.source is not None:
+        return []
+    message = (
+        "no source names the conformance suite's requirement files: add requirements: "
+        "{seps: GLOB, traceability: PATH, sets: GLOB} to the suite's source (docs/conformance.md)"
+    )
+    where = Where(sources.file, 1, 1)
+    return [Diagnostic.at(where, id="sources", code="requirements-none", message=message)]
+
+
+def site_scores(
+    sources: Sources, held: Recorded, suite: SuiteFiles | None, offline: bool
+) -> Scored | None:
+    """The Scores page's data from the records `held` and the `suite` read at its pin;
+    None when no source names the suite's files or no subject has a record (then there is
+    no page). Offline no checkout is read (`suite` is None): the page says so."""
+    if not held.records or not suite_named(sources):
+        return None
+    if offline or suite is None:
+        return Scored(refused="an offline build: the suite's requirement files were not read")
+    return _scored(sources, held, suite)
