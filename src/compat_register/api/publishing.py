@@ -53,8 +53,8 @@ def build_site(
     outcomes = checked.outcomes if options.verify else None
     coverage = site_coverage(paths, checked.registers, outcomes, settings)
     held, sources = recorded(paths), checked.registers.sources
-    online_suite = options.verify and suite_named(sources)  # read once, for both pages
-    suite = suite_at_pin(paths, sources, settings) if online_suite else None
+    online = options.verify and suite_named(sources)  # read once, for both pages
+    suite = suite_at_pin(paths, sources, settings) if online else None
     joined, conformance = site_join(checked, coverage, site_conformance(checked, held), suite)
     read = build.Read(
         checked.registers,
@@ -81,19 +81,17 @@ def _site_history(
     try:
         found = repository.read_history(root, paths.history_cache)
     except NoRepository as err:
-        return None, [_history_notice(root, "no-repository", f"no Changes page: {err}")]
+        return None, [_notice(root, "no-repository", f"no Changes page: {err}")]
     except HistoryError as err:  # git failed: the site builds, and a strict build says so
-        message = f"no Changes page: {err}"
-        return None, [_history_notice(root, "history-failed", message, "warning")]
+        return None, [_notice(root, "history-failed", f"no Changes page: {err}", "warning")]
     notices = list(found.diagnostics)  # the history cache not written
     if found.shallow:
         message = "a shallow clone: the Changes page shows the history it holds"
-        notices.append(_history_notice(root, "shallow-clone", message))
+        notices.append(_notice(root, "shallow-clone", message))
     return found, notices
 
 
-def _history_notice(root: Path, code: str, message: str, severity: Severity = "info") -> Diagnostic:
-    """A notice of the site build about the registers' history."""
+def _notice(root: Path, code: str, message: str, severity: Severity = "info") -> Diagnostic:
     return Diagnostic.notice(str(root), id="history", code=code, message=message, severity=severity)
 
 
@@ -131,9 +129,9 @@ def site_log(site: Site) -> Iterator[tuple[str, str]]:
         yield level, notice.message
 
 
-def site_watched(root: Path, options: SiteOptions) -> list[Path]:
+def site_watched(root: Path, templates: Path | None) -> list[Path]:
     """What a live server watches: the registers folder and the templates."""
-    return [root, options.templates or PACKAGED_TEMPLATES]
+    return [root, templates or PACKAGED_TEMPLATES]
 
 
 @dataclass
