@@ -70,21 +70,17 @@ def settings() -> api.Settings:
 
 def report_options(strict: bool = True) -> Callable[[F], F]:
     """`--format text|github|json`, `--strict` (unless not `strict`) and `--verbose`: the
-    options of the commands that report diagnostics."""
-    described = "text: FILE:LINE:COL lines; github: Actions annotations; json: one object."
-    verbose = (
-        "List each warning of a run of one kind on one entry (by default one line counts them)."
-    )
-    options = [
-        formats_option(reporter.FORMATS, described),
-        *([click.option("--strict", is_flag=True, help="Fail on warnings too.")] if strict else []),
-        click.option("--verbose", "-v", is_flag=True, help=verbose),
-    ]
+    options of the commands that report diagnostics, in that order."""
 
     def decorate(func: F) -> F:
-        for option in reversed(options):  # the first listed first, as stacked decorators are
-            func = option(func)
-        return func
+        verbose = (
+            "List each warning of a run of one kind on one entry (by default one line counts them)."
+        )
+        func = click.option("--verbose", "-v", is_flag=True, help=verbose)(func)
+        if strict:
+            func = click.option("--strict", is_flag=True, help="Fail on warnings too.")(func)
+        described = "text: FILE:LINE:COL lines; github: Actions annotations; json: one object."
+        return formats_option(reporter.FORMATS, described)(func)
 
     return decorate
 
