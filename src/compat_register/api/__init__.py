@@ -28,11 +28,10 @@ from .rewriting import Bumped, Fixed, Stamped, Synced, UnknownID, bump, fix, sta
 LATER = {
     "authoring": "Imports InitError Initialised cite cite_grep import_pages init",
     "comparing": "Matrixed matrix",
-    "measuring": "Covered coverage site_coverage",
+    "measuring": "Covered Imported Recorded Scored UnknownRevision UnknownSubject coverage "
+    "import_results recorded scores site_coverage site_scores with_conformance",
     "publishing": "PlainPages build_site clean_html complete_extensions diff history keep_reads "
     "render_plain site_edit_url site_log site_watched write_site",
-    "recording": "Imported Recorded Scored UnknownRevision UnknownSubject import_results "
-    "recorded scores site_scores with_conformance",
 }
 """The families imported when one of their names is first used (PEP 562): each loads stages
 (the site's, conformance's, importing's) that `check` and `verify`, run most, never need."""
@@ -43,7 +42,6 @@ if TYPE_CHECKING:  # the same names, for mypy
     from .comparing import *  # noqa: F403
     from .measuring import *  # noqa: F403
     from .publishing import *  # noqa: F403
-    from .recording import *  # noqa: F403
 
 
 def __getattr__(name: str) -> object:

@@ -21,8 +21,15 @@ from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
 from .comparing import since_of
 from .loading import check, project_paths, verify_citations
-from .measuring import site_coverage
-from .recording import recorded, site_conformance, site_join, site_scores, suite_at_pin, suite_named
+from .measuring import (
+    recorded,
+    site_conformance,
+    site_coverage,
+    site_join,
+    site_scores,
+    suite_at_pin,
+    suite_named,
+)
 
 diff = repository.compare
 """`register diff [REV1 [REV2]]`: REV1 (default HEAD) against REV2 (the working tree)."""
