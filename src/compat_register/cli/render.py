@@ -92,10 +92,12 @@ def render_command(
     the overview, the citation-health, revision, priorities and Changes pages, the excerpt
     files and the assets; a register file that does not load gets a page showing why.
     """
-    # it writes the excerpt cache
-    with api.writer(registers_dir, "register render", settings(), on_wait=waiting):
+    with api.writer(registers_dir, "register render", settings(), on_wait=waiting):  # excerpts
         if plain:
-            _render_plain(registers_dir, out, legend)
+            pages = api.render_plain(registers_dir, legend, settings())
+            for diagnostic in pages.diagnostics:
+                echo(diagnostic.as_text(), err=True)
+            _write_out(out, pages.pages, pages.failed, {})  # exits
         places = {name.removeprefix("layout_"): path for name, path in layout.items()}
         out.parent.mkdir(parents=True, exist_ok=True)
         # excerpt files are written as they are made beside `out`, and moved in after the
@@ -142,10 +144,3 @@ def _write_out(out: Path, files: dict[str, str], failed: bool, made: dict[str, P
             raise click.ClickException(f"cannot write {target}: {err.strerror or err}") from None
     echo(f"wrote {reporter.counted(len(files) + len(made), 'file')} to {out}")
     sys.exit(1 if failed else 0)
-
-
-def _render_plain(registers_dir: Path, out: Path, legend: str | None) -> None:
-    plain = api.render_plain(registers_dir, legend, settings())
-    for diagnostic in plain.diagnostics:
-        echo(diagnostic.as_text(), err=True)
-    _write_out(out, plain.pages, plain.failed, {})

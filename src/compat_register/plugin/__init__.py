@@ -95,8 +95,11 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
             getattr(log, level)(line)
         self.generated, self.unlisted = frozenset(site.pages), site.unlisted
         for uri, path in written.items():
+            if files.get_file_from_path(uri) is not None:
+                log.error("%s exists in docs/ and is also generated from the registers", uri)
+                continue
             shown = InclusionLevel.NOT_IN_NAV if uri in self.unlisted else InclusionLevel.UNDEFINED
-            _add(files, File.generated(config, uri, abs_src_path=str(path), inclusion=shown))
+            files.append(File.generated(config, uri, abs_src_path=str(path), inclusion=shown))
         config.nav = site.nav_for(config.nav, self.config.nav_title)
         return files
 
@@ -147,13 +150,6 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         for path in api.site_watched(Path(self.config.registers), templates):
             server.watch(str(path))
         return server
-
-
-def _add(files: Files, file: File) -> None:
-    if files.get_file_from_path(file.src_uri) is not None:
-        log.error("%s exists in docs/ and is also generated from the registers", file.src_uri)
-        return
-    files.append(file)
 
 
 def pruned_nav(nav: Navigation) -> Navigation:
