@@ -27,11 +27,11 @@ from ..storage import regular
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
-from .loading import Waiting, project_paths, writer
+from .loading import Waiting, project_paths, write_files, writer
 
 
 class InitError(RegisterError):
-    """`register init` would overwrite a file, or could not write."""
+    """`register init` would overwrite a file."""
 
 
 @dataclass
@@ -49,18 +49,14 @@ def init(
     engine: str = "mkdocs",
 ) -> Initialised:
     """`register init [DIR]`: a working register project written into `folder`, its site
-    built with `engine`; refused when a file exists, but for a killed init's, completed."""
+    built with `engine`; refused when a file exists, but for a killed init's, completed.
+    Raises `WriteError` naming a file it cannot write."""
     day = today or datetime.date.today()
     texts = newproject.files(name or folder.resolve().name or "registers", day, engine)
     existing = sorted(path for path in texts if (folder / path).exists())
     if existing and not _interrupted(folder, texts, existing):
         raise InitError(f"{folder}: would overwrite {', '.join(existing)}; nothing written")
-    try:
-        for path in texts:
-            (folder / path).parent.mkdir(parents=True, exist_ok=True)
-        edit.write_all([(folder / path, text.encode("utf-8")) for path, text in texts.items()])
-    except OSError as err:
-        raise InitError(f"cannot write {err.filename or folder}: {err.strerror or err}") from None
+    write_files({folder / path: text for path, text in texts.items()}, make_folders=True)
     return Initialised(list(texts))
 
 

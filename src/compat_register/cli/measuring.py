@@ -1,5 +1,5 @@
-"""`register coverage`, `matrix` and `conformance import`: what the registers measure, the
-concept x subject matrix, the conformance suite's results recorded for a subject."""
+"""`register coverage`, `matrix`, `conformance import` and `score`: what the registers
+measure, the concept x subject matrix, the conformance suite's results recorded and scored."""
 
 from __future__ import annotations
 
