@@ -110,7 +110,7 @@ def no_traceback(func: F) -> F:
         except click.ClickException as err:  # its message may name a file, an alias, a quote
             setattr(err, "message", reporter.shown(err.message))  # noqa: B010 - typed final
             raise
-        except (click.exceptions.Exit, click.Abort, SystemExit):
+        except (click.exceptions.Exit, click.Abort):  # RuntimeErrors click handles itself
             raise
         except KeyboardInterrupt:
             echo("register: interrupted", err=True)
