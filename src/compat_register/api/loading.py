@@ -151,19 +151,14 @@ def verify_citations(
     checked = check(root, settings)
     if against is not None and against[0] not in checked.registers.sources.sources:
         raise verify.PreviewError(f"--against: no source '{against[0]}' in sources.yaml")
-    lock = folder.read_lock(checked.paths)
+    paths, registers = checked.paths, checked.registers
+    lock = folder.read_lock(paths)
     outcomes, diagnostics, preview = verify.verify_against(
-        checked.registers,
-        checked.paths,
-        lock,
-        against,
-        skip=skip,
-        offline=offline,
-        settings=settings,
+        registers, paths, lock, against, skip=skip, offline=offline, settings=settings
     )
     return Verified(
-        checked.paths,
-        checked.registers,
+        paths,
+        registers,
         checked.documents,
         outcomes,
         preview,

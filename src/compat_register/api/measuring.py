@@ -26,7 +26,6 @@ from ..model.positions import Where
 from ..model.registers import RegisterSet, Sources
 from ..model.results import Result
 from ..reading import folder
-from ..reading.document import Document
 from ..sources import pins
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
@@ -167,9 +166,8 @@ def import_results(
     replace only that revision's runs of a record at the same commit. Raises
     `UnknownSubject` or `collect.NoResults`."""
     paths = project_paths(root, settings)
-    documents: dict[str, Document] = {}
     problems: list[Diagnostic] = []
-    sources = folder.read_sources(paths, documents, problems)
+    sources = folder.read_sources(paths, {}, problems)
     if any(p.failing for p in problems):
         return Imported(diagnostics=problems, refused="sources.yaml has errors: fix them first")
     _check_import_options(sources, subject, commit, revision)
