@@ -31,7 +31,6 @@ def check(registers_dir: Path, fmt: str, strict: bool, verbose: bool) -> None:
 @report_options()
 @click.option(
     "--skip",
-    "skip",
     multiple=True,
     metavar="ALIAS",
     help="Leave this source's citations unverified on purpose (repeatable).",

@@ -128,7 +128,6 @@ def _layout_option(name: str, what: str) -> Callable[[Callable[..., Any]], Calla
 @command(name="render")
 @click.option(
     "--out",
-    "out",
     required=True,
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder to write the pages to (a docs dir: registers/*.md, assets/compat-register/).",

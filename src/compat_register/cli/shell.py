@@ -3,6 +3,7 @@ never obeyed), and the one place our errors become click's."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import sys
@@ -148,11 +149,8 @@ def stdout_gone() -> bool:
 def quiet_stdout() -> None:
     """Standard output to /dev/null once its reader has gone, so that the final flush
     does not fail again (the Python docs' advice for SIGPIPE)."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # no file descriptor (click's test runner): nothing to do
-        pass
+    with contextlib.suppress(OSError, ValueError):  # no file descriptor: click's test runner
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def require_dir(registers_dir: Path) -> None:
