@@ -144,8 +144,8 @@ def bump_through(root: Path, history: History, targets: list[str]) -> list[Outco
     order: list[object] = []
     for target in targets:
         bumped = api.bump(folder, "up", target, settings=api.Settings.read(environ))
-        checked, result = bumped.checked, bumped.bump
-        assert result is not None, [str(d) for d in checked.diagnostics]
+        result = bumped.bump
+        assert result is not None, [str(d) for d in bumped.diagnostics]
         for followed in result.followed:
             key = (followed.citation.entry, followed.citation.field)
             if key not in state:

@@ -1,5 +1,5 @@
 """A register's own health page, in no nav, is drawn with the nav pruned to its top-level
-items (`plugin.prunednav`); every page of the nav keeps the whole nav (issue 25)."""
+items (`plugin.pruned_nav`); every page of the nav keeps the whole nav (issue 25)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from mkdocs.structure.files import File
 from mkdocs.structure.nav import Link, Navigation, Section
 from mkdocs.structure.pages import Page
 
-from compat_register.plugin.prunednav import first_url, pruned_nav
+from compat_register.plugin import first_url, pruned_nav
 from test_plugin import CONFIG, build, html, make_site, nav_html
 
 ENTRY = re.compile(

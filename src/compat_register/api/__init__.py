@@ -28,43 +28,20 @@ from .rewriting import Bumped, Fixed, Stamped, Synced, UnknownID, bump, fix, sta
 LATER = {
     "authoring": "Imports InitError Initialised cite cite_grep import_pages init",
     "comparing": "Matrixed matrix",
-    "measuring": "Covered UnknownRevision coverage site_coverage",
+    "measuring": "Covered Imported Recorded Scored UnknownRevision UnknownSubject coverage "
+    "import_results recorded scores site_coverage site_scores with_conformance",
     "publishing": "PlainPages build_site clean_html complete_extensions diff history keep_reads "
     "render_plain site_edit_url site_log site_watched write_site",
-    "recording": "Imported Recorded UnknownSubject import_results recorded with_conformance",
-    "scoring": "Scored scores site_scores",
 }
 """The families imported when one of their names is first used (PEP 562): each loads stages
 (the site's, conformance's, importing's) that `check` and `verify`, run most, never need."""
 _HOME = {name: module for module, names in LATER.items() for name in names.split()}
 
 if TYPE_CHECKING:  # the same names, for mypy
-    from .authoring import Imports, InitError, Initialised, cite, cite_grep, import_pages, init
-    from .comparing import Matrixed, matrix
-    from .measuring import Covered, UnknownRevision, coverage, site_coverage
-    from .publishing import (
-        PlainPages,
-        build_site,
-        clean_html,
-        complete_extensions,
-        diff,
-        history,
-        keep_reads,
-        render_plain,
-        site_edit_url,
-        site_log,
-        site_watched,
-        write_site,
-    )
-    from .recording import (
-        Imported,
-        Recorded,
-        UnknownSubject,
-        import_results,
-        recorded,
-        with_conformance,
-    )
-    from .scoring import Scored, scores, site_scores
+    from .authoring import *  # noqa: F403
+    from .comparing import *  # noqa: F403
+    from .measuring import *  # noqa: F403
+    from .publishing import *  # noqa: F403
 
 
 def __getattr__(name: str) -> object:

@@ -6,6 +6,7 @@ import datetime
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from ..importing import plan as importing
@@ -26,11 +27,11 @@ from ..storage import regular
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
-from .loading import Waiting, project_paths, writer
+from .loading import Waiting, project_paths, write_files, writer
 
 
 class InitError(RegisterError):
-    """`register init` would overwrite a file, or could not write."""
+    """`register init` would overwrite a file."""
 
 
 @dataclass
@@ -48,18 +49,14 @@ def init(
     engine: str = "mkdocs",
 ) -> Initialised:
     """`register init [DIR]`: a working register project written into `folder`, its site
-    built with `engine`; refused when a file exists, but for a killed init's, completed."""
+    built with `engine`; refused when a file exists, but for a killed init's, completed.
+    Raises `WriteError` naming a file it cannot write."""
     day = today or datetime.date.today()
     texts = newproject.files(name or folder.resolve().name or "registers", day, engine)
     existing = sorted(path for path in texts if (folder / path).exists())
     if existing and not _interrupted(folder, texts, existing):
         raise InitError(f"{folder}: would overwrite {', '.join(existing)}; nothing written")
-    try:
-        for path in texts:
-            (folder / path).parent.mkdir(parents=True, exist_ok=True)
-        edit.write_all([(folder / path, text.encode("utf-8")) for path, text in texts.items()])
-    except OSError as err:
-        raise InitError(f"cannot write {err.filename or folder}: {err.strerror or err}") from None
+    write_files({folder / path: text for path, text in texts.items()}, make_folders=True)
     return Initialised(list(texts))
 
 
@@ -83,6 +80,8 @@ MAX_PAGE_BYTES = 4 * 1024 * 1024
 
 @dataclass
 class Imports(Result):
+    """What `register import` planned, and whether it wrote it."""
+
     planned: list[importing.Planned]
     written: bool = False
 
@@ -143,19 +142,14 @@ def _old_text(path: Path) -> str:
     return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
 
 
-@dataclass
-class Cite(Result):
-    cited: cites.Cited
-
-
-def cite(root: Path, spec: str, settings: Settings = DEFAULTS) -> Cite:
+def cite(root: Path, spec: str, settings: Settings = DEFAULTS) -> cites.Cited:
     """`register cite [ALIAS:]PATH:LINE[-END]`: the citation of those lines at the pin,
     from the checkout or the cache. Raises `cite.CiteError`."""
     paths = project_paths(root, settings)
     sources = _cite_sources(paths)
     named = cites.target(spec, sources)
     with _pinned(paths, sources, named.source, settings) as (checkout, sha):
-        return Cite(cites.cite(named, _lines(checkout, sha, named.path), sources.claims()))
+        return cites.cite(named, _lines(checkout, sha, named.path), sources.claims())
 
 
 def cite_grep(
@@ -170,25 +164,19 @@ def cite_grep(
 ) -> cites.Hits:
     """`register cite ALIAS --grep TEXT`: a citation per line holding TEXT in the files
     ALIAS (or a claimed path) claims at its pin, at most `limit`, all counted."""
-    paths_of_project = project_paths(root, settings)
-    sources = _cite_sources(paths_of_project)
+    project = project_paths(root, settings)
+    sources = _cite_sources(project)
     alias, place = cites.grep_target(alias, sources)
     claims = sources.claims()
-    with _pinned(paths_of_project, sources, alias, settings) as (checkout, sha):
+    with _pinned(project, sources, alias, settings) as (checkout, sha):
         paths = cites.within(cites.claimed(alias, checkout.paths(sha), claims, glob), place)
         checkout.prefetch(sha, paths)
-        return cites.grep(
-            alias,
-            paths,
-            lambda path: _lines(checkout, sha, path),
-            needle,
-            claims,
-            limit,
-            ignore_case,
-        )
+        lines = partial(_lines, checkout, sha)
+        return cites.grep(alias, paths, lines, needle, claims, limit, ignore_case)
 
 
 def _cite_sources(paths: Paths) -> Sources:
+    """sources.yaml, or `CiteError` with its first error."""
     problems: list[Diagnostic] = []
     sources = folder.read_sources(paths, {}, problems)
     if errors := [p for p in problems if p.failing]:
@@ -214,8 +202,8 @@ def _pinned(
 
 
 def _lines(checkout: Checkout, sha: str, path: str) -> list[str] | None:
-    """A file's lines at `sha`, None when it is missing or binary."""
+    """A file's lines at `sha`, None when it is missing or binary (no line to cite)."""
     try:
         return checkout.read_text(sha, path)
-    except GitSourceError:  # a binary file holds no line to cite
+    except GitSourceError:
         return None

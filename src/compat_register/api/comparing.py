@@ -14,7 +14,7 @@ from ..model.results import Result
 from ..storage.settings import DEFAULTS, Settings
 from ..views import conceptmatrix as view
 from .loading import Verified, check, project_paths, verify_citations
-from .recording import recorded
+from .measuring import recorded
 
 
 @dataclass

@@ -16,7 +16,6 @@ from ..model.registers import RegisterSet
 from ..model.results import Result
 from ..reading import folder
 from ..reading.document import Document
-from ..reading.folder import read_exclusions
 from ..sources import git
 from ..storage import regular
 from ..storage import writers as project
@@ -37,8 +36,7 @@ class Checked(Result):
     documents: dict[str, Document]
 
     def unloaded(self) -> dict[str, list[Diagnostic]]:
-        """slug -> the problems of each register file that did not load (the site's page
-        for it)."""
+        """slug -> the problems of each register file that did not load (its site page)."""
         files = folder.unloaded(self.paths, self.registers, self.diagnostics)
         return {
             slug: [d for d in self.diagnostics if d.file == file] for slug, file in files.items()
@@ -46,8 +44,8 @@ class Checked(Result):
 
 
 def project_paths(root: Path | Paths, settings: Settings) -> Paths:
-    """The project's every path, made once per command and handed to the stages (which
-    take either), with whether this run may use `.register/` (git is asked what it tracks)."""
+    """The project's paths, made once per command (stages take either), with whether this
+    run may use `.register/` (git is asked what it tracks)."""
     if isinstance(root, Paths):
         return root
     paths = Paths.of(root, settings.cache)
@@ -55,20 +53,19 @@ def project_paths(root: Path | Paths, settings: Settings) -> Paths:
     return replace(paths, refused=project.refusal(paths, tracked, unknown))
 
 
-def _tracked(folder: Path) -> tuple[list[str], str | None]:
-    """The paths under `folder` (`.register/`) git tracks, relative to it, and why git
-    cannot say when it cannot (a planted bare repository it will not read)."""
-    if not os.path.isdir(folder):
+def _tracked(state: Path) -> tuple[list[str], str | None]:
+    """The paths under `state` git tracks, relative to it, and why git cannot say when it
+    cannot (a planted bare repository it will not read)."""
+    if not os.path.isdir(state):
         return [], None
-
-    try:  # asked from the project's folder: a `.git` planted in `folder` is not asked
-        out = git.run(["ls-files", "-z", "--", folder.name], cwd=folder.parent)
+    try:  # asked from the project's folder: a `.git` planted in `state` is not asked
+        out = git.run(["ls-files", "-z", "--", state.name], cwd=state.parent)
     except git.GitSourceError as err:
         if "not a git repository" in str(err) or str(err).startswith("cannot run git"):
             return [], None
         return [], str(err)
     names = [os.fsdecode(name) for name in out.split(b"\0") if name]
-    return [os.path.relpath(name, folder.name) for name in names], None
+    return [os.path.relpath(name, state.name) for name in names], None
 
 
 Waiting = Callable[[str], None] | None
@@ -76,23 +73,19 @@ Waiting = Callable[[str], None] | None
 
 
 def writer(
-    root: Path | Paths,
-    command: str,
-    settings: Settings = DEFAULTS,
-    on_wait: Waiting = None,
+    root: Path | Paths, command: str, settings: Settings = DEFAULTS, on_wait: Waiting = None
 ) -> contextlib.AbstractContextManager[Journal]:
-    """The project's writer lock (`storage.writers.writing`), yielding the journal to write
-    through. Raises `StorageError` when the wait runs out or `.register/` may not be used."""
+    """The project's writer lock, yielding the journal to write through. Raises
+    `StorageError` when the wait runs out or `.register/` may not be used."""
     return project.writing(project_paths(root, settings), command, settings.lock_wait, on_wait)
 
 
 def check(root: Path | Paths, settings: Settings = DEFAULTS) -> Checked:
-    """`register check` of the registers folder `root` (or its paths, made once by a
-    command): read, resolve citations, check the rules, resolve references and backlinks.
-    Reads no source: an unfinished write or a refused `.register/` is a warning."""
+    """`register check`: read, resolve citations, check the rules, resolve references and
+    backlinks. Reads no source: an unfinished write or a refused `.register/` is a warning."""
     paths = project_paths(root, settings)
     loaded = _read(paths)
-    diagnostics = [*loaded.diagnostics, *state_warnings(paths, settings)]
+    diagnostics = [*loaded.diagnostics, *_state_warnings(paths, settings)]
     sources_file = loaded.registers.sources.file
     sources_failed = any(d.file == sources_file and d.severity == "error" for d in diagnostics)
     diagnostics.extend(rules.check(loaded.registers, loaded.documents, sources_failed))
@@ -102,25 +95,21 @@ def check(root: Path | Paths, settings: Settings = DEFAULTS) -> Checked:
     return Checked(paths, registers, loaded.documents, diagnostics=diagnostics)
 
 
-def state_warnings(paths: Paths, settings: Settings) -> list[Diagnostic]:
-    """What a reader says of `.register/`: not used and why, or a write left unfinished."""
-    if paths.refused is not None:
-        return [_warning("state-refused", paths.refused)]
-    line = project.unfinished(paths, settings.lock_wait)
-    return [] if line is None else [_warning("write-interrupted", line)]
-
-
-def _warning(code: str, line: str) -> Diagnostic:
-    """`FILE: message` (a storage line) as a warning about FILE."""
+def _state_warnings(paths: Paths, settings: Settings) -> list[Diagnostic]:
+    """`.register/` not used and why, or a write left unfinished, as a warning about its file."""
+    line = paths.refused or project.unfinished(paths, settings.lock_wait)
+    if line is None:
+        return []
+    code = "state-refused" if paths.refused is not None else "write-interrupted"
     file, _, message = line.partition(": ")
-    return Diagnostic.notice(file, id="register", code=code, message=message, severity="warning")
+    return [Diagnostic.notice(file, id="register", code=code, message=message, severity="warning")]
 
 
 def _read(paths: Paths) -> folder.Loaded:
     """The folder loaded, exclusions.yaml and concepts.yaml with it, each citation resolved."""
     loaded = folder.load(paths)
     documents, diagnostics = loaded.documents, loaded.diagnostics
-    exclusions = read_exclusions(paths, documents, diagnostics)
+    exclusions = folder.read_exclusions(paths, documents, diagnostics)
     concepts = read_concepts(paths, documents, diagnostics)
     read = replace(loaded.registers, exclusions=exclusions, concepts=concepts)
     return folder.Loaded(resolve.resolved(read), documents, diagnostics)
@@ -154,23 +143,22 @@ def verify_citations(
     """`register verify`: `check`, then every citation at its pinned commit; with
     `against=(ALIAS, REV)`, ALIAS's as if its pin were at REV (raises `verify.PreviewError`)."""
     checked = check(root, settings)
-    paths = checked.paths
     if against is not None and against[0] not in checked.registers.sources.sources:
         raise verify.PreviewError(f"--against: no source '{against[0]}' in sources.yaml")
+    paths, registers = checked.paths, checked.registers
     lock = folder.read_lock(paths)
     outcomes, diagnostics, preview = verify.verify_against(
-        checked.registers, paths, lock, against, skip=skip, offline=offline, settings=settings
+        registers, paths, lock, against, skip=skip, offline=offline, settings=settings
     )
-    all_diagnostics = sort_diagnostics([*checked.diagnostics, *diagnostics])
     return Verified(
         paths,
-        checked.registers,
+        registers,
         checked.documents,
         outcomes,
         preview,
         check_failed=checked.failed,
         lock=lock,
-        diagnostics=all_diagnostics,
+        diagnostics=sort_diagnostics([*checked.diagnostics, *diagnostics]),
     )
 
 
@@ -179,7 +167,7 @@ def write_files(
 ) -> None:
     """Write every file as UTF-8, all or none (through `journal`, under the writer lock),
     leaving one that holds those bytes untouched (an engine's incremental build reads its
-    time). Raises `WriteError` naming the file."""
+    time). Raises `WriteError` naming the file, not its temporary file."""
     encoded = {path: text.encode("utf-8") for path, text in files.items()}
     try:
         if make_folders:
@@ -189,29 +177,25 @@ def write_files(
             [(path, data) for path, data in encoded.items() if not holds(path, data)], journal
         )
     except OSError as err:
-        where = _written(err.filename, files) or ", ".join(str(path) for path in files)
-        raise WriteError(f"cannot write {where}: {err.strerror or err}") from None
+        failed = Path(err.filename) if err.filename else None
+        where = next((p for p in files if failed and _written(failed, p)), failed)
+        raise WriteError(
+            f"cannot write {where or ', '.join(map(str, files))}: {err.strerror or err}"
+        ) from None
 
 
-def _written(name: str | None, files: Mapping[Path, str]) -> Path | None:
-    """The file being written when `name` failed: the target, not its temporary file."""
-    if name is None:
-        return None
-    failed = Path(name)
-    for path in files:
-        if failed == path or (
-            failed.parent == path.parent and failed.name.startswith(f".{path.name}.")
-        ):
-            return path
-    return failed
+def _written(failed: Path, path: Path) -> bool:
+    return failed == path or (
+        failed.parent == path.parent and failed.name.startswith(f".{path.name}.")
+    )
 
 
 def refuse_links_under(out: Path, files: Iterable[str]) -> None:
     """Raise `WriteError` when a folder under `out` on the way to one of `files` is a link:
     `out` may be a pull request's, and a link would lead the writes out."""
     for file in files:
-        if (folder := regular.linked_folder(out, file)) is not None:
+        if (linked := regular.linked_folder(out, file)) is not None:
             raise WriteError(
-                f"{folder}: a symbolic link (to {os.readlink(folder)!r}): nothing is "
+                f"{linked}: a symbolic link (to {os.readlink(linked)!r}): nothing is "
                 "written through a link under --out; remove it; nothing written"
             )

@@ -20,11 +20,16 @@ from ..storage.atomic import write_changed
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
 from .comparing import since_of
-from .joining import site_join, suite_at_pin, suite_named
 from .loading import check, project_paths, verify_citations
-from .measuring import site_coverage
-from .recording import recorded, site_conformance
-from .scoring import site_scores
+from .measuring import (
+    recorded,
+    site_conformance,
+    site_coverage,
+    site_join,
+    site_scores,
+    suite_at_pin,
+    suite_named,
+)
 
 diff = repository.compare
 """`register diff [REV1 [REV2]]`: REV1 (default HEAD) against REV2 (the working tree)."""
@@ -55,8 +60,8 @@ def build_site(
     outcomes = checked.outcomes if options.verify else None
     coverage = site_coverage(paths, checked.registers, outcomes, settings)
     held, sources = recorded(paths), checked.registers.sources
-    online_suite = options.verify and suite_named(sources)  # read once, for both pages
-    suite = suite_at_pin(paths, sources, settings) if online_suite else None
+    online = options.verify and suite_named(sources)  # read once, for both pages
+    suite = suite_at_pin(paths, sources, settings) if online else None
     joined, conformance = site_join(checked, coverage, site_conformance(checked, held), suite)
     read = build.Read(
         checked.registers,
@@ -83,19 +88,17 @@ def _site_history(
     try:
         found = repository.read_history(root, paths.history_cache)
     except NoRepository as err:
-        return None, [_history_notice(root, "no-repository", f"no Changes page: {err}")]
+        return None, [_notice(root, "no-repository", f"no Changes page: {err}")]
     except HistoryError as err:  # git failed: the site builds, and a strict build says so
-        message = f"no Changes page: {err}"
-        return None, [_history_notice(root, "history-failed", message, "warning")]
+        return None, [_notice(root, "history-failed", f"no Changes page: {err}", "warning")]
     notices = list(found.diagnostics)  # the history cache not written
     if found.shallow:
         message = "a shallow clone: the Changes page shows the history it holds"
-        notices.append(_history_notice(root, "shallow-clone", message))
+        notices.append(_notice(root, "shallow-clone", message))
     return found, notices
 
 
-def _history_notice(root: Path, code: str, message: str, severity: Severity = "info") -> Diagnostic:
-    """A notice of the site build about the registers' history."""
+def _notice(root: Path, code: str, message: str, severity: Severity = "info") -> Diagnostic:
     return Diagnostic.notice(str(root), id="history", code=code, message=message, severity=severity)
 
 
@@ -133,9 +136,9 @@ def site_log(site: Site) -> Iterator[tuple[str, str]]:
         yield level, notice.message
 
 
-def site_watched(root: Path, options: SiteOptions) -> list[Path]:
+def site_watched(root: Path, templates: Path | None) -> list[Path]:
     """What a live server watches: the registers folder and the templates."""
-    return [root, options.templates or PACKAGED_TEMPLATES]
+    return [root, templates or PACKAGED_TEMPLATES]
 
 
 @dataclass

@@ -19,7 +19,7 @@ from ..sources import pins
 from ..storage.errors import RegisterError
 from ..storage.settings import DEFAULTS, Settings
 from ..verifying import stamps, verify
-from .loading import Checked, Verified, Waiting, check, project_paths, verify_citations, writer
+from .loading import Verified, Waiting, check, project_paths, verify_citations, writer
 
 
 @dataclass
@@ -84,8 +84,7 @@ def sync(
 class Bumped(Result):
     """What `register bump` moved (None when refused); its diagnostics are check's."""
 
-    checked: Checked
-    bump: bumping.Bump | None
+    bump: bumping.Bump | None = None
 
 
 def bump(
@@ -104,8 +103,7 @@ def bump(
     with writer(paths, f"register bump {alias}", settings, on_wait) as journal:
         checked = check(paths, settings)
         if checked.failed:
-            refused = needs_clean_set("bump")
-            return Bumped(checked, None, diagnostics=checked.diagnostics, refused=refused)
+            return Bumped(diagnostics=checked.diagnostics, refused=_needs_clean_set("bump"))
         result = bumping.bump(
             checked.registers,
             checked.documents,
@@ -118,7 +116,7 @@ def bump(
             progress=progress,
             journal=journal,
         )
-    return Bumped(checked, result, diagnostics=checked.diagnostics)
+    return Bumped(result, diagnostics=checked.diagnostics)
 
 
 class UnknownID(RegisterError):
@@ -151,7 +149,7 @@ def stamp(
     with writer(paths, "register stamp", settings, on_wait) as journal:
         verified = verify_citations(paths, settings=settings)
         if verified.check_failed:
-            refused = needs_clean_set("stamp")
+            refused = _needs_clean_set("stamp")
             return Stamped(verified, diagnostics=verified.diagnostics, refused=refused)
         chosen = set(ids) or None
         known = {c.entry for c in verified.registers.citations()}
@@ -165,6 +163,5 @@ def stamp(
     )
 
 
-def needs_clean_set(command: str) -> str:
-    """Why a command that rewrites citations refuses while check reports errors."""
+def _needs_clean_set(command: str) -> str:
     return f"{command} needs a register set without errors: fix them first"

@@ -16,9 +16,9 @@ import click
 from .shell import quiet_stdout, registers_option
 
 COMMANDS = {
-    "bump": "pincommands.bump",
+    "bump": "checking.bump",
     "check": "checking.check",
-    "cite": "pincommands.cite",
+    "cite": "checking.cite",
     "conformance": "measuring.conformance",
     "coverage": "measuring.coverage",
     "diff": "projectcommands.diff_command",
@@ -27,9 +27,9 @@ COMMANDS = {
     "import": "projectcommands.import_command",
     "init": "projectcommands.init",
     "matrix": "measuring.matrix",
-    "render": "render.render_command",
-    "stamp": "pincommands.stamp",
-    "sync": "pincommands.sync",
+    "render": "projectcommands.render_command",
+    "stamp": "checking.stamp",
+    "sync": "checking.sync",
     "verify": "checking.verify",
 }
 """Each command's name and where it is defined (module of `cli`, then the command)."""

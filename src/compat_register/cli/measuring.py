@@ -1,5 +1,5 @@
-"""`register coverage`, `matrix` and `conformance import`: what the registers measure, the
-concept x subject matrix, the conformance suite's results recorded for a subject."""
+"""`register coverage`, `matrix`, `conformance import` and `score`: what the registers
+measure, the concept x subject matrix, the conformance suite's results recorded and scored."""
 
 from __future__ import annotations
 
@@ -60,13 +60,11 @@ def coverage(
 @formats_option(("text", "json", "markdown"), "markdown: a table for a README")
 @click.option(
     "--verify",
-    "verify",
     is_flag=True,
     help="Verify every citation first (needs the checkouts): a cell on a stale one says so.",
 )
 @click.option(
     "--no-history",
-    "no_history",
     is_flag=True,
     help="Leave the cells undated (by default each says since when, from the registers' "
     "git history).",

@@ -3,6 +3,7 @@ never obeyed), and the one place our errors become click's."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import sys
@@ -70,21 +71,17 @@ def settings() -> api.Settings:
 
 def report_options(strict: bool = True) -> Callable[[F], F]:
     """`--format text|github|json`, `--strict` (unless not `strict`) and `--verbose`: the
-    options of the commands that report diagnostics."""
-    described = "text: FILE:LINE:COL lines; github: Actions annotations; json: one object."
-    verbose = (
-        "List each warning of a run of one kind on one entry (by default one line counts them)."
-    )
-    options = [
-        formats_option(reporter.FORMATS, described),
-        *([click.option("--strict", is_flag=True, help="Fail on warnings too.")] if strict else []),
-        click.option("--verbose", "-v", is_flag=True, help=verbose),
-    ]
+    options of the commands that report diagnostics, in that order."""
 
     def decorate(func: F) -> F:
-        for option in reversed(options):  # the first listed first, as stacked decorators are
-            func = option(func)
-        return func
+        verbose = (
+            "List each warning of a run of one kind on one entry (by default one line counts them)."
+        )
+        func = click.option("--verbose", "-v", is_flag=True, help=verbose)(func)
+        if strict:
+            func = click.option("--strict", is_flag=True, help="Fail on warnings too.")(func)
+        described = "text: FILE:LINE:COL lines; github: Actions annotations; json: one object."
+        return formats_option(reporter.FORMATS, described)(func)
 
     return decorate
 
@@ -114,7 +111,7 @@ def no_traceback(func: F) -> F:
         except click.ClickException as err:  # its message may name a file, an alias, a quote
             setattr(err, "message", reporter.shown(err.message))  # noqa: B010 - typed final
             raise
-        except (click.exceptions.Exit, click.Abort, SystemExit):
+        except (click.exceptions.Exit, click.Abort):  # RuntimeErrors click handles itself
             raise
         except KeyboardInterrupt:
             echo("register: interrupted", err=True)
@@ -152,11 +149,8 @@ def stdout_gone() -> bool:
 def quiet_stdout() -> None:
     """Standard output to /dev/null once its reader has gone, so that the final flush
     does not fail again (the Python docs' advice for SIGPIPE)."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # no file descriptor (click's test runner): nothing to do
-        pass
+    with contextlib.suppress(OSError, ValueError):  # no file descriptor: click's test runner
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def require_dir(registers_dir: Path) -> None:

@@ -17,12 +17,11 @@ from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files, InclusionLevel
-from mkdocs.structure.nav import Navigation
+from mkdocs.structure.nav import Link, Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
 from .. import api
-from .prunednav import pruned_nav
 
 log = get_plugin_logger(__name__)
 
@@ -96,8 +95,11 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
             getattr(log, level)(line)
         self.generated, self.unlisted = frozenset(site.pages), site.unlisted
         for uri, path in written.items():
+            if files.get_file_from_path(uri) is not None:
+                log.error("%s exists in docs/ and is also generated from the registers", uri)
+                continue
             shown = InclusionLevel.NOT_IN_NAV if uri in self.unlisted else InclusionLevel.UNDEFINED
-            _add(files, File.generated(config, uri, abs_src_path=str(path), inclusion=shown))
+            files.append(File.generated(config, uri, abs_src_path=str(path), inclusion=shown))
         config.nav = site.nav_for(config.nav, self.config.nav_title)
         return files
 
@@ -128,7 +130,7 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
     def on_page_context(
         self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext:
-        """A page in no nav is drawn with the nav pruned (`prunednav`)."""
+        """A page in no nav is drawn with the nav pruned (`pruned_nav`)."""
         if page.file.src_uri in self.unlisted:
             context["nav"] = pruned_nav(nav)
         return context
@@ -144,15 +146,30 @@ class RegisterPlugin(BasePlugin[RegisterConfig]):
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any
     ) -> LiveReloadServer:
         """Rebuild when a register, sources.yaml or a template changes."""
-        root = Path(self.config.registers)
         templates = Path(self.config.templates) if self.config.templates else None
-        for path in api.site_watched(root, api.SiteOptions(templates=templates)):
+        for path in api.site_watched(Path(self.config.registers), templates):
             server.watch(str(path))
         return server
 
 
-def _add(files: Files, file: File) -> None:
-    if files.get_file_from_path(file.src_uri) is not None:
-        log.error("%s exists in docs/ and is also generated from the registers", file.src_uri)
-        return
-    files.append(file)
+def pruned_nav(nav: Navigation) -> Navigation:
+    """The nav a page in no nav (a register's health page) is drawn with, as
+    `navigation.prune` draws one: the top-level items, each section a link to its first page
+    (one leading nowhere left out), the pages kept; the whole nav there grew as the square of
+    the registers (docs/site.md)."""
+    items = []
+    for item in nav.items:
+        if not item.is_section:
+            items.append(item)
+        elif (url := first_url(item)) is not None:
+            items.append(Link(item.title, url))
+    return Navigation(items, nav.pages)
+
+
+def first_url(section: Any) -> str | None:
+    """The URL of the first page or link of a section, nested sections read in order."""
+    for child in section.children:
+        url = first_url(child) if child.is_section else child.url
+        if url is not None:
+            return url
+    return None

@@ -18,17 +18,12 @@ def requirement() -> str:
         dist = metadata.distribution(NAME)
     except metadata.PackageNotFoundError:  # running from a source tree that was not installed
         return _lines("not installed: give the version or URL you install it from", NAME)
-    return install_lines(dist.version, _direct_url(dist.read_text("direct_url.json")))
-
-
-def _direct_url(text: str | None) -> dict[str, Any] | None:
-    if not text:
-        return None
     try:
-        data = json.loads(text)
+        direct = json.loads(dist.read_text("direct_url.json") or "null")
     except ValueError:
-        return None
-    return data if isinstance(data, dict) and isinstance(data.get("url"), str) else None
+        direct = None
+    valid = isinstance(direct, dict) and isinstance(direct.get("url"), str)
+    return install_lines(dist.version, direct if valid else None)
 
 
 def install_lines(version: str, direct: dict[str, Any] | None) -> str:
@@ -39,37 +34,28 @@ def install_lines(version: str, direct: dict[str, Any] | None) -> str:
     url = direct["url"]
     vcs = direct.get("vcs_info")
     if isinstance(vcs, dict) and isinstance(vcs.get("vcs"), str):
-        commit = vcs.get("commit_id")
+        commit, said = vcs.get("commit_id"), vcs.get("requested_revision")
         at = f"@{commit}" if isinstance(commit, str) and commit else ""
-        said = vcs.get("requested_revision")
         asked = f" (asked for {said})" if isinstance(said, str) and said else ""
         why = f"{NAME} {version} from {vcs['vcs']}, at the commit installed{asked}"
         return _lines(why, f"{NAME} @ {vcs['vcs']}+{url}{at}")
     local = urlsplit(url).scheme == "file"
+    shown = unquote(urlsplit(url).path) if local else url
     if isinstance(direct.get("dir_info"), dict):
         editable = " (installed editable)" if direct["dir_info"].get("editable") else ""
-        why = f"{NAME} {version} from the folder {_path(url)}{editable}"
-        return _lines(why, f"{NAME} @ {url}", _ci_note(local, "folder"))
-    why = f"{NAME} {version} from the archive {_path(url) if local else url}"
-    return _lines(why, f"{NAME} @ {url}", _ci_note(local))
+        why = f"{NAME} {version} from the folder {shown}{editable}"
+        return _lines(why, f"{NAME} @ {url}", "folder" if local else None)
+    why = f"{NAME} {version} from the archive {shown}"
+    return _lines(why, f"{NAME} @ {url}", "file" if local else None)
 
 
-def _path(url: str) -> str:
-    return unquote(urlsplit(url).path) if urlsplit(url).scheme == "file" else url
-
-
-def _ci_note(local: bool, what: str = "file") -> str | None:
-    """What CI needs of a `file:` requirement: the file (or folder) at a path it has."""
-    if not local:
-        return None
-    return (
-        f"A {what} on this machine: CI has it only when it is in this repository (then name "
-        f"it here by its path from the project's root) or install from a URL CI can reach."
-    )
-
-
-def _lines(why: str, requirement: str, note: str | None = None) -> str:
+def _lines(why: str, requirement: str, local: str | None = None) -> str:
+    """The comment, a note when the requirement is a `local` file or folder CI must have,
+    and the requirement."""
     comments = [f"# The tools CI installs (.github/workflows/registers.yml): {why}."]
-    if note:
-        comments.append(f"# {note}")
+    if local:
+        comments.append(
+            f"# A {local} on this machine: CI has it only when it is in this repository (then "
+            "name it here by its path from the project's root) or install from a URL CI can reach."
+        )
     return "\n".join([*comments, requirement]) + "\n"

@@ -31,7 +31,6 @@ TARGETS = {
 SCHEMA_DIR = "docs/schema"
 """Where the register files' modelines point and the site publishes the schemas."""
 
-
 ZENSICAL_TEMPLATES = {".github/workflows/registers.yml": "workflow-zensical.yml"}
 """The templates a Zensical project takes instead of the MkDocs ones."""
 
@@ -40,10 +39,10 @@ def files(name: str, today: datetime.date, engine: str = "mkdocs") -> dict[str, 
     """Every file of a new project called `name` built with `engine`, by relative path."""
     zensical = engine == "zensical"
     config = zensical_config(name) if zensical else mkdocs_config(name)
-    texts = {"mkdocs.yml": config, "requirements.txt": requirements(zensical)}
+    engine_line = "# the site's engine (docs/publishing.md)\nzensical\n" if zensical else ""
+    texts = {"mkdocs.yml": config, "requirements.txt": install.requirement() + engine_line}
     for target, template in TARGETS.items():
-        if zensical:
-            template = ZENSICAL_TEMPLATES.get(target, template)
+        template = ZENSICAL_TEMPLATES.get(target, template) if zensical else template
         text = (FILES / template).read_text(encoding="utf-8")
         texts[target] = text.replace("{today}", today.isoformat()).replace("{site_name}", name)
     if zensical:
@@ -120,9 +119,3 @@ GENERATED = f"""# what `register render --out docs` writes (the register pages a
 /docs/{Layout().pages}/
 /docs/{ASSET_DIR}/
 """
-
-
-def requirements(zensical: bool = False) -> str:
-    """requirements.txt for CI: compat-register as this copy was installed (and Zensical)."""
-    lines = install.requirement()
-    return lines + "# the site's engine (docs/publishing.md)\nzensical\n" if zensical else lines
