@@ -1,13 +1,15 @@
 """Render stage: a register set and its citation outcomes -> Markdown pages, as strings.
 
-Templates (`jinja`) hold each page's shape and `formatter.PageFormatter` the formatting
-they call; `site.build` gathers the pages into the site. Nothing here writes a file.
+Templates (`jinja`) hold each page's shape and `formatter.PageFormatter` the formatting they
+call; `memo` keeps a page between builds while what it was made of is the same.
 """
 
 from __future__ import annotations
 
 import json
+import posixpath
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,18 +19,18 @@ from markupsafe import Markup
 from ..coverage.sitecoverage import SiteCoverage
 from ..coverage.states import counts_text
 from ..model.notation import lines_text
-from ..model.registers import Citation, CitationKey, Register, RegisterSet
-from ..model.vocabulary import CHARTED
+from ..model.positions import Where
+from ..model.registers import Citation, CitationKey, Entry, Register, RegisterSet
+from ..model.vocabulary import CHARTED, LEVELS, OPEN, SIZES, counted
 from ..reporting import export, scorereport
 from ..views import conceptmatrix as concepts_view
 from ..views import priorities as prio
 from ..views import revisionmatrix as revs
-from . import listing
 from .changes import ChangesView
 from .conceptpages import ConceptPages
 from .coveragepages import CoveragePages
 from .excerptmodel import ExcerptFile
-from .formatter import PageFormatter
+from .formatter import CELL_WORDS, PageFormatter
 from .health import STALE, counts_of, outcome_groups, register_health
 from .jinja import Trusted, environment, front_matter, render_template, title_meta, yaml_lines
 from .markdown import Linker
@@ -51,9 +53,9 @@ Made = tuple[str, dict[str, ExcerptFile], dict[str, str]]
 
 class Renderer:
     """Renders every page of a register set with one Jinja2 environment. `subject` leads
-    the priorities page; `edit_url`, the registers folder's edit URL, gives each entry an
-    edit link; `built` (seconds since the epoch; now when None) ends the Changes page's
-    charts; `since` dates the Matrix page's cells."""
+    the priorities page; `edit_url` (the registers folder's) gives each entry an edit link;
+    `built` (epoch seconds; now when None) ends the Changes page's charts; `since` dates the
+    Matrix page's cells."""
 
     def __init__(
         self,
@@ -73,47 +75,29 @@ class Renderer:
         scores: Scored | None = None,
         joined: Joined | None = None,
     ):
-        self.registers = registers
-        self.scores = scores
-        self.joined = joined
-        self.since = since
-        self.coverage = coverage
-        self.conformance = conformance
-        self.subject = subject
-        self.edit_url = edit_url
-        self.layout = layout or Layout()
+        self.registers, self.subject, self.edit_url = registers, subject, edit_url
+        self.coverage, self.conformance, self.since = coverage, conformance, since
+        self.scores, self.joined = scores, joined
+        self.layout = layout = layout or Layout()
         self.changes = (
-            None if history is None else ChangesView(history, self.layout.changes, repo_url, built)
+            None if history is None else ChangesView(history, layout.changes, repo_url, built)
         )
         self.outcomes = {o.citation.key: o for o in outcomes}
         self.env = environment(templates)
-        self.entry_pages = {
-            entry.id: self.layout.page_of(register.slug)
-            for register in registers.registers
-            for entry in register.entries
-        }
-        self.register_pages = {
-            r.slug: (r, self.layout.page_of(r.slug)) for r in registers.registers
-        }
-        self.revision_pages = {
-            name: self.layout.revision_page(name) for name in registers.sources.revisions
-        }
-        self.prose_citations = prose_citations(registers)
         self.tables = Tables(
             outcomes=self.outcomes,
-            entries=self.entry_pages,
-            registers=self.register_pages,
-            revisions=self.revision_pages,
+            entries={e.id: layout.page_of(r.slug) for r in registers.registers for e in r.entries},
+            registers={r.slug: (r, layout.page_of(r.slug)) for r in registers.registers},
+            revisions={n: layout.revision_page(n) for n in registers.sources.revisions},
             backlinks=registers.backlinks,
-            citations=self.prose_citations,
+            citations=prose_citations(registers),
         )
-        self.made_of = (templates_made_of(templates), self.layout, registers.sources)
+        self.made_of = (templates_made_of(templates), layout, registers.sources)
         """What every page kept between builds is made of (`memo`)."""
         self.excerpts: dict[str, ExcerptFile] = {}
         """Excerpt file (`Layout.excerpts_of`) -> its excerpts, of each register page."""
         self.printed: dict[str, str] = {}
         """Each prose Markdown the pages printed -> its page (`PageFormatter.printed`)."""
-        self._concepts: ConceptPages | None = None
 
     def formatter(self, page: str, printed: dict[str, str] | None = None) -> PageFormatter:
         """A page's formatter, its look-ups in the shared tables noted for `memo`."""
@@ -142,29 +126,34 @@ class Renderer:
 
     def pages(self) -> dict[str, str]:
         """Every generated page: path relative to the docs dir -> Markdown."""
-        pages = {self.layout.overview: self.overview()}
-        for register in self.registers.registers:
-            pages[self.layout.page_of(register.slug)] = self.register(register)
-        pages[self.layout.health] = self.health()
-        for register in self.registers.registers:
-            pages[self.layout.health_of(register.slug)] = self.register_health(register)
-        if self.changes is not None:
-            pages[self.layout.changes] = self.changes_page(self.changes)
-        pages[self.layout.matrix] = self.matrix()
+        layout, registers = self.layout, self.registers.registers
+        pages = {layout.overview: self.overview()}
+        pages.update({layout.page_of(r.slug): self.register(r) for r in registers})
+        pages[layout.health] = self.health()
+        pages.update({layout.health_of(r.slug): self.register_health(r) for r in registers})
+        if self.changes:
+            pages[layout.changes] = self._render(
+                "changes.md.j2",
+                layout.changes,
+                view=Trusted(self.changes),
+                commits=self.changes.history.commits,
+                charts=self.changes.charts(registers),
+                charted=CHARTED,
+            )
+        pages[layout.matrix] = self._listing(layout.matrix, _matrix)
         changes = revs.changes(self.registers)
         for number, revision in enumerate(changes):
             before = changes[number - 1].revision if number else None
             after = changes[number + 1].revision if number + 1 < len(changes) else None
-            pages[self.layout.revision_page(revision.revision)] = self.revision(
-                revision, before, after
-            )
-        pages[self.layout.priorities] = self.priorities()
-        if (concepts := self.concept_pages()) is not None:
-            pages.update(concepts.pages())
-        if (coverage := self.coverage_pages()) is not None:
-            pages.update(coverage.pages())
+            pages[layout.revision_page(revision.revision)] = self.revision(revision, before, after)
+        priorities = partial(_priorities, subject=self.subject)
+        pages[layout.priorities] = self._listing(layout.priorities, priorities)
+        if self.concepts:
+            pages.update(self.concepts.pages())
+        if self.covering:
+            pages.update(self.covering.pages())
         if self.scores is not None:
-            pages[self.layout.scores] = self.scores_page(self.scores)
+            pages[layout.scores] = self.scores_page(self.scores)
         return pages
 
     def _render(self, name: str, fmt: PageFormatter | str, **context: Any) -> str:
@@ -172,22 +161,13 @@ class Renderer:
         fmt = self.formatter(fmt) if isinstance(fmt, str) else fmt
         return render_template(self.env, name, fmt, layout=self.layout, **context)
 
-    def coverage_pages(self) -> CoveragePages | None:
+    @cached_property
+    def covering(self) -> CoveragePages | None:
         """The Coverage pages, when coverage was asked for."""
         if self.coverage is None:
             return None
         sources = self.registers.sources
         return CoveragePages(self.coverage, sources, self.layout, self._render, self.joined)
-
-    def changes_page(self, view: ChangesView) -> str:
-        return self._render(
-            "changes.md.j2",
-            self.layout.changes,
-            view=Trusted(view),
-            commits=view.history.commits,
-            charts=view.charts(self.registers.registers),
-            charted=CHARTED,
-        )
 
     def register(self, register: Register) -> str:
         """A register's page; its excerpts go to `self.excerpts`, under its excerpt file."""
@@ -200,7 +180,7 @@ class Renderer:
         checks = {e.id: conformance.checks_of(e.id) for e in entries} if conformance else {}
         statements = {e.id: coverage.statements_of(e.id) for e in entries} if coverage else {}
         key = ("register.md.j2", self.edit_url, register, last, changed, checks, statements)
-        covering = self.coverage_pages()
+        covering = self.covering
 
         def render() -> Made:
             fmt = self.formatter(page, printed={})
@@ -248,12 +228,12 @@ class Renderer:
         return {path: text + "\n"}
 
     def _listing(self, page: str, draw: Callable[..., str]) -> str:
-        """A page listing every entry (`listing`), drawn from what it shows of them and kept
-        while that is the same (`memo`). A site's own templates may show any field: their
-        pages are drawn every time."""
+        """A page listing every entry, drawn from what it shows of them (`listed`) and kept
+        while that is the same (`memo`); with a site's own templates (which may show any
+        field), drawn every time."""
         if self.made_of[0]:
             return draw(self._render, self.registers, page)
-        shown = self.listed
+        shown = self._shown
 
         def render() -> Made:
             fmt = self.formatter(page, printed={})
@@ -262,39 +242,29 @@ class Renderer:
         return self._kept(page, (shown, self.subject, self.coverage is not None), render)
 
     @cached_property
-    def listed(self) -> RegisterSet:
-        """What the pages listing every entry draw from (`listing.listed`)."""
-        return listing.listed(self.registers)
+    def _shown(self) -> RegisterSet:
+        return listed(self.registers)
 
     def overview(self) -> str:
         coverage = self.coverage is not None
-        draw = partial(listing.overview, download=self.layout.download, coverage=coverage)
+        draw = partial(_overview, download=self.layout.download, coverage=coverage)
         return self._listing(self.layout.overview, draw)
-
-    def matrix(self) -> str:
-        return self._listing(self.layout.matrix, listing.matrix)
 
     def revision(
         self, changes: revs.RevisionChanges, before: str | None = None, after: str | None = None
     ) -> str:
         """ "What 2025-11-25 changed", linking the revisions `before` and `after` it."""
-        coverage = self.coverage
+        coverage, name = self.coverage, changes.revision
         return self._render(
             "revision.md.j2",
-            self.layout.revision_page(changes.revision),
+            self.layout.revision_page(name),
             changes=changes,
             before=before,
             after=after,
-            coverage=coverage.revision(changes.revision, self.registers.sources)
-            if coverage
-            else None,
+            coverage=coverage.revision(name, self.registers.sources) if coverage else None,
             coverage_summary=coverage is not None,
             counts_text=counts_text,
         )
-
-    def priorities(self) -> str:
-        draw = partial(listing.priorities, subject=self.subject)
-        return self._listing(self.layout.priorities, draw)
 
     def scores_page(self, scored: Scored) -> str:
         """The Scores page: each subject's section of `register conformance score
@@ -310,29 +280,27 @@ class Renderer:
             suite=suite and self.registers.sources.sources.get(suite),
         )
 
-    def concept_pages(self) -> ConceptPages | None:
+    @cached_property
+    def concepts(self) -> ConceptPages | None:
         """The Matrix page, each concept's page and the badges, when concepts.yaml exists;
         a cell on a stale citation says so once citations were verified."""
         if self.registers.concepts is None:
             return None
-        if self._concepts is None:
-            outcomes = {key: o.outcome for key, o in self.outcomes.items()}
-            records = self.conformance.records if self.conformance else None
-            self._concepts = ConceptPages(
-                concepts_view.matrix(self.registers, outcomes, self.since, self.subject, records),
-                self.registers,
-                self.layout,
-                self._render,
-                self.formatter,
-                stale_known=any(o.outcome != "unverified" for o in self.outcomes.values()),
-                last_changes=self.changes.last_changes if self.changes else None,
-            )
-        return self._concepts
+        outcomes = {key: o.outcome for key, o in self.outcomes.items()}
+        records = self.conformance.records if self.conformance else None
+        return ConceptPages(
+            concepts_view.matrix(self.registers, outcomes, self.since, self.subject, records),
+            self.registers,
+            self.layout,
+            self._render,
+            self.formatter,
+            stale_known=any(o.outcome != "unverified" for o in self.outcomes.values()),
+            last_changes=self.changes.last_changes if self.changes else None,
+        )
 
     def badges(self) -> dict[str, str]:
         """Each subject's and concept's badge (SVG), by path; none without concepts."""
-        concepts = self.concept_pages()
-        return concepts.badges() if concepts else {}
+        return self.concepts.badges() if self.concepts else {}
 
     def health(self) -> str:
         """The health page: every register's counts by outcome, and every stale citation."""
@@ -378,7 +346,7 @@ def _json(data: Any) -> str:
 
 
 def prose_citations(registers: RegisterSet) -> dict[CitationKey, Citation]:
-    """The in-prose citations the loader built, resolved, by key (for `Linker.citations`)."""
+    """The in-prose citations the loader built, resolved, by key (`Linker.citations`)."""
     return {c.key: c for c in registers.citations() if c.in_prose}
 
 
@@ -388,3 +356,76 @@ def templates_made_of(templates: Path | None) -> tuple[tuple[str, bytes], ...]:
         return ()
     files = sorted(path for path in templates.rglob("*") if path.is_file())
     return tuple((path.relative_to(templates).as_posix(), path.read_bytes()) for path in files)
+
+
+def listed(registers: RegisterSet) -> RegisterSet:
+    """The register set less each entry's prose, citations, backlinks and positions (an edit
+    of an entry's `what` moves the lines below it) and the concepts: the pages that list
+    every entry show none of them, so their key changes only with what they show."""
+    nowhere = Where("", 1, 1)
+    blank: dict[str, Any] = {"what": "", "detail": None, "notes": [], "texts": (), "where": nowhere}
+    blank.update(citations=[], prose_citations=[])
+    shown = [
+        replace(r, summary=None, summary_citations=[], where=nowhere, entries=entries)
+        for r in registers.registers
+        for entries in ([replace(entry, **blank) for entry in r.entries],)
+    ]
+    return replace(registers, registers=shown, backlinks={}, concepts=None)
+
+
+def _overview(
+    render: Callable[..., str],
+    registers: RegisterSet,
+    fmt: Any,
+    download: str | None,
+    coverage: bool,
+) -> str:
+    rows = [(r, entry) for r in registers.registers for entry in r.entries]
+    return render(
+        "overview.md.j2",
+        fmt,
+        download={"name": posixpath.basename(download), "path": download} if download else None,
+        rows=rows,
+        registers=registers.registers,
+        states=counted(e.status.key for _, e in rows),
+        tags=sorted({t for r, e in rows for t in tags_of(r, e)}),
+        tags_of=tags_of,
+        coverage=coverage,
+    )
+
+
+def _matrix(render: Callable[..., str], registers: RegisterSet, fmt: Any) -> str:
+    rows = revs.matrix(registers)
+    return render(
+        "matrix.md.j2",
+        fmt,
+        rows=rows,
+        revisions=registers.sources.revisions,
+        registers=registers.registers,
+        states=counted(row.entry.status.key for row in rows),
+        cells=revs.CELLS,
+        cell_words=CELL_WORDS,
+        tags=sorted({t for row in rows for t in tags_of(row.register, row.entry)}),
+        tags_of=tags_of,
+    )
+
+
+def _priorities(
+    render: Callable[..., str], registers: RegisterSet, fmt: Any, subject: str | None
+) -> str:
+    groups = prio.priorities(registers, prio.own_subject(registers, subject))
+    return render(
+        "priorities.md.j2",
+        fmt,
+        groups=groups,
+        grid=prio.grid(groups),
+        values=LEVELS,
+        efforts=SIZES,
+        open_states=OPEN,
+        registers=list({i.register.slug: i.register for g in groups for i in g.items}.values()),
+    )
+
+
+def tags_of(register: Register, entry: Entry) -> list[str]:
+    """An entry's tags for filtering: its own and its register's."""
+    return list(dict.fromkeys([*entry.tags, *register.tags]))
