@@ -15,7 +15,6 @@ from ..model.registers import RegisterSet
 from ..views.conceptmatrix import grouped
 from . import excerpts, problems, sanitize
 from .excerptmodel import ExcerptFile
-from .excerptstore import ExcerptStore
 from .jinja import ASSETS, asset
 from .renderer import Renderer
 from .urls import ASSET_DIR, Layout, page_clashes
@@ -78,7 +77,7 @@ def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -
     printed = renderer.printed if options.templates is None else None  # a site's: not ours
     pages.update(problems.failure_pages(read.failed, layout, pages))
     pages.update(problems.problem_pages(read.registers, diagnostics, layout, pages))
-    store = None if excerpt_cache is None else partial(ExcerptStore, excerpt_cache)
+    store = None if excerpt_cache is None else partial(excerpts.ExcerptStore, excerpt_cache)
     highlighter = excerpts.Highlighter(options.extension_configs, store)
     documents, written = _excerpt_documents(renderer.excerpts, highlighter, options)
     notices = [*read.notices, *_cache_notices(excerpt_cache, highlighter)]
