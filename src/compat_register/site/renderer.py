@@ -31,7 +31,7 @@ from .conceptpages import ConceptPages
 from .coveragepages import CoveragePages
 from .excerptmodel import ExcerptFile
 from .formatter import CELL_WORDS, PageFormatter
-from .health import STALE, counts_of, outcome_groups, register_health
+from .health import STALE, RegisterHealth, counts_of, outcome_groups
 from .jinja import Trusted, environment, front_matter, render_template, title_meta, yaml_lines
 from .markdown import Linker
 from .memo import Tables
@@ -312,7 +312,7 @@ class Renderer:
             groups={name: found for name, found in groups.items() if name in STALE},
             counts=counts,
             registers=[
-                register_health(r, outcome_groups(r.citations(), self.outcomes))
+                RegisterHealth(r, counts_of(outcome_groups(r.citations(), self.outcomes)))
                 for r in self.registers.registers
             ],
             register_of={r.slug: r for r in self.registers.registers},  # as a site's may use
