@@ -14,7 +14,7 @@ from ..model.diagnostic import Diagnostic
 from ..model.registers import RegisterSet
 from ..views.conceptmatrix import grouped
 from . import excerpts, problems, sanitize
-from .excerptmodel import ExcerptFile
+from .excerpts import ExcerptFile
 from .jinja import ASSETS, asset
 from .renderer import Renderer
 from .urls import ASSET_DIR, Layout, page_clashes

@@ -1,30 +1,121 @@
-"""Excerpt files: each register's excerpts, highlighted, in one HTML file beside its page,
-which `register.js` shows in the page when one is opened (the page stays light, its search
-index free of code). Hand-written beside pymdownx.highlight, which makes a formatter per
-block (a millisecond each); tests/site/test_excerpt_html.py holds the two equal."""
+"""Excerpts: the lines a citation shows, as values, and each register's excerpts, highlighted,
+in one HTML file beside its page, which `register.js` shows in the page when one is opened
+(the page stays light, its search index free of code). Hand-written beside pymdownx.highlight,
+which makes a formatter per block (a millisecond each); test_excerpt_html.py holds them equal."""
 
 from __future__ import annotations
 
 import copy
+import fnmatch
 import hashlib
 import html
+import posixpath
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
 from pygments import highlight
 from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name
+from pygments.lexers._mapping import LEXERS
 from pygments.util import ClassNotFound
 from pymdownx.highlight import DEFAULT_CONFIG, RE_PYG_CODE, BlockHtmlFormatter
 
+from ..model.registers import Citation
 from ..storage import shape
 from ..storage.atomic import write_changed
 from . import sanitize
-from .excerptmodel import Block, ExcerptFile
 from .extensions import MARKDOWN_EXTENSIONS
+
+CARRIAGE_RETURN = "\u240d"
+"""How a lone `\r` inside a line is shown (␍): Python-Markdown and Pygments would end the
+line there, which git does not, and the line numbers would drift."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """The lines of a file an excerpt shows (each without its line end), the first numbered
+    `first_line`; `marked`, the first and last cited line, counted from 1 in the block."""
+
+    language: str
+    first_line: int
+    marked: tuple[int, int]
+    lines: tuple[str, ...]
+
+    def code(self) -> str:
+        """The lines, each ended by a newline (a blank edge line is a line too)."""
+        return "".join(line + "\n" for line in self.lines)
+
+    def markdown(self) -> str:
+        """The block as a fenced block of the site's Markdown: what names its key and HTML."""
+        body = "\n".join(self.lines)
+        if self.lines and not self.lines[-1].strip():
+            body += "\n"  # the newline before the closing fence ends the block, not a line
+        longest = max((len(run) for run in re.findall(r"`{3,}", body)), default=2)
+        fence = "`" * (longest + 1)
+        low, high = self.marked
+        marked = str(low) if low == high else f"{low}-{high}"
+        options = f'linenums="{self.first_line}" hl_lines="{marked}"'
+        return f"{fence} {self.language} {options}\n{body}\n{fence}"
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    """The cited lines of a citation, in context, headed by `title` (`path:lines @ sha`);
+    `key`, its anchor, a digest of both (the same lines cited twice are one)."""
+
+    key: str
+    title: str
+    block: Block
+
+    @classmethod
+    def of(cls, title: str, block: Block) -> Excerpt:
+        return cls(_key(title, block), title, block)
+
+
+@lru_cache(maxsize=1 << 16)  # kept by content: a rebuild under `mkdocs serve` makes it again
+def _key(title: str, block: Block) -> str:
+    return "x" + hashlib.sha256(f"{title}\n{block.markdown()}".encode()).hexdigest()[:12]
+
+
+@dataclass
+class ExcerptFile:
+    """The excerpts of one register page (its register's slug and title)."""
+
+    slug: str
+    title: str
+    excerpts: list[Excerpt]
+
+
+def excerpt_block(citation: Citation, lines: list[str], first_line: int) -> Block:
+    """The cited lines as a block numbered from `first_line`, the cited ones marked."""
+    shown = tuple(line.rstrip("\r\n").replace("\r", CARRIAGE_RETURN) for line in lines)
+    low = citation.start - first_line + 1
+    high = min(citation.end - first_line + 1, len(lines))
+    language = language_of(citation.repo_path or citation.path)
+    return Block(language, first_line, (low, high), shown)
+
+
+def language_of(path: str) -> str:
+    """The highlighting language of a file, from its name (`text` when unknown)."""
+    name = posixpath.basename(path)
+    stem, extension = posixpath.splitext(name)
+    return _language("x" + extension if extension and stem else name)
+
+
+@lru_cache(maxsize=1024)  # Pygments tries every lexer's patterns on each lookup
+def _language(name: str) -> str:
+    if name.endswith((".md", ".mdx")):
+        return "markdown"
+    # Pygments' own table: find_lexer_class_for_filename loads every lexer plugin (seconds).
+    for _module, _name, aliases, patterns, _mimetypes in LEXERS.values():
+        if aliases and any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns):
+            return str(aliases[0])
+    return "text"
+
 
 HIGHLIGHT = "pymdownx.highlight"
 

@@ -20,7 +20,7 @@ from ..views import priorities as prio
 from ..views import revisionmatrix as revs
 from ..views.conceptmatrix import NOT_RECORDED, Cell, Row
 from . import chart, markdown
-from .excerptmodel import Excerpt, excerpt_block
+from .excerpts import Excerpt, excerpt_block
 from .markdown import code_span, escape_inline, url_path
 from .urls import relative
 

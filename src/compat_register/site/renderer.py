@@ -29,7 +29,7 @@ from ..views import revisionmatrix as revs
 from .changes import ChangesView
 from .conceptpages import ConceptPages
 from .coveragepages import CoveragePages
-from .excerptmodel import ExcerptFile
+from .excerpts import ExcerptFile
 from .formatter import CELL_WORDS, PageFormatter
 from .health import STALE, RegisterHealth, counts_of, outcome_groups
 from .jinja import Trusted, environment, front_matter, render_template, title_meta, yaml_lines
