@@ -116,8 +116,8 @@ class Renderer:
         )
 
     def _kept(self, page: str, key: tuple[Any, ...], render: Callable[[], Made]) -> str:
-        """A page rendered, or kept from an earlier build made of the same (`memo`): its
-        prose and excerpts go where a rendering would have put them."""
+        """A page rendered, or kept from an earlier build made of the same (`memo`), its
+        prose and excerpts noted as a rendering notes them."""
         text, excerpts, printed = self.tables.page(page, (*self.made_of, *key), render)
         for placed, where in printed.items():
             self.printed.setdefault(placed, where)
@@ -142,10 +142,10 @@ class Renderer:
             )
         pages[layout.matrix] = self._listing(layout.matrix, _matrix)
         changes = revs.changes(self.registers)
+        names = [None, *(revision.revision for revision in changes), None]
         for number, revision in enumerate(changes):
-            before = changes[number - 1].revision if number else None
-            after = changes[number + 1].revision if number + 1 < len(changes) else None
-            pages[layout.revision_page(revision.revision)] = self.revision(revision, before, after)
+            page = layout.revision_page(revision.revision)
+            pages[page] = self.revision(revision, names[number], names[number + 2])
         priorities = partial(_priorities, subject=self.subject)
         pages[layout.priorities] = self._listing(layout.priorities, priorities)
         if self.concepts:
