@@ -32,7 +32,7 @@ LEGEND = {
 """The Matrix page's legend: each state's word and what it says of a subject."""
 
 ABSENT = "absent"
-"""A revision where none of a cell's entries applies (its word in the per-revision table)."""
+"""A revision where none of a cell's entries applies."""
 
 
 @dataclass
@@ -60,7 +60,7 @@ class ConceptPages:
         return badges(self.shown, self.layout)
 
     def matrix_page(self) -> str:
-        fmt = self.formatter(self.layout.concept_matrix)
+        fmt, names = self.formatter(self.layout.concept_matrix), self.shown.names
         present = {cell.state for row in self.shown.rows for cell in row.cells}
         return self.render(
             "concept-matrix.md.j2",
@@ -75,9 +75,7 @@ class ConceptPages:
             version_of=fmt.subject_version,
             badge_of=lambda subject: fmt.link(self.layout.subject_badge(subject)),
             snippet_of=lambda subject: Markup(
-                fmt.snippet(
-                    self.shown.names.get(subject, subject), self.layout.subject_badge(subject)
-                )
+                fmt.snippet(names.get(subject, subject), self.layout.subject_badge(subject))
             ),
             legend=LEGEND,
             stale_known=self.stale_known,
@@ -86,22 +84,20 @@ class ConceptPages:
     def concept_page(self, row: Row) -> str:
         page = self.layout.concept_page(row.concept.id)
         fmt = self.formatter(page)
-        known = {other.concept.id: other for other in self.shown.rows}
-        parent = known.get(row.concept.parent or "")
-        children = [other for other in self.shown.rows if other.concept.parent == row.concept.id]
+        rows, concept = self.shown.rows, row.concept
         revisions = self.registers.sources.revisions
-        badge_path = self.layout.concept_badge(row.concept.id)
+        badge_path = self.layout.concept_badge(concept.id)
         return self.render(
             "concept.md.j2",
             fmt,
             row=row,
-            title=Markup(yaml_lines(title_meta(row.concept.title))),
-            parent=parent,
-            children=children,
+            title=Markup(yaml_lines(title_meta(concept.title))),
+            parent=next((other for other in rows if other.concept.id == concept.parent), None),
+            children=[other for other in rows if other.concept.parent == concept.id],
             page_of=lambda other: fmt.link(self.layout.concept_page(other.concept.id)),
             matrix=fmt.link(self.layout.concept_matrix),
             badge=fmt.link(badge_path),
-            snippet=Markup(fmt.snippet(row.concept.title, badge_path)),
+            snippet=Markup(fmt.snippet(concept.title, badge_path)),
             header_of=lambda subject: Markup(fmt.subject_header(subject)),
             revisions=revisions,
             by_revision={c.subject: by_revision(c, revisions) for c in row.cells},

@@ -49,6 +49,8 @@ CARDS = "<div data-reg-cards></div>"
 """Before a table: register.js lays it out as cards on a phone."""
 Made = tuple[str, dict[str, ExcerptFile], dict[str, str]]
 """A kept page: its Markdown, its excerpt file (by path), the prose it printed (by text)."""
+Draw = Callable[[PageFormatter], str]
+"""A page's template rendered with its formatter."""
 
 
 class Renderer:
@@ -115,9 +117,17 @@ class Renderer:
             printed=self.printed if printed is None else printed,
         )
 
-    def _kept(self, page: str, key: tuple[Any, ...], render: Callable[[], Made]) -> str:
-        """A page rendered, or kept from an earlier build made of the same (`memo`), its
-        prose and excerpts noted as a rendering notes them."""
+    def _kept(self, page: str, key: tuple[Any, ...], draw: Draw, of: Register | None = None) -> str:
+        """A page drawn with its own formatter, or kept from an earlier build made of the
+        same (`memo`); its prose and (register `of`'s page) its excerpts noted either way."""
+
+        def render() -> Made:
+            fmt = self.formatter(page, printed={})
+            file = fmt.excerpt_file = self.layout.excerpts_of(of.slug) if of else None
+            text, found = draw(fmt), list(fmt.excerpts.values())
+            made = ExcerptFile(of.slug, of.title, found) if of and found else None
+            return text, {file: made} if file and made else {}, fmt.printed
+
         text, excerpts, printed = self.tables.page(page, (*self.made_of, *key), render)
         for placed, where in printed.items():
             self.printed.setdefault(placed, where)
@@ -182,10 +192,8 @@ class Renderer:
         key = ("register.md.j2", self.edit_url, register, last, changed, checks, statements)
         covering = self.covering
 
-        def render() -> Made:
-            fmt = self.formatter(page, printed={})
-            fmt.excerpt_file = self.layout.excerpts_of(register.slug)
-            text = self._render(
+        def draw(fmt: PageFormatter) -> str:
+            return self._render(
                 "register.md.j2",
                 fmt,
                 register=register,
@@ -201,11 +209,8 @@ class Renderer:
                 lines_of=lambda row: lines_text(row.statement.line, row.statement.end),
                 file_page=covering and covering.file_page,
             )
-            found = list(fmt.excerpts.values())
-            made = ExcerptFile(register.slug, register.title, found) if found else None
-            return text, {fmt.excerpt_file: made} if made else {}, fmt.printed
 
-        return self._kept(page, key, render)
+        return self._kept(page, key, draw, register)
 
     def downloads(self) -> dict[str, str]:
         """The register set as JSON, as `register export` prints it (path -> text)."""
@@ -234,12 +239,8 @@ class Renderer:
         if self.made_of[0]:
             return draw(self._render, self.registers, page)
         shown = self._shown
-
-        def render() -> Made:
-            fmt = self.formatter(page, printed={})
-            return draw(self._render, shown, fmt), {}, fmt.printed
-
-        return self._kept(page, (shown, self.subject, self.coverage is not None), render)
+        key = (shown, self.subject, self.coverage is not None)
+        return self._kept(page, key, partial(draw, self._render, shown))
 
     @cached_property
     def _shown(self) -> RegisterSet:
@@ -322,22 +323,17 @@ class Renderer:
 
     def register_health(self, register: Register) -> str:
         """One register's health page: each of its citations by outcome, stale first."""
-        page = self.layout.health_of(register.slug)
         groups = outcome_groups(register.citations(), self.outcomes)
-
-        def render() -> Made:
-            fmt = self.formatter(page, printed={})
-            text = self._render(
-                "register-health.md.j2",
-                fmt,
-                register=register,
-                groups=groups,
-                title=Markup(yaml_lines(title_meta(f"Citation health: {register.title}"))),
-                total=sum(counts_of(groups).values()),
-            )
-            return text, {}, fmt.printed
-
-        return self._kept(page, ("register-health.md.j2", register, groups), render)
+        draw = partial(
+            self._render,
+            "register-health.md.j2",
+            register=register,
+            groups=groups,
+            title=Markup(yaml_lines(title_meta(f"Citation health: {register.title}"))),
+            total=sum(counts_of(groups).values()),
+        )
+        key = ("register-health.md.j2", register, groups)
+        return self._kept(self.layout.health_of(register.slug), key, draw)
 
 
 def _json(data: Any) -> str:
