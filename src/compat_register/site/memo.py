@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -64,7 +64,7 @@ class Tables:
         return bool(table == found if key is WHOLE else table.get(key, MISSING) == found)
 
 
-class Table(Mapping[K, V], Generic[K, V]):
+class Table(Mapping[K, V]):
     """A read-only view of a shared table that notes each look-up in its `Tables`."""
 
     def __init__(self, name: str, data: Mapping[K, V], tables: Tables) -> None:
@@ -85,9 +85,6 @@ class Table(Mapping[K, V], Generic[K, V]):
         if found is MISSING:
             raise KeyError(key)
         return found  # type: ignore[no-any-return]
-
-    def __contains__(self, key: object) -> bool:
-        return self.get(key, MISSING) is not MISSING  # type: ignore[arg-type]
 
     def __iter__(self) -> Iterator[K]:
         self._note_whole()
