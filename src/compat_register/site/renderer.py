@@ -233,7 +233,7 @@ class Renderer:
         return {path: text + "\n"}
 
     def _listing(self, page: str, draw: Callable[..., str]) -> str:
-        """A page listing every entry, drawn from what it shows of them (`listed`) and kept
+        """A page listing every entry, drawn from what it shows of them (`_shown`) and kept
         while that is the same (`memo`); with a site's own templates (which may show any
         field), drawn every time."""
         if self.made_of[0]:
@@ -244,7 +244,18 @@ class Renderer:
 
     @cached_property
     def _shown(self) -> RegisterSet:
-        return listed(self.registers)
+        """The register set less each entry's prose, citations, backlinks and positions (an
+        edit of an entry's `what` moves the lines below it) and the concepts: the pages that
+        list every entry show none of them, so their key changes only with what they show."""
+        nowhere = Where("", 1, 1)
+        blank: dict[str, Any] = {"what": "", "detail": None, "notes": [], "texts": ()}
+        blank.update(where=nowhere, citations=[], prose_citations=[])
+        shown = [
+            replace(r, summary=None, summary_citations=[], where=nowhere, entries=entries)
+            for r in self.registers.registers
+            for entries in ([replace(entry, **blank) for entry in r.entries],)
+        ]
+        return replace(self.registers, registers=shown, backlinks={}, concepts=None)
 
     def overview(self) -> str:
         coverage = self.coverage is not None
@@ -352,21 +363,6 @@ def templates_made_of(templates: Path | None) -> tuple[tuple[str, bytes], ...]:
         return ()
     files = sorted(path for path in templates.rglob("*") if path.is_file())
     return tuple((path.relative_to(templates).as_posix(), path.read_bytes()) for path in files)
-
-
-def listed(registers: RegisterSet) -> RegisterSet:
-    """The register set less each entry's prose, citations, backlinks and positions (an edit
-    of an entry's `what` moves the lines below it) and the concepts: the pages that list
-    every entry show none of them, so their key changes only with what they show."""
-    nowhere = Where("", 1, 1)
-    blank: dict[str, Any] = {"what": "", "detail": None, "notes": [], "texts": (), "where": nowhere}
-    blank.update(citations=[], prose_citations=[])
-    shown = [
-        replace(r, summary=None, summary_citations=[], where=nowhere, entries=entries)
-        for r in registers.registers
-        for entries in ([replace(entry, **blank) for entry in r.entries],)
-    ]
-    return replace(registers, registers=shown, backlinks={}, concepts=None)
 
 
 def _overview(
