@@ -55,10 +55,6 @@ class ConceptPages:
             pages[self.layout.concept_page(row.concept.id)] = self.concept_page(row)
         return pages
 
-    def badges(self) -> dict[str, str]:
-        """Each subject's and each concept's badge (SVG text), by path."""
-        return badges(self.shown, self.layout)
-
     def matrix_page(self) -> str:
         fmt, names = self.formatter(self.layout.concept_matrix), self.shown.names
         present = {cell.state for row in self.shown.rows for cell in row.cells}

@@ -26,6 +26,7 @@ from ..reporting import export, scorereport
 from ..views import conceptmatrix as concepts_view
 from ..views import priorities as prio
 from ..views import revisionmatrix as revs
+from . import conceptpages
 from .changes import ChangesView
 from .conceptpages import ConceptPages
 from .coveragepages import CoveragePages
@@ -312,7 +313,7 @@ class Renderer:
 
     def badges(self) -> dict[str, str]:
         """Each subject's and concept's badge (SVG), by path; none without concepts."""
-        return self.concepts.badges() if self.concepts else {}
+        return conceptpages.badges(self.concepts.shown, self.layout) if self.concepts else {}
 
     def health(self) -> str:
         """The health page: every register's counts by outcome, and every stale citation."""
