@@ -119,7 +119,7 @@ def prose(text: str, linker: Linker, *, one_line: bool = False, own_line: bool =
     if own_line:
         parsed = segments.on_own_line(parsed, linker.sources.links)
     code = [(s.start, s.end) for s in parsed.of_kind("code")]
-    links = list(_safe_links(parsed, one_line))
+    links = list(_safe_links(parsed, code, one_line))
     protected = merge(span for span, _ in links)
     to_code = _code_on_one_line if one_line else _code
     edits = [(s, e, to_code(text[s:e], _line_start(text, s, own_line))) for s, e in code]
@@ -183,9 +183,9 @@ def _defuse_on_one_line(text: str) -> str:
     return _PIPE.sub(lambda m: m[1] * 2 + "\\|", text)
 
 
-def _safe_links(parsed: Prose, one_line: bool) -> Iterator[tuple[Span, str]]:
-    """Inline links and autolinks to safe URLs, rendered; their text is escaped, not linked."""
-    code = [(s.start, s.end) for s in parsed.of_kind("code")]
+def _safe_links(parsed: Prose, code: list[Span], one_line: bool) -> Iterator[tuple[Span, str]]:
+    """Inline links and autolinks to safe URLs, rendered; their text (outside its `code`) is
+    escaped, not linked."""
     for link in parsed.of_kind("link"):
         span, written = (link.start, link.end), parsed[link.start : link.end]
         if not link.inner:  # an autolink to http(s)
