@@ -35,7 +35,7 @@ from synthetic import generate  # noqa: E402
 from compat_register import api  # noqa: E402
 from compat_register.site import excerpts, sanitize  # noqa: E402
 from compat_register.site import renderer as render  # noqa: E402
-from compat_register.site.excerptstore import ExcerptStore  # noqa: E402
+from compat_register.site.excerpts import ExcerptStore  # noqa: E402
 from compat_register.site.extensions import MARKDOWN_EXTENSIONS  # noqa: E402
 
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from compat_register import api
-from compat_register.site import badges, conceptpages
+from compat_register.site import conceptpages
 from compat_register.site.urls import Layout
 from compat_register.views import conceptmatrix as view
 
@@ -21,7 +21,7 @@ def test_a_badge_escapes_its_text_and_names_itself() -> None:
     """A subject titled with markup, quotes and a control character: the SVG parses, its
     title and drawn texts are the words as written (the control character dropped)."""
     hostile = '<script>alert("x")</script> & \x07co'
-    made = badges.svg(hostile, [("1 done", "done"), ("2 missing", "missing")])
+    made = conceptpages.svg(hostile, [("1 done", "done"), ("2 missing", "missing")])
     tree = ET.fromstring(made)
     words = '<script>alert("x")</script> & co | 1 done | 2 missing'
     assert tree.get("aria-label") == words and tree.get("role") == "img"
@@ -29,13 +29,17 @@ def test_a_badge_escapes_its_text_and_names_itself() -> None:
     texts = tree.findall(f".//{SVG}text")
     assert [t.text for t in texts] == ['<script>alert("x")</script> & co', "1 done", "2 missing"]
     fills = [rect.get("fill") for rect in tree.findall(f".//{SVG}rect")]
-    assert fills == [badges.LABEL, badges.COLOURS["done"], badges.COLOURS["missing"]]
+    assert fills == [
+        conceptpages.LABEL,
+        conceptpages.COLOURS["done"],
+        conceptpages.COLOURS["missing"],
+    ]
     assert "<script>" not in made
 
 
 def test_a_badge_is_as_wide_as_its_words() -> None:
     """Each part's box holds its text's length (`textLength`), boxes side by side."""
-    tree = ET.fromstring(badges.svg("mcpx", [("12 partial", "partial")]))
+    tree = ET.fromstring(conceptpages.svg("mcpx", [("12 partial", "partial")]))
     rects, texts = tree.findall(f".//{SVG}rect"), tree.findall(f".//{SVG}text")
     assert [int(r.get("width")) for r in rects] == [4 * 7 + 12, 10 * 7 + 12]
     assert [int(t.get("textLength")) for t in texts] == [28, 70]
@@ -45,7 +49,7 @@ def test_a_badge_is_as_wide_as_its_words() -> None:
 def test_subject_and_concept_badges_of_a_matrix() -> None:
     registers = api.check(CASE).registers
     shown = view.matrix(registers)
-    made = badges.badges(shown, Layout())
+    made = conceptpages.badges(shown, Layout())
     assert sorted(made) == [
         "registers/badges/client.svg",
         "registers/badges/concept/mcp.meta.progress.svg",

@@ -119,8 +119,8 @@ FILLED_CELLS = ("done", "partial", "missing")
 def test_a_matrix_cell_reads_at_4_5_to_1_and_is_its_badge_s_colour(state: str) -> None:
     """A filled cell's words and links (which inherit its colour) on its fill; the fill is
     the state badge's, so the legend, the cells and the badges agree, and the SVG badges
-    (site/badges.py) use the same."""
-    from compat_register.site import badges
+    (site/conceptpages.py) use the same."""
+    from compat_register.site import conceptpages
 
     found = {}
     for selectors, declarations in rules(CSS):
@@ -129,6 +129,6 @@ def test_a_matrix_cell_reads_at_4_5_to_1_and_is_its_badge_s_colour(state: str) -
     text, fill = found["color"], found["background-color"]
     assert ratio(text, fill) >= 4.5, (state, text, fill)
     assert (text, fill) == colours(f"reg-state--{state}", "default")
-    assert badges.COLOURS[state] == fill and ratio("#ffffff", badges.LABEL) >= 4.5
+    assert conceptpages.COLOURS[state] == fill and ratio("#ffffff", conceptpages.LABEL) >= 4.5
     # the other states of an SVG badge: white words on each fill, too
-    assert all(ratio("#ffffff", colour) >= 4.5 for colour in badges.COLOURS.values())
+    assert all(ratio("#ffffff", colour) >= 4.5 for colour in conceptpages.COLOURS.values())

@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 
 import tiers
 from compat_register.site import sanitize
-from compat_register.site.excerptmodel import Block
-from compat_register.site.excerpts import HIGHLIGHT, TAB_LENGTH, Highlighter
+from compat_register.site.excerpts import HIGHLIGHT, TAB_LENGTH, Block, Highlighter
 from compat_register.site.extensions import MARKDOWN_EXTENSIONS
 
 OPTIONS: list[dict[str, Any]] = [

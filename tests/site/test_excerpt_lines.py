@@ -2,7 +2,7 @@
 lines, tabs, carriage returns or file edges surround it (issue 18 item 7).
 
 Each case is a file committed to a real git repository, read back as verify reads it, shown
-with its context (`Outcome.shown`), made a block (`excerptmodel.excerpt_block`) and highlighted
+with its context (`Outcome.shown`), made a block (`excerpts.excerpt_block`) and highlighted
 with the site's extensions (`excerpts.Highlighter`); the HTML is then read line by line.
 """
 
@@ -16,8 +16,12 @@ import pytest
 
 import builder
 from compat_register.model.registers import Citation
-from compat_register.site.excerptmodel import CARRIAGE_RETURN, excerpt_block
-from compat_register.site.excerpts import Highlighter, HighlightOptions
+from compat_register.site.excerpts import (
+    CARRIAGE_RETURN,
+    Highlighter,
+    HighlightOptions,
+    excerpt_block,
+)
 from compat_register.sources.checkout import Checkout
 from compat_register.verifying.outcome import Outcome
 

@@ -16,9 +16,14 @@ from click.testing import CliRunner
 
 from compat_register.cli import main
 from compat_register.site import excerpts
-from compat_register.site.excerptmodel import Block, Excerpt, ExcerptFile
-from compat_register.site.excerpts import Highlighter
-from compat_register.site.excerptstore import ExcerptStore, digest
+from compat_register.site.excerpts import (
+    Block,
+    Excerpt,
+    ExcerptFile,
+    ExcerptStore,
+    Highlighter,
+    digest,
+)
 from compat_register.site.extensions import mkdocs_yaml
 from gitrepo import GitRepo
 from pagehtml import live

@@ -24,7 +24,7 @@ import builder
 from compat_register import api
 from compat_register.cli import main
 from compat_register.model.registers import Citation
-from compat_register.site import excerptmodel, excerpts, formatter, values
+from compat_register.site import excerpts, formatter, values
 from compat_register.site import renderer as render
 from compat_register.site import urls as layout
 from compat_register.site.excerpts import Highlighter
@@ -270,7 +270,7 @@ def test_an_excerpt_title_is_escaped(fmt: formatter.PageFormatter) -> None:
     text = 'internal/x"&lt;img src=x onerror=alert(1)&gt;*.go:2 @ fffffff'
     assert f'<a class="reg-excerpt" href="alpha/excerpts.html#{excerpt.key}">{text}</a>' in html
     title = text.replace('"', "&quot;")
-    file = excerptmodel.ExcerptFile("alpha", "<b>Alpha</b>", [excerpt])
+    file = excerpts.ExcerptFile("alpha", "<b>Alpha</b>", [excerpt])
     document = excerpts.document(file, Highlighter().html)
     assert "<img" not in document and "<b>" not in document and "&lt;b&gt;Alpha" in document
     assert f'<h2 id="{excerpt.key}-title">{title}</h2>' in document
@@ -361,7 +361,7 @@ def test_render_writes_each_excerpt_file_beside_its_page(
 def test_excerpt_block_marks_the_cited_lines() -> None:
     registers = api.check(GOLDEN / "basic" / "registers").registers
     citation = registers.registers[0].entries[0].citations[1]  # schema/...:9-11
-    block = excerptmodel.excerpt_block(citation, ["a", "b", "c", "d"], 8)
+    block = excerpts.excerpt_block(citation, ["a", "b", "c", "d"], 8)
     assert (block.first_line, block.marked, block.language) == (8, (2, 4), "typescript")
     assert block.markdown().splitlines()[0] == '``` typescript linenums="8" hl_lines="2-4"'
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from commands import command
-from compat_register.site.excerptstore import ExcerptStore
+from compat_register.site.excerpts import ExcerptStore
 from compat_register.statements import statementcache as statements
 from compat_register.storage import shape
 

@@ -4,7 +4,7 @@ which `register render` writes and the plugin hands to MkDocs: every engine gets
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -14,8 +14,7 @@ from ..model.diagnostic import Diagnostic
 from ..model.registers import RegisterSet
 from ..views.conceptmatrix import grouped
 from . import excerpts, problems, sanitize
-from .excerptmodel import ExcerptFile
-from .excerptstore import ExcerptStore
+from .excerpts import ExcerptFile
 from .jinja import ASSETS, asset
 from .renderer import Renderer
 from .urls import ASSET_DIR, Layout, page_clashes
@@ -33,26 +32,23 @@ if TYPE_CHECKING:
 
 @dataclass
 class Read:
-    """What `api.build_site` read for a site."""
+    """What `api.build_site` read for a site: `failed`, the problems of each register file
+    that did not load, by slug; `notices`, what reading said of the run as a whole. Each
+    optional part is None where its pages have nothing to show."""
 
     registers: RegisterSet
     outcomes: Sequence[Outcome]
     diagnostics: list[Diagnostic]
     failed: dict[str, list[Diagnostic]]
-    """slug -> the problems of each register file that did not load."""
     history: History | None
     notices: list[Diagnostic]
-    """What reading said of the run as a whole (no Changes page and why, a shallow clone)."""
     coverage: SiteCoverage | None = None
-    """The Coverage pages' data (`api.site_coverage`); None: no source names statements."""
     conformance: Measurements | None = None
-    """The conformance records' checks and contradictions; None: no subject has one."""
     since: SinceOf | None = None
-    """When each entry reached its state (the Matrix page); None: no history read."""
+    """When each entry reached its state (the Matrix page)."""
     scores: Scored | None = None
-    """The Scores page's data (`api.site_scores`); None: no page."""
     joined: Joined | None = None
-    """Each statement's checks and results (the Coverage pages); None: no suite named."""
+    """Each statement's checks and results (the Coverage pages)."""
 
 
 def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -> Site:
@@ -78,7 +74,7 @@ def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -
     printed = renderer.printed if options.templates is None else None  # a site's: not ours
     pages.update(problems.failure_pages(read.failed, layout, pages))
     pages.update(problems.problem_pages(read.registers, diagnostics, layout, pages))
-    store = None if excerpt_cache is None else partial(ExcerptStore, excerpt_cache)
+    store = None if excerpt_cache is None else partial(excerpts.ExcerptStore, excerpt_cache)
     highlighter = excerpts.Highlighter(options.extension_configs, store)
     documents, written = _excerpt_documents(renderer.excerpts, highlighter, options)
     notices = [*read.notices, *_cache_notices(excerpt_cache, highlighter)]
@@ -99,8 +95,8 @@ def build(read: Read, options: SiteOptions, excerpt_cache: Path | None = None) -
 def _excerpt_documents(
     made: dict[str, ExcerptFile], highlighter: excerpts.Highlighter, options: SiteOptions
 ) -> tuple[dict[str, str], dict[str, Path]]:
-    """The excerpt files' documents, held, or written to the `excerpt_folder` where a file
-    this process wrote from the same excerpts is not made again (an edit makes its own)."""
+    """The excerpt files' documents, held, or written to the `excerpt_folder`, where a file
+    this process wrote from the same excerpts is not made again."""
     if options.excerpt_folder is None:
         return excerpts.documents(made, highlighter), {}
     folder = options.excerpt_folder
@@ -135,8 +131,10 @@ def nav_section(
     section: list[dict[str, Any]] = [{"Overview": layout.overview}]
     section += [{escape(r.title): layout.page_of(r.slug)} for r in registers.registers]
     section += [{f"{escape(slug)} (does not load)": layout.page_of(slug)} for slug in failed]
-    if registers.concepts is not None:
-        section.append({"Matrix": concept_section(registers, layout, escape)})
+    if registers.concepts is not None:  # each concept once, in the matrix's row order
+        rows = grouped(registers.concepts.concepts)
+        concepts = [{escape(c.title): layout.concept_page(c.id)} for c, _ in rows]
+        section.append({"Matrix": [{"Matrix": layout.concept_matrix}, *concepts]})
     if layout.scores in pages:
         section.append({"Scores": layout.scores})
     revisions = [{f"What {escape(name)} changed": layout.revision_page(name)} for name in names]
@@ -157,21 +155,10 @@ def nav_section(
     return section, frozenset(listed)
 
 
-def concept_section(
-    registers: RegisterSet, layout: Layout, escape: Callable[[str], str]
-) -> list[dict[str, str]]:
-    """The Matrix section: the page, then each concept's (in the matrix's row order, once
-    each)."""
-    rows = grouped(registers.concepts.concepts if registers.concepts else ())
-    pages = [{escape(concept.title): layout.concept_page(concept.id)} for concept, _ in rows]
-    return [{"Matrix": layout.concept_matrix}, *pages]
-
-
 def _cache_notices(folder: Path | None, highlighter: excerpts.Highlighter) -> list[Diagnostic]:
     """The excerpt cache's notices: each file not written, then each file not used, once."""
-    store = highlighter.store
     notice = partial(Diagnostic.notice, str(folder or ""), id="excerpts")
-    dropped = dict.fromkeys(store.dropped if store else [])
+    dropped = dict.fromkeys(highlighter.store.dropped if highlighter.store else [])
     return [notice(code="cache-unwritable", message=line) for line in highlighter.problems] + [
         notice(code="cache-dropped", message=line) for line in dropped
     ]

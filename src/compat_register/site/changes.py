@@ -26,8 +26,8 @@ HEADLINE = 72
 
 @dataclass
 class Chart:
-    """One register's chart (`chart.svg`), its caption, and the table behind it: (day,
-    counts) after each change, oldest first."""
+    """One register's chart, its caption, and the table behind it: (day, counts) after
+    each change, oldest first."""
 
     register: Register
     svg: Markup
@@ -57,9 +57,8 @@ class ChangesView:
 
     @staticmethod
     def headline(commit: Commit) -> str:
-        """A commit's subject as its heading (and the table of contents) shows it: at most
-        `HEADLINE` characters, cut at a word with `…` (git's `%s` is the message's whole
-        first paragraph on one line: a message with no blank line is all subject)."""
+        """A commit's subject as its heading shows it: at most `HEADLINE` characters, cut at
+        a word with `…` (git's `%s` is the whole first paragraph of the message)."""
         subject = " ".join(commit.subject.split())
         if len(subject) <= HEADLINE:
             return subject
@@ -71,7 +70,7 @@ class ChangesView:
         return self.history.commits[-1] if self.history.commits else None
 
     def commit_link(self, commit: Commit) -> str:
-        """`[abc1234](.../commit/<sha>)`, or code without the project's repository."""
+        """`[abc1234](.../commit/<sha>)`, or code without the project's repository URL."""
         short = commit.sha[:7]
         url = f"{self.base}/commit/{quote(commit.sha, safe='')}" if self.base else ""
         return f"[`{short}`]({url})" if url and safe_url(url) else f"`{short}`"
@@ -98,21 +97,20 @@ class ChangesView:
         return lines
 
     def _entry_lines(self, change: EntryChange, fmt: PageFormatter) -> list[str]:
-        named = (
-            fmt.entry_link(change.id) if change.change != "removed" else escape_inline(change.id)
-        )
-        title = escape_inline(change.title)
+        removed = change.change == "removed"
+        named = escape_inline(change.id) if removed else fmt.entry_link(change.id)
+        head = f"- {named} {escape_inline(change.title)}: "
         if change.change != "changed":
-            return [f"- {named} {title}: **{change.change}**"]
-        lines = [f"- {named} {title}: " + "; ".join(_phrases(change))]
+            return [f"{head}**{change.change}**"]
+        lines = [head + "; ".join(_phrases(change))]
         lines += [f"    - citation moved {code_span(a)} → {code_span(b)}" for a, b in change.moved]
         lines += [f"    - citation added {code_span(c)}" for c in change.added]
         lines += [f"    - citation removed {code_span(c)}" for c in change.removed]
         return lines
 
     def last_changes(self, entry_id: str, fmt: PageFormatter) -> str:
-        """`2026-10-02: missing -> partial; 2026-09-30: added`, each date linked to its
-        commit on the Changes page."""
+        """`2026-10-02: missing -> partial; 2026-09-30: added`, each date linked to its commit
+        on the Changes page."""
         return "; ".join(
             f"{self._day_link(e.commit, fmt)}: " + escape_inline(e.phrase.replace(ARROW, " → "))
             for e in self.events.get(entry_id, [])
@@ -139,12 +137,10 @@ class ChangesView:
         span = (min(starts), self.built)
         found = []
         for register in registers:
-            points = series[register.slug]
-            if points:
+            if points := series[register.slug]:
                 svg = chart.svg(register.title, register.slug, points, span)
-                caption = (
-                    f"{chart.counts_text(points[-1][1])} (last changed {chart.day(points[-1][0])})"
-                )
+                last_at, last = points[-1]
+                caption = f"{chart.counts_text(last)} (last changed {chart.day(last_at)})"
                 rows = [(chart.day(t), counts) for t, counts in points]
                 found.append(Chart(register, Markup(svg), Markup(escape_inline(caption)), rows))
         return found

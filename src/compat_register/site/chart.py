@@ -1,7 +1,6 @@
-"""A register's state counts over time (the Changes page's step lines, a count holding until
-it changes) and its states now (the overview's stacked bar), as inline SVG made at build
-time, no script. The `<title>` says the numbers; lines differ by dash as well as colour.
-"""
+"""A register's state counts over time (the Changes page's step lines) and its states now
+(the overview's stacked bar), as inline SVG made at build time, no script. The `<title>`
+says the numbers; lines differ by dash as well as colour."""
 
 from __future__ import annotations
 
@@ -20,7 +19,7 @@ Point = tuple[int, dict[str, int]]
 
 
 def day(seconds: int) -> str:
-    """The UTC date of a time: `2026-10-02`."""
+    """The UTC date: `2026-10-02`."""
     return time.strftime("%Y-%m-%d", time.gmtime(seconds))
 
 
@@ -29,21 +28,12 @@ def counts_text(counts: dict[str, int]) -> str:
     return ", ".join(f"{counts.get(state, 0)} {state}" for state in CHARTED)
 
 
-def chart_title(name: str, points: Sequence[Point]) -> str:
-    """What the chart shows, in words, numbers included."""
-    first, last = points[0], points[-1]
-    said = f"{name}: {counts_text(last[1])} on {day(last[0])}"
-    if len(points) > 1:
-        changes = f"{len(points) - 1} change{'s' if len(points) != 2 else ''}"
-        said += f"; {counts_text(first[1])} on {day(first[0])}, {changes} since"
-    return said
-
-
 def svg(
     name: str, anchor: str, points: Sequence[Point], span: tuple[int, int] | None = None
 ) -> str:
     """The chart of `points` (oldest first, at least one) as one line of SVG, on the time
-    axis `span` (the points' own when None); `anchor` makes its ids unique on the page."""
+    axis `span` (the points' own when None); `anchor` makes its ids unique on the page. Its
+    title says what it shows, numbers included."""
     top = max([1, *(p[1].get(s, 0) for p in points for s in CHARTED)])
     times = [p[0] for p in points]
     start, end = span if span is not None else (times[0], times[-1])
@@ -53,13 +43,18 @@ def svg(
     def y_of(count: int) -> float:
         return TOP + (HEIGHT - TOP - BOTTOM) * (1 - count / top)
 
+    (first_at, first), (last_at, last) = points[0], points[-1]
+    said = f"{name}: {counts_text(last)} on {day(last_at)}"
+    if len(points) > 1:
+        changes = f"{len(points) - 1} change{'s' if len(points) != 2 else ''}"
+        said += f"; {counts_text(first)} on {day(first_at)}, {changes} since"
     title_id = f"chart-{_css_suffix(anchor)}"  # an id, whatever the register's file is called
     parts = [
         f'<svg class="reg-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-labelledby="{title_id}">',
-        f'<title id="{title_id}">{html.escape(chart_title(name, points))}</title>',
+        f'<title id="{title_id}">{html.escape(said)}</title>',
         *_axes(top, y_of, start, end),
-        *(_line(state, points, x_of, _shifted(y_of, state)) for state in CHARTED),
+        *(_line(state, points, x_of, y_of) for state in CHARTED),
         "</svg>",
     ]
     return "".join(parts)
@@ -97,38 +92,33 @@ SPREAD = 3.0
 show as two lines side by side, neither hiding the other (done above, missing below)."""
 
 
-def _shifted(y_of: Callable[[int], float], state: str) -> Callable[[int], float]:
-    shift = (CHARTED.index(state) - (len(CHARTED) - 1) / 2) * SPREAD
-    return lambda count: y_of(count) + shift
-
-
 def _line(
     state: str, points: Sequence[Point], x_of: list[float], y_of: Callable[[int], float]
 ) -> str:
-    """A step line: a count holds until the next change; the last to the axis' end."""
+    """A step line, `SPREAD` off its neighbours: a count holds until the next change; the
+    last to the axis' end."""
+    shift = (CHARTED.index(state) - (len(CHARTED) - 1) / 2) * SPREAD
     coordinates: list[str] = []
     y = 0.0
     for index, (_, counts) in enumerate(points):
         if coordinates:
             coordinates.append(f"{x_of[index]:.1f},{y:.1f}")
-        y = y_of(counts.get(state, 0))
+        y = y_of(counts.get(state, 0)) + shift
         coordinates.append(f"{x_of[index]:.1f},{y:.1f}")
     coordinates.append(f"{x_of[len(points)]:.1f},{y:.1f}")
     css = f"reg-chart-line reg-chart-{state}"
     return f'<polyline class="{css}" points="{" ".join(coordinates)}"></polyline>'
 
 
-# The overview's state bar: one segment per state, its counts in its title.
-
-BAR_WIDTH = 200
-BAR_HEIGHT = 14
+BAR_WIDTH, BAR_HEIGHT = 200, 14
+"""The overview's state bar: a segment per state, its counts in its title."""
 
 
 def state_bar(
     label: str, anchor: str, counts: dict[str, int], escape: Callable[[str], str] = html.escape
 ) -> str:
-    """A stacked bar of `counts` (state -> entries), one segment per state; `anchor` makes
-    its title's id unique. Each `<rect>` is closed: the sanitizer drops self-closing slashes."""
+    """A stacked bar of `counts` (state -> entries); `anchor` makes its title's id unique.
+    Each `<rect>` is closed: the sanitizer drops self-closing slashes."""
     total = sum(counts.values())
     parts = ", ".join(f"{count} {state}" for state, count in counts.items())
     # in a Markdown table cell the title is read as Markdown too: `escape` fits the place
@@ -151,13 +141,12 @@ def state_bar(
 
 
 def _css_suffix(key: str) -> str:
-    """`n/a` -> `n-a`: the class suffix the badges use too."""
+    """`n/a` -> `n-a`."""
     return "".join(c if c.isalnum() else "-" for c in key.lower()).strip("-") or "none"
 
 
 def bar_legend(states: Sequence[str]) -> str:
-    """The bars' key, as text: a sample of each state's colour, then its name, in the
-    bars' order (the colour repeats the word; each bar's title holds its numbers)."""
+    """The bars' key: a sample of each state's colour, then its name, in the bars' order."""
     keys = "".join(
         f'<span class="reg-bar-key"><svg class="reg-bar-swatch" width="12" height="12" '
         f'aria-hidden="true"><rect class="reg-bar--{_css_suffix(state)}" x="0" y="0" '

@@ -83,11 +83,10 @@ class CoveragePages:
         return f"[{lines}]({link_destination(url)})" if url else lines
 
     def _checks_of(self, row: Row) -> tuple[StatementCheck, ...]:
-        """The suite's checks aligned with a statement, with each subject's result."""
         return self.joined.of(row) if self.joined is not None else ()
 
     def file_page(self, row: Row) -> str:
-        """The Coverage page of the file holding the statement of `row`."""
+        """The Coverage page of the file holding `row`'s statement."""
         return self.layout.coverage_file(row.revision, self.coverage.slug_of(row))
 
     def cited_as(self, row: Row) -> str:

@@ -1,29 +1,121 @@
-"""Excerpt files: each register's excerpts, highlighted, in one HTML file beside its page,
-which `register.js` shows in the page when one is opened (the page stays light, its search
-index free of code). Hand-written beside pymdownx.highlight, which makes a formatter per
-block (a millisecond each); tests/site/test_excerpt_html.py holds the two equal."""
+"""Excerpts: the lines a citation shows, as values, and each register's excerpts, highlighted,
+in one HTML file beside its page, which `register.js` shows in the page when one is opened
+(the page stays light, its search index free of code). Hand-written beside pymdownx.highlight,
+which makes a formatter per block (a millisecond each); test_excerpt_html.py holds them equal."""
 
 from __future__ import annotations
 
 import copy
+import fnmatch
+import hashlib
 import html
-from collections.abc import Callable, Iterable, Mapping
+import posixpath
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
 from pygments import highlight
 from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name
+from pygments.lexers._mapping import LEXERS
 from pygments.util import ClassNotFound
 from pymdownx.highlight import DEFAULT_CONFIG, RE_PYG_CODE, BlockHtmlFormatter
 
+from ..model.registers import Citation
+from ..storage import shape
 from ..storage.atomic import write_changed
-from . import excerptstore, sanitize
-from .excerptmodel import Block, Excerpt, ExcerptFile
-from .excerptstore import ExcerptStore
+from . import sanitize
 from .extensions import MARKDOWN_EXTENSIONS
+
+CARRIAGE_RETURN = "\u240d"
+"""How a lone `\r` inside a line is shown (␍): Python-Markdown and Pygments would end the
+line there, which git does not, and the line numbers would drift."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """The lines of a file an excerpt shows (each without its line end), the first numbered
+    `first_line`; `marked`, the first and last cited line, counted from 1 in the block."""
+
+    language: str
+    first_line: int
+    marked: tuple[int, int]
+    lines: tuple[str, ...]
+
+    def code(self) -> str:
+        """The lines, each ended by a newline (a blank edge line is a line too)."""
+        return "".join(line + "\n" for line in self.lines)
+
+    def markdown(self) -> str:
+        """The block as a fenced block of the site's Markdown: what names its key and HTML."""
+        body = "\n".join(self.lines)
+        if self.lines and not self.lines[-1].strip():
+            body += "\n"  # the newline before the closing fence ends the block, not a line
+        longest = max((len(run) for run in re.findall(r"`{3,}", body)), default=2)
+        fence = "`" * (longest + 1)
+        low, high = self.marked
+        marked = str(low) if low == high else f"{low}-{high}"
+        options = f'linenums="{self.first_line}" hl_lines="{marked}"'
+        return f"{fence} {self.language} {options}\n{body}\n{fence}"
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    """The cited lines of a citation, in context, headed by `title` (`path:lines @ sha`);
+    `key`, its anchor, a digest of both (the same lines cited twice are one)."""
+
+    key: str
+    title: str
+    block: Block
+
+    @classmethod
+    def of(cls, title: str, block: Block) -> Excerpt:
+        return cls(_key(title, block), title, block)
+
+
+@lru_cache(maxsize=1 << 16)  # kept by content: a rebuild under `mkdocs serve` makes it again
+def _key(title: str, block: Block) -> str:
+    return "x" + hashlib.sha256(f"{title}\n{block.markdown()}".encode()).hexdigest()[:12]
+
+
+@dataclass
+class ExcerptFile:
+    """The excerpts of one register page (its register's slug and title)."""
+
+    slug: str
+    title: str
+    excerpts: list[Excerpt]
+
+
+def excerpt_block(citation: Citation, lines: list[str], first_line: int) -> Block:
+    """The cited lines as a block numbered from `first_line`, the cited ones marked."""
+    shown = tuple(line.rstrip("\r\n").replace("\r", CARRIAGE_RETURN) for line in lines)
+    low = citation.start - first_line + 1
+    high = min(citation.end - first_line + 1, len(lines))
+    language = language_of(citation.repo_path or citation.path)
+    return Block(language, first_line, (low, high), shown)
+
+
+def language_of(path: str) -> str:
+    """The highlighting language of a file, from its name (`text` when unknown)."""
+    name = posixpath.basename(path)
+    stem, extension = posixpath.splitext(name)
+    return _language("x" + extension if extension and stem else name)
+
+
+@lru_cache(maxsize=1024)  # Pygments tries every lexer's patterns on each lookup
+def _language(name: str) -> str:
+    if name.endswith((".md", ".mdx")):
+        return "markdown"
+    # Pygments' own table: find_lexer_class_for_filename loads every lexer plugin (seconds).
+    for _module, _name, aliases, patterns, _mimetypes in LEXERS.values():
+        if aliases and any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns):
+            return str(aliases[0])
+    return "text"
+
 
 HIGHLIGHT = "pymdownx.highlight"
 
@@ -54,38 +146,13 @@ class HighlightOptions:
         """The options in a site's `mdx_configs` (as MkDocs holds them)."""
         given = dict(configs.get(HIGHLIGHT) or {})
         known = {name: given[name] for name in cls.__dataclass_fields__ if name in given}
-        known["extend_pygments_lang"] = tuple(_added_languages(given))
-        return cls(**known)
-
-    def formatter(self) -> BlockHtmlFormatter:
-        """pymdownx.highlight's formatter with these options, made once for blocks to copy."""
-        anchors = self.line_anchors or ("__codelineno" if self.anchor_linenums else "")
-        return BlockHtmlFormatter(
-            cssclass=self.css_class,
-            linenos=self.linenums_style,
-            linenospecial=max(self.linenums_special, 0),
-            style=self.pygments_style,
-            noclasses=self.noclasses,
-            wrapcode=True,
-            linespans=f"{self.line_spans}-0" if self.line_spans else "",
-            lineanchors=f"{anchors}-0" if anchors else "",
-            anchorlinenos=self.anchor_linenums,
+        known["extend_pygments_lang"] = tuple(
+            (str(item["name"]).lower(), str(item.get("lang")), tuple(sorted(options.items())))
+            for item in given.get("extend_pygments_lang") or ()
+            if isinstance(item, Mapping) and item.get("name") is not None
+            for options in [dict(item.get("options") or {})]
         )
-
-    def language(self, name: str) -> tuple[str, dict[str, Any]]:
-        """The Pygments language a block's language names, and its lexer options."""
-        for added, language, options in self.extend_pygments_lang:
-            if added == name.lower():
-                return language, dict(options)
-        return name, {}
-
-
-def _added_languages(given: Mapping[str, Any]) -> Iterable[tuple[str, str, tuple[Any, ...]]]:
-    """`extend_pygments_lang` as pymdownx.highlight reads it: name, language, options."""
-    for item in given.get("extend_pygments_lang") or ():
-        if isinstance(item, Mapping) and item.get("name") is not None:
-            options = tuple(sorted(dict(item.get("options") or {}).items()))
-            yield str(item["name"]).lower(), str(item.get("lang")), options
+        return cls(**known)
 
 
 class Highlighter:
@@ -107,7 +174,20 @@ class Highlighter:
 
     @cached_property
     def _formatter(self) -> BlockHtmlFormatter:
-        return self.options.formatter()
+        """pymdownx.highlight's formatter with the options, made once for blocks to copy."""
+        o = self.options
+        anchors = o.line_anchors or ("__codelineno" if o.anchor_linenums else "")
+        return BlockHtmlFormatter(
+            cssclass=o.css_class,
+            linenos=o.linenums_style,
+            linenospecial=max(o.linenums_special, 0),
+            style=o.pygments_style,
+            noclasses=o.noclasses,
+            wrapcode=True,
+            linespans=f"{o.line_spans}-0" if o.line_spans else "",
+            lineanchors=f"{anchors}-0" if anchors else "",
+            anchorlinenos=o.anchor_linenums,
+        )
 
     def html(self, block: Block) -> str:
         """A block as highlighted, cleaned HTML."""
@@ -131,7 +211,10 @@ class Highlighter:
     def _lexer(self, name: str) -> tuple[Lexer, str]:
         """The lexer of a language and the name its class shows (`text` for one unknown)."""
         if name not in self._lexers:
-            language, options = self.options.language(name)
+            added = self.options.extend_pygments_lang
+            language, options = next(
+                ((lang, dict(opts)) for n, lang, opts in added if n == name.lower()), (name, {})
+            )
             try:
                 self._lexers[name] = (get_lexer_by_name(language, stripnl=False, **options), name)
             except ClassNotFound:
@@ -146,18 +229,55 @@ class Highlighter:
             stored = {k: sanitize.clean_excerpt(h) for k, h in self.store.read(file.slug).items()}
         made = {}
         for excerpt in file.excerpts:
-            key = _digest(excerpt.block)
+            key = digest(excerpt.block.markdown())
             made[key] = stored[key] if key in stored else self.html(excerpt.block)
         if self.store is not None and made != stored:
             problem = self.store.write(file.slug, made)
             if problem is not None:
                 self.problems.append(problem)
-        return document(file, lambda block: made[_digest(block)])
+        return document(file, lambda block: made[digest(block.markdown())])
 
 
-def _digest(block: Block) -> str:
-    """A block's key in the store: the digest of its Markdown (`Block.markdown`)."""
-    return excerptstore.digest(block.markdown())
+STORED = shape.checker(
+    shape.record({"settings": {"type": "string"}, "blocks": shape.strings({"type": "string"})})
+)
+"""What `ExcerptStore.write` writes: anything else is not used."""
+
+
+class ExcerptStore:
+    """Highlighted excerpts kept between builds for one highlighting's settings: one JSON
+    file per register, its excerpts' HTML by block digest. A file of other settings or
+    library versions is not used; one not written costs time only."""
+
+    VERSION = 2
+    """Raised whenever what an excerpt's HTML holds changes in this package."""
+    MAKERS = ("compat-register", "pymdown-extensions", "pygments", "nh3")
+    """The distributions whose version changes the HTML of an excerpt."""
+
+    def __init__(self, folder: Path, settings: str) -> None:
+        self.folder = folder
+        self.settings = digest(f"{shape.made_by(self.VERSION, *self.MAKERS)}\n{settings}")
+        self.dropped: list[str] = []
+        """Each file read that was not used, as a line naming it (`shape.Cached`)."""
+
+    def path(self, slug: str) -> Path:
+        """`<folder>/<settings>/<slug>.json`: two highlightings never share a file."""
+        return self.folder / self.settings[:16] / f"{slug}.json"
+
+    def read(self, slug: str) -> dict[str, str]:
+        found = shape.read(self.path(slug), "settings", self.settings, STORED)
+        if found.dropped is not None:
+            self.dropped.append(found.dropped)
+        return {} if found.data is None else dict(found.data["blocks"])
+
+    def write(self, slug: str, blocks: dict[str, str]) -> str | None:
+        """Store the register's excerpts (replacing what was stored); a message on failure."""
+        data = {"settings": self.settings, "blocks": blocks}
+        return shape.write(self.path(slug), data, "the excerpt cache")
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 STYLE = (
@@ -192,7 +312,13 @@ def document(file: ExcerptFile, highlight_block: Callable[[Block], str]) -> str:
     """The HTML document of one register's excerpts: a section per excerpt, its `id` the
     excerpt's key, headed by `path:lines @ sha`."""
     heading = html.escape(f"Excerpts of {file.title}")
-    sections = "\n".join(_section(excerpt, highlight_block) for excerpt in file.excerpts)
+    sections = "\n".join(
+        f'<section id="{key}" aria-labelledby="{key}-title">\n'
+        f'<h2 id="{key}-title">{html.escape(excerpt.title)}</h2>\n'
+        f"{highlight_block(excerpt.block)}\n</section>"
+        for excerpt in file.excerpts
+        for key in [html.escape(excerpt.key)]
+    )
     return (
         "<!doctype html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -202,13 +328,4 @@ def document(file: ExcerptFile, highlight_block: Callable[[Block], str]) -> str:
         f"<title>{heading}</title>\n<style>{STYLE}</style>\n</head>\n"
         f"<body>\n<main>\n<h1>{heading}</h1>\n"
         f"{sections}\n</main>\n</body>\n</html>\n"
-    )
-
-
-def _section(excerpt: Excerpt, highlight_block: Callable[[Block], str]) -> str:
-    key = html.escape(excerpt.key)
-    return (
-        f'<section id="{key}" aria-labelledby="{key}-title">\n'
-        f'<h2 id="{key}-title">{html.escape(excerpt.title)}</h2>\n'
-        f"{highlight_block(excerpt.block)}\n</section>"
     )

@@ -37,10 +37,7 @@ def mkdocs_yaml() -> str:
     """The `markdown_extensions:` section of a mkdocs.yml that names every extension."""
     lines = ["markdown_extensions:"]
     for name, options in MARKDOWN_EXTENSIONS.items():
-        if not options:
-            lines.append(f"  - {name}")
-            continue
-        lines.append(f"  - {name}:")
+        lines.append(f"  - {name}:" if options else f"  - {name}")
         lines += [f"      {key}: {_yaml_scalar(value)}" for key, value in options.items()]
     return "\n".join(lines) + "\n"
 
@@ -76,6 +73,4 @@ def complete(names: list[Any], configs: dict[str, dict[str, Any]]) -> list[str]:
 
 
 def _yaml_scalar(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
+    return str(value).lower() if isinstance(value, bool) else str(value)

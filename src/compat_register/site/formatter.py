@@ -1,7 +1,6 @@
 """The formatting the page templates call (`fmt.*`): links, badges, prose, citations, the
-Matrix page's cells. Every string it returns is safe Markdown; a register page's citations
-collect their excerpts here, for its excerpt file.
-"""
+Matrix page's cells, each returned as safe Markdown; a register page's citations collect
+their excerpts here, for its excerpt file."""
 
 from __future__ import annotations
 
@@ -20,20 +19,9 @@ from ..model.vocabulary import LEVELS, SIZES, STATES
 from ..views import priorities as prio
 from ..views import revisionmatrix as revs
 from ..views.conceptmatrix import NOT_RECORDED, Cell, Row
-from . import chart
-from .excerptmodel import Excerpt, excerpt_block
-from .markdown import (
-    Linker,
-    citation_link,
-    code_span,
-    entry_link,
-    escape_inline,
-    link_destination,
-    opens_with_fence,
-    prose,
-    safe_url,
-    url_path,
-)
+from . import chart, markdown
+from .excerpts import Excerpt, excerpt_block
+from .markdown import code_span, escape_inline, url_path
 from .urls import relative
 
 if TYPE_CHECKING:
@@ -59,17 +47,16 @@ MAX_DEPTH = 3
 
 @dataclass
 class SourceView:
-    """One listed citation as its page shows it (every text field safe Markdown)."""
+    """One listed citation as its page shows it, as safe Markdown."""
 
     link: Markup
     quote: Markup | None
     outcome: str
     excerpt: Markup | None = None
-    """`path:lines @ sha`, linked to the cited lines in the register's excerpt file."""
+    """`path:lines @ sha`, linked to its lines in the register's excerpt file."""
 
 
-_DAY = re.compile(r"\d{4}-\d\d-\d\d(?=T|$)")
-"""An ISO date, alone or before a time."""
+_DAY = re.compile(r"\d{4}-\d\d-\d\d(?=T|$)")  # alone or before a time
 
 
 def _badge(kind: str, key: str, text: str) -> str:
@@ -84,12 +71,12 @@ class PageFormatter:
     """Formatting helpers for one page; templates call these as `fmt.*`."""
 
     page: str
-    linker: Linker
+    linker: markdown.Linker
     outcomes: dict[CitationKey, Outcome] = field(default_factory=dict)
     registers: dict[str, tuple[Register, str]] = field(default_factory=dict)
     revision_pages: dict[str, str] = field(default_factory=dict)
     excerpt_file: str | None = None
-    """On a register page, its excerpt file, holding `excerpts` (by key) of its citations."""
+    """On a register page, its excerpt file, holding `excerpts` (by key)."""
     excerpts: dict[str, Excerpt] = field(default_factory=dict)
     backlinks_of: Mapping[EntryKey, list[str]] = field(default_factory=dict)
     printed: dict[str, str] = field(default_factory=dict)
@@ -98,21 +85,21 @@ class PageFormatter:
 
     def prose(self, text: str | None) -> str:
         """Register Markdown, made safe, with references and citations linked."""
-        return self._kept(prose(text or "", self.linker), "{}")
+        return self._kept(markdown.prose(text or "", self.linker), "{}")
 
     def item(self, text: str | None) -> str:
         """Prose as the rest of a list item: later lines indented, a blank line after them (or
         a fence would swallow the next item), an opening fence on a line of its own."""
-        if opens_with_fence(text or ""):
-            body = "\n\n" + prose(text or "", self.linker, own_line=True).lstrip("\n")
-        else:
-            body = prose(text or "", self.linker)
+        own_line = markdown.opens_with_fence(text or "")
+        body = markdown.prose(text or "", self.linker, own_line=own_line)
+        body = "\n\n" + body.lstrip("\n") if own_line else body
         body = re.sub(r"\n[ ]+\n", "\n\n", body.replace("\n", "\n    "))
         return self._kept(body + "\n" if "\n" in body else body, "- **Item.** {}")
 
     def cell(self, text: str | None) -> str:
         """Prose for a table cell: one line, code blocks as code spans, `|` escaped."""
-        return self._kept(prose(text or "", self.linker, one_line=True), "| Cell |\n|---|\n| {} |")
+        made = markdown.prose(text or "", self.linker, one_line=True)
+        return self._kept(made, "| Cell |\n|---|\n| {} |")
 
     def _kept(self, made: str, placed: str) -> str:
         if made:
@@ -120,11 +107,11 @@ class PageFormatter:
         return made
 
     def subject_name(self, alias: str) -> str:
-        """A subject as the site names it: its source's title (`Sources.name_of`)."""
+        """A subject as the site names it: its source's title."""
         return escape_inline(self.linker.sources.name_of(alias))
 
     def slug(self, text: str) -> str:
-        """An anchor made of any text (`subject-mcpx`), as an entry's is made of its ID."""
+        """An anchor made of any text (`subject-mcpx`), as an entry's of its ID."""
         return anchor_of(text)
 
     def inline(self, text: str | None) -> str:
@@ -155,8 +142,8 @@ class PageFormatter:
         return url_path(relative(target, self.page)) + hash_
 
     def entry_link(self, entry_id: str) -> str:
-        """`[META-07](meta.md#meta-07)`, or the ID as (escaped) text when it is not published."""
-        return entry_link(entry_id, self.linker.entry_link(entry_id))
+        """`[META-07](meta.md#meta-07)`, or the ID as text when it is not published."""
+        return markdown.entry_link(entry_id, self.linker.entry_link(entry_id))
 
     def badge(self, kind: str, key: str, label: str | None = None) -> str:
         """A coloured keyword: `<span class="reg-badge reg-state--missing">missing</span>`."""
@@ -195,7 +182,6 @@ class PageFormatter:
         return chart.state_bar(register.title, register.slug, counts, escape=escape_inline)
 
     def bar_legend(self, states: Iterable[str]) -> str:
-        """The key of the registers' state bars (`state_bar`), in their order."""
         return chart.bar_legend(list(states))
 
     def sources(self, entry: Entry) -> list[SourceView]:
@@ -227,8 +213,7 @@ class PageFormatter:
         )
 
     def citation_link(self, citation: Citation) -> str:
-        """The pinned blob permalink of a citation, or the citation as code text."""
-        return citation_link(citation, self.linker.sources)
+        return markdown.citation_link(citation, self.linker.sources)
 
     def backlinks(self, entry: Entry) -> str:
         """ "META-06, META-10": the entries (or register summaries) that reference `entry`."""
@@ -248,7 +233,9 @@ class PageFormatter:
         name = self.subject_name(register.subject)
         text = f"{name} @ {escape_inline(source.commit[:7])}"
         url = source.commit_url()
-        return f"[{text}]({link_destination(url)})" if url and safe_url(url) else text
+        if url and markdown.safe_url(url):
+            return f"[{text}]({markdown.link_destination(url)})"
+        return text
 
     def subject_version(self, alias: str) -> str:
         """What a subject's pin stands for: its `version:`, else the short commit (plain)."""
@@ -256,15 +243,14 @@ class PageFormatter:
         return source.version_text if source is not None else ""
 
     def subject_header(self, alias: str) -> str:
-        """A Matrix column's header: the subject's name and what its pin stands for, told
-        once for the whole column."""
+        """A Matrix column's header: the subject's name and what its pin stands for."""
         version = escape_inline(self.subject_version(alias))
         shown = f' <span class="reg-version">{version}</span>' if version else ""
         return self.subject_name(alias) + shown
 
     def snippet(self, alt: str, target: str) -> str:
         """The Markdown that embeds the badge `target` (its path in the site), as code a
-        reader copies; register.js puts the badge's address where the page is served."""
+        reader copies (register.js puts in the badge's served address)."""
         alt = re.sub(r"[\[\]\n]+", " ", alt)  # the image's text ends at `]`
         markdown = f"![{alt}]({url_path(target)})"
         return f"{code_span(markdown)}{{ .reg-snippet }}"
@@ -294,9 +280,8 @@ class PageFormatter:
         return Markup(" ".join(parts))
 
     def statement_checks(self, checks: Iterable[StatementCheck]) -> Markup:
-        """A Coverage row's join, a line per requirement of the suite aligned with the
-        statement: its check (its SEP, when excluded), the suite's status and why, and each
-        subject's latest result."""
+        """A Coverage row's join, a line per aligned requirement: its check (its SEP when
+        excluded), the suite's status and why, and each subject's latest result."""
         lines = []
         for check in checks:
             held = check.requirement
@@ -311,9 +296,10 @@ class PageFormatter:
         return Markup("".join(lines))
 
     def _cell_entry(self, entry: Entry, with_state: bool) -> str:
-        """One entry of a Matrix cell: `META-07 value med, effort S` (its state too when
-        the cell rolls up several)."""
-        words = _detail(entry) if with_state else _rated(entry)
+        """One entry of a Matrix cell: `META-07 value med, effort S` (`missing, value med,
+        effort S` when the cell rolls up several)."""
+        words = f"value {entry.value.key or '?'}, effort {entry.effort.key or '?'}"
+        words = f"{entry.status.key}, {words}" if with_state else words
         return (
             f'<span class="reg-mentry">{self.entry_link(entry.id)} '
             f'<span class="reg-rated">{escape_inline(words)}</span></span>'
@@ -334,13 +320,3 @@ class PageFormatter:
             f'<span class="reg-concept reg-concept--depth-{depth}">{title}{parent} '
             f"{self.code(row.concept.id)}</span>"
         )
-
-
-def _detail(entry: Entry) -> str:
-    """`missing, value med, effort S`: what a Matrix cell of several says of one entry."""
-    return f"{entry.status.key}, {_rated(entry)}"
-
-
-def _rated(entry: Entry) -> str:
-    """`value med, effort S`."""
-    return f"value {entry.value.key or '?'}, effort {entry.effort.key or '?'}"

@@ -1,11 +1,11 @@
 """The citation-health pages' data: every citation's outcome, grouped for the page. The
-health page lists the stale citations; each register's own page lists all of its own.
-"""
+health page lists the stale citations; each register's own page lists all of its own."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..model.positions import Where
@@ -51,6 +51,7 @@ class MessageGroup:
 
 
 Groups = dict[str, list[MessageGroup]]
+_place = attrgetter("file", "line", "col")
 
 
 def outcome_groups(citations: Iterable[Citation], outcomes: dict[CitationKey, Outcome]) -> Groups:
@@ -59,7 +60,11 @@ def outcome_groups(citations: Iterable[Citation], outcomes: dict[CitationKey, Ou
     their own share a last one; rows in file order, one per cited range, listing its places."""
     rows: dict[tuple[Any, ...], HealthRow] = {}
     for citation in citations:
-        name, message = _outcome_of(citation, outcomes)
+        outcome = outcomes.get(citation.key)
+        name = outcome.outcome if outcome else "unverified"
+        message = outcome.message if outcome else ""
+        if name == "unverified" and message in ("", "skipped"):
+            message = "not verified in this build"
         cited = (citation.entry, citation.source, citation.repo_path or citation.path)
         key = (name, message, *cited, citation.start, citation.end)
         if key in rows:
@@ -68,7 +73,7 @@ def outcome_groups(citations: Iterable[Citation], outcomes: dict[CitationKey, Ou
             rows[key] = HealthRow(citation, [citation.where], message)
     by_outcome: dict[str, list[HealthRow]] = {name: [] for name in OUTCOME_ORDER}
     for (name, *_key), row in rows.items():
-        row.places.sort(key=_place_order)
+        row.places.sort(key=_place)
         by_outcome.setdefault(name, []).append(row)
     return {name: _message_groups(found) for name, found in by_outcome.items() if found}
 
@@ -89,20 +94,7 @@ def _message_groups(rows: list[HealthRow]) -> list[MessageGroup]:
 
 
 def _in_file_order(rows: list[HealthRow]) -> list[HealthRow]:
-    return sorted(rows, key=lambda row: _place_order(row.places[0]))
-
-
-def _outcome_of(citation: Citation, outcomes: dict[CitationKey, Outcome]) -> tuple[str, str]:
-    outcome = outcomes.get(citation.key)
-    name = outcome.outcome if outcome else "unverified"
-    message = outcome.message if outcome else ""
-    if name == "unverified" and message in ("", "skipped"):
-        message = "not verified in this build"
-    return name, message
-
-
-def _place_order(where: Where) -> tuple[str, int, int]:
-    return (where.file, where.line, where.col)
+    return sorted(rows, key=lambda row: _place(row.places[0]))
 
 
 def counts_of(groups: Groups) -> dict[str, int]:
@@ -120,7 +112,3 @@ class RegisterHealth:
     @property
     def stale(self) -> int:
         return sum(count for name, count in self.counts.items() if name in STALE)
-
-
-def register_health(register: Register, groups: Groups) -> RegisterHealth:
-    return RegisterHealth(register, counts_of(groups))

@@ -1,7 +1,6 @@
 """The Jinja2 environment (a site's templates first) and its escaping policy: what a
 formatter returns is safe Markdown (`Markup`), any other printed value is escaped as
-Markdown text (`escape_value`); a template's failure is one located `TemplateProblem`.
-"""
+Markdown text (`escape_value`); a template's failure is one located `TemplateProblem`."""
 
 from __future__ import annotations
 
@@ -25,7 +24,7 @@ PACKAGED_TEMPLATES = Path(__file__).parent / "templates"
 """The templates shipped in the wheel; a site may point the plugin at its own copy."""
 
 ASSETS = ("register.css", "register.js")
-"""Files under `templates/assets/` that the pages need (badges, overview sorting)."""
+"""Files under `templates/assets/` that the pages need."""
 
 REGISTER_BOOST = 4
 """A register page's weight in material's search: above the manual and the overview (0.5)."""
@@ -66,11 +65,11 @@ def render_template(env: jinja2.Environment, name: str, fmt: PageFormatter, **co
 
 def _template_frame(err: Exception, name: str) -> tuple[str, int | None]:
     """The innermost template line in `err`'s traceback, or the template's name alone."""
-    found: tuple[str, int | None] = (name, None)
-    for frame, line in traceback.walk_tb(err.__traceback__):
-        if "__jinja_exception__" in frame.f_globals:
-            found = (frame.f_code.co_filename, line)
-    return found
+    frames = traceback.walk_tb(err.__traceback__)
+    found = [
+        (f.f_code.co_filename, line) for f, line in frames if "__jinja_exception__" in f.f_globals
+    ]
+    return found[-1] if found else (name, None)
 
 
 def asset(name: str, templates: Path | None = None) -> str:
@@ -112,8 +111,8 @@ def escape_value(value: Any) -> str:
 
 
 def front_matter(register: Register) -> str:
-    """A register page's front matter block: its search boost, its tags and its title,
-    HTML-escaped, as themes print both as they are (MkDocs does not autoescape)."""
+    """A register page's front matter: its search boost, its tags and its title, HTML-escaped
+    (themes print both as they are)."""
     meta: dict[str, Any] = {"search": {"boost": REGISTER_BOOST}, **title_meta(register.title)}
     if register.tags:
         meta["tags"] = [html.escape(tag) for tag in register.tags]

@@ -1,7 +1,6 @@
-"""Register prose -> safe Markdown, where text written in YAML meets a page. Outside code,
-raw HTML is escaped, attribute lists (`{: onclick=...}`) defused, a link kept only to
-http(s) or a relative URL; references, citations and link patterns linked. Pure.
-"""
+"""Register prose -> safe Markdown. Outside code, raw HTML is escaped, attribute lists
+(`{: onclick=...}`) defused, a link kept only to http(s) or a relative URL; references,
+citations and link patterns linked. Pure."""
 
 from __future__ import annotations
 
@@ -19,7 +18,6 @@ from ..model.registers import Citation, CitationKey, Sources, anchor_of
 from ..reading import segments
 from ..reading.ids import prefix_of
 
-_LINK_OPEN = re.compile(r"\]\(")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _SAFE_SCHEME = re.compile(r"https?://", re.IGNORECASE)
 _BLOCKQUOTE = re.compile(r"^[ ]{0,3}>", re.MULTILINE)
@@ -28,6 +26,9 @@ _UNSAFE_CHARS = re.compile(r"[\x00-\x20\\\x7f]")
 _INLINE_SPECIALS = re.compile(r"([\\`*_\[\]{}|~#!])")
 _OPEN_BACKTICK = re.compile(r"(?<!\\)((?:\\\\)*)`")
 _PIPE = re.compile(r"(\\*)\|")
+_DESTINATION_BREAKERS = re.compile(r"[\s()<>\"'`\\\[\]]")
+_HTML_SPECIALS = re.compile(r"[&<>{]")
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "{": "\\{"}
 
 
 OVER_BOUNDS = "*(This field is too long or holds too many brackets to show: see `register check`.)*"
@@ -46,23 +47,15 @@ def safe_url(url: str) -> bool:
     return not _SCHEME.match(head) and not url.startswith("//")
 
 
-_DESTINATION_BREAKERS = re.compile(r"[\s()<>\"'`\\\[\]]")
-
-
 def link_destination(url: str) -> str:
-    """A URL from the registers' data as a Markdown link's destination: every character
-    that could end it, open a title or start markup (`)`, a space, `<`, a quote) encoded."""
+    """A URL as a Markdown link's destination: every character that could end it, open a
+    title or start markup (`)`, a space, `<`, a quote) encoded."""
     return _DESTINATION_BREAKERS.sub(lambda m: quote(m[0], safe=""), url)
 
 
 def url_path(path: str) -> str:
-    """A relative page path as a link destination, percent-encoded (a file name may hold
-    a space, a parenthesis or a quote)."""
+    """A relative page path as a link destination, percent-encoded."""
     return quote(path, safe="/.-_~")
-
-
-_HTML_SPECIALS = re.compile(r"[&<>{]")
-_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "{": "\\{"}
 
 
 def escape_html(text: str) -> str:
@@ -81,9 +74,9 @@ def escape_inline(text: str) -> str:
 
 @dataclass
 class Linker:
-    """What prose needs to link: the sources, each entry's page (relative to the docs dir),
-    the page being rendered, how one page links another, and the in-prose citations as
-    resolved and verified (a citation links to what verify checked, not a second guess)."""
+    """What prose needs to link: the sources, each entry's page, the page being rendered,
+    how one page links another, and the in-prose citations as resolved (a citation links
+    to what verify checked, not a second guess)."""
 
     sources: Sources
     entry_pages: dict[str, str]
@@ -117,8 +110,7 @@ def citation_link(citation: Citation, sources: Sources) -> str:
 def prose(text: str, linker: Linker, *, one_line: bool = False, own_line: bool = False) -> str:
     """Register prose as safe Markdown, what is code read where the text goes (after
     `- **What.** `, or with `own_line` on a line of its own). With `one_line` (a table cell)
-    each code block becomes a code span and every other backtick and `|` is escaped, so
-    joining the lines changes no code into text or back."""
+    each code block becomes a code span and every other backtick and `|` is escaped."""
     if not text:
         return ""
     if over_bounds(text):  # Python-Markdown would spend seconds or minutes on it
@@ -127,7 +119,7 @@ def prose(text: str, linker: Linker, *, one_line: bool = False, own_line: bool =
     if own_line:
         parsed = segments.on_own_line(parsed, linker.sources.links)
     code = [(s.start, s.end) for s in parsed.of_kind("code")]
-    links = list(_safe_links(parsed, one_line))
+    links = list(_safe_links(parsed, code, one_line))
     protected = merge(span for span, _ in links)
     to_code = _code_on_one_line if one_line else _code
     edits = [(s, e, to_code(text[s:e], _line_start(text, s, own_line))) for s, e in code]
@@ -139,7 +131,7 @@ def prose(text: str, linker: Linker, *, one_line: bool = False, own_line: bool =
 
 
 def opens_with_fence(text: str) -> bool:
-    """True when `text` starts with a fenced code block (to be put on a line of its own)."""
+    """Whether `text` starts with a fenced code block (to be put on a line of its own)."""
     return bool(text) and segments.of(text).own_line is not None
 
 
@@ -157,9 +149,7 @@ def _apply(text: str, edits: list[tuple[int, int, str]], plain: Callable[[str], 
 
 def _code(block: str, at_line_start: bool) -> str:
     """Code as written, but a fence (a range that starts a line) loses its `{...}`."""
-    if not at_line_start:
-        return block
-    return _FENCE_INFO.sub(lambda m: f"{m[1]}{m[2]}", block, count=1)
+    return _FENCE_INFO.sub(r"\1\2", block, count=1) if at_line_start else block
 
 
 def _line_start(text: str, offset: int, own_line: bool) -> bool:
@@ -169,7 +159,7 @@ def _line_start(text: str, offset: int, own_line: bool) -> bool:
 
 def _code_on_one_line(block: str, at_line_start: bool) -> str:
     """A code block or span as one code span on one line (only a range that starts a line
-    can be a fence: ```` see ```a``` ```` holds a span)."""
+    is a fence: ```` see ```a``` ```` holds a span)."""
     if at_line_start and segments.FENCE_LINE.match(block):
         lines = block.splitlines()
         closed = len(lines) > 1 and segments.FENCE_LINE.fullmatch(lines[-1]) is not None
@@ -182,22 +172,20 @@ def _code_on_one_line(block: str, at_line_start: bool) -> str:
 def _defuse(text: str) -> str:
     """Plain prose: HTML escaped, and no `](` or `]:` left for a link or link definition
     (every `]:`: Python-Markdown reads definitions in blockquotes and nested items too)."""
-    text = escape_html(text).replace("]:", "]&#58;")
-    return _LINK_OPEN.sub(r"]\\(", text)  # a safe inline link is not plain text
+    return escape_html(text).replace("]:", "]&#58;").replace("](", "]\\(")
 
 
 def _defuse_on_one_line(text: str) -> str:
     """Plain prose for a table cell: also no bare backtick (it would pair with one on a
-    joined line) and no bare `|` (it would end the cell)."""
+    joined line) and no bare `|` (it would end the cell; each backslash before it doubled,
+    or an author's `\\|` would escape the escape)."""
     text = _OPEN_BACKTICK.sub(r"\1\\`", _defuse(text))
-    # Each backslash before a `|` doubled, then the `|` escaped: an author's `\|` would
-    # otherwise escape the escape, and the bare `|` would end the cell.
     return _PIPE.sub(lambda m: m[1] * 2 + "\\|", text)
 
 
-def _safe_links(parsed: Prose, one_line: bool) -> Iterator[tuple[Span, str]]:
-    """Inline links and autolinks to safe URLs, rendered; their text is escaped, not linked."""
-    code = [(s.start, s.end) for s in parsed.of_kind("code")]
+def _safe_links(parsed: Prose, code: list[Span], one_line: bool) -> Iterator[tuple[Span, str]]:
+    """Inline links and autolinks to safe URLs, rendered; their text (outside its `code`) is
+    escaped, not linked."""
     for link in parsed.of_kind("link"):
         span, written = (link.start, link.end), parsed[link.start : link.end]
         if not link.inner:  # an autolink to http(s)
@@ -255,13 +243,12 @@ def _reference(written: str, ref: Segment, linker: Linker) -> str:
     pending = {prefix_of(e) for e in ends} & set(linker.sources.pending)
     if pending and all(prefix_of(e) in pending for e in ends):
         return pending_span(written, sorted(pending))
-    pending_ids = linker.sources.pending
-    return "..".join(entry_link(end, linker.entry_link(end), pending_ids) for end in ends)
+    return "..".join(entry_link(e, linker.entry_link(e), linker.sources.pending) for e in ends)
 
 
 def entry_link(entry_id: str, url: str | None, pending: Sequence[str] = ()) -> str:
     """`[META-07](meta.md#meta-07)`; without a page, the ID as escaped text (noted when its
-    register is pending): an owner may be any text, not only an ID."""
+    register is pending): an owner may be any text."""
     if url is not None:
         return f"[{escape_inline(entry_id)}]({url})"
     if prefix_of(entry_id) in pending:
@@ -272,9 +259,7 @@ def entry_link(entry_id: str, url: str | None, pending: Sequence[str] = ()) -> s
 def pending_span(text: str, prefixes: list[str]) -> str:
     """A reference to an unpublished register: its text, and a note saying so on the page
     (a `title` alone reaches neither touch nor keyboard users)."""
-    names = ", ".join(prefixes)
-    verb = "is" if len(prefixes) == 1 else "are"
-    noun = "register" if len(prefixes) == 1 else "registers"
-    title = html.escape(f"{noun} {names} {verb} not published yet")
+    said = "register {} is" if len(prefixes) == 1 else "registers {} are"
+    title = html.escape(said.format(", ".join(prefixes)) + " not published yet")
     note = '<span class="reg-pending__note">(not published yet)</span>'
     return f'<span class="reg-pending" title="{title}">{escape_inline(text)} {note}</span>'

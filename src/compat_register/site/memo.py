@@ -1,14 +1,13 @@
-"""Pages kept between builds in one process (`mkdocs serve`), each under what it was made
-of: its own inputs as one value (its key), and each value it looked up in the site's shared
-tables (an entry's page, a citation's outcome, a backlink) while it rendered. A page is made
-again when its key or any value it looked up differs. Equal values print the same (a
-`_meta` map compares as it prints: `model.registers.Meta`), so a kept page is never stale."""
+"""Pages kept between builds in one process (`mkdocs serve`) under what each was made of:
+its own inputs (its key) and each value it looked up in the site's shared tables while it
+rendered; made again when any differs. Equal values print the same (a `_meta` map compares
+as it prints: `model.registers.Meta`), so a kept page is never stale."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -17,7 +16,7 @@ T = TypeVar("T")
 MISSING = object()
 """What a look-up of a key not in a table found."""
 WHOLE = object()
-"""A read of a whole table (iterated, or its length): the page depends on all of it."""
+"""A read of a whole table (iterated, or its length)."""
 
 Read = tuple[str, Any, Any]
 """A table's name, the key looked up (or `WHOLE`), what was found."""
@@ -65,15 +64,11 @@ class Tables:
         return bool(table == found if key is WHOLE else table.get(key, MISSING) == found)
 
 
-class Table(Mapping[K, V], Generic[K, V]):
+class Table(Mapping[K, V]):
     """A read-only view of a shared table that notes each look-up in its `Tables`."""
 
     def __init__(self, name: str, data: Mapping[K, V], tables: Tables) -> None:
         self.name, self.data, self.tables = name, data, tables
-
-    def _note(self, key: Any, found: Any) -> None:
-        if self.tables.reads is not None:
-            self.tables.reads.append((self.name, key, found))
 
     def _note_whole(self) -> None:
         if self.tables.reads is not None:  # a copy only while a page is recorded
@@ -81,7 +76,8 @@ class Table(Mapping[K, V], Generic[K, V]):
 
     def get(self, key: K, default: Any = None) -> Any:
         found = self.data.get(key, MISSING)
-        self._note(key, found)
+        if self.tables.reads is not None:
+            self.tables.reads.append((self.name, key, found))
         return default if found is MISSING else found
 
     def __getitem__(self, key: K) -> V:
@@ -89,9 +85,6 @@ class Table(Mapping[K, V], Generic[K, V]):
         if found is MISSING:
             raise KeyError(key)
         return found  # type: ignore[no-any-return]
-
-    def __contains__(self, key: object) -> bool:
-        return self.get(key, MISSING) is not MISSING  # type: ignore[arg-type]
 
     def __iter__(self) -> Iterator[K]:
         self._note_whole()

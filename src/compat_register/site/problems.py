@@ -1,7 +1,6 @@
 """Problems shown on the pages, where the author looks. A register file that does not load
 gets a page of its problems, named on the overview and health pages; one that loads with
-errors or warnings shows each at its entry (or under its title), counted on the overview.
-"""
+errors or warnings shows each at its entry (or under its title), counted on the overview."""
 
 from __future__ import annotations
 
@@ -18,24 +17,22 @@ from .values import site_level
 def failure_pages(
     failed: Mapping[str, list[Diagnostic]], layout: Layout, pages: Mapping[str, str]
 ) -> dict[str, str]:
-    """The pages of registers that do not load, and the overview and health pages (from
-    `pages`) naming them."""
+    """The pages of registers that do not load, their problems as written in an indented
+    code block (a message quoting the YAML cannot turn into Markdown), and the overview and
+    health pages (from `pages`) naming them."""
     if not failed:
         return {}
-    built = {layout.page_of(slug): failed_page(slug, found) for slug, found in failed.items()}
+    built = {}
+    for slug, found in failed.items():
+        file = found[0].file if found else slug
+        body = "".join(f"        {d.as_text()}\n" for d in found)
+        notice = _admonition("failure", f"{file} does not load")
+        built[layout.page_of(slug)] = f"# {escape_inline(slug)}\n\n{notice}{body}"
     title = "These registers do not load; their entries and citations are not counted here"
+    items = {slug: _counted(len(found), "problem") for slug, found in failed.items()}
     for page in (layout.overview, layout.health):
-        items = {slug: _counted(len(found), "problem") for slug, found in failed.items()}
         built[page] = after_heading(pages[page], _linked("failure", title, items, layout, page))
     return built
-
-
-def failed_page(slug: str, problems: list[Diagnostic]) -> str:
-    """The page of a register that does not load: its problems as written, in an indented
-    code block (a message quoting the YAML cannot turn into Markdown)."""
-    file = problems[0].file if problems else slug
-    body = "".join(f"        {d.as_text()}\n" for d in problems)
-    return f"# {escape_inline(slug)}\n\n{_admonition('failure', f'{file} does not load')}{body}"
 
 
 def problem_pages(
@@ -72,8 +69,7 @@ def with_problems(page: str, register: Register, problems: list[Diagnostic]) -> 
     wanted = {entry.anchor: entry.id for entry in register.entries}
     headings: dict[str, int] = {}  # entry ID -> its heading line (`## ID Title { #anchor }`)
     for index, line in enumerate(lines):
-        match = _HEADING.match(line)
-        if match and match["anchor"] in wanted:
+        if (match := _HEADING.match(line)) and match["anchor"] in wanted:
             headings.setdefault(wanted[match["anchor"]], index)
     for entry_id, found in entries.items():
         at = headings.get(entry_id)

@@ -1,11 +1,7 @@
-"""The HTML of a generated page kept to what Markdown and our templates make: nh3 (Ammonia).
-
-The templates and `markdown.prose` escape every value already; this is the second line of
-defence. `clean` keeps an allowlist of tags and attributes, http(s) and relative URLs, an
-`id` only where an anchor needs it, as a slug (an unneeded `id` invites DOM clobbering), and
-drops comments and raw-text elements with their content. `unexpected` says what `clean`
-would remove; `refused` says it of what `register render` writes for engines we never see.
-"""
+"""A page's HTML kept to what Markdown and our templates make, by nh3 (Ammonia): the second
+line of defence after the templates' escaping. `clean` keeps an allowlist of tags, attributes
+and http(s) or relative URLs, an `id` only as an anchor's slug (DOM clobbering), no comment
+or raw-text element; `unexpected` and `refused` say what it would remove."""
 
 from __future__ import annotations
 
@@ -84,7 +80,7 @@ _ID = {
 
 
 def _attribute(tag: str, name: str, value: str) -> str | None:
-    """nh3's attribute filter (nh3 allows attributes by name only, never by value)."""
+    """nh3's attribute filter: nh3 allows attributes by name only, never by value."""
     if name in ("href", "src"):
         return value if safe_url(value) else None
     if name == "id":
@@ -115,8 +111,8 @@ clean = _cleaner(attribute_filter=_attribute).clean
 
 clean_excerpt = _cleaner(_words("id href src")).clean
 """A highlighted excerpt kept to the same allowlist without `id` (its line spans would clash
-with the page's), `href` and `src`, so with no filter of values: a call into Python per
-attribute was most of the cleaning's time."""
+with the page's), `href` and `src`, so with no filter of values (a call into Python per
+attribute was most of the cleaning's time)."""
 
 
 reparsed = nh3.Cleaner(
@@ -153,8 +149,8 @@ reparsed = nh3.Cleaner(
 def unexpected(page: str) -> list[str]:
     """What `clean` would remove from `page`, as `<tag attr=value>`: read as a browser reads
     it (html5ever, through `reparsed`: `<img/src/onerror=...>` has an `onerror`) and with
-    `html.parser` (for an element or scheme `reparsed` does not list), counting elements so
-    that how nh3 writes a page back is no difference."""
+    `html.parser` (for what `reparsed` does not list), elements counted (nh3 reports nothing
+    it removes) so that how nh3 writes a page back is no difference."""
     canonical = reparsed(page)
     removed = _Elements.of(page) - _Elements.of(clean(page))
     if (cleaned := clean(canonical)) != canonical:
@@ -163,9 +159,9 @@ def unexpected(page: str) -> list[str]:
 
 
 def refused(pages: Mapping[str, str], printed: Mapping[str, str] | None) -> str | None:
-    """Why the pages may not go, as they are, to an engine that cleans nothing: the first
+    """Why the pages may not go as they are to an engine that cleans nothing: the first
     Markdown whose HTML holds what `clean` removes. With our templates, which escape every
-    value, only the prose they printed is read (`printed`); with a site's own, every page."""
+    value, only the prose they `printed` is read; with a site's own, every page."""
     read = printed.items() if printed is not None else ((t, u) for u, t in pages.items())
     for markdown, uri in read:
         if found := unexpected(to_html(markdown)):
@@ -179,24 +175,16 @@ def to_html(page: str) -> str:
     return _converter().reset().convert(meta.YAML_RE.sub("", page, count=1))  # MkDocs' own
 
 
-@functools.cache
+@functools.cache  # making one loads every extension
 def _converter() -> python_markdown.Markdown:
-    """One converter for every page: making one loads every extension."""
     return python_markdown.Markdown(
         extensions=list(MARKDOWN_EXTENSIONS), extension_configs=MARKDOWN_EXTENSIONS
     )
 
 
-def _canonical(name: str, value: str) -> str:
-    """An attribute value as nh3 writes it back: `text-align:right` for `text-align: right;`."""
-    if name == "style":
-        return "".join(value.split()).rstrip(";")
-    return " ".join(value.split())
-
-
 class _Elements(HTMLParser):
-    """(tag,), (tag, attribute=value) and ("!--",) of a page, counted: nh3 reports nothing
-    it removes, so what it removed is counted here."""
+    """(tag,), (tag, attribute=value) and ("!--",) of a page, counted; a value as nh3 writes
+    it back (`text-align:right` for `text-align: right;`)."""
 
     @classmethod
     def of(cls, page: str) -> Counter[tuple[str, ...]]:
@@ -212,7 +200,9 @@ class _Elements(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.counts[(tag,)] += 1
         for name, value in attrs:
-            self.counts[(tag, f"{name}={_canonical(name, value or '')!r}")] += 1
+            words = (value or "").split()
+            written = "".join(words).rstrip(";") if name == "style" else " ".join(words)
+            self.counts[(tag, f"{name}={written!r}")] += 1
 
     def handle_comment(self, data: str) -> None:
         self.counts[("!--",)] += 1

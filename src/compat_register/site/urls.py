@@ -1,7 +1,6 @@
 """The site's URLs: where each generated page and file goes (relative to the docs dir or
 `register render --out DIR`), links between them, a register page that would be one of
-the site's own (`page_clashes`), and where a register file is edited. Pure.
-"""
+the site's own (`page_clashes`), and where a register file is edited. Pure."""
 
 from __future__ import annotations
 
@@ -21,9 +20,9 @@ ASSET_DIR = "assets/compat-register"
 
 @dataclass(frozen=True)
 class Layout:
-    """Where the generated pages go, relative to the docs dir (or `--out DIR`): folders of
-    the register pages, of the revision pages (the matrix their `index.md`) and of the
-    Coverage pages; `legend`, a page explaining the fields; `download`, the JSON or None."""
+    """Where the generated pages go, relative to the docs dir (or `--out DIR`); `legend`, a
+    page explaining the fields; `download`, the JSON or None. A revision's, a concept's or a
+    badge's file is named after it, never `index`."""
 
     pages: str = "registers"
     overview: str = "registers/index.md"
@@ -43,7 +42,7 @@ class Layout:
         return posixpath.join(self.pages, f"{slug}.md")
 
     def health_of(self, slug: str) -> str:
-        """A register's own health page, beside the health page: `registers/health/meta.md`."""
+        """`registers/health/meta.md`."""
         return posixpath.join(posixpath.splitext(self.health)[0], f"{slug}.md")
 
     def excerpts_of(self, slug: str) -> str:
@@ -55,37 +54,32 @@ class Layout:
         return posixpath.join(self.revisions, "index.md")
 
     def revision_page(self, name: str) -> str:
-        return posixpath.join(self.revisions, _page_name(name))
+        return posixpath.join(self.revisions, _file_name(name, ".md"))
 
     @property
     def coverage_summary(self) -> str:
         return posixpath.join(self.coverage, "index.md")
 
     def coverage_page(self, name: str) -> str:
-        return posixpath.join(self.coverage, _page_name(name))
+        return posixpath.join(self.coverage, _file_name(name, ".md"))
 
     def concept_page(self, concept_id: str) -> str:
-        """A concept's own page: `registers/concepts/mcp.meta.md`."""
-        return posixpath.join(self.concepts, _page_name(concept_id))
+        """`registers/concepts/mcp.meta.md`."""
+        return posixpath.join(self.concepts, _file_name(concept_id, ".md"))
 
     def subject_badge(self, alias: str) -> str:
-        """A subject's badge: `registers/badges/mcpx.svg`."""
+        """`registers/badges/mcpx.svg`."""
         return posixpath.join(self.badges, _file_name(alias, ".svg"))
 
     def concept_badge(self, concept_id: str) -> str:
-        """A concept's badge: `registers/badges/concept/mcp.meta.svg`."""
+        """`registers/badges/concept/mcp.meta.svg`."""
         return posixpath.join(self.badges, "concept", _file_name(concept_id, ".svg"))
 
     def coverage_file(self, revision: str, slug: str) -> str:
         """A statement file's Coverage page, under its revision's: `registers/coverage/
         2026-07-28/basic-index.md` (never `index.md`, which is the revision's own URL)."""
-        return posixpath.join(self.coverage, _page_name(revision)[:-3], _page_name(slug))
-
-
-def _page_name(name: str) -> str:
-    """A revision's or a concept's page name: one that is no file name made into one,
-    never `index`."""
-    return _file_name(name, ".md")
+        folder = _file_name(revision, "")
+        return posixpath.join(self.coverage, folder, _file_name(slug, ".md"))
 
 
 def _file_name(name: str, suffix: str) -> str:

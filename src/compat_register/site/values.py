@@ -1,6 +1,5 @@
 """What a site build is asked for (`SiteOptions`) and gives (`Site`), and the level it logs
-each diagnostic at. Light on purpose (no Jinja2, no Markdown): `api` imports it always.
-"""
+each diagnostic at. Light on purpose (no Jinja2, no Markdown): `api` imports it always."""
 
 from __future__ import annotations
 
@@ -18,10 +17,10 @@ from .urls import Layout
 
 @dataclass(frozen=True)
 class SiteOptions:
-    """How a site is built: the plugin's options in mkdocs.yml, `register render`'s flags:
-    `templates` overriding the packaged ones file by file, `verify` reading the checkouts (not
-    `--offline`), `history` for the Changes page and `repo_url` to link its commits,
-    `edit_url` for each entry's edit link, `subject` to lead the priorities page."""
+    """How a site is built (the plugin's options, `register render`'s flags): `templates`
+    override the packaged ones file by file, `verify` reads the checkouts (not `--offline`),
+    `history` makes the Changes page, `repo_url` links its commits, `edit_url` gives each
+    entry an edit link, `subject` leads the priorities page."""
 
     layout: Layout = field(default_factory=Layout)
     templates: Path | None = None
@@ -31,17 +30,17 @@ class SiteOptions:
     edit_url: str | None = None
     subject: str | None = None
     extension_configs: Mapping[str, Any] | None = None
-    """The site's `mdx_configs`, to highlight excerpts as its pages are; None: the pages' own."""
+    """The site's `mdx_configs`, to highlight excerpts as its pages are."""
     excerpt_folder: Path | None = None
     """Where excerpt files are written as they are made, not held (20,000 weigh some 60 MB)."""
     raw: bool = False
-    """The pages go to an engine that cleans no HTML (`register render`): a page holding
-    HTML the sanitizer removes refuses the site (`Site.refused`)."""
+    """For an engine that cleans no HTML (`register render`): a page holding HTML the
+    sanitizer removes refuses the site (`Site.refused`)."""
 
 
 @dataclass
 class Site(Result):
-    """Every file of a built site, by path relative to the docs dir, and its `diagnostics`:
+    """Every file of a built site, by path relative to the docs dir; its `diagnostics` are
     the register set's problems, then the build's `notices`."""
 
     pages: dict[str, str]
@@ -50,7 +49,7 @@ class Site(Result):
     downloads: dict[str, str]
     assets: dict[str, str]
     nav: list[dict[str, Any]]
-    """The nav section of the generated pages, as mkdocs.yml's `nav` would list them."""
+    """The generated pages' nav section, as mkdocs.yml's `nav` would list them."""
     nav_pages: frozenset[str]
     """The pages a hand-written nav names when it lists the registers itself."""
     excerpt_paths: dict[str, Path] = field(default_factory=dict)
@@ -63,11 +62,11 @@ class Site(Result):
     @property
     def notices(self) -> list[Diagnostic]:
         """What the build says of the run as a whole (the catalogue's `run` codes)."""
-        return [d for d in self.diagnostics if run_notice(d)]
+        return [d for d in self.diagnostics if _run(d)]
 
     def levelled(self) -> list[tuple[str, Diagnostic]]:
         """Each problem of the register set (not the notices) with its site level."""
-        return [(site_level(d), d) for d in self.diagnostics if not run_notice(d)]
+        return [(site_level(d), d) for d in self.diagnostics if not _run(d)]
 
     def levelled_notices(self) -> list[tuple[str, Diagnostic]]:
         return [(site_level(d), d) for d in self.notices]
@@ -81,8 +80,8 @@ class Site(Result):
 
     @property
     def unlisted(self) -> frozenset[str]:
-        """The pages the nav section does not list (each register's health page): the
-        plugin makes them `not_in_nav`, or material would link each on every page."""
+        """The pages the nav section does not list (each register's health page), which the
+        plugin makes `not_in_nav`, or material would link each on every page."""
         return frozenset(self.pages) - frozenset(_listed(self.nav))
 
     @property
@@ -95,16 +94,12 @@ def _listed(nav: Any) -> Iterator[str]:
     """Every page a nav (nested lists and dicts) names."""
     if isinstance(nav, str):
         yield nav
-    elif isinstance(nav, dict):
-        for value in nav.values():
-            yield from _listed(value)
-    elif isinstance(nav, list):
-        for item in nav:
+    elif isinstance(nav, (dict, list)):
+        for item in nav.values() if isinstance(nav, dict) else nav:
             yield from _listed(item)
 
 
-def run_notice(diagnostic: Diagnostic) -> bool:
-    """Whether a diagnostic is said of the run as a whole (the catalogue's `run`)."""
+def _run(diagnostic: Diagnostic) -> bool:
     code = CODES.get(diagnostic.code)
     return code is not None and code.run
 
