@@ -124,7 +124,7 @@ class Verified(Checked):
     """With `against`: the citations that moving that pin would make stale."""
     check_failed: bool = False
     """Whether `register check` alone reports errors (a file that does not load)."""
-    lock: folder.FileText | None = None
+    lock: folder.BesideFile | None = None
     """citations.lock as read (None: there is none)."""
 
     @property

@@ -13,7 +13,7 @@ from typing import Any
 from ..model.diagnostic import Diagnostic
 from ..model.positions import Path_, Where
 from ..reading.document import Document, LoadError
-from ..reading.folder import FileText
+from ..reading.folder import BesideFile
 from ..reading.loader import parse as parse_yaml
 from ..reading.tolerant import value_at
 from .jsontext import JsonProblem, Parsed, parse
@@ -307,7 +307,7 @@ def _shape(parsed: Parsed, path: Path_, message: str) -> Diagnostic:
 
 
 def records_of(
-    texts: Iterable[FileText], revisions: Collection[str] | None = None
+    texts: Iterable[BesideFile], revisions: Collection[str] | None = None
 ) -> tuple[dict[str, Record], list[Diagnostic]]:
     """Subject alias -> its record; the problems of those that do not read back (or whose
     `subject` is not their file's name)."""

@@ -123,7 +123,7 @@ def _register_files(root: Path) -> list[Path]:
 
 
 @dataclass(frozen=True)
-class FileText:
+class BesideFile:
     """citations.lock or a conformance record as read: its path as messages show it (`file`),
     its text with its line ends as they are (None when unreadable), or why not."""
 
@@ -138,7 +138,7 @@ class FileText:
         return self.path.name.removesuffix(CONFORMANCE_SUFFIX)
 
 
-def read_lock(paths: Paths) -> FileText | None:
+def read_lock(paths: Paths) -> BesideFile | None:
     """The review stamps' file, None when there is none (stamps are then not checked)."""
     return _read_text(paths.lock, paths) if paths.lock.exists() else None
 
@@ -207,7 +207,7 @@ def owner_of(doc: Document, stem: str) -> Any:
     return owner
 
 
-def read_records(paths: Paths) -> list[FileText]:
+def read_records(paths: Paths) -> list[BesideFile]:
     """Each subject's recorded results, by alias; none when `conformance/` does not exist."""
     folder = paths.conformance_dir
     if not folder.is_dir():
@@ -219,12 +219,12 @@ def read_records(paths: Paths) -> list[FileText]:
     ]
 
 
-def _read_text(path: Path, paths: Paths, undecoded: str | None = None) -> FileText:
+def _read_text(path: Path, paths: Paths, undecoded: str | None = None) -> BesideFile:
     """A regular file's text in the project (a byte order mark dropped), or None and why not
     (`undecoded` when it is not UTF-8, else the decoder's words)."""
     try:
         raw = regular.read_bytes(path, regular.MAX_BYTES, within=paths.inside)
-        return FileText(path, display_path(path), raw.decode("utf-8-sig"))
+        return BesideFile(path, display_path(path), raw.decode("utf-8-sig"))
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) else undecoded
-        return FileText(path, display_path(path), None, f"cannot read: {reason or err}")
+        return BesideFile(path, display_path(path), None, f"cannot read: {reason or err}")

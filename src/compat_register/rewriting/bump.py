@@ -17,7 +17,7 @@ from ..following.track import Rename
 from ..model.claims import claimants
 from ..model.registers import Citation, RegisterSet, Source
 from ..reading.document import Document
-from ..reading.folder import FileText
+from ..reading.folder import BesideFile
 from ..sources.checkout import Checkout
 from ..sources.git import GitSourceError
 from ..sources.pins import open_moved
@@ -86,7 +86,7 @@ def bump(
     registers: RegisterSet,
     documents: Mapping[str, Document],
     paths: Paths,
-    lock: FileText | None,
+    lock: BesideFile | None,
     alias: str,
     rev: str | None = None,
     *,
@@ -117,7 +117,7 @@ def bump(
 def _plan(
     registers: RegisterSet,
     documents: Mapping[str, Document],
-    lock: FileText | None,
+    lock: BesideFile | None,
     source: Source,
     checkout: Checkout,
     old: str,

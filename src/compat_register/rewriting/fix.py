@@ -10,7 +10,7 @@ from ..model.diagnostic import Diagnostic
 from ..model.positions import Where
 from ..model.registers import Citation, RegisterSet
 from ..reading.document import Document
-from ..reading.folder import FileText
+from ..reading.folder import BesideFile
 from ..verifying import stamps
 from ..verifying.outcome import Outcome
 from . import edit
@@ -32,7 +32,7 @@ def plan(
     documents: Mapping[str, Document],
     outcomes: Sequence[Outcome],
     diagnostics: Sequence[Diagnostic],
-    lock: FileText | None,
+    lock: BesideFile | None,
 ) -> FixPlan:
     """Point every moved citation at its proposed lines, stamps along, but those of a source
     whose pin was moved by hand (re-pointing them by their quotes would hide that)."""

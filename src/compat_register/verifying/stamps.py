@@ -19,7 +19,7 @@ from ..citations.compare import Kind, block, source_kind
 from ..model.diagnostic import Diagnostic
 from ..model.notation import lines_text
 from ..model.registers import Citation, CitationKey, Sources
-from ..reading.folder import FileText
+from ..reading.folder import BesideFile
 from ..storage.errors import EditError
 from .outcome import AS_CITED, Outcome
 
@@ -186,7 +186,7 @@ def at_lock(file: str, code: str, message: str, line: int = 1) -> Diagnostic:
     )
 
 
-def lock_of(found: FileText | None) -> Lock | None:
+def lock_of(found: BesideFile | None) -> Lock | None:
     """The lock as `reading.folder.read_lock` found it, or None (stamps are not checked)."""
     if found is None:
         return None
@@ -198,7 +198,7 @@ def lock_of(found: FileText | None) -> Lock | None:
     return Lock(found.path, found.file, stamps, problems, found.text, pins)
 
 
-def to_rewrite(found: FileText | None) -> Lock | None:
+def to_rewrite(found: BesideFile | None) -> Lock | None:
     """`lock_of`, refusing (EditError) a lock that cannot be read rather than rewrite it."""
     lock = lock_of(found)
     if lock is not None and lock.text is None:
@@ -207,7 +207,7 @@ def to_rewrite(found: FileText | None) -> Lock | None:
 
 
 def carry_lock(
-    found: FileText | None,
+    found: BesideFile | None,
     citations: Sequence[Citation],
     moved: Mapping[CitationKey, tuple[str, int, int]],
     pins: Mapping[str, str] | None = None,
@@ -249,7 +249,7 @@ class StampPlan(NamedTuple):  # not a dataclass: see `Key`
 
 
 def plan(
-    outcomes: Sequence[Outcome], sources: Sources, lock: FileText | None, chosen: set[str] | None
+    outcomes: Sequence[Outcome], sources: Sources, lock: BesideFile | None, chosen: set[str] | None
 ) -> StampPlan:
     """Stamp the citations of the `chosen` entries (None: all), given every citation's
     outcome in `RegisterSet.citations()` order; EditError when the lock cannot be read."""

@@ -12,7 +12,7 @@ from ..citations.compare import source_kind
 from ..following.follow import Followed, follow
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.registers import Citation, RegisterSet, Source, Sources
-from ..reading.folder import FileText
+from ..reading.folder import BesideFile
 from ..sources.git import GitSourceError
 from ..sources.pins import Checkouts, Pin
 from ..storage.errors import RegisterError
@@ -25,7 +25,7 @@ from .outcome import Outcome, judge, summary  # noqa: F401 - verify.summary
 def verify_against(
     registers: RegisterSet,
     paths: Paths,
-    lock: FileText | None,
+    lock: BesideFile | None,
     against: tuple[str, str] | None,
     *,
     skip: Iterable[str] = (),
@@ -210,7 +210,7 @@ def _judge_moved(
 
 
 def _check_stamps(
-    read: FileText | None, sources: Sources, outcomes: list[Outcome], preview: Preview | None
+    read: BesideFile | None, sources: Sources, outcomes: list[Outcome], preview: Preview | None
 ) -> tuple[list[Outcome], Preview | None, list[Diagnostic], set[str]]:
     """The outcomes (and the preview's baseline) with the lock applied, when there is one,
     its problems and one per source whose pin moved by hand since it was written, and
