@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..storage import shape
+from ..storage import makers, shape
 
 VERSION = 3
 """Raised whenever what a summary or a diff holds changes: an older cache is ignored."""
-MADE_BY = shape.made_by(VERSION, "compat-register", "PyYAML")
+MADE_BY = makers.made_by(VERSION, "compat-register", "PyYAML")
 
 _TEXT = {"type": "string"}
 

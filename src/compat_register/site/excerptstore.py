@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ..storage import shape
+from ..storage import makers, shape
 
 VERSION = 2
 """Raised whenever what an excerpt's HTML holds changes in this package."""
@@ -31,7 +31,7 @@ class ExcerptStore:
 
     def __init__(self, folder: Path, settings: str) -> None:
         self.folder = folder
-        self.settings = digest(f"{shape.made_by(VERSION, *MAKERS)}\n{settings}")
+        self.settings = digest(f"{makers.made_by(VERSION, *MAKERS)}\n{settings}")
         """Which settings and libraries the stored HTML was made with."""
         self.dropped: list[str] = []
         """Each file read that was not used, as a line naming it (`shape.Cached`)."""
