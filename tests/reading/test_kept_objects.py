@@ -59,3 +59,17 @@ def test_prose_keeps_no_dict_and_an_absent_meta_is_an_untracked_empty_dict() -> 
     for meta in (first.meta, first.status.meta, first.revisions.meta, second.meta):
         assert meta == {} and not gc.is_tracked(meta)
     assert isinstance(second.status.meta, Meta) and second.status.meta == {"reviewer": "ann"}
+
+
+def test_prose_keeps_its_segments_as_data_the_collector_stops_tracking() -> None:
+    first, _ = build_register(parse(TEXT, "t.yaml", integer_keys()), "t", []).entries
+    what = first.texts[0]
+    for _ in range(2):  # a pass untracks a tuple whose items it has untracked before it
+        gc.collect()
+    kept = [held for held in gc.get_referents(what) if not isinstance(held, type)]
+    assert kept and not any(gc.is_tracked(held) for held in kept)
+    assert [(s.kind, what[s.start : s.end]) for s in what.segments] == [
+        ("citation", "up:src/a.go:3"),
+        ("reference", "T-02"),
+    ]
+    assert what.of_kind("reference") == [what.segments[1]]

@@ -19,7 +19,7 @@ from ..reading.folder import display_path
 from ..sources.diffs import ZERO_SHA, LoggedCommit
 from ..sources.git import GitSourceError
 from ..sources.projectrepo import ProjectRepo, blob_id, repository_of
-from ..storage import regular, shape
+from ..storage import makers, regular, shape
 from ..storage.errors import RegisterError
 from ..storage.layout import REGISTER_SUFFIX, SOURCES_FILE, is_register_file, register_file, slug_of
 from .diffing import Diff, EntryMemo, Summary, diff_data, diff_from_data, diff_sets, summarise
@@ -30,7 +30,7 @@ WORKTREE = "worktree"
 
 CACHE_VERSION = 3
 """Raised whenever what a summary or a diff holds changes: an older cache is ignored."""
-CACHE_MADE_BY = shape.made_by(CACHE_VERSION, "compat-register", "PyYAML")
+CACHE_MADE_BY = makers.made_by(CACHE_VERSION, "compat-register", "PyYAML")
 
 
 class HistoryError(RegisterError):

@@ -3,7 +3,7 @@ stage acts on without scanning the text again; what no segment covers is plain t
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from .positions import Path_
 
@@ -29,11 +29,12 @@ class Segment(NamedTuple):
 
 class Prose(str):
     """A prose field's text (a `str`, so stages that read text read it as before), with its
-    segments in order of their start and the file and scalar holding it (slots: no `__dict__`
-    for the collector to walk on each of tens of thousands)."""
+    segments in order of their start and the file and scalar holding it. The segments are
+    kept as plain tuples, which the collector stops tracking (tens of thousands of named
+    tuples it would walk on every full pass), and made `Segment`s when read."""
 
-    __slots__ = ("segments", "own_line", "file", "field")
-    segments: tuple[Segment, ...]
+    __slots__ = ("_spans", "own_line", "file", "field")
+    _spans: tuple[tuple[Any, ...], ...]
     own_line: Prose | None
     """The text as read on a line of its own, when it opens with a fenced block there."""
     file: str
@@ -48,8 +49,13 @@ class Prose(str):
         field: Path_ = (),
     ) -> Prose:
         prose = super().__new__(cls, text)
-        prose.segments, prose.own_line, prose.file, prose.field = segments, own_line, file, field
+        prose._spans = tuple(map(tuple, segments))
+        prose.own_line, prose.file, prose.field = own_line, file, field
         return prose
 
+    @property
+    def segments(self) -> tuple[Segment, ...]:
+        return tuple(map(Segment._make, self._spans))
+
     def of_kind(self, *kinds: SegmentKind) -> list[Segment]:
-        return [segment for segment in self.segments if segment.kind in kinds]
+        return [Segment._make(span) for span in self._spans if span[0] in kinds]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any, Literal
 
 from .positions import Path_
@@ -18,8 +18,9 @@ SOURCES_SCHEMA = "sources.schema.json"
 
 @cache
 def packaged_schema(name: str) -> dict[str, Any]:
-    """One of the shipped schemas, parsed (shared: never change what it returns)."""
-    text = resources.files("compat_register").joinpath("schema").joinpath(name).read_text("utf-8")
+    """One of the shipped schemas, parsed (shared: never change what it returns). Read beside
+    the package's code: importlib.resources would load tempfile and zipfile for it."""
+    text = (Path(__file__).parent.parent / "schema" / name).read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema
 

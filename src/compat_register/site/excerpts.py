@@ -25,7 +25,7 @@ from pygments.util import ClassNotFound
 from pymdownx.highlight import DEFAULT_CONFIG, RE_PYG_CODE, BlockHtmlFormatter
 
 from ..model.registers import Citation
-from ..storage import shape
+from ..storage import makers, shape
 from ..storage.atomic import write_changed
 from . import sanitize
 from .extensions import MARKDOWN_EXTENSIONS
@@ -256,7 +256,7 @@ class ExcerptStore:
 
     def __init__(self, folder: Path, settings: str) -> None:
         self.folder = folder
-        self.settings = digest(f"{shape.made_by(self.VERSION, *self.MAKERS)}\n{settings}")
+        self.settings = digest(f"{makers.made_by(self.VERSION, *self.MAKERS)}\n{settings}")
         self.dropped: list[str] = []
         """Each file read that was not used, as a line naming it (`shape.Cached`)."""
 

@@ -164,8 +164,8 @@ class Checkout:
             reply = b" ".join(header).decode(errors="replace") or "no answer"
             raise GitSourceError(f"git cannot read {self.root}: cat-file said {reply!r}")
         size = int(header[2])
-        data = stream.read(size + 1)[:-1]  # and the newline after
-        if len(data) != size:  # git stopped inside the object: it could not unpack it
+        data = stream.read(size)  # then the newline after, apart: no copy of the object
+        if len(data) != size or not stream.read(1):  # git stopped inside the object
             raise DamagedRepository(f"{self.root} is damaged: git cannot unpack {name}")
         return os.fsdecode(header[0]), os.fsdecode(header[1]), data
 

@@ -8,13 +8,13 @@ from dataclasses import astuple
 from pathlib import Path
 from typing import Any
 
-from ..storage import shape
+from ..storage import makers, shape
 from .markdownpages import Item
 from .statement import Statement
 
 VERSION = 2
 """Raised whenever a reader's rule changes: an older cache is ignored."""
-MADE_BY = shape.made_by(VERSION, "compat-register", "markdown-it-py", "mdit-py-plugins")
+MADE_BY = makers.made_by(VERSION, "compat-register", "markdown-it-py", "mdit-py-plugins")
 """The key of the whole file: its format, and the tool and Markdown parser that read."""
 
 _INT, _TEXT = {"type": "integer"}, {"type": "string"}

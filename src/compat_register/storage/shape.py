@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable
-from importlib import metadata
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -86,11 +85,6 @@ def read(path: Path, key: str, expected: Any, valid: Check) -> Cached:
     return Cached(data)
 
 
-def made_by(version: int, *distributions: str) -> str:
-    """A cache's format `version` and that of each distribution whose output it keeps."""
-    return " ".join([str(version), *(f"{name}={_version(name)}" for name in distributions)])
-
-
 def write(path: Path, data: dict[str, Any], what: str) -> str | None:
     """Store `data` at `path` as compact JSON, whole or not at all; on failure, a message
     naming `what` (`the history cache`)."""
@@ -101,10 +95,3 @@ def write(path: Path, data: dict[str, Any], what: str) -> str | None:
     except (OSError, UnicodeError) as err:  # UnicodeError: a lone surrogate in a value
         return f"cannot write {what} {path}: {getattr(err, 'strerror', None) or err}"
     return None
-
-
-def _version(name: str) -> str:
-    try:
-        return metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return "unknown"
