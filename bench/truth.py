@@ -184,9 +184,9 @@ def walk(registers: Path, clone: Path, targets: list[str], cited: list[Cited]) -
     order: list[tuple[str, str, object]] = []
     for target in targets:
         bumped = api.bump(registers, "up", target, settings=api.Settings.read(environ))
-        checked, result = bumped.checked, bumped.bump
+        result = bumped.bump
         if result is None:
-            problems = "\n".join(str(d) for d in checked.diagnostics[:5])
+            problems = "\n".join(str(d) for d in bumped.diagnostics[:5])
             raise SystemExit(f"bump refused the register set:\n{problems}")
         for followed in result.followed:
             c = followed.citation

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime
+import errno
 import json
+import os
 import re
 from pathlib import Path
 
@@ -159,6 +161,18 @@ def test_init_into_an_unwritable_folder_is_one_line(tmp_path: Path, run_line: Ru
     done = run_line(["init", str(tmp_path / "file" / "proj")])
     assert done.exit_code == 1
     assert done.stderr.startswith("Error: cannot write ") and "Traceback" not in done.output
+
+
+def test_a_full_disk_during_init_names_the_folder_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")  # no file name, as fsync's
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(api.InitError) as refused:
+        api.init(tmp_path / "new")
+    assert str(refused.value) == f"cannot write {tmp_path / 'new'}: No space left on device"
 
 
 def test_project_files_are_valid_and_point_where_they_say() -> None:

@@ -24,10 +24,11 @@ from ..sources.checkout import Checkout
 from ..sources.cite import CiteError
 from ..sources.git import GitSourceError
 from ..storage import regular
+from ..storage.atomic import write_all
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
-from .loading import Waiting, project_paths, write_files, writer
+from .loading import Waiting, project_paths, writer
 
 
 class InitError(RegisterError):
@@ -49,14 +50,18 @@ def init(
     engine: str = "mkdocs",
 ) -> Initialised:
     """`register init [DIR]`: a working register project written into `folder`, its site
-    built with `engine`; refused when a file exists, but for a killed init's, completed.
-    Raises `WriteError` naming a file it cannot write."""
+    built with `engine`; refused when a file exists, but for a killed init's, completed."""
     day = today or datetime.date.today()
     texts = newproject.files(name or folder.resolve().name or "registers", day, engine)
     existing = sorted(path for path in texts if (folder / path).exists())
     if existing and not _interrupted(folder, texts, existing):
         raise InitError(f"{folder}: would overwrite {', '.join(existing)}; nothing written")
-    write_files({folder / path: text for path, text in texts.items()}, make_folders=True)
+    try:
+        for path in texts:
+            (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        write_all([(folder / path, text.encode("utf-8")) for path, text in texts.items()])
+    except OSError as err:
+        raise InitError(f"cannot write {err.filename or folder}: {err.strerror or err}") from None
     return Initialised(list(texts))
 
 

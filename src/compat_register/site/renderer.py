@@ -152,14 +152,13 @@ class Renderer:
                 charts=self.changes.charts(registers),
                 charted=CHARTED,
             )
-        pages[layout.matrix] = self._listing(layout.matrix, _matrix)
+        pages[layout.matrix] = self.matrix()
         changes = revs.changes(self.registers)
         names = [None, *(revision.revision for revision in changes), None]
         for number, revision in enumerate(changes):
             page = layout.revision_page(revision.revision)
             pages[page] = self.revision(revision, names[number], names[number + 2])
-        priorities = partial(_priorities, subject=self.subject)
-        pages[layout.priorities] = self._listing(layout.priorities, priorities)
+        pages[layout.priorities] = self.priorities()
         if self.concepts:
             pages.update(self.concepts.pages())
         if self.covering:
@@ -167,6 +166,14 @@ class Renderer:
         if self.scores is not None:
             pages[layout.scores] = self.scores_page(self.scores)
         return pages
+
+    def matrix(self) -> str:
+        """The revision matrix: every entry against every revision."""
+        return self._listing(self.layout.matrix, _matrix)
+
+    def priorities(self) -> str:
+        """The priorities page: the open entries by value and effort."""
+        return self._listing(self.layout.priorities, partial(_priorities, subject=self.subject))
 
     def _render(self, name: str, fmt: PageFormatter | str, **context: Any) -> str:
         """The template `name` for a page (its path, or its formatter), given the layout."""
