@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from compat_register.history.timeline import field_phrase
+from compat_register.history.timeline import PLAIN
 from conftest import RunLine
 from historyrepo import History
 
@@ -234,6 +234,6 @@ def test_unknown_revision_in_a_shallow_clone(
 def test_revisions_read_as_written() -> None:
     old = {"added": "2024-11-05"}
     new = {"added": "2024-11-05", "changed": ["2025-06-18", "2025-11-25"]}
-    assert field_phrase("revisions", (old, new)) == (
+    assert PLAIN.field("revisions", (old, new)) == (
         "revisions: added 2024-11-05 -> added 2024-11-05, changed [2025-06-18, 2025-11-25]"
     )

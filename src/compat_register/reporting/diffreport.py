@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from ..citations.quoting import code_span
-from ..history.diffing import Diff, EntryChange, SourceChange, diff_data
+from ..history.diffing import Diff, Field, diff_data
 from ..history.repository import WORKTREE, Compared
-from ..history.timeline import ARROW, citation_counts, field_phrase, shown
+from ..history.timeline import ARROW, MARKDOWN, PLAIN, entry_phrases
 from ..model import display
 
 
@@ -35,34 +34,18 @@ def diff_text(compared: Compared) -> str:
         return f"{head}: no changes"
     lines = [head]
     lines += [d.as_text() for _, d in compared.problems]
-    lines += [f"source {s.alias}: {_source_phrase(s)}" for s in diff.sources]
+    lines += [PLAIN.source(s) for s in diff.sources]
     for register in diff.registers:
         if register.change == "unreadable":
             continue  # its problems are the lines above
         lines.append(f"register {register.register}: {register.change}")
-        lines += [f"  {field_phrase(n, v)}" for n, v in register.fields.items()]
+        lines += [f"  {PLAIN.field(n, v)}" for n, v in register.fields.items()]
     for entry in diff.entries:
         lines.append(f"{entry.id} {entry.title} ({entry.register}): {entry.change}")
-        lines += [f"  {line}" for line in _entry_lines(entry)]
+        lines += [f"  {PLAIN.field(n, v)}" for n, v in entry.fields.items()]
+        lines += [f"  {line}" for line in PLAIN.citations(entry)]
     lines.append(summary_line(diff))
     return "\n".join(map(display.line, lines))  # a line break in a value stays on its line
-
-
-def _source_phrase(s: SourceChange, code: Callable[[str], str] = str, arrow: str = ARROW) -> str:
-    """`pin moved OLD -> NEW`, `added (pin NEW)`; `code` marks each pin."""
-    if s.change == "moved":
-        return f"pin moved {code(s.old or '')}{arrow}{code(s.new or '')}"
-    return f"{s.change} (pin {code((s.new if s.change == 'added' else s.old) or '')})"
-
-
-def _entry_lines(entry: EntryChange) -> list[str]:
-    if entry.change != "changed":
-        return []
-    lines = [field_phrase(name, value) for name, value in entry.fields.items()]
-    lines += [f"citation moved: {a}{ARROW}{b}" for a, b in entry.moved]
-    lines += [f"citation added: {c}" for c in entry.added]
-    lines += [f"citation removed: {c}" for c in entry.removed]
-    return lines
 
 
 def summary_line(diff: Diff) -> str:
@@ -101,9 +84,7 @@ def diff_markdown(compared: Compared) -> str:
         return "\n".join([*lines, "No changes to the registers."]) + "\n"
     lines += [f"> {md(d.as_text())}" for _, d in compared.problems]
     lines += [""] if compared.problems else []
-    for source in diff.sources:
-        said = _source_phrase(source, code_span, " → ")
-        lines.append(f"- source {code_span(source.alias)}: {said}")
+    lines += [f"- {MARKDOWN.source(s)}" for s in diff.sources]
     lines += [""] if diff.sources else []
     names = [r.register for r in diff.registers] + [e.register for e in diff.entries]
     for register in dict.fromkeys(names):
@@ -125,17 +106,11 @@ def _md_register(diff: Diff, slug: str) -> list[str]:
     for entry in (e for e in diff.entries if e.register == slug):
         said = f"**{entry.change}**"
         if entry.change == "changed":
-            fields = [_md_field(name, value) for name, value in entry.fields.items()]
-            said = "; ".join([*fields, *citation_counts(entry)])
+            said = "; ".join(entry_phrases(entry, _md_field))
         lines.append(f"- **{md(entry.id)}** {md(entry.title)}: {said}")
-        lines += [f"    - moved {code_span(old)} → {code_span(new)}" for old, new in entry.moved]
-        if entry.change == "changed":
-            lines += [f"    - added {code_span(c)}" for c in entry.added]
-            lines += [f"    - removed {code_span(c)}" for c in entry.removed]
+        lines += [f"    - {line}" for line in MARKDOWN.citations(entry, noun="")]
     return [*lines, ""]
 
 
-def _md_field(name: str, value: Any) -> str:
-    if value is None:
-        return f"{md(name)} changed"
-    return f"{md(name)} {code_span(shown(value[0]))} → {code_span(shown(value[1]))}"
+def _md_field(name: str, value: Field) -> str:
+    return MARKDOWN.field(md(name), value)

@@ -9,8 +9,8 @@ from urllib.parse import quote
 
 from markupsafe import Markup
 
-from ..history.diffing import EntryChange, Unreadable
-from ..history.timeline import ARROW, citation_counts, entry_events, field_phrase
+from ..history.diffing import EntryChange, Field, Unreadable
+from ..history.timeline import ARROW, MARKDOWN, PLAIN, entry_events, entry_phrases, short_phrase
 from ..model.registers import Register, web_base
 from . import chart
 from .markdown import code_span, escape_inline, safe_url
@@ -78,10 +78,7 @@ class ChangesView:
     def commit_lines(self, commit: Commit, fmt: PageFormatter) -> list[str]:
         """A commit's changes as Markdown list items (nested items indented by four)."""
         diff = commit.diff
-        lines = [
-            f"- source {code_span(s.alias)}: " + _source_phrase(s.change, s.old, s.new)
-            for s in diff.sources
-        ]
+        lines = [f"- {MARKDOWN.source(s)}" for s in diff.sources]
         lines += [_unreadable("sources.yaml", p) for p in diff.source_problems if p.side == "to"]
         for register in diff.registers:
             if register.change == "unreadable":
@@ -90,7 +87,7 @@ class ChangesView:
                 continue
             lines.append(f"- register {code_span(register.register)}: {register.change}")
             lines += [
-                f"    - {escape_inline(field_phrase(n, v))}" for n, v in register.fields.items()
+                f"    - {escape_inline(PLAIN.field(n, v))}" for n, v in register.fields.items()
             ]
         for change in diff.entries:
             lines += self._entry_lines(change, fmt)
@@ -102,18 +99,16 @@ class ChangesView:
         head = f"- {named} {escape_inline(change.title)}: "
         if change.change != "changed":
             return [f"{head}**{change.change}**"]
-        lines = [head + "; ".join(_phrases(change))]
-        lines += [f"    - citation moved {code_span(a)} → {code_span(b)}" for a, b in change.moved]
-        lines += [f"    - citation added {code_span(c)}" for c in change.added]
-        lines += [f"    - citation removed {code_span(c)}" for c in change.removed]
-        return lines
+        said = "; ".join(entry_phrases(change, _field, _state))
+        return [head + said, *(f"    - {line}" for line in MARKDOWN.citations(change))]
 
     def last_changes(self, entry_id: str, fmt: PageFormatter) -> str:
         """`2026-10-02: missing -> partial; 2026-09-30: added`, each date linked to its commit
         on the Changes page."""
         return "; ".join(
-            f"{self._day_link(e.commit, fmt)}: " + escape_inline(e.phrase.replace(ARROW, " → "))
-            for e in self.events.get(entry_id, [])
+            f"{self._day_link(commit, fmt)}: "
+            + escape_inline(short_phrase(change).replace(ARROW, " → "))
+            for commit, change in self.events.get(entry_id, [])
         )
 
     def last_changed(self, slug: str, fmt: PageFormatter) -> str:
@@ -146,22 +141,14 @@ class ChangesView:
         return found
 
 
-def _phrases(change: EntryChange) -> list[str]:
-    said: list[str] = []
-    for name, value in change.fields.items():
-        if name == "status.state" and value is not None:
-            said.insert(0, f"{code_span(str(value[0]))} → {code_span(str(value[1]))}")
-        else:
-            said.append(escape_inline(field_phrase(name, value).replace(ARROW, " → ")))
-    return said + citation_counts(change)
+def _field(name: str, value: Field) -> str:
+    return escape_inline(PLAIN.field(name, value).replace(ARROW, " → "))
+
+
+def _state(value: tuple[str, str]) -> str:
+    return f"{code_span(str(value[0]))} → {code_span(str(value[1]))}"
 
 
 def _unreadable(name: str, problem: Unreadable) -> str:
     where = f"{name}:{problem.line}:{problem.col}"
     return f"- {code_span(where)} does not load at this commit: {escape_inline(problem.message)}"
-
-
-def _source_phrase(change: str, old: str | None, new: str | None) -> str:
-    if change == "moved":
-        return f"pin moved {code_span(old or '')} → {code_span(new or '')}"
-    return f"{change} (pin {code_span((new if change == 'added' else old) or '')})"
