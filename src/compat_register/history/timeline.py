@@ -78,7 +78,10 @@ def entry_phrases(
     """What changed in an entry: each field by `field` (the state first by `state`, when
     given, without its name), then the citations' counts (`2 citations moved`)."""
     fields = dict(change.fields)
-    first = [state(s)] if state and (s := fields.pop("status.state", None)) else []
+    first = []
+    if state is not None and (value := fields.get("status.state")) is not None:
+        first.append(state(value))  # a None state (prose-like) stays among the fields
+        del fields["status.state"]
     counts = (("moved", change.moved), ("added", change.added), ("removed", change.removed))
     cited = [f"{len(c)} citation{'s' * (len(c) != 1)} {verb}" for verb, c in counts if c]
     return [*first, *(field(n, v) for n, v in fields.items()), *cited]
