@@ -100,6 +100,7 @@ class JsonCache:
         self.what = what
         found, self.dropped = read(path, key, made_by, valid) if path else (None, None)
         self.data: dict[str, Any] = {field: found[field] if found else {} for field in fields}
+        # Copied one level deep: a cache's entries are added or replaced, never changed in place.
         self._read = {field: dict(value) for field, value in self.data.items()}
 
     def save(self) -> str | None:
