@@ -192,10 +192,12 @@ def test_other_settings_make_other_html_and_another_store(tmp_path: Path) -> Non
     assert plain.store is not None and spans.store is not None
     assert plain.store.settings != spans.store.settings
     assert plain.html(block) != spans.html(block)
-    plain.store.write("x", {digest(block.markdown()): plain.html(block)})
-    assert spans.store.read("x") == {} and plain.store.read("x") == {
-        digest(block.markdown()): plain.html(block)
-    }
+    kept = {digest(block.markdown()): plain.html(block)}
+    written = plain.store.cache("x")
+    written.data["blocks"] = kept
+    written.save()
+    assert spans.store.cache("x").data["blocks"] == {}
+    assert plain.store.cache("x").data["blocks"] == kept
 
 
 def test_settings_are_the_highlighting_options_not_addresses() -> None:

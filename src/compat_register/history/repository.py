@@ -186,13 +186,15 @@ class History(Result):
 def read_history(root: Path, cache_file: Path | None) -> History:
     """The history of the registers folder `root`, each commit's diff from the cache when
     it holds it; HistoryError when there is none to read."""
-    cache = HistoryCache(cache_file)
+    cache = shape.JsonCache(
+        cache_file, CACHE_MADE_BY, CACHE_SHAPE, ["diffs", "counts"], "the history cache"
+    )
     with Project(root) as project, _one_line():
         if project.repo.head() is None:
             return History([], False, {})
         logged = project.repo.log(project.folder)
         edges = project.repo.shallow_roots()
-        commits, counts = _walk(project, cache, logged, edges)
+        commits, counts = _walk(project, cache.data, logged, edges)
     said = (("cache-dropped", cache.dropped), ("cache-unwritable", cache.save()))
     notices = [
         Diagnostic.notice(display_path(cache_file), id="history", code=code, message=message)
@@ -203,7 +205,7 @@ def read_history(root: Path, cache_file: Path | None) -> History:
 
 
 def _walk(
-    project: Project, cache: HistoryCache, logged: list[LoggedCommit], edges: set[str]
+    project: Project, kept: dict[str, Any], logged: list[LoggedCommit], edges: set[str]
 ) -> tuple[list[Commit], dict[str, list[tuple[Commit, dict[str, int]]]]]:
     commits: list[Commit] = []
     counts: dict[str, list[tuple[Commit, dict[str, int]]]] = {}
@@ -212,18 +214,18 @@ def _walk(
     loaded: dict[str, str] = {}
     for entry in reversed(logged):  # oldest first: the counts are a series in time
         changes = [
-            (name, loaded.get(name, old) if cache.counts.get(old, {}) is None else old, new)
+            (name, loaded.get(name, old) if kept["counts"].get(old, {}) is None else old, new)
             for path, old, new in entry.changes
             if is_register_name(name := os.path.basename(path))
         ]
         if not changes:
             continue
         edge = entry.parent is None and entry.sha in edges
-        diff = Diff() if edge else _diff_of(project, cache, changes)
+        diff = Diff() if edge else _diff_of(project, kept["diffs"], changes)
         commit = Commit(entry.sha, entry.time, entry.subject, diff, edge)
         commits.append(commit)
         for name, _, new in changes:
-            found = _counts(project, cache, name, new) if name != SOURCES_FILE else None
+            found = _counts(project, kept["counts"], name, new) if name != SOURCES_FILE else None
             if found is not None:
                 counts.setdefault(slug_of(name), []).append((commit, found))
                 loaded[name] = new
@@ -232,29 +234,29 @@ def _walk(
 
 
 def _diff_of(
-    project: Project, cache: HistoryCache, changes: Iterable[tuple[str, str, str]]
+    project: Project, diffs: dict[str, dict[str, Any]], changes: Iterable[tuple[str, str, str]]
 ) -> Diff:
     """The diff of one commit: of each file it changed, from the cache or computed."""
     total = Diff()
     for name, old, new in changes:
         key = f"{name}:{old}..{new}"
-        if key not in cache.diffs:
+        if key not in diffs:
             sides = [{name: project.summary(name, b)} if b != ZERO_SHA else {} for b in (old, new)]
-            cache.diffs[key] = diff_data(diff_sets(*sides))
-        part = diff_from_data(cache.diffs[key])
+            diffs[key] = diff_data(diff_sets(*sides))
+        part = diff_from_data(diffs[key])
         for kind in fields(Diff):
             getattr(total, kind.name).extend(getattr(part, kind.name))
     return total
 
 
-def _counts(project: Project, cache: HistoryCache, name: str, blob: str) -> dict[str, int] | None:
+def _counts(project: Project, kept: dict[str, Any], name: str, blob: str) -> dict[str, int] | None:
     """The state counts of a register blob: {} for a removed file, None for one that does
     not load (its chart keeps the counts it had)."""
     if blob == ZERO_SHA:
         return {}
-    if blob not in cache.counts:
-        cache.counts[blob] = project.summary(name, blob).get("counts")
-    return cache.counts[blob]
+    if blob not in kept:
+        kept[blob] = project.summary(name, blob).get("counts")
+    return kept[blob]
 
 
 _TEXT, _INT = {"type": "string"}, {"type": "integer"}
@@ -291,25 +293,5 @@ CACHE_SHAPE = shape.checker(
         {"made_by": _TEXT, "diffs": shape.strings(_DIFF), "counts": shape.strings(_COUNTS)}
     )
 )
-"""What `HistoryCache.save` writes: anything else is not used."""
-
-
-class HistoryCache:
-    """Diffs by `NAME:OLD..NEW` and state counts by blob id (None: it does not load), read
-    once; `dropped` says why the file was not used."""
-
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-        found = shape.read(path, "made_by", CACHE_MADE_BY, CACHE_SHAPE) if path else None
-        self.dropped = found.dropped if found else None
-        data = found.data if found and found.data else {"diffs": {}, "counts": {}}
-        self.diffs: dict[str, dict[str, Any]] = data["diffs"]
-        self.counts: dict[str, dict[str, int] | None] = data["counts"]
-        self._read = len(self.diffs), len(self.counts)  # entries are only ever added
-
-    def save(self) -> str | None:
-        """Write the cache if it gained anything; a message when that failed."""
-        if self.path is None or (len(self.diffs), len(self.counts)) == self._read:
-            return None
-        data = {"made_by": CACHE_MADE_BY, "diffs": self.diffs, "counts": self.counts}
-        return shape.write(self.path, data, "the history cache")
+"""What the history cache holds: diffs by `NAME:OLD..NEW` and state counts by blob id (None:
+it does not load); anything else is not used."""

@@ -224,16 +224,16 @@ class Highlighter:
 
     def document(self, file: ExcerptFile) -> str:
         """The file's HTML document, its excerpts written to the store if they are new."""
-        stored = {}
-        if self.store is not None:
-            stored = {k: sanitize.clean_excerpt(h) for k, h in self.store.read(file.slug).items()}
+        cache = self.store.cache(file.slug) if self.store is not None else None
+        blocks = cache.data["blocks"] if cache is not None else {}
+        stored = {k: sanitize.clean_excerpt(h) for k, h in blocks.items()}
         made = {}
         for excerpt in file.excerpts:
             key = digest(excerpt.block.markdown())
             made[key] = stored[key] if key in stored else self.html(excerpt.block)
-        if self.store is not None and made != stored:
-            problem = self.store.write(file.slug, made)
-            if problem is not None:
+        if cache is not None and made != stored:
+            cache.data["blocks"] = made
+            if problem := cache.save():
                 self.problems.append(problem)
         return document(file, lambda block: made[digest(block.markdown())])
 
@@ -241,7 +241,7 @@ class Highlighter:
 STORED = shape.checker(
     shape.record({"settings": {"type": "string"}, "blocks": shape.strings({"type": "string"})})
 )
-"""What `ExcerptStore.write` writes: anything else is not used."""
+"""What an excerpt cache file holds: anything else is not used."""
 
 
 class ExcerptStore:
@@ -258,22 +258,20 @@ class ExcerptStore:
         self.folder = folder
         self.settings = digest(f"{makers.made_by(self.VERSION, *self.MAKERS)}\n{settings}")
         self.dropped: list[str] = []
-        """Each file read that was not used, as a line naming it (`shape.Cached`)."""
+        """Each file read that was not used, as a line naming it (`shape.JsonCache.dropped`)."""
 
     def path(self, slug: str) -> Path:
         """`<folder>/<settings>/<slug>.json`: two highlightings never share a file."""
         return self.folder / self.settings[:16] / f"{slug}.json"
 
-    def read(self, slug: str) -> dict[str, str]:
-        found = shape.read(self.path(slug), "settings", self.settings, STORED)
-        if found.dropped is not None:
-            self.dropped.append(found.dropped)
-        return {} if found.data is None else dict(found.data["blocks"])
-
-    def write(self, slug: str, blocks: dict[str, str]) -> str | None:
-        """Store the register's excerpts (replacing what was stored); a message on failure."""
-        data = {"settings": self.settings, "blocks": blocks}
-        return shape.write(self.path(slug), data, "the excerpt cache")
+    def cache(self, slug: str) -> shape.JsonCache:
+        """The register's stored excerpts (`blocks`: HTML by block digest), read once."""
+        cache = shape.JsonCache(
+            self.path(slug), self.settings, STORED, ["blocks"], "the excerpt cache", "settings"
+        )
+        if cache.dropped is not None:
+            self.dropped.append(cache.dropped)
+        return cache
 
 
 def digest(text: str) -> str:

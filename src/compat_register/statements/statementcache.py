@@ -36,16 +36,12 @@ def key(reader: str, blob: str) -> str:
     return f"{reader}:{blob}"
 
 
-class StatementCache:
+class StatementCache(shape.JsonCache):
     """Statements by text hash, read once and written once."""
 
     def __init__(self, path: Path | None) -> None:
-        self.path = path
-        found = shape.read(path, "made_by", MADE_BY, SHAPE) if path else shape.Cached(None)
-        self.dropped = found.dropped
-        """Why the file there was not used (one line naming it), None when it was."""
-        self.files: dict[str, list[list[Any]]] = found.data["files"] if found.data else {}
-        self.dirty = False
+        super().__init__(path, MADE_BY, SHAPE, ["files"], "the statements cache")
+        self.files: dict[str, list[list[Any]]] = self.data["files"]
 
     def get(self, key: str, path: str, make: Callable[..., Any] = Statement) -> list[Any] | None:
         """The statements (or, with `make=Item`, changelog items) kept for `key`, at `path`."""
@@ -54,11 +50,3 @@ class StatementCache:
 
     def put(self, key: str, values: Sequence[Statement | Item]) -> None:
         self.files[key] = [list(astuple(value))[1:] for value in values]  # all but the path
-        self.dirty = True
-
-    def save(self) -> str | None:
-        """Write the cache if it gained anything; a message when that failed."""
-        if self.path is None or not self.dirty:
-            return None
-        data = {"made_by": MADE_BY, "files": self.files}
-        return shape.write(self.path, data, "the statements cache")

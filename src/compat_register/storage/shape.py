@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import fastjsonschema
 
@@ -61,37 +61,55 @@ def parse(raw: bytes) -> Any:
         raise ValueError("nested too deeply") from None
 
 
-class Cached(NamedTuple):
-    """A cache file's data when usable, else None; `dropped`: why a file there is not used."""
-
-    data: dict[str, Any] | None
-    dropped: str | None = None
-
-
-def read(path: Path, key: str, expected: Any, valid: Check) -> Cached:
+def read(path: Path, key: str, expected: Any, valid: Check) -> tuple[Any, str | None]:
     """The JSON object at `path` when it reads, its `key` holds `expected` (`made_by`) and
-    it passes `valid`."""
+    it passes `valid`, else None; and why a file there is not used (None: no word)."""
     try:
         data = parse(read_bytes(path, MAX_BYTES, follow=False))
     except FileNotFoundError:
-        return Cached(None)
+        return None, None
     except (OSError, ValueError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        return Cached(None, f"not using {path} ({reason}): it is made anew")
+        return None, f"not using {path} ({reason}): it is made anew"
     if isinstance(data, dict) and data.get(key) != expected:
-        return Cached(None)
+        return None, None
     if not valid(data):
-        return Cached(None, f"not using {path} (not the shape this tool writes): it is made anew")
-    return Cached(data)
+        return None, f"not using {path} (not the shape this tool writes): it is made anew"
+    return data, None
 
 
-def write(path: Path, data: dict[str, Any], what: str) -> str | None:
-    """Store `data` at `path` as compact JSON, whole or not at all; on failure, a message
-    naming `what` (`the history cache`)."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_all([(path, text.encode("utf-8"))])
-    except (OSError, UnicodeError) as err:  # UnicodeError: a lone surrogate in a value
-        return f"cannot write {what} {path}: {getattr(err, 'strerror', None) or err}"
-    return None
+class JsonCache:
+    """One JSON object kept at `path` (none when None): read once, used only as `read` allows,
+    else begun with each of `fields` empty; `save` writes it back whole when `data` changed,
+    or says why it cannot (naming `what`, `the history cache`)."""
+
+    dropped: str | None
+    """Why a file at `path` was not used (one line naming it), None when it was or none is."""
+
+    def __init__(
+        self,
+        path: Path | None,
+        made_by: str,
+        valid: Check,
+        fields: Sequence[str],
+        what: str,
+        key: str = "made_by",
+    ) -> None:
+        self.path = path
+        self.head = {key: made_by}
+        self.what = what
+        found, self.dropped = read(path, key, made_by, valid) if path else (None, None)
+        self.data: dict[str, Any] = {field: found[field] if found else {} for field in fields}
+        # Copied one level deep: a cache's entries are added or replaced, never changed in place.
+        self._read = {field: dict(value) for field, value in self.data.items()}
+
+    def save(self) -> str | None:
+        if self.path is None or self.data == self._read:
+            return None
+        text = json.dumps(self.head | self.data, ensure_ascii=False, separators=(",", ":"))
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_all([(self.path, text.encode("utf-8"))])
+        except (OSError, UnicodeError) as err:  # UnicodeError: a lone surrogate in a value
+            return f"cannot write {self.what} {self.path}: {getattr(err, 'strerror', None) or err}"
+        return None
