@@ -29,7 +29,7 @@ LATER = {
     "authoring": "Imports InitError Initialised cite cite_grep import_pages init",
     "comparing": "Matrixed matrix",
     "measuring": "Covered Imported Recorded Scored UnknownRevision UnknownSubject coverage "
-    "import_results recorded scores site_coverage site_scores with_conformance",
+    "import_results recorded scores with_conformance",
     "publishing": "PlainPages build_site clean_html complete_extensions diff history keep_reads "
     "render_plain site_edit_url site_log site_watched write_site",
 }

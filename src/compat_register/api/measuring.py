@@ -1,7 +1,7 @@
 """What the registers measure: `register coverage` (each normative statement cited, excluded
 or uncovered), the conformance suite's results (`register conformance import` and `score`,
-the records other commands read) and their join with the statements and the suite's checks,
-for the Coverage and Scores pages and `register verify --conformance`."""
+the records other commands read) and `Measures`, those results, the suite's checks and their
+join with the statements, read once for the commands and the pages that show them."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..conformance import collect, join
-from ..conformance.measurements import Measurements, contradictions, measurements
+from ..conformance.measurements import Measurements, measurements
 from ..conformance.record import record_text, records_of
 from ..conformance.runs import Record, Run, latest_runs
 from ..conformance.scores import Scored, score, sep_rates
@@ -30,7 +30,6 @@ from ..sources import pins
 from ..storage.errors import RegisterError
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
-from ..verifying import verify
 from .loading import (
     Checked,
     Verified,
@@ -94,48 +93,43 @@ def coverage(
         )
     skip = [alias for alias, source in sources.sources.items() if not source.statements]
     verified = verify_citations(paths, skip=skip, settings=settings)
-    measured = _measure(paths, verified.registers, verified.outcomes, settings)
+    measured = _measure(verified, settings)
     shown = [r for r in declared if r in asked] if asked else list(declared)
     problems = run.threshold_problems(measured.coverage, verified.registers, shown, minimum)
-    held = recorded(paths)
-    found, said = joined(paths, sources, measured.coverage, held.records, settings)
-    problems += [*said, *held.diagnostics] if found is not None else []
+    found = measures(verified, measured.coverage, settings)
+    if found.suite is not None:  # a source names the suite's files: the statements' checks
+        problems += [*found.suite.diagnostics, *found.held.diagnostics]
     diagnostics = sort_diagnostics([*verified.diagnostics, *measured.diagnostics, *problems])
-    return Covered(measured, verified.registers, shown, found, diagnostics=diagnostics)
+    return Covered(measured, verified.registers, shown, found.joined, diagnostics=diagnostics)
 
 
-def site_coverage(
-    paths: Paths,
-    registers: RegisterSet,
-    outcomes: Sequence[verify.Outcome] | None,
-    settings: Settings = DEFAULTS,
-) -> SiteCoverage | None:
-    """The Coverage pages' statements, judged by `outcomes`; None when no source names
-    statement files. Offline (no outcomes) nothing is read: no citation says what it covers."""
-    readers = run.statement_sources(registers)
+def site_coverage(verified: Verified, online: bool, settings: Settings) -> SiteCoverage | None:
+    """The Coverage pages' statements, judged by `verified`'s outcomes; None when no source
+    names statement files. Offline nothing is read: no citation says what it covers."""
+    readers = run.statement_sources(verified.registers)
     if not readers:
         return None
-    if outcomes is None:
+    if not online:
         return SiteCoverage(None, problems=["an offline build: no citation was verified"])
     aliases = {s.alias for s in readers}
+    outcomes = verified.outcomes
     unverified = [o for o in outcomes if o.outcome == "unverified" and o.citation.source in aliases]
     if unverified:
         first = unverified[0]
         said = f"{first.citation.source}: its citations were not verified ({first.message})"
         return SiteCoverage(None, problems=[said])
-    measured = _measure(paths, registers, outcomes, settings)
+    measured = _measure(verified, settings)
     problems = [d.message for d in measured.diagnostics if d.code == "coverage-unreadable"]
     if problems:
         return SiteCoverage(None, problems=problems)
     return SiteCoverage(measured.coverage, measured.changelogs)
 
 
-def _measure(
-    paths: Paths, registers: RegisterSet, outcomes: Sequence[verify.Outcome], settings: Settings
-) -> run.Measured:
-    """Each statement source's files read at its pin, judged by `outcomes`."""
+def _measure(verified: Verified, settings: Settings) -> run.Measured:
+    """Each statement source's files read at its pin, judged by `verified`'s outcomes."""
+    paths, registers = verified.paths, verified.registers
     with closing(pins.Checkouts(paths, settings)) as checkouts:
-        return run.measure(registers, outcomes, checkouts, paths.statements_cache)
+        return run.measure(registers, verified.outcomes, checkouts, paths.statements_cache)
 
 
 @dataclass
@@ -246,35 +240,71 @@ def with_conformance(verified: Verified, settings: Settings = DEFAULTS) -> Verif
     """`register verify --conformance`: every contradiction between the claims and the
     recorded results (by each entry's concept, and by the checks aligned with the statements
     it cites), and every record that does not read, added to the diagnostics."""
-    held = recorded(verified.paths)
-    found = contradictions(verified.registers, verified.documents, held.records)
-    stated = _statement_claims(verified, held.records, settings)
-    every = sort_diagnostics([*verified.diagnostics, *held.diagnostics, *found, *stated])
-    return dataclasses.replace(verified, diagnostics=every)
+    held, registers = recorded(verified.paths), verified.registers
+    wanted = bool(
+        held.records and suite_named(registers.sources) and run.statement_sources(registers)
+    )
+    coverage = _measure(verified, settings).coverage if wanted else None
+    found = measures(verified, coverage, settings, suite=wanted, held=held)
+    read = found.suite.diagnostics if found.suite is not None else []
+    conformance = found.conformance(verified)
+    said = conformance.contradictions if conformance is not None else []
+    every = [*verified.diagnostics, *read, *said]
+    return dataclasses.replace(verified, diagnostics=sort_diagnostics(every))
 
 
-def _statement_claims(
-    verified: Verified, records: Mapping[str, Record], settings: Settings
-) -> list[Diagnostic]:
-    """The claims the results of the checks aligned with the statements their entries cite
-    contradict, and the problems of reading the suite's files; nothing when no subject has
-    a record or no source names statement or requirement files."""
-    registers, paths = verified.registers, verified.paths
-    if not records or not suite_named(registers.sources) or not run.statement_sources(registers):
-        return []
-    measured = _measure(paths, registers, verified.outcomes, settings)
-    found, problems = joined(paths, registers.sources, measured.coverage, records, settings)
-    if found is None:
-        return problems
-    said = join.contradictions(found, measured.coverage, registers, verified.documents)
-    return [*problems, *said]
+@dataclass
+class Measures:
+    """What the registers measure beside their citations, read once for the commands and
+    the pages that show it: the recorded results, the suite's files at their pin (None: not
+    read) and each statement's checks and results (None: no coverage or no suite)."""
+
+    held: Recorded
+    suite: SuiteFiles | None = None
+    coverage: Coverage | None = None
+    joined: join.Joined | None = None
+
+    def conformance(self, checked: Checked) -> Measurements | None:
+        """The results by entry, with every record that does not read and every claim they
+        contradict (by each entry's concept, and by the checks of the statements it cites);
+        None when no subject has a record."""
+        registers, documents, records = checked.registers, checked.documents, self.held.records
+        if not records and not self.held.diagnostics:
+            return None
+        said: list[Diagnostic] = []
+        if self.joined is not None and self.coverage is not None:
+            said = join.contradictions(self.joined, self.coverage, registers, documents)
+        return measurements(registers, documents, records, [*self.held.diagnostics, *said])
+
+    def scores(self, sources: Sources) -> Scored | None:
+        """The Scores page's data; None when no source names the suite's files or no
+        subject has a record (then there is no page). Offline the suite is not read: the
+        page says so."""
+        if not self.held.records or not suite_named(sources):
+            return None
+        if self.suite is None:
+            return Scored(refused="an offline build: the suite's requirement files were not read")
+        return _scored(sources, self.held, self.suite)
 
 
-def site_conformance(checked: Checked, held: Recorded) -> Measurements | None:
-    """What a site shows of the recorded results `held`; None when no subject has a record."""
-    if not held.records and not held.diagnostics:
-        return None
-    return measurements(checked.registers, checked.documents, held.records, held.diagnostics)
+def measures(
+    checked: Checked,
+    coverage: Coverage | None,
+    settings: Settings,
+    *,
+    suite: bool = True,
+    held: Recorded | None = None,
+) -> Measures:
+    """The records `held` (else read), the suite's files at their pin (with `suite`, when
+    a source names them), and their join with `coverage` (the subjects in sources.yaml's
+    order)."""
+    paths, sources = checked.paths, checked.registers.sources
+    held = recorded(paths) if held is None else held
+    read = suite_at_pin(paths, sources, settings) if suite and suite_named(sources) else None
+    if coverage is None or read is None:
+        return Measures(held, read, coverage)
+    found = join.join(coverage, read.requirements, in_sources_order(held.records, sources))
+    return Measures(held, read, coverage, found)
 
 
 def suite_named(sources: Sources) -> bool:
@@ -292,45 +322,6 @@ def in_sources_order(records: Mapping[str, Record], sources: Sources) -> dict[st
     """`records` by subject in sources.yaml's order, any subject it does not name after."""
     order = [alias for alias in sources.sources if alias in records]
     return {alias: records[alias] for alias in [*order, *sorted(set(records) - set(order))]}
-
-
-def joined(
-    paths: Paths,
-    sources: Sources,
-    coverage: Coverage | None,
-    records: Mapping[str, Record],
-    settings: Settings = DEFAULTS,
-) -> tuple[join.Joined | None, list[Diagnostic]]:
-    """Each statement's checks and results (the subjects in sources.yaml's order), and the
-    problems of reading the suite's files; None when there is no coverage or no source
-    names them."""
-    if coverage is None or not suite_named(sources):
-        return None, []
-    suite = suite_at_pin(paths, sources, settings)
-    found = join.join(coverage, suite.requirements, in_sources_order(records, sources))
-    return found, suite.diagnostics
-
-
-def site_join(
-    checked: Checked,
-    coverage: SiteCoverage | None,
-    conformance: Measurements | None,
-    suite: SuiteFiles | None,
-) -> tuple[join.Joined | None, Measurements | None]:
-    """The Coverage pages' checks (None: no coverage or no suite read), and the measurements
-    with the claims their results contradict among the health page's contradictions. The
-    suite's unreadable files are `register coverage`'s to report: the pages show no checks."""
-    shown = coverage.coverage if coverage is not None else None
-    if suite is None or shown is None:
-        return None, conformance
-    records = conformance.records if conformance is not None else {}
-    sources = checked.registers.sources
-    found = join.join(shown, suite.requirements, in_sources_order(records, sources))
-    if conformance is None:
-        return found, None
-    said = join.contradictions(found, shown, checked.registers, checked.documents)
-    every = sort_diagnostics([*conformance.contradictions, *said])
-    return found, dataclasses.replace(conformance, contradictions=every)
 
 
 def scores(
@@ -387,16 +378,3 @@ def _unconfigured(sources: Sources, suite: SuiteFiles) -> list[Diagnostic]:
     )
     where = Where(sources.file, 1, 1)
     return [Diagnostic.at(where, id="sources", code="requirements-none", message=message)]
-
-
-def site_scores(
-    sources: Sources, held: Recorded, suite: SuiteFiles | None, offline: bool
-) -> Scored | None:
-    """The Scores page's data from the records `held` and the `suite` read at its pin;
-    None when no source names the suite's files or no subject has a record (then there is
-    no page). Offline no checkout is read (`suite` is None): the page says so."""
-    if not held.records or not suite_named(sources):
-        return None
-    if offline or suite is None:
-        return Scored(refused="an offline build: the suite's requirement files were not read")
-    return _scored(sources, held, suite)

@@ -21,15 +21,7 @@ from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
 from .comparing import since_of
 from .loading import check, project_paths, verify_citations
-from .measuring import (
-    recorded,
-    site_conformance,
-    site_coverage,
-    site_join,
-    site_scores,
-    suite_at_pin,
-    suite_named,
-)
+from .measuring import measures, site_coverage
 
 diff = repository.compare
 """`register diff [REV1 [REV2]]`: REV1 (default HEAD) against REV2 (the working tree)."""
@@ -57,12 +49,9 @@ def build_site(
     checked = verify_citations(paths, offline=not options.verify, settings=settings)
     found, notices = _site_history(root, paths, options)
     dated = since_of(root, checked.registers, None, found.commits) if found else None
-    outcomes = checked.outcomes if options.verify else None
-    coverage = site_coverage(paths, checked.registers, outcomes, settings)
-    held, sources = recorded(paths), checked.registers.sources
-    online = options.verify and suite_named(sources)  # read once, for both pages
-    suite = suite_at_pin(paths, sources, settings) if online else None
-    joined, conformance = site_join(checked, coverage, site_conformance(checked, held), suite)
+    coverage = site_coverage(checked, options.verify, settings)
+    shown = coverage.coverage if coverage is not None else None  # None: no checks joined
+    measured = measures(checked, shown, settings, suite=options.verify)  # offline: no suite
     read = build.Read(
         checked.registers,
         checked.outcomes,
@@ -71,10 +60,10 @@ def build_site(
         found,
         notices,
         coverage,
-        conformance,
+        measured.conformance(checked),
         dated,
-        site_scores(sources, held, suite, not options.verify),
-        joined,
+        measured.scores(checked.registers.sources),
+        measured.joined,
     )
     return build.build(read, options, paths.excerpt_cache)
 
