@@ -130,15 +130,16 @@ def check_prose(register: Register, doc: Document) -> Iterator[Diagnostic]:
 def _check_field(text: str | None, path: Path_, owner: str, doc: Document) -> Iterator[Diagnostic]:
     if not text:
         return
-    at = partial(Diagnostic.at, doc.where(path), id=owner)
     if problem := over_bounds(text):
-        yield at(code="prose-too-costly", message=problem)
+        yield Diagnostic.at(doc.where(path), id=owner, code="prose-too-costly", message=problem)
     if not text.isascii() and (found := sorted({f"U+{ord(c):04X}" for c in _BIDI.findall(text)})):
         message = (
             f"bidi control character {', '.join(found)} in prose: it makes the text read in "
             "another order than it is written; remove it"
         )
-        yield at(code="bidi-control", message=message, severity="warning")
+        yield Diagnostic.at(
+            doc.where(path), id=owner, code="bidi-control", message=message, severity="warning"
+        )
 
 
 def check_entry(

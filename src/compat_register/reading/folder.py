@@ -79,17 +79,24 @@ def read_registers(
     out: list[Diagnostic],
     links: Sequence[LinkPattern] = (),
 ) -> Iterator[Register]:
-    """Each register file that loads, typed (prose parsed with `links`), as soon as it is built;
-    problems go to `out`, each file's `Document` to `documents`."""
+    """Each register file that loads, typed (prose parsed with `links`); problems go to `out`,
+    each file's `Document` to `documents`. Every file is parsed before any is built: the
+    collector's full passes while parsing then walk a heap without the built citations."""
     out.extend(_not_read(paths.registers))
     reads = readmemo.Reads()
+    files = []
     for path in _register_files(paths.registers):
         display = display_path(path)
         raw = file_bytes(path, display, paths.inside)
+        parsed = None
+        if not isinstance(raw, Diagnostic) and not reads.kept(display, raw, links):
+            parsed = _parsed(raw, display, path.stem)
+        files.append((path.stem, display, raw, parsed))
+    for slug, display, raw, parsed in files:
         if isinstance(raw, Diagnostic):
             out.append(raw)
             continue
-        read = reads.read(display, raw, links, partial(_register, raw, display, path.stem, links))
+        read = reads.read(display, raw, links, partial(_register, parsed, slug, links))
         out.extend(read.diagnostics)
         if read.document is not None:
             documents[display] = read.document
@@ -98,11 +105,16 @@ def read_registers(
     reads.keep()
 
 
-def _register(
-    raw: bytes, display: str, slug: str, links: Sequence[LinkPattern]
-) -> readmemo.FileRead:
+def _parsed(raw: bytes, display: str, slug: str) -> readmemo.FileRead:
     out: list[Diagnostic] = []
-    doc = _document(raw, display, schema.REGISTER, slug, out)
+    return readmemo.FileRead(_document(raw, display, schema.REGISTER, slug, out), None, tuple(out))
+
+
+def _register(
+    parsed: readmemo.FileRead | None, slug: str, links: Sequence[LinkPattern]
+) -> readmemo.FileRead:
+    assert parsed is not None  # a file the last load kept is not built again
+    out, doc = list(parsed.diagnostics), parsed.document
     register = None if doc is None else build_register(doc, slug, out, links)
     return readmemo.FileRead(doc, register, tuple(out))
 

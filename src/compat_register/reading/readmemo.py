@@ -37,15 +37,23 @@ def keep_between_loads(on: bool) -> None:
     _LAST.clear()
 
 
+def _key(display: str, raw: bytes, links: Sequence[LinkPattern]) -> Key:
+    return display, raw, tuple((link.pattern.pattern, link.url) for link in links)
+
+
 class Reads(dict[Key, FileRead]):
     """One load's reads: each the last load's read of the same file, or made anew."""
 
     def read(
         self, display: str, raw: bytes, links: Sequence[LinkPattern], make: Callable[[], FileRead]
     ) -> FileRead:
-        found = display, raw, tuple((link.pattern.pattern, link.url) for link in links)
+        found = _key(display, raw, links)
         self[found] = _LAST.get(found) or make()
         return self[found]
+
+    def kept(self, display: str, raw: bytes, links: Sequence[LinkPattern]) -> bool:
+        """Whether the last load's read of this file is kept (`read` will not make it)."""
+        return _key(display, raw, links) in _LAST
 
     def keep(self) -> None:
         """This load's reads become the last ones (and only they), when loads keep them."""
