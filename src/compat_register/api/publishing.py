@@ -19,6 +19,7 @@ from ..site.values import Site, SiteOptions
 from ..storage.atomic import write_changed
 from ..storage.layout import Paths
 from ..storage.settings import DEFAULTS, Settings
+from ..verifying import verify
 from .comparing import since_of
 from .loading import check, project_paths, verify_citations
 from .measuring import measures, site_coverage
@@ -29,8 +30,13 @@ complete_extensions = extensions.complete
 """A site's Markdown extensions made to serve the register pages, in place."""
 clean_html = sanitize.clean
 """A generated page's HTML kept to the site's allowlist."""
-keep_reads = readmemo.keep_between_loads
-"""Whether this process keeps register files' readings between builds: `mkdocs serve` does."""
+
+
+def keep_reads(on: bool) -> None:
+    """Whether this process keeps register files' readings and citations' judgements
+    between builds: `mkdocs serve` does."""
+    readmemo.keep_between_loads(on)
+    verify.keep_between_builds(on)
 
 
 def history(root: Path, settings: Settings = DEFAULTS) -> History:

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from ..checking.safety import check_commit
-from ..citations.compare import source_kind
+from ..citations.compare import Kind, source_kind
 from ..following.follow import Followed, follow
 from ..model.diagnostic import Diagnostic, Severity
 from ..model.registers import Citation, RegisterSet, Source, Sources
@@ -20,6 +20,19 @@ from ..storage.layout import Paths
 from ..storage.settings import Settings
 from . import stamps
 from .outcome import Outcome, judge, summary  # noqa: F401 - verify.summary
+
+JudgedKey = tuple[str, str, str, str, Kind, int, int, str | None]
+"""All a judgement reads: the source's alias, pinned commit and its resolved sha, the path
+in the repository, the file's kind, and the citation's lines and quote."""
+
+_LAST: dict[JudgedKey, Outcome] = {}
+_KEEPING = {"on": False}
+
+
+def keep_between_builds(on: bool) -> None:
+    """Keep each verify's judgements for the next one (a serving process), or keep none."""
+    _KEEPING["on"] = on
+    _LAST.clear()
 
 
 def verify_against(
@@ -38,12 +51,20 @@ def verify_against(
     skipped = set(skip)
     checkouts = Checkouts(paths, settings)
     preview = None
+    judged: dict[JudgedKey, Outcome] = {}
     try:
+        citations = registers.citations()
+        keeping = _KEEPING["on"] and not offline
+        keys = [
+            _judged_key(c, registers, checkouts) if keeping and c.source not in skipped else None
+            for c in citations
+        ]
         if not offline:
-            ask(registers.citations(), registers.sources, checkouts, skipped)
+            unkept = [c for c, key in zip(citations, keys, strict=True) if key not in _LAST]
+            ask(unkept, registers.sources, checkouts, skipped)
         outcomes = [
-            _verify_one(citation, registers, checkouts, offline or citation.source in skipped)
-            for citation in registers.citations()
+            _verify_one(c, key, registers, checkouts, offline or c.source in skipped, judged)
+            for c, key in zip(citations, keys, strict=True)
         ]
         if against is not None:
             preview = _preview(registers, checkouts, against, outcomes)
@@ -51,6 +72,9 @@ def verify_against(
             outcomes = [found.get(o.citation.key, o) for o in outcomes]
     finally:
         checkouts.close()
+    _LAST.clear()
+    if _KEEPING["on"]:
+        _LAST.update(judged)
     diagnostics = list(_pin_problems(registers, checkouts, outcomes))
     outcomes, preview, problems, hand_moved = _check_stamps(
         lock, registers.sources, outcomes, preview
@@ -81,9 +105,41 @@ def ask(
         checkouts.ask(sources.sources[alias], wanted)
 
 
+def _judged_key(
+    citation: Citation, registers: RegisterSet, checkouts: Checkouts
+) -> JudgedKey | None:
+    """What `judge` reads for this citation; None when it will not be judged (no source,
+    no checkout serving the pin)."""
+    source = registers.sources.sources.get(citation.source or "")
+    if source is None or citation.repo_path is None:
+        return None
+    sha, path = checkouts.pin(source).sha, citation.repo_path
+    if sha is None:
+        return None
+    kind = source_kind(source, path)
+    return (
+        source.alias,
+        source.commit,
+        sha,
+        path,
+        kind,
+        citation.start,
+        citation.end,
+        citation.quote,
+    )
+
+
 def _verify_one(
-    citation: Citation, registers: RegisterSet, checkouts: Checkouts, skipped: bool
+    citation: Citation,
+    key: JudgedKey | None,
+    registers: RegisterSet,
+    checkouts: Checkouts,
+    skipped: bool,
+    judged: dict[JudgedKey, Outcome],
 ) -> Outcome:
+    """The citation's outcome: the last verify's judgement of the same `key` (with this
+    citation, whose place may have moved), or judged from its file read anew (and kept in
+    `judged` when there is a key: keeping is on)."""
     source = registers.sources.sources.get(citation.source or "")
     if source is None or citation.repo_path is None:
         return Outcome(citation, "unresolved", "no source for this path")
@@ -92,12 +148,18 @@ def _verify_one(
     pin = checkouts.pin(source)
     if pin.checkout is None or pin.sha is None:
         return Outcome(citation, "unverified", pin.problem or "")
+    if key is not None and (kept := _LAST.get(key)) is not None:
+        judged[key] = kept
+        return kept._replace(citation=citation)
     where = f"{citation.repo_path} @ {source.alias} {source.commit}"
     try:
         text = checkouts.text(pin, citation.repo_path)
     except GitSourceError as err:
         return Outcome(citation, "broken", f"{where}: {err}", commit=pin.sha)
-    return judge(citation, text, where, source_kind(source, citation.repo_path), pin.sha)
+    outcome = judge(citation, text, where, source_kind(source, citation.repo_path), pin.sha)
+    if key is not None:
+        judged[key] = outcome
+    return outcome
 
 
 def _pin_problems(
