@@ -20,15 +20,6 @@ from compat_register.verifying import verify
 from gitrepo import GitRepo
 from registerfiles import register_head
 
-SOURCES = """revisions: [2025-06-18]
-sources:
-  up:
-    title: Upstream
-    repo: null
-    commit: {commit}
-    claims: [src/**, docs/**]
-"""
-
 REGISTER = (
     register_head()
     + """  - id: T-01
@@ -71,7 +62,9 @@ def upstream(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[GitRepo, 
 @pytest.fixture
 def registers(tmp_path: Path, upstream: tuple[GitRepo, str]) -> Path:
     return builder.registers(
-        tmp_path / "registers", SOURCES.format(commit=upstream[1]), {"t.yaml": REGISTER}
+        tmp_path / "registers",
+        builder.up_sources(upstream[1], claims=["src/**", "docs/**"]),
+        {"t.yaml": REGISTER},
     )
 
 
@@ -171,7 +164,7 @@ def test_the_pin_written_shorter_says_so(registers: Path, upstream: tuple[GitRep
 
 def test_the_markdown_globs_change_how_a_quote_compares(registers: Path) -> None:
     before = verified(registers)
-    edit(registers / "sources.yaml", "docs/**]", "docs/**]\n    markdown: ['docs/*.txt']")
+    edit(registers / "sources.yaml", "docs/**]", "docs/**], markdown: ['docs/*.txt']")
     kept = verified(registers)
     assert kept != before
     assert kept == fresh(registers)
