@@ -177,3 +177,16 @@ def search(driver, base: str, query: str) -> list[str]:  # type: ignore[no-untyp
         return first if first and first == second == links() else []
 
     return list(wait(settled))
+
+
+def page_widths(driver: Any, url: str, width: int = 390) -> tuple[int, int]:
+    """(client width, scroll width) of the page at `url` in a window `width` px wide (a
+    phone's, by default); the window is made desktop-wide again after."""
+    driver.set_window_size(width, 844)
+    try:
+        driver.get(url)
+        script = "var e = document.documentElement; return [e.clientWidth, e.scrollWidth];"
+        client, scrolled = driver.execute_script(script)
+    finally:
+        driver.set_window_size(1400, 1000)
+    return client, scrolled

@@ -180,14 +180,7 @@ def test_a_file_heading_breaks_on_a_phone_by_the_register_css_alone(
 
 @pytest.mark.parametrize("page", PAGES)
 def test_nothing_scrolls_sideways_on_a_phone(coverage_site: str, browser, page: str) -> None:  # type: ignore[no-untyped-def]
-    browser.set_window_size(390, 844)
-    try:
-        browser.get(coverage_site + page)
-        width, scrolled = browser.execute_script(
-            "var e = document.documentElement; return [e.clientWidth, e.scrollWidth];"
-        )
-    finally:
-        browser.set_window_size(1400, 1000)
+    width, scrolled = browsing.page_widths(browser, coverage_site + page)
     assert scrolled <= width
 
 

@@ -91,14 +91,7 @@ def test_the_toggle_switches_between_light_and_dark(init_site: str, browser) -> 
 
 @pytest.mark.parametrize("page", PAGES)
 def test_nothing_scrolls_sideways_on_a_phone(init_site: str, browser, page: str) -> None:  # type: ignore[no-untyped-def]
-    browser.set_window_size(390, 844)
-    try:
-        browser.get(init_site + page)
-        width, scrolled = browser.execute_script(
-            "var e = document.documentElement; return [e.clientWidth, e.scrollWidth];"
-        )
-    finally:
-        browser.set_window_size(1400, 1000)
+    width, scrolled = browsing.page_widths(browser, init_site + page)
     assert scrolled <= width
 
 
